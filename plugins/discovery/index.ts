@@ -1,0 +1,106 @@
+import { Elysia } from 'elysia'
+import type { ServiceContext } from '../../src/context.ts'
+import { routeOptions } from '../../src/core/route-options.ts'
+import { SERVICE_VERSION } from '../../src/version.ts'
+import { renderLlmTxt } from './llm-txt.ts'
+import { manifest } from './manifest.ts'
+import { openApiDocument } from './openapi.ts'
+
+export { manifest }
+
+const SERVICE_DESCRIPTION =
+  'Tells AI agents and traders whether a Solana token is safe, what its market is doing, and executes ' +
+  'swaps for callers who keep their own keys. Pay per call in USDC over x402 on Base or Solana.'
+
+/**
+ * Discovery and liveness: /health, /.well-known/x402, /.well-known/agent.json, /openapi.json,
+ * /llm.txt and /docs, all generated from the manifests of the plugins actually registered.
+ */
+export function discovery(ctx: ServiceContext) {
+  ctx.registry.register(manifest)
+  const { routes } = manifest
+  let openapiCache: { routeCount: number; body: string } | undefined
+
+  const baseUrl = (request: Request) => ctx.config.PUBLIC_URL ?? new URL(request.url).origin
+
+  const plugin = new Elysia({ name: 'plugin:discovery' })
+  return plugin
+    .get(
+      routes.health.path,
+      async function health() {
+        const { status, components } = await ctx.health.read()
+        return {
+          status,
+          version: SERVICE_VERSION,
+          uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
+          sources: components,
+        }
+      },
+      routeOptions(ctx, routes.health),
+    )
+    .get(
+      routes.x402.path,
+      function x402Manifest() {
+        return { version: 1 as const, resources: ctx.registry.prices().map((price) => price.route) }
+      },
+      routeOptions(ctx, routes.x402),
+    )
+    .get(
+      routes.agentCard.path,
+      function agentCard({ request }) {
+        return {
+          name: 'solsentry',
+          description: SERVICE_DESCRIPTION,
+          url: baseUrl(request),
+          version: SERVICE_VERSION,
+          capabilities: { streaming: false as const, pushNotifications: false as const },
+          defaultInputModes: ['application/json' as const],
+          defaultOutputModes: ['application/json' as const],
+          skills: ctx.registry.skills(),
+        }
+      },
+      routeOptions(ctx, routes.agentCard),
+    )
+    .get(
+      routes.openapi.path,
+      function openapi() {
+        const routeCount = ctx.registry.routes().length
+        if (openapiCache?.routeCount !== routeCount)
+          openapiCache = { routeCount, body: JSON.stringify(openApiDocument(plugin, ctx.config.PUBLIC_URL)) }
+        // A Response, not an object: the document's root admits only OpenAPI members and x- extensions.
+        return new Response(openapiCache.body, { headers: { 'content-type': 'application/json' } })
+      },
+      routeOptions(ctx, routes.openapi),
+    )
+    .get(
+      routes.llmTxt.path,
+      function llmTxt({ request }) {
+        return new Response(renderLlmTxt(ctx.registry, baseUrl(request)), {
+          headers: { 'content-type': 'text/plain; charset=utf-8' },
+        })
+      },
+      routeOptions(ctx, routes.llmTxt),
+    )
+    .get(
+      routes.docs.path,
+      function docs() {
+        return new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+      },
+      routeOptions(ctx, routes.docs),
+    )
+}
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>solsentry API reference</title>
+</head>
+<body>
+  <noscript>The API reference needs JavaScript; the raw description is at <a href="/openapi.json">/openapi.json</a>.</noscript>
+  <script id="api-reference" data-url="/openapi.json"></script>
+  <script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference"></script>
+</body>
+</html>
+`

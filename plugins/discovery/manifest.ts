@@ -1,0 +1,66 @@
+import { defineManifest } from '../../src/manifest.ts'
+import { AgentCard, HealthResponse, OpenApiDocument, PlainText, X402Manifest } from './schemas.ts'
+
+export const manifest = defineManifest({
+  name: 'discovery',
+  routes: {
+    health: {
+      method: 'GET',
+      path: '/health',
+      summary: 'Liveness and the state of each dependency',
+      description: 'Answers 200 while the process serves requests; `sources` tells which dependencies are degraded.',
+      price: 'free',
+      response: HealthResponse,
+      tags: ['discovery'],
+    },
+    x402: {
+      method: 'GET',
+      path: '/.well-known/x402',
+      summary: 'x402 manifest: the paid resources',
+      description: 'Lists every paid route as `<METHOD> <path>`.',
+      price: 'free',
+      response: X402Manifest,
+      tags: ['discovery'],
+    },
+    agentCard: {
+      method: 'GET',
+      path: '/.well-known/agent.json',
+      summary: 'Agent card',
+      description: 'Name, capabilities and skills of this service for agent runtimes.',
+      price: 'free',
+      response: AgentCard,
+      tags: ['discovery'],
+    },
+    openapi: {
+      method: 'GET',
+      path: '/openapi.json',
+      summary: 'OpenAPI 3.1 description',
+      description:
+        'Every route with its request and response schemas, error responses, and `x-payment-info` on paid routes. ' +
+        'As the document describes the wire format itself, it carries the schema version as `x-schema-version`.',
+      price: 'free',
+      response: OpenApiDocument,
+      tags: ['discovery'],
+    },
+    llmTxt: {
+      method: 'GET',
+      path: '/llm.txt',
+      summary: 'Plain-text service catalogue for language models',
+      description: 'Each endpoint with its price, input, output fields and the suggested call order.',
+      price: 'free',
+      response: PlainText,
+      produces: 'text/plain',
+      tags: ['discovery'],
+    },
+    docs: {
+      method: 'GET',
+      path: '/docs',
+      summary: 'Interactive API reference',
+      description: 'An HTML page rendering /openapi.json (the viewer script loads from a CDN).',
+      price: 'free',
+      response: PlainText,
+      produces: 'text/html',
+      tags: ['discovery'],
+    },
+  },
+})

@@ -1,0 +1,49 @@
+import { Type } from '@sinclair/typebox'
+import { SchemaVersion } from '../../src/schemas.ts'
+
+const ComponentState = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')])
+
+export const HealthResponse = Type.Object({
+  schema_version: SchemaVersion,
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
+    description: 'ok when every component is ok; degraded when one is degraded or down (the service still answers)',
+  }),
+  version: Type.String({ description: 'Service version' }),
+  uptime_s: Type.Number({ description: 'Seconds since the process started' }),
+  sources: Type.Record(Type.String(), ComponentState, {
+    description: 'State of each dependency: the store and every upstream source',
+  }),
+})
+
+export const X402Manifest = Type.Object({
+  schema_version: SchemaVersion,
+  version: Type.Literal(1),
+  resources: Type.Array(Type.String({ description: '`<METHOD> <path>` of a paid route' })),
+})
+
+export const AgentCard = Type.Object({
+  schema_version: SchemaVersion,
+  name: Type.String(),
+  description: Type.String(),
+  url: Type.String(),
+  version: Type.String(),
+  capabilities: Type.Object({ streaming: Type.Literal(false), pushNotifications: Type.Literal(false) }),
+  defaultInputModes: Type.Array(Type.Literal('application/json')),
+  defaultOutputModes: Type.Array(Type.Literal('application/json')),
+  skills: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      description: Type.String(),
+      tags: Type.Array(Type.String()),
+      examples: Type.Array(Type.String()),
+    }),
+  ),
+})
+
+export const OpenApiDocument = Type.Object(
+  { openapi: Type.String(), info: Type.Object({ title: Type.String(), version: Type.String() }), paths: Type.Object({}) },
+  { additionalProperties: true, description: 'OpenAPI 3.1 description of every route' },
+)
+
+export const PlainText = Type.String()

@@ -1,0 +1,54 @@
+import { getBase58Encoder } from '@solana/kit'
+
+/** Length bounds of a base58-encoded 32-byte Solana address (spec §2, §8). */
+export const ADDRESS_MIN_LENGTH = 32
+export const ADDRESS_MAX_LENGTH = 44
+/** The base58 alphabet: digits and letters without 0, O, I and l. */
+export const BASE58_PATTERN = '^[1-9A-HJ-NP-Za-km-z]+$'
+
+const BASE58 = new RegExp(BASE58_PATTERN)
+const EVM_ADDRESS = /^0x[0-9a-fA-F]*$/
+/** What a ticker looks like: `BONK`, `$WIF`, `usdc` — short, letters and digits, no address length. */
+const TICKER = /^\$?[A-Za-z][A-Za-z0-9]{0,14}$/
+const base58 = getBase58Encoder()
+
+export type AddressCheck = { ok: true; address: string } | { ok: false; message: string }
+
+/**
+ * Checks that `value` is a Solana address (a mint, for scanner routes) and, when it is not,
+ * says what the caller should send instead. `field` names the request member in the message.
+ */
+export function checkSolanaAddress(
+  value: unknown,
+  field = 'token_address',
+  noun = 'Solana SPL mint address',
+): AddressCheck {
+  if (value === undefined || value === null) return fail(`${field} is required: send {"${field}": "<${noun}>"}`)
+  if (typeof value !== 'string') return fail(`${field} must be a string holding a base58 ${noun}, not a ${jsonType(value)}`)
+  if (value.trim() !== value)
+    return fail(`${field} has leading or trailing whitespace: send the bare base58 address`)
+  if (EVM_ADDRESS.test(value)) return fail(`EVM addresses are not supported: send a ${noun}`)
+  if (value.length < ADDRESS_MIN_LENGTH && TICKER.test(value))
+    return fail(`"${value}" looks like a ticker: send the token's mint address, not its ticker`)
+  if (value.length < ADDRESS_MIN_LENGTH || value.length > ADDRESS_MAX_LENGTH)
+    return fail(
+      `${field} must be ${ADDRESS_MIN_LENGTH} to ${ADDRESS_MAX_LENGTH} characters long (got ${value.length})`,
+    )
+  if (!BASE58.test(value)) {
+    const bad = [...value].find((ch) => !BASE58.test(ch))
+    return fail(`${field} contains "${bad}", which is not in the base58 alphabet (no 0, O, I or l)`)
+  }
+  const bytes = base58.encode(value)
+  if (bytes.length !== 32)
+    return fail(`${field} decodes to ${bytes.length} bytes, not 32: it is not a Solana address`)
+  return { ok: true, address: value }
+}
+
+function fail(message: string): AddressCheck {
+  return { ok: false, message }
+}
+
+function jsonType(value: unknown): string {
+  if (Array.isArray(value)) return 'array'
+  return typeof value
+}

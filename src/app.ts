@@ -1,0 +1,39 @@
+import { Elysia, type AnyElysia } from 'elysia'
+import { discovery } from '../plugins/discovery/index.ts'
+import type { ServiceContext } from './context.ts'
+import { core } from './core/index.ts'
+import { ManifestError, type Registry } from './manifest.ts'
+
+export interface AppOptions {
+  /** Further plugins mounted after the built-in ones (test fixtures, embedders). */
+  plugins?: AnyElysia[]
+}
+
+/**
+ * The service: the core, then every feature plugin in a literal `.use()` chain (static imports, so
+ * `bun build --compile` embeds them and types flow). Each plugin registers its manifest when it is
+ * constructed; a duplicate route or skill id throws ManifestError here, before anything listens.
+ */
+export function createApp(ctx: ServiceContext, options: AppOptions = {}) {
+  const app = new Elysia({ name: 'solsentry' })
+    .use(core(ctx))
+    .use(discovery(ctx))
+  for (const plugin of options.plugins ?? []) app.use(plugin)
+  checkRoutesMatchManifests(app, ctx.registry)
+  return app
+}
+
+/**
+ * Discovery advertises what the manifests declare, so every declared route must be served and every
+ * served route declared (CORS preflight aside).
+ */
+function checkRoutesMatchManifests(app: AnyElysia, registry: Registry): void {
+  const served = new Set(
+    app.routes.filter((route) => route.method !== 'OPTIONS').map((route) => `${route.method} ${route.path}`),
+  )
+  for (const route of registry.routes())
+    if (!served.has(route.key)) throw new ManifestError(`plugin:${route.plugin} declares ${route.key} but does not serve it`)
+  for (const key of served)
+    if (!registry.routes().some((route) => route.key === key))
+      throw new ManifestError(`${key} is served but declared in no plugin manifest`)
+}

@@ -1,0 +1,163 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { readFileSync } from 'node:fs'
+import { checkSolanaAddress } from './address.ts'
+
+const Url = (description: string) => Type.String({ pattern: '^https?://', description, hint: 'an http(s) URL' })
+const Bool = (description: string, value: boolean) =>
+  Type.Boolean({ default: value, description, hint: 'true or false' })
+
+/**
+ * Every setting, named as its environment variable. One table: the README's configuration table
+ * and the validation messages are both read from the descriptions and hints here.
+ */
+export const ConfigSchema = Type.Object({
+  PORT: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 8402,
+    description: 'TCP port to listen on (0 picks a free port)',
+    hint: 'an integer from 0 to 65535',
+  }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to bind', hint: 'a host name or IP' }),
+  PUBLIC_URL: Type.Optional(Url('Base URL callers use to reach the service (agent card, payment resources); defaults to the request origin')),
+  SOLSENTRY_PROFILE: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], {
+    default: 'sandbox',
+    description: 'sandbox: the offline world on this machine; mainnet: real upstreams and payments',
+    hint: 'sandbox or mainnet',
+  }),
+  DATA_DIR: Type.String({
+    minLength: 1,
+    default: './data',
+    description: 'Directory of the embedded SQLite store (`:memory:` keeps everything in memory)',
+    hint: 'a directory path',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info', description: 'pino log level', hint: 'fatal, error, warn, info, debug, trace or silent' },
+  ),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      pattern: '^rediss?://',
+      description: 'Redis for state shared by several instances (rate limits, cache, ledger, jobs)',
+      hint: 'a redis:// or rediss:// URL',
+    }),
+  ),
+  SOLANA_RPC_URL: Type.Optional(Url('Solana JSON-RPC endpoint (mainnet default: https://api.mainnet-beta.solana.com)')),
+  DEXSCREENER_URL: Type.Optional(Url('DexScreener API base (mainnet default: https://api.dexscreener.com)')),
+  JUPITER_URL: Type.Optional(Url('Jupiter swap API base (mainnet default: https://lite-api.jup.ag)')),
+  FACILITATOR_URL: Type.Optional(Url('x402 facilitator base URL (required on mainnet)')),
+  PAY_TO_SOLANA: Type.Optional(
+    Type.String({ description: 'Solana address that receives USDC payments (required on mainnet)', hint: 'a base58 Solana address' }),
+  ),
+  PAY_TO_BASE: Type.Optional(
+    Type.String({
+      pattern: '^0x[0-9a-fA-F]{40}$',
+      description: 'Base (EVM) address that receives USDC payments (required on mainnet)',
+      hint: 'a 0x-prefixed 20-byte hex address',
+    }),
+  ),
+  TRUST_PROXY: Bool('Take the client IP from X-Forwarded-For (only behind a proxy you run)', false),
+  RATE_LIMIT_SCANNER_PER_MINUTE: Type.Number({
+    exclusiveMinimum: 0,
+    default: 60,
+    description: 'Scanner requests per minute per client IP (token-bucket refill rate)',
+    hint: 'a positive number',
+  }),
+  RATE_LIMIT_SCANNER_BURST: Type.Integer({
+    minimum: 1,
+    default: 20,
+    description: 'Scanner requests a client IP may send at once (token-bucket capacity)',
+    hint: 'a positive integer',
+  }),
+  SHUTDOWN_GRACE_MS: Type.Integer({
+    minimum: 0,
+    default: 10_000,
+    description: 'How long a shutdown waits for in-flight requests before closing connections',
+    hint: 'milliseconds, an integer ≥ 0',
+  }),
+})
+
+export type Config = Static<typeof ConfigSchema>
+export type SettingName = keyof Config
+
+/** Upstream defaults of the mainnet profile; the sandbox profile points the same settings at loopback. */
+export const MAINNET_UPSTREAMS = {
+  SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com',
+  DEXSCREENER_URL: 'https://api.dexscreener.com',
+  JUPITER_URL: 'https://lite-api.jup.ag',
+} as const satisfies Partial<Config>
+
+/** Settings the mainnet profile refuses to start without. */
+const MAINNET_REQUIRED = ['FACILITATOR_URL', 'PAY_TO_SOLANA', 'PAY_TO_BASE'] as const satisfies SettingName[]
+
+/** A configuration problem: one line that names the variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigError'
+  }
+}
+
+const SETTING_NAMES = Object.keys(ConfigSchema.properties) as SettingName[]
+
+/**
+ * Reads settings from an optional JSON file named by `SOLSENTRY_CONFIG` (keys are the variable names),
+ * overlays the environment, applies defaults and validates. Throws `ConfigError` on the first bad value.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = { ...readConfigFile(env.SOLSENTRY_CONFIG) }
+  for (const name of SETTING_NAMES) {
+    const value = env[name]
+    if (value !== undefined && value !== '') raw[name] = value
+  }
+
+  const converted = Value.Convert(ConfigSchema, raw) as Record<string, unknown>
+  const withDefaults = Value.Default(ConfigSchema, converted) as Record<string, unknown>
+  const first = Value.Errors(ConfigSchema, withDefaults).First()
+  if (first) {
+    const name = first.path.split('/')[1] as SettingName
+    const schema = ConfigSchema.properties[name] as TSchema & { hint?: string }
+    throw new ConfigError(`${name}: must be ${schema.hint ?? 'valid'} (got ${JSON.stringify(raw[name])})`)
+  }
+  const config = withDefaults as Config
+
+  if (config.PAY_TO_SOLANA !== undefined) {
+    const check = checkSolanaAddress(config.PAY_TO_SOLANA, 'PAY_TO_SOLANA', 'Solana address')
+    if (!check.ok) throw new ConfigError(`PAY_TO_SOLANA: ${check.message.replace(/^PAY_TO_SOLANA /, '')}`)
+  }
+  if (config.SOLSENTRY_PROFILE === 'mainnet') {
+    for (const name of MAINNET_REQUIRED)
+      if (config[name] === undefined)
+        throw new ConfigError(`${name}: required when SOLSENTRY_PROFILE=mainnet`)
+    return { ...MAINNET_UPSTREAMS, ...config }
+  }
+  return config
+}
+
+/** The description of a setting, for messages and the README table. */
+export function describe(name: SettingName): string {
+  return ConfigSchema.properties[name].description ?? ''
+}
+
+function readConfigFile(path: string | undefined): Record<string, unknown> {
+  if (path === undefined || path === '') return {}
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`SOLSENTRY_CONFIG: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? error})`)
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw new ConfigError(`SOLSENTRY_CONFIG: ${path} is not valid JSON`)
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ConfigError(`SOLSENTRY_CONFIG: ${path} must hold a JSON object of settings`)
+  const unknown = Object.keys(parsed).find((key) => !SETTING_NAMES.includes(key as SettingName))
+  if (unknown !== undefined)
+    throw new ConfigError(`SOLSENTRY_CONFIG: ${path} names an unknown setting ${unknown} (known: ${SETTING_NAMES.join(', ')})`)
+  return parsed as Record<string, unknown>
+}

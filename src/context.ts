@@ -1,0 +1,40 @@
+import type { Config } from './config.ts'
+import { HealthBoard } from './health.ts'
+import { createLogger, type Logger } from './logger.ts'
+import { Registry } from './manifest.ts'
+import { openSqliteStore, type Store } from './store/index.ts'
+
+/** Everything a plugin needs, built once per process and passed down explicitly (no globals). */
+export interface ServiceContext {
+  config: Config
+  logger: Logger
+  store: Store
+  registry: Registry
+  health: HealthBoard
+  startedAt: number
+}
+
+export interface ContextOverrides {
+  logger?: Logger
+  store?: Store
+}
+
+export function createContext(config: Config, overrides: ContextOverrides = {}): ServiceContext {
+  const store = overrides.store ?? openSqliteStore(config.DATA_DIR)
+  const health = new HealthBoard()
+  health.register('store', async () => ((await store.ping()) ? 'ok' : 'down'))
+  return {
+    config,
+    logger: overrides.logger ?? createLogger(config),
+    store,
+    registry: new Registry(),
+    health,
+    startedAt: Date.now(),
+  }
+}
+
+/** Closes what the context opened; the HTTP server must already be stopped. */
+export async function closeContext(ctx: ServiceContext): Promise<void> {
+  await ctx.store.close()
+  ctx.logger.flush()
+}

@@ -1,0 +1,65 @@
+import { ApiError } from '../errors.ts'
+
+/** Largest request body accepted (JSON requests here are a few hundred bytes). */
+export const MAX_BODY_BYTES = 16 * 1024
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+/** Rejects a declared Content-Length over the limit before any byte of the body is read. */
+export function checkDeclaredLength(request: Request): void {
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
+}
+
+/**
+ * Reads a JSON request body: at most MAX_BODY_BYTES (also when chunked, without a Content-Length),
+ * `application/json` (or `+json`) unless the body is empty, valid UTF-8 and valid JSON.
+ * An empty body reads as `{}`, so a missing field is reported by validation as missing.
+ */
+export async function readJsonBody(request: Request, contentType: string): Promise<unknown> {
+  const bytes = await readLimited(request)
+  if (bytes.length === 0) return {}
+  if (!JSON_MEDIA_TYPE.test(contentType))
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', {
+      message: `Content-Type ${contentType ? `"${contentType}"` : 'is missing'}: send the body as JSON with Content-Type: application/json`,
+      details: { content_type: contentType || null },
+    })
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new ApiError('INVALID_JSON', { message: 'the request body is not valid UTF-8: send UTF-8 encoded JSON' })
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new ApiError('INVALID_JSON', {
+      message: `the request body is not valid JSON (${(error as Error).message}): send a JSON object such as {"token_address": "<mint>"}`,
+    })
+  }
+}
+
+async function readLimited(request: Request): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array()
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel()
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks)
+}
+
+function tooLarge(): ApiError {
+  return new ApiError('PAYLOAD_TOO_LARGE', {
+    message: `the request body is larger than ${MAX_BODY_BYTES} bytes: send only the documented JSON fields`,
+    details: { limit_bytes: MAX_BODY_BYTES },
+  })
+}

@@ -1,0 +1,39 @@
+import type { TSchema } from '@sinclair/typebox'
+import type { ServiceContext } from '../context.ts'
+import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from '../manifest.ts'
+import { paymentRails } from '../rails.ts'
+
+type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: infer S extends TSchema } ? S : undefined
+
+/**
+ * Elysia hook options for a manifest route: its schemas (validated at runtime and published in
+ * OpenAPI), its OpenAPI detail and, for a paid route, `x-payment-info`. Plugins pass this as the
+ * third argument of `.get`/`.post`, so the manifest stays the only place a schema is written.
+ */
+export function routeOptions<const Spec extends RouteSpec>(ctx: ServiceContext, spec: Spec) {
+  return {
+    body: spec.body as SchemaOf<Spec, 'body'>,
+    params: spec.params as SchemaOf<Spec, 'params'>,
+    response: responseSchemas(spec) as { 200: Spec['response'] } & Record<number, TSchema>,
+    // A named parser makes OpenAPI publish application/json as the only request media type.
+    ...(spec.body ? { parse: 'json' as const } : {}),
+    detail: {
+      summary: spec.summary,
+      description: spec.description,
+      tags: spec.tags,
+      ...(spec.price === 'free' ? {} : { 'x-payment-info': paymentInfo(ctx, spec.price.usd) }),
+    },
+  }
+}
+
+/** The `x-payment-info` OpenAPI extension of a paid route. */
+export function paymentInfo(ctx: ServiceContext, usd: string) {
+  return {
+    price_usd: usd,
+    amount: usdToAtomicUsdc(usd),
+    currency: 'USDC',
+    decimals: 6,
+    scheme: 'exact',
+    networks: paymentRails(ctx.config).map((rail) => rail.network),
+  }
+}

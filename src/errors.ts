@@ -1,0 +1,96 @@
+import { SCHEMA_VERSION } from './version.ts'
+
+/**
+ * The one catalogue of error codes: HTTP status and the default message a caller can act on.
+ * Routes, OpenAPI, docs/errors.md and tests all read this table.
+ */
+export const ERROR_CATALOGUE = {
+  INVALID_ADDRESS: {
+    status: 400,
+    message: 'token_address must be a Solana SPL mint address: base58, 32 to 44 characters',
+  },
+  INVALID_JSON: {
+    status: 400,
+    message: 'the request body is not valid JSON: send a JSON object such as {"token_address": "<mint>"}',
+  },
+  INVALID_REQUEST: {
+    status: 400,
+    message: 'the request does not match the schema of this route: see /openapi.json',
+  },
+  NOT_FOUND: {
+    status: 404,
+    message: 'no such route: see /openapi.json or /llm.txt for the routes this service serves',
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: 'the request body is too large',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'send the request body as JSON with the header Content-Type: application/json',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    message: 'too many requests from this address: wait for the Retry-After seconds, then retry',
+  },
+  INTERNAL: {
+    status: 500,
+    message: 'an unexpected error occurred: retry, and quote the request_id if it persists',
+  },
+  SHUTTING_DOWN: {
+    status: 503,
+    message: 'the service is shutting down: retry in a few seconds',
+  },
+} as const satisfies Record<string, { status: number; message: string }>
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[]
+
+export interface ApiErrorOptions {
+  /** Overrides the catalogue's default message. */
+  message?: string
+  /** Extra members merged into the JSON body (snake_case, e.g. `field`, `retry_after_s`). */
+  details?: Record<string, unknown>
+  /** Extra response headers (e.g. `retry-after`). */
+  headers?: Record<string, string>
+  cause?: unknown
+}
+
+/** An error that the HTTP edge turns into `{ error: true, code, message, ... }` with the catalogue's status. */
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly details: Record<string, unknown>
+  readonly headers: Record<string, string>
+
+  constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
+    super(options.message ?? ERROR_CATALOGUE[code].message, { cause: options.cause })
+    this.name = 'ApiError'
+    this.code = code
+    this.status = ERROR_CATALOGUE[code].status
+    this.details = options.details ?? {}
+    this.headers = options.headers ?? {}
+  }
+}
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  schema_version: typeof SCHEMA_VERSION
+  error: true
+  code: ErrorCode
+  message: string
+  request_id: string
+  [detail: string]: unknown
+}
+
+export function errorBody(error: ApiError, requestId: string): ErrorBody {
+  return {
+    ...error.details,
+    schema_version: SCHEMA_VERSION,
+    error: true,
+    code: error.code,
+    message: error.message,
+    request_id: requestId,
+  }
+}

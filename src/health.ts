@@ -1,0 +1,34 @@
+/** What a dependency reports about itself. */
+export type ComponentState = 'ok' | 'degraded' | 'down'
+
+export type HealthProbe = () => ComponentState | Promise<ComponentState>
+
+/**
+ * The health board: each dependency (store, and each upstream source as it lands) registers a probe;
+ * `GET /health` reads them all. A probe must answer fast: it reports state the component already
+ * tracks (circuit breaker, last error), it does not call upstreams.
+ */
+export class HealthBoard {
+  readonly #probes = new Map<string, HealthProbe>()
+
+  register(name: string, probe: HealthProbe): void {
+    if (this.#probes.has(name)) throw new Error(`health probe ${name} is registered twice`)
+    this.#probes.set(name, probe)
+  }
+
+  async read(): Promise<{ status: ComponentState; components: Record<string, ComponentState> }> {
+    const entries = await Promise.all(
+      [...this.#probes].map(async ([name, probe]): Promise<[string, ComponentState]> => {
+        try {
+          return [name, await probe()]
+        } catch {
+          return [name, 'down']
+        }
+      }),
+    )
+    const components = Object.fromEntries(entries)
+    const states = Object.values(components)
+    const status: ComponentState = states.every((state) => state === 'ok') ? 'ok' : 'degraded'
+    return { status, components }
+  }
+}

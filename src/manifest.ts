@@ -1,0 +1,166 @@
+import type { TSchema } from '@sinclair/typebox'
+import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts'
+import type { RateLimitClass } from './rate-limit.ts'
+import { ErrorBodySchema, SOLANA_ADDRESS_FORMAT } from './schemas.ts'
+
+export type HttpMethod = 'GET' | 'POST'
+
+/** A price in US dollars as a decimal string with at most 6 decimals (USDC precision), or free. */
+export type Price = { usd: `${number}` } | 'free'
+
+/** One route a plugin serves. The manifest is the only place a route, its price or its schemas are written. */
+export interface RouteSpec {
+  method: HttpMethod
+  /** Elysia path, e.g. `/scan/quick` or `/trade/status/:job_id`. */
+  path: string
+  summary: string
+  description: string
+  price: Price
+  body?: TSchema
+  params?: TSchema
+  /** Schema of the 200 answer. */
+  response: TSchema
+  /** Media type of the 200 answer. @default 'application/json' */
+  produces?: 'application/json' | 'text/plain' | 'text/html'
+  /** Errors this route can answer beyond those derived from its shape (body, params, rate limit). */
+  errors?: ErrorCode[]
+  /** Per-client-IP limit class (see rate-limit.ts). */
+  rateLimit?: RateLimitClass
+  tags: string[]
+}
+
+/** An agent-card skill (spec §4.6). */
+export interface SkillSpec {
+  id: string
+  name: string
+  description: string
+  tags: string[]
+  examples: string[]
+}
+
+export interface PluginManifest<Routes extends Record<string, RouteSpec> = Record<string, RouteSpec>> {
+  /** Feature name, the folder under plugins/. */
+  name: string
+  skill?: SkillSpec
+  routes: Routes
+}
+
+export interface RegisteredRoute extends RouteSpec {
+  plugin: string
+  skill?: string
+  /** `METHOD path`, as the x402 manifest lists it. */
+  key: string
+}
+
+/** A manifest problem found at boot; the process must not start. */
+export class ManifestError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ManifestError'
+  }
+}
+
+/** Declares a plugin manifest, keeping the literal route keys for the plugin's own use. */
+export function defineManifest<const Routes extends Record<string, RouteSpec>>(
+  manifest: PluginManifest<Routes>,
+): PluginManifest<Routes> {
+  return manifest
+}
+
+const USD_PRICE = /^(0|[1-9]\d*)(\.\d{1,6})?$/
+const USDC_DECIMALS = 6
+
+/** `'0.02'` → `'20000'`: a USD price in USDC atomic units (6 decimals), exact. */
+export function usdToAtomicUsdc(usd: string): string {
+  if (!USD_PRICE.test(usd)) throw new ManifestError(`price "${usd}" is not a USD amount with at most 6 decimals`)
+  const [whole, fraction = ''] = usd.split('.')
+  return (BigInt(whole!) * 10n ** BigInt(USDC_DECIMALS) + BigInt(fraction.padEnd(USDC_DECIMALS, '0'))).toString()
+}
+
+/**
+ * The manifests of the plugins actually mounted. Plugins register themselves when constructed;
+ * discovery, OpenAPI, rate limits and payments read from here, so nothing restates a route or a price.
+ */
+export class Registry {
+  readonly #plugins = new Map<string, PluginManifest>()
+  readonly #routes = new Map<string, RegisteredRoute>()
+  readonly #skills = new Map<string, SkillSpec & { plugin: string }>()
+
+  register(manifest: PluginManifest): void {
+    const owner = `plugin:${manifest.name}`
+    if (this.#plugins.has(manifest.name)) throw new ManifestError(`${owner} is registered twice`)
+    if (manifest.skill) {
+      const other = this.#skills.get(manifest.skill.id)
+      if (other) throw new ManifestError(`duplicate skill id ${manifest.skill.id}: declared by plugin:${other.plugin} and ${owner}`)
+    }
+    const added: RegisteredRoute[] = []
+    for (const spec of Object.values(manifest.routes)) {
+      const key = `${spec.method} ${spec.path}`
+      if (!spec.path.startsWith('/')) throw new ManifestError(`${owner}: route path "${spec.path}" must start with /`)
+      const other = this.#routes.get(key) ?? added.find((route) => route.key === key)
+      if (other) throw new ManifestError(`duplicate route ${key}: declared by plugin:${other.plugin} and ${owner}`)
+      if (spec.price !== 'free') usdToAtomicUsdc(spec.price.usd)
+      added.push({ ...spec, plugin: manifest.name, skill: manifest.skill?.id, key })
+    }
+    this.#plugins.set(manifest.name, manifest)
+    if (manifest.skill) this.#skills.set(manifest.skill.id, { ...manifest.skill, plugin: manifest.name })
+    for (const route of added) this.#routes.set(route.key, route)
+  }
+
+  /** Every registered route, in registration order. */
+  routes(): RegisteredRoute[] {
+    return [...this.#routes.values()]
+  }
+
+  /** The route registered for an exact method and path, if any. */
+  route(method: string, path: string): RegisteredRoute | undefined {
+    return this.#routes.get(`${method} ${path}`)
+  }
+
+  skills(): SkillSpec[] {
+    return [...this.#skills.values()].map(({ plugin: _plugin, ...skill }) => skill)
+  }
+
+  /** The price table: every paid route with its USD and atomic USDC price. */
+  prices(): { route: string; skill: string | undefined; usd: string; atomic: string }[] {
+    return this.routes().flatMap((route) =>
+      route.price === 'free'
+        ? []
+        : [{ route: route.key, skill: route.skill, usd: route.price.usd, atomic: usdToAtomicUsdc(route.price.usd) }],
+    )
+  }
+}
+
+/** The error codes a route can answer, derived from its shape plus the ones it declares. */
+export function routeErrors(spec: RouteSpec): ErrorCode[] {
+  const codes = new Set<ErrorCode>(spec.errors ?? [])
+  if (spec.body) {
+    for (const code of ['INVALID_JSON', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const)
+      codes.add(code)
+    if (addressFields(spec.body).length > 0) codes.add('INVALID_ADDRESS')
+  }
+  if (spec.params) codes.add('INVALID_REQUEST')
+  if (spec.rateLimit) codes.add('RATE_LIMITED')
+  codes.add('INTERNAL')
+  return [...codes]
+}
+
+/** Top-level members of an object schema that hold a Solana address. */
+export function addressFields(schema: TSchema): string[] {
+  const properties = (schema as { properties?: Record<string, TSchema> }).properties ?? {}
+  return Object.entries(properties)
+    .filter(([, property]) => (property as { format?: string }).format === SOLANA_ADDRESS_FORMAT)
+    .map(([name]) => name)
+}
+
+/** OpenAPI response map: the 200 schema and one error schema per status the route can answer. */
+export function responseSchemas(spec: RouteSpec): Record<number, TSchema> {
+  const byStatus = new Map<number, ErrorCode[]>()
+  for (const code of routeErrors(spec)) {
+    const status = ERROR_CATALOGUE[code].status
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  const responses: Record<number, TSchema> = { 200: spec.response }
+  for (const [status, codes] of byStatus) responses[status] = ErrorBodySchema(codes)
+  return responses
+}

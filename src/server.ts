@@ -1,0 +1,36 @@
+import type { AnyElysia } from 'elysia'
+import { closeContext, type ServiceContext } from './context.ts'
+
+export interface RunningServer {
+  /** Where the service listens, e.g. `http://127.0.0.1:8402`. */
+  url: string
+  /** Stops accepting, drains in-flight requests (up to SHUTDOWN_GRACE_MS), then closes the stores. */
+  shutdown(reason: string): Promise<void>
+}
+
+/** Starts the HTTP server for an app built by createApp. */
+export function startServer(app: AnyElysia, ctx: ServiceContext): RunningServer {
+  const { config, logger } = ctx
+  app.listen({ hostname: config.HOST, port: config.PORT })
+  const server = app.server
+  if (!server) throw new Error('the HTTP server did not start')
+  const url = `http://${config.HOST}:${server.port}`
+  let stopping: Promise<void> | undefined
+
+  async function shutdown(reason: string): Promise<void> {
+    stopping ??= (async () => {
+      logger.info({ reason, pending_requests: server!.pendingRequests }, 'shutting down: draining in-flight requests')
+      const drained = server!.stop(false).then(() => true)
+      const timedOut = Bun.sleep(config.SHUTDOWN_GRACE_MS).then(() => false)
+      if (!(await Promise.race([drained, timedOut]))) {
+        logger.warn({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'grace period over: closing remaining connections')
+        await server!.stop(true)
+      }
+      logger.info('stopped')
+      await closeContext(ctx)
+    })()
+    return stopping
+  }
+
+  return { url, shutdown }
+}

@@ -1,0 +1,17 @@
+import type { BucketShape, TakeResult } from '../rate-limit.ts'
+
+/**
+ * Where the service keeps state: rate-limit buckets now; trade jobs, the payment ledger and the
+ * response cache as their features land. One interface, an embedded SQLite implementation for a
+ * single instance and (with REDIS_URL) a shared one for several.
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'redis'
+  /** Atomically refills the bucket `key` and takes one token from it. */
+  takeToken(key: string, shape: BucketShape, nowMs?: number): Promise<TakeResult>
+  /** True when the store answers. */
+  ping(): Promise<boolean>
+  close(): Promise<void>
+}
+
+export { openSqliteStore } from './sqlite.ts'

@@ -24,7 +24,7 @@ export function checkSolanaAddress(
   noun = 'Solana SPL mint address',
 ): AddressCheck {
   if (value === undefined || value === null) return fail(`${field} is required: send {"${field}": "<${noun}>"}`)
-  if (typeof value !== 'string') return fail(`${field} must be a string holding a base58 ${noun}, not a ${jsonType(value)}`)
+  if (typeof value !== 'string') return fail(`${field} must be a string holding a base58 ${noun}, not ${withArticle(jsonType(value))}`)
   if (value.trim() !== value)
     return fail(`${field} has leading or trailing whitespace: send the bare base58 address`)
   if (EVM_ADDRESS.test(value)) return fail(`EVM addresses are not supported: send a ${noun}`)
@@ -46,6 +46,10 @@ export function checkSolanaAddress(
 
 function fail(message: string): AddressCheck {
   return { ok: false, message }
+}
+
+function withArticle(noun: string): string {
+  return /^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`
 }
 
 function jsonType(value: unknown): string {

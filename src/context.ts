@@ -12,6 +12,8 @@ export interface ServiceContext {
   registry: Registry
   health: HealthBoard
   startedAt: number
+  /** Set when shutdown begins: new requests are refused with 503 while in-flight ones finish. */
+  lifecycle: { draining: boolean }
 }
 
 export interface ContextOverrides {
@@ -30,11 +32,12 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     registry: new Registry(),
     health,
     startedAt: Date.now(),
+    lifecycle: { draining: false },
   }
 }
 
 /** Closes what the context opened; the HTTP server must already be stopped. */
 export async function closeContext(ctx: ServiceContext): Promise<void> {
   await ctx.store.close()
-  ctx.logger.flush()
+  await new Promise<void>((resolve) => ctx.logger.flush(() => resolve()))
 }

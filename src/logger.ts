@@ -13,6 +13,6 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+    pino.destination({ dest: 1, sync: false }),
   )
 }

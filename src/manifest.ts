@@ -142,7 +142,7 @@ export function routeErrors(spec: RouteSpec): ErrorCode[] {
   if (spec.params) codes.add('INVALID_REQUEST')
   if (spec.rateLimit) codes.add('RATE_LIMITED')
   codes.add('INTERNAL')
-  return [...codes]
+  return [...codes].sort((a, b) => ERROR_CATALOGUE[a].status - ERROR_CATALOGUE[b].status || a.localeCompare(b))
 }
 
 /** Top-level members of an object schema that hold a Solana address. */

@@ -19,6 +19,7 @@ export function startServer(app: AnyElysia, ctx: ServiceContext): RunningServer 
 
   async function shutdown(reason: string): Promise<void> {
     stopping ??= (async () => {
+      ctx.lifecycle.draining = true
       logger.info({ reason, pending_requests: server!.pendingRequests }, 'shutting down: draining in-flight requests')
       const drained = server!.stop(false).then(() => true)
       const timedOut = Bun.sleep(config.SHUTDOWN_GRACE_MS).then(() => false)

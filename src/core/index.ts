@@ -23,16 +23,14 @@ interface RequestMeta {
  * `schema_version` on every JSON answer, and the one mapping from errors to `{ error: true, ... }`.
  */
 export function core(ctx: ServiceContext) {
-  const { config, logger, registry, store } = ctx
+  const { config, logger, registry, store, lifecycle } = ctx
   const shapes = rateLimitShapes(config)
   const requests = new WeakMap<Request, RequestMeta>()
-  const shutdown = { draining: false }
 
   const metaOf = (request: Request): RequestMeta =>
     requests.get(request) ?? { id: 'unknown', startedAt: performance.now(), ip: 'unknown' }
 
   return new Elysia({ name: 'plugin:core' })
-    .decorate('shutdown', shutdown)
     .use(
       cors({
         origin: true,
@@ -52,7 +50,7 @@ export function core(ctx: ServiceContext) {
       requests.set(request, { id, startedAt: performance.now(), ip })
       set.headers['x-request-id'] = id
 
-      if (shutdown.draining) throw new ApiError('SHUTTING_DOWN', { headers: { 'retry-after': '5', connection: 'close' } })
+      if (lifecycle.draining) throw new ApiError('SHUTTING_DOWN', { headers: { 'retry-after': '5', connection: 'close' } })
       checkDeclaredLength(request)
       const limitClass = registry.route(request.method, path)?.rateLimit
       if (limitClass) {

@@ -1,0 +1,96 @@
+import { describe, expect, test } from 'bun:test'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ConfigError, loadConfig, MAINNET_UPSTREAMS } from './config.ts'
+
+const MAINNET = {
+  SOLSENTRY_PROFILE: 'mainnet',
+  FACILITATOR_URL: 'https://facilitator.example',
+  PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
+  PAY_TO_BASE: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+}
+
+function configFile(content: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'solsentry-config-')), 'config.json')
+  writeFileSync(path, content)
+  return path
+}
+
+describe('loadConfig', () => {
+  test('defaults describe the local sandbox service', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({
+      PORT: 8402,
+      HOST: '127.0.0.1',
+      SOLSENTRY_PROFILE: 'sandbox',
+      DATA_DIR: './data',
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: false,
+    })
+    expect(config.SOLANA_RPC_URL).toBeUndefined()
+  })
+
+  test('converts environment strings to typed values', () => {
+    const config = loadConfig({ PORT: '9000', TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_PER_MINUTE: '1.5' })
+    expect(config.PORT).toBe(9000)
+    expect(config.TRUST_PROXY).toBe(true)
+    expect(config.RATE_LIMIT_SCANNER_PER_MINUTE).toBe(1.5)
+  })
+
+  test('an empty variable counts as unset', () => {
+    expect(loadConfig({ PORT: '' }).PORT).toBe(8402)
+  })
+
+  test.each([
+    [{ PORT: 'abc' }, 'PORT: must be an integer from 0 to 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'PORT: must be an integer from 0 to 65535'],
+    [{ SOLSENTRY_PROFILE: 'prod' }, 'SOLSENTRY_PROFILE: must be sandbox or mainnet (got "prod")'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be fatal, error, warn, info, debug, trace or silent'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY: must be true or false (got "yes")'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL: must be a redis:// or rediss:// URL'],
+    [{ SOLANA_RPC_URL: 'ftp://x' }, 'SOLANA_RPC_URL: must be an http(s) URL'],
+    [{ PAY_TO_BASE: '0x12' }, 'PAY_TO_BASE: must be a 0x-prefixed 20-byte hex address'],
+    [{ PAY_TO_SOLANA: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }, 'PAY_TO_SOLANA: EVM addresses are not supported'],
+    [{ RATE_LIMIT_SCANNER_PER_MINUTE: '0' }, 'RATE_LIMIT_SCANNER_PER_MINUTE: must be a positive number'],
+    [{ SOLSENTRY_PROFILE: 'mainnet' }, 'FACILITATOR_URL: required when SOLSENTRY_PROFILE=mainnet'],
+    [{ ...MAINNET, PAY_TO_BASE: '' }, 'PAY_TO_BASE: required when SOLSENTRY_PROFILE=mainnet'],
+  ])('rejects %p with one line naming the variable', (env, message) => {
+    let thrown: unknown
+    try {
+      loadConfig(env)
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(ConfigError)
+    expect((thrown as Error).message).toContain(message)
+    expect((thrown as Error).message).not.toContain('\n')
+  })
+
+  test('mainnet fills in the public upstreams', () => {
+    expect(loadConfig(MAINNET)).toMatchObject(MAINNET_UPSTREAMS)
+  })
+
+  test('reads a JSON file named by SOLSENTRY_CONFIG; the environment wins', () => {
+    const path = configFile(JSON.stringify({ PORT: 9100, HOST: '0.0.0.0', LOG_LEVEL: 'debug' }))
+    const config = loadConfig({ SOLSENTRY_CONFIG: path, LOG_LEVEL: 'warn' })
+    expect(config.PORT).toBe(9100)
+    expect(config.HOST).toBe('0.0.0.0')
+    expect(config.LOG_LEVEL).toBe('warn')
+  })
+
+  test.each([
+    ['{"PORT": 1', 'is not valid JSON'],
+    ['[1, 2]', 'must hold a JSON object of settings'],
+    ['{"PROT": 1}', 'names an unknown setting PROT'],
+    ['{"PORT": "x"}', 'PORT: must be an integer'],
+  ])('rejects the config file %s', (content, message) => {
+    expect(() => loadConfig({ SOLSENTRY_CONFIG: configFile(content) })).toThrow(message)
+  })
+
+  test('names a config file that cannot be read', () => {
+    expect(() => loadConfig({ SOLSENTRY_CONFIG: '/nonexistent/solsentry.json' })).toThrow(
+      'SOLSENTRY_CONFIG: cannot read /nonexistent/solsentry.json (ENOENT)',
+    )
+  })
+})

@@ -1,0 +1,102 @@
+import { Type } from '@sinclair/typebox'
+import { describe, expect, test } from 'bun:test'
+import { defineManifest, ManifestError, Registry, routeErrors, usdToAtomicUsdc, type RouteSpec } from './manifest.ts'
+import { TokenRequest } from './schemas.ts'
+
+const route = (overrides: Partial<RouteSpec> = {}): RouteSpec => ({
+  method: 'POST',
+  path: '/scan/quick',
+  summary: 's',
+  description: 'd',
+  price: { usd: '0.02' },
+  body: TokenRequest,
+  response: Type.Object({}),
+  rateLimit: 'scanner',
+  tags: [],
+  ...overrides,
+})
+const skill = (id: string) => ({ id, name: id, description: id, tags: [], examples: [] })
+
+describe('usdToAtomicUsdc', () => {
+  test.each([
+    ['0.02', '20000'],
+    ['0.20', '200000'],
+    ['0.5', '500000'],
+    ['0.15', '150000'],
+    ['1', '1000000'],
+    ['12.000001', '12000001'],
+  ])('%s USD is %s atomic units', (usd, atomic) => {
+    expect(usdToAtomicUsdc(usd)).toBe(atomic)
+  })
+
+  test.each(['0.0000001', '-1', '1e-2', '.5', 'free', '01'])('refuses %p', (usd) => {
+    expect(() => usdToAtomicUsdc(usd)).toThrow(ManifestError)
+  })
+})
+
+describe('Registry', () => {
+  test('collects routes, skills and the price table', () => {
+    const registry = new Registry()
+    registry.register(defineManifest({ name: 'quick-scan', skill: skill('sol_quick_scan'), routes: { scan: route() } }))
+    registry.register(
+      defineManifest({ name: 'other', routes: { free: route({ method: 'GET', path: '/free', price: 'free', body: undefined }) } }),
+    )
+    expect(registry.route('POST', '/scan/quick')?.plugin).toBe('quick-scan')
+    expect(registry.route('GET', '/scan/quick')).toBeUndefined()
+    expect(registry.skills().map((s) => s.id)).toEqual(['sol_quick_scan'])
+    expect(registry.prices()).toEqual([{ route: 'POST /scan/quick', skill: 'sol_quick_scan', usd: '0.02', atomic: '20000' }])
+  })
+
+  test('refuses a duplicate route and names both plugins', () => {
+    const registry = new Registry()
+    registry.register({ name: 'a', routes: { scan: route() } })
+    expect(() => registry.register({ name: 'b', routes: { scan: route() } })).toThrow(
+      'duplicate route POST /scan/quick: declared by plugin:a and plugin:b',
+    )
+    // Nothing of the refused manifest was registered.
+    expect(registry.routes()).toHaveLength(1)
+  })
+
+  test('refuses a route declared twice in one manifest', () => {
+    expect(() => new Registry().register({ name: 'a', routes: { one: route(), two: route() } })).toThrow(
+      'duplicate route POST /scan/quick: declared by plugin:a and plugin:a',
+    )
+  })
+
+  test('refuses a duplicate skill id', () => {
+    const registry = new Registry()
+    registry.register({ name: 'a', skill: skill('sol_quick_scan'), routes: { one: route() } })
+    expect(() =>
+      registry.register({ name: 'b', skill: skill('sol_quick_scan'), routes: { one: route({ path: '/other' }) } }),
+    ).toThrow('duplicate skill id sol_quick_scan: declared by plugin:a and plugin:b')
+  })
+
+  test('refuses a plugin registered twice, a bad path and a bad price', () => {
+    const registry = new Registry()
+    registry.register({ name: 'a', routes: {} })
+    expect(() => registry.register({ name: 'a', routes: {} })).toThrow('plugin:a is registered twice')
+    expect(() => registry.register({ name: 'b', routes: { r: route({ path: 'scan' }) } })).toThrow('must start with /')
+    expect(() => registry.register({ name: 'c', routes: { r: route({ price: { usd: '0.0000001' } }) } })).toThrow(
+      'is not a USD amount',
+    )
+  })
+})
+
+describe('routeErrors', () => {
+  test('derives the errors a scanner route can answer', () => {
+    // Sorted by HTTP status, then code.
+    expect(routeErrors(route()) as string[]).toEqual([
+      'INVALID_ADDRESS',
+      'INVALID_JSON',
+      'INVALID_REQUEST',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'RATE_LIMITED',
+      'INTERNAL',
+    ])
+  })
+
+  test('a GET route without inputs can only fail internally', () => {
+    expect(routeErrors(route({ method: 'GET', body: undefined, rateLimit: undefined }))).toEqual(['INTERNAL'])
+  })
+})

@@ -1,0 +1,197 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { describe, expect, test } from 'bun:test'
+import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
+import { createApp } from '../src/app.ts'
+import { ManifestError } from '../src/manifest.ts'
+import { fixturePlugin } from './fixtures/fixture-plugin.ts'
+import { send, testApp, testContext } from './helpers.ts'
+
+describe('GET /health', () => {
+  test('reports status, version, uptime and each dependency', async () => {
+    const { app } = testApp()
+    const sent = await send(app, 'GET', '/health')
+    expect(sent.status).toBe(200)
+    expect(sent.json).toMatchObject({ schema_version: '2.0', status: 'ok', version: '2.0.0', sources: { store: 'ok' } })
+    expect(sent.json.uptime_s).toBeGreaterThanOrEqual(0)
+  })
+
+  test('is degraded, still 200, when a dependency is down', async () => {
+    const { app, ctx } = testApp()
+    await ctx.store.close()
+    const sent = await send(app, 'GET', '/health')
+    expect(sent.status).toBe(200)
+    expect(sent.json).toMatchObject({ status: 'degraded', sources: { store: 'down' } })
+  })
+})
+
+describe('GET /.well-known/x402', () => {
+  test('lists exactly the paid routes that are mounted', async () => {
+    const { app } = testApp()
+    const sent = await send(app, 'GET', '/.well-known/x402')
+    expect(sent.json).toEqual({ schema_version: '2.0', version: 1, resources: ['POST /fixture/scan'] })
+  })
+
+  test('lists nothing when no paid plugin is mounted', async () => {
+    const app = createApp(testContext())
+    expect((await send(app, 'GET', '/.well-known/x402')).json.resources).toEqual([])
+  })
+})
+
+describe('GET /.well-known/agent.json', () => {
+  test('is the agent card of spec §4.6 with the skills of mounted plugins', async () => {
+    const { app } = testApp()
+    const sent = await send(app, 'GET', '/.well-known/agent.json')
+    expect(sent.json).toMatchObject({
+      name: 'solsentry',
+      url: 'http://localhost',
+      version: '2.0.0',
+      capabilities: { streaming: false, pushNotifications: false },
+      defaultInputModes: ['application/json'],
+      defaultOutputModes: ['application/json'],
+    })
+    expect(typeof sent.json.description).toBe('string')
+    expect(sent.json.skills).toEqual([
+      {
+        id: 'fixture_scan',
+        name: 'Fixture scan',
+        description: 'Echoes a validated mint address',
+        tags: ['test'],
+        examples: ['Scan DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'],
+      },
+    ])
+  })
+
+  test('uses PUBLIC_URL when it is set', async () => {
+    const { app } = testApp({ PUBLIC_URL: 'https://solsentry.example' })
+    expect((await send(app, 'GET', '/.well-known/agent.json')).json.url).toBe('https://solsentry.example')
+  })
+})
+
+describe('GET /openapi.json', () => {
+  test('is a valid OpenAPI 3.1 document (independent validator)', async () => {
+    const { app } = testApp()
+    const sent = await send(app, 'GET', '/openapi.json')
+    expect(sent.status).toBe(200)
+    const validator = new Validator()
+    const result = await validator.validate(sent.json)
+    expect(result.errors).toBeUndefined()
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+    expect(sent.json['x-schema-version']).toBe('2.0')
+  })
+
+  test('documents every mounted route, dotted paths included', async () => {
+    const { app, ctx } = testApp()
+    const document = (await send(app, 'GET', '/openapi.json')).json
+    for (const route of ctx.registry.routes()) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}')
+      expect(document.paths[path]?.[route.method.toLowerCase()]).toBeDefined()
+    }
+  })
+
+  test('a paid route carries its request schema, errors and x-payment-info', async () => {
+    const { app } = testApp()
+    const operation = (await send(app, 'GET', '/openapi.json')).json.paths['/fixture/scan'].post
+    expect(Object.keys(operation.requestBody.content)).toEqual(['application/json'])
+    const body = operation.requestBody.content['application/json'].schema
+    expect(body.required).toEqual(['token_address'])
+    expect(body.properties.token_address).toMatchObject({ minLength: 32, maxLength: 44, format: 'solana-address' })
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '413', '415', '429', '500'])
+    const badRequest = operation.responses['400'].content['application/json'].schema
+    expect(badRequest.properties.code.enum).toEqual([
+      'INVALID_ADDRESS',
+      'INVALID_JSON',
+      'INVALID_REQUEST',
+    ])
+    expect(operation['x-payment-info']).toEqual({
+      price_usd: '0.02',
+      amount: '20000',
+      currency: 'USDC',
+      decimals: 6,
+      scheme: 'exact',
+      networks: ['eip155:31337', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'],
+    })
+  })
+
+  test('the mainnet profile advertises the mainnet rails', async () => {
+    const { app } = testApp({
+      SOLSENTRY_PROFILE: 'mainnet',
+      FACILITATOR_URL: 'https://facilitator.example',
+      PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
+      PAY_TO_BASE: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    })
+    const operation = (await send(app, 'GET', '/openapi.json')).json.paths['/fixture/scan'].post
+    expect(operation['x-payment-info'].networks).toEqual(['eip155:8453', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'])
+  })
+
+  test('free routes carry no x-payment-info', async () => {
+    const { app } = testApp()
+    const document = (await send(app, 'GET', '/openapi.json')).json
+    expect(document.paths['/health'].get['x-payment-info']).toBeUndefined()
+  })
+})
+
+describe('GET /llm.txt', () => {
+  test('is plain text naming each endpoint with its price, input and output fields', async () => {
+    const { app } = testApp()
+    const sent = await send(app, 'GET', '/llm.txt')
+    expect(sent.headers.get('content-type')).toStartWith('text/plain')
+    expect(sent.text).toContain('### POST /fixture/scan (fixture_scan, 0.02 USD)')
+    expect(sent.text).toContain('- token_address: string — Solana SPL mint address')
+    expect(sent.text).toContain('Errors: 400 INVALID_ADDRESS')
+    expect(sent.text).toContain('### GET /health (free)')
+    expect(sent.text).toContain('X-PAYMENT')
+  })
+})
+
+describe('GET /docs', () => {
+  test('serves the reference page pointing at /openapi.json', async () => {
+    const { app } = testApp()
+    const sent = await send(app, 'GET', '/docs')
+    expect(sent.headers.get('content-type')).toStartWith('text/html')
+    expect(sent.text).toContain('data-url="/openapi.json"')
+  })
+})
+
+describe('boot checks', () => {
+  test('a duplicate route or skill id stops the boot with a clear message', () => {
+    const ctx = testContext()
+    expect(() => createApp(ctx, { plugins: [fixturePlugin(ctx), fixturePlugin(ctx)] })).toThrow(ManifestError)
+    const other = testContext()
+    expect(() => createApp(other, { plugins: [fixturePlugin(other), fixturePlugin(other)] })).toThrow(
+      'plugin:fixture is registered twice',
+    )
+  })
+
+  test('two plugins claiming one route name both', () => {
+    const ctx = testContext()
+    const claim = (name: string) => {
+      ctx.registry.register({
+        name,
+        routes: {
+          health: { method: 'GET', path: '/health', summary: '', description: '', price: 'free', response: Type.Object({}), tags: [] },
+        },
+      })
+      return new Elysia({ name })
+    }
+    expect(() => createApp(ctx, { plugins: [claim('impostor')] })).toThrow(
+      'duplicate route GET /health: declared by plugin:impostor and plugin:discovery',
+    )
+  })
+
+  test('a declared route that is not served stops the boot', () => {
+    const ctx = testContext()
+    ctx.registry.register({
+      name: 'ghost',
+      routes: { r: { method: 'GET', path: '/ghost', summary: '', description: '', price: 'free', response: Type.Object({}), tags: [] } },
+    })
+    expect(() => createApp(ctx)).toThrow('plugin:ghost declares GET /ghost but does not serve it')
+  })
+
+  test('a served route that no manifest declares stops the boot', () => {
+    const ctx = testContext()
+    const rogue = new Elysia({ name: 'rogue' }).get('/rogue', () => 'hi')
+    expect(() => createApp(ctx, { plugins: [rogue] })).toThrow('GET /rogue is served but declared in no plugin manifest')
+  })
+})

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const ROOT = join(import.meta.dir, '..')
+const work = mkdtempSync(join(tmpdir(), 'solsentry-process-'))
+const BINARY = join(work, 'solsentry')
+
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+/** Starts a command, waits for its "listening" log line and returns the URL it serves. */
+async function launch(cmd: string[], env: Record<string, string> = {}) {
+  const child = Bun.spawn(cmd, {
+    cwd: work,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', DATA_DIR: join(work, 'data'), ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const lines: Record<string, unknown>[] = []
+  const reader = child.stdout.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    const { done, value } = await reader.read()
+    if (done) break
+    buffer += decoder.decode(value)
+    let newline
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      lines.push(JSON.parse(buffer.slice(0, newline)))
+      buffer = buffer.slice(newline + 1)
+    }
+    const listening = lines.find((line) => line.msg === 'listening')
+    if (listening) {
+      /** The rest of stdout, once the process has exited. */
+      const rest = async () => {
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) return buffer
+          buffer += decoder.decode(value)
+        }
+      }
+      return { child, url: listening.url as string, rest }
+    }
+  }
+  child.kill()
+  throw new Error(`no "listening" line; stderr: ${await new Response(child.stderr).text()}`)
+}
+
+async function checkServes(url: string) {
+  const health = await fetch(`${url}/health`)
+  expect(health.status).toBe(200)
+  expect(await health.json()).toMatchObject({ status: 'ok', version: '2.0.0' })
+  const openapi = await fetch(`${url}/openapi.json`)
+  expect(((await openapi.json()) as { openapi: string }).openapi).toBe('3.1.0')
+}
+
+describe('npm start (bun src/main.ts)', () => {
+  test('serves /health and exits 0 on SIGTERM after draining', async () => {
+    const { child, url, rest } = await launch([process.execPath, join(ROOT, 'src/main.ts')])
+    await checkServes(url)
+    child.kill('SIGTERM')
+    expect(await child.exited).toBe(0)
+    const out = await rest()
+    expect(out).toContain('"msg":"shutting down: draining in-flight requests"')
+    expect(out).toContain('"msg":"stopped"')
+  })
+
+  test('a bad setting stops the process with one line naming the variable', async () => {
+    const child = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts')], {
+      cwd: work,
+      env: { PATH: process.env.PATH ?? '', PORT: 'eighty' },
+      stderr: 'pipe',
+      stdout: 'pipe',
+    })
+    expect(await child.exited).toBe(78)
+    const stderr = await new Response(child.stderr).text()
+    expect(stderr).toBe('solsentry: configuration error: PORT: must be an integer from 0 to 65535 (got "eighty")\n')
+  })
+})
+
+describe('the single binary (npm run build)', () => {
+  beforeAll(() => {
+    const build = Bun.spawnSync(
+      [process.execPath, 'build', 'src/main.ts', '--compile', '--minify-whitespace', '--minify-syntax', '--outfile', BINARY],
+      { cwd: ROOT, stderr: 'pipe', stdout: 'pipe' },
+    )
+    if (build.exitCode !== 0) throw new Error(`bun build --compile failed: ${build.stderr.toString()}`)
+  })
+
+  test('starts on a free port and serves /health and /openapi.json', async () => {
+    const { child, url } = await launch([BINARY])
+    await checkServes(url)
+    child.kill('SIGTERM')
+    expect(await child.exited).toBe(0)
+  })
+})

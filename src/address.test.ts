@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { checkSolanaAddress } from './address.ts'
+import { getBase58Encoder } from '@solana/kit'
+import { base58DecodedLength, checkSolanaAddress } from './address.ts'
 
 describe('checkSolanaAddress', () => {
   test.each([
@@ -38,5 +39,18 @@ describe('checkSolanaAddress', () => {
   test('names the field and noun it was asked about', () => {
     const check = checkSolanaAddress('0xabc', 'PAY_TO_SOLANA', 'Solana address')
     expect(check).toEqual({ ok: false, message: 'EVM addresses are not supported: send a Solana address' })
+  })
+})
+
+describe('base58DecodedLength', () => {
+  test('agrees with @solana/kit on random strings of every address length', () => {
+    const kit = getBase58Encoder()
+    const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+    for (let i = 0; i < 2000; i++) {
+      const length = 1 + (i % 50)
+      let text = ''
+      for (let j = 0; j < length; j++) text += alphabet[Math.floor(Math.random() * (i % 7 === 0 ? 3 : 58))]
+      expect(base58DecodedLength(text)).toBe(kit.encode(text).length)
+    }
   })
 })

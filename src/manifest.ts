@@ -50,6 +50,8 @@ export interface RegisteredRoute extends RouteSpec {
   skill?: string
   /** `METHOD path`, as the x402 manifest lists it. */
   key: string
+  /** Body members holding a Solana address, checked before schema validation (→ INVALID_ADDRESS). */
+  addressFields: string[]
 }
 
 /** A manifest problem found at boot; the process must not start. */
@@ -84,6 +86,8 @@ export function usdToAtomicUsdc(usd: string): string {
 export class Registry {
   readonly #plugins = new Map<string, PluginManifest>()
   readonly #routes = new Map<string, RegisteredRoute>()
+  /** method → path → route: looked up on every request, so no key string is built there. */
+  readonly #byMethod = new Map<string, Map<string, RegisteredRoute>>()
   readonly #skills = new Map<string, SkillSpec & { plugin: string }>()
 
   register(manifest: PluginManifest): void {
@@ -100,11 +104,16 @@ export class Registry {
       const other = this.#routes.get(key) ?? added.find((route) => route.key === key)
       if (other) throw new ManifestError(`duplicate route ${key}: declared by plugin:${other.plugin} and ${owner}`)
       if (spec.price !== 'free') usdToAtomicUsdc(spec.price.usd)
-      added.push({ ...spec, plugin: manifest.name, skill: manifest.skill?.id, key })
+      const fields = spec.body ? addressFields(spec.body) : []
+      added.push({ ...spec, plugin: manifest.name, skill: manifest.skill?.id, key, addressFields: fields })
     }
     this.#plugins.set(manifest.name, manifest)
     if (manifest.skill) this.#skills.set(manifest.skill.id, { ...manifest.skill, plugin: manifest.name })
-    for (const route of added) this.#routes.set(route.key, route)
+    for (const route of added) {
+      this.#routes.set(route.key, route)
+      const paths = this.#byMethod.get(route.method) ?? new Map<string, RegisteredRoute>()
+      this.#byMethod.set(route.method, paths.set(route.path, route))
+    }
   }
 
   /** Every registered route, in registration order. */
@@ -114,7 +123,7 @@ export class Registry {
 
   /** The route registered for an exact method and path, if any. */
   route(method: string, path: string): RegisteredRoute | undefined {
-    return this.#routes.get(`${method} ${path}`)
+    return this.#byMethod.get(method)?.get(path)
   }
 
   skills(): SkillSpec[] {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { takeFromBucket, type BucketShape } from './rate-limit.ts'
+import { MemoryBuckets, takeFromBucket, type BucketShape } from './rate-limit.ts'
 import { openSqliteStore } from './store/index.ts'
 
 const shape: BucketShape = { capacity: 3, refillPerSecond: 1 }
@@ -37,25 +37,39 @@ describe('takeFromBucket', () => {
   })
 })
 
-describe('SQLite store buckets', () => {
-  test('limit per key', async () => {
+describe('MemoryBuckets', () => {
+  test('limits per key', () => {
+    const buckets = new MemoryBuckets()
+    const take = (key: string) => buckets.take(key, shape, 5_000).allowed
+    expect([take('a'), take('a'), take('a'), take('a')]).toEqual([true, true, true, false])
+    expect(take('b')).toBe(true)
+  })
+
+  test('a sweep drops only buckets idle long enough to be full again', () => {
+    const buckets = new MemoryBuckets()
+    buckets.take('old', shape, 0)
+    buckets.take('recent', shape, 2_500)
+    buckets.sweep(3_500) // 'old' refills in 3 s, so it expired at 3 000 ms
+    expect(buckets.size).toBe(1)
+    // The swept client starts again with a full bucket, exactly as if it had been kept.
+    expect(buckets.take('old', shape, 3_500).remaining).toBe(2)
+  })
+})
+
+describe('SQLite store', () => {
+  test('takes tokens synchronously and asynchronously from the same buckets', async () => {
     const store = openSqliteStore(':memory:')
-    const take = (key: string) => store.takeToken(key, shape, 5_000).then((r) => r.allowed)
-    expect([await take('a'), await take('a'), await take('a'), await take('a')]).toEqual([true, true, true, false])
-    expect(await take('b')).toBe(true)
+    expect(store.takeTokenSync!('k', { capacity: 1, refillPerSecond: 1 }, 0).allowed).toBe(true)
+    expect((await store.takeToken('k', { capacity: 1, refillPerSecond: 1 }, 0)).allowed).toBe(false)
     await store.close()
   })
 
-  test('two stores on one data directory share their buckets, as two processes on one host do', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'solsentry-store-'))
-    const one = openSqliteStore(dir)
-    const two = openSqliteStore(dir)
-    const allowed = []
-    for (let i = 0; i < 4; i++) allowed.push((await (i % 2 ? two : one).takeToken('ip', shape, 9_000)).allowed)
-    expect(allowed).toEqual([true, true, true, false])
-    expect(await one.ping()).toBe(true)
-    await one.close()
-    await two.close()
-    expect(await one.ping()).toBe(false)
+  test('creates its data directory and answers ping until closed', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'solsentry-store-')), 'nested', 'data')
+    const store = openSqliteStore(dir)
+    expect(await store.ping()).toBe(true)
+    expect(existsSync(join(dir, 'solsentry.db'))).toBe(true)
+    await store.close()
+    expect(await store.ping()).toBe(false)
   })
 })

@@ -61,3 +61,34 @@ export function takeFromBucket(
 export function idleExpiryMs(shape: BucketShape): number {
   return Math.ceil((shape.capacity / shape.refillPerSecond) * 1000)
 }
+
+/** Every this many takes, idle buckets are swept so the map stays the size of the active clients. */
+const SWEEP_EVERY_TAKES = 10_000
+
+/**
+ * Token buckets in process memory. They hold a minute or so of state, so they are not worth a disk
+ * write per request: measured on the HTTP bench, a SQLite transaction per request cost ~15 µs and
+ * made the request pipeline asynchronous (~15 µs more); this costs ~2 µs. Instances that must share
+ * limits use the Redis store.
+ */
+export class MemoryBuckets {
+  readonly #buckets = new Map<string, BucketState & { expiresMs: number }>()
+  #takesSinceSweep = 0
+
+  take(key: string, shape: BucketShape, nowMs: number): TakeResult {
+    if (++this.#takesSinceSweep >= SWEEP_EVERY_TAKES) this.sweep(nowMs)
+    const { next, result } = takeFromBucket(this.#buckets.get(key), shape, nowMs)
+    this.#buckets.set(key, { ...next, expiresMs: nowMs + idleExpiryMs(shape) })
+    return result
+  }
+
+  /** Drops buckets that have been idle long enough to be full again. */
+  sweep(nowMs: number): void {
+    this.#takesSinceSweep = 0
+    for (const [key, bucket] of this.#buckets) if (bucket.expiresMs < nowMs) this.#buckets.delete(key)
+  }
+
+  get size(): number {
+    return this.#buckets.size
+  }
+}

@@ -199,7 +199,7 @@ describe('CORS', () => {
       headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-payment' },
     })
     expect(sent.status).toBe(204)
-    expect(sent.headers.get('access-control-allow-origin')).toBe('https://agent.example')
+    expect(sent.headers.get('access-control-allow-origin')).toBe('*')
     expect(sent.headers.get('access-control-allow-headers')).toContain('x-payment')
   })
 

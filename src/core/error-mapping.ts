@@ -1,13 +1,9 @@
 import { ApiError } from '../errors.ts'
-import { addressFields } from '../manifest.ts'
-import { checkSolanaAddress } from '../address.ts'
-import type { TSchema } from '@sinclair/typebox'
 
 /** The parts of Elysia's ValidationError we read (it is not exported as a stable type). */
 interface ValidationLike {
   type: string
   value: unknown
-  validator?: { schema?: TSchema }
   all?: { path: string; message: string }[]
 }
 
@@ -44,15 +40,8 @@ export function toApiError(code: string | number, error: unknown, method: string
   }
 }
 
+/** Address members were already checked by the core's transform hook; what fails here is anything else. */
 function fromValidation(validation: ValidationLike): ApiError {
-  if (validation.type === 'body' && validation.validator?.schema) {
-    const body = validation.value
-    for (const field of addressFields(validation.validator.schema)) {
-      const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined
-      const check = checkSolanaAddress(value, field)
-      if (!check.ok) return new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
-    }
-  }
   const first = validation.all?.[0]
   const where = first?.path ? `${validation.type} member ${first.path.slice(1).replaceAll('/', '.')}` : validation.type
   return new ApiError('INVALID_REQUEST', {

@@ -1,15 +1,28 @@
-import { cors } from '@elysiajs/cors'
 import { Elysia } from 'elysia'
+import { checkSolanaAddress } from '../address.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError, errorBody } from '../errors.ts'
-import { rateLimitShapes } from '../rate-limit.ts'
+import { rateLimitShapes, type RateLimitClass, type TakeResult } from '../rate-limit.ts'
 import { SCHEMA_VERSION } from '../version.ts'
 import { checkDeclaredLength, readJsonBody } from './body.ts'
 import { toApiError } from './error-mapping.ts'
 
-/** Request and response headers of the x402 flow, which browsers may only read when CORS exposes them. */
-const PAYMENT_HEADERS = ['payment-required', 'payment-response', 'x-payment-response']
 const REQUEST_ID = /^[\w.:-]{1,128}$/
+
+/**
+ * CORS for browsers and web agents: any origin (no cookies or credentials are involved), and the
+ * x402 response headers exposed so a page can read the challenge and the receipt.
+ */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'payment-required, payment-response, x-payment-response, x-request-id, retry-after',
+}
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, x-payment, payment-signature, x-request-id',
+  'access-control-max-age': '600',
+}
 
 interface RequestMeta {
   id: string
@@ -30,41 +43,66 @@ export function core(ctx: ServiceContext) {
   const metaOf = (request: Request): RequestMeta =>
     requests.get(request) ?? { id: 'unknown', startedAt: performance.now(), ip: 'unknown' }
 
+  function enforce(taken: TakeResult, ip: string): void {
+    if (!taken.allowed)
+      throw new ApiError('RATE_LIMITED', {
+        message: `too many requests from ${ip}: retry after ${taken.retryAfterS} s`,
+        headers: { 'retry-after': String(taken.retryAfterS) },
+        details: { retry_after_s: taken.retryAfterS },
+      })
+  }
+
+  function limitClassOf(context: { request: Request; path?: string }): RateLimitClass | undefined {
+    // Elysia sets `path` before onRequest but does not type it there.
+    const path = context.path ?? new URL(context.request.url).pathname
+    return registry.route(context.request.method, path)?.rateLimit
+  }
+
+  // Elysia makes the whole request pipeline asynchronous when an onRequest hook is; stores that can
+  // answer synchronously keep it synchronous (see Store.takeTokenSync).
+  const takeTokenSync = store.takeTokenSync?.bind(store)
+  const limitRequest = takeTokenSync
+    ? function limitRequest(context: { request: Request }) {
+        const limitClass = limitClassOf(context)
+        if (!limitClass) return
+        const { ip } = metaOf(context.request)
+        enforce(takeTokenSync(`rl:${limitClass}:${ip}`, shapes[limitClass]), ip)
+      }
+    : async function limitRequestAsync(context: { request: Request }) {
+        const limitClass = limitClassOf(context)
+        if (!limitClass) return
+        const { ip } = metaOf(context.request)
+        enforce(await store.takeToken(`rl:${limitClass}:${ip}`, shapes[limitClass]), ip)
+      }
+
   return new Elysia({ name: 'plugin:core' })
-    .use(
-      cors({
-        origin: true,
-        methods: ['GET', 'POST', 'OPTIONS'],
-        allowedHeaders: ['content-type', 'x-payment', 'payment-signature', 'x-request-id'],
-        exposeHeaders: [...PAYMENT_HEADERS, 'x-request-id', 'retry-after'],
-        maxAge: 600,
-      }),
-    )
-    .onRequest(async function identifyAndLimit(context) {
-      const { request, set, server } = context
-      // Elysia sets `path` before onRequest but does not type it there.
-      const path = (context as { path?: string }).path ?? new URL(request.url).pathname
+    .onRequest(function identify({ request, set, server }) {
       const incoming = request.headers.get('x-request-id')
       const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
-      const ip = clientIp(request, server, config.TRUST_PROXY)
-      requests.set(request, { id, startedAt: performance.now(), ip })
+      requests.set(request, { id, startedAt: performance.now(), ip: clientIp(request, server, config.TRUST_PROXY) })
       set.headers['x-request-id'] = id
-
+      if (request.headers.has('origin')) Object.assign(set.headers, CORS_HEADERS)
+      if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+        Object.assign(set.headers, PREFLIGHT_HEADERS)
+        return new Response(null, { status: 204 })
+      }
       if (lifecycle.draining) throw new ApiError('SHUTTING_DOWN', { headers: { 'retry-after': '5', connection: 'close' } })
       checkDeclaredLength(request)
-      const limitClass = registry.route(request.method, path)?.rateLimit
-      if (limitClass) {
-        const taken = await store.takeToken(`rl:${limitClass}:${ip}`, shapes[limitClass])
-        if (!taken.allowed)
-          throw new ApiError('RATE_LIMITED', {
-            message: `too many requests from ${ip}: retry after ${taken.retryAfterS} s`,
-            headers: { 'retry-after': String(taken.retryAfterS) },
-            details: { retry_after_s: taken.retryAfterS },
-          })
-      }
     })
+    .onRequest(limitRequest)
     .onParse({ as: 'global' }, function parseJson({ request, contentType }) {
       return readJsonBody(request, contentType)
+    })
+    .onTransform({ as: 'global' }, function checkAddresses({ body, request, route }) {
+      // Before schema validation: the common bad request gets its actionable INVALID_ADDRESS message
+      // without paying for Elysia's generic validation report.
+      const fields = registry.route(request.method, route)?.addressFields
+      if (!fields?.length) return
+      for (const field of fields) {
+        const value = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[field] : undefined
+        const check = checkSolanaAddress(value, field)
+        if (!check.ok) throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
+      }
     })
     .onAfterHandle({ as: 'global' }, function stampSchemaVersion({ response }) {
       if (isPlainObject(response) && !('schema_version' in response))

@@ -2,13 +2,18 @@ import type { BucketShape, TakeResult } from '../rate-limit.ts'
 
 /**
  * Where the service keeps state: rate-limit buckets now; trade jobs, the payment ledger and the
- * response cache as their features land. One interface, an embedded SQLite implementation for a
- * single instance and (with REDIS_URL) a shared one for several.
+ * response cache as their features land. One interface: the embedded store (SQLite file, buckets in
+ * process memory) for a single instance, and (with REDIS_URL) a shared one for several.
  */
 export interface Store {
   readonly kind: 'sqlite' | 'redis'
   /** Atomically refills the bucket `key` and takes one token from it. */
   takeToken(key: string, shape: BucketShape, nowMs?: number): Promise<TakeResult>
+  /**
+   * The same, answered synchronously, for stores that can (in-process buckets). The core prefers it:
+   * an asynchronous onRequest hook makes Elysia's whole request pipeline asynchronous.
+   */
+  takeTokenSync?(key: string, shape: BucketShape, nowMs?: number): TakeResult
   /** True when the store answers. */
   ping(): Promise<boolean>
   close(): Promise<void>

@@ -1,0 +1,12 @@
+/** `npm run bench -- <name> [options]`: runs one bench from bench/ and prints its figures. */
+import * as http from './http.ts'
+
+const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = { http }
+
+const [name, ...args] = process.argv.slice(2)
+const bench = name ? BENCHES[name] : undefined
+if (!bench) {
+  console.error(`usage: npm run bench -- <${Object.keys(BENCHES).join('|')}> [options]`)
+  process.exit(2)
+}
+await bench.run(args)

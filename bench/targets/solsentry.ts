@@ -1,0 +1,24 @@
+// Bench target: the real service core (createApp) plus the fixture scanner route, on a free port.
+// Logs go to stdout as in production; the bench discards them. Prints "READY <url>" on stderr.
+import { createApp } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
+import { createContext } from '../../src/context.ts'
+import { startServer } from '../../src/server.ts'
+import { fixturePlugin } from '../../test/fixtures/fixture-plugin.ts'
+
+const config = loadConfig({
+  ...process.env,
+  PORT: '0',
+  DATA_DIR: ':memory:',
+  // One client sends every request here: the limit is set out of reach, but every call still takes a token.
+  RATE_LIMIT_SCANNER_BURST: '1000000000',
+  RATE_LIMIT_SCANNER_PER_MINUTE: '1000000000',
+})
+const ctx = createContext(config)
+const running = startServer(createApp(ctx, { plugins: [fixturePlugin(ctx)] }), ctx)
+console.error(`READY ${running.url}`)
+process.once('SIGTERM', () => {
+  const { user, system } = process.cpuUsage()
+  console.error(`CPU ${user + system}`)
+  running.shutdown('SIGTERM').then(() => process.exit(0))
+})

@@ -161,3 +161,13 @@ function readConfigFile(path: string | undefined): Record<string, unknown> {
     throw new ConfigError(`SOLSENTRY_CONFIG: ${path} names an unknown setting ${unknown} (known: ${SETTING_NAMES.join(', ')})`)
   return parsed as Record<string, unknown>
 }
+
+/** The README's configuration table, generated from the schema (a test keeps the README in step). */
+export function configTable(): string {
+  const rows = SETTING_NAMES.map((name) => {
+    const schema = ConfigSchema.properties[name] as TSchema & { default?: unknown; hint?: string }
+    const fallback = schema.default === undefined ? '—' : `\`${schema.default}\``
+    return `| \`${name}\` | ${fallback} | ${schema.hint ?? ''} | ${describe(name)} |`
+  })
+  return ['| Variable | Default | Value | What it does |', '|---|---|---|---|', ...rows].join('\n')
+}

@@ -94,3 +94,9 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
     request_id: requestId,
   }
 }
+
+/** docs/errors.md's table, generated from the catalogue (a test keeps the document in step). */
+export function errorTable(): string {
+  const rows = ERROR_CODES.map((code) => `| \`${code}\` | ${ERROR_CATALOGUE[code].status} | ${ERROR_CATALOGUE[code].message} |`)
+  return ['| Code | HTTP | Default message |', '|---|---|---|', ...rows].join('\n')
+}

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { ERROR_CATALOGUE } from '../src/errors.ts'
 import { MAX_BODY_BYTES } from '../src/core/body.ts'
-import { send, testApp, VALID_MINT } from './helpers.ts'
+import { createApp } from '../src/app.ts'
+import { fixturePlugin } from './fixtures/fixture-plugin.ts'
+import { send, testApp, testContext, VALID_MINT } from './helpers.ts'
 
 const SCAN = '/fixture/scan'
 
@@ -177,6 +179,16 @@ describe('RATE_LIMITED (429)', () => {
     const headers = { 'x-forwarded-for': '198.51.100.7' }
     expect((await send(app, 'POST', SCAN, { json: { token_address: 'BONK' }, headers })).status).toBe(400)
     expect((await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers })).status).toBe(429)
+  })
+
+  test('a store that answers only asynchronously (as Redis will) limits the same way', async () => {
+    const ctx = testContext({ TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_BURST: '1' })
+    const inner = ctx.store
+    ctx.store = { kind: inner.kind, takeToken: inner.takeToken, ping: inner.ping, close: inner.close }
+    const app = createApp(ctx, { plugins: [fixturePlugin(ctx)] })
+    const headers = { 'x-forwarded-for': '198.51.100.8' }
+    expect((await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers })).status).toBe(200)
+    expectError(await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers }), 'RATE_LIMITED')
   })
 
   test('routes without a limit class are never limited', async () => {

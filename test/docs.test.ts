@@ -1,0 +1,23 @@
+import { describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { configTable } from '../src/config.ts'
+import { errorTable } from '../src/errors.ts'
+
+const read = (path: string) => Bun.file(join(import.meta.dir, '..', path)).text()
+
+describe('documentation stays in step with the code', () => {
+  test('README opens with the two commands', async () => {
+    const readme = await read('README.md')
+    const firstBlock = readme.slice(readme.indexOf('```'), readme.indexOf('```', readme.indexOf('```') + 3))
+    expect(firstBlock).toContain('npm install && npm start')
+    expect(firstBlock).toContain('npm test')
+  })
+
+  test('README configuration table is the one generated from the config schema', async () => {
+    expect(await read('README.md')).toContain(configTable())
+  })
+
+  test('docs/errors.md lists the error catalogue', async () => {
+    expect(await read('docs/errors.md')).toContain(errorTable())
+  })
+})

@@ -1,0 +1,434 @@
+import {
+  address,
+  getBase58Decoder,
+  getBase58Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  type Address,
+  type Blockhash,
+  type EncodedAccount,
+  type ReadonlyUint8Array,
+  type Transaction,
+} from '@solana/kit'
+import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
+import { toTransactionErrorJson, type TransactionErrorJson } from './errors.ts'
+import { isTokenAccountData, readTokenAccount, tokenBalances, type TokenBalance } from './token-balances.ts'
+
+/** Slot length of mainnet-beta (the target; real slots vary around it). */
+export const SLOT_MS = 400
+/** A blockhash stays usable for this many blocks, as on a real cluster (MAX_PROCESSING_AGE). */
+export const BLOCKHASH_VALID_BLOCKS = 150n
+/** Base fee per signature on every cluster today. */
+export const LAMPORTS_PER_SIGNATURE = 5_000n
+
+const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111'
+const DEFAULT_COMPUTE_UNITS_PER_INSTRUCTION = 200_000n
+const MAX_COMPUTE_UNITS = 1_400_000n
+const ADDRESS_LOOKUP_TABLE_META_SIZE = 56
+
+const base58 = getBase58Decoder()
+const base58Bytes = getBase58Encoder()
+const transactionDecoder = getTransactionDecoder()
+const messageDecoder = getCompiledTransactionMessageDecoder()
+
+/** What the RPC's `meta` holds for a processed transaction. */
+export interface TransactionMeta {
+  err: TransactionErrorJson | null
+  fee: bigint
+  preBalances: bigint[]
+  postBalances: bigint[]
+  preTokenBalances: TokenBalance[]
+  postTokenBalances: TokenBalance[]
+  logMessages: string[]
+  computeUnitsConsumed: bigint
+  loadedAddresses: { writable: string[]; readonly: string[] }
+}
+
+/** A transaction the chain processed, kept for getTransaction, getSignatureStatuses and history. */
+export interface StoredTransaction {
+  signature: string
+  slot: bigint
+  blockTime: number
+  /** The transaction exactly as sent (signatures + message). */
+  wire: Uint8Array
+  version: 'legacy' | 0 | 1
+  /** Static keys followed by the keys loaded from lookup tables (writable, then read-only). */
+  accountKeys: string[]
+  meta: TransactionMeta
+}
+
+export type SendOutcome =
+  | { ok: true; signature: string; stored: StoredTransaction }
+  | { ok: false; signature: string | undefined; err: TransactionErrorJson; logs: string[]; unitsConsumed: bigint }
+
+export interface SimulateOptions {
+  sigVerify?: boolean
+  replaceRecentBlockhash?: boolean
+}
+
+export interface SimulateOutcome {
+  err: TransactionErrorJson | null
+  logs: string[]
+  unitsConsumed: bigint
+  /** The blockhash the simulation ran with, when it replaced the transaction's own. */
+  replacementBlockhash?: { blockhash: string; lastValidBlockHeight: bigint }
+}
+
+export interface BlockEvent {
+  slot: bigint
+  parent: bigint
+  blockHeight: bigint
+  blockhash: string
+}
+
+export interface ChainOptions {
+  /** Unix time (s) of the first block; scenarios replay history forward from there. */
+  genesisUnixS: number
+}
+
+/**
+ * A Solana chain on LiteSVM that behaves like a cluster to a client: a clock that moves forward,
+ * slots and block heights, a block after each accepted transaction, recent blockhashes valid for
+ * BLOCKHASH_VALID_BLOCKS blocks (LiteSVM alone accepts only its newest), and the history LiteSVM does
+ * not keep (stored transactions with their meta, signatures per address).
+ */
+export class Chain {
+  readonly svm: LiteSVM
+  #unixS: number
+  #slot = 0n
+  #blockHeight = 0n
+  #blockhash: string
+  readonly #blockhashHeights = new Map<string, bigint>()
+  readonly #transactions = new Map<string, StoredTransaction>()
+  readonly #signaturesByAddress = new Map<string, string[]>()
+  readonly #blockListeners = new Set<(block: BlockEvent) => void>()
+  readonly #transactionListeners = new Set<(stored: StoredTransaction) => void>()
+  /** Token accounts by mint and by owner, kept current on every write (the RPC's token queries read them). */
+  readonly #tokenAccounts = new Map<string, { mint: string; owner: string }>()
+  readonly #tokenAccountsByMint = new Map<string, Set<string>>()
+  readonly #tokenAccountsByOwner = new Map<string, Set<string>>()
+  #ticker: ReturnType<typeof setInterval> | undefined
+
+  constructor(options: ChainOptions) {
+    // Our own window of recent blockhashes replaces LiteSVM's single-blockhash check.
+    this.svm = new LiteSVM().withBlockhashCheck(false).withNativeMints()
+    this.#unixS = options.genesisUnixS
+    this.#blockhash = this.svm.latestBlockhash()
+    this.#blockhashHeights.set(this.#blockhash, 0n)
+    this.#writeClock()
+  }
+
+  get slot(): bigint {
+    return this.#slot
+  }
+
+  get blockHeight(): bigint {
+    return this.#blockHeight
+  }
+
+  /** The chain's current time, Unix seconds. */
+  get unixS(): number {
+    return this.#unixS
+  }
+
+  latestBlockhash(): { blockhash: Blockhash; lastValidBlockHeight: bigint } {
+    return { blockhash: this.#blockhash as Blockhash, lastValidBlockHeight: this.#blockHeight + BLOCKHASH_VALID_BLOCKS }
+  }
+
+  isBlockhashValid(blockhash: string): boolean {
+    const height = this.#blockhashHeights.get(blockhash)
+    return height !== undefined && this.#blockHeight - height <= BLOCKHASH_VALID_BLOCKS
+  }
+
+  /**
+   * Moves the clock to `unixS` (never backwards) and produces a block. Slots advance with the time
+   * elapsed (one per SLOT_MS, at least one), block height by one, as if the slots between were skipped.
+   */
+  advanceTo(unixS: number): BlockEvent {
+    const target = Math.max(unixS, this.#unixS)
+    const elapsedSlots = BigInt(Math.floor(((target - this.#unixS) * 1000) / SLOT_MS))
+    const parent = this.#slot
+    this.#slot += elapsedSlots > 0n ? elapsedSlots : 1n
+    this.#unixS = target
+    this.#blockHeight += 1n
+    this.svm.expireBlockhash()
+    this.#blockhash = this.svm.latestBlockhash()
+    this.#blockhashHeights.set(this.#blockhash, this.#blockHeight)
+    this.#forgetOldBlockhashes()
+    this.#writeClock()
+    const block = { slot: this.#slot, parent, blockHeight: this.#blockHeight, blockhash: this.#blockhash }
+    for (const listener of this.#blockListeners) listener(block)
+    return block
+  }
+
+  /** Follows wall time from now on: a block every SLOT_MS, as a live cluster. */
+  followWallClock(): void {
+    if (this.#ticker) return
+    this.advanceTo(Date.now() / 1000)
+    this.#ticker = setInterval(() => this.advanceTo(Date.now() / 1000), SLOT_MS)
+  }
+
+  stop(): void {
+    if (this.#ticker) clearInterval(this.#ticker)
+    this.#ticker = undefined
+  }
+
+  onBlock(listener: (block: BlockEvent) => void): () => void {
+    this.#blockListeners.add(listener)
+    return () => this.#blockListeners.delete(listener)
+  }
+
+  onTransaction(listener: (stored: StoredTransaction) => void): () => void {
+    this.#transactionListeners.add(listener)
+    return () => this.#transactionListeners.delete(listener)
+  }
+
+  getAccount(key: string): EncodedAccount | undefined {
+    const account = this.svm.getAccount(address(key))
+    return account.exists ? account : undefined
+  }
+
+  /** Writes an account directly: for program-owned state whose program cannot run offline. */
+  setAccount(account: EncodedAccount): void {
+    this.svm.setAccount(account)
+    this.#indexTokenAccount(account.address)
+  }
+
+  /** Addresses of the token accounts (Token and Token-2022) holding `mint`. */
+  tokenAccountsOfMint(mint: string): string[] {
+    return [...(this.#tokenAccountsByMint.get(mint) ?? [])]
+  }
+
+  /** Addresses of the token accounts owned by `owner`. */
+  tokenAccountsOfOwner(owner: string): string[] {
+    return [...(this.#tokenAccountsByOwner.get(owner) ?? [])]
+  }
+
+  getBalance(key: string): bigint {
+    return this.svm.getBalance(address(key)) ?? 0n
+  }
+
+  getTransaction(signature: string): StoredTransaction | undefined {
+    return this.#transactions.get(signature)
+  }
+
+  /** Signatures of transactions that touched `key`, newest first. */
+  signaturesFor(key: string): readonly string[] {
+    return [...(this.#signaturesByAddress.get(key) ?? [])].reverse()
+  }
+
+  /**
+   * Executes a transaction and, when it is committed (succeeded, or failed after paying its fee),
+   * stores it and produces a block. A transaction that cannot be committed at all (bad blockhash,
+   * bad signature, unfunded fee payer, already processed) is refused with its error and no block.
+   */
+  send(wire: Uint8Array): SendOutcome {
+    const { transaction, signature, version, keys, lifetimeToken, computeBudget } = this.#decode(wire)
+    if (signature === undefined) return refused(undefined, 'MissingSignatureForFee')
+    if (this.#transactions.has(signature)) return refused(signature, 'AlreadyProcessed')
+    if (!this.isBlockhashValid(lifetimeToken)) return refused(signature, 'BlockhashNotFound')
+
+    const get = (key: string) => this.getAccount(key)
+    const preBalances = keys.all.map((key) => this.getBalance(key))
+    const preTokenBalances = tokenBalances(keys.all, get)
+    const feePayerBefore = preBalances[0] ?? 0n
+
+    const result = this.svm.sendTransaction(transaction)
+    const failed = result instanceof FailedTransactionMetadata
+    const metadata: TransactionMetadata = failed ? result.meta() : result
+    const postBalances = keys.all.map((key) => this.getBalance(key))
+    const err = failed ? toTransactionErrorJson(result) : null
+    // LiteSVM commits a failed transaction only when it could charge the fee.
+    if (failed && postBalances[0] === feePayerBefore)
+      return { ok: false, signature, err: err!, logs: metadata.logs(), unitsConsumed: metadata.computeUnitsConsumed() }
+
+    const stored: StoredTransaction = {
+      signature,
+      slot: this.#slot,
+      blockTime: Math.floor(this.#unixS),
+      wire,
+      version,
+      accountKeys: keys.all,
+      meta: {
+        err,
+        fee: transactionFee(keys.signatures, computeBudget),
+        preBalances,
+        postBalances,
+        preTokenBalances,
+        postTokenBalances: tokenBalances(keys.all, get),
+        logMessages: metadata.logs(),
+        computeUnitsConsumed: metadata.computeUnitsConsumed(),
+        loadedAddresses: { writable: keys.loadedWritable, readonly: keys.loadedReadonly },
+      },
+    }
+    this.#store(stored)
+    this.advanceTo(this.#unixS)
+    return { ok: true, signature, stored }
+  }
+
+  /** Runs a transaction without committing it. */
+  simulate(wire: Uint8Array, options: SimulateOptions = {}): SimulateOutcome {
+    let message = wire
+    let replacementBlockhash: SimulateOutcome['replacementBlockhash']
+    const decoded = this.#decode(wire)
+    if (options.replaceRecentBlockhash) {
+      replacementBlockhash = this.latestBlockhash()
+      message = replaceBlockhash(wire, decoded.blockhashOffset, replacementBlockhash.blockhash)
+    } else if (!this.isBlockhashValid(decoded.lifetimeToken)) {
+      return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0n }
+    }
+    const transaction = transactionDecoder.decode(message)
+    const sigVerify = options.sigVerify ?? false
+    this.svm.withSigverify(sigVerify)
+    try {
+      const result = this.svm.simulateTransaction(transaction)
+      if (result instanceof FailedTransactionMetadata) {
+        const meta = result.meta()
+        return { err: toTransactionErrorJson(result), logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed(), replacementBlockhash }
+      }
+      const meta = result.meta()
+      return { err: null, logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed(), replacementBlockhash }
+    } catch (error) {
+      // kit refuses to hand LiteSVM a transaction with missing signatures while sigverify is on.
+      return { err: 'SignatureFailure', logs: [String((error as Error).message)], unitsConsumed: 0n, replacementBlockhash }
+    } finally {
+      this.svm.withSigverify(true)
+    }
+  }
+
+  #indexTokenAccount(key: string): void {
+    const previous = this.#tokenAccounts.get(key)
+    const account = this.getAccount(key)
+    const current = account && isTokenAccountData(account.programAddress, account.data) ? readTokenAccount(account.data) : undefined
+    if (previous && (previous.mint !== current?.mint || previous.owner !== current?.owner)) {
+      this.#tokenAccountsByMint.get(previous.mint)?.delete(key)
+      this.#tokenAccountsByOwner.get(previous.owner)?.delete(key)
+      this.#tokenAccounts.delete(key)
+    }
+    if (current && (previous?.mint !== current.mint || previous?.owner !== current.owner)) {
+      this.#tokenAccounts.set(key, { mint: current.mint, owner: current.owner })
+      addTo(this.#tokenAccountsByMint, current.mint, key)
+      addTo(this.#tokenAccountsByOwner, current.owner, key)
+    }
+  }
+
+  #store(stored: StoredTransaction): void {
+    for (const key of new Set(stored.accountKeys)) this.#indexTokenAccount(key)
+    this.#transactions.set(stored.signature, stored)
+    for (const key of new Set(stored.accountKeys)) {
+      const list = this.#signaturesByAddress.get(key)
+      if (list) list.push(stored.signature)
+      else this.#signaturesByAddress.set(key, [stored.signature])
+    }
+    for (const listener of this.#transactionListeners) listener(stored)
+  }
+
+  #decode(wire: Uint8Array) {
+    const transaction = transactionDecoder.decode(wire) as Transaction
+    const message = messageDecoder.decode(transaction.messageBytes)
+    const staticKeys = message.staticAccounts.map(String)
+    const feePayer = staticKeys[0]
+    const firstSignature = feePayer ? transaction.signatures[feePayer as Address] : undefined
+    const signature = firstSignature ? base58.decode(firstSignature) : undefined
+    const loadedWritable: string[] = []
+    const loadedReadonly: string[] = []
+    if ('addressTableLookups' in message)
+      for (const lookup of message.addressTableLookups ?? []) {
+        const table = this.getAccount(lookup.lookupTableAddress)
+        const addresses = table ? lookupTableAddresses(table.data) : []
+        for (const index of lookup.writableIndexes) if (addresses[index]) loadedWritable.push(addresses[index]!)
+        for (const index of lookup.readonlyIndexes) if (addresses[index]) loadedReadonly.push(addresses[index]!)
+      }
+    const computeBudget = readComputeBudget('instructions' in message ? message.instructions : [], staticKeys)
+    return {
+      transaction,
+      signature,
+      version: message.version as StoredTransaction['version'],
+      lifetimeToken: String(message.lifetimeToken),
+      blockhashOffset: blockhashOffset(wire.length, transaction.messageBytes, message.version, staticKeys.length),
+      keys: {
+        all: [...staticKeys, ...loadedWritable, ...loadedReadonly],
+        loadedWritable,
+        loadedReadonly,
+        signatures: BigInt(message.header.numSignerAccounts),
+      },
+      computeBudget,
+    }
+  }
+
+  #forgetOldBlockhashes(): void {
+    for (const [hash, height] of this.#blockhashHeights) {
+      if (this.#blockHeight - height <= BLOCKHASH_VALID_BLOCKS) break
+      this.#blockhashHeights.delete(hash)
+    }
+  }
+
+  #writeClock(): void {
+    const unix = BigInt(Math.floor(this.#unixS))
+    this.svm.setClock(new Clock(this.#slot, unix, 0n, 0n, unix))
+  }
+}
+
+function addTo(index: Map<string, Set<string>>, key: string, value: string): void {
+  const set = index.get(key)
+  if (set) set.add(value)
+  else index.set(key, new Set([value]))
+}
+
+function refused(signature: string | undefined, err: TransactionErrorJson): SendOutcome {
+  return { ok: false, signature, err, logs: [], unitsConsumed: 0n }
+}
+
+/** Signature fees plus the priority fee (compute-unit price × limit), as the runtime charges them. */
+function transactionFee(signatures: bigint, budget: { unitLimit: bigint; microLamportsPerUnit: bigint }): bigint {
+  const priority = (budget.microLamportsPerUnit * budget.unitLimit + 999_999n) / 1_000_000n
+  return signatures * LAMPORTS_PER_SIGNATURE + priority
+}
+
+function readComputeBudget(
+  instructions: readonly { programAddressIndex: number; data?: Uint8Array | ArrayLike<number> }[],
+  keys: readonly string[],
+): { unitLimit: bigint; microLamportsPerUnit: bigint } {
+  let unitLimit: bigint | undefined
+  let microLamportsPerUnit = 0n
+  let otherInstructions = 0n
+  for (const instruction of instructions) {
+    if (keys[instruction.programAddressIndex] !== COMPUTE_BUDGET_PROGRAM) {
+      otherInstructions++
+      continue
+    }
+    const data = Uint8Array.from(instruction.data ?? [])
+    const view = new DataView(data.buffer)
+    if (data[0] === 2 && data.length >= 5) unitLimit = BigInt(view.getUint32(1, true))
+    if (data[0] === 3 && data.length >= 9) microLamportsPerUnit = view.getBigUint64(1, true)
+  }
+  const limit = unitLimit ?? otherInstructions * DEFAULT_COMPUTE_UNITS_PER_INSTRUCTION
+  return { unitLimit: limit > MAX_COMPUTE_UNITS ? MAX_COMPUTE_UNITS : limit, microLamportsPerUnit }
+}
+
+/** Addresses stored in an address lookup table account (after its 56-byte metadata). */
+function lookupTableAddresses(data: ReadonlyUint8Array): string[] {
+  const addresses: string[] = []
+  for (let offset = ADDRESS_LOOKUP_TABLE_META_SIZE; offset + 32 <= data.length; offset += 32)
+    addresses.push(base58.decode(data.subarray(offset, offset + 32)))
+  return addresses
+}
+
+/** Byte offset of the recent blockhash inside a serialised transaction (signatures, then the message). */
+function blockhashOffset(wireLength: number, messageBytes: { length: number }, version: unknown, keyCount: number): number {
+  const messageStart = wireLength - messageBytes.length
+  const versionPrefix = version === 'legacy' ? 0 : 1
+  const header = 3
+  return messageStart + versionPrefix + header + compactU16Size(keyCount) + keyCount * 32
+}
+
+function compactU16Size(value: number): number {
+  return value < 0x80 ? 1 : value < 0x4000 ? 2 : 3
+}
+
+/** Returns a copy of `wire` whose message carries `blockhash` (its signatures no longer verify). */
+function replaceBlockhash(wire: Uint8Array, offset: number, blockhash: string): Uint8Array {
+  const copy = Uint8Array.from(wire)
+  copy.set(base58Bytes.encode(blockhash), offset)
+  return copy
+}

@@ -1,0 +1,90 @@
+import { getBase58Decoder, type EncodedAccount, type ReadonlyUint8Array } from '@solana/kit'
+
+export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
+export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'
+
+/** Base sizes of SPL token state; Token-2022 extends them with an account-type byte and TLV extensions. */
+export const MINT_SIZE = 82
+export const TOKEN_ACCOUNT_SIZE = 165
+const ACCOUNT_TYPE_OFFSET = 165
+const ACCOUNT_TYPE_MINT = 1
+const ACCOUNT_TYPE_ACCOUNT = 2
+
+const base58 = getBase58Decoder()
+
+/** `uiTokenAmount` as the RPC prints it: `1234500` with 6 decimals → `{ uiAmount: 1.2345, uiAmountString: "1.2345" }`. */
+export function uiTokenAmount(amount: bigint, decimals: number) {
+  return { amount: amount.toString(), decimals, uiAmount: Number(uiAmountString(amount, decimals)), uiAmountString: uiAmountString(amount, decimals) }
+}
+
+/** The decimal string of an atomic amount, without trailing zeros (as agave's `real_number_string_trimmed`). */
+export function uiAmountString(amount: bigint, decimals: number): string {
+  if (decimals === 0) return amount.toString()
+  const digits = amount.toString().padStart(decimals + 1, '0')
+  const whole = digits.slice(0, -decimals)
+  const fraction = digits.slice(-decimals).replace(/0+$/, '')
+  return fraction ? `${whole}.${fraction}` : whole
+}
+
+export function isTokenProgram(owner: string): boolean {
+  return owner === TOKEN_PROGRAM || owner === TOKEN_2022_PROGRAM
+}
+
+/** True when `data` owned by a token program is a token account (not a mint or multisig). */
+export function isTokenAccountData(owner: string, data: ReadonlyUint8Array): boolean {
+  if (owner === TOKEN_PROGRAM) return data.length === TOKEN_ACCOUNT_SIZE
+  if (owner === TOKEN_2022_PROGRAM)
+    return data.length === TOKEN_ACCOUNT_SIZE || (data.length > TOKEN_ACCOUNT_SIZE && data[ACCOUNT_TYPE_OFFSET] === ACCOUNT_TYPE_ACCOUNT)
+  return false
+}
+
+/** True when `data` owned by a token program is a mint. */
+export function isMintData(owner: string, data: ReadonlyUint8Array): boolean {
+  if (owner === TOKEN_PROGRAM) return data.length === MINT_SIZE
+  if (owner === TOKEN_2022_PROGRAM)
+    return data.length === MINT_SIZE || (data.length > TOKEN_ACCOUNT_SIZE && data[ACCOUNT_TYPE_OFFSET] === ACCOUNT_TYPE_MINT)
+  return false
+}
+
+/** The fields of a token account every reader needs (mint, owner, amount), read from its fixed base layout. */
+export function readTokenAccount(data: ReadonlyUint8Array): { mint: string; owner: string; amount: bigint; state: number } {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
+  return {
+    mint: base58.decode(data.subarray(0, 32)),
+    owner: base58.decode(data.subarray(32, 64)),
+    amount: view.getBigUint64(64, true),
+    state: data[108]!,
+  }
+}
+
+/** A mint's supply and decimals from its fixed base layout. */
+export function readMint(data: ReadonlyUint8Array): { supply: bigint; decimals: number } {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
+  return { supply: view.getBigUint64(36, true), decimals: data[44]! }
+}
+
+export interface TokenBalance {
+  accountIndex: number
+  mint: string
+  owner: string
+  programId: string
+  uiTokenAmount: ReturnType<typeof uiTokenAmount>
+}
+
+/** The `preTokenBalances`/`postTokenBalances` entries for the token accounts among `keys`. */
+export function tokenBalances(
+  keys: readonly string[],
+  getAccount: (address: string) => EncodedAccount | undefined,
+): TokenBalance[] {
+  const balances: TokenBalance[] = []
+  keys.forEach((key, accountIndex) => {
+    const account = getAccount(key)
+    if (!account || !isTokenAccountData(account.programAddress, account.data)) return
+    const { mint, owner, amount } = readTokenAccount(account.data)
+    const mintAccount = getAccount(mint)
+    if (!mintAccount || !isMintData(mintAccount.programAddress, mintAccount.data)) return
+    const { decimals } = readMint(mintAccount.data)
+    balances.push({ accountIndex, mint, owner, programId: account.programAddress, uiTokenAmount: uiTokenAmount(amount, decimals) })
+  })
+  return balances
+}

@@ -42,6 +42,13 @@ export interface TransactionMeta {
   logMessages: string[]
   computeUnitsConsumed: bigint
   loadedAddresses: { writable: string[]; readonly: string[] }
+  /** Cross-program invocations, per top-level instruction index. */
+  innerInstructions: InnerInstructions[]
+}
+
+export interface InnerInstructions {
+  index: number
+  instructions: { programIdIndex: number; accounts: number[]; data: Uint8Array; stackHeight: number }[]
 }
 
 /** A transaction the chain processed, kept for getTransaction, getSignatureStatuses and history. */
@@ -259,6 +266,7 @@ export class Chain {
         logMessages: metadata.logs(),
         computeUnitsConsumed: metadata.computeUnitsConsumed(),
         loadedAddresses: { writable: keys.loadedWritable, readonly: keys.loadedReadonly },
+        innerInstructions: innerInstructionsOf(metadata),
       },
     }
     this.#store(stored)
@@ -367,6 +375,24 @@ export class Chain {
     const unix = BigInt(Math.floor(this.#unixS))
     this.svm.setClock(new Clock(this.#slot, unix, 0n, 0n, unix))
   }
+}
+
+function innerInstructionsOf(metadata: TransactionMetadata): InnerInstructions[] {
+  return metadata
+    .innerInstructions()
+    .map((list, index) => ({
+      index,
+      instructions: list.map((inner) => {
+        const compiled = inner.instruction()
+        return {
+          programIdIndex: compiled.programIdIndex(),
+          accounts: [...compiled.accounts()],
+          data: compiled.data(),
+          stackHeight: inner.stackHeight(),
+        }
+      }),
+    }))
+    .filter((entry) => entry.instructions.length > 0)
 }
 
 function addTo(index: Map<string, Set<string>>, key: string, value: string): void {

@@ -1,0 +1,41 @@
+import {
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  getTransactionEncoder,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Instruction,
+  type TransactionSigner,
+} from '@solana/kit'
+import type { Chain, SendOutcome } from './chain.ts'
+
+/** Builds, signs (v0, the chain's newest blockhash) and serialises a transaction. */
+export async function buildTransaction(
+  chain: Chain,
+  feePayer: TransactionSigner,
+  instructions: readonly Instruction[],
+): Promise<Uint8Array> {
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(chain.latestBlockhash(), m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  )
+  const signed = await signTransactionMessageWithSigners(message)
+  return new Uint8Array(getTransactionEncoder().encode(signed))
+}
+
+/** Builds, signs and executes a transaction; throws with the logs when it does not succeed. */
+export async function execute(
+  chain: Chain,
+  feePayer: TransactionSigner,
+  instructions: readonly Instruction[],
+): Promise<Extract<SendOutcome, { ok: true }>> {
+  const outcome = chain.send(await buildTransaction(chain, feePayer, instructions))
+  if (!outcome.ok) throw new Error(`transaction refused: ${JSON.stringify(outcome.err)}\n${outcome.logs.join('\n')}`)
+  if (outcome.stored.meta.err !== null)
+    throw new Error(`transaction failed: ${JSON.stringify(outcome.stored.meta.err)}\n${outcome.stored.meta.logMessages.join('\n')}`)
+  return outcome
+}

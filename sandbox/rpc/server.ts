@@ -1,0 +1,203 @@
+import type { ServerWebSocket } from 'bun'
+import type { Chain } from '../chain/chain.ts'
+import { stringifyRpc } from './json.ts'
+import { METHODS, type RpcContext } from './methods.ts'
+import { Params } from './params.ts'
+import { RPC_ERRORS, RpcError } from './rpc-error.ts'
+
+export interface RpcServerOptions {
+  hostname: string
+  /** HTTP JSON-RPC port (8899 is the local validator's; 0 picks a free one). */
+  port: number
+  /** WebSocket subscription port (8900 is the local validator's; 0 picks a free one). */
+  wsPort: number
+}
+
+export interface RunningRpcServer {
+  url: string
+  wsUrl: string
+  stop(): Promise<void>
+}
+
+interface JsonRpcRequest {
+  jsonrpc?: unknown
+  id?: unknown
+  method?: unknown
+  params?: unknown
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' }
+
+/** Answers one JSON-RPC request object (never throws: errors become `error` members). */
+export async function handleRpcRequest(ctx: RpcContext, request: JsonRpcRequest): Promise<unknown> {
+  const id = request?.id ?? null
+  if (typeof request !== 'object' || request === null || request.jsonrpc !== '2.0' || typeof request.method !== 'string')
+    return { jsonrpc: '2.0', id, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'Invalid request' } }
+  const handler = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined
+  if (!handler) return { jsonrpc: '2.0', id, error: { code: RPC_ERRORS.METHOD_NOT_FOUND, message: 'Method not found' } }
+  const params = request.params ?? []
+  if (!Array.isArray(params))
+    return { jsonrpc: '2.0', id, error: { code: RPC_ERRORS.INVALID_PARAMS, message: 'Invalid params: expected an array' } }
+  try {
+    const result = await handler(new Params(params, ctx.chain.slot), ctx)
+    return { jsonrpc: '2.0', id, result }
+  } catch (error) {
+    if (error instanceof RpcError)
+      return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } }
+    return { jsonrpc: '2.0', id, error: { code: RPC_ERRORS.INTERNAL_ERROR, message: `Internal error: ${(error as Error).message}` } }
+  }
+}
+
+/**
+ * The Solana JSON-RPC 2.0 server of the sandbox: HTTP on `port` (single and batch requests, and
+ * `GET /health`), subscriptions over WebSocket on `wsPort` (signature and slot notifications, what
+ * @solana/kit's send-and-confirm needs).
+ */
+export function startRpcServer(ctx: RpcContext, options: RpcServerOptions): RunningRpcServer {
+  const http = Bun.serve({
+    hostname: options.hostname,
+    port: options.port,
+    async fetch(request) {
+      const { pathname } = new URL(request.url)
+      if (request.method === 'GET' && pathname === '/health') return new Response('ok')
+      if (request.method !== 'POST') return new Response('Used HTTP Method is not allowed. POST or OPTIONS is required', { status: 405 })
+      let body: unknown
+      try {
+        body = await request.json()
+      } catch {
+        return new Response(stringifyRpc({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } }), {
+          headers: JSON_HEADERS,
+        })
+      }
+      const answer = Array.isArray(body)
+        ? await Promise.all(body.map((item) => handleRpcRequest(ctx, item as JsonRpcRequest)))
+        : await handleRpcRequest(ctx, body as JsonRpcRequest)
+      return new Response(stringifyRpc(answer), { headers: JSON_HEADERS })
+    },
+  })
+  const subscriptions = new Subscriptions(ctx.chain)
+  const ws = Bun.serve<SocketData>({
+    hostname: options.hostname,
+    port: options.wsPort,
+    fetch(request, server) {
+      if (server.upgrade(request, { data: { subscriptions: new Map() } })) return undefined
+      return new Response('WebSocket only', { status: 400 })
+    },
+    websocket: {
+      message(socket, message) {
+        subscriptions.handle(socket, String(message))
+      },
+      close(socket) {
+        subscriptions.drop(socket)
+      },
+    },
+  })
+  return {
+    url: `http://${options.hostname}:${http.port}`,
+    wsUrl: `ws://${options.hostname}:${ws.port}`,
+    async stop() {
+      subscriptions.close()
+      await Promise.all([http.stop(true), ws.stop(true)])
+    },
+  }
+}
+
+interface SocketData {
+  /** subscription id → cancel function */
+  subscriptions: Map<number, () => void>
+}
+
+/** Signature and slot subscriptions over the chain's block and transaction events. */
+class Subscriptions {
+  #nextId = 1
+  readonly #sockets = new Set<ServerWebSocket<SocketData>>()
+
+  constructor(private readonly chain: Chain) {}
+
+  handle(socket: ServerWebSocket<SocketData>, text: string): void {
+    this.#sockets.add(socket)
+    let request: JsonRpcRequest
+    try {
+      request = JSON.parse(text)
+    } catch {
+      socket.send(stringifyRpc({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } }))
+      return
+    }
+    const id = request.id ?? null
+    const params = Array.isArray(request.params) ? request.params : []
+    const reply = (result: unknown): void => void socket.send(stringifyRpc({ jsonrpc: '2.0', id, result }))
+    const fail = (code: number, message: string): void => void socket.send(stringifyRpc({ jsonrpc: '2.0', id, error: { code, message } }))
+    try {
+      switch (request.method) {
+        case 'signatureSubscribe':
+          return reply(this.#signature(socket, new Params(params, this.chain.slot).signature(0)))
+        case 'slotSubscribe':
+          return reply(this.#slot(socket))
+        case 'signatureUnsubscribe':
+        case 'slotUnsubscribe': {
+          const cancel = socket.data.subscriptions.get(Number(params[0]))
+          cancel?.()
+          socket.data.subscriptions.delete(Number(params[0]))
+          return reply(cancel !== undefined)
+        }
+        default:
+          return fail(RPC_ERRORS.METHOD_NOT_FOUND, 'Method not found')
+      }
+    } catch (error) {
+      if (error instanceof RpcError) return fail(error.code, error.message)
+      return fail(RPC_ERRORS.INTERNAL_ERROR, (error as Error).message)
+    }
+  }
+
+  drop(socket: ServerWebSocket<SocketData>): void {
+    for (const cancel of socket.data.subscriptions.values()) cancel()
+    socket.data.subscriptions.clear()
+    this.#sockets.delete(socket)
+  }
+
+  close(): void {
+    for (const socket of this.#sockets) this.drop(socket)
+  }
+
+  /** Notifies once, when the signature is processed (at once if it already is), then ends. */
+  #signature(socket: ServerWebSocket<SocketData>, signature: string): number {
+    const id = this.#nextId++
+    const notify = (slot: bigint, err: unknown) => {
+      socket.send(
+        stringifyRpc({
+          jsonrpc: '2.0',
+          method: 'signatureNotification',
+          params: { result: { context: { slot }, value: { err } }, subscription: id },
+        }),
+      )
+      socket.data.subscriptions.get(id)?.()
+      socket.data.subscriptions.delete(id)
+    }
+    const stored = this.chain.getTransaction(signature)
+    if (stored) {
+      socket.data.subscriptions.set(id, () => {})
+      queueMicrotask(() => notify(stored.slot, stored.meta.err))
+      return id
+    }
+    const cancel = this.chain.onTransaction((transaction) => {
+      if (transaction.signature === signature) notify(transaction.slot, transaction.meta.err)
+    })
+    socket.data.subscriptions.set(id, cancel)
+    return id
+  }
+
+  #slot(socket: ServerWebSocket<SocketData>): number {
+    const id = this.#nextId++
+    const cancel = this.chain.onBlock((block) => {
+      socket.send(
+        stringifyRpc({
+          jsonrpc: '2.0',
+          method: 'slotNotification',
+          params: { result: { parent: block.parent, root: block.parent, slot: block.slot }, subscription: id },
+        }),
+      )
+    })
+    socket.data.subscriptions.set(id, cancel)
+    return id
+  }
+}

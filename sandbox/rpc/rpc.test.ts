@@ -24,6 +24,9 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
   type Address,
+  type Base58EncodedBytes,
+  type Rpc,
+  type SolanaRpcApi,
   type Base64EncodedWireTransaction,
   type KeyPairSigner,
   type Signature,
@@ -37,7 +40,7 @@ import { startRpcServer, type RunningRpcServer } from './server.ts'
 
 let chain: Chain
 let server: RunningRpcServer
-let rpc: ReturnType<typeof createSolanaRpc>
+let rpc: Rpc<SolanaRpcApi>
 let payer: KeyPairSigner
 let mint: KeyPairSigner
 let holderA: KeyPairSigner
@@ -108,131 +111,131 @@ async function rawCall(method: string, params: unknown[]) {
 
 describe('cluster information', () => {
   test('health, version, genesis hash, slot, block height and epoch', async () => {
-    expect(await rpc.getHealth().send()).toBe('ok')
-    expect((await rpc.getVersion().send())['solana-core']).toMatch(/^\d+\.\d+\.\d+$/)
-    expect(await rpc.getGenesisHash().send()).toBe('sandbox-genesis')
+    expect<unknown>(await rpc.getHealth().send()).toBe('ok')
+    expect<unknown>((await rpc.getVersion().send())['solana-core']).toMatch(/^\d+\.\d+\.\d+$/)
+    expect<unknown>(await rpc.getGenesisHash().send()).toBe('sandbox-genesis')
     const slot = await rpc.getSlot().send()
-    expect(slot).toBe(chain.slot)
-    expect(await rpc.getBlockHeight().send()).toBe(chain.blockHeight)
+    expect<unknown>(slot).toBe(chain.slot)
+    expect<unknown>(await rpc.getBlockHeight().send()).toBe(chain.blockHeight)
     const epoch = await rpc.getEpochInfo().send()
-    expect(epoch.absoluteSlot).toBe(slot)
-    expect(epoch.slotsInEpoch).toBe(432_000n)
+    expect<unknown>(epoch.absoluteSlot).toBe(slot)
+    expect<unknown>(epoch.slotsInEpoch).toBe(432_000n)
   })
 
   test('latest blockhash and rent exemption', async () => {
     const { blockhash, lastValidBlockHeight } = await latest()
-    expect(blockhash).toBe(chain.latestBlockhash().blockhash)
-    expect(lastValidBlockHeight).toBe(chain.blockHeight + 150n)
-    expect(await rpc.getMinimumBalanceForRentExemption(165n).send()).toBe(2_039_280n)
+    expect<unknown>(blockhash).toBe(chain.latestBlockhash().blockhash)
+    expect<unknown>(lastValidBlockHeight).toBe(chain.blockHeight + 150n)
+    expect<unknown>(await rpc.getMinimumBalanceForRentExemption(165n).send()).toBe(2_039_280n)
   })
 })
 
 describe('accounts', () => {
   test('getAccountInfo in base64, base58 and with a data slice; a missing account is null', async () => {
     const base64 = await rpc.getAccountInfo(mint.address, { encoding: 'base64' }).send()
-    expect(base64.value?.owner).toBe(TOKEN_PROGRAM_ADDRESS)
-    expect(base64.value?.space).toBe(82n)
-    expect(Buffer.from(base64.value!.data[0], 'base64')[44]).toBe(6)
+    expect<unknown>(base64.value?.owner).toBe(TOKEN_PROGRAM_ADDRESS)
+    expect<unknown>(base64.value?.space).toBe(82n)
+    expect<unknown>(Buffer.from(base64.value!.data[0], 'base64')[44]).toBe(6)
     const base58 = await rpc.getAccountInfo(mint.address, { encoding: 'base58' }).send()
-    expect(base58.value?.data[1]).toBe('base58')
+    expect<unknown>(base58.value?.data[1]).toBe('base58')
     const slice = await rpc.getAccountInfo(mint.address, { encoding: 'base64', dataSlice: { offset: 44, length: 1 } }).send()
-    expect(Buffer.from(slice.value!.data[0], 'base64')).toEqual(Buffer.from([6]))
+    expect<unknown>(Buffer.from(slice.value!.data[0], 'base64')).toEqual(Buffer.from([6]))
     const missing = await rpc.getAccountInfo((await generateKeyPairSigner()).address, { encoding: 'base64' }).send()
-    expect(missing.value).toBeNull()
+    expect<unknown>(missing.value).toBeNull()
   })
 
   test('getMultipleAccounts keeps order and nulls', async () => {
     const nobody = (await generateKeyPairSigner()).address
     const { value } = await rpc.getMultipleAccounts([ataA, nobody, mint.address], { encoding: 'base64' }).send()
-    expect(value.map((account) => account?.space ?? null)).toEqual([165n, null, 82n])
+    expect<unknown>(value.map((account) => account?.space ?? null)).toEqual([165n, null, 82n])
   })
 
   test('getProgramAccounts with dataSize and memcmp filters', async () => {
     const accounts = await rpc
       .getProgramAccounts(TOKEN_PROGRAM_ADDRESS, {
         encoding: 'base64',
-        filters: [{ dataSize: 165n }, { memcmp: { offset: 0n, bytes: mint.address as string as never, encoding: 'base58' } }],
+        filters: [{ dataSize: 165n }, { memcmp: { offset: 0n, bytes: mint.address as string as Base58EncodedBytes, encoding: 'base58' } }],
       })
       .send()
-    expect(accounts.map((entry) => entry.pubkey).sort()).toEqual([ataA, ataB].sort())
+    expect<unknown>(accounts.map((entry) => entry.pubkey).sort()).toEqual([ataA, ataB].sort())
   })
 
   test('getBalance', async () => {
-    expect((await rpc.getBalance(holderA.address).send()).value).toBe(1_000_000_000n - 5_000n)
+    expect<unknown>((await rpc.getBalance(holderA.address).send()).value).toBe(1_000_000_000n - 5_000n)
   })
 })
 
 describe('token queries', () => {
   test('getTokenSupply and getTokenLargestAccounts (largest first)', async () => {
     const supply = await rpc.getTokenSupply(mint.address).send()
-    expect(supply.value).toEqual({ amount: '1000000000', decimals: 6, uiAmount: 1000, uiAmountString: '1000' })
+    expect<unknown>(supply.value).toEqual({ amount: '1000000000', decimals: 6, uiAmount: 1000, uiAmountString: '1000' })
     const largest = await rpc.getTokenLargestAccounts(mint.address).send()
-    expect(largest.value.map((entry) => [entry.address, entry.amount])).toEqual([
+    expect<unknown>(largest.value.map((entry) => [entry.address, entry.amount])).toEqual([
       [ataA, '898500000'],
       [ataB, '101500000'],
     ])
-    expect(largest.value[0]?.uiAmountString).toBe('898.5')
+    expect<unknown>(largest.value[0]?.uiAmountString).toBe('898.5')
   })
 
   test('getTokenAccountsByOwner by mint and by program, and getTokenAccountBalance', async () => {
     const byMint = await rpc.getTokenAccountsByOwner(holderB.address, { mint: mint.address }, { encoding: 'base64' }).send()
-    expect(byMint.value.map((entry) => entry.pubkey)).toEqual([ataB])
+    expect<unknown>(byMint.value.map((entry) => entry.pubkey)).toEqual([ataB])
     const byProgram = await rpc.getTokenAccountsByOwner(holderB.address, { programId: TOKEN_PROGRAM_ADDRESS }, { encoding: 'base64' }).send()
-    expect(byProgram.value).toHaveLength(1)
+    expect<unknown>(byProgram.value).toHaveLength(1)
     const balance = await rpc.getTokenAccountBalance(ataB).send()
-    expect(balance.value.amount).toBe('101500000')
+    expect<unknown>(balance.value.amount).toBe('101500000')
   })
 
   test('a non-mint gets an invalid-params error', async () => {
     const answer = await rawCall('getTokenSupply', [holderA.address])
-    expect(answer.error?.code).toBe(-32602)
+    expect<unknown>(answer.error?.code).toBe(-32602)
   })
 })
 
 describe('history', () => {
   test('getSignaturesForAddress is newest first and honours before, until and limit', async () => {
     const all = await rpc.getSignaturesForAddress(ataB).send()
-    expect(all.map((entry) => entry.signature)).toHaveLength(2)
-    expect(all[0]?.signature).toBe(transferSignature as Signature)
-    expect(all[0]!.slot).toBeGreaterThan(all[1]!.slot)
-    expect(all[0]?.confirmationStatus).toBe('finalized')
+    expect<unknown>(all.map((entry) => entry.signature)).toHaveLength(2)
+    expect<unknown>(all[0]?.signature).toBe(transferSignature as Signature)
+    expect<unknown>(all[0]!.slot).toBeGreaterThan(all[1]!.slot)
+    expect<unknown>(all[0]?.confirmationStatus).toBe('finalized')
     const limited = await rpc.getSignaturesForAddress(ataB, { limit: 1 }).send()
-    expect(limited.map((entry) => entry.signature)).toEqual([all[0]!.signature])
+    expect<unknown>(limited.map((entry) => entry.signature)).toEqual([all[0]!.signature])
     const before = await rpc.getSignaturesForAddress(ataB, { before: all[0]!.signature }).send()
-    expect(before.map((entry) => entry.signature)).toEqual([all[1]!.signature])
+    expect<unknown>(before.map((entry) => entry.signature)).toEqual([all[1]!.signature])
     const until = await rpc.getSignaturesForAddress(ataB, { until: all[1]!.signature }).send()
-    expect(until.map((entry) => entry.signature)).toEqual([all[0]!.signature])
+    expect<unknown>(until.map((entry) => entry.signature)).toEqual([all[0]!.signature])
   })
 
   test('getTransaction in json with balances, token balances, fee and logs', async () => {
     const transaction = await rpc
       .getTransaction(transferSignature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 })
       .send()
-    expect(transaction?.version).toBe(0)
-    expect(transaction?.meta?.fee).toBe(5_000n)
-    expect(transaction?.meta?.err).toBeNull()
-    expect(transaction?.transaction.message.accountKeys[0]).toBe(holderA.address)
+    expect<unknown>(transaction?.version).toBe(0)
+    expect<unknown>(transaction?.meta?.fee).toBe(5_000n)
+    expect<unknown>(transaction?.meta?.err).toBeNull()
+    expect<unknown>(transaction?.transaction.message.accountKeys[0]).toBe(holderA.address)
     const pre = transaction?.meta?.preTokenBalances?.find((entry) => entry.owner === holderB.address)
     const post = transaction?.meta?.postTokenBalances?.find((entry) => entry.owner === holderB.address)
-    expect([pre?.uiTokenAmount.amount, post?.uiTokenAmount.amount]).toEqual(['100000000', '101500000'])
-    expect(transaction?.meta?.logMessages?.[0]).toBe(`Program ${TOKEN_PROGRAM_ADDRESS} invoke [1]`)
+    expect<unknown>([pre?.uiTokenAmount.amount, post?.uiTokenAmount.amount]).toEqual(['100000000', '101500000'])
+    expect<unknown>(transaction?.meta?.logMessages?.[0]).toBe(`Program ${TOKEN_PROGRAM_ADDRESS} invoke [1]`)
   })
 
   test('getTransaction in base64 round-trips the wire bytes', async () => {
     const transaction = await rpc
       .getTransaction(transferSignature as Signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 })
       .send()
-    expect(Buffer.from(transaction!.transaction[0], 'base64')).toEqual(Buffer.from(chain.getTransaction(transferSignature)!.wire))
+    expect<unknown>(Buffer.from(transaction!.transaction[0], 'base64')).toEqual(Buffer.from(chain.getTransaction(transferSignature)!.wire))
   })
 
   test('a v0 transaction without maxSupportedTransactionVersion is refused as the real RPC does', async () => {
     const answer = await rawCall('getTransaction', [transferSignature, { encoding: 'json' }])
-    expect(answer.error?.code).toBe(-32015)
+    expect<unknown>(answer.error?.code).toBe(-32015)
   })
 
   test('an unknown signature is null', async () => {
     const unknown = '1'.repeat(64)
-    expect(await rawCall('getTransaction', [unknown, { maxSupportedTransactionVersion: 0 }])).toMatchObject({ result: null })
+    expect<unknown>(await rawCall('getTransaction', [unknown, { maxSupportedTransactionVersion: 0 }])).toMatchObject({ result: null })
   })
 })
 
@@ -241,8 +244,8 @@ describe('sending', () => {
     const wallet = (await generateKeyPairSigner()).address
     const signature = await rpc.requestAirdrop(wallet, lamports(2_000_000_000n)).send()
     const { value } = await rpc.getSignatureStatuses([signature]).send()
-    expect(value[0]?.confirmationStatus).toBe('finalized')
-    expect((await rpc.getBalance(wallet).send()).value).toBe(2_000_000_000n)
+    expect<unknown>(value[0]?.confirmationStatus).toBe('finalized')
+    expect<unknown>((await rpc.getBalance(wallet).send()).value).toBe(2_000_000_000n)
   })
 
   test('kit send-and-confirm works over HTTP and WebSocket', async () => {
@@ -251,7 +254,7 @@ describe('sending', () => {
     // Above the rent-exempt minimum of an empty account, or the runtime refuses it (InsufficientFundsForRent).
     const transaction = await signedTransfer(payer, to, 1_000_000n)
     await sendAndConfirm(transaction as Parameters<typeof sendAndConfirm>[0], { commitment: 'confirmed' })
-    expect((await rpc.getBalance(to).send()).value).toBe(1_000_000n)
+    expect<unknown>((await rpc.getBalance(to).send()).value).toBe(1_000_000n)
   })
 
   test('a failing transaction fails preflight with -32002 and the simulation logs', async () => {
@@ -259,10 +262,10 @@ describe('sending', () => {
     await rpc.requestAirdrop(poor.address, lamports(1_000_000n)).send()
     const transaction = await signedTransfer(poor, payer.address, 5_000_000n)
     const answer = await rawCall('sendTransaction', [getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }])
-    expect(answer.error?.code).toBe(-32002)
-    expect(answer.error?.message).toBe('Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1')
-    expect((answer.error?.data as { err: unknown }).err).toEqual({ InstructionError: [0, { Custom: 1 }] })
-    expect((answer.error?.data as { logs: string[] }).logs.length).toBeGreaterThan(0)
+    expect<unknown>(answer.error?.code).toBe(-32002)
+    expect<unknown>(answer.error?.message).toBe('Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1')
+    expect<unknown>((answer.error?.data as { err: unknown }).err).toEqual({ InstructionError: [0, { Custom: 1 }] })
+    expect<unknown>((answer.error?.data as { logs: string[] }).logs.length).toBeGreaterThan(0)
   })
 
   test('a stale blockhash fails preflight with BlockhashNotFound', async () => {
@@ -270,7 +273,7 @@ describe('sending', () => {
     for (let i = 0; i <= 150; i++) chain.advanceTo(chain.unixS)
     const transaction = await signedTransfer(payer, payer.address, 1n, stale)
     const answer = await rawCall('sendTransaction', [getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }])
-    expect(answer.error).toMatchObject({ code: -32002, message: 'Transaction simulation failed: Blockhash not found' })
+    expect<unknown>(answer.error).toMatchObject({ code: -32002, message: 'Transaction simulation failed: Blockhash not found' })
   })
 
   test('a tampered signature fails with -32003', async () => {
@@ -278,7 +281,7 @@ describe('sending', () => {
     const wire = Buffer.from(getBase64EncodedWireTransaction(transaction), 'base64')
     wire[5] = wire[5]! ^ 0xff
     const answer = await rawCall('sendTransaction', [wire.toString('base64'), { encoding: 'base64' }])
-    expect(answer.error?.code).toBe(-32003)
+    expect<unknown>(answer.error?.code).toBe(-32003)
   })
 
   test('simulateTransaction: sigVerify, replaceRecentBlockhash, and both together refused', async () => {
@@ -286,23 +289,23 @@ describe('sending', () => {
     for (let i = 0; i <= 150; i++) chain.advanceTo(chain.unixS)
     const wire = getBase64EncodedWireTransaction(await signedTransfer(payer, payer.address, 1n, stale)) as Base64EncodedWireTransaction
     const plain = await rpc.simulateTransaction(wire, { encoding: 'base64' }).send()
-    expect(plain.value.err).toBe('BlockhashNotFound')
+    expect<unknown>(plain.value.err).toBe('BlockhashNotFound')
     const replaced = await rpc.simulateTransaction(wire, { encoding: 'base64', replaceRecentBlockhash: true }).send()
-    expect(replaced.value.err).toBeNull()
-    expect(replaced.value.replacementBlockhash?.blockhash).toBe(chain.latestBlockhash().blockhash)
+    expect<unknown>(replaced.value.err).toBeNull()
+    expect<unknown>(replaced.value.replacementBlockhash?.blockhash).toBe(chain.latestBlockhash().blockhash)
     const both = await rawCall('simulateTransaction', [wire, { encoding: 'base64', sigVerify: true, replaceRecentBlockhash: true }])
-    expect(both.error?.code).toBe(-32602)
+    expect<unknown>(both.error?.code).toBe(-32602)
   })
 })
 
 describe('protocol errors', () => {
   test('an unknown method is -32601', async () => {
-    expect((await rawCall('getEverything', [])).error).toEqual({ code: -32601, message: 'Method not found' })
+    expect<unknown>((await rawCall('getEverything', [])).error).toEqual({ code: -32601, message: 'Method not found' })
   })
 
   test('a malformed public key is -32602', async () => {
-    expect((await rawCall('getBalance', ['not-a-key'])).error?.code).toBe(-32602)
-    expect((await rawCall('getBalance', [42])).error?.code).toBe(-32602)
+    expect<unknown>((await rawCall('getBalance', ['not-a-key'])).error?.code).toBe(-32602)
+    expect<unknown>((await rawCall('getBalance', [42])).error?.code).toBe(-32602)
   })
 
   test('kit surfaces RPC errors as SolanaError', async () => {
@@ -312,7 +315,7 @@ describe('protocol errors', () => {
     } catch (error) {
       caught = error
     }
-    expect(isSolanaError(caught)).toBe(true)
+    expect<unknown>(isSolanaError(caught)).toBe(true)
   })
 
   test('a batch request answers each call; a parse error is -32700', async () => {
@@ -325,11 +328,11 @@ describe('protocol errors', () => {
       ]),
     })
     const answers = (await batch.json()) as { id: number; result?: unknown; error?: { code: number } }[]
-    expect(answers.map((answer) => [answer.id, answer.result ?? answer.error?.code])).toEqual([
+    expect<unknown>(answers.map((answer) => [answer.id, answer.result ?? answer.error?.code])).toEqual([
       [1, 'ok'],
       [2, -32601],
     ])
     const parse = await fetch(server.url, { method: 'POST', body: '{' })
-    expect(((await parse.json()) as { error: { code: number } }).error.code).toBe(-32700)
+    expect<unknown>(((await parse.json()) as { error: { code: number } }).error.code).toBe(-32700)
   })
 })

@@ -21,7 +21,6 @@ export class Faucet {
       data: new Uint8Array(),
       programAddress: address(SYSTEM_PROGRAM),
       executable: false,
-      space: 0n,
     })
   }
 

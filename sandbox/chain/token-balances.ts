@@ -1,4 +1,5 @@
-import { getBase58Decoder, type EncodedAccount, type ReadonlyUint8Array } from '@solana/kit'
+import type { EncodedAccount, ReadonlyUint8Array } from '@solana/kit'
+import { base58Encode } from './base58.ts'
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'
@@ -10,7 +11,6 @@ const ACCOUNT_TYPE_OFFSET = 165
 const ACCOUNT_TYPE_MINT = 1
 const ACCOUNT_TYPE_ACCOUNT = 2
 
-const base58 = getBase58Decoder()
 
 /** `uiTokenAmount` as the RPC prints it: `1234500` with 6 decimals → `{ uiAmount: 1.2345, uiAmountString: "1.2345" }`. */
 export function uiTokenAmount(amount: bigint, decimals: number) {
@@ -50,8 +50,8 @@ export function isMintData(owner: string, data: ReadonlyUint8Array): boolean {
 export function readTokenAccount(data: ReadonlyUint8Array): { mint: string; owner: string; amount: bigint; state: number } {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
   return {
-    mint: base58.decode(data.subarray(0, 32)),
-    owner: base58.decode(data.subarray(32, 64)),
+    mint: base58Encode(data.subarray(0, 32)),
+    owner: base58Encode(data.subarray(32, 64)),
     amount: view.getBigUint64(64, true),
     state: data[108]!,
   }

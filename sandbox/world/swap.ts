@@ -1,0 +1,106 @@
+import { getTransferSolInstruction } from '@solana-program/system'
+import {
+  findAssociatedTokenPda,
+  getCloseAccountInstruction,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getSyncNativeInstruction,
+  getTransferCheckedInstruction,
+} from '@solana-program/token'
+import { AccountRole, address, lamports, type Address, type Instruction, type TransactionSigner } from '@solana/kit'
+import type { Pool, PoolBook, Quote } from './pool-book.ts'
+
+/** The wrapped-SOL mint: SOL-quoted pools hold wSOL, and swaps wrap and unwrap it for the user. */
+export const NATIVE_MINT = 'So11111111111111111111111111111111111111112'
+
+export interface SwapPlan {
+  pool: Pool
+  /** The wallet that trades; it signs for its own side. */
+  user: TransactionSigner | Address
+  inputMint: string
+  amountIn: bigint
+  /** What the pool pays out (the quote's amountOut, or less). */
+  amountOut: bigint
+  /** The sandbox pool operator, delegate of every vault; it signs for the pool's side. */
+  operator: TransactionSigner
+}
+
+/**
+ * The instructions of a swap as the sandbox venues execute it: the user's input moves into the input
+ * vault and the output vault pays the user, both as real SPL transfers (the vault's delegate signs for
+ * the pool, since the venue's program cannot run offline). The pool account rides along read-only so
+ * the swap appears in its history. SOL is wrapped before and unwrapped after, as aggregators do.
+ */
+export async function swapInstructions(plan: SwapPlan): Promise<Instruction[]> {
+  const { pool, inputMint, amountIn, amountOut, operator } = plan
+  const owner = typeof plan.user === 'string' ? plan.user : plan.user.address
+  const userSigner = typeof plan.user === 'string' ? undefined : plan.user
+  const selling = inputMint === pool.baseMint
+  const input = side(pool, selling ? 'base' : 'quote')
+  const output = side(pool, selling ? 'quote' : 'base')
+  const [userInput] = await findAssociatedTokenPda({ mint: address(input.mint), owner, tokenProgram: address(input.program) })
+  const [userOutput] = await findAssociatedTokenPda({ mint: address(output.mint), owner, tokenProgram: address(output.program) })
+  const payer = userSigner ?? ({ address: owner } as TransactionSigner)
+  const authority = userSigner ?? owner
+  const instructions: Instruction[] = []
+
+  if (input.mint === NATIVE_MINT)
+    instructions.push(
+      createAta(payer, userInput, owner, input),
+      getTransferSolInstruction({ source: payer, destination: userInput, amount: lamports(amountIn) }),
+      getSyncNativeInstruction({ account: userInput }),
+    )
+  instructions.push(
+    createAta(payer, userOutput, owner, output),
+    getTransferCheckedInstruction(
+      { source: userInput, mint: address(input.mint), destination: address(input.vault), authority, amount: amountIn, decimals: input.decimals },
+      { programAddress: address(input.program) },
+    ),
+    withPoolAccount(
+      getTransferCheckedInstruction(
+        { source: address(output.vault), mint: address(output.mint), destination: userOutput, authority: operator, amount: amountOut, decimals: output.decimals },
+        { programAddress: address(output.program) },
+      ),
+      pool.address,
+    ),
+  )
+  if (input.mint === NATIVE_MINT) instructions.push(closeAccount(userInput, owner, authority, input.program))
+  if (output.mint === NATIVE_MINT) instructions.push(closeAccount(userOutput, owner, authority, output.program))
+  return instructions
+}
+
+/** Picks the pool that gives the most output for a direct swap between two mints, with its quote. */
+export function bestRoute(book: PoolBook, inputMint: string, outputMint: string, amountIn: bigint): { pool: Pool; quote: Quote } | undefined {
+  let best: { pool: Pool; quote: Quote } | undefined
+  for (const pool of book.poolsOf(inputMint)) {
+    const other = pool.baseMint === inputMint ? pool.quoteMint : pool.baseMint
+    if (other !== outputMint) continue
+    const quote = book.quote(pool, inputMint, amountIn)
+    if (quote.amountOut > 0n && (!best || quote.amountOut > best.quote.amountOut)) best = { pool, quote }
+  }
+  return best
+}
+
+function side(pool: Pool, which: 'base' | 'quote') {
+  return which === 'base'
+    ? { mint: pool.baseMint, vault: pool.baseVault, decimals: pool.baseDecimals, program: pool.baseTokenProgram }
+    : { mint: pool.quoteMint, vault: pool.quoteVault, decimals: pool.quoteDecimals, program: pool.quoteTokenProgram }
+}
+
+function createAta(payer: TransactionSigner, ata: Address, owner: Address, token: { mint: string; program: string }): Instruction {
+  return getCreateAssociatedTokenIdempotentInstruction({
+    payer,
+    ata,
+    owner,
+    mint: address(token.mint),
+    tokenProgram: address(token.program),
+  })
+}
+
+function closeAccount(account: Address, owner: Address, authority: TransactionSigner | Address, program: string): Instruction {
+  return getCloseAccountInstruction({ account, destination: owner, owner: authority }, { programAddress: address(program) })
+}
+
+/** Appends the pool account (read-only, not a signer); the token program ignores it. */
+function withPoolAccount(instruction: Instruction, pool: string): Instruction {
+  return { ...instruction, accounts: [...(instruction.accounts ?? []), { address: address(pool), role: AccountRole.READONLY }] }
+}

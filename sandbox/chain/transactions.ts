@@ -2,10 +2,13 @@ import {
   appendTransactionMessageInstructions,
   createTransactionMessage,
   getTransactionEncoder,
+  partiallySignTransactionMessageWithSigners,
   pipe,
+  setTransactionMessageFeePayer,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
+  type Address,
   type Instruction,
   type TransactionSigner,
 } from '@solana/kit'
@@ -38,4 +41,24 @@ export async function execute(
   if (outcome.stored.meta.err !== null)
     throw new Error(`transaction failed: ${JSON.stringify(outcome.stored.meta.err)}\n${outcome.stored.meta.logMessages.join('\n')}`)
   return outcome
+}
+
+/**
+ * Builds a transaction paid by `feePayer` (an address: its owner signs later) and signed now by every
+ * signer inside the instructions. The fee payer's signature slot stays empty, as an aggregator returns it.
+ */
+export async function buildPartiallySigned(
+  chain: Chain,
+  feePayer: Address,
+  instructions: readonly Instruction[],
+): Promise<{ wire: Uint8Array; lastValidBlockHeight: bigint }> {
+  const lifetime = chain.latestBlockhash()
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayer(feePayer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  )
+  const signed = await partiallySignTransactionMessageWithSigners(message)
+  return { wire: new Uint8Array(getTransactionEncoder().encode(signed)), lastValidBlockHeight: lifetime.lastValidBlockHeight }
 }

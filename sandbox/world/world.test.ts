@@ -1,3 +1,4 @@
+import { getTransactionDecoder, getTransactionEncoder, signTransaction } from '@solana/kit'
 import { describe, expect, test } from 'bun:test'
 import { decodeAmmInfo } from '../../src/onchain/raydium-amm-v4.ts'
 import { decodeBondingCurve } from '../../src/onchain/pump.ts'
@@ -49,6 +50,24 @@ describe('World', () => {
     expect(sell).toMatchObject({ side: 'sell', wallet: trader.address, baseAmount: tokenBalance })
     expect(sell.quoteAmount).toBeLessThan(1_000_000_000n)
     expect(world.pools.tradesOf(pool.address)).toHaveLength(2)
+  })
+
+  test('an aggregator-style swap: the operator signs now, the user signs later, and the chain accepts it', async () => {
+    const { world, dev, mint } = await setup()
+    const pool = await world.createPool({
+      key: 'pool-c', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
+      baseAmount: 500_000_000_000n, quoteAmount: 50_000_000_000n, provider: dev, feeBps: 25, lp: 'burn',
+    })
+    const user = await world.wallet('user', 3)
+    const quote = world.pools.quote(pool, NATIVE_MINT, 500_000_000n)
+    const { wire } = await world.unsignedSwap(user.address, pool, NATIVE_MINT, 500_000_000n, quote.amountOut)
+    const unsigned = getTransactionDecoder().decode(wire)
+    expect(unsigned.signatures[user.address]).toBeNull()
+    expect(unsigned.signatures[world.operator.address]).not.toBeNull()
+    const signed = await signTransaction([user.keyPair], unsigned as Parameters<typeof signTransaction>[1])
+    const outcome = world.chain.send(new Uint8Array(getTransactionEncoder().encode(signed)))
+    expect(outcome.ok && outcome.stored.meta.err).toBeNull()
+    expect(world.pools.tradesOf(pool.address).at(-1)).toMatchObject({ side: 'buy', wallet: user.address, baseAmount: quote.amountOut })
   })
 
   test('a pump.fun bonding curve at its PDA follows its trades', async () => {

@@ -15,7 +15,7 @@ import { base58Decode } from '../chain/base58.ts'
 import { Chain } from '../chain/chain.ts'
 import { Faucet } from '../chain/faucet.ts'
 import { isTokenAccountData, MINT_SIZE, readMint, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM } from '../chain/token-balances.ts'
-import { buildTransaction, execute } from '../chain/transactions.ts'
+import { buildPartiallySigned, execute } from '../chain/transactions.ts'
 import { namedSigner } from '../keys.ts'
 import { PoolBook, type Pool, type PoolKind, type Trade } from './pool-book.ts'
 import { NATIVE_MINT, swapInstructions } from './swap.ts'
@@ -96,6 +96,8 @@ export type VenueWriter = (
 export class World {
   readonly tokens = new Map<string, TokenRecord>()
   readonly pools: PoolBook
+  /** The sandbox's USDC mint (set when the world's base assets are created). */
+  usdcMint = ''
   readonly #signers = new Map<string, Promise<KeyPairSigner>>()
   /** Pools whose account carries price state: rewritten after every trade. */
   readonly #statefulPools = new Map<string, { write(pool: Pool, lpSupply: bigint): void; lpSupply: bigint }>()
@@ -365,10 +367,13 @@ export class World {
     return trade
   }
 
-  /** Serialised swap transaction, signed by the operator only (the user signs later). */
-  async unsignedSwap(user: Address, pool: Pool, inputMint: string, amountIn: bigint, amountOut: bigint): Promise<Uint8Array> {
+  /**
+   * A swap transaction for `user` to sign: paid by the user, the pool's side already signed by the
+   * operator, the user's signature slot empty (what an aggregator's swap endpoint returns).
+   */
+  async unsignedSwap(user: Address, pool: Pool, inputMint: string, amountIn: bigint, amountOut: bigint) {
     const instructions = await swapInstructions({ pool, user, inputMint, amountIn, amountOut, operator: this.operator })
-    return buildTransaction(this.chain, { address: user } as TransactionSigner, instructions)
+    return buildPartiallySigned(this.chain, user, instructions)
   }
 
   async #deposit(provider: KeyPairSigner, pool: Pool, baseAmount: bigint, quoteAmount: bigint): Promise<void> {

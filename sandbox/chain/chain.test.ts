@@ -111,3 +111,18 @@ describe('Chain', () => {
     expect(chain.getBalance(payer.address)).toBe(10_000_000_000n)
   })
 })
+
+describe('Chain.sameBlock', () => {
+  test('transactions sent inside share one slot; the block comes after', async () => {
+    const chain = new Chain({ genesisUnixS: GENESIS })
+    const payer = await funded(chain)
+    const start = chain.slot
+    const signatures = await chain.sameBlock(async () => {
+      const first = chain.send(await transfer(chain, payer, payer.address, 1n))
+      const second = chain.send(await transfer(chain, payer, payer.address, 2n))
+      return [first, second].map((outcome) => (outcome.ok ? outcome.signature : ''))
+    })
+    expect(signatures.map((signature) => chain.getTransaction(signature)?.slot)).toEqual([start, start])
+    expect(chain.slot).toBe(start + 1n)
+  })
+})

@@ -117,6 +117,8 @@ export class Chain {
   readonly #tokenAccountsByMint = new Map<string, Set<string>>()
   readonly #tokenAccountsByOwner = new Map<string, Set<string>>()
   #ticker: ReturnType<typeof setInterval> | undefined
+  /** While positive, committed transactions share the current slot (see sameBlock). */
+  #heldBlocks = 0
 
   constructor(options: ChainOptions) {
     // Our own window of recent blockhashes replaces LiteSVM's single-blockhash check.
@@ -168,6 +170,19 @@ export class Chain {
     const block = { slot: this.#slot, parent, blockHeight: this.#blockHeight, blockhash: this.#blockhash }
     for (const listener of this.#blockListeners) listener(block)
     return block
+  }
+
+  /**
+   * Runs `build` with block production held, so every transaction it commits lands in one slot (as a
+   * bundle does on mainnet), then produces that block.
+   */
+  async sameBlock<T>(build: () => Promise<T>): Promise<T> {
+    this.#heldBlocks++
+    try {
+      return await build()
+    } finally {
+      if (--this.#heldBlocks === 0) this.advanceTo(this.#unixS)
+    }
   }
 
   /** Follows wall time from now on: a block every SLOT_MS, as a live cluster. */
@@ -293,7 +308,7 @@ export class Chain {
       },
     }
     this.#store(stored)
-    this.advanceTo(this.#unixS)
+    if (this.#heldBlocks === 0) this.advanceTo(this.#unixS)
     return { ok: true, signature, stored }
   }
 

@@ -1,17 +1,5 @@
-import {
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
-  getTransactionEncoder,
-  partiallySignTransactionMessageWithSigners,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Address,
-  type Instruction,
-  type TransactionSigner,
-} from '@solana/kit'
+import type { Address, Instruction, TransactionSigner } from '@solana/kit'
+import { compileAndSign } from './compile.ts'
 import type { Chain, SendOutcome } from './chain.ts'
 
 /** Builds, signs (v0, the chain's newest blockhash) and serialises a transaction. */
@@ -20,14 +8,7 @@ export async function buildTransaction(
   feePayer: TransactionSigner,
   instructions: readonly Instruction[],
 ): Promise<Uint8Array> {
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(chain.latestBlockhash(), m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  )
-  const signed = await signTransactionMessageWithSigners(message)
-  return new Uint8Array(getTransactionEncoder().encode(signed))
+  return compileAndSign(feePayer, instructions, chain.latestBlockhash().blockhash)
 }
 
 /** Builds, signs and executes a transaction; throws with the logs when it does not succeed. */
@@ -53,12 +34,5 @@ export async function buildPartiallySigned(
   instructions: readonly Instruction[],
 ): Promise<{ wire: Uint8Array; lastValidBlockHeight: bigint }> {
   const lifetime = chain.latestBlockhash()
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayer(feePayer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  )
-  const signed = await partiallySignTransactionMessageWithSigners(message)
-  return { wire: new Uint8Array(getTransactionEncoder().encode(signed)), lastValidBlockHeight: lifetime.lastValidBlockHeight }
+  return { wire: await compileAndSign(feePayer, instructions, lifetime.blockhash), lastValidBlockHeight: lifetime.lastValidBlockHeight }
 }

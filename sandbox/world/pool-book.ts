@@ -32,6 +32,8 @@ export interface Pool {
    */
   virtualBase: bigint
   virtualQuote: bigint
+  /** Base tokens held in the vault that the pool never pays out (a bonding curve's migration reserve). */
+  reservedBase: bigint
 }
 
 /** A swap against a pool, read back from the chain: who traded how much of each side, when. */
@@ -127,7 +129,8 @@ export class PoolBook {
     const selling = inputMint === pool.baseMint
     const reserveIn = selling ? reserves.base : reserves.quote
     const reserveOut = selling ? reserves.quote : reserves.base
-    const realOut = selling ? this.realReserves(pool).quote : this.realReserves(pool).base
+    const real = this.realReserves(pool)
+    const realOut = selling ? real.quote : real.base > pool.reservedBase ? real.base - pool.reservedBase : 0n
     const feeAmount = (amountIn * BigInt(pool.feeBps) + BPS - 1n) / BPS
     const inAfterFee = amountIn - feeAmount
     let amountOut = reserveIn + inAfterFee === 0n ? 0n : (inAfterFee * reserveOut) / (reserveIn + inAfterFee)

@@ -1,12 +1,12 @@
 import { getTransferSolInstruction } from '@solana-program/system'
 import {
-  findAssociatedTokenPda,
   getCloseAccountInstruction,
   getCreateAssociatedTokenIdempotentInstruction,
   getSyncNativeInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token'
-import { AccountRole, address, lamports, type Address, type Instruction, type TransactionSigner } from '@solana/kit'
+import { AccountRole, lamports, type Address, type Instruction, type TransactionSigner } from '@solana/kit'
+import { associatedTokenAddress, trusted as address } from './addresses.ts'
 import type { Pool, PoolBook, Quote } from './pool-book.ts'
 
 /** The wrapped-SOL mint: SOL-quoted pools hold wSOL, and swaps wrap and unwrap it for the user. */
@@ -37,8 +37,8 @@ export async function swapInstructions(plan: SwapPlan): Promise<Instruction[]> {
   const selling = inputMint === pool.baseMint
   const input = side(pool, selling ? 'base' : 'quote')
   const output = side(pool, selling ? 'quote' : 'base')
-  const [userInput] = await findAssociatedTokenPda({ mint: address(input.mint), owner, tokenProgram: address(input.program) })
-  const [userOutput] = await findAssociatedTokenPda({ mint: address(output.mint), owner, tokenProgram: address(output.program) })
+  const userInput = await associatedTokenAddress(input.mint, owner, input.program)
+  const userOutput = await associatedTokenAddress(output.mint, owner, output.program)
   const payer = userSigner ?? ({ address: owner } as TransactionSigner)
   const authority = userSigner ?? owner
   const instructions: Instruction[] = []

@@ -1,4 +1,5 @@
-import { address, lamports, type Address, type FixedSizeCodec } from '@solana/kit'
+import { lamports, type Address, type FixedSizeCodec } from '@solana/kit'
+import { trusted as address } from './addresses.ts'
 import { findAssociatedTokenAddress } from '../../src/onchain/pda.ts'
 import {
   findBondingCurveAddress,

@@ -1,7 +1,6 @@
 import { getCreateAccountInstruction } from '@solana-program/system'
 import {
   AuthorityType,
-  findAssociatedTokenPda,
   getBurnCheckedInstruction,
   getCreateAssociatedTokenIdempotentInstruction,
   getInitializeAccount3Instruction,
@@ -10,11 +9,12 @@ import {
   getSetAuthorityInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token'
-import { address, lamports, type Address, type Instruction, type KeyPairSigner, type TransactionSigner } from '@solana/kit'
+import { lamports, type Address, type Instruction, type KeyPairSigner, type TransactionSigner } from '@solana/kit'
+import { associatedTokenAddress, trusted as address } from './addresses.ts'
 import { base58Decode } from '../chain/base58.ts'
 import { Chain } from '../chain/chain.ts'
 import { Faucet } from '../chain/faucet.ts'
-import { isTokenAccountData, MINT_SIZE, readMint, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM } from '../chain/token-balances.ts'
+import { isTokenAccountData, MINT_SIZE, readMint, readTokenAccount, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM } from '../chain/token-balances.ts'
 import { buildPartiallySigned, execute } from '../chain/transactions.ts'
 import { namedSigner } from '../keys.ts'
 import { PoolBook, type Pool, type PoolKind, type Trade } from './pool-book.ts'
@@ -49,8 +49,16 @@ export interface MintSpec {
   decimals: number
   mintAuthority: TransactionSigner
   freezeAuthority?: Address | null
-  /** Token-2022 mints: the program and the extension instructions that precede InitializeMint2. */
-  token2022?: { space: number; extensions: (mint: Address) => Instruction[] }
+  /**
+   * Token-2022 mints: the account size, the extension instructions that precede InitializeMint2, and
+   * those that follow it in the same transaction (token metadata, which reallocates: fund `fundedSpace`).
+   */
+  token2022?: {
+    space: number
+    fundedSpace?: number
+    extensions: (mint: Address) => Instruction[]
+    after?: (mint: Address) => Instruction[]
+  }
   tags?: string[]
 }
 
@@ -72,6 +80,8 @@ export interface PoolSpec {
   virtualQuote?: bigint
   /** The wallet that launched the pool (a bonding curve records its creator). */
   creator?: string
+  /** Base tokens in the vault that the pool never sells (a bonding curve's migration reserve). */
+  reservedBase?: bigint
 }
 
 /** Writes a venue's pool account and says who owns its vaults; one per pool kind (see venues.ts). */
@@ -167,11 +177,12 @@ export class World {
     const mint = await this.signer(`mint:${spec.key}`)
     const program = spec.token2022 ? TOKEN_2022 : TOKEN_PROGRAM
     const space = spec.token2022?.space ?? MINT_SIZE
+    const funded = spec.token2022?.fundedSpace ?? space
     await execute(this.chain, payer, [
       getCreateAccountInstruction({
         payer,
         newAccount: mint,
-        lamports: lamports(this.chain.svm.minimumBalanceForRentExemption(BigInt(space))),
+        lamports: lamports(this.chain.svm.minimumBalanceForRentExemption(BigInt(funded))),
         space,
         programAddress: address(program),
       }),
@@ -180,6 +191,7 @@ export class World {
         { mint: mint.address, decimals: spec.decimals, mintAuthority: spec.mintAuthority.address, freezeAuthority: spec.freezeAuthority ?? null },
         { programAddress: address(program) },
       ),
+      ...(spec.token2022?.after?.(mint.address) ?? []),
     ])
     this.tokens.set(mint.address, {
       mint: mint.address,
@@ -201,8 +213,7 @@ export class World {
 
   /** The associated token account of `owner` for `mint`. */
   async ata(mint: string, owner: string): Promise<Address> {
-    const [ata] = await findAssociatedTokenPda({ mint: address(mint), owner: address(owner), tokenProgram: address(this.token(mint).program) })
-    return ata
+    return associatedTokenAddress(mint, owner, this.token(mint).program)
   }
 
   /** Mints `amount` (atomic) to `owner`'s associated account, creating it. */
@@ -290,6 +301,7 @@ export class World {
       virtualBase: spec.virtualBase ?? 0n,
       virtualQuote: spec.virtualQuote ?? 0n,
       creator: spec.creator,
+      reservedBase: spec.reservedBase ?? 0n,
     }
     const venue = await this.venues[kind](this, draft)
     const payer = spec.provider
@@ -354,6 +366,45 @@ export class World {
   }
 
   /**
+   * Withdraws `fraction` of both reserves to `provider` (the operator moves the vaults, as the venue
+   * program would on a withdrawal), burning the same fraction of the provider's LP tokens when it holds any.
+   */
+  async removeLiquidity(pool: Pool, provider: KeyPairSigner, fraction: number): Promise<string> {
+    const reserves = this.pools.realReserves(pool)
+    const scale = (amount: bigint) => (amount * BigInt(Math.round(fraction * 1_000_000))) / 1_000_000n
+    const instructions: Instruction[] = []
+    for (const [mint, vault, amount] of [
+      [pool.baseMint, pool.baseVault, scale(reserves.base)],
+      [pool.quoteMint, pool.quoteVault, scale(reserves.quote)],
+    ] as const) {
+      const token = this.token(mint)
+      const destination = await this.ata(mint, provider.address)
+      instructions.push(
+        this.#createAta(provider, destination, provider.address, token),
+        getTransferCheckedInstruction(
+          { source: address(vault), mint: address(mint), destination, authority: this.operator, amount, decimals: token.decimals },
+          { programAddress: address(token.program) },
+        ),
+      )
+    }
+    if (pool.lpMint) {
+      const lp = this.chain.getAccount(await this.ata(pool.lpMint, provider.address))
+      const held = lp ? readTokenAccount(lp.data).amount : 0n
+      if (held > 0n)
+        instructions.push(
+          getBurnCheckedInstruction({
+            account: await this.ata(pool.lpMint, provider.address),
+            mint: address(pool.lpMint),
+            authority: provider,
+            amount: scale(held),
+            decimals: this.token(pool.lpMint).decimals,
+          }),
+        )
+    }
+    return this.run(provider, instructions)
+  }
+
+  /**
    * Swaps `amountIn` of `inputMint` on `pool` for `user` at the pool's current price, signed by the
    * user and the operator; the trade is read back from the chain by the pool book.
    */
@@ -385,7 +436,10 @@ export class World {
     ] as const) {
       if (amount === 0n) continue
       const token = this.token(mint)
-      if (mint === NATIVE_MINT) {
+      const source = await this.ata(mint, provider.address)
+      const sourceAccount = this.chain.getAccount(source)
+      const wrapped = sourceAccount ? readTokenAccount(sourceAccount.data).amount : 0n
+      if (mint === NATIVE_MINT && wrapped < amount) {
         // Wrapped SOL: lamports into the vault, then SyncNative credits them as tokens.
         await execute(this.chain, provider, [
           getTransferSolInstruction({ source: provider, destination: address(vault), amount: lamports(amount) }),
@@ -395,7 +449,7 @@ export class World {
       }
       await execute(this.chain, provider, [
         getTransferCheckedInstruction(
-          { source: await this.ata(mint, provider.address), mint: address(mint), destination: address(vault), authority: provider, amount, decimals: token.decimals },
+          { source, mint: address(mint), destination: address(vault), authority: provider, amount, decimals: token.decimals },
           { programAddress: address(token.program) },
         ),
       ])

@@ -1,6 +1,4 @@
 import {
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
   type Address,
   type Blockhash,
   type EncodedAccount,
@@ -9,6 +7,7 @@ import {
 } from '@solana/kit'
 import { Account, Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
 import { base58Decode, base58Encode } from './base58.ts'
+import { parseWire } from './wire.ts'
 import { toTransactionErrorJson, type TransactionErrorJson } from './errors.ts'
 import { isTokenAccountData, readTokenAccount, tokenBalances, type TokenBalance } from './token-balances.ts'
 
@@ -24,13 +23,26 @@ const DEFAULT_COMPUTE_UNITS_PER_INSTRUCTION = 200_000n
 const MAX_COMPUTE_UNITS = 1_400_000n
 const ADDRESS_LOOKUP_TABLE_META_SIZE = 56
 
-const transactionDecoder = getTransactionDecoder()
-const messageDecoder = getCompiledTransactionMessageDecoder()
 
 interface NativeLiteSvm {
   getAccount(pubkey: Uint8Array): Account | null
   setAccount(pubkey: Uint8Array, account: Account): void
   getBalance(pubkey: Uint8Array): bigint | null
+  sendLegacyTransaction(wire: Uint8Array): TransactionMetadata | FailedTransactionMetadata
+  sendVersionedTransaction(wire: Uint8Array): TransactionMetadata | FailedTransactionMetadata
+  simulateLegacyTransaction(wire: Uint8Array): { meta(): TransactionMetadata } | FailedTransactionMetadata
+  simulateVersionedTransaction(wire: Uint8Array): { meta(): TransactionMetadata } | FailedTransactionMetadata
+  setSigverify(on: boolean): void
+}
+
+/** A transaction's identity, keys and budget, read from its wire bytes. */
+interface Decoded {
+  signature: string | undefined
+  version: 'legacy' | 0
+  lifetimeToken: string
+  blockhashOffset: number
+  keys: { all: string[]; loadedWritable: string[]; loadedReadonly: string[]; signatures: bigint }
+  computeBudget: { unitLimit: bigint; microLamportsPerUnit: bigint }
 }
 
 /** What the RPC's `meta` holds for a processed transaction. */
@@ -268,20 +280,27 @@ export class Chain {
    * bad signature, unfunded fee payer, already processed) is refused with its error and no block.
    */
   send(wire: Uint8Array): SendOutcome {
-    const { transaction, signature, version, keys, lifetimeToken, computeBudget } = this.#decode(wire)
+    let decoded: Decoded
+    try {
+      decoded = this.#decode(wire)
+    } catch {
+      return refused(undefined, 'SanitizeFailure')
+    }
+    const { signature, version, keys, lifetimeToken, computeBudget } = decoded
     if (signature === undefined) return refused(undefined, 'MissingSignatureForFee')
     if (this.#transactions.has(signature)) return refused(signature, 'AlreadyProcessed')
     if (!this.isBlockhashValid(lifetimeToken)) return refused(signature, 'BlockhashNotFound')
 
-    const get = (key: string) => this.getAccount(key)
-    const preBalances = keys.all.map((key) => this.getBalance(key))
-    const preTokenBalances = tokenBalances(keys.all, get)
+    const before = this.#reader()
+    const preBalances = keys.all.map((key) => before(key)?.lamports ?? 0n)
+    const preTokenBalances = tokenBalances(keys.all, before)
     const feePayerBefore = preBalances[0] ?? 0n
 
-    const result = this.svm.sendTransaction(transaction)
+    const result = this.#execute(wire, version)
     const failed = result instanceof FailedTransactionMetadata
     const metadata: TransactionMetadata = failed ? result.meta() : result
-    const postBalances = keys.all.map((key) => this.getBalance(key))
+    const after = this.#reader()
+    const postBalances = keys.all.map((key) => after(key)?.lamports ?? 0n)
     const err = failed ? toTransactionErrorJson(result) : null
     // LiteSVM commits a failed transaction only when it could charge the fee.
     if (failed && postBalances[0] === feePayerBefore)
@@ -300,14 +319,14 @@ export class Chain {
         preBalances,
         postBalances,
         preTokenBalances,
-        postTokenBalances: tokenBalances(keys.all, get),
+        postTokenBalances: tokenBalances(keys.all, after),
         logMessages: metadata.logs(),
         computeUnitsConsumed: metadata.computeUnitsConsumed(),
         loadedAddresses: { writable: keys.loadedWritable, readonly: keys.loadedReadonly },
         innerInstructions: innerInstructionsOf(metadata),
       },
     }
-    this.#store(stored)
+    this.#store(stored, after)
     if (this.#heldBlocks === 0) this.advanceTo(this.#unixS)
     return { ok: true, signature, stored }
   }
@@ -316,35 +335,36 @@ export class Chain {
   simulate(wire: Uint8Array, options: SimulateOptions = {}): SimulateOutcome {
     let message = wire
     let replacementBlockhash: SimulateOutcome['replacementBlockhash']
-    const decoded = this.#decode(wire)
+    let decoded: Decoded
+    try {
+      decoded = this.#decode(wire)
+    } catch {
+      return { err: 'SanitizeFailure', logs: [], unitsConsumed: 0n }
+    }
     if (options.replaceRecentBlockhash) {
       replacementBlockhash = this.latestBlockhash()
       message = replaceBlockhash(wire, decoded.blockhashOffset, replacementBlockhash.blockhash)
     } else if (!this.isBlockhashValid(decoded.lifetimeToken)) {
       return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0n }
     }
-    const transaction = transactionDecoder.decode(message)
     const sigVerify = options.sigVerify ?? false
-    this.svm.withSigverify(sigVerify)
+    this.#native.setSigverify(sigVerify)
     try {
-      const result = this.svm.simulateTransaction(transaction)
+      const result = this.#simulate(message, decoded.version)
       if (result instanceof FailedTransactionMetadata) {
         const meta = result.meta()
         return { err: toTransactionErrorJson(result), logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed(), replacementBlockhash }
       }
       const meta = result.meta()
       return { err: null, logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed(), replacementBlockhash }
-    } catch (error) {
-      // kit refuses to hand LiteSVM a transaction with missing signatures while sigverify is on.
-      return { err: 'SignatureFailure', logs: [String((error as Error).message)], unitsConsumed: 0n, replacementBlockhash }
     } finally {
-      this.svm.withSigverify(true)
+      this.#native.setSigverify(true)
     }
   }
 
-  #indexTokenAccount(key: string): void {
+  #indexTokenAccount(key: string, read: (key: string) => EncodedAccount | undefined = (k) => this.getAccount(k)): void {
     const previous = this.#tokenAccounts.get(key)
-    const account = this.getAccount(key)
+    const account = read(key)
     const current = account && isTokenAccountData(account.programAddress, account.data) ? readTokenAccount(account.data) : undefined
     if (previous && (previous.mint !== current?.mint || previous.owner !== current?.owner)) {
       this.#tokenAccountsByMint.get(previous.mint)?.delete(key)
@@ -358,8 +378,8 @@ export class Chain {
     }
   }
 
-  #store(stored: StoredTransaction): void {
-    for (const key of new Set(stored.accountKeys)) this.#indexTokenAccount(key)
+  #store(stored: StoredTransaction, read: (key: string) => EncodedAccount | undefined): void {
+    for (const key of new Set(stored.accountKeys)) this.#indexTokenAccount(key, read)
     this.#transactions.set(stored.signature, stored)
     for (const key of new Set(stored.accountKeys)) {
       const list = this.#signaturesByAddress.get(key)
@@ -369,36 +389,48 @@ export class Chain {
     for (const listener of this.#transactionListeners) listener(stored)
   }
 
-  #decode(wire: Uint8Array) {
-    const transaction = transactionDecoder.decode(wire) as Transaction
-    const message = messageDecoder.decode(transaction.messageBytes)
-    const staticKeys = message.staticAccounts.map(String)
-    const feePayer = staticKeys[0]
-    const firstSignature = feePayer ? transaction.signatures[feePayer as Address] : undefined
-    const signature = firstSignature ? base58Encode(firstSignature) : undefined
+  #decode(wire: Uint8Array): Decoded {
+    const parsed = parseWire(wire)
+    const first = parsed.signatures[0]
+    const signature = first && first.some((byte) => byte !== 0) ? base58Encode(first) : undefined
     const loadedWritable: string[] = []
     const loadedReadonly: string[] = []
-    if ('addressTableLookups' in message)
-      for (const lookup of message.addressTableLookups ?? []) {
-        const table = this.getAccount(lookup.lookupTableAddress)
-        const addresses = table ? lookupTableAddresses(table.data) : []
-        for (const index of lookup.writableIndexes) if (addresses[index]) loadedWritable.push(addresses[index]!)
-        for (const index of lookup.readonlyIndexes) if (addresses[index]) loadedReadonly.push(addresses[index]!)
-      }
-    const computeBudget = readComputeBudget('instructions' in message ? message.instructions : [], staticKeys)
+    for (const lookup of parsed.lookups) {
+      const table = this.getAccount(lookup.table)
+      const addresses = table ? lookupTableAddresses(table.data) : []
+      for (const index of lookup.writable) if (addresses[index]) loadedWritable.push(addresses[index]!)
+      for (const index of lookup.readonly) if (addresses[index]) loadedReadonly.push(addresses[index]!)
+    }
     return {
-      transaction,
       signature,
-      version: message.version as StoredTransaction['version'],
-      lifetimeToken: String(message.lifetimeToken),
-      blockhashOffset: blockhashOffset(wire.length, transaction.messageBytes, message.version, staticKeys.length),
+      version: parsed.version,
+      lifetimeToken: parsed.blockhash,
+      blockhashOffset: parsed.blockhashOffset,
       keys: {
-        all: [...staticKeys, ...loadedWritable, ...loadedReadonly],
+        all: [...parsed.staticKeys, ...loadedWritable, ...loadedReadonly],
         loadedWritable,
         loadedReadonly,
-        signatures: BigInt(message.header.numSignerAccounts),
+        signatures: BigInt(parsed.numSigners),
       },
-      computeBudget,
+      computeBudget: readComputeBudget(parsed.instructions, parsed.staticKeys),
+    }
+  }
+
+  /** Runs wire bytes through LiteSVM's native binding (its wrapper would decode and re-encode them). */
+  #execute(wire: Uint8Array, version: StoredTransaction['version']): TransactionMetadata | FailedTransactionMetadata {
+    return version === 'legacy' ? this.#native.sendLegacyTransaction(wire) : this.#native.sendVersionedTransaction(wire)
+  }
+
+  #simulate(wire: Uint8Array, version: StoredTransaction['version']): { meta(): TransactionMetadata } | FailedTransactionMetadata {
+    return version === 'legacy' ? this.#native.simulateLegacyTransaction(wire) : this.#native.simulateVersionedTransaction(wire)
+  }
+
+  /** Reads accounts through a per-call cache: a transaction's snapshot reads each account once. */
+  #reader(): (key: string) => EncodedAccount | undefined {
+    const cache = new Map<string, EncodedAccount | undefined>()
+    return (key) => {
+      if (!cache.has(key)) cache.set(key, this.getAccount(key))
+      return cache.get(key)
     }
   }
 
@@ -450,18 +482,18 @@ function transactionFee(signatures: bigint, budget: { unitLimit: bigint; microLa
 }
 
 function readComputeBudget(
-  instructions: readonly { programAddressIndex: number; data?: Uint8Array | ArrayLike<number> }[],
+  instructions: readonly { programIdIndex: number; data: Uint8Array }[],
   keys: readonly string[],
 ): { unitLimit: bigint; microLamportsPerUnit: bigint } {
   let unitLimit: bigint | undefined
   let microLamportsPerUnit = 0n
   let otherInstructions = 0n
   for (const instruction of instructions) {
-    if (keys[instruction.programAddressIndex] !== COMPUTE_BUDGET_PROGRAM) {
+    if (keys[instruction.programIdIndex] !== COMPUTE_BUDGET_PROGRAM) {
       otherInstructions++
       continue
     }
-    const data = Uint8Array.from(instruction.data ?? [])
+    const data = Uint8Array.from(instruction.data)
     const view = new DataView(data.buffer)
     if (data[0] === 2 && data.length >= 5) unitLimit = BigInt(view.getUint32(1, true))
     if (data[0] === 3 && data.length >= 9) microLamportsPerUnit = view.getBigUint64(1, true)

@@ -153,8 +153,9 @@ export class PoolBook {
       const pool = this.#byVault.get(key)
       if (pool) touched.add(pool)
     }
+    const isVault = (key: string) => this.#byVault.has(key)
     for (const pool of touched) {
-      const trade = tradeFrom(stored, pool)
+      const trade = tradeFrom(stored, pool, isVault)
       if (!trade) continue
       this.#trades.push(trade)
       for (const listener of this.#tradeListeners) listener(trade, pool)
@@ -163,13 +164,13 @@ export class PoolBook {
 }
 
 /** The trade a committed transaction made against `pool`, from its vaults' token-balance changes. */
-function tradeFrom(stored: StoredTransaction, pool: Pool): Trade | undefined {
+function tradeFrom(stored: StoredTransaction, pool: Pool, isVault: (key: string) => boolean): Trade | undefined {
   const baseDelta = delta(stored, pool.baseVault)
   const quoteDelta = delta(stored, pool.quoteVault)
   // A swap moves the two vaults in opposite directions; deposits and withdrawals move them together.
   if (baseDelta === 0n || quoteDelta === 0n || baseDelta > 0n === quoteDelta > 0n) return undefined
   const side = baseDelta < 0n ? 'buy' : 'sell'
-  const wallet = counterparty(stored, pool.baseMint, pool.baseVault, -baseDelta) ?? stored.accountKeys[0]!
+  const wallet = counterparty(stored, pool.baseMint, -baseDelta, isVault) ?? stored.accountKeys[0]!
   return {
     signature: stored.signature,
     slot: stored.slot,
@@ -193,11 +194,13 @@ function delta(stored: StoredTransaction, account: string): bigint {
   return amountAt(stored.meta.postTokenBalances, index) - amountAt(stored.meta.preTokenBalances, index)
 }
 
-/** The owner of the token account of `mint` whose balance moved by `expected` (the trader's side). */
-function counterparty(stored: StoredTransaction, mint: string, vault: string, expected: bigint): string | undefined {
-  const vaultIndex = stored.accountKeys.indexOf(vault)
+/**
+ * The owner of the token account of `mint` whose balance moved by `expected`: the trader's side. Pool
+ * vaults are skipped, so in a routed swap the intermediate pool is not taken for the trader.
+ */
+function counterparty(stored: StoredTransaction, mint: string, expected: bigint, isVault: (key: string) => boolean): string | undefined {
   for (const post of stored.meta.postTokenBalances) {
-    if (post.mint !== mint || post.accountIndex === vaultIndex) continue
+    if (post.mint !== mint || isVault(stored.accountKeys[post.accountIndex]!)) continue
     const change = BigInt(post.uiTokenAmount.amount) - amountAt(stored.meta.preTokenBalances, post.accountIndex)
     if (change === expected) return post.owner
   }

@@ -1,0 +1,106 @@
+import { readMint } from '../chain/token-balances.ts'
+import { NATIVE_MINT } from '../world/swap.ts'
+import type { TokenRecord, World } from '../world/world.ts'
+import { ok, refuse, type Outcome } from './errors.ts'
+
+/** Jupiter's tokens v2 search returns at most 20 tokens for a symbol or name. */
+export const SEARCH_RESULT_LIMIT = 20
+/** Jupiter's tokens v2 search takes at most 100 comma-separated mints. */
+export const MAX_SEARCH_MINTS = 100
+/** Byte offsets of the COption tags of a mint's two authorities in the SPL base layout (0 = none). */
+const MINT_AUTHORITY_OPTION_OFFSET = 0
+const FREEZE_AUTHORITY_OPTION_OFFSET = 46
+
+/**
+ * A token as Jupiter's tokens v2 API describes it, limited to what the sandbox knows: no prices,
+ * holder counts, organic score or trading stats (those come from the market stand-ins).
+ */
+export interface TokenInfo {
+  id: string
+  name: string
+  symbol: string
+  icon: string | null
+  decimals: number
+  tokenProgram: string
+  /** Whole tokens (decimals applied), read from the mint. */
+  totalSupply: number | null
+  /** The oldest sandbox pool trading the token. */
+  firstPool: { id: string; createdAt: string } | null
+  audit: { mintAuthorityDisabled: boolean; freezeAuthorityDisabled: boolean } | null
+  isVerified: boolean
+  tags: string[]
+  updatedAt: string
+}
+
+/** The tokens v2 entry of a world token, with supply and authorities read from its mint now. */
+export function tokenInfo(world: World, token: TokenRecord): TokenInfo {
+  const account = world.chain.getAccount(token.mint)
+  const data = account?.data
+  // The native mint's account says nothing about SOL's supply (wrapping mints nothing): report none.
+  const mint = token.mint !== NATIVE_MINT && data && data.length >= FREEZE_AUTHORITY_OPTION_OFFSET + 4 ? data : undefined
+  const view = mint && new DataView(mint.buffer, mint.byteOffset, mint.byteLength)
+  const pools = world.pools.poolsOf(token.mint).sort((a, b) => a.createdAtUnixS - b.createdAtUnixS)
+  const first = pools[0]
+  return {
+    id: token.mint,
+    name: token.name,
+    symbol: token.symbol,
+    icon: token.logoURI,
+    decimals: token.decimals,
+    tokenProgram: token.program,
+    totalSupply: mint ? Number(readMint(mint).supply) / 10 ** token.decimals : null,
+    firstPool: first ? { id: first.address, createdAt: isoTime(first.createdAtUnixS) } : null,
+    audit: view
+      ? {
+          mintAuthorityDisabled: view.getUint32(MINT_AUTHORITY_OPTION_OFFSET, true) === 0,
+          freezeAuthorityDisabled: view.getUint32(FREEZE_AUTHORITY_OPTION_OFFSET, true) === 0,
+        }
+      : null,
+    isVerified: token.tags.includes('verified'),
+    tags: [...token.tags],
+    updatedAt: isoTime(world.chain.unixS),
+  }
+}
+
+/**
+ * Answers `GET /tokens/v2/search?query=`: comma-separated text is a list of mints (unknown ones are
+ * left out); a single term is a mint, or a symbol or name matched case-insensitively — exact symbols
+ * first, then symbol prefixes, then names containing it, verified tokens first within each.
+ */
+export function searchTokens(world: World, query: string | null): Outcome<TokenInfo[]> {
+  const text = query?.trim() ?? ''
+  if (text === '') return refuse(400, 'Query parameter query is required')
+  if (text.includes(',')) {
+    const mints = [...new Set(text.split(',').map((mint) => mint.trim()).filter((mint) => mint !== ''))]
+    if (mints.length > MAX_SEARCH_MINTS) return refuse(400, `query takes at most ${MAX_SEARCH_MINTS} mint addresses`)
+    return ok(mints.flatMap((mint) => world.tokens.get(mint) ?? []).map((token) => tokenInfo(world, token)))
+  }
+  const exact = world.tokens.get(text)
+  if (exact) return ok([tokenInfo(world, exact)])
+  const term = text.toLowerCase()
+  const ranked = [...world.tokens.values()]
+    .map((token) => ({ token, rank: matchRank(token, term) }))
+    .filter((entry): entry is { token: TokenRecord; rank: number } => entry.rank !== undefined)
+    .sort((a, b) => a.rank - b.rank || Number(b.token.tags.includes('verified')) - Number(a.token.tags.includes('verified')))
+  return ok(ranked.slice(0, SEARCH_RESULT_LIMIT).map((entry) => tokenInfo(world, entry.token)))
+}
+
+/** Answers `GET /tokens/v2/tag?query=`: every token carrying the tag (`verified`, `stablecoin`, ...). */
+export function tokensByTag(world: World, tag: string | null): Outcome<TokenInfo[]> {
+  const wanted = tag?.trim() ?? ''
+  if (wanted === '') return refuse(400, 'Query parameter query is required')
+  return ok([...world.tokens.values()].filter((token) => token.tags.includes(wanted)).map((token) => tokenInfo(world, token)))
+}
+
+/** 0 exact symbol, 1 symbol prefix, 2 name contains; undefined when the token does not match. */
+function matchRank(token: TokenRecord, term: string): number | undefined {
+  const symbol = token.symbol.toLowerCase()
+  if (symbol === term) return 0
+  if (symbol.startsWith(term)) return 1
+  if (token.name.toLowerCase().includes(term)) return 2
+  return undefined
+}
+
+function isoTime(unixS: number): string {
+  return new Date(Math.floor(unixS) * 1000).toISOString()
+}

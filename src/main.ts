@@ -2,13 +2,21 @@ import { createApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { createContext } from './context.ts'
 import { ManifestError } from './manifest.ts'
-import { startServer } from './server.ts'
+import { startServer, type RunningServer } from './server.ts'
 
-/** Entry point of `npm start` and of the compiled binary. */
-function main(): void {
+export interface ServiceOptions {
+  /** Runs after the service has drained and closed, before the process exits (e.g. stop a sandbox). */
+  afterShutdown?: () => Promise<void>
+}
+
+/**
+ * Starts the service from environment-style settings: validates the configuration (a bad value exits
+ * with code 78 and one line), builds the app, listens, and drains on SIGTERM/SIGINT.
+ */
+export function runService(env: Record<string, string | undefined>, options: ServiceOptions = {}): RunningServer {
   let config: Config
   try {
-    config = loadConfig()
+    config = loadConfig(env)
   } catch (error) {
     if (error instanceof ConfigError) exit(`configuration error: ${error.message}`)
     throw error
@@ -22,20 +30,21 @@ function main(): void {
     throw error
   }
   const running = startServer(app, ctx)
-  ctx.logger.info(
-    { url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length },
-    'listening',
-  )
+  ctx.logger.info({ url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length }, 'listening')
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => {
-      running.shutdown(signal).then(
-        () => process.exit(0),
-        (error) => {
-          console.error('solsentry: shutdown failed:', error)
-          process.exit(1)
-        },
-      )
+      running
+        .shutdown(signal)
+        .then(() => options.afterShutdown?.())
+        .then(
+          () => process.exit(0),
+          (error) => {
+            console.error('solsentry: shutdown failed:', error)
+            process.exit(1)
+          },
+        )
     })
+  return running
 }
 
 function exit(message: string): never {
@@ -43,4 +52,5 @@ function exit(message: string): never {
   process.exit(78) // EX_CONFIG
 }
 
-main()
+// The compiled binary and `bun src/main.ts` run the service alone, against the URLs in its config.
+if (import.meta.main) runService(process.env)

@@ -1,5 +1,6 @@
 import type { EncodedAccount, ReadonlyUint8Array } from '@solana/kit'
 import { base58Encode } from './base58.ts'
+import { tokenAmountToUiAmount } from '../token/ui-amount.ts'
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'
@@ -14,16 +15,7 @@ const ACCOUNT_TYPE_ACCOUNT = 2
 
 /** `uiTokenAmount` as the RPC prints it: `1234500` with 6 decimals → `{ uiAmount: 1.2345, uiAmountString: "1.2345" }`. */
 export function uiTokenAmount(amount: bigint, decimals: number) {
-  return { amount: amount.toString(), decimals, uiAmount: Number(uiAmountString(amount, decimals)), uiAmountString: uiAmountString(amount, decimals) }
-}
-
-/** The decimal string of an atomic amount, without trailing zeros (as agave's `real_number_string_trimmed`). */
-export function uiAmountString(amount: bigint, decimals: number): string {
-  if (decimals === 0) return amount.toString()
-  const digits = amount.toString().padStart(decimals + 1, '0')
-  const whole = digits.slice(0, -decimals)
-  const fraction = digits.slice(-decimals).replace(/0+$/, '')
-  return fraction ? `${whole}.${fraction}` : whole
+  return tokenAmountToUiAmount(amount, { decimals })
 }
 
 export function isTokenProgram(owner: string): boolean {

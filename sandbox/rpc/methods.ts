@@ -21,6 +21,8 @@ export interface RpcContext {
   parse: AccountParser
   /** Sends `lamports` from the sandbox faucet to `to` in a real transaction; resolves to its signature. */
   airdrop(to: string, lamports: bigint): Promise<string>
+  /** Mints sandbox USDC (atomic units) to `to`'s associated account; absent when the world has no USDC. */
+  airdropUsdc?(to: string, amount: bigint): Promise<string>
   genesisHash: string
 }
 
@@ -302,6 +304,14 @@ export const METHODS: Record<string, Handler> = {
       innerInstructions: null,
       replacementBlockhash: outcome.replacementBlockhash ?? null,
     })
+  },
+
+  /** Sandbox-only: sandbox USDC for any address, as `requestAirdrop` gives SOL. */
+  requestUsdcAirdrop: (params, ctx) => {
+    const to = params.pubkey(0)
+    const amount = params.u64(1)
+    if (!ctx.airdropUsdc) throw new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, 'Method not found')
+    return ctx.airdropUsdc(to, amount)
   },
 
   requestAirdrop: (params, ctx) => {

@@ -1,6 +1,6 @@
 import type { ServerWebSocket } from 'bun'
 import type { Chain } from '../chain/chain.ts'
-import { stringifyRpc } from './json.ts'
+import { stringifyRpcJson as stringifyRpc } from '../token/rpc-json.ts'
 import { METHODS, type RpcContext } from './methods.ts'
 import { Params } from './params.ts'
 import { RPC_ERRORS, RpcError } from './rpc-error.ts'

@@ -1,0 +1,33 @@
+import type { RunningSandbox } from './index.ts'
+
+/** What a person needs after boot: where things are, the scenario tokens, a command to try. */
+export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void {
+  const { file } = sandbox
+  const lines = [
+    '',
+    `solsentry sandbox ready in ${sandbox.bootMs} ms (${file.scenarios.length} scenarios)`,
+    `  Solana RPC   ${file.urls.rpc}   (WebSocket ${file.urls.ws})`,
+    `  DexScreener  ${file.urls.dexscreener}`,
+    `  Jupiter      ${file.urls.jupiter}`,
+    `  USDC mint    ${file.usdc_mint}`,
+    `  demo buyer   ${file.buyer.address}  (${file.buyer.sol} SOL, ${file.buyer.usdc} USDC; keypair ${file.buyer.keypair_path})`,
+    `  world file   ${sandbox.worldFilePath}`,
+    '',
+    '  scenario tokens:',
+    ...file.scenarios.map((scenario) => `    ${scenario.name.padEnd(22)} ${scenario.mint}  ${scenario.title}`),
+    '',
+  ]
+  if (serviceUrl) {
+    const example = file.scenarios.find((scenario) => scenario.name === 'blue-chip') ?? file.scenarios[0]
+    lines.push(`  service      ${serviceUrl}`, '  try:')
+    lines.push(`    curl -s ${serviceUrl}/health`)
+    lines.push(`    curl -s ${serviceUrl}/llm.txt`)
+    if (example)
+      lines.push(
+        `    curl -s ${file.urls.dexscreener}/tokens/v1/solana/${example.mint}`,
+        `    curl -s -X POST ${file.urls.rpc} -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getTokenLargestAccounts","params":["${example.mint}"]}'`,
+      )
+    lines.push('')
+  }
+  process.stderr.write(`${lines.join('\n')}\n`)
+}

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction } from '@solana-program/token'
+import { startAggregatorServer } from './aggregator/server.ts'
+import { loadAccountFiles } from './accounts-file.ts'
+import { base58Encode } from './chain/base58.ts'
+import { buildWorld, type BuiltScenario } from './build.ts'
+import { cliKeypairJson } from './keys.ts'
+import { startMarketServer } from './market/server.ts'
+import type { SandboxOptions } from './options.ts'
+import { accountParser } from './rpc/parsers.ts'
+import { startRpcServer } from './rpc/server.ts'
+import { trusted } from './world/addresses.ts'
+import { solToLamports, type World } from './world/world.ts'
+
+/** What the demo buyer holds at boot, to try paid calls and trades at once. */
+const BUYER_SOL = 100
+const BUYER_USDC = 1_000
+/** The genesis hash the sandbox reports: fixed, so clients can recognise the sandbox cluster. */
+const GENESIS_HASH = base58Encode(createHash('sha256').update('solsentry-sandbox-genesis').digest())
+
+export interface SandboxWorldFile {
+  generated_at: string
+  urls: { rpc: string; ws: string; dexscreener: string; jupiter: string }
+  usdc_mint: string
+  faucet: { sol: string; usdc: string }
+  buyer: { address: string; keypair_path: string; sol: number; usdc: number }
+  accounts_loaded: string[]
+  scenarios: BuiltScenario[]
+}
+
+export interface RunningSandbox {
+  world: World
+  file: SandboxWorldFile
+  worldFilePath: string
+  bootMs: number
+  stop(): Promise<void>
+}
+
+/**
+ * Boots the offline world: builds the chain and every scenario, loads account files, starts the
+ * Solana JSON-RPC (HTTP + WebSocket), DexScreener and Jupiter stand-ins, funds the demo buyer, and
+ * writes `world.json` describing all of it. The chain then follows wall time.
+ */
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const started = performance.now()
+  const now = Math.floor(Date.now() / 1000)
+  const { world, scenarios } = await buildWorld(now)
+  const accountsLoaded = options.accountsDir ? loadAccountFiles(world.chain, options.accountsDir) : []
+
+  const issuer = await world.signer('usdc-issuer')
+  const airdropUsdc = async (to: string, amount: bigint) => {
+    const ata = await world.ata(world.usdcMint, to)
+    return world.run(issuer, [
+      getCreateAssociatedTokenIdempotentInstruction({ payer: issuer, ata, owner: trusted(to), mint: trusted(world.usdcMint) }),
+      getMintToCheckedInstruction({ mint: trusted(world.usdcMint), token: ata, mintAuthority: issuer, amount, decimals: 6 }),
+    ])
+  }
+  const rpc = startRpcServer(
+    {
+      chain: world.chain,
+      parse: accountParser(world.chain),
+      airdrop: (to, amount) => world.faucet.airdrop(to, amount),
+      airdropUsdc,
+      genesisHash: GENESIS_HASH,
+    },
+    { hostname: options.hostname, port: options.rpcPort, wsPort: options.wsPort },
+  )
+  const market = startMarketServer(world, { hostname: options.hostname, port: options.marketPort })
+  const aggregator = startAggregatorServer(world, { hostname: options.hostname, port: options.aggregatorPort })
+
+  const buyer = await world.signer('demo-buyer')
+  await world.faucet.airdrop(buyer.address, solToLamports(BUYER_SOL))
+  await airdropUsdc(buyer.address, BigInt(BUYER_USDC) * 1_000_000n)
+  mkdirSync(options.dataDir, { recursive: true })
+  const keypairPath = resolve(join(options.dataDir, 'buyer.json'))
+  writeFileSync(keypairPath, await cliKeypairJson('demo-buyer'), { mode: 0o600 })
+
+  world.chain.followWallClock()
+  const file: SandboxWorldFile = {
+    generated_at: new Date().toISOString(),
+    urls: { rpc: rpc.url, ws: rpc.wsUrl, dexscreener: market.url, jupiter: aggregator.url },
+    usdc_mint: world.usdcMint,
+    faucet: {
+      sol: `JSON-RPC requestAirdrop on ${rpc.url}`,
+      usdc: `JSON-RPC requestUsdcAirdrop [address, amount in atomic units] on ${rpc.url}`,
+    },
+    buyer: { address: buyer.address, keypair_path: keypairPath, sol: BUYER_SOL, usdc: BUYER_USDC },
+    accounts_loaded: accountsLoaded,
+    scenarios,
+  }
+  const worldFilePath = resolve(join(options.dataDir, 'world.json'))
+  writeFileSync(worldFilePath, `${JSON.stringify(file, null, 2)}\n`)
+  return {
+    world,
+    file,
+    worldFilePath,
+    bootMs: Math.round(performance.now() - started),
+    async stop() {
+      world.chain.stop()
+      await Promise.all([rpc.stop(), market.stop(), aggregator.stop()])
+    },
+  }
+}

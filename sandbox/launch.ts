@@ -1,0 +1,26 @@
+/**
+ * `npm start`. With the sandbox profile (the default) it boots the offline world, then runs the
+ * service pointed at the world's servers through the ordinary URL settings, exactly as it would be
+ * pointed at mainnet. With SOLSENTRY_PROFILE=mainnet it runs the service alone.
+ */
+import { runService } from '../src/main.ts'
+import { printBanner } from './banner.ts'
+import { startSandbox } from './index.ts'
+import { sandboxOptions } from './options.ts'
+
+const env = process.env
+if ((env.SOLSENTRY_PROFILE ?? 'sandbox') !== 'sandbox') {
+  runService(env)
+} else {
+  const sandbox = await startSandbox(sandboxOptions(env))
+  const running = runService(
+    {
+      ...env,
+      SOLANA_RPC_URL: sandbox.file.urls.rpc,
+      DEXSCREENER_URL: sandbox.file.urls.dexscreener,
+      JUPITER_URL: sandbox.file.urls.jupiter,
+    },
+    { afterShutdown: () => sandbox.stop() },
+  )
+  printBanner(sandbox, running.url)
+}

@@ -1,0 +1,34 @@
+/** Where the sandbox listens and what it loads; from SANDBOX_* environment variables. */
+export interface SandboxOptions {
+  hostname: string
+  rpcPort: number
+  wsPort: number
+  marketPort: number
+  aggregatorPort: number
+  /** Directory of `solana account --output json` files to load (SANDBOX_ACCOUNTS_DIR). */
+  accountsDir: string | undefined
+  /** Where world.json and the demo keypair are written (DATA_DIR/sandbox). */
+  dataDir: string
+}
+
+/** The standard local-validator ports, and the next two for the market and aggregator stand-ins. */
+export const DEFAULT_PORTS = { rpc: 8899, ws: 8900, market: 8901, aggregator: 8902 } as const
+
+export function sandboxOptions(env: Record<string, string | undefined>): SandboxOptions {
+  const port = (name: string, fallback: number) => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    const value = Number(raw)
+    if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name}: must be an integer from 0 to 65535 (got ${JSON.stringify(raw)})`)
+    return value
+  }
+  return {
+    hostname: env.SANDBOX_HOST || '127.0.0.1',
+    rpcPort: port('SANDBOX_RPC_PORT', DEFAULT_PORTS.rpc),
+    wsPort: port('SANDBOX_WS_PORT', DEFAULT_PORTS.ws),
+    marketPort: port('SANDBOX_MARKET_PORT', DEFAULT_PORTS.market),
+    aggregatorPort: port('SANDBOX_AGGREGATOR_PORT', DEFAULT_PORTS.aggregator),
+    accountsDir: env.SANDBOX_ACCOUNTS_DIR || undefined,
+    dataDir: `${env.DATA_DIR || './data'}/sandbox`,
+  }
+}

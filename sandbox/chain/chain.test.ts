@@ -58,10 +58,10 @@ describe('Chain', () => {
     const chain = new Chain({ genesisUnixS: GENESIS })
     const payer = await funded(chain)
     const old = chain.latestBlockhash()
-    for (let i = 0n; i < BLOCKHASH_VALID_BLOCKS; i++) chain.advanceTo(chain.unixS)
+    for (let i = 0n; i < BLOCKHASH_VALID_BLOCKS; i++) chain.produceBlock()
     expect(chain.send(await transfer(chain, payer, payer.address, 1n, old)).ok).toBe(true)
     const older = chain.latestBlockhash()
-    for (let i = 0n; i <= BLOCKHASH_VALID_BLOCKS; i++) chain.advanceTo(chain.unixS)
+    for (let i = 0n; i <= BLOCKHASH_VALID_BLOCKS; i++) chain.produceBlock()
     const refused = chain.send(await transfer(chain, payer, payer.address, 1n, older))
     expect(refused).toMatchObject({ ok: false, err: 'BlockhashNotFound' })
   })
@@ -95,14 +95,24 @@ describe('Chain', () => {
     const slot = chain.slot
     chain.advanceTo(GENESIS)
     expect(chain.unixS).toBe(GENESIS + 60)
-    expect(chain.slot).toBe(slot + 1n)
+    expect(chain.slot).toBe(slot)
+  })
+
+  test('blocks produced faster than real time keep their slots; time catches up', () => {
+    const chain = new Chain({ genesisUnixS: GENESIS })
+    for (let i = 0; i < 5; i++) chain.produceBlock()
+    expect(chain.slot).toBe(5n)
+    chain.advanceTo(GENESIS + 1) // slot 2 by time: already passed
+    expect(chain.slot).toBe(5n)
+    chain.advanceTo(GENESIS + 4) // slot 10 by time
+    expect(chain.slot).toBe(10n)
   })
 
   test('simulation commits nothing and can replace the blockhash', async () => {
     const chain = new Chain({ genesisUnixS: GENESIS })
     const payer = await funded(chain)
     const stale = chain.latestBlockhash()
-    for (let i = 0n; i <= BLOCKHASH_VALID_BLOCKS; i++) chain.advanceTo(chain.unixS)
+    for (let i = 0n; i <= BLOCKHASH_VALID_BLOCKS; i++) chain.produceBlock()
     const wire = await transfer(chain, payer, payer.address, 1n, stale)
     expect(chain.simulate(wire).err).toBe('BlockhashNotFound')
     const replaced = chain.simulate(wire, { replaceRecentBlockhash: true })

@@ -116,6 +116,7 @@ export interface ChainOptions {
 export class Chain {
   readonly svm: LiteSVM
   #unixS: number
+  readonly #genesisUnixS: number
   #slot = 0n
   #blockHeight = 0n
   #blockhash: string
@@ -136,6 +137,7 @@ export class Chain {
     // Our own window of recent blockhashes replaces LiteSVM's single-blockhash check.
     this.svm = new LiteSVM().withBlockhashCheck(false).withNativeMints()
     this.#unixS = options.genesisUnixS
+    this.#genesisUnixS = options.genesisUnixS
     this.#blockhash = this.svm.latestBlockhash()
     this.#blockhashHeights.set(this.#blockhash, 0n)
     this.#writeClock()
@@ -164,15 +166,29 @@ export class Chain {
   }
 
   /**
-   * Moves the clock to `unixS` (never backwards) and produces a block. Slots advance with the time
-   * elapsed (one per SLOT_MS, at least one), block height by one, as if the slots between were skipped.
+   * Moves the clock to `unixS` (never backwards). The slot follows the time since genesis (one per
+   * SLOT_MS); when it moves, a block is produced (new blockhash), as if the slots between were skipped.
+   * Slots already taken by blocks produced faster than real time are not given back.
    */
-  advanceTo(unixS: number): BlockEvent {
-    const target = Math.max(unixS, this.#unixS)
-    const elapsedSlots = BigInt(Math.floor(((target - this.#unixS) * 1000) / SLOT_MS))
+  advanceTo(unixS: number): BlockEvent | undefined {
+    if (unixS <= this.#unixS) return undefined
+    this.#unixS = unixS
+    const timeSlot = BigInt(Math.floor(((unixS - this.#genesisUnixS) * 1000) / SLOT_MS))
+    if (timeSlot <= this.#slot) {
+      this.#writeClock()
+      return undefined
+    }
+    return this.#nextBlock(timeSlot)
+  }
+
+  /** Produces a block now: the slot moves on by one (and with it the blockhash and block height). */
+  produceBlock(): BlockEvent {
+    return this.#nextBlock(this.#slot + 1n)
+  }
+
+  #nextBlock(slot: bigint): BlockEvent {
     const parent = this.#slot
-    this.#slot += elapsedSlots > 0n ? elapsedSlots : 1n
-    this.#unixS = target
+    this.#slot = slot
     this.#blockHeight += 1n
     this.svm.expireBlockhash()
     this.#blockhash = this.svm.latestBlockhash()
@@ -193,7 +209,7 @@ export class Chain {
     try {
       return await build()
     } finally {
-      if (--this.#heldBlocks === 0) this.advanceTo(this.#unixS)
+      if (--this.#heldBlocks === 0) this.produceBlock()
     }
   }
 
@@ -327,7 +343,7 @@ export class Chain {
       },
     }
     this.#store(stored, after)
-    if (this.#heldBlocks === 0) this.advanceTo(this.#unixS)
+    if (this.#heldBlocks === 0) this.produceBlock()
     return { ok: true, signature, stored }
   }
 

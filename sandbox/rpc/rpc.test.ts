@@ -270,7 +270,7 @@ describe('sending', () => {
 
   test('a stale blockhash fails preflight with BlockhashNotFound', async () => {
     const stale = await latest()
-    for (let i = 0; i <= 150; i++) chain.advanceTo(chain.unixS)
+    for (let i = 0; i <= 150; i++) chain.produceBlock()
     const transaction = await signedTransfer(payer, payer.address, 1n, stale)
     const answer = await rawCall('sendTransaction', [getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }])
     expect<unknown>(answer.error).toMatchObject({ code: -32002, message: 'Transaction simulation failed: Blockhash not found' })
@@ -286,7 +286,7 @@ describe('sending', () => {
 
   test('simulateTransaction: sigVerify, replaceRecentBlockhash, and both together refused', async () => {
     const stale = await latest()
-    for (let i = 0; i <= 150; i++) chain.advanceTo(chain.unixS)
+    for (let i = 0; i <= 150; i++) chain.produceBlock()
     const wire = getBase64EncodedWireTransaction(await signedTransfer(payer, payer.address, 1n, stale)) as Base64EncodedWireTransaction
     const plain = await rpc.simulateTransaction(wire, { encoding: 'base64' }).send()
     expect<unknown>(plain.value.err).toBe('BlockhashNotFound')

@@ -24,14 +24,20 @@ export const snipedLaunch: Scenario = {
       for (let i = 0; i < SNIPERS; i++) await world.wallet(`sniped:sniper-${i}`, 8)
     })
     timeline.at(launchAt, 'sniped-launch pool', async () => {
-      pool = await world.createPool({
+      // The pool opens in one block, as a single initialize transaction does on mainnet.
+      const dev = await world.signer('sniped:dev')
+      pool = await world.chain.sameBlock(() => world.createPool({
         key: 'sniped:raydium', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-        baseAmount: units(900_000_000, 6), quoteAmount: units(50, 9), provider: await world.signer('sniped:dev'), feeBps: 25, lp: 'burn',
-      })
+        baseAmount: units(900_000_000, 6), quoteAmount: units(50, 9), provider: dev, feeBps: 25, lp: 'burn',
+      }))
     })
-    for (let i = 0; i < SNIPERS; i++)
-      timeline.at(launchAt + SLOT_S * (1 + (i % 3)), 'sniped-launch snipe', async () => {
-        await trade(world, await world.signer(`sniped:sniper-${i}`), pool!, 'buy', 2 + (i % 4))
+    // Four snipers land in each of the three slots after the pool opens.
+    for (let slot = 1; slot <= 3; slot++)
+      timeline.at(launchAt + SLOT_S * slot, 'sniped-launch snipes', async () => {
+        await world.chain.sameBlock(async () => {
+          for (let i = (slot - 1) * 4; i < slot * 4; i++)
+            await trade(world, await world.signer(`sniped:sniper-${i}`), pool!, 'buy', 2 + (i % 4))
+        })
       })
     scheduleTape(ctx, {
       pool: () => pool!, traders: Array.from({ length: 20 }, (_, i) => `sniped:retail-${i}`), traderSol: 6,

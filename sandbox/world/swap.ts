@@ -101,6 +101,6 @@ function closeAccount(account: Address, owner: Address, authority: TransactionSi
 }
 
 /** Appends the pool account (read-only, not a signer); the token program ignores it. */
-function withPoolAccount(instruction: Instruction, pool: string): Instruction {
+export function withPoolAccount(instruction: Instruction, pool: string): Instruction {
   return { ...instruction, accounts: [...(instruction.accounts ?? []), { address: address(pool), role: AccountRole.READONLY }] }
 }

@@ -18,7 +18,7 @@ import { isTokenAccountData, MINT_SIZE, readMint, readTokenAccount, TOKEN_ACCOUN
 import { buildPartiallySigned, execute } from '../chain/transactions.ts'
 import { namedSigner } from '../keys.ts'
 import { PoolBook, type Pool, type PoolKind, type Trade } from './pool-book.ts'
-import { NATIVE_MINT, swapInstructions } from './swap.ts'
+import { NATIVE_MINT, swapInstructions, withPoolAccount } from './swap.ts'
 import { STATEFUL_VENUES } from './venues.ts'
 
 /** Whole SOL (possibly fractional) in lamports. */
@@ -276,7 +276,7 @@ export class World {
 
   /**
    * Creates a pool: vaults owned by the venue's authority with the operator as delegate, the
-   * provider's deposit, the LP mint (traditional AMMs) and what the provider does with its LP
+   * provider's deposit (which names the pool account, so the pool's history starts with it), the LP mint (traditional AMMs) and what the provider does with its LP
    * tokens, then the pool account in the venue's layout.
    */
   async createPool(spec: PoolSpec): Promise<Pool> {
@@ -443,14 +443,17 @@ export class World {
         // Wrapped SOL: lamports into the vault, then SyncNative credits them as tokens.
         await execute(this.chain, provider, [
           getTransferSolInstruction({ source: provider, destination: address(vault), amount: lamports(amount) }),
-          getSyncNativeInstruction({ account: address(vault) }),
+          withPoolAccount(getSyncNativeInstruction({ account: address(vault) }), pool.address),
         ])
         continue
       }
       await execute(this.chain, provider, [
-        getTransferCheckedInstruction(
-          { source, mint: address(mint), destination: address(vault), authority: provider, amount, decimals: token.decimals },
-          { programAddress: address(token.program) },
+        withPoolAccount(
+          getTransferCheckedInstruction(
+            { source, mint: address(mint), destination: address(vault), authority: provider, amount, decimals: token.decimals },
+            { programAddress: address(token.program) },
+          ),
+          pool.address,
         ),
       ])
     }

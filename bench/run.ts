@@ -1,7 +1,8 @@
 /** `npm run bench -- <name> [options]`: runs one bench from bench/ and prints its figures. */
 import * as http from './http.ts'
+import * as sandboxRpc from './sandbox-rpc.ts'
 
-const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = { http }
+const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = { http, 'sandbox-rpc': sandboxRpc }
 
 const [name, ...args] = process.argv.slice(2)
 const bench = name ? BENCHES[name] : undefined

@@ -298,6 +298,32 @@ describe('sending', () => {
   })
 })
 
+describe('subscriptions', () => {
+  test('slotSubscribe notifies each new block through kit', async () => {
+    const subscriptions = createSolanaRpcSubscriptions(server.wsUrl)
+    const abort = new AbortController()
+    const notifications = await subscriptions.slotNotifications().subscribe({ abortSignal: abort.signal })
+    const next = notifications[Symbol.asyncIterator]().next()
+    await Bun.sleep(20)
+    const block = chain.produceBlock()
+    const { value } = await next
+    expect<unknown>(value?.slot).toBe(block.slot)
+    expect<unknown>(value?.parent).toBe(block.parent)
+    abort.abort()
+  })
+
+  test('signatureSubscribe answers at once for a signature already processed', async () => {
+    const subscriptions = createSolanaRpcSubscriptions(server.wsUrl)
+    const abort = new AbortController()
+    const notifications = await subscriptions
+      .signatureNotifications(transferSignature as Signature, { commitment: 'confirmed' })
+      .subscribe({ abortSignal: abort.signal })
+    const { value } = await notifications[Symbol.asyncIterator]().next()
+    expect<unknown>(value?.value.err).toBeNull()
+    abort.abort()
+  })
+})
+
 describe('protocol errors', () => {
   test('an unknown method is -32601', async () => {
     expect<unknown>((await rawCall('getEverything', [])).error).toEqual({ code: -32601, message: 'Method not found' })

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { getBase58Encoder } from '@solana/kit'
-import { base58DecodedLength, checkSolanaAddress } from './address.ts'
+import { getBase58Codec, getBase58Encoder } from '@solana/kit'
+import { checkSolanaAddress } from './address.ts'
+import { decodeBase58, encodeBase58 } from './base58.ts'
 
 describe('checkSolanaAddress', () => {
   test.each([
@@ -42,15 +43,25 @@ describe('checkSolanaAddress', () => {
   })
 })
 
-describe('base58DecodedLength', () => {
-  test('agrees with @solana/kit on random strings of every address length', () => {
+describe('base58', () => {
+  test('decoding agrees with @solana/kit on random strings of every address length', () => {
     const kit = getBase58Encoder()
     const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
     for (let i = 0; i < 2000; i++) {
       const length = 1 + (i % 50)
       let text = ''
       for (let j = 0; j < length; j++) text += alphabet[Math.floor(Math.random() * (i % 7 === 0 ? 3 : 58))]
-      expect(base58DecodedLength(text)).toBe(kit.encode(text).length)
+      expect(decodeBase58(text)).toEqual(new Uint8Array(kit.encode(text)))
     }
   })
+})
+
+test('encoding agrees with @solana/kit both ways, leading zeros included', () => {
+  const kit = getBase58Codec()
+  for (let i = 0; i < 500; i++) {
+    const bytes = crypto.getRandomValues(new Uint8Array(i % 3 === 0 ? 64 : 32))
+    if (i % 5 === 0) bytes.fill(0, 0, i % 7)
+    expect(encodeBase58(bytes)).toBe(kit.decode(bytes))
+  }
+  expect(() => decodeBase58('0OIl')).toThrow('invalid base58 character "0"')
 })

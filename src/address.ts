@@ -1,3 +1,5 @@
+import { decodeBase58 } from './base58.ts'
+
 /** Length bounds of a base58-encoded 32-byte Solana address (spec §2, §8). */
 export const ADDRESS_MIN_LENGTH = 32
 export const ADDRESS_MAX_LENGTH = 44
@@ -8,10 +10,6 @@ const BASE58 = new RegExp(BASE58_PATTERN)
 const EVM_ADDRESS = /^0x[0-9a-fA-F]*$/
 /** What a ticker looks like: `BONK`, `$WIF`, `usdc` — short, letters and digits, no address length. */
 const TICKER = /^\$?[A-Za-z][A-Za-z0-9]{0,14}$/
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
-const BASE58_DIGIT = new Int8Array(128).fill(-1)
-for (let i = 0; i < BASE58_ALPHABET.length; i++) BASE58_DIGIT[BASE58_ALPHABET.charCodeAt(i)] = i
-
 export type AddressCheck = { ok: true; address: string } | { ok: false; message: string }
 
 /**
@@ -38,32 +36,9 @@ export function checkSolanaAddress(
     const bad = [...value].find((ch) => !BASE58.test(ch))
     return fail(`${field} contains "${bad}", which is not in the base58 alphabet (no 0, O, I or l)`)
   }
-  const length = base58DecodedLength(value)
+  const length = decodeBase58(value).length
   if (length !== 32) return fail(`${field} decodes to ${length} bytes, not 32: it is not a Solana address`)
   return { ok: true, address: value }
-}
-
-/**
- * How many bytes a base58 string (already checked against the alphabet) decodes to. Runs on every
- * scanner request, so it does the schoolbook base conversion on a small byte array instead of BigInt.
- */
-export function base58DecodedLength(text: string): number {
-  let leadingZeros = 0
-  while (leadingZeros < text.length && text.charCodeAt(leadingZeros) === 49 /* '1' */) leadingZeros++
-  const bytes: number[] = [] // little-endian base-256 digits of the value
-  for (let i = leadingZeros; i < text.length; i++) {
-    let carry = BASE58_DIGIT[text.charCodeAt(i)]!
-    for (let j = 0; j < bytes.length; j++) {
-      carry += bytes[j]! * 58
-      bytes[j] = carry & 0xff
-      carry >>= 8
-    }
-    while (carry > 0) {
-      bytes.push(carry & 0xff)
-      carry >>= 8
-    }
-  }
-  return leadingZeros + bytes.length
 }
 
 function fail(message: string): AddressCheck {

@@ -1,0 +1,138 @@
+import type { Rpc, SolanaRpcApi } from '@solana/kit'
+import type { DexScreenerSource } from '../sources/dexscreener.ts'
+import type { JupiterSource } from '../sources/jupiter.ts'
+import type { SolanaSource } from '../sources/solana-rpc.ts'
+import { CallMeter, UpstreamError } from '../sources/upstream.ts'
+import type { FactName, Facts } from './types.ts'
+
+/** The upstream sources a scan reads through. */
+export interface Sources {
+  solana: SolanaSource
+  dexscreener: DexScreenerSource
+  jupiter: JupiterSource
+}
+
+/** How a fact is gathered: from the context (its sources and other facts), or it throws. */
+export type FactLoader<K extends FactName> = (ctx: TokenContext) => Promise<Facts[K]>
+
+/** Why a fact is missing, as logged and tested (the wire lists only the fact names). */
+export interface MissingFact {
+  name: FactName
+  reason: string
+}
+
+export interface TokenContextOptions {
+  /** Absolute time (ms since epoch) by which every fact must be settled. */
+  deadlineAt: number
+  loaders: { [K in FactName]: FactLoader<K> }
+}
+
+/**
+ * The facts of one scan of one mint. Each fact is loaded at most once, when first asked for, and
+ * loaders ask for the facts they need, so everything starts as early as its inputs allow and the
+ * deepest chain of dependent calls sets the latency. A fact that fails, has the wrong shape upstream
+ * or is still outstanding at the deadline is recorded as missing; asking for it then yields
+ * `undefined`, never an exception.
+ */
+export class TokenContext {
+  readonly meter = new CallMeter()
+  readonly rpc: Rpc<SolanaRpcApi>
+  readonly #facts = new Map<FactName, Promise<unknown>>()
+  readonly #missing = new Map<FactName, string>()
+  readonly #present = new Set<FactName>()
+  readonly #deadline: Promise<'deadline'>
+  readonly #timer: ReturnType<typeof setTimeout>
+  readonly #loaders: TokenContextOptions['loaders']
+  readonly #shared = new Map<string, Promise<unknown>>()
+
+  constructor(
+    readonly mint: string,
+    readonly sources: Sources,
+    options: TokenContextOptions,
+  ) {
+    this.rpc = sources.solana.rpc(this.meter)
+    this.#loaders = options.loaders
+    let expire: (value: 'deadline') => void = () => {}
+    this.#deadline = new Promise((resolve) => (expire = resolve))
+    this.#timer = setTimeout(() => expire('deadline'), Math.max(0, options.deadlineAt - Date.now()))
+  }
+
+  /** The fact, or undefined when it is missing (the reason is recorded). */
+  fact<K extends FactName>(name: K): Promise<Facts[K] | undefined> {
+    let pending = this.#facts.get(name) as Promise<Facts[K] | undefined> | undefined
+    if (!pending) {
+      pending = this.#load(name)
+      this.#facts.set(name, pending)
+    }
+    return pending
+  }
+
+  /** Loads the facts a scanner needs, all at once, and stops the deadline timer. */
+  async gather(names: readonly FactName[]): Promise<void> {
+    await Promise.all(names.map((name) => this.fact(name)))
+  }
+
+  /**
+   * An intermediate result several loaders share (e.g. the pool accounts both `pools` and `holders`
+   * read), computed once per scan. Its failure is each caller's failure.
+   */
+  shared<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let pending = this.#shared.get(key) as Promise<T> | undefined
+    if (!pending) {
+      pending = load()
+      this.#shared.set(key, pending)
+    }
+    return pending
+  }
+
+  missing(): MissingFact[] {
+    return [...this.#missing].map(([name, reason]) => ({ name, reason }))
+  }
+
+  present(): FactName[] {
+    return [...this.#present]
+  }
+
+  /** Releases the deadline timer (call when the scan is answered). */
+  close(): void {
+    clearTimeout(this.#timer)
+  }
+
+  async #load<K extends FactName>(name: K): Promise<Facts[K] | undefined> {
+    const loader = this.#loaders[name] as FactLoader<K>
+    const outcome = await Promise.race([
+      loader(this).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+      this.#deadline.then(() => ({ error: new Error('deadline: still outstanding when the scan had to answer') })),
+    ])
+    if ('error' in outcome) {
+      this.#missing.set(name, describe(outcome.error))
+      return undefined
+    }
+    this.#present.add(name)
+    return outcome.value
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof UpstreamError) return `${error.source}: ${error.reason}`
+  if (error instanceof Error) return error.message
+  return String(error)
+}
+
+/** A loader's way to say a fact cannot be had (a dependency is missing, or the data is not there). */
+export class FactUnavailable extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'FactUnavailable'
+  }
+}
+
+/** The fact, or FactUnavailable naming it when it is missing. */
+export async function need<K extends FactName>(ctx: TokenContext, name: K): Promise<Facts[K]> {
+  const value = await ctx.fact(name)
+  if (value === undefined) throw new FactUnavailable(`needs ${name}, which is missing`)
+  return value
+}

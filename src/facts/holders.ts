@@ -1,0 +1,87 @@
+import type { Address } from '@solana/kit'
+import { encodeBase58 } from '../base58.ts'
+import { BURN_ADDRESSES, RAYDIUM_AMM_V4_AUTHORITY_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../onchain/programs.ts'
+import { FactUnavailable, need, type TokenContext } from './context.ts'
+import { readAccounts } from './onchain-accounts.ts'
+import { decodedPools, POOL_PROGRAMS } from './pools.ts'
+import type { HolderAccount, HolderKind, HoldersFact } from './types.ts'
+
+/** Token-lock programs: tokens their PDAs hold are locked, not circulating (jup-ag docs: Jupiter Lock mainnet id). */
+export const LOCKER_PROGRAMS: ReadonlySet<string> = new Set(['LocpQgucEQHbqNABEYvBvwoxCPsSbG91A1QaQhQQqjn'])
+/** Owners that are pool authorities rather than pool accounts (shared by every pool of the venue). */
+const POOL_AUTHORITIES: ReadonlySet<string> = new Set([RAYDIUM_AMM_V4_AUTHORITY_ADDRESS])
+const BURNS: ReadonlySet<string> = new Set(BURN_ADDRESSES)
+const OWNER_OFFSET = 32
+const TOP_WALLETS = 10
+
+/**
+ * The largest token accounts resolved to their owners and classified: pool vaults (a known vault, an
+ * owner that is a pool account or pool authority), burn addresses, lockers (an owner that is a PDA of
+ * a lock program) and wallets. Concentration counts wallets only, grouped by owner.
+ */
+export async function loadHolders(ctx: TokenContext): Promise<HoldersFact> {
+  const [{ value: largest }, mint] = await Promise.all([ctx.rpc.getTokenLargestAccounts(ctx.mint as Address).send(), need(ctx, 'mint')])
+  if (mint.supply === 0n) throw new FactUnavailable('the supply is zero')
+  const [tokenAccounts, pools] = await Promise.all([
+    readAccounts(ctx, largest.map((entry) => entry.address)),
+    decodedPools(ctx).catch(() => []),
+  ])
+  const owners = tokenAccounts.map((account) =>
+    account && (account.owner === TOKEN_PROGRAM_ADDRESS || account.owner === TOKEN_2022_PROGRAM_ADDRESS)
+      ? encodeBase58(account.data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32))
+      : null,
+  )
+  const ownerAccounts = await readAccounts(ctx, [...new Set(owners.filter((owner): owner is string => owner !== null))])
+  const ownerProgram = new Map(ownerAccounts.flatMap((account) => (account ? [[account.address, account.owner]] : [])))
+  const vaults = new Set(pools.flatMap((pool) => [pool.baseVault, pool.quoteVault]))
+  const poolAddresses = new Set(pools.map((pool) => pool.address))
+
+  const classify = (address: string, owner: string | null): HolderKind => {
+    if (owner === null) return 'wallet'
+    if (BURNS.has(owner)) return 'burn'
+    if (vaults.has(address) || poolAddresses.has(owner) || POOL_AUTHORITIES.has(owner)) return 'pool'
+    const program = ownerProgram.get(owner)
+    if (program && POOL_PROGRAMS.has(program)) return 'pool'
+    if (program && LOCKER_PROGRAMS.has(program)) return 'locker'
+    return 'wallet'
+  }
+  const accounts: HolderAccount[] = largest.map((entry, index) => {
+    const amount = BigInt(entry.amount)
+    const owner = owners[index] ?? null
+    return { address: entry.address, owner, amount, pct: pct(amount, mint.supply), kind: classify(entry.address, owner) }
+  })
+  const byOwner = new Map<string, bigint>()
+  for (const account of accounts)
+    if (account.kind === 'wallet') byOwner.set(account.owner ?? account.address, (byOwner.get(account.owner ?? account.address) ?? 0n) + account.amount)
+  const topWallets = [...byOwner.values()].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)).slice(0, TOP_WALLETS)
+  const excluded = accounts.filter((account) => account.kind !== 'wallet').reduce((sum, account) => sum + account.amount, 0n)
+  return {
+    supply: mint.supply,
+    accounts,
+    top10WalletPct: pct(topWallets.reduce((sum, amount) => sum + amount, 0n), mint.supply),
+    excludedPct: pct(excluded, mint.supply),
+  }
+}
+
+/** Percent with two decimals. */
+function pct(part: bigint, whole: bigint): number {
+  return whole === 0n ? 0 : Number((part * 10_000n) / whole) / 100
+}
+
+/**
+ * Every holder account of the mint, counted with getProgramAccounts (data sliced away). Public RPCs
+ * refuse this on the token programs; then the fact is missing, not zero.
+ */
+export async function loadHolderCount(ctx: TokenContext): Promise<number> {
+  const mint = await need(ctx, 'mint')
+  const program = (mint.program === 'spl-token-2022' ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS) as Address
+  const accounts = await ctx.rpc
+    .getProgramAccounts(program, {
+      encoding: 'base64',
+      dataSlice: { offset: 64, length: 8 },
+      filters: [{ memcmp: { offset: 0n, bytes: ctx.mint as never, encoding: 'base58' } }],
+    })
+    .send()
+  // Holders are accounts with a balance; empty accounts left behind are not holders.
+  return accounts.filter((entry) => Buffer.from(entry.account.data[0], 'base64').readBigUInt64LE(0) > 0n).length
+}

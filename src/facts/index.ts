@@ -1,0 +1,29 @@
+import { TokenContext, type Sources } from './context.ts'
+import { loadHolderCount, loadHolders } from './holders.ts'
+import { loadLaunchpad } from './launchpad.ts'
+import { loadMarket } from './market.ts'
+import { loadMetadata } from './metadata.ts'
+import { loadMint } from './mint.ts'
+import { loadPools } from './pools.ts'
+import { loadTokenList } from './token-list.ts'
+import type { TokenContextOptions } from './context.ts'
+
+/** How each fact is gathered (one loader per fact name). */
+export const LOADERS: TokenContextOptions['loaders'] = {
+  mint: loadMint,
+  metadata: loadMetadata,
+  token_list: loadTokenList,
+  holders: loadHolders,
+  holder_count: loadHolderCount,
+  pools: loadPools,
+  launchpad: loadLaunchpad,
+  market: loadMarket,
+}
+
+/** A scan's fact store for `mint`, answering by `deadlineAt` (ms since epoch). */
+export function createTokenContext(mint: string, sources: Sources, deadlineAt: number): TokenContext {
+  return new TokenContext(mint, sources, { deadlineAt, loaders: LOADERS })
+}
+
+export { TokenContext, type Sources } from './context.ts'
+export type * from './types.ts'

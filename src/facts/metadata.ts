@@ -1,0 +1,38 @@
+import { decodeMetadata } from '../onchain/metaplex-metadata.ts'
+import { TOKEN_METADATA_PROGRAM_ADDRESS } from '../onchain/programs.ts'
+import type { TokenContext } from './context.ts'
+import { mintDerivedAccounts } from './onchain-accounts.ts'
+import type { MetadataFact } from './types.ts'
+
+/**
+ * Name, symbol, URI, update authority and mutability: the Metaplex metadata PDA when it exists,
+ * else the Token-2022 metadata extension (which stays mutable while it has an update authority).
+ * Off-chain URIs are not fetched.
+ */
+export async function loadMetadata(ctx: TokenContext): Promise<MetadataFact> {
+  const [accounts, mint] = await Promise.all([mintDerivedAccounts(ctx), ctx.fact('mint')])
+  const account = accounts.metadata
+  if (account && account.owner === TOKEN_METADATA_PROGRAM_ADDRESS) {
+    const metadata = decodeMetadata(account.data)
+    if (metadata)
+      return {
+        source: 'metaplex',
+        name: metadata.data.name,
+        symbol: metadata.data.symbol,
+        uri: metadata.data.uri,
+        updateAuthority: metadata.updateAuthority,
+        isMutable: metadata.isMutable,
+      }
+  }
+  const extension = mint?.extensions.tokenMetadata
+  if (extension)
+    return {
+      source: 'token-2022',
+      name: extension.name,
+      symbol: extension.symbol,
+      uri: extension.uri,
+      updateAuthority: extension.updateAuthority,
+      isMutable: extension.updateAuthority !== null,
+    }
+  return { source: 'none', name: null, symbol: null, uri: null, updateAuthority: null, isMutable: null }
+}

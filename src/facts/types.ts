@@ -1,0 +1,124 @@
+import type { DexPair } from '../sources/dexscreener.ts'
+
+/**
+ * The facts a scan gathers, by the names that appear in `missing_fields`. Names are stable: they are
+ * part of the wire contract and of docs/data-quality.md.
+ */
+export type FactName = 'mint' | 'metadata' | 'token_list' | 'holders' | 'holder_count' | 'pools' | 'launchpad' | 'market'
+
+export interface Facts {
+  mint: MintFact
+  metadata: MetadataFact
+  token_list: TokenListFact
+  holders: HoldersFact
+  holder_count: number
+  pools: PoolsFact
+  launchpad: LaunchpadFact
+  market: MarketFact
+}
+
+/** The mint account: program, supply, authorities and every Token-2022 extension. */
+export interface MintFact {
+  program: 'spl-token' | 'spl-token-2022'
+  supply: bigint
+  decimals: number
+  mintAuthority: string | null
+  freezeAuthority: string | null
+  extensions: MintExtensions
+}
+
+export interface MintExtensions {
+  transferFee: { basisPoints: number; maximumFee: bigint; configAuthority: string | null; newerBasisPoints: number; newerEpoch: bigint } | null
+  permanentDelegate: string | null
+  transferHook: { programId: string | null; authority: string | null } | null
+  nonTransferable: boolean
+  defaultAccountState: 'initialized' | 'frozen' | null
+  mintCloseAuthority: string | null
+  pausable: { authority: string | null; paused: boolean } | null
+  metadataPointer: { authority: string | null; metadataAddress: string | null } | null
+  tokenMetadata: { name: string; symbol: string; uri: string; updateAuthority: string | null } | null
+  /** Names of the other extensions present, as the RPC names them. */
+  other: string[]
+}
+
+/** Name, symbol, URI and who can change them: Metaplex metadata, else the Token-2022 metadata extension. */
+export interface MetadataFact {
+  source: 'metaplex' | 'token-2022' | 'none'
+  name: string | null
+  symbol: string | null
+  uri: string | null
+  updateAuthority: string | null
+  /** Whether the update authority may still change the metadata; null when there is no metadata. */
+  isMutable: boolean | null
+}
+
+/** What the aggregator's token list says of the mint. */
+export interface TokenListFact {
+  listed: boolean
+  verified: boolean
+  tags: string[]
+  logoUri: string | null
+}
+
+export type HolderKind = 'wallet' | 'pool' | 'burn' | 'locker'
+
+export interface HolderAccount {
+  /** The token account. */
+  address: string
+  owner: string | null
+  amount: bigint
+  /** Share of the supply, percent. */
+  pct: number
+  kind: HolderKind
+}
+
+/** The largest token accounts (up to 20), resolved to owners and classified. */
+export interface HoldersFact {
+  supply: bigint
+  accounts: HolderAccount[]
+  /** Share of supply in the ten largest wallet owners (pools, burns and lockers excluded), percent. */
+  top10WalletPct: number
+  /** Share of supply in pool vaults, burn addresses and lockers among the largest accounts, percent. */
+  excludedPct: number
+}
+
+export type PoolModel = 'TRADITIONAL_AMM' | 'CLMM_DLMM'
+
+export interface PoolFact {
+  address: string
+  /** Program that owns the pool account. */
+  program: string
+  venue: string
+  model: PoolModel
+  baseMint: string
+  quoteMint: string
+  baseVault: string
+  quoteVault: string
+  baseReserve: bigint | null
+  quoteReserve: bigint | null
+  /** Fungible LP of a traditional AMM: the LP the pool minted, what is left in circulation, the burned share. */
+  lp: { mint: string; minted: bigint; supply: bigint; burnedPct: number } | null
+  /** From the market data when the pair is listed there. */
+  liquidityUsd: number | null
+}
+
+export interface PoolsFact {
+  pools: PoolFact[]
+}
+
+/** Launchpad state read from the chain (not guessed from a DEX name). */
+export interface LaunchpadFact {
+  pumpFun: {
+    bondingCurve: string
+    complete: boolean
+    realQuoteReserves: bigint
+    creator: string | null
+    /** The canonical PumpSwap pool the coin migrates to, when it exists. */
+    graduatedPool: string | null
+  } | null
+}
+
+/** Market data: every DexScreener pair of the token, the deepest first. */
+export interface MarketFact {
+  pairs: DexPair[]
+}

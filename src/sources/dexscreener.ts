@@ -1,0 +1,55 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { HttpJsonSource, type HttpJsonSourceOptions } from './http-json.ts'
+import type { CallMeter } from './upstream.ts'
+
+const Window = <T extends ReturnType<typeof Type.Number>>(value: T) =>
+  Type.Object({ m5: Type.Optional(value), h1: Type.Optional(value), h6: Type.Optional(value), h24: Type.Optional(value) })
+const Token = Type.Object({ address: Type.String(), name: Type.String(), symbol: Type.String() })
+const Count = Type.Object({ buys: Type.Number(), sells: Type.Number() })
+
+/** The DexScreener `Pair` fields the scanners read; extra fields are allowed, missing optional ones are null upstream. */
+export const DexPairSchema = Type.Object({
+  chainId: Type.String(),
+  dexId: Type.String(),
+  pairAddress: Type.String(),
+  labels: Type.Optional(Type.Array(Type.String())),
+  baseToken: Token,
+  quoteToken: Token,
+  priceNative: Type.String(),
+  priceUsd: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  txns: Type.Optional(
+    Type.Object({ m5: Type.Optional(Count), h1: Type.Optional(Count), h6: Type.Optional(Count), h24: Type.Optional(Count) }),
+  ),
+  volume: Type.Optional(Window(Type.Number())),
+  priceChange: Type.Optional(Type.Union([Window(Type.Number()), Type.Null()])),
+  liquidity: Type.Optional(
+    Type.Object({ usd: Type.Optional(Type.Union([Type.Number(), Type.Null()])), base: Type.Number(), quote: Type.Number() }),
+  ),
+  fdv: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  marketCap: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  pairCreatedAt: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  info: Type.Optional(Type.Object({ imageUrl: Type.Optional(Type.String()) })),
+})
+
+export type DexPair = Static<typeof DexPairSchema>
+
+/** Market data changes by the second; a few seconds of reuse lets concurrent scans share one call. */
+const PAIRS_TTL_MS = 5_000
+
+/** DexScreener (no key, ~300 requests/min): every pair that trades a token on Solana. */
+export class DexScreenerSource {
+  readonly #http: HttpJsonSource
+
+  constructor(options: Omit<HttpJsonSourceOptions, 'name'>) {
+    this.#http = new HttpJsonSource({ ...options, name: 'dexscreener' })
+  }
+
+  get upstream() {
+    return this.#http.upstream
+  }
+
+  /** `GET /token-pairs/v1/solana/{mint}`: pairs where the token is base or quote. */
+  pairsOfToken(mint: string, meter: CallMeter): Promise<DexPair[]> {
+    return this.#http.get(`/token-pairs/v1/solana/${mint}`, Type.Array(DexPairSchema), meter, PAIRS_TTL_MS)
+  }
+}

@@ -1,0 +1,49 @@
+import type { TSchema, Static } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
+
+export interface HttpJsonSourceOptions extends Partial<UpstreamOptions> {
+  name: string
+  baseUrl: string
+  /** Sent with every request (e.g. an API key for a keyed host). */
+  headers?: Record<string, string>
+}
+
+/**
+ * A JSON-over-HTTP upstream (DexScreener, Jupiter): each GET is cached and coalesced by path, runs
+ * through the source's timeout, retries and breaker, and is validated against a TypeBox schema at the
+ * boundary — an answer of the wrong shape is `malformed`, never a value the scanners trust.
+ */
+export class HttpJsonSource {
+  readonly upstream: Upstream
+  readonly #baseUrl: string
+  readonly #headers: Record<string, string>
+  readonly #memo = new Memo()
+
+  constructor(options: HttpJsonSourceOptions) {
+    this.upstream = new Upstream({ ...options, name: options.name })
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.#headers = { accept: 'application/json', ...options.headers }
+  }
+
+  get<S extends TSchema>(path: string, schema: S, meter: CallMeter, ttlMs: number): Promise<Static<S>> {
+    return this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () =>
+      this.upstream.run([meter], async (signal) => {
+        const response = await fetch(`${this.#baseUrl}${path}`, { headers: this.#headers, signal })
+        const failure = statusFailure(this.upstream.name, response.status)
+        if (failure) throw failure
+        let body: unknown
+        try {
+          body = await response.json()
+        } catch {
+          throw new UpstreamError(this.upstream.name, 'malformed', `${path}: the answer is not JSON`)
+        }
+        if (!Value.Check(schema, body)) {
+          const first = Value.Errors(schema, body).First()
+          throw new UpstreamError(this.upstream.name, 'malformed', `${path}: ${first?.path ?? ''} ${first?.message ?? 'unexpected shape'}`)
+        }
+        return body as Static<S>
+      }),
+    )
+  }
+}

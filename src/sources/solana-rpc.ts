@@ -1,0 +1,150 @@
+import { createSolanaRpcFromTransport, type Rpc, type SolanaRpcApi } from '@solana/kit'
+import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
+import { CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
+
+/**
+ * How long an answer may be reused, per read method. Finalized transactions never change; account
+ * state is reused for a few seconds, which is what lets concurrent scans of one mint share calls.
+ * Methods absent here (sendTransaction, ...) are never cached or coalesced.
+ */
+const CACHE_TTL_MS: Record<string, number> = {
+  getAccountInfo: 5_000,
+  getMultipleAccounts: 5_000,
+  getTokenLargestAccounts: 10_000,
+  getTokenSupply: 10_000,
+  getBalance: 10_000,
+  getSignaturesForAddress: 10_000,
+  getTransaction: 24 * 60 * 60 * 1000,
+  getProgramAccounts: 10_000,
+}
+
+/** Calls per JSON-RPC batch: public endpoints cap batches, and one slow call should not hold many. */
+const MAX_BATCH = 20
+
+interface JsonRpcPayload {
+  jsonrpc: '2.0'
+  id: unknown
+  method: string
+  params: unknown
+}
+
+interface Queued {
+  payload: JsonRpcPayload
+  meter: CallMeter
+  resolve(response: unknown): void
+  reject(error: unknown): void
+}
+
+export interface SolanaSourceOptions extends Partial<UpstreamOptions> {
+  url: string
+}
+
+/**
+ * The Solana JSON-RPC source, used through the stock @solana/kit client. Its transport coalesces and
+ * caches each call by (method, params), and sends the calls made by all scans in the same tick as one
+ * JSON-RPC batch: one upstream HTTP request, counted once in the meter of every scan that had a call in it.
+ */
+export class SolanaSource {
+  readonly upstream: Upstream
+  readonly #url: string
+  readonly #memo = new Memo()
+  #queue: Queued[] = []
+  #flushScheduled = false
+
+  constructor(options: SolanaSourceOptions) {
+    this.#url = options.url
+    this.upstream = new Upstream({ ...options, name: options.name ?? 'solana_rpc' })
+  }
+
+  /** A kit RPC client whose calls count into `meter`. */
+  rpc(meter: CallMeter): Rpc<SolanaRpcApi> {
+    const transport = <T>(config: { payload: unknown }): Promise<T> => this.#call(config.payload as JsonRpcPayload, meter) as Promise<T>
+    return createSolanaRpcFromTransport(transport) as unknown as Rpc<SolanaRpcApi>
+  }
+
+  #call(payload: JsonRpcPayload, meter: CallMeter): Promise<unknown> {
+    const ttl = CACHE_TTL_MS[payload.method]
+    if (ttl === undefined) return this.#enqueue(payload, meter)
+    const key = `${payload.method}:${stringifyJsonWithBigInts(payload.params)}`
+    return this.#memo
+      .get(key, ttl, async () => {
+        const response = (await this.#enqueue(payload, meter)) as { error?: unknown }
+        // JSON-RPC errors are answers, not values: let the next scan ask again.
+        if (response.error !== undefined) throw new CachedRpcError(response)
+        return response
+      })
+      .then(
+        (response) => ({ ...(response as object), id: payload.id }),
+        (error) => {
+          if (error instanceof CachedRpcError) return { ...error.response, id: payload.id }
+          throw error
+        },
+      )
+  }
+
+  #enqueue(payload: JsonRpcPayload, meter: CallMeter): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ payload, meter, resolve, reject })
+      if (this.#queue.length >= MAX_BATCH) this.#flush()
+      else if (!this.#flushScheduled) {
+        this.#flushScheduled = true
+        // After the current microtasks: every fact that can start now has queued its call.
+        setImmediate(() => this.#flush())
+      }
+    })
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, MAX_BATCH)
+      void this.#send(batch)
+    }
+  }
+
+  async #send(batch: Queued[]): Promise<void> {
+    const meters = [...new Set(batch.map((item) => item.meter))]
+    // Unique ids within the batch, mapped back to each caller's own id.
+    const wire = batch.map((item, index) => ({ ...item.payload, id: index }))
+    try {
+      const answers = await this.upstream.run(meters, async (signal) => {
+        const response = await fetch(this.#url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: stringifyJsonWithBigInts(wire.length === 1 ? wire[0] : wire),
+          signal,
+        })
+        const failure = statusFailure(this.upstream.name, response.status)
+        if (failure) throw failure
+        const text = await response.text()
+        let parsed: unknown
+        try {
+          parsed = parseJsonWithBigInts(text)
+        } catch {
+          throw new UpstreamError(this.upstream.name, 'malformed', 'the answer is not JSON')
+        }
+        const list = Array.isArray(parsed) ? parsed : [parsed]
+        if (!list.every(isJsonRpcResponse)) throw new UpstreamError(this.upstream.name, 'malformed', 'not JSON-RPC responses')
+        return list
+      })
+      for (const [index, item] of batch.entries()) {
+        // Ids come back through the bigint-preserving parser: compare as numbers.
+        const answer = answers.find((entry) => Number(entry.id) === index || (wire.length === 1 && answers.length === 1))
+        if (answer) item.resolve(answer)
+        else item.reject(new UpstreamError(this.upstream.name, 'malformed', `no answer for ${item.payload.method}`))
+      }
+    } catch (error) {
+      for (const item of batch) item.reject(error)
+    }
+  }
+}
+
+class CachedRpcError extends Error {
+  constructor(readonly response: object) {
+    super('rpc error')
+  }
+}
+
+function isJsonRpcResponse(value: unknown): value is { id: unknown; result?: unknown; error?: unknown } {
+  return typeof value === 'object' && value !== null && ('result' in value || 'error' in value)
+}

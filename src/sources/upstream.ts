@@ -1,0 +1,185 @@
+/**
+ * What every upstream call goes through: a timeout, bounded retries with jitter on 429/5xx and network
+ * errors, a circuit breaker per source, and counting. Caching and coalescing sit above it
+ * (`Memo`), per logical call, so one HTTP request can carry several calls (a JSON-RPC batch).
+ */
+
+/** Why an upstream call produced no usable answer; recorded as the reason a fact is missing. */
+export type UpstreamFailure = 'timeout' | 'rate_limited' | 'server_error' | 'network' | 'malformed' | 'circuit_open' | 'rejected'
+
+export class UpstreamError extends Error {
+  constructor(
+    readonly source: string,
+    readonly reason: UpstreamFailure,
+    detail: string,
+  ) {
+    super(`${source}: ${reason} (${detail})`)
+    this.name = 'UpstreamError'
+  }
+}
+
+/** Counts upstream HTTP requests per source for one scan (and, globally, for metrics). */
+export class CallMeter {
+  readonly calls = new Map<string, number>()
+
+  count(source: string): void {
+    this.calls.set(source, (this.calls.get(source) ?? 0) + 1)
+  }
+
+  total(): number {
+    let sum = 0
+    for (const value of this.calls.values()) sum += value
+    return sum
+  }
+
+  toJSON(): Record<string, number> {
+    return Object.fromEntries(this.calls)
+  }
+}
+
+export interface UpstreamOptions {
+  name: string
+  /** Per attempt. @default 4000 */
+  timeoutMs?: number
+  /** Retries after the first attempt, on 429, 5xx and network errors. @default 2 */
+  retries?: number
+  /** Base backoff; each retry waits base × 2^attempt × (0.5–1.5). @default 100 */
+  backoffMs?: number
+  /** Consecutive failures that open the breaker. @default 5 */
+  breakerThreshold?: number
+  /** How long an open breaker fails calls fast before letting one through. @default 10000 */
+  breakerCooldownMs?: number
+}
+
+/** A failure worth retrying: the upstream may answer next time. */
+const RETRYABLE = new Set<UpstreamFailure>(['timeout', 'rate_limited', 'server_error', 'network'])
+
+export type BreakerState = 'closed' | 'open' | 'half-open'
+
+/**
+ * One upstream (a base URL): runs attempts with timeout, retry and breaker, counts every HTTP request
+ * into the scan's meter and the source's totals.
+ */
+export class Upstream {
+  readonly name: string
+  readonly #timeoutMs: number
+  readonly #retries: number
+  readonly #backoffMs: number
+  readonly #threshold: number
+  readonly #cooldownMs: number
+  #failures = 0
+  #openedAt = 0
+  /** HTTP requests sent since start (all scans). */
+  requests = 0
+
+  constructor(options: UpstreamOptions) {
+    this.name = options.name
+    this.#timeoutMs = options.timeoutMs ?? 4_000
+    this.#retries = options.retries ?? 2
+    this.#backoffMs = options.backoffMs ?? 100
+    this.#threshold = options.breakerThreshold ?? 5
+    this.#cooldownMs = options.breakerCooldownMs ?? 10_000
+  }
+
+  get breaker(): BreakerState {
+    if (this.#failures < this.#threshold) return 'closed'
+    return Date.now() - this.#openedAt >= this.#cooldownMs ? 'half-open' : 'open'
+  }
+
+  /** ok while the breaker is closed, degraded half-open, down open (for /health). */
+  health(): 'ok' | 'degraded' | 'down' {
+    const state = this.breaker
+    return state === 'closed' ? 'ok' : state === 'half-open' ? 'degraded' : 'down'
+  }
+
+  /**
+   * Runs `attempt` (one HTTP request) with the timeout, retries and breaker. `attempt` must throw an
+   * UpstreamError to classify a failure; anything else thrown counts as `network`.
+   */
+  async run<T>(meters: readonly CallMeter[], attempt: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
+    if (this.#isOpen()) throw new UpstreamError(this.name, 'circuit_open', `${this.#failures} consecutive failures`)
+    for (let attemptNo = 0; ; attemptNo++) {
+      if (outer?.aborted) throw new UpstreamError(this.name, 'timeout', 'the scan deadline passed')
+      this.requests++
+      for (const meter of meters) meter.count(this.name)
+      const signal = outer ? AbortSignal.any([outer, AbortSignal.timeout(this.#timeoutMs)]) : AbortSignal.timeout(this.#timeoutMs)
+      try {
+        const value = await attempt(signal)
+        this.#failures = 0
+        return value
+      } catch (error) {
+        const failure = classify(this.name, error, signal)
+        if (failure.reason !== 'rejected' && failure.reason !== 'malformed') this.#recordFailure()
+        if (!RETRYABLE.has(failure.reason) || attemptNo >= this.#retries || outer?.aborted || this.#isOpen()) throw failure
+        await Bun.sleep(this.#backoffMs * 2 ** attemptNo * (0.5 + Math.random()))
+      }
+    }
+  }
+
+  #isOpen(): boolean {
+    return this.breaker === 'open'
+  }
+
+  #recordFailure(): void {
+    this.#failures++
+    if (this.#failures >= this.#threshold) this.#openedAt = Date.now()
+  }
+}
+
+function classify(source: string, error: unknown, signal: AbortSignal): UpstreamError {
+  if (error instanceof UpstreamError) return error
+  if (signal.aborted) return new UpstreamError(source, 'timeout', 'no answer in time')
+  return new UpstreamError(source, 'network', (error as Error)?.message ?? String(error))
+}
+
+/** Classifies an HTTP status: 429 and 5xx are worth retrying, other non-2xx are refusals. */
+export function statusFailure(source: string, status: number): UpstreamError | undefined {
+  if (status >= 200 && status < 300) return undefined
+  if (status === 429) return new UpstreamError(source, 'rate_limited', 'HTTP 429')
+  if (status >= 500) return new UpstreamError(source, 'server_error', `HTTP ${status}`)
+  return new UpstreamError(source, 'rejected', `HTTP ${status}`)
+}
+
+/**
+ * A TTL cache with in-flight coalescing, keyed by (source, method, args): a hundred scans of one mint
+ * asking for the same fact at once make one upstream call, and later scans within the TTL make none.
+ * Failures are not cached.
+ */
+export class Memo {
+  readonly #values = new Map<string, { value: unknown; expires: number }>()
+  readonly #inflight = new Map<string, Promise<unknown>>()
+  readonly #maxEntries: number
+
+  constructor(maxEntries = 10_000) {
+    this.#maxEntries = maxEntries
+  }
+
+  async get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    const cached = this.#values.get(key)
+    if (cached && cached.expires > Date.now()) return cached.value as T
+    const pending = this.#inflight.get(key)
+    if (pending) return pending as Promise<T>
+    const loading = load().then(
+      (value) => {
+        this.#inflight.delete(key)
+        if (ttlMs > 0) this.#store(key, value, ttlMs)
+        return value
+      },
+      (error) => {
+        this.#inflight.delete(key)
+        throw error
+      },
+    )
+    this.#inflight.set(key, loading)
+    return loading
+  }
+
+  #store(key: string, value: unknown, ttlMs: number): void {
+    if (this.#values.size >= this.#maxEntries) {
+      // Drop the oldest entry (Map keeps insertion order): a simple bound, not an LRU.
+      const oldest = this.#values.keys().next().value
+      if (oldest !== undefined) this.#values.delete(oldest)
+    }
+    this.#values.set(key, { value, expires: Date.now() + ttlMs })
+  }
+}

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction } from '@solana-program/token'
-import { startAggregatorServer } from './aggregator/server.ts'
+import { handleAggregatorRequest } from './aggregator/server.ts'
 import { loadAccountFiles } from './accounts-file.ts'
 import { base58Encode } from './chain/base58.ts'
 import { buildWorld, type BuiltScenario } from './build.ts'
 import { cliKeypairJson } from './keys.ts'
-import { startMarketServer } from './market/server.ts'
+import { handleMarketRequest } from './market/server.ts'
+import { FaultPlan } from './faults.ts'
+import { serveStandIn } from './http-server.ts'
 import type { SandboxOptions } from './options.ts'
 import { accountParser } from './rpc/parsers.ts'
 import { startRpcServer } from './rpc/server.ts'
@@ -32,6 +34,8 @@ export interface SandboxWorldFile {
 
 export interface RunningSandbox {
   world: World
+  /** Faults to inject and the requests each server received (tests and SANDBOX_FAULTS). */
+  faults: FaultPlan
   file: SandboxWorldFile
   worldFilePath: string
   bootMs: number
@@ -43,7 +47,7 @@ export interface RunningSandbox {
  * Solana JSON-RPC (HTTP + WebSocket), DexScreener and Jupiter stand-ins, funds the demo buyer, and
  * writes `world.json` describing all of it. The chain then follows wall time.
  */
-export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+export async function startSandbox(options: SandboxOptions, faults = new FaultPlan()): Promise<RunningSandbox> {
   const started = performance.now()
   const now = Math.floor(Date.now() / 1000)
   const { world, scenarios } = await buildWorld(now)
@@ -66,9 +70,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       genesisHash: GENESIS_HASH,
     },
     { hostname: options.hostname, port: options.rpcPort, wsPort: options.wsPort },
+    faults,
   )
-  const market = startMarketServer(world, { hostname: options.hostname, port: options.marketPort })
-  const aggregator = startAggregatorServer(world, { hostname: options.hostname, port: options.aggregatorPort })
+  const market = serveStandIn('dexscreener', world, handleMarketRequest, { hostname: options.hostname, port: options.marketPort }, faults)
+  const aggregator = serveStandIn('jupiter', world, handleAggregatorRequest, { hostname: options.hostname, port: options.aggregatorPort }, faults)
 
   const buyer = await world.signer('demo-buyer')
   await world.faucet.airdrop(buyer.address, solToLamports(BUYER_SOL))
@@ -94,6 +99,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   writeFileSync(worldFilePath, `${JSON.stringify(file, null, 2)}\n`)
   return {
     world,
+    faults,
     file,
     worldFilePath,
     bootMs: Math.round(performance.now() - started),

@@ -6,13 +6,14 @@
 import { runService } from '../src/main.ts'
 import { printBanner } from './banner.ts'
 import { startSandbox } from './index.ts'
+import { FaultPlan } from './faults.ts'
 import { sandboxOptions } from './options.ts'
 
 const env = process.env
 if ((env.SOLSENTRY_PROFILE ?? 'sandbox') !== 'sandbox') {
   runService(env)
 } else {
-  const sandbox = await startSandbox(sandboxOptions(env))
+  const sandbox = await startSandbox(sandboxOptions(env), FaultPlan.fromEnv(env.SANDBOX_FAULTS))
   const running = runService(
     {
       ...env,

@@ -4,6 +4,7 @@ import { stringifyRpcJson as stringifyRpc } from '../token/rpc-json.ts'
 import { METHODS, type RpcContext } from './methods.ts'
 import { Params } from './params.ts'
 import { RPC_ERRORS, RpcError } from './rpc-error.ts'
+import { faultResponse, type FaultPlan } from '../faults.ts'
 
 export interface RpcServerOptions {
   hostname: string
@@ -53,7 +54,7 @@ export async function handleRpcRequest(ctx: RpcContext, request: JsonRpcRequest)
  * `GET /health`), subscriptions over WebSocket on `wsPort` (signature and slot notifications, what
  * @solana/kit's send-and-confirm needs).
  */
-export function startRpcServer(ctx: RpcContext, options: RpcServerOptions): RunningRpcServer {
+export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, faults?: FaultPlan): RunningRpcServer {
   const http = Bun.serve({
     hostname: options.hostname,
     port: options.port,
@@ -68,6 +69,15 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions): Runn
         return new Response(stringifyRpc({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } }), {
           headers: JSON_HEADERS,
         })
+      }
+      const calls = (Array.isArray(body) ? body : [body]) as JsonRpcRequest[]
+      if (faults) {
+        faults.count('rpc')
+        for (const call of calls) faults.count(`rpc:${String(call?.method)}`)
+        const fault = calls.map((call) => faults.match('rpc', String(call?.method))).find(Boolean)
+        const wrongShape = calls.map((call) => ({ jsonrpc: '2.0', id: call?.id ?? null, result: { unexpected: 'shape' } }))
+        const injected = await faultResponse(fault, Array.isArray(body) ? wrongShape : wrongShape[0])
+        if (injected) return injected
       }
       const answer = Array.isArray(body)
         ? await Promise.all(body.map((item) => handleRpcRequest(ctx, item as JsonRpcRequest)))

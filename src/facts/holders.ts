@@ -1,6 +1,6 @@
 import type { Address } from '@solana/kit'
 import { encodeBase58 } from '../base58.ts'
-import { BURN_ADDRESSES, RAYDIUM_AMM_V4_AUTHORITY_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../onchain/programs.ts'
+import { BURN_ADDRESSES, PUMP_PROGRAM_ADDRESS, RAYDIUM_AMM_V4_AUTHORITY_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../onchain/programs.ts'
 import { FactUnavailable, need, type TokenContext } from './context.ts'
 import { readAccounts } from './onchain-accounts.ts'
 import { decodedPools, POOL_PROGRAMS } from './pools.ts'
@@ -11,6 +11,8 @@ export const LOCKER_PROGRAMS: ReadonlySet<string> = new Set(['LocpQgucEQHbqNABEY
 /** Owners that are pool authorities rather than pool accounts (shared by every pool of the venue). */
 const POOL_AUTHORITIES: ReadonlySet<string> = new Set([RAYDIUM_AMM_V4_AUTHORITY_ADDRESS])
 const BURNS: ReadonlySet<string> = new Set(BURN_ADDRESSES)
+/** Programs whose PDAs hold a token's liquidity: the pool programs and pump.fun's bonding curves. */
+const LIQUIDITY_PROGRAMS: ReadonlySet<string> = new Set([...POOL_PROGRAMS, PUMP_PROGRAM_ADDRESS])
 const OWNER_OFFSET = 32
 const TOP_WALLETS = 10
 
@@ -41,7 +43,7 @@ export async function loadHolders(ctx: TokenContext): Promise<HoldersFact> {
     if (BURNS.has(owner)) return 'burn'
     if (vaults.has(address) || poolAddresses.has(owner) || POOL_AUTHORITIES.has(owner)) return 'pool'
     const program = ownerProgram.get(owner)
-    if (program && POOL_PROGRAMS.has(program)) return 'pool'
+    if (program && LIQUIDITY_PROGRAMS.has(program)) return 'pool'
     if (program && LOCKER_PROGRAMS.has(program)) return 'locker'
     return 'wallet'
   }

@@ -1,0 +1,94 @@
+/**
+ * Fault injection for the sandbox's servers, so the service's degradation is tested over real HTTP:
+ * per server and route (a JSON-RPC method, or a path prefix of the DexScreener/Jupiter stand-ins).
+ * Set programmatically (tests) or with SANDBOX_FAULTS, a JSON object such as
+ * `{"rpc:getTokenLargestAccounts": {"kind": "slow", "delayMs": 8000}, "dexscreener:/token-pairs": {"kind": "rate_limited"}}`.
+ */
+export type FaultKind = 'down' | 'slow' | 'rate_limited' | 'server_error' | 'malformed_json' | 'wrong_shape'
+
+export interface Fault {
+  kind: FaultKind
+  /** For `slow`: how long to wait before answering normally. */
+  delayMs?: number
+}
+
+export type SandboxServer = 'rpc' | 'dexscreener' | 'jupiter'
+
+const KINDS: readonly FaultKind[] = ['down', 'slow', 'rate_limited', 'server_error', 'malformed_json', 'wrong_shape']
+
+/** Faults by `server:route`, and counts of the requests each server received. */
+export class FaultPlan {
+  readonly #faults = new Map<string, Fault>()
+  /** Requests received per server (HTTP requests; for the RPC also per method). */
+  readonly requests = new Map<string, number>()
+
+  static fromEnv(value: string | undefined): FaultPlan {
+    const plan = new FaultPlan()
+    if (!value) return plan
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      throw new Error('SANDBOX_FAULTS: not JSON (expected {"rpc:<method>" | "dexscreener:<path prefix>" | "jupiter:<path prefix>": {"kind": ...}})')
+    }
+    for (const [key, fault] of Object.entries(parsed as Record<string, Fault>)) {
+      const [server, route] = key.split(/:(.*)/s) as [string, string | undefined]
+      if (!['rpc', 'dexscreener', 'jupiter'].includes(server) || !route) throw new Error(`SANDBOX_FAULTS: bad key "${key}"`)
+      if (!KINDS.includes(fault?.kind)) throw new Error(`SANDBOX_FAULTS: "${key}" needs a kind among ${KINDS.join(', ')}`)
+      plan.set(server as SandboxServer, route, fault)
+    }
+    return plan
+  }
+
+  set(server: SandboxServer, route: string, fault: Fault): void {
+    this.#faults.set(`${server}:${route}`, fault)
+  }
+
+  clear(): void {
+    this.#faults.clear()
+  }
+
+  /** The fault for a JSON-RPC method (exact) or a path (longest matching prefix). */
+  match(server: SandboxServer, route: string): Fault | undefined {
+    const exact = this.#faults.get(`${server}:${route}`)
+    if (exact) return exact
+    let best: { length: number; fault: Fault } | undefined
+    for (const [key, fault] of this.#faults) {
+      const prefix = key.slice(server.length + 1)
+      if (key.startsWith(`${server}:/`) && route.startsWith(prefix) && (!best || prefix.length > best.length)) best = { length: prefix.length, fault }
+    }
+    return best?.fault
+  }
+
+  count(key: string): void {
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1)
+  }
+
+  countOf(key: string): number {
+    return this.requests.get(key) ?? 0
+  }
+}
+
+/**
+ * The answer a fault gives instead of the real one, or undefined to answer normally (after the delay
+ * of a `slow` fault). `wrongShape` is a valid JSON body of the wrong shape for that server.
+ */
+export async function faultResponse(fault: Fault | undefined, wrongShape: unknown): Promise<Response | undefined> {
+  if (!fault) return undefined
+  switch (fault.kind) {
+    case 'down':
+      // What a dead upstream behind a load balancer answers; a closed port is tested separately.
+      return new Response('no healthy upstream', { status: 503 })
+    case 'slow':
+      await Bun.sleep(fault.delayMs ?? 10_000)
+      return undefined
+    case 'rate_limited':
+      return new Response(JSON.stringify({ error: 'rate limited' }), { status: 429, headers: { 'retry-after': '1', 'content-type': 'application/json' } })
+    case 'server_error':
+      return new Response(JSON.stringify({ error: 'internal error' }), { status: 500, headers: { 'content-type': 'application/json' } })
+    case 'malformed_json':
+      return new Response('{"jsonrpc":"2.0","result":{"value":[', { headers: { 'content-type': 'application/json' } })
+    case 'wrong_shape':
+      return new Response(JSON.stringify(wrongShape), { headers: { 'content-type': 'application/json' } })
+  }
+}

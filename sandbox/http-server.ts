@@ -1,0 +1,27 @@
+import type { World } from './world/world.ts'
+import { faultResponse, type FaultPlan, type SandboxServer } from './faults.ts'
+
+/**
+ * Serves a stand-in's request handler on Bun.serve with the fault plan in front: requests are counted
+ * per server and path, and a fault set for the path answers instead of the handler.
+ */
+export function serveStandIn(
+  name: Exclude<SandboxServer, 'rpc'>,
+  world: World,
+  handle: (world: World, request: Request) => Response | Promise<Response>,
+  options: { hostname: string; port: number },
+  faults: FaultPlan,
+): { url: string; stop(): Promise<void> } {
+  const server = Bun.serve({
+    hostname: options.hostname,
+    port: options.port,
+    async fetch(request) {
+      const { pathname } = new URL(request.url)
+      faults.count(name)
+      faults.count(`${name}:${pathname}`)
+      const injected = await faultResponse(faults.match(name, pathname), { unexpected: 'shape' })
+      return injected ?? handle(world, request)
+    },
+  })
+  return { url: `http://${options.hostname}:${server.port}`, stop: () => server.stop(true) }
+}

@@ -1,0 +1,197 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FaultKind, SandboxServer } from '../sandbox/faults.ts'
+import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
+import { createTokenContext, type FactName, type TokenContext } from '../src/facts/index.ts'
+import { DexScreenerSource } from '../src/sources/dexscreener.ts'
+import { JupiterSource } from '../src/sources/jupiter.ts'
+import { SolanaSource } from '../src/sources/solana-rpc.ts'
+
+const QUICK_FACTS: FactName[] = ['mint', 'metadata', 'token_list', 'holders', 'pools', 'launchpad', 'market']
+
+let sandbox: RunningSandbox
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    hostname: '127.0.0.1',
+    rpcPort: 0,
+    wsPort: 0,
+    marketPort: 0,
+    aggregatorPort: 0,
+    accountsDir: undefined,
+    dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-facts-')), 'sandbox'),
+  })
+})
+
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+afterEach(() => sandbox.faults.clear())
+
+/** Fresh sources (empty caches), with short timeouts so fault tests stay fast. */
+function sources(urls: Partial<{ rpc: string; dexscreener: string; jupiter: string }> = {}) {
+  const resilience = { timeoutMs: 400, retries: 1, backoffMs: 10 }
+  return {
+    solana: new SolanaSource({ url: urls.rpc ?? sandbox.file.urls.rpc, ...resilience }),
+    dexscreener: new DexScreenerSource({ baseUrl: urls.dexscreener ?? sandbox.file.urls.dexscreener, ...resilience }),
+    jupiter: new JupiterSource({ baseUrl: urls.jupiter ?? sandbox.file.urls.jupiter, ...resilience }),
+  }
+}
+
+const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
+
+async function gather(name: string, facts = QUICK_FACTS, deadlineMs = 3_000, using = sources()): Promise<TokenContext> {
+  const ctx = createTokenContext(mintOf(name), using, Date.now() + deadlineMs)
+  await ctx.gather(facts)
+  ctx.close()
+  return ctx
+}
+
+describe('facts of the scenario tokens', () => {
+  test('blue-chip: revoked authorities, immutable metadata, burned LP, dispersed holders', async () => {
+    const ctx = await gather('blue-chip', [...QUICK_FACTS, 'holder_count'])
+    expect(ctx.missing()).toEqual([])
+    expect(await ctx.fact('mint')).toMatchObject({ program: 'spl-token', decimals: 6, mintAuthority: null, freezeAuthority: null })
+    expect(await ctx.fact('metadata')).toMatchObject({ source: 'metaplex', symbol: 'BLUE', isMutable: false })
+    const { pools } = (await ctx.fact('pools'))!
+    expect(pools).toHaveLength(1)
+    expect(pools[0]).toMatchObject({ venue: 'Raydium AMM v4', model: 'TRADITIONAL_AMM', lp: { burnedPct: 100, supply: 0n } })
+    expect(pools[0]!.quoteReserve).toBeGreaterThan(2_000_000_000_000n)
+    const holders = (await ctx.fact('holders'))!
+    expect(holders.top10WalletPct).toBeLessThan(30)
+    expect(holders.accounts.find((account) => account.address === pools[0]!.baseVault)?.kind).toBe('pool')
+    expect(await ctx.fact('holder_count')).toBeGreaterThanOrEqual(80)
+    expect(await ctx.fact('launchpad')).toEqual({ pumpFun: null })
+    expect((await ctx.fact('market'))!.pairs[0]?.pairAddress).toBe(pools[0]!.address)
+  })
+
+  test('usdc-stablecoin: live authorities, listed as verified stablecoin', async () => {
+    const ctx = await gather('usdc-stablecoin')
+    const mint = (await ctx.fact('mint'))!
+    expect(mint.mintAuthority).not.toBeNull()
+    expect(mint.freezeAuthority).not.toBeNull()
+    expect(await ctx.fact('token_list')).toMatchObject({ listed: true, verified: true, tags: expect.arrayContaining(['stablecoin']) })
+  })
+
+  test('mint- and freeze-authority-live keep exactly that authority', async () => {
+    expect(await (await gather('mint-authority-live', ['mint'])).fact('mint')).toMatchObject({ freezeAuthority: null, mintAuthority: expect.any(String) })
+    expect(await (await gather('freeze-authority-live', ['mint'])).fact('mint')).toMatchObject({ mintAuthority: null, freezeAuthority: expect.any(String) })
+  })
+
+  test('whale-concentrated: the ten largest wallets hold over 94%', async () => {
+    const holders = (await (await gather('whale-concentrated', ['holders'])).fact('holders'))!
+    expect(holders.top10WalletPct).toBeGreaterThanOrEqual(94)
+    expect(holders.accounts[0]).toMatchObject({ kind: 'wallet', pct: 70 })
+  })
+
+  test('pump-bonding: an incomplete curve, whose vault is liquidity, not a holder', async () => {
+    const ctx = await gather('pump-bonding')
+    expect((await ctx.fact('launchpad'))!.pumpFun).toMatchObject({ complete: false, graduatedPool: null, creator: expect.any(String) })
+    const holders = (await ctx.fact('holders'))!
+    expect(holders.accounts[0]!.kind).toBe('pool')
+    expect(holders.excludedPct).toBeGreaterThan(40)
+  })
+
+  test('pump-graduated: complete curve, canonical PumpSwap pool with burned LP', async () => {
+    const ctx = await gather('pump-graduated')
+    const launchpad = (await ctx.fact('launchpad'))!.pumpFun!
+    expect(launchpad.complete).toBe(true)
+    const pumpSwap = (await ctx.fact('pools'))!.pools.find((pool) => pool.venue === 'PumpSwap')!
+    expect(launchpad.graduatedPool).toBe(pumpSwap.address)
+    expect(pumpSwap.lp?.burnedPct).toBe(100)
+  })
+
+  test('LP kept by the developer reads as 0% burned (bundled-launch, serial-rugger)', async () => {
+    for (const name of ['bundled-launch', 'serial-rugger']) {
+      const { pools } = (await (await gather(name, ['pools'])).fact('pools'))!
+      expect(pools[0]!.lp?.burnedPct).toBe(0)
+    }
+  })
+
+  test('clmm-pool and dlmm-pool: concentrated liquidity, no fungible LP', async () => {
+    for (const [name, venue] of [['clmm-pool', 'Orca Whirlpool'], ['dlmm-pool', 'Meteora DLMM']] as const) {
+      const { pools } = (await (await gather(name, ['pools'])).fact('pools'))!
+      expect(pools[0]).toMatchObject({ venue, model: 'CLMM_DLMM', lp: null })
+    }
+  })
+
+  test('hostile-token-2022: every hostile extension and its Token-2022 metadata', async () => {
+    const ctx = await gather('hostile-token-2022')
+    const { extensions, program } = (await ctx.fact('mint'))!
+    expect(program).toBe('spl-token-2022')
+    expect(extensions.permanentDelegate).toBeString()
+    expect(extensions.transferFee).toMatchObject({ basisPoints: 1000, configAuthority: expect.any(String) })
+    expect(extensions.transferHook?.programId).toBe('HooKAbsentProgram11111111111111111111111111')
+    expect(extensions.defaultAccountState).toBe('frozen')
+    expect(extensions.mintCloseAuthority).toBeString()
+    expect(await ctx.fact('metadata')).toMatchObject({ source: 'token-2022', symbol: 'TRAP', isMutable: true })
+    expect((await ctx.fact('pools'))!.pools).toEqual([])
+  })
+
+  test('dead-token: dust in the pool', async () => {
+    const { pools } = (await (await gather('dead-token', ['pools'])).fact('pools'))!
+    expect(pools[0]!.quoteReserve).toBeLessThan(500_000_000n)
+  })
+})
+
+describe('cost', () => {
+  test('the quick-scan facts take at most 10 upstream calls', async () => {
+    const ctx = await gather('blue-chip')
+    expect(ctx.meter.total()).toBeLessThanOrEqual(10)
+    expect(ctx.meter.toJSON()).toMatchObject({ dexscreener: 1, jupiter: 1 })
+  })
+
+  test('100 concurrent scans of one mint make one upstream call per fact, counted at the sandbox', async () => {
+    const shared = sources()
+    const before = (key: string) => sandbox.faults.countOf(key)
+    const counts = {
+      largest: before('rpc:getTokenLargestAccounts'),
+      mintInfo: before('rpc:getAccountInfo'),
+      pairs: before('dexscreener'),
+      list: before('jupiter'),
+    }
+    await Promise.all(Array.from({ length: 100 }, () => gather('wash-traded', QUICK_FACTS, 5_000, shared)))
+    expect(sandbox.faults.countOf('rpc:getTokenLargestAccounts') - counts.largest).toBe(1)
+    expect(sandbox.faults.countOf('rpc:getAccountInfo') - counts.mintInfo).toBe(1)
+    expect(sandbox.faults.countOf('dexscreener') - counts.pairs).toBe(1)
+    expect(sandbox.faults.countOf('jupiter') - counts.list).toBe(1)
+  })
+})
+
+describe('degradation under upstream faults (over real HTTP)', () => {
+  const DEADLINE_MS = 1_500
+  const cases: { server: SandboxServer; route: string; lost: FactName[]; kept: FactName[] }[] = [
+    { server: 'rpc', route: 'getAccountInfo', lost: ['mint'], kept: ['market', 'token_list'] },
+    { server: 'dexscreener', route: '/token-pairs', lost: ['market'], kept: ['mint', 'token_list', 'launchpad'] },
+    { server: 'jupiter', route: '/tokens', lost: ['token_list'], kept: ['mint', 'market', 'pools'] },
+  ]
+  const kinds: FaultKind[] = ['down', 'slow', 'rate_limited', 'server_error', 'malformed_json', 'wrong_shape']
+  for (const { server, route, lost, kept } of cases)
+    for (const kind of kinds)
+      test(`${server} ${kind}: ${lost.join(', ')} missing, the rest gathered within the deadline`, async () => {
+        sandbox.faults.set(server, route, { kind, delayMs: 5_000 })
+        const started = performance.now()
+        const ctx = await gather('blue-chip', QUICK_FACTS, DEADLINE_MS)
+        const elapsed = performance.now() - started
+        expect(elapsed).toBeLessThan(DEADLINE_MS + 300)
+        const missing = ctx.missing().map((entry) => entry.name)
+        for (const name of lost) expect(missing).toContain(name)
+        for (const name of kept) expect(missing).not.toContain(name)
+      })
+
+  test('an upstream that refuses connections: its facts missing, fast', async () => {
+    const closed = Bun.serve({ port: 0, fetch: () => new Response('') })
+    const url = `http://127.0.0.1:${closed.port}`
+    await closed.stop(true)
+    const started = performance.now()
+    const ctx = await gather('blue-chip', QUICK_FACTS, DEADLINE_MS, sources({ dexscreener: url, jupiter: url }))
+    expect(performance.now() - started).toBeLessThan(DEADLINE_MS)
+    const missing = ctx.missing().map((entry) => entry.name)
+    expect(missing).toEqual(expect.arrayContaining(['market', 'token_list']))
+    expect(missing).not.toContain('mint')
+    expect(ctx.missing().find((entry) => entry.name === 'market')?.reason).toBe('dexscreener: network')
+  })
+})

@@ -1,8 +1,9 @@
 /** `npm run bench -- <name> [options]`: runs one bench from bench/ and prints its figures. */
 import * as http from './http.ts'
 import * as sandboxRpc from './sandbox-rpc.ts'
+import * as sources from './sources.ts'
 
-const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = { http, 'sandbox-rpc': sandboxRpc }
+const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = { http, 'sandbox-rpc': sandboxRpc, sources }
 
 const [name, ...args] = process.argv.slice(2)
 const bench = name ? BENCHES[name] : undefined

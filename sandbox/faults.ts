@@ -21,6 +21,8 @@ export class FaultPlan {
   readonly #faults = new Map<string, Fault>()
   /** Requests received per server (HTTP requests; for the RPC also per method). */
   readonly requests = new Map<string, number>()
+  /** Added to every answer of every server, to stand in for mainnet round-trip times (benches). */
+  latencyMs = 0
 
   static fromEnv(value: string | undefined): FaultPlan {
     const plan = new FaultPlan()
@@ -73,7 +75,8 @@ export class FaultPlan {
  * The answer a fault gives instead of the real one, or undefined to answer normally (after the delay
  * of a `slow` fault). `wrongShape` is a valid JSON body of the wrong shape for that server.
  */
-export async function faultResponse(fault: Fault | undefined, wrongShape: unknown): Promise<Response | undefined> {
+export async function faultResponse(fault: Fault | undefined, wrongShape: unknown, latencyMs = 0): Promise<Response | undefined> {
+  if (latencyMs > 0) await Bun.sleep(latencyMs)
   if (!fault) return undefined
   switch (fault.kind) {
     case 'down':

@@ -19,7 +19,7 @@ export function serveStandIn(
       const { pathname } = new URL(request.url)
       faults.count(name)
       faults.count(`${name}:${pathname}`)
-      const injected = await faultResponse(faults.match(name, pathname), { unexpected: 'shape' })
+      const injected = await faultResponse(faults.match(name, pathname), { unexpected: 'shape' }, faults.latencyMs)
       return injected ?? handle(world, request)
     },
   })

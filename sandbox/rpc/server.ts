@@ -76,7 +76,7 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
         for (const call of calls) faults.count(`rpc:${String(call?.method)}`)
         const fault = calls.map((call) => faults.match('rpc', String(call?.method))).find(Boolean)
         const wrongShape = calls.map((call) => ({ jsonrpc: '2.0', id: call?.id ?? null, result: { unexpected: 'shape' } }))
-        const injected = await faultResponse(fault, Array.isArray(body) ? wrongShape : wrongShape[0])
+        const injected = await faultResponse(fault, Array.isArray(body) ? wrongShape : wrongShape[0], faults.latencyMs)
         if (injected) return injected
       }
       const answer = Array.isArray(body)

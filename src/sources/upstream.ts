@@ -18,12 +18,33 @@ export class UpstreamError extends Error {
   }
 }
 
-/** Counts upstream HTTP requests per source for one scan (and, globally, for metrics). */
+/** Counts upstream HTTP requests per source for one scan, with when each ran. */
 export class CallMeter {
   readonly calls = new Map<string, number>()
+  /** Start and end (performance.now()) of every request, for the critical-path depth. */
+  readonly spans: { source: string; start: number; end: number }[] = []
 
   count(source: string): void {
     this.calls.set(source, (this.calls.get(source) ?? 0) + 1)
+  }
+
+  span(source: string, start: number, end: number): void {
+    this.spans.push({ source, start, end })
+  }
+
+  /**
+   * Dependent round trips on the critical path: the longest chain of requests each of which started
+   * after the previous one ended. Requests that overlap count once, however many there are.
+   */
+  depth(): number {
+    const spans = [...this.spans].sort((a, b) => a.start - b.start)
+    const chain: number[] = []
+    spans.forEach((span, index) => {
+      let best = 0
+      for (let before = 0; before < index; before++) if (spans[before]!.end <= span.start) best = Math.max(best, chain[before]!)
+      chain.push(best + 1)
+    })
+    return Math.max(0, ...chain)
   }
 
   total(): number {
@@ -103,11 +124,18 @@ export class Upstream {
       this.requests++
       for (const meter of meters) meter.count(this.name)
       const signal = outer ? AbortSignal.any([outer, AbortSignal.timeout(this.#timeoutMs)]) : AbortSignal.timeout(this.#timeoutMs)
+      const started = performance.now()
+      const recordSpan = () => {
+        const ended = performance.now()
+        for (const meter of meters) meter.span(this.name, started, ended)
+      }
       try {
         const value = await attempt(signal)
+        recordSpan()
         this.#failures = 0
         return value
       } catch (error) {
+        recordSpan()
         const failure = classify(this.name, error, signal)
         if (failure.reason !== 'rejected' && failure.reason !== 'malformed') this.#recordFailure()
         if (!RETRYABLE.has(failure.reason) || attemptNo >= this.#retries || outer?.aborted || this.#isOpen()) throw failure

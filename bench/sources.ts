@@ -1,0 +1,57 @@
+/**
+ * The data layer's cost per scanner fact set: upstream calls, the critical-path depth (dependent round
+ * trips) and wall time, against the sandbox with an injected latency on every upstream answer.
+ * Fresh sources for each token, so nothing is served from cache.
+ *
+ *   npm run bench -- sources [--latency 100]
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startSandbox } from '../sandbox/index.ts'
+import { createTokenContext, type FactName } from '../src/facts/index.ts'
+import { DexScreenerSource } from '../src/sources/dexscreener.ts'
+import { JupiterSource } from '../src/sources/jupiter.ts'
+import { SolanaSource } from '../src/sources/solana-rpc.ts'
+
+/** The facts the quick scan reads (issue targets: ≤ 3 dependent round trips, ≤ 10 calls). */
+const FACT_SETS: Record<string, FactName[]> = {
+  quick_scan: ['mint', 'metadata', 'token_list', 'holders', 'pools', 'launchpad', 'market'],
+}
+
+export async function run(args: string[]): Promise<void> {
+  const index = args.indexOf('--latency')
+  const latencyMs = index >= 0 ? Number(args[index + 1]) : 100
+  const sandbox = await startSandbox({
+    hostname: '127.0.0.1',
+    rpcPort: 0,
+    wsPort: 0,
+    marketPort: 0,
+    aggregatorPort: 0,
+    accountsDir: undefined,
+    dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-bench-')), 'sandbox'),
+  })
+  sandbox.faults.latencyMs = latencyMs
+  console.log(`bench sources: ${latencyMs} ms added to every upstream answer; fresh caches per token`)
+  for (const [set, facts] of Object.entries(FACT_SETS)) {
+    console.log(`\n${set} facts: ${facts.join(', ')}`)
+    console.log('token                   calls  rpc  dex  jup  depth  wall ms  missing')
+    for (const scenario of sandbox.file.scenarios) {
+      const sources = {
+        solana: new SolanaSource({ url: sandbox.file.urls.rpc }),
+        dexscreener: new DexScreenerSource({ baseUrl: sandbox.file.urls.dexscreener }),
+        jupiter: new JupiterSource({ baseUrl: sandbox.file.urls.jupiter }),
+      }
+      const ctx = createTokenContext(scenario.mint, sources, Date.now() + 10_000)
+      const started = performance.now()
+      await ctx.gather(facts)
+      const wall = performance.now() - started
+      ctx.close()
+      const calls = ctx.meter.toJSON()
+      console.log(
+        `${scenario.name.padEnd(22)} ${String(ctx.meter.total()).padStart(6)} ${String(calls.solana_rpc ?? 0).padStart(4)} ${String(calls.dexscreener ?? 0).padStart(4)} ${String(calls.jupiter ?? 0).padStart(4)} ${String(ctx.meter.depth()).padStart(6)} ${wall.toFixed(0).padStart(8)}  ${ctx.missing().map((entry) => entry.name).join(',') || '-'}`,
+      )
+    }
+  }
+  await sandbox.stop()
+}

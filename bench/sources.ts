@@ -14,9 +14,12 @@ import { DexScreenerSource } from '../src/sources/dexscreener.ts'
 import { JupiterSource } from '../src/sources/jupiter.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
 
-/** The facts the quick scan reads (issue targets: ≤ 3 dependent round trips, ≤ 10 calls). */
+const QUICK: FactName[] = ['mint', 'metadata', 'token_list', 'holders', 'pools', 'launchpad', 'market']
+
+/** Fact sets by scanner (targets: quick ≤ 3 dependent round trips and ≤ 10 calls; deep ≤ 6 round trips). */
 const FACT_SETS: Record<string, FactName[]> = {
-  quick_scan: ['mint', 'metadata', 'token_list', 'holders', 'pools', 'launchpad', 'market'],
+  quick_scan: QUICK,
+  deep_dive: [...QUICK, 'launch', 'dev_history', 'funding', 'trades'],
 }
 
 export async function run(args: string[]): Promise<void> {

@@ -137,7 +137,63 @@ describe('facts of the scenario tokens', () => {
   })
 })
 
+const DEEP_FACTS: FactName[] = [...QUICK_FACTS, 'launch', 'dev_history', 'funding', 'trades']
+
+describe('deep-dive facts', () => {
+  test('launch: the creator is the mint creation fee payer; the bundled buys are in the pool-opening slot', async () => {
+    const ctx = await gather('bundled-launch', DEEP_FACTS, 5_000)
+    expect(ctx.missing()).toEqual([])
+    const launch = (await ctx.fact('launch'))!
+    const bundle = launch.firstTrades.filter((trade) => trade.slot === launch.poolOpenedSlot && trade.side === 'buy')
+    expect(new Set(bundle.map((trade) => trade.wallet)).size).toBe(6)
+    // Those wallets were funded by the creator.
+    const funding = (await ctx.fact('funding'))!
+    const fundedByCreator = funding.wallets.filter((entry) => entry.funder === launch.creator).map((entry) => entry.wallet)
+    for (const trade of bundle) expect(fundedByCreator).toContain(trade.wallet)
+  })
+
+  test('dev_history: the serial rugger created three earlier tokens and pulled each one', async () => {
+    const ctx = await gather('serial-rugger', DEEP_FACTS, 5_000)
+    const history = (await ctx.fact('dev_history'))!
+    expect(history.createdTokens).toHaveLength(3)
+    expect(history.previousRugs).toHaveLength(3)
+    expect(history.complete).toBe(true)
+    expect(history.solBalance).toBeGreaterThan(0n)
+  })
+
+  test('dev_history: a clean developer created nothing else and pulled nothing', async () => {
+    const history = (await (await gather('blue-chip', DEEP_FACTS, 5_000)).fact('dev_history'))!
+    expect(history).toMatchObject({ createdTokens: [], liquidityPulls: [], previousRugs: [] })
+  })
+
+  test('trades: the wash-traded pool shows 90 swaps, all by four wallets', async () => {
+    const trades = (await (await gather('wash-traded', DEEP_FACTS, 5_000)).fact('trades'))!
+    const byWallet = new Map<string, number>()
+    for (const swap of trades.swaps) byWallet.set(swap.wallet, (byWallet.get(swap.wallet) ?? 0) + 1)
+    expect(trades.swaps).toHaveLength(90)
+    expect(byWallet.size).toBe(4)
+    expect(trades.complete24h).toBe(true)
+  })
+
+  test('trades: every swap of the main pool, newest first, matching the sandbox pool book', async () => {
+    const trades = (await (await gather('sniped-launch', DEEP_FACTS, 5_000)).fact('trades'))!
+    const pool = sandbox.world.pools.get(trades.pool!)!
+    const book = sandbox.world.pools.tradesOf(pool.address)
+    expect(trades.swaps).toHaveLength(book.length)
+    expect(trades.swaps[0]!.signature).toBe(book.at(-1)!.signature)
+    expect(trades.swaps[0]!.side).toBe(book.at(-1)!.side)
+  })
+})
+
 describe('cost', () => {
+  test('the deep-dive facts take at most 6 dependent round trips', async () => {
+    // With some latency on every answer, requests of one round trip overlap as they would on mainnet.
+    sandbox.faults.latencyMs = 50
+    const ctx = await gather('blue-chip', DEEP_FACTS, 10_000).finally(() => (sandbox.faults.latencyMs = 0))
+    expect(ctx.missing()).toEqual([])
+    expect(ctx.meter.depth()).toBeLessThanOrEqual(6)
+  })
+
   test('the quick-scan facts take at most 10 upstream calls', async () => {
     const ctx = await gather('blue-chip')
     expect(ctx.meter.total()).toBeLessThanOrEqual(10)

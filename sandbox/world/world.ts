@@ -350,14 +350,15 @@ export class World {
     let lpSupply = 0n
     if (traditional) {
       lpSupply = integerSqrt(spec.baseAmount * spec.quoteAmount)
+      // The venue makes the LP mint (on mainnet its program does, inside the deposit), so the operator
+      // creates it and mints the provider's LP, then hands the mint authority to the venue's authority.
       const lpMint = await this.createMint(
-        { key: `${spec.key}:lp`, name: `${base.symbol}-${quote.symbol} LP`, symbol: 'LP', decimals: base.decimals, mintAuthority: payer },
-        payer,
+        { key: `${spec.key}:lp`, name: `${base.symbol}-${quote.symbol} LP`, symbol: 'LP', decimals: base.decimals, mintAuthority: this.operator },
+        this.operator,
       )
       pool.lpMint = lpMint
-      await this.mintTo(lpMint, payer.address, lpSupply, payer)
-      // The venue's authority holds the LP mint, as on mainnet; nobody can mint more.
-      await this.setMintAuthority(lpMint, 'mint', payer, address(venue.vaultOwner))
+      await this.mintTo(lpMint, payer.address, lpSupply, this.operator)
+      await this.setMintAuthority(lpMint, 'mint', this.operator, address(venue.vaultOwner))
       if (spec.lp === 'burn') await this.burn(lpMint, payer, lpSupply)
     }
     venue.write(pool, lpSupply)

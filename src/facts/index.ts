@@ -4,6 +4,10 @@ import { loadLaunchpad } from './launchpad.ts'
 import { loadMarket } from './market.ts'
 import { loadMetadata } from './metadata.ts'
 import { loadMint } from './mint.ts'
+import { loadLaunch } from './launch.ts'
+import { loadDevHistory } from './dev-history.ts'
+import { loadFunding } from './funding.ts'
+import { loadTrades } from './trades.ts'
 import { loadPools } from './pools.ts'
 import { loadTokenList } from './token-list.ts'
 import type { TokenContextOptions } from './context.ts'
@@ -18,6 +22,10 @@ export const LOADERS: TokenContextOptions['loaders'] = {
   pools: loadPools,
   launchpad: loadLaunchpad,
   market: loadMarket,
+  launch: loadLaunch,
+  dev_history: loadDevHistory,
+  funding: loadFunding,
+  trades: loadTrades,
 }
 
 /** A scan's fact store for `mint`, answering by `deadlineAt` (ms since epoch). */

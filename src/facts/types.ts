@@ -4,7 +4,19 @@ import type { DexPair } from '../sources/dexscreener.ts'
  * The facts a scan gathers, by the names that appear in `missing_fields`. Names are stable: they are
  * part of the wire contract and of docs/data-quality.md.
  */
-export type FactName = 'mint' | 'metadata' | 'token_list' | 'holders' | 'holder_count' | 'pools' | 'launchpad' | 'market'
+export type FactName =
+  | 'mint'
+  | 'metadata'
+  | 'token_list'
+  | 'holders'
+  | 'holder_count'
+  | 'pools'
+  | 'launchpad'
+  | 'market'
+  | 'launch'
+  | 'dev_history'
+  | 'funding'
+  | 'trades'
 
 export interface Facts {
   mint: MintFact
@@ -15,6 +27,10 @@ export interface Facts {
   pools: PoolsFact
   launchpad: LaunchpadFact
   market: MarketFact
+  launch: LaunchFact
+  dev_history: DevHistoryFact
+  funding: FundingFact
+  trades: TradesFact
 }
 
 /** The mint account: program, supply, authorities and every Token-2022 extension. */
@@ -121,4 +137,62 @@ export interface LaunchpadFact {
 /** Market data: every DexScreener pair of the token, the deepest first. */
 export interface MarketFact {
   pairs: DexPair[]
+}
+
+/** One swap of the scanned token, read from a transaction's balance changes. */
+export interface SwapRecord {
+  signature: string
+  slot: bigint
+  blockTime: number | null
+  /** `buy`: the wallet received the token. */
+  side: 'buy' | 'sell'
+  wallet: string
+  tokenAmount: bigint
+  quoteMint: string
+  quoteAmount: bigint
+}
+
+/** How the token came to be. */
+export interface LaunchFact {
+  creationSignature: string
+  /** The fee payer of the mint's first transaction: the developer wallet. */
+  creator: string
+  createdSlot: bigint
+  createdAt: number | null
+  /** The deepest pool (or the bonding curve) whose first trades are read. */
+  mainPool: string | null
+  poolOpenedSlot: bigint | null
+  /** The first trades against the token's liquidity, oldest first. */
+  firstTrades: SwapRecord[]
+  /** False when the main pool's history was too long to reach its first transaction. */
+  firstTradesComplete: boolean
+}
+
+/** The developer wallet's past: its SOL, the tokens it created, and liquidity it pulled. */
+export interface DevHistoryFact {
+  wallet: string
+  solBalance: bigint
+  /** Tokens this wallet created other than the scanned one, oldest first. */
+  createdTokens: { mint: string; signature: string; at: number | null }[]
+  /** Transactions in which the wallet took both sides of a pool's liquidity out. */
+  liquidityPulls: { mint: string; signature: string; at: number | null }[]
+  /** Earlier tokens of this wallet whose liquidity it pulled. */
+  previousRugs: string[]
+  /** Whether the wallet's whole history was read (else earlier creations may be unseen). */
+  complete: boolean
+}
+
+/** Where wallets got their first SOL from: links between holders, early buyers and the developer. */
+export interface FundingFact {
+  wallets: { wallet: string; funder: string | null; amount: bigint; slot: bigint | null }[]
+}
+
+/** Recent swaps on the main pool, newest first, for the scanners' windows (5 m to 24 h). */
+export interface TradesFact {
+  pool: string | null
+  swaps: SwapRecord[]
+  /** The oldest time covered: trades before it were not read (the window may be incomplete). */
+  coveredSince: number | null
+  /** True when every trade of the last 24 hours was read. */
+  complete24h: boolean
 }

@@ -1,0 +1,62 @@
+import type { Address } from '@solana/kit'
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../onchain/programs.ts'
+import { decodeBase58 } from '../base58.ts'
+import type { TokenContext } from './context.ts'
+import { creation } from './launch.ts'
+import { signatures, transactions, SIGNATURES_PAGE, type ParsedTransaction } from './history.ts'
+import type { DevHistoryFact } from './types.ts'
+
+/** Transactions of the developer wallet read (newest first): bounds the cost of one deep dive. */
+const DEV_TRANSACTIONS = 200
+/** Token instructions that initialise a mint (InitializeMint, InitializeMint2). */
+const INITIALIZE_MINT = new Set([0, 20])
+const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS])
+
+/**
+ * The developer wallet (the launch's creator): SOL balance, the tokens it created (mint initialisations
+ * it paid for) and liquidity pulls (transactions where it received both the token and its quote from
+ * others). A rug is an earlier token of its own whose liquidity it pulled.
+ */
+export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact> {
+  // The creator comes from the creation transaction alone, not the whole launch fact (fewer round trips).
+  const wallet = (await creation(ctx)).feePayer
+  const [{ value: balance }, recent] = await Promise.all([
+    ctx.rpc.getBalance(wallet as Address).send(),
+    signatures(ctx, wallet, Math.min(SIGNATURES_PAGE, DEV_TRANSACTIONS)),
+  ])
+  const list = await transactions(ctx, recent.filter((entry) => !entry.failed).map((entry) => entry.signature))
+  const created = list.flatMap((transaction) => createdMints(transaction, wallet)).filter((entry) => entry.mint !== ctx.mint)
+  const pulls = list.flatMap((transaction) => liquidityPull(transaction, wallet))
+  const createdSet = new Set(created.map((entry) => entry.mint))
+  return {
+    wallet,
+    solBalance: balance,
+    createdTokens: created.sort((a, b) => (a.at ?? 0) - (b.at ?? 0)),
+    liquidityPulls: pulls,
+    previousRugs: [...new Set(pulls.map((pull) => pull.mint).filter((mint) => createdSet.has(mint)))],
+    complete: recent.length < Math.min(SIGNATURES_PAGE, DEV_TRANSACTIONS),
+  }
+}
+
+function createdMints(transaction: ParsedTransaction, wallet: string) {
+  if (transaction.feePayer !== wallet || transaction.failed) return []
+  return transaction.instructions.flatMap((instruction) => {
+    if (!TOKEN_PROGRAMS.has(instruction.program) || instruction.accounts.length === 0) return []
+    const data = decodeBase58(instruction.data)
+    return INITIALIZE_MINT.has(data[0] ?? -1) ? [{ mint: instruction.accounts[0]!, signature: transaction.signature, at: transaction.blockTime }] : []
+  })
+}
+
+/**
+ * The wallet received two tokens (the token and its quote, wrapped SOL counting) that other owners gave
+ * up in the same transaction: a withdrawal of liquidity. (A swap gives one side away; LP burned in
+ * the same withdrawal is allowed.)
+ */
+function liquidityPull(transaction: ParsedTransaction, wallet: string) {
+  if (transaction.failed) return []
+  const othersLost = new Set(transaction.tokenDeltas.filter((entry) => entry.owner !== wallet && entry.delta < 0n).map((entry) => entry.mint))
+  const sides = transaction.tokenDeltas.filter((entry) => entry.owner === wallet && entry.delta > 0n && othersLost.has(entry.mint))
+  if (sides.length < 2) return []
+  const token = sides.find((entry) => entry.mint !== WRAPPED_SOL_MINT_ADDRESS) ?? sides[0]!
+  return [{ mint: token.mint, signature: transaction.signature, at: transaction.blockTime }]
+}

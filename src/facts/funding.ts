@@ -1,0 +1,43 @@
+import { need, type TokenContext } from './context.ts'
+import { signatures, transactions, SIGNATURES_PAGE } from './history.ts'
+import type { FundingFact } from './types.ts'
+
+/** Top holders and early buyers whose funding is traced (each costs two calls, batched). */
+const TOP_HOLDERS = 10
+const EARLY_BUYERS = 10
+
+/**
+ * Where wallets got their first SOL: for the largest wallet holders and the first buyers, the first
+ * transaction that credited the wallet with SOL and who paid it. A wallet with more history than one
+ * page has an unknown funder (null), not a guessed one.
+ */
+export async function loadFunding(ctx: TokenContext): Promise<FundingFact> {
+  const [holders, launch] = await Promise.all([ctx.fact('holders'), ctx.fact('launch')])
+  if (!holders && !launch) await need(ctx, 'holders')
+  const wallets = [
+    ...new Set([
+      ...(holders?.accounts.filter((account) => account.kind === 'wallet' && account.owner).map((account) => account.owner!) ?? []).slice(0, TOP_HOLDERS),
+      ...(launch?.firstTrades.filter((trade) => trade.side === 'buy').map((trade) => trade.wallet) ?? []).slice(0, EARLY_BUYERS),
+    ]),
+  ]
+  const histories = await Promise.all(wallets.map((wallet) => signatures(ctx, wallet)))
+  const oldest = histories.map((entries) => (entries.length > 0 && entries.length < SIGNATURES_PAGE ? entries.at(-1)!.signature : null))
+  const known = oldest.filter((signature): signature is string => signature !== null)
+  const bySignature = new Map((await transactions(ctx, known)).map((transaction) => [transaction.signature, transaction]))
+  return {
+    wallets: wallets.map((wallet, index) => {
+      const transaction = oldest[index] ? bySignature.get(oldest[index]!) : undefined
+      const received = transaction?.solDeltas.get(wallet) ?? 0n
+      if (!transaction || received <= 0n) return { wallet, funder: null, amount: 0n, slot: transaction?.slot ?? null }
+      // The funder is whoever lost the most SOL in that transaction.
+      let funder: string | null = null
+      let paid = 0n
+      for (const [account, delta] of transaction.solDeltas)
+        if (account !== wallet && -delta > paid) {
+          funder = account
+          paid = -delta
+        }
+      return { wallet, funder, amount: received, slot: transaction.slot }
+    }),
+  }
+}

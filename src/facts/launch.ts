@@ -1,0 +1,112 @@
+import { WRAPPED_SOL_MINT_ADDRESS } from '../onchain/programs.ts'
+import { FactUnavailable, type TokenContext } from './context.ts'
+import { oldestSignatures, transactions, type ParsedTransaction } from './history.ts'
+import { findAssociatedTokenAddress } from '../onchain/pda.ts'
+import { decodedPools } from './pools.ts'
+import type { Address } from '@solana/kit'
+import type { LaunchFact, SwapRecord } from './types.ts'
+
+/** Early transactions read for the first trades (oldest first, per liquidity account). */
+const FIRST_TRANSACTIONS = 60
+/** First trades kept in the fact. */
+const FIRST_TRADES = 30
+
+/** Token accounts that hold the token's liquidity: pool vaults and the pump.fun curve's accounts. */
+export async function liquidityAccounts(ctx: TokenContext): Promise<{ accounts: Set<string>; main: string | null }> {
+  return ctx.shared('liquidity-accounts', async () => {
+    const [pools, launchpad, market] = await Promise.all([decodedPools(ctx).catch(() => []), ctx.fact('launchpad'), ctx.fact('market')])
+    const accounts = new Set(pools.flatMap((pool) => [pool.baseVault, pool.quoteVault]))
+    const curve = launchpad?.pumpFun?.bondingCurve
+    if (curve) {
+      accounts.add((await findAssociatedTokenAddress(curve as Address, ctx.mint as Address))[0])
+      accounts.add((await findAssociatedTokenAddress(curve as Address, WRAPPED_SOL_MINT_ADDRESS))[0])
+    }
+    const deepest = market?.pairs.find((pair) => pools.some((pool) => pool.address === pair.pairAddress))?.pairAddress
+    const main = deepest ?? pools[0]?.address ?? curve ?? null
+    return { accounts, main }
+  })
+}
+
+/**
+ * Swaps of the scanned token in `transaction`: a wallet whose balance of the token moved opposite to
+ * a liquidity account's. The quote side is what the liquidity accounts received or paid in other mints,
+ * else the wallet's SOL change.
+ */
+export function swapsIn(transaction: ParsedTransaction, mint: string, liquidity: Set<string>): SwapRecord[] {
+  if (transaction.failed) return []
+  const pooled = transaction.tokenDeltas.filter((entry) => liquidity.has(entry.account))
+  const pooledToken = pooled.filter((entry) => entry.mint === mint).reduce((sum, entry) => sum + entry.delta, 0n)
+  if (pooledToken === 0n) return []
+  // The other side must move the other way: into the pool when tokens leave it, out when they enter.
+  // A deposit or withdrawal moves both sides together and is not a swap.
+  const quote = pooled.find((entry) => entry.mint !== mint && entry.delta > 0n !== pooledToken > 0n)
+  if (pooled.some((entry) => entry.mint !== mint && entry.delta > 0n === pooledToken > 0n)) return []
+  const records: SwapRecord[] = []
+  for (const entry of transaction.tokenDeltas) {
+    if (entry.mint !== mint || liquidity.has(entry.account) || entry.owner === null) continue
+    if (entry.delta > 0n === pooledToken > 0n) continue
+    const side = entry.delta > 0n ? 'buy' : 'sell'
+    const sol = transaction.solDeltas.get(entry.owner) ?? 0n
+    // Without a quote token in the pool (a curve holding lamports), the wallet's SOL must move the other way.
+    if (!quote && (side === 'buy' ? sol >= 0n : sol <= 0n)) continue
+    records.push({
+      signature: transaction.signature,
+      slot: transaction.slot,
+      blockTime: transaction.blockTime,
+      side,
+      wallet: entry.owner,
+      tokenAmount: entry.delta > 0n ? entry.delta : -entry.delta,
+      quoteMint: quote?.mint ?? WRAPPED_SOL_MINT_ADDRESS,
+      quoteAmount: quote ? (quote.delta > 0n ? quote.delta : -quote.delta) : sol < 0n ? -sol : sol,
+    })
+  }
+  return records
+}
+
+/**
+ * The mint's first transaction (its creation) and who paid for it, read as early as possible: the
+ * developer's history starts from it without waiting for the first trades.
+ */
+export function creation(ctx: TokenContext) {
+  return ctx.shared('creation', async () => {
+    const first = await oldestSignatures(ctx, ctx.mint, 1)
+    if (!first || first.length === 0) throw new FactUnavailable('the mint has more history than we page through, so its creation is unknown')
+    const [transaction] = await transactions(ctx, [first[0]!.signature])
+    if (!transaction) throw new FactUnavailable('the creation transaction could not be read')
+    return transaction
+  })
+}
+
+/** The first trades against the token's liquidity (oldest first). */
+function firstTrades(ctx: TokenContext) {
+  return ctx.shared('first-trades', async () => {
+    const liquidity = await liquidityAccounts(ctx)
+    const early = liquidity.main ? await oldestSignatures(ctx, liquidity.main, FIRST_TRANSACTIONS) : []
+    const list = await transactions(ctx, (early ?? []).map((entry) => entry.signature))
+    return {
+      main: liquidity.main,
+      openedSlot: early && early.length > 0 ? early[0]!.slot : null,
+      trades: list.flatMap((transaction) => swapsIn(transaction, ctx.mint, liquidity.accounts)).slice(0, FIRST_TRADES),
+      complete: early !== undefined,
+    }
+  })
+}
+
+/**
+ * How the token came to be: its creation transaction (the mint's first), the creator (its fee payer),
+ * when, and the first trades against its liquidity. Missing when the mint's history is longer than the
+ * pages we walk (its start is then unknown).
+ */
+export async function loadLaunch(ctx: TokenContext): Promise<LaunchFact> {
+  const [created, early] = await Promise.all([creation(ctx), firstTrades(ctx)])
+  return {
+    creationSignature: created.signature,
+    creator: created.feePayer,
+    createdSlot: created.slot,
+    createdAt: created.blockTime,
+    mainPool: early.main,
+    poolOpenedSlot: early.openedSlot,
+    firstTrades: early.trades,
+    firstTradesComplete: early.complete,
+  }
+}

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox'
 import { createApp } from '../src/app.ts'
 import { ManifestError } from '../src/manifest.ts'
 import { fixturePlugin } from './fixtures/fixture-plugin.ts'
-import { send, testApp, testContext } from './helpers.ts'
+import { send, testApp, testContext } from './support/app.ts'
 
 describe('GET /health', () => {
   test('reports status, version, uptime and each dependency', async () => {

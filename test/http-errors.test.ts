@@ -3,7 +3,7 @@ import { ERROR_CATALOGUE } from '../src/errors.ts'
 import { MAX_BODY_BYTES } from '../src/core/body.ts'
 import { createApp } from '../src/app.ts'
 import { fixturePlugin } from './fixtures/fixture-plugin.ts'
-import { send, testApp, testContext, VALID_MINT } from './helpers.ts'
+import { send, testApp, testContext, VALID_MINT } from './support/app.ts'
 
 const SCAN = '/fixture/scan'
 

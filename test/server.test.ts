@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { createApp } from '../src/app.ts'
 import { startServer } from '../src/server.ts'
 import { fixturePlugin } from './fixtures/fixture-plugin.ts'
-import { testContext, VALID_MINT } from './helpers.ts'
+import { testContext, VALID_MINT } from './support/app.ts'
 
 function start(env: Record<string, string> = {}) {
   const ctx = testContext({ PORT: '0', ...env })

@@ -1,5 +1,6 @@
 import type { TSchema, Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import type { SharedCache } from './shared-cache.ts'
 import { CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
 export interface HttpJsonSourceOptions extends Partial<UpstreamOptions> {
@@ -7,6 +8,8 @@ export interface HttpJsonSourceOptions extends Partial<UpstreamOptions> {
   baseUrl: string
   /** Sent with every request (e.g. an API key for a keyed host). */
   headers?: Record<string, string>
+  /** A cache shared with other instances (Redis), behind the in-process one. */
+  cache?: SharedCache
 }
 
 /**
@@ -18,12 +21,13 @@ export class HttpJsonSource {
   readonly upstream: Upstream
   readonly #baseUrl: string
   readonly #headers: Record<string, string>
-  readonly #memo = new Memo()
+  readonly #memo: Memo
 
   constructor(options: HttpJsonSourceOptions) {
     this.upstream = new Upstream({ ...options, name: options.name })
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.#headers = { accept: 'application/json', ...options.headers }
+    this.#memo = new Memo(undefined, options.cache)
   }
 
   get<S extends TSchema>(path: string, schema: S, meter: CallMeter, ttlMs: number): Promise<Static<S>> {

@@ -1,5 +1,6 @@
 import { createSolanaRpcFromTransport, type Rpc, type SolanaRpcApi } from '@solana/kit'
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
+import type { SharedCache } from './shared-cache.ts'
 import { CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
 /**
@@ -37,6 +38,8 @@ interface Queued {
 
 export interface SolanaSourceOptions extends Partial<UpstreamOptions> {
   url: string
+  /** A cache shared with other instances (Redis), behind the in-process one. */
+  cache?: SharedCache
 }
 
 /**
@@ -47,12 +50,13 @@ export interface SolanaSourceOptions extends Partial<UpstreamOptions> {
 export class SolanaSource {
   readonly upstream: Upstream
   readonly #url: string
-  readonly #memo = new Memo()
+  readonly #memo: Memo
   #queue: Queued[] = []
   #flushScheduled = false
 
   constructor(options: SolanaSourceOptions) {
     this.#url = options.url
+    this.#memo = new Memo(undefined, options.cache)
     this.upstream = new Upstream({ ...options, name: options.name ?? 'solana_rpc' })
   }
 

@@ -1,3 +1,5 @@
+import type { SharedCache } from './shared-cache.ts'
+
 /**
  * What every upstream call goes through: a timeout, bounded retries with jitter on 429/5xx and network
  * errors, a circuit breaker per source, and counting. Caching and coalescing sit above it
@@ -177,9 +179,12 @@ export class Memo {
   readonly #values = new Map<string, { value: unknown; expires: number }>()
   readonly #inflight = new Map<string, Promise<unknown>>()
   readonly #maxEntries: number
+  readonly #shared: SharedCache | undefined
 
-  constructor(maxEntries = 10_000) {
+  /** `shared`: a cache other instances read too (Redis), consulted after this process's own. */
+  constructor(maxEntries = 10_000, shared?: SharedCache) {
     this.#maxEntries = maxEntries
+    this.#shared = shared
   }
 
   async get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
@@ -187,7 +192,7 @@ export class Memo {
     if (cached && cached.expires > Date.now()) return cached.value as T
     const pending = this.#inflight.get(key)
     if (pending) return pending as Promise<T>
-    const loading = load().then(
+    const loading = this.#loadShared<T>(key, ttlMs, load).then(
       (value) => {
         this.#inflight.delete(key)
         if (ttlMs > 0) this.#store(key, value, ttlMs)
@@ -200,6 +205,15 @@ export class Memo {
     )
     this.#inflight.set(key, loading)
     return loading
+  }
+
+  async #loadShared<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    if (!this.#shared || ttlMs <= 0) return load()
+    const shared = await this.#shared.get(key)
+    if (shared !== undefined) return shared as T
+    const value = await load()
+    void this.#shared.set(key, value, ttlMs)
+    return value
   }
 
   #store(key: string, value: unknown, ttlMs: number): void {

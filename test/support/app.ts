@@ -1,8 +1,8 @@
 import pino from 'pino'
-import { createApp, type AppOptions } from '../src/app.ts'
-import { loadConfig } from '../src/config.ts'
-import { createContext, type ServiceContext } from '../src/context.ts'
-import { fixturePlugin } from './fixtures/fixture-plugin.ts'
+import { createApp, type AppOptions } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
+import { createContext, type ServiceContext } from '../../src/context.ts'
+import { fixturePlugin } from '../fixtures/fixture-plugin.ts'
 
 /** A bonk-like valid mint (32 bytes) used across tests. */
 export const VALID_MINT = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'

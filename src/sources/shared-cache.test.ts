@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startRedis } from '../../test/support/redis.ts'
+import { RedisCache } from './shared-cache.ts'
+import { SolanaSource } from './solana-rpc.ts'
+import { CallMeter } from './upstream.ts'
+
+let redis: Awaited<ReturnType<typeof startRedis>>
+/** A JSON-RPC peer that counts the getBalance calls it answers. */
+let answered = 0
+const rpcPeer = Bun.serve({
+  port: 0,
+  async fetch(request) {
+    const body = (await request.json()) as { id: number } | { id: number }[]
+    const calls = Array.isArray(body) ? body : [body]
+    answered += calls.length
+    // The u64 is written as bare digits, as a real RPC does (a JS number would lose it).
+    const answers = calls.map((call) => `{"jsonrpc":"2.0","id":${call.id},"result":{"context":{"slot":1},"value":12345678901234567890}}`)
+    return new Response(Array.isArray(body) ? `[${answers.join(',')}]` : answers[0], { headers: { 'content-type': 'application/json' } })
+  },
+})
+
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterAll(async () => {
+  await rpcPeer.stop(true)
+  await redis?.stop()
+})
+
+describe('RedisCache', () => {
+  test('json-bigint keeps u64s exact (every integer reads back as a bigint, as kit parses RPC answers)', async () => {
+    const cache = new RedisCache(redis.url, 'json-bigint')
+    await cache.set('k', { lamports: 18446744073709551615n, list: [1, 'two'] }, 200)
+    expect(await cache.get('k')).toEqual({ lamports: 18446744073709551615n, list: [1n, 'two'] })
+    await Bun.sleep(250)
+    expect(await cache.get('k')).toBeUndefined()
+    expect(cache.health()).toBe('ok')
+    cache.close()
+  })
+
+  test('json keeps plain numbers, and the two formats never read each other', async () => {
+    const plain = new RedisCache(redis.url, 'json')
+    await plain.set('k', { buys: 3, price: '0.1' }, 1_000)
+    expect(await plain.get('k')).toEqual({ buys: 3, price: '0.1' })
+    expect(await new RedisCache(redis.url, 'json-bigint').get('k')).toBeUndefined()
+  })
+
+  test('two service instances share answers: the second does not call the upstream', async () => {
+    const url = `http://127.0.0.1:${rpcPeer.port}`
+    const first = new SolanaSource({ url, cache: new RedisCache(redis.url, 'json-bigint') })
+    const second = new SolanaSource({ url, cache: new RedisCache(redis.url, 'json-bigint') })
+    answered = 0
+    const account = '11111111111111111111111111111112' as never
+    const a = await first.rpc(new CallMeter()).getBalance(account).send()
+    await Bun.sleep(20) // the write to Redis is not awaited by the caller
+    const meter = new CallMeter()
+    const b = await second.rpc(meter).getBalance(account).send()
+    expect<unknown>(b.value).toBe(a.value)
+    expect<unknown>(b.value).toBe(12345678901234567890n)
+    expect(answered).toBe(1)
+    expect(meter.total()).toBe(0)
+  })
+
+  test('an unreachable Redis is a miss, not an error', async () => {
+    const cache = new RedisCache('redis://127.0.0.1:1', 'json-bigint')
+    expect(await cache.get('k')).toBeUndefined()
+    await cache.set('k', 1, 1000)
+    expect(cache.health()).toBe('down')
+    const source = new SolanaSource({ url: `http://127.0.0.1:${rpcPeer.port}`, cache })
+    answered = 0
+    const { value } = await source.rpc(new CallMeter()).getBalance('11111111111111111111111111111113' as never).send()
+    expect<unknown>(value).toBe(12345678901234567890n)
+    expect(answered).toBe(1)
+  })
+})

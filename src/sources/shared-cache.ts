@@ -1,0 +1,74 @@
+import { RedisClient } from 'bun'
+import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
+
+/**
+ * A cache several service instances share (Redis), behind the in-process one: a fact one instance
+ * fetched is reused by the others within its TTL. Failures of the cache itself are misses, never
+ * errors: a scan does not depend on the cache being up.
+ */
+export interface SharedCache {
+  get(key: string): Promise<unknown | undefined>
+  set(key: string, value: unknown, ttlMs: number): Promise<void>
+  health(): 'ok' | 'down'
+  close(): void
+}
+
+/** Keys are namespaced so the cache can share a Redis with other data. */
+const PREFIX = 'solsentry:cache:'
+/** A cache answer later than this is a miss: the cache must never slow a scan down. */
+const CACHE_TIMEOUT_MS = 150
+
+/**
+ * How values are written: `json-bigint` keeps u64s exact and reads every integer back as a bigint —
+ * the form @solana/kit's transport parses RPC answers into; `json` is plain JSON for the HTTP sources.
+ */
+export type CacheFormat = 'json' | 'json-bigint'
+
+/** The shared cache on Redis (Bun's client). */
+export class RedisCache implements SharedCache {
+  readonly #client: RedisClient
+  readonly #format: CacheFormat
+  #healthy = true
+
+  constructor(url: string, format: CacheFormat) {
+    this.#format = format
+    this.#client = new RedisClient(url, { connectionTimeout: 2_000, autoReconnect: true })
+    this.#client.connect().catch(() => (this.#healthy = false))
+  }
+
+  async get(key: string): Promise<unknown | undefined> {
+    const text = await this.#within(this.#client.get(PREFIX + this.#format + ':' + key))
+    if (typeof text !== 'string') return undefined
+    return this.#format === 'json-bigint' ? parseJsonWithBigInts(text) : JSON.parse(text)
+  }
+
+  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+    const text = this.#format === 'json-bigint' ? stringifyJsonWithBigInts(value) : JSON.stringify(value)
+    await this.#within(this.#client.set(PREFIX + this.#format + ':' + key, text, 'PX', Math.max(1, Math.round(ttlMs))))
+  }
+
+  /** The command's answer, or undefined when it fails or takes longer than CACHE_TIMEOUT_MS. */
+  async #within<T>(command: Promise<T>): Promise<T | undefined> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CACHE_TIMEOUT_MS)))
+    try {
+      const answer = await Promise.race([command, late])
+      this.#healthy = answer !== 'late'
+      return answer === 'late' ? undefined : (answer as T)
+    } catch {
+      this.#healthy = false
+      return undefined
+    } finally {
+      clearTimeout(timer)
+      command.catch(() => {})
+    }
+  }
+
+  health(): 'ok' | 'down' {
+    return this.#healthy ? 'ok' : 'down'
+  }
+
+  close(): void {
+    this.#client.close()
+  }
+}

@@ -8,6 +8,8 @@ import { createTokenContext, type FactName, type TokenContext } from '../src/fac
 import { DexScreenerSource } from '../src/sources/dexscreener.ts'
 import { JupiterSource } from '../src/sources/jupiter.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
+import { CallMeter, UpstreamError } from '../src/sources/upstream.ts'
+import { getTransactionDecoder } from '@solana/kit'
 
 const QUICK_FACTS: FactName[] = ['mint', 'metadata', 'token_list', 'holders', 'pools', 'launchpad', 'market']
 
@@ -185,6 +187,32 @@ describe('deep-dive facts', () => {
   })
 })
 
+describe('Jupiter source: quotes and swaps', () => {
+  const SOL = 'So11111111111111111111111111111111111111112'
+
+  test('quotes through the token pool and returns a transaction for the user to sign', async () => {
+    const { jupiter } = sources()
+    const meter = new CallMeter()
+    const quote = await jupiter.quote({ inputMint: SOL, outputMint: mintOf('blue-chip'), amount: 1_000_000_000n, slippageBps: 100 }, meter)
+    expect(quote.routePlan[0]?.swapInfo.ammKey).toBe(sandbox.world.pools.poolsOf(mintOf('blue-chip'))[0]!.address)
+    expect(BigInt(quote.otherAmountThreshold)).toBeLessThan(BigInt(quote.outAmount))
+    const swap = await jupiter.swap({ quote, userPublicKey: sandbox.file.buyer.address }, meter)
+    const transaction = getTransactionDecoder().decode(Buffer.from(swap.swapTransaction, 'base64'))
+    expect(transaction.signatures[sandbox.file.buyer.address as never]).toBeNull()
+    expect(meter.toJSON()).toEqual({ jupiter: 2 })
+  })
+
+  test('a pair without a pool is refused with Jupiter\'s no-route code in the error body', async () => {
+    const { jupiter } = sources()
+    const error = await jupiter
+      .quote({ inputMint: mintOf('hostile-token-2022'), outputMint: SOL, amount: 1_000n, slippageBps: 50 }, new CallMeter())
+      .catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(UpstreamError)
+    expect((error as UpstreamError).reason).toBe('rejected')
+    expect((error as UpstreamError).body).toMatchObject({ errorCode: expect.any(String) })
+  })
+})
+
 describe('cost', () => {
   test('the deep-dive facts take at most 6 dependent round trips', async () => {
     // With some latency on every answer, requests of one round trip overlap as they would on mainnet.
@@ -192,6 +220,16 @@ describe('cost', () => {
     const ctx = await gather('blue-chip', DEEP_FACTS, 10_000).finally(() => (sandbox.faults.latencyMs = 0))
     expect(ctx.missing()).toEqual([])
     expect(ctx.meter.depth()).toBeLessThanOrEqual(6)
+  })
+
+  test('closing a context logs its upstream calls, round trips and missing facts', async () => {
+    const ctx = createTokenContext(mintOf('dead-token'), sources(), Date.now() + 3_000)
+    await ctx.gather(['mint', 'market'])
+    const lines: { object: any; message: string }[] = []
+    ctx.close({ info: (object, message) => lines.push({ object, message }) })
+    expect(lines).toHaveLength(1)
+    expect(lines[0]!.message).toBe('facts gathered')
+    expect(lines[0]!.object).toMatchObject({ mint: mintOf('dead-token'), upstream_calls: { solana_rpc: 1, dexscreener: 1 }, round_trips: 1, missing: [] })
   })
 
   test('the quick-scan facts take at most 10 upstream calls', async () => {

@@ -93,9 +93,16 @@ export class TokenContext {
     return [...this.#present]
   }
 
-  /** Releases the deadline timer (call when the scan is answered). */
-  close(): void {
+  /**
+   * Releases the deadline timer (call when the scan is answered) and, given a logger, logs the scan's
+   * upstream cost: calls per source, dependent round trips, and the facts that went missing and why.
+   */
+  close(logger?: { info(object: object, message: string): void }): void {
     clearTimeout(this.#timer)
+    logger?.info(
+      { mint: this.mint, upstream_calls: this.meter.toJSON(), round_trips: this.meter.depth(), missing: this.missing() },
+      'facts gathered',
+    )
   }
 
   async #load<K extends FactName>(name: K): Promise<Facts[K] | undefined> {

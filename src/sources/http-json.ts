@@ -31,23 +31,38 @@ export class HttpJsonSource {
   }
 
   get<S extends TSchema>(path: string, schema: S, meter: CallMeter, ttlMs: number): Promise<Static<S>> {
-    return this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () =>
-      this.upstream.run([meter], async (signal) => {
-        const response = await fetch(`${this.#baseUrl}${path}`, { headers: this.#headers, signal })
-        const failure = statusFailure(this.upstream.name, response.status)
-        if (failure) throw failure
-        let body: unknown
-        try {
-          body = await response.json()
-        } catch {
-          throw new UpstreamError(this.upstream.name, 'malformed', `${path}: the answer is not JSON`)
-        }
-        if (!Value.Check(schema, body)) {
-          const first = Value.Errors(schema, body).First()
-          throw new UpstreamError(this.upstream.name, 'malformed', `${path}: ${first?.path ?? ''} ${first?.message ?? 'unexpected shape'}`)
-        }
-        return body as Static<S>
-      }),
-    )
+    return this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () => this.#request(path, schema, meter, { headers: this.#headers }))
+  }
+
+  /** A POST with a JSON body: never cached or coalesced (it asks for something new each time). */
+  post<S extends TSchema>(path: string, body: unknown, schema: S, meter: CallMeter): Promise<Static<S>> {
+    return this.#request(path, schema, meter, {
+      method: 'POST',
+      headers: { ...this.#headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)),
+    })
+  }
+
+  #request<S extends TSchema>(path: string, schema: S, meter: CallMeter, init: RequestInit): Promise<Static<S>> {
+    return this.upstream.run([meter], async (signal) => {
+      const response = await fetch(`${this.#baseUrl}${path}`, { ...init, signal })
+      const failure = statusFailure(this.upstream.name, response.status)
+      if (failure) {
+        // Keep a refusal's body: callers branch on its error codes (e.g. no route).
+        const refusal = failure.reason === 'rejected' ? await response.json().catch(() => undefined) : undefined
+        throw refusal === undefined ? failure : new UpstreamError(failure.source, failure.reason, `HTTP ${response.status}`, refusal)
+      }
+      let body: unknown
+      try {
+        body = await response.json()
+      } catch {
+        throw new UpstreamError(this.upstream.name, 'malformed', `${path}: the answer is not JSON`)
+      }
+      if (!Value.Check(schema, body)) {
+        const first = Value.Errors(schema, body).First()
+        throw new UpstreamError(this.upstream.name, 'malformed', `${path}: ${first?.path ?? ''} ${first?.message ?? 'unexpected shape'}`)
+      }
+      return body as Static<S>
+    })
   }
 }

@@ -15,10 +15,38 @@ export const JupiterTokenSchema = Type.Object({
 
 export type JupiterToken = Static<typeof JupiterTokenSchema>
 
+/** The Jupiter swap v1 quote fields we read (extra fields allowed; the whole quote is passed back to /swap). */
+export const JupiterQuoteSchema = Type.Object({
+  inputMint: Type.String(),
+  inAmount: Type.String({ pattern: '^\\d+$' }),
+  outputMint: Type.String(),
+  outAmount: Type.String({ pattern: '^\\d+$' }),
+  otherAmountThreshold: Type.String({ pattern: '^\\d+$' }),
+  swapMode: Type.String(),
+  slippageBps: Type.Number(),
+  priceImpactPct: Type.String(),
+  routePlan: Type.Array(
+    Type.Object({
+      swapInfo: Type.Object({ ammKey: Type.String(), label: Type.Optional(Type.String()), inputMint: Type.String(), outputMint: Type.String() }),
+      percent: Type.Number(),
+    }),
+  ),
+  contextSlot: Type.Optional(Type.Number()),
+})
+
+export type JupiterQuote = Static<typeof JupiterQuoteSchema>
+
+export const JupiterSwapSchema = Type.Object({
+  swapTransaction: Type.String({ minLength: 1 }),
+  lastValidBlockHeight: Type.Number(),
+})
+
+export type JupiterSwap = Static<typeof JupiterSwapSchema>
+
 /** Token-list tags change rarely. */
 const TOKEN_TTL_MS = 10 * 60 * 1000
 
-/** Jupiter: the token list (verified and stablecoin tags) now; quotes and swaps with the trade issue. */
+/** Jupiter: the token list (verified and stablecoin tags), swap quotes and swap transactions (v1 API). */
 export class JupiterSource {
   readonly #http: HttpJsonSource
 
@@ -28,6 +56,36 @@ export class JupiterSource {
 
   get upstream() {
     return this.#http.upstream
+  }
+
+  /**
+   * A swap quote (`GET /swap/v1/quote`, ExactIn). A refusal (no route, same mint, ...) throws an
+   * UpstreamError with reason `rejected` whose `body` carries Jupiter's `{ error, errorCode }`.
+   */
+  quote(request: { inputMint: string; outputMint: string; amount: bigint; slippageBps: number }, meter: CallMeter): Promise<JupiterQuote> {
+    const query = new URLSearchParams({
+      inputMint: request.inputMint,
+      outputMint: request.outputMint,
+      amount: request.amount.toString(),
+      slippageBps: String(request.slippageBps),
+      swapMode: 'ExactIn',
+    })
+    return this.#quote(`/swap/v1/quote?${query}`, meter)
+  }
+
+  /** The swap transaction for a quote (`POST /swap/v1/swap`): base64, the user's signature slot empty. */
+  swap(request: { quote: JupiterQuote; userPublicKey: string }, meter: CallMeter): Promise<JupiterSwap> {
+    return this.#http.post(
+      '/swap/v1/swap',
+      { quoteResponse: request.quote, userPublicKey: request.userPublicKey, wrapAndUnwrapSol: true, dynamicComputeUnitLimit: true },
+      JupiterSwapSchema,
+      meter,
+    )
+  }
+
+  #quote(path: string, meter: CallMeter): Promise<JupiterQuote> {
+    // Quotes move with every trade: never served from a cache.
+    return this.#http.get(path, JupiterQuoteSchema, meter, 0)
   }
 
   /** The token-list entry of `mint`, or null when the list does not know it. */

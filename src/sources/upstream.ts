@@ -14,6 +14,8 @@ export class UpstreamError extends Error {
     readonly source: string,
     readonly reason: UpstreamFailure,
     detail: string,
+    /** The upstream's answer body when it refused (e.g. Jupiter's `{ errorCode }`), for callers that branch on it. */
+    readonly body?: unknown,
   ) {
     super(`${source}: ${reason} (${detail})`)
     this.name = 'UpstreamError'

@@ -19,7 +19,7 @@ const QUICK: FactName[] = ['mint', 'metadata', 'token_list', 'holders', 'pools',
 /** Fact sets by scanner (targets: quick ≤ 3 dependent round trips and ≤ 10 calls; deep ≤ 6 round trips). */
 const FACT_SETS: Record<string, FactName[]> = {
   quick_scan: QUICK,
-  deep_dive: [...QUICK, 'launch', 'dev_history', 'funding', 'trades'],
+  deep_dive: [...QUICK, 'launch', 'dev_history', 'funding', 'trades', 'lp_locks'],
 }
 
 export async function run(args: string[]): Promise<void> {

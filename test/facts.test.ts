@@ -187,6 +187,26 @@ describe('deep-dive facts', () => {
   })
 })
 
+describe('LP locks and earlier tokens', () => {
+  test('lp_locks: the locked-lp pool has all its LP in a lock program; bundled-launch in one wallet', async () => {
+    const locked = (await (await gather('locked-lp', ['pools', 'lp_locks'], 5_000)).fact('lp_locks'))!
+    expect(locked.pools[0]).toMatchObject({ burnedPct: 0, lockedPct: 100, largestHolderPct: 0 })
+    const held = (await (await gather('bundled-launch', ['pools', 'lp_locks'], 5_000)).fact('lp_locks'))!
+    expect(held.pools[0]).toMatchObject({ burnedPct: 0, lockedPct: 0, largestHolderPct: 100 })
+    const burned = (await (await gather('blue-chip', ['pools', 'lp_locks'], 5_000)).fact('lp_locks'))!
+    expect(burned.pools).toEqual([]) // all burned: nothing left to hold
+  })
+
+  test('dev_history: the rugger\'s earlier tokens were pulled and are nearly worthless now', async () => {
+    const history = (await (await gather('serial-rugger', ['dev_history'], 5_000)).fact('dev_history'))!
+    expect(history.earlierTokens).toHaveLength(3)
+    for (const token of history.earlierTokens) {
+      expect(token).toMatchObject({ pulled: true, listed: true })
+      expect(token.liquidityUsd!).toBeLessThan(1_000)
+    }
+  })
+})
+
 describe('Jupiter source: quotes and swaps', () => {
   const SOL = 'So11111111111111111111111111111111111111112'
 

@@ -4,6 +4,7 @@ import { bundledLaunch } from './bundled-launch.ts'
 import { clmmPool, dlmmPool } from './concentrated-liquidity.ts'
 import { deadToken } from './dead-token.ts'
 import { hostileToken2022 } from './hostile-token-2022.ts'
+import { lockedLp } from './locked-lp.ts'
 import type { Scenario } from './kit.ts'
 import { pumpBonding, pumpGraduated } from './pump.ts'
 import { serialRugger } from './serial-rugger.ts'
@@ -27,6 +28,7 @@ export const SCENARIOS: readonly Scenario[] = [
   serialRugger,
   clmmPool,
   dlmmPool,
+  lockedLp,
   hostileToken2022,
   deadToken,
 ]

@@ -28,12 +28,25 @@ export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact>
   const created = list.flatMap((transaction) => createdMints(transaction, wallet)).filter((entry) => entry.mint !== ctx.mint)
   const pulls = list.flatMap((transaction) => liquidityPull(transaction, wallet))
   const createdSet = new Set(created.map((entry) => entry.mint))
+  const pulled = new Set(pulls.map((pull) => pull.mint))
+  // What became of the earlier tokens: their market now (one call for up to 30), when market data is reachable.
+  const pairs = await ctx.sources.dexscreener.pairsOfTokens([...createdSet], ctx.meter).catch(() => undefined)
+  const earlierTokens = [...createdSet].map((mint) => {
+    const listed = pairs?.filter((pair) => pair.baseToken.address === mint || pair.quoteToken.address === mint) ?? []
+    return {
+      mint,
+      pulled: pulled.has(mint),
+      listed: listed.length > 0,
+      liquidityUsd: listed.length === 0 ? null : listed.reduce((sum, pair) => sum + (pair.liquidity?.usd ?? 0), 0),
+    }
+  })
   return {
     wallet,
     solBalance: balance,
     createdTokens: created.sort((a, b) => (a.at ?? 0) - (b.at ?? 0)),
     liquidityPulls: pulls,
     previousRugs: [...new Set(pulls.map((pull) => pull.mint).filter((mint) => createdSet.has(mint)))],
+    earlierTokens,
     complete: recent.length < Math.min(SIGNATURES_PAGE, DEV_TRANSACTIONS),
   }
 }

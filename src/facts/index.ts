@@ -8,6 +8,7 @@ import { loadLaunch } from './launch.ts'
 import { loadDevHistory } from './dev-history.ts'
 import { loadFunding } from './funding.ts'
 import { loadTrades } from './trades.ts'
+import { loadLpLocks } from './lp-locks.ts'
 import { loadPools } from './pools.ts'
 import { loadTokenList } from './token-list.ts'
 import type { TokenContextOptions } from './context.ts'
@@ -26,6 +27,7 @@ export const LOADERS: TokenContextOptions['loaders'] = {
   dev_history: loadDevHistory,
   funding: loadFunding,
   trades: loadTrades,
+  lp_locks: loadLpLocks,
 }
 
 /** A scan's fact store for `mint`, answering by `deadlineAt` (ms since epoch). */

@@ -17,6 +17,7 @@ export type FactName =
   | 'dev_history'
   | 'funding'
   | 'trades'
+  | 'lp_locks'
 
 export interface Facts {
   mint: MintFact
@@ -31,6 +32,7 @@ export interface Facts {
   dev_history: DevHistoryFact
   funding: FundingFact
   trades: TradesFact
+  lp_locks: LpLocksFact
 }
 
 /** The mint account: program, supply, authorities and every Token-2022 extension. */
@@ -178,6 +180,8 @@ export interface DevHistoryFact {
   liquidityPulls: { mint: string; signature: string; at: number | null }[]
   /** Earlier tokens of this wallet whose liquidity it pulled. */
   previousRugs: string[]
+  /** What became of each earlier token: pulled by the wallet, and its market now (DexScreener). */
+  earlierTokens: { mint: string; pulled: boolean; listed: boolean; liquidityUsd: number | null }[]
   /** Whether the wallet's whole history was read (else earlier creations may be unseen). */
   complete: boolean
 }
@@ -195,4 +199,17 @@ export interface TradesFact {
   coveredSince: number | null
   /** True when every trade of the last 24 hours was read. */
   complete24h: boolean
+}
+
+/** Who holds the LP of each traditional pool that still has LP in circulation. */
+export interface LpLocksFact {
+  pools: {
+    pool: string
+    lpMint: string
+    /** Shares of the LP the pool minted, percent: burned, held by lock programs, by the largest other holder. */
+    burnedPct: number
+    lockedPct: number
+    largestHolderPct: number
+    holders: { owner: string | null; kind: 'locker' | 'burn' | 'wallet'; pct: number }[]
+  }[]
 }

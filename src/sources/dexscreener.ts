@@ -33,6 +33,9 @@ export const DexPairSchema = Type.Object({
 
 export type DexPair = Static<typeof DexPairSchema>
 
+/** DexScreener's limit of addresses per /tokens/v1 call. */
+const MAX_TOKENS_PER_CALL = 30
+
 /** Market data changes by the second; a few seconds of reuse lets concurrent scans share one call. */
 const PAIRS_TTL_MS = 5_000
 
@@ -46,6 +49,12 @@ export class DexScreenerSource {
 
   get upstream() {
     return this.#http.upstream
+  }
+
+  /** `GET /tokens/v1/solana/{mints}`: pairs of up to 30 tokens in one call. */
+  pairsOfTokens(mints: readonly string[], meter: CallMeter): Promise<DexPair[]> {
+    if (mints.length === 0) return Promise.resolve([])
+    return this.#http.get(`/tokens/v1/solana/${mints.slice(0, MAX_TOKENS_PER_CALL).join(',')}`, Type.Array(DexPairSchema), meter, PAIRS_TTL_MS)
   }
 
   /** `GET /token-pairs/v1/solana/{mint}`: pairs where the token is base or quote. */

@@ -72,6 +72,7 @@ describe('facts of the scenario tokens', () => {
 
   test('usdc-stablecoin: live authorities, listed as verified stablecoin', async () => {
     const ctx = await gather('usdc-stablecoin')
+    expect((await ctx.fact('metadata'))!.logoUri).toBe('https://sandbox.solsentry.invalid/usdc.png')
     const mint = (await ctx.fact('mint'))!
     expect(mint.mintAuthority).not.toBeNull()
     expect(mint.freezeAuthority).not.toBeNull()

@@ -6,11 +6,13 @@ import type { MetadataFact } from './types.ts'
 
 /**
  * Name, symbol, URI, update authority and mutability: the Metaplex metadata PDA when it exists,
- * else the Token-2022 metadata extension (which stays mutable while it has an update authority).
- * Off-chain URIs are not fetched.
+ * else the Token-2022 metadata extension (which stays mutable while it has an update authority); the
+ * logo from the token list or the market data. Off-chain URIs are never fetched.
  */
 export async function loadMetadata(ctx: TokenContext): Promise<MetadataFact> {
-  const [accounts, mint] = await Promise.all([mintDerivedAccounts(ctx), ctx.fact('mint')])
+  const [accounts, mint, list, market] = await Promise.all([mintDerivedAccounts(ctx), ctx.fact('mint'), ctx.fact('token_list'), ctx.fact('market')])
+  const pairLogo = market?.pairs.find((pair) => pair.baseToken.address === ctx.mint && pair.info?.imageUrl)?.info?.imageUrl
+  const logoUri = list?.logoUri ?? pairLogo ?? null
   const account = accounts.metadata
   if (account && account.owner === TOKEN_METADATA_PROGRAM_ADDRESS) {
     const metadata = decodeMetadata(account.data)
@@ -22,6 +24,7 @@ export async function loadMetadata(ctx: TokenContext): Promise<MetadataFact> {
         uri: metadata.data.uri,
         updateAuthority: metadata.updateAuthority,
         isMutable: metadata.isMutable,
+        logoUri,
       }
   }
   const extension = mint?.extensions.tokenMetadata
@@ -33,6 +36,7 @@ export async function loadMetadata(ctx: TokenContext): Promise<MetadataFact> {
       uri: extension.uri,
       updateAuthority: extension.updateAuthority,
       isMutable: extension.updateAuthority !== null,
+      logoUri,
     }
-  return { source: 'none', name: null, symbol: null, uri: null, updateAuthority: null, isMutable: null }
+  return { source: 'none', name: null, symbol: null, uri: null, updateAuthority: null, isMutable: null, logoUri }
 }

@@ -68,6 +68,8 @@ export interface MetadataFact {
   updateAuthority: string | null
   /** Whether the update authority may still change the metadata; null when there is no metadata. */
   isMutable: boolean | null
+  /** The token's logo from the token list, else from the market data; null when neither has one. */
+  logoUri: string | null
 }
 
 /** What the aggregator's token list says of the mint. */

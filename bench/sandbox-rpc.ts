@@ -5,10 +5,8 @@
  *
  *   npm run bench -- sandbox-rpc [--requests 2000] [--concurrency 1]
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 
 export async function run(args: string[]): Promise<void> {
   const option = (name: string, fallback: number) => {
@@ -17,15 +15,7 @@ export async function run(args: string[]): Promise<void> {
   }
   const requests = option('requests', 2000)
   const concurrency = option('concurrency', 1)
-  const sandbox = await startSandbox({
-    hostname: '127.0.0.1',
-    rpcPort: 0,
-    wsPort: 0,
-    marketPort: 0,
-    aggregatorPort: 0,
-    accountsDir: undefined,
-    dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-bench-')), 'sandbox'),
-  })
+  const sandbox = await startSandbox(ephemeralSandboxOptions())
   const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
   console.log(`bench sandbox-rpc: Bun ${Bun.version}; sandbox boot with ${sandbox.file.scenarios.length} scenarios: ${sandbox.bootMs} ms`)
   console.log(`${requests} requests per method, ${concurrency} concurrent, one HTTP JSON-RPC call each`)

@@ -5,10 +5,9 @@
  *
  *   npm run bench -- sources [--latency 100]
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createTokenContext, type FactName } from '../src/facts/index.ts'
 import { DexScreenerSource } from '../src/sources/dexscreener.ts'
 import { JupiterSource } from '../src/sources/jupiter.ts'
@@ -25,15 +24,7 @@ const FACT_SETS: Record<string, FactName[]> = {
 export async function run(args: string[]): Promise<void> {
   const index = args.indexOf('--latency')
   const latencyMs = index >= 0 ? Number(args[index + 1]) : 100
-  const sandbox = await startSandbox({
-    hostname: '127.0.0.1',
-    rpcPort: 0,
-    wsPort: 0,
-    marketPort: 0,
-    aggregatorPort: 0,
-    accountsDir: undefined,
-    dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-bench-')), 'sandbox'),
-  })
+  const sandbox = await startSandbox(ephemeralSandboxOptions())
   sandbox.faults.latencyMs = latencyMs
   console.log(`bench sources: ${latencyMs} ms added to every upstream answer; fresh caches per token`)
   for (const [set, facts] of Object.entries(FACT_SETS)) {

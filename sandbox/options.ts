@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
 /** Where the sandbox listens and what it loads; from SANDBOX_* environment variables. */
 export interface SandboxOptions {
   hostname: string
@@ -30,5 +34,19 @@ export function sandboxOptions(env: Record<string, string | undefined>): Sandbox
     aggregatorPort: port('SANDBOX_AGGREGATOR_PORT', DEFAULT_PORTS.aggregator),
     accountsDir: env.SANDBOX_ACCOUNTS_DIR || undefined,
     dataDir: `${env.DATA_DIR || './data'}/sandbox`,
+  }
+}
+
+/** Options for a throwaway sandbox (tests, benches): every port picked free, data in a temporary directory. */
+export function ephemeralSandboxOptions(overrides: Partial<SandboxOptions> = {}): SandboxOptions {
+  return {
+    hostname: '127.0.0.1',
+    rpcPort: 0,
+    wsPort: 0,
+    marketPort: 0,
+    aggregatorPort: 0,
+    accountsDir: undefined,
+    dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-sandbox-')), 'sandbox'),
+    ...overrides,
   }
 }

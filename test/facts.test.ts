@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FaultKind, SandboxServer } from '../sandbox/faults.ts'
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createTokenContext, type FactName, type TokenContext } from '../src/facts/index.ts'
 import { DexScreenerSource } from '../src/sources/dexscreener.ts'
 import { JupiterSource } from '../src/sources/jupiter.ts'
@@ -16,15 +15,7 @@ const QUICK_FACTS: FactName[] = ['mint', 'metadata', 'token_list', 'holders', 'p
 let sandbox: RunningSandbox
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    hostname: '127.0.0.1',
-    rpcPort: 0,
-    wsPort: 0,
-    marketPort: 0,
-    aggregatorPort: 0,
-    accountsDir: undefined,
-    dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-facts-')), 'sandbox'),
-  })
+  sandbox = await startSandbox(ephemeralSandboxOptions())
 })
 
 afterAll(async () => {

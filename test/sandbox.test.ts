@@ -8,6 +8,7 @@ import { decodeBondingCurve, findBondingCurveAddress } from '../src/onchain/pump
 import { decodePumpPool } from '../src/onchain/pump-amm.ts'
 import { METEORA_DLMM_PROGRAM_ADDRESS, ORCA_WHIRLPOOL_PROGRAM_ADDRESS, PUMP_AMM_PROGRAM_ADDRESS, PUMP_PROGRAM_ADDRESS } from '../src/onchain/programs.ts'
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import type { Pool } from '../sandbox/world/pool-book.ts'
 
 const work = mkdtempSync(join(tmpdir(), 'solsentry-sandbox-'))
@@ -33,15 +34,7 @@ const check = (value: unknown) => expect<unknown>(value)
 beforeAll(async () => {
   mkdirSync(accountsDir)
   writeFileSync(join(accountsDir, 'replayed.json'), JSON.stringify(REPLAYED))
-  sandbox = await startSandbox({
-    hostname: '127.0.0.1',
-    rpcPort: 0,
-    wsPort: 0,
-    marketPort: 0,
-    aggregatorPort: 0,
-    accountsDir,
-    dataDir: join(work, 'data', 'sandbox'),
-  })
+  sandbox = await startSandbox(ephemeralSandboxOptions({ accountsDir, dataDir: join(work, 'data', 'sandbox') }))
   rpc = createSolanaRpc(sandbox.file.urls.rpc) as unknown as Rpc<SolanaRpcApi>
 })
 

@@ -16,16 +16,8 @@ import type { TokenContext } from './context.ts'
 import { mintDerivedAccounts, readAccounts, type RawAccount } from './onchain-accounts.ts'
 import type { PoolFact, PoolModel, PoolsFact } from './types.ts'
 
-/** A pool account decoded, before its vaults and LP mint are read. */
-export interface DecodedPool {
-  address: string
-  program: string
-  venue: string
-  model: PoolModel
-  baseMint: string
-  quoteMint: string
-  baseVault: string
-  quoteVault: string
+/** A pool account decoded, before its vaults and LP mint are read (reserves and LP supply come after). */
+export type DecodedPool = Omit<PoolFact, 'baseReserve' | 'quoteReserve' | 'lp' | 'liquidityUsd'> & {
   /** Traditional AMMs: the LP mint and the LP the pool has minted (the reference for the burned share). */
   lp: { mint: string; minted: bigint } | null
 }

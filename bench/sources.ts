@@ -5,7 +5,6 @@
  *
  *   npm run bench -- sources [--latency 100]
  */
-import { join } from 'node:path'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createTokenContext, type FactName } from '../src/facts/index.ts'

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import type { FaultKind, SandboxServer } from '../sandbox/faults.ts'
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'

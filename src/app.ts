@@ -1,5 +1,6 @@
 import { Elysia, type AnyElysia } from 'elysia'
 import { discovery } from '../plugins/discovery/index.ts'
+import { quickScan } from '../plugins/quick-scan/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
 import { ManifestError, type Registry } from './manifest.ts'
@@ -18,6 +19,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}) {
   const app = new Elysia({ name: 'solsentry' })
     .use(core(ctx))
     .use(discovery(ctx))
+    .use(quickScan(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)
   checkRoutesMatchManifests(app, ctx.registry)
   return app

@@ -3,6 +3,10 @@ import { HealthBoard } from './health.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { Registry } from './manifest.ts'
 import { openSqliteStore, type Store } from './store/index.ts'
+import type { Sources } from './facts/context.ts'
+import { createSources } from './sources/index.ts'
+import { SignalRegistry } from './pipeline/registry.ts'
+import { BUILTIN_SIGNALS } from '../signals/index.ts'
 
 /** Everything a plugin needs, built once per process and passed down explicitly (no globals). */
 export interface ServiceContext {
@@ -14,11 +18,16 @@ export interface ServiceContext {
   startedAt: number
   /** Set when shutdown begins: new requests are refused with 503 while in-flight ones finish. */
   lifecycle: { draining: boolean }
+  /** The upstream sources named by config (absent ones make their facts missing). */
+  sources: Sources
+  /** Every signal the scanners run: the built-ins and the third-party packages of SIGNAL_PLUGINS. */
+  signals: SignalRegistry
 }
 
 export interface ContextOverrides {
   logger?: Logger
   store?: Store
+  signals?: SignalRegistry
 }
 
 export function createContext(config: Config, overrides: ContextOverrides = {}): ServiceContext {
@@ -33,6 +42,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     health,
     startedAt: Date.now(),
     lifecycle: { draining: false },
+    sources: createSources(config, health),
+    signals: overrides.signals ?? new SignalRegistry(BUILTIN_SIGNALS),
   }
 }
 

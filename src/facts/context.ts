@@ -5,11 +5,11 @@ import type { SolanaSource } from '../sources/solana-rpc.ts'
 import { CallMeter, UpstreamError } from '../sources/upstream.ts'
 import type { FactName, Facts } from './types.ts'
 
-/** The upstream sources a scan reads through. */
+/** The upstream sources a scan reads through; one whose URL is not configured is absent (its facts go missing). */
 export interface Sources {
-  solana: SolanaSource
-  dexscreener: DexScreenerSource
-  jupiter: JupiterSource
+  solana?: SolanaSource
+  dexscreener?: DexScreenerSource
+  jupiter?: JupiterSource
 }
 
 /** How a fact is gathered: from the context (its sources and other facts), or it throws. */
@@ -36,7 +36,7 @@ export interface TokenContextOptions {
  */
 export class TokenContext {
   readonly meter = new CallMeter()
-  readonly rpc: Rpc<SolanaRpcApi>
+  readonly #rpc: Rpc<SolanaRpcApi> | undefined
   readonly #facts = new Map<FactName, Promise<unknown>>()
   readonly #missing = new Map<FactName, string>()
   readonly #present = new Set<FactName>()
@@ -50,11 +50,24 @@ export class TokenContext {
     readonly sources: Sources,
     options: TokenContextOptions,
   ) {
-    this.rpc = sources.solana.rpc(this.meter)
+    this.#rpc = sources.solana?.rpc(this.meter)
     this.#loaders = options.loaders
     let expire: (value: 'deadline') => void = () => {}
     this.#deadline = new Promise((resolve) => (expire = resolve))
     this.#timer = setTimeout(() => expire('deadline'), Math.max(0, options.deadlineAt - Date.now()))
+  }
+
+  /** The Solana RPC client of this scan; throws FactUnavailable when SOLANA_RPC_URL is not configured. */
+  get rpc(): Rpc<SolanaRpcApi> {
+    if (!this.#rpc) throw new FactUnavailable('SOLANA_RPC_URL is not configured')
+    return this.#rpc
+  }
+
+  /** A configured source, or FactUnavailable naming the setting that would configure it. */
+  source<K extends 'dexscreener' | 'jupiter'>(name: K): NonNullable<Sources[K]> {
+    const found = this.sources[name]
+    if (!found) throw new FactUnavailable(`${name === 'dexscreener' ? 'DEXSCREENER_URL' : 'JUPITER_URL'} is not configured`)
+    return found as NonNullable<Sources[K]>
   }
 
   /** The fact, or undefined when it is missing (the reason is recorded). */

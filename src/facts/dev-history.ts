@@ -30,7 +30,9 @@ export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact>
   const createdSet = new Set(created.map((entry) => entry.mint))
   const pulled = new Set(pulls.map((pull) => pull.mint))
   // What became of the earlier tokens: their market now (one call for up to 30), when market data is reachable.
-  const pairs = await ctx.sources.dexscreener.pairsOfTokens([...createdSet], ctx.meter).catch(() => undefined)
+  const pairs = await Promise.resolve()
+    .then(() => ctx.source('dexscreener').pairsOfTokens([...createdSet], ctx.meter))
+    .catch(() => undefined)
   const earlierTokens = [...createdSet].map((mint) => {
     const listed = pairs?.filter((pair) => pair.baseToken.address === mint || pair.quoteToken.address === mint) ?? []
     return {

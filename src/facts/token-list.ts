@@ -3,7 +3,7 @@ import type { TokenListFact } from './types.ts'
 
 /** What the aggregator's token list says: listed, verified, tags (stablecoin, ...), logo. */
 export async function loadTokenList(ctx: TokenContext): Promise<TokenListFact> {
-  const token = await ctx.sources.jupiter.token(ctx.mint, ctx.meter)
+  const token = await ctx.source('jupiter').token(ctx.mint, ctx.meter)
   if (!token) return { listed: false, verified: false, tags: [], logoUri: null }
   const tags = token.tags ?? []
   return {

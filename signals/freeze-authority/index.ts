@@ -1,0 +1,35 @@
+import { Type } from '@sinclair/typebox'
+import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { isAuthorityExempt } from '../authority-exemption/exempt.ts'
+
+const meta = signalMeta({
+  id: 'freeze-authority',
+  version: '1.0.0',
+  title: 'Freeze authority',
+  risk: 'A wallet can still freeze any holder\'s token account.',
+  why: 'A frozen account cannot sell: the issuer can trap buyers at will (a common honeypot).',
+  scanners: ['quick_scan', 'deep_dive'],
+  facts: ['mint', 'token_list'],
+  impact: 'high',
+  confidence: 'high',
+  options: Type.Object({ penalty: Type.Number({ maximum: 0 }) }),
+  defaults: { penalty: -15 },
+})
+
+export default defineSignal({
+  meta,
+  detect(facts, options) {
+    const mint = facts.get('mint')
+    if (!mint) return unknownOutcome(meta, ['mint'], { freeze_authority_revoked: null })
+    if (mint.freezeAuthority === null) return ok([], { freeze_authority_revoked: true })
+    const exempt = isAuthorityExempt(facts.get('token_list'))
+    return ok(
+      [
+        exempt
+          ? factor(meta, 'FREEZE_AUTHORITY_LIVE_EXEMPT', 'info', 0, 'Freeze authority live (issuer-controlled asset)', 'The issuer can freeze accounts, as a regulated stablecoin must; not penalised.', { authority: mint.freezeAuthority })
+          : factor(meta, 'FREEZE_AUTHORITY_LIVE', 'high', options.penalty, 'Freeze authority live', 'A wallet can freeze any holder\'s account, stopping it from selling.', { authority: mint.freezeAuthority }),
+      ],
+      { freeze_authority_revoked: false },
+    )
+  },
+})

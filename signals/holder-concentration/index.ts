@@ -1,0 +1,35 @@
+import { Type } from '@sinclair/typebox'
+import { defineSignal, factor, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+
+const meta = signalMeta({
+  id: 'holder-concentration',
+  version: '1.0.0',
+  title: 'Holder concentration',
+  risk: 'A few wallets hold most of the supply (pool vaults, burns and lockers excluded).',
+  why: 'Whoever holds the float sets the price: one large holder selling can crash it, and concentrated supply is how insiders exit on buyers.',
+  scanners: ['quick_scan', 'deep_dive'],
+  facts: ['holders'],
+  impact: 'high',
+  confidence: 'high',
+  options: Type.Object({ extremePct: Type.Number(), highPct: Type.Number(), singlePct: Type.Number() }),
+  // The reference scoring's bands (>90% −35, >60% −20); a single wallet over 30% can halve the price alone.
+  defaults: { extremePct: 90, highPct: 60, singlePct: 30 },
+})
+
+export default defineSignal({
+  meta,
+  detect(facts, options) {
+    const holders = facts.get('holders')
+    if (!holders) return unknownOutcome(meta, ['holders'], { top_10_holder_pct: null })
+    const top10 = holders.top10WalletPct
+    const largest = holders.accounts.filter((account) => account.kind === 'wallet').reduce((max, account) => Math.max(max, account.pct), 0)
+    const found: Factor[] = []
+    if (top10 > options.extremePct)
+      found.push(factor(meta, 'TOP10_EXTREME', 'critical', -35, `Top 10 wallets hold ${top10}%`, 'Almost the whole float is in ten wallets.', { top_10_holder_pct: top10 }))
+    else if (top10 > options.highPct)
+      found.push(factor(meta, 'TOP10_HIGH', 'high', -20, `Top 10 wallets hold ${top10}%`, 'Most of the float is in ten wallets.', { top_10_holder_pct: top10 }))
+    if (largest > options.singlePct)
+      found.push(factor(meta, 'SINGLE_HOLDER_DOMINANT', 'high', -10, `One wallet holds ${largest}%`, 'A single wallet can move the price on its own.', { largest_pct: largest }))
+    return ok(found, { top_10_holder_pct: top10 })
+  },
+})

@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox'
+import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { isAuthorityExempt } from '../authority-exemption/exempt.ts'
+
+const meta = signalMeta({
+  id: 'mint-authority',
+  version: '1.0.0',
+  title: 'Mint authority',
+  risk: 'A wallet can still mint new tokens.',
+  why: 'New supply can be printed and sold into the pool at any time, diluting every holder to zero.',
+  scanners: ['quick_scan', 'deep_dive'],
+  facts: ['mint', 'token_list'],
+  impact: 'high',
+  confidence: 'high',
+  options: Type.Object({ penalty: Type.Number({ maximum: 0 }) }),
+  defaults: { penalty: -25 },
+})
+
+export default defineSignal({
+  meta,
+  detect(facts, options) {
+    const mint = facts.get('mint')
+    if (!mint) return unknownOutcome(meta, ['mint'], { mint_authority_revoked: null })
+    const revoked = mint.mintAuthority === null
+    if (revoked) return ok([], { mint_authority_revoked: true })
+    const exempt = isAuthorityExempt(facts.get('token_list'))
+    return ok(
+      [
+        exempt
+          ? factor(meta, 'MINT_AUTHORITY_LIVE_EXEMPT', 'info', 0, 'Mint authority live (issuer-controlled asset)', 'The issuer can mint, as a verified stablecoin or wrapped asset must; not penalised.', { authority: mint.mintAuthority })
+          : factor(meta, 'MINT_AUTHORITY_LIVE', 'high', options.penalty, 'Mint authority live', 'A wallet can still mint new tokens and dilute holders.', { authority: mint.mintAuthority }),
+      ],
+      { mint_authority_revoked: false },
+    )
+  },
+})

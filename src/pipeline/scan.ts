@@ -1,0 +1,85 @@
+import type { TokenContext } from '../facts/context.ts'
+import { assessDataQuality, type FactPolicy, type QualityAssessment } from '../facts/data-quality.ts'
+import type { FactName, Facts } from '../facts/types.ts'
+import { gradeOf, scoreOf, type Grade } from './grade.ts'
+import type { SignalRegistry } from './registry.ts'
+import { factor, type Factor, type FactView, type ScannerId, type Signal, type SignalOutcome } from './signal.ts'
+
+/** What a scanner runs: its signals (from the registry) over its facts (core and optional). */
+export interface ScanPolicy {
+  scanner: ScannerId
+  facts: FactPolicy
+  /** Per-signal option overrides (defaults come from each signal's meta). */
+  options?: Record<string, Record<string, unknown>>
+}
+
+export interface ScanResult {
+  outcomes: { signal: Signal; outcome: SignalOutcome }[]
+  factors: Factor[]
+  /** The typed fields every signal produced, merged. */
+  fields: Record<string, unknown>
+  score: number
+  grade: Grade
+  quality: QualityAssessment
+  /** The envelope's `confidence` object, each member 0–1 (docs/scoring.md). */
+  confidence: { model: number; data_completeness: number; signal_consensus: number }
+  facts: FactView
+  now: number
+}
+
+/** How much a signal's own confidence counts in the `model` confidence. */
+const CONFIDENCE_WEIGHT = { high: 1, medium: 0.8, low: 0.6 } as const
+
+/**
+ * Runs a scanner: gathers its facts (under the context's deadline), runs each of its signals over
+ * them, and scores, grades and qualifies the result. A detector that throws (a bug, not a data
+ * problem) becomes an `unknown` outcome with a SIGNAL_ERROR factor: it never fails the scan.
+ */
+export async function runScan(ctx: TokenContext, registry: SignalRegistry, policy: ScanPolicy, now = Math.floor(Date.now() / 1000)): Promise<ScanResult> {
+  const signals = registry.forScanner(policy.scanner)
+  const names = new Set<FactName>([...policy.facts.core, ...policy.facts.optional, ...signals.flatMap((signal) => signal.meta.facts)])
+  await ctx.gather([...names])
+  const values = new Map<FactName, unknown>()
+  for (const name of names) values.set(name, await ctx.fact(name))
+  const facts: FactView = { get: <K extends FactName>(name: K) => values.get(name) as Facts[K] | undefined }
+
+  const outcomes = signals.map((signal) => {
+    const options = { ...(signal.meta.defaults as object), ...policy.options?.[signal.meta.id] }
+    try {
+      return { signal, outcome: signal.detect(facts, options, { mint: ctx.mint, now }) }
+    } catch (error) {
+      const outcome: SignalOutcome = {
+        status: 'unknown',
+        missing: [],
+        factors: [factor(signal.meta, 'SIGNAL_ERROR', 'info', 0, `${signal.meta.title}: not assessed`, `The detector failed: ${(error as Error).message}`)],
+        fields: {},
+      }
+      return { signal, outcome }
+    }
+  })
+  const factors = outcomes.flatMap(({ outcome }) => outcome.factors)
+  const fields = Object.assign({}, ...outcomes.map(({ outcome }) => outcome.fields)) as Record<string, unknown>
+  const score = scoreOf(factors)
+  const quality = assessDataQuality(policy.facts, ctx.missing().map((entry) => entry.name))
+  return {
+    outcomes,
+    factors,
+    fields,
+    score,
+    grade: gradeOf(score, factors),
+    quality,
+    confidence: confidenceOf(outcomes, quality),
+    facts,
+    now,
+  }
+}
+
+function confidenceOf(outcomes: ScanResult['outcomes'], quality: QualityAssessment): ScanResult['confidence'] {
+  const round = (value: number) => Math.round(value * 100) / 100
+  const assessed = outcomes.filter(({ outcome }) => outcome.status === 'ok')
+  const model =
+    outcomes.length === 0 ? 0 : outcomes.reduce((sum, { signal, outcome }) => sum + (outcome.status === 'ok' ? CONFIDENCE_WEIGHT[signal.meta.confidence] : 0), 0) / outcomes.length
+  const risky = assessed.filter(({ outcome }) => outcome.factors.some((entry) => entry.impact < 0)).length
+  const consensus = assessed.length === 0 ? 0 : Math.max(risky, assessed.length - risky) / assessed.length
+  return { model: round(model), data_completeness: quality.completeness, signal_consensus: round(consensus) }
+}

@@ -1,0 +1,40 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import { SchemaVersion } from '../schemas.ts'
+
+const Enum = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(values.map((value) => Type.Literal(value)), description ? { description } : {})
+
+export const DataConfidence = Enum(['HIGH', 'MEDIUM', 'LOW'] as const, 'Confidence in the verdict (docs/data-quality.md)')
+export const DataQuality = Enum(['FULL', 'PARTIAL', 'LIMITED'] as const, 'Completeness of the source data (docs/data-quality.md)')
+export const Grade = Enum(['A', 'B', 'C', 'D', 'F'] as const)
+
+/** The envelope's `confidence` object (spec §2.1), each member 0–1 (docs/scoring.md). */
+export const ConfidenceObject = Type.Object({
+  model: Type.Number({ minimum: 0, maximum: 1, description: 'Share of the scanner\'s signals that could run, weighted by their own confidence' }),
+  data_completeness: Type.Number({ minimum: 0, maximum: 1, description: 'Share of the requested facts gathered' }),
+  signal_consensus: Type.Number({ minimum: 0, maximum: 1, description: 'Share of assessed signals agreeing (all clean or all flagging)' }),
+})
+
+/** An item of `factors` (spec leaves it open): one finding of one signal. */
+export const FactorItem = Type.Object({
+  code: Type.String({ description: 'SCREAMING_SNAKE finding code, stable' }),
+  signal: Type.String({ description: 'The signal (detector) id' }),
+  severity: Enum(['critical', 'high', 'medium', 'low', 'info'] as const),
+  impact: Type.Number({ description: 'Score points this finding moved (0 for information, negative for a risk)' }),
+  hard_fail: Type.Boolean({ description: 'True when the finding alone makes the grade F' }),
+  title: Type.String(),
+  detail: Type.String(),
+  evidence: Type.Record(Type.String(), Type.Unknown(), { description: 'The measured values behind the finding' }),
+})
+
+/** Envelope fields every scanner answer carries (spec §2.1). */
+export const envelope = {
+  schema_version: SchemaVersion,
+  data_confidence: DataConfidence,
+  data_quality: DataQuality,
+  missing_fields: Type.Array(Type.String(), { description: 'Facts that could not be gathered (docs/data-quality.md)' }),
+  confidence: ConfidenceObject,
+} satisfies Record<string, TSchema>
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+export { Enum }

@@ -1,0 +1,124 @@
+import type { Static, TObject } from '@sinclair/typebox'
+import type { FactName, Facts } from '../facts/types.ts'
+
+/** The scanners a signal can serve (spec §1: each scanner owns its own slice of signals). */
+export type ScannerId = 'quick_scan' | 'market_intel' | 'deep_dive'
+export const SCANNER_IDS: readonly ScannerId[] = ['quick_scan', 'market_intel', 'deep_dive']
+
+/** How much a finding can move a verdict, and how sure the detector is of it (Slither-style). */
+export type Impact = 'high' | 'medium' | 'low' | 'informational'
+export type Confidence = 'high' | 'medium' | 'low'
+
+/** The version of this contract; third-party signal packages declare the one they were written for. */
+export const SIGNAL_API_VERSION = 1
+
+export interface SignalMeta<Options extends TObject = TObject> {
+  /** kebab-case; third-party signals are `namespace/id`. */
+  id: string
+  /** semver of the detector's logic (bump when a verdict can change). */
+  version: string
+  title: string
+  /** What it detects. */
+  risk: string
+  /** Why it matters to a buyer. */
+  why: string
+  scanners: readonly ScannerId[]
+  /** Facts `detect` reads; missing ones make its outcome `unknown`. */
+  facts: readonly FactName[]
+  impact: Impact
+  confidence: Confidence
+  options: Options
+  defaults: Static<Options>
+}
+
+export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info'
+
+/**
+ * One entry of a response's `factors`: what was found, how bad, and by how many points it moved the
+ * score (0 for information, negative for a risk). `hard_fail` caps the grade at F whatever the score.
+ */
+export interface Factor {
+  code: string
+  signal: string
+  severity: Severity
+  impact: number
+  hard_fail: boolean
+  title: string
+  detail: string
+  evidence: Record<string, unknown>
+}
+
+/** Read-only access to the facts a scan gathered (undefined = missing). */
+export interface FactView {
+  get<K extends FactName>(name: K): Facts[K] | undefined
+}
+
+export interface DetectContext {
+  mint: string
+  /** Unix seconds at which the scan runs (windows and ages are measured from it). */
+  now: number
+}
+
+/**
+ * What a detector returns: findings and the response fields it owns (by their wire names, e.g.
+ * `mint_authority_revoked`; null where it could not measure); `unknown` when its facts were missing.
+ * The response schemas check the fields' types.
+ */
+export type SignalFields = Record<string, unknown>
+
+export type SignalOutcome =
+  | { status: 'ok'; factors: Factor[]; fields: SignalFields }
+  | { status: 'unknown'; missing: FactName[]; factors: Factor[]; fields: SignalFields }
+
+export interface Signal<Options extends TObject = TObject> {
+  meta: SignalMeta<Options>
+  /** Pure over facts: no I/O, never throws for data problems. */
+  detect(facts: FactView, options: Static<Options>, context: DetectContext): SignalOutcome
+}
+
+/** Declares a signal (the registry validates its meta at boot). */
+export function defineSignal<Options extends TObject>(signal: Signal<Options>): Signal<Options> {
+  return signal as Signal<Options>
+}
+
+/** A factor for a signal's meta. */
+export function factor(
+  meta: Pick<SignalMeta, 'id'>,
+  code: string,
+  severity: Severity,
+  impact: number,
+  title: string,
+  detail: string,
+  evidence: Record<string, unknown> = {},
+  hardFail = false,
+): Factor {
+  return { code, signal: meta.id, severity, impact, hard_fail: hardFail, title, detail, evidence }
+}
+
+/**
+ * The outcome of a detector whose facts are missing: one informational factor naming them, no
+ * penalty and no invented values.
+ */
+export function unknownOutcome(meta: Pick<SignalMeta, 'id' | 'title'>, missing: FactName[], fields: SignalFields = {}): SignalOutcome {
+  return {
+    status: 'unknown',
+    missing,
+    factors: [factor(meta, 'UNKNOWN', 'info', 0, `${meta.title}: not assessed`, `Could not be assessed: ${missing.join(', ')} could not be gathered.`, { missing })],
+    fields,
+  }
+}
+
+/** The facts of `names` that are missing from `facts`. */
+export function missingOf(facts: FactView, names: readonly FactName[]): FactName[] {
+  return names.filter((name) => facts.get(name) === undefined)
+}
+
+/** Declares a signal's meta with its types checked (the registry re-validates it at boot). */
+export function signalMeta<Options extends TObject>(meta: SignalMeta<Options>): SignalMeta<Options> {
+  return meta
+}
+
+/** An `ok` outcome. */
+export function ok(factors: Factor[], fields: SignalFields): SignalOutcome {
+  return { status: 'ok', factors, fields }
+}

@@ -1,0 +1,151 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import pino from 'pino'
+import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { createApp } from '../src/app.ts'
+import { loadConfig } from '../src/config.ts'
+import { createContext } from '../src/context.ts'
+import { openApiValidator } from './support/openapi.ts'
+
+let sandbox: RunningSandbox
+let app: ReturnType<typeof createApp>
+let validate: Awaited<ReturnType<typeof openApiValidator>>
+
+/** A service on the sandbox with empty caches (fault tests must not be served from cache). */
+function freshApp() {
+  const config = loadConfig({
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    SOLANA_RPC_URL: sandbox.file.urls.rpc,
+    DEXSCREENER_URL: sandbox.file.urls.dexscreener,
+    JUPITER_URL: sandbox.file.urls.jupiter,
+    RATE_LIMIT_SCANNER_BURST: '100000',
+  })
+  return createApp(createContext(config, { logger: pino({ level: 'silent' }) }))
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox(ephemeralSandboxOptions())
+  app = freshApp()
+  validate = await openApiValidator(app)
+})
+
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+afterEach(() => sandbox.faults.clear())
+
+const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
+
+async function scan(path: string, mint: string, service = app) {
+  const response = await service.handle(
+    new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) }),
+  )
+  const body = (await response.json()) as any
+  const errors = validate('POST', path, response.status, body)
+  return { status: response.status, body, errors }
+}
+
+const codes = (body: { factors: { code: string; impact: number }[] }) => body.factors.filter((entry) => entry.impact < 0).map((entry) => entry.code)
+
+describe('POST /scan/quick: the verdict on every scenario', () => {
+  /** What each scenario was built to show, as the quick scan must report it. */
+  const table: Record<string, { grade: string[]; check?: (body: any) => void }> = {
+    'blue-chip': {
+      grade: ['A'],
+      check: (body) => {
+        expect(body).toMatchObject({ mint_authority_revoked: true, freeze_authority_revoked: true, lp_status: 'BURNED', lp_burned: true, lp_model: 'TRADITIONAL_AMM' })
+        expect(body.liquidity_check.rating).toBe('DEEP')
+        expect(codes(body)).toEqual([])
+      },
+    },
+    'usdc-stablecoin': {
+      grade: ['A'],
+      check: (body) => {
+        expect(body).toMatchObject({ authority_exempt: true, mint_authority_revoked: false, freeze_authority_revoked: false })
+        expect(codes(body)).not.toContain('MINT_AUTHORITY_LIVE')
+        expect(codes(body)).not.toContain('FREEZE_AUTHORITY_LIVE')
+      },
+    },
+    'mint-authority-live': { grade: ['B', 'C'], check: (body) => expect(codes(body)).toContain('MINT_AUTHORITY_LIVE') },
+    'freeze-authority-live': { grade: ['A', 'B'], check: (body) => expect(codes(body)).toContain('FREEZE_AUTHORITY_LIVE') },
+    'whale-concentrated': {
+      grade: ['C', 'D'],
+      check: (body) => {
+        expect(body.top_10_holder_pct).toBeGreaterThan(90)
+        expect(codes(body)).toContain('TOP10_EXTREME')
+      },
+    },
+    'pump-bonding': { grade: ['A', 'B'], check: (body) => expect(body).toMatchObject({ lp_status: 'CUSTODIAL', historical_flags: ['PUMP_FUN_BONDING_CURVE'] }) },
+    'pump-graduated': { grade: ['A', 'B'], check: (body) => expect(body).toMatchObject({ lp_status: 'BURNED', historical_flags: ['PUMP_FUN_GRADUATED'] }) },
+    'bundled-launch': { grade: ['C', 'D'], check: (body) => expect(body).toMatchObject({ lp_status: 'UNBURNED', lp_burned: false }) },
+    'sniped-launch': { grade: ['A', 'B'], check: (body) => expect(body.launch_anomaly).toMatchObject({ detected: true, reasons: ['NEW_TOKEN'] }) },
+    'wash-traded': { grade: ['A', 'B'] },
+    'serial-rugger': { grade: ['C', 'D'], check: (body) => expect(body.lp_status).toBe('UNBURNED') },
+    'clmm-pool': { grade: ['A', 'B'], check: (body) => expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM', lp_burned: null }) },
+    'dlmm-pool': { grade: ['A', 'B'], check: (body) => expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM' }) },
+    'locked-lp': { grade: ['B'], check: (body) => expect(body.lp_status).toBe('UNBURNED') },
+    'hostile-token-2022': {
+      grade: ['F'],
+      check: (body) => {
+        for (const code of ['PERMANENT_DELEGATE', 'TRANSFER_FEE_HIGH', 'TRANSFER_FEE_MUTABLE', 'TRANSFER_HOOK', 'DEFAULT_FROZEN', 'MINT_CLOSE_AUTHORITY'])
+          expect(codes(body)).toContain(code)
+        expect(body.liquidity_check.rating).toBe('CRITICAL')
+      },
+    },
+    'dead-token': { grade: ['C', 'D', 'F'], check: (body) => expect(body.liquidity_check.rating).toBe('CRITICAL') },
+  }
+
+  test('the table covers every scenario', () => {
+    expect(Object.keys(table).sort()).toEqual(sandbox.file.scenarios.map((scenario) => scenario.name).sort())
+  })
+
+  for (const [name, expected] of Object.entries(table))
+    test(`${name}: grade ${expected.grade.join(' or ')}, valid against /openapi.json`, async () => {
+      const { status, body, errors } = await scan('/scan/quick', mintOf(name))
+      expect(status).toBe(200)
+      expect(errors).toEqual([])
+      expect(body).toMatchObject({ schema_version: '2.0', token_address: mintOf(name), grade_type: 'STRUCTURAL_SAFETY', data_quality: 'FULL', missing_fields: [] })
+      expect(expected.grade).toContain(body.structural_risk_grade)
+      expected.check?.(body)
+      expect(body.summary).toContain(`grade ${body.structural_risk_grade}`)
+    })
+})
+
+describe('POST /scan/quick under faults', () => {
+  test('a slow RPC: answered within 5 s, LIMITED, the missing facts listed, still valid', async () => {
+    sandbox.faults.set('rpc', 'getTokenLargestAccounts', { kind: 'slow', delayMs: 8_000 })
+    const started = performance.now()
+    const { status, body, errors } = await scan('/scan/quick', mintOf('blue-chip'), freshApp())
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(body.data_quality).toBe('LIMITED')
+    expect(body.data_confidence).toBe('LOW')
+    expect(body.missing_fields).toContain('holders')
+    expect(body.top_10_holder_pct).toBeNull()
+  })
+
+  test('every upstream down: still 200, LIMITED, nothing invented', async () => {
+    sandbox.faults.set('rpc', 'getAccountInfo', { kind: 'down' })
+    sandbox.faults.set('rpc', 'getMultipleAccounts', { kind: 'down' })
+    sandbox.faults.set('rpc', 'getTokenLargestAccounts', { kind: 'down' })
+    sandbox.faults.set('dexscreener', '/', { kind: 'down' })
+    sandbox.faults.set('jupiter', '/', { kind: 'down' })
+    const { status, body, errors } = await scan('/scan/quick', mintOf('whale-concentrated'), freshApp())
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(body).toMatchObject({ data_quality: 'LIMITED', top_10_holder_pct: null, lp_burned: null, lp_status: 'UNKNOWN', mint_authority_revoked: false })
+    expect(body.liquidity_check.rating).toBe('UNKNOWN')
+    expect(body.missing_fields).toEqual(expect.arrayContaining(['mint', 'holders', 'market']))
+  })
+
+  test('an invalid address is 400 INVALID_ADDRESS, before any work', async () => {
+    const before = sandbox.faults.countOf('rpc')
+    const { status, body } = await scan('/scan/quick', 'BONK')
+    expect(status).toBe(400)
+    expect(body).toMatchObject({ error: true, code: 'INVALID_ADDRESS' })
+    expect(sandbox.faults.countOf('rpc')).toBe(before)
+  })
+})

@@ -11,10 +11,10 @@ import { sandboxOptions } from './options.ts'
 
 const env = process.env
 if ((env.SOLSENTRY_PROFILE ?? 'sandbox') !== 'sandbox') {
-  runService(env)
+  await runService(env)
 } else {
   const sandbox = await startSandbox(sandboxOptions(env), FaultPlan.fromEnv(env.SANDBOX_FAULTS))
-  const running = runService(
+  const running = await runService(
     {
       ...env,
       SOLANA_RPC_URL: sandbox.file.urls.rpc,

@@ -70,6 +70,13 @@ export const ConfigSchema = Type.Object({
     description: 'Scanner requests a client IP may send at once (token-bucket capacity)',
     hint: 'a positive integer',
   }),
+  SIGNAL_PLUGINS: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Third-party signal packages to load, comma-separated package names or ./paths (docs/signals.md; not in the compiled binary)',
+      hint: 'comma-separated package names or paths',
+    }),
+  ),
   SHUTDOWN_GRACE_MS: Type.Integer({
     minimum: 0,
     default: 10_000,

@@ -3,6 +3,8 @@ import { ConfigError, loadConfig, type Config } from './config.ts'
 import { createContext } from './context.ts'
 import { ManifestError } from './manifest.ts'
 import { startServer, type RunningServer } from './server.ts'
+import { loadSignalPackages, SignalRegistry, SignalRegistryError } from './pipeline/registry.ts'
+import { BUILTIN_SIGNALS } from '../signals/index.ts'
 
 export interface ServiceOptions {
   /** Runs after the service has drained and closed, before the process exits (e.g. stop a sandbox). */
@@ -13,7 +15,7 @@ export interface ServiceOptions {
  * Starts the service from environment-style settings: validates the configuration (a bad value exits
  * with code 78 and one line), builds the app, listens, and drains on SIGTERM/SIGINT.
  */
-export function runService(env: Record<string, string | undefined>, options: ServiceOptions = {}): RunningServer {
+export async function runService(env: Record<string, string | undefined>, options: ServiceOptions = {}): Promise<RunningServer> {
   let config: Config
   try {
     config = loadConfig(env)
@@ -21,7 +23,14 @@ export function runService(env: Record<string, string | undefined>, options: Ser
     if (error instanceof ConfigError) exit(`configuration error: ${error.message}`)
     throw error
   }
-  const ctx = createContext(config)
+  let signals: SignalRegistry
+  try {
+    signals = new SignalRegistry(BUILTIN_SIGNALS, await loadSignalPackages(config.SIGNAL_PLUGINS))
+  } catch (error) {
+    if (error instanceof SignalRegistryError) exit(`signal error: ${error.message}`)
+    throw error
+  }
+  const ctx = createContext(config, { signals })
   let app
   try {
     app = createApp(ctx)
@@ -53,4 +62,4 @@ function exit(message: string): never {
 }
 
 // The compiled binary and `bun src/main.ts` run the service alone, against the URLs in its config.
-if (import.meta.main) runService(process.env)
+if (import.meta.main) await runService(process.env)

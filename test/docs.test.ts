@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { configTable } from '../src/config.ts'
 import { errorTable } from '../src/errors.ts'
+import { signalCatalogue } from '../src/pipeline/docs.ts'
 
 const read = (path: string) => Bun.file(join(import.meta.dir, '..', path)).text()
 
@@ -15,6 +16,10 @@ describe('documentation stays in step with the code', () => {
 
   test('README configuration table is the one generated from the config schema', async () => {
     expect(await read('README.md')).toContain(configTable())
+  })
+
+  test('docs/signals.md lists every registered signal (run `npm run docs` after changing one)', async () => {
+    expect(await read('docs/signals.md')).toContain(signalCatalogue())
   })
 
   test('docs/errors.md lists the error catalogue', async () => {

@@ -1,5 +1,7 @@
 import { Elysia, type AnyElysia } from 'elysia'
+import { deepDive } from '../plugins/deep-dive/index.ts'
 import { discovery } from '../plugins/discovery/index.ts'
+import { marketIntel } from '../plugins/market-intel/index.ts'
 import { quickScan } from '../plugins/quick-scan/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
@@ -20,6 +22,8 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}) {
     .use(core(ctx))
     .use(discovery(ctx))
     .use(quickScan(ctx))
+    .use(marketIntel(ctx))
+    .use(deepDive(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)
   checkRoutesMatchManifests(app, ctx.registry)
   return app

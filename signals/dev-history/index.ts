@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox'
+import { defineSignal, factor, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+
+const LAMPORTS_PER_SOL = 1_000_000_000
+
+const meta = signalMeta({
+  id: 'dev-history',
+  version: '1.0.0',
+  title: 'Developer wallet history',
+  risk: 'The wallet that created the token pulled the liquidity of its earlier tokens, or mass-produces tokens.',
+  why: 'A developer who rugged before is the best predictor of a rug; a wallet minting token after token launches and abandons them.',
+  scanners: ['deep_dive'],
+  facts: ['dev_history'],
+  impact: 'high',
+  confidence: 'high',
+  options: Type.Object({
+    serialRugs: Type.Integer({ minimum: 1 }),
+    factoryTokens: Type.Integer({ minimum: 1 }),
+  }),
+  // One pull of an own token can be a migration; two are a pattern (hard fail). Five other tokens is
+  // beyond what a project team launches and what a launch factory does weekly.
+  defaults: { serialRugs: 2, factoryTokens: 5 },
+})
+
+export default defineSignal({
+  meta,
+  detect(facts, options) {
+    const history = facts.get('dev_history')
+    if (!history) return unknownOutcome(meta, ['dev_history'])
+    const created = history.createdTokens.length
+    const rugs = history.previousRugs.length
+    // A complete history gives an exact count (zero included). An incomplete one gives a floor when
+    // something was found, and null when nothing was: a zero there would be made up.
+    const count = history.complete || created > 0 ? created : null
+    const found: Factor[] = []
+    const rugged = history.earlierTokens.filter((token) => token.pulled)
+    if (rugs >= options.serialRugs)
+      found.push(factor(meta, 'DEV_SERIAL_RUGGER', 'critical', -40, `Developer rugged ${rugs} earlier tokens`, 'The creator pulled the liquidity of its own earlier tokens again and again.', { rugged_tokens: history.previousRugs, earlier_tokens: rugged }, true))
+    else if (rugs > 0)
+      found.push(factor(meta, 'DEV_PREVIOUS_RUG', 'critical', -40, 'Developer rugged an earlier token', 'The creator pulled the liquidity of one of its own earlier tokens.', { rugged_tokens: history.previousRugs, earlier_tokens: rugged }))
+    if (created >= options.factoryTokens)
+      found.push(factor(meta, 'DEV_TOKEN_FACTORY', 'medium', -10, `Developer created ${created}${history.complete ? '' : '+'} other tokens`, 'The creator mass-produces tokens: most such launches are abandoned.', { created_tokens_count: created, history_complete: history.complete }))
+    if (!history.complete)
+      found.push(factor(meta, 'DEV_HISTORY_PARTIAL', 'info', 0, 'Developer history read in part', 'The wallet has more transactions than are read: earlier tokens and rugs may be unseen.', { created_tokens_seen: created, rugs_seen: rugs }))
+    return ok(found, {
+      dev_wallet_analysis: {
+        address: history.wallet,
+        sol_balance: Math.round((Number(history.solBalance) / LAMPORTS_PER_SOL) * 10_000) / 10_000,
+        created_tokens_count: count,
+        previous_rugs: rugs > 0,
+        history_complete: history.complete,
+      },
+    })
+  },
+})

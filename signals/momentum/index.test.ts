@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'bun:test'
+import type { Facts } from '../../src/facts/types.ts'
+import momentum from './index.ts'
+
+type Pair = Facts['market']['pairs'][number]
+const pair = (priceChange: Pair['priceChange'], volume: Pair['volume']) => ({ pairAddress: 'p', priceChange, volume }) as Pair
+const detect = (pairs: Pair[] | undefined) => momentum.detect({ get: () => (pairs ? { pairs } : undefined) as never }, momentum.meta.defaults, { mint: 'm', now: 0 })
+const score = (pairs: Pair[]) => detect(pairs).fields.momentum_score as number
+
+describe('momentum', () => {
+  test('flat price, steady volume: 50', () => {
+    expect(score([pair({ h1: 0, h6: 0, h24: 0 }, { h6: 250, h24: 1_000 })])).toBe(50)
+  })
+
+  test('rising price and accelerating volume score higher than falling and fading', () => {
+    const up = score([pair({ h1: 10, h6: 20, h24: 30 }, { h6: 800, h24: 1_000 })])
+    const down = score([pair({ h1: -10, h6: -20, h24: -30 }, { h6: 50, h24: 1_000 })])
+    expect(up).toBeGreaterThan(75)
+    expect(down).toBeLessThan(25)
+    for (const value of [up, down]) expect(value).toBeGreaterThanOrEqual(0)
+  })
+
+  test('no volume: the volume part is 0', () => {
+    expect(score([pair({ h24: 0 }, { h24: 0 })])).toBe(30)
+  })
+
+  test('no pair trades the token: 0 momentum, 0 volume, no price change', () => {
+    expect(detect([]).fields).toEqual({ momentum_score: 0, volume_24h: 0 })
+  })
+
+  test('a halving is a crash, a doubling a parabolic move', () => {
+    expect(detect([pair({ h24: -60 }, { h24: 1 })]).factors.map((factor) => factor.code)).toEqual(['PRICE_CRASH_24H'])
+    expect(detect([pair({ h24: 150 }, { h24: 1 })]).factors.map((factor) => factor.code)).toEqual(['PARABOLIC_24H'])
+  })
+
+  test('volume adds up over pairs; the 24 h change is the main pair\'s', () => {
+    expect(detect([pair({ h24: 5 }, { h24: 100 }), pair({ h24: 50 }, { h24: 20.5 })]).fields).toMatchObject({ volume_24h: 120.5, price_change_24h_pct: 5 })
+  })
+
+  test('missing market: unknown, no fields', () => {
+    expect(detect(undefined)).toMatchObject({ status: 'unknown', fields: {} })
+  })
+})

@@ -1,0 +1,131 @@
+import { Type } from '@sinclair/typebox'
+import type { FactName } from '../../src/facts/types.ts'
+import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
+import { priceChange, pricingPair, round, tokenPairs, type TokenPair } from './market.ts'
+import { noMarket, notMeasured, outcomeOf } from './outcome.ts'
+import { covers, tradeTape, type TradeTape } from './trades.ts'
+
+/** The window DexScreener lacks, measured from trades. */
+const WINDOW_15M_S = 15 * 60
+
+const meta = signalMeta({
+  id: 'price-action',
+  version: '1.0.0',
+  title: 'Price action',
+  risk: 'A price falling hard (a crash over 24 h or 1 h) or far below its all-time high; a price surging.',
+  why: 'Direction and distance from the high say who is in control: a buyer into a crash is catching sellers\' exits, a buyer into a surge is late to someone else\'s entry.',
+  scanners: ['market_intel'],
+  facts: ['market', 'trades'],
+  impact: 'medium',
+  confidence: 'high',
+  options: Type.Object({
+    crash24hPct: Type.Number({ maximum: 0 }),
+    crash1hPct: Type.Number({ maximum: 0 }),
+    surge24hPct: Type.Number({ minimum: 0 }),
+    surge1hPct: Type.Number({ minimum: 0 }),
+    farBelowAthPct: Type.Number({ maximum: 0 }),
+  }),
+  // A third off in a day, or a sixth in an hour, is a crash on any chart; the mirror moves are a
+  // surge. Four fifths below the high: nearly every holder is at a loss and waiting to sell.
+  defaults: { crash24hPct: -30, crash1hPct: -15, surge24hPct: 30, surge1hPct: 15, farBelowAthPct: -80 },
+})
+
+const NULL_FIELDS = {
+  current_price_usd: null,
+  price_change_5m_pct: null,
+  price_change_15m_pct: null,
+  price_change_1h_pct: null,
+  price_change_24h_pct: null,
+  ath_price_usd: null,
+  pct_from_ath: null,
+}
+
+export default defineSignal({
+  meta,
+  detect(facts, options, { mint, now }) {
+    const market = facts.get('market')
+    const tape = tradeTape(facts, mint)
+    const missing: FactName[] = [...(market ? [] : ['market' as const]), ...(tape ? [] : ['trades' as const])]
+    const found: Factor[] = []
+
+    const change15m = changeFromTrades(tape, now, WINDOW_15M_S)
+    if (tape && change15m.value === null) found.push(notMeasured(meta, ['price_change_15m_pct'], change15m.reason))
+    if (!market) return outcomeOf(meta, missing, found, { ...NULL_FIELDS, price_change_15m_pct: change15m.value })
+
+    const pairs = tokenPairs(market, mint)
+    if (pairs.length === 0) return noMarket(meta, NULL_FIELDS)
+    const pricing = pricingPair(pairs)
+    const price = pricing?.priceUsd ?? null
+    if (price === null) found.push(notMeasured(meta, ['current_price_usd', 'price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct'], 'No pair of the token has a USD price (its quote token has no USD route).'))
+    else if (!pricing!.tokenIsBase)
+      found.push(
+        notMeasured(meta, ['price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct'], 'The token is only ever the quote of its pairs: the market reports the changes of the other side, not of this token.'),
+      )
+    const change = { m5: priceChange(pricing, 'm5'), h1: priceChange(pricing, 'h1'), h24: priceChange(pricing, 'h24') }
+    if (pricing?.tokenIsBase && change.m5 === null) found.push(notMeasured(meta, ['price_change_5m_pct'], 'The market reports no 5-minute change for the pair.'))
+
+    const ath = tape ? allTimeHigh(tape, pairs) : undefined
+    if (ath && 'reason' in ath) found.push(notMeasured(meta, ['pct_from_ath', 'ath_price_usd'], ath.reason))
+    const highRatio = ath && 'ratio' in ath ? ath.ratio : null
+    const pctFromAth = highRatio === null ? null : round((1 / highRatio - 1) * 100, 2)
+    // Without a USD price the high is known relative to the price (pct_from_ath), not in USD.
+    if (highRatio !== null && price === null) found.push(notMeasured(meta, ['ath_price_usd'], 'No USD price to express the all-time high in.'))
+
+    if ((change.h24 !== null && change.h24 <= options.crash24hPct) || (change.h1 !== null && change.h1 <= options.crash1hPct))
+      found.push(factor(meta, 'PRICE_CRASH', 'high', -15, `Price ${describe(change)}`, `The price fell ${-options.crash24hPct}% or more in a day, or ${-options.crash1hPct}% or more in an hour: sellers are in control.`, { ...change }))
+    else if ((change.h24 !== null && change.h24 >= options.surge24hPct) || (change.h1 !== null && change.h1 >= options.surge1hPct))
+      found.push(factor(meta, 'PRICE_SURGE', 'info', 0, `Price ${describe(change)}`, `The price rose ${options.surge24hPct}% or more in a day, or ${options.surge1hPct}% or more in an hour.`, { ...change }))
+    if (pctFromAth !== null && pctFromAth <= options.farBelowAthPct)
+      found.push(
+        factor(meta, 'FAR_BELOW_ATH', 'medium', -5, `${pctFromAth}% from the all-time high`, `The price is ${-pctFromAth}% below its high: nearly every buyer holds a loss.`, { pct_from_ath: pctFromAth }),
+      )
+
+    return outcomeOf(meta, missing, found, {
+      current_price_usd: price,
+      price_change_5m_pct: change.m5,
+      price_change_15m_pct: change15m.value,
+      price_change_1h_pct: change.h1,
+      price_change_24h_pct: change.h24,
+      ath_price_usd: highRatio === null || price === null ? null : price * highRatio,
+      pct_from_ath: pctFromAth,
+    })
+  },
+})
+
+function describe(change: { h1: number | null; h24: number | null }): string {
+  const sign = (value: number) => `${value > 0 ? '+' : ''}${value}%`
+  return [change.h1 === null ? null : `${sign(change.h1)} in 1 h`, change.h24 === null ? null : `${sign(change.h24)} in 24 h`].filter(Boolean).join(', ')
+}
+
+/**
+ * The change over the last `windowS` seconds from trades: the newest trade's price against the last
+ * trade at or before the window's start (both in the pool's quote token, so the quote's own USD move
+ * is not in it). Without a trade in the window the two are the same trade: 0%.
+ */
+export function changeFromTrades(tape: TradeTape | undefined, now: number, windowS: number): { value: number | null; reason: string } {
+  if (!tape) return { value: null, reason: 'The trades could not be read.' }
+  const latest = tape.trades[0]
+  if (!latest) return { value: null, reason: 'No trade of the main pool was read.' }
+  const start = now - windowS
+  if (!covers(tape, start)) return { value: null, reason: 'The trades read (the main pool\'s latest transactions) do not reach back to the window\'s start.' }
+  const anchor = tape.trades.find((trade) => trade.at <= start)
+  if (!anchor) return { value: null, reason: 'No trade before the window\'s start: the pool had not traded yet.' }
+  return { value: round((latest.unitPrice / anchor.unitPrice - 1) * 100, 2), reason: '' }
+}
+
+/**
+ * The all-time high against the newest trade (highest trade price ÷ newest trade price, ≥ 1), when the
+ * trades read are the token's whole trading life: the main pool's entire history was read and no
+ * other pair of the token is older. Measured in the pool's quote token; the answer expresses it in
+ * USD through the current price, so the high is never below the current price.
+ */
+function allTimeHigh(tape: TradeTape, pairs: readonly TokenPair[]): { ratio: number } | { reason: string } {
+  if (tape.coveredSince !== null) return { reason: 'The main pool has more history than is read (its latest transactions): its high may be earlier.' }
+  if (!tape.pair) return { reason: 'The market does not list the main pool, so its age is unknown.' }
+  const own = tape.pair.pair.pairCreatedAt
+  if (typeof own !== 'number' || pairs.some(({ pair }) => typeof pair.pairCreatedAt !== 'number' || pair.pairCreatedAt < own))
+    return { reason: 'The token traded in another pool before its main pool opened (or a pool\'s age is unknown): its high may be there.' }
+  const latest = tape.trades[0]
+  if (!latest) return { reason: 'The main pool has never traded.' }
+  return { ratio: Math.max(...tape.trades.map((trade) => trade.unitPrice)) / latest.unitPrice }
+}

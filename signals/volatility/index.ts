@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox'
+import type { FactName } from '../../src/facts/types.ts'
+import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
+import { priceChange, pricingPair, round, tokenPairs } from '../price-action/market.ts'
+import { noMarket, notMeasured, outcomeOf } from '../price-action/outcome.ts'
+import { tradesSince, tradeTape } from '../price-action/trades.ts'
+
+const DAY_S = 24 * 60 * 60
+
+const meta = signalMeta({
+  id: 'volatility',
+  version: '1.0.0',
+  title: 'Volatility',
+  risk: 'The price swings widely within a day.',
+  why: 'A wide swing means an entry can be underwater by a third within hours, and stops fill far from where they were set.',
+  scanners: ['market_intel'],
+  facts: ['market', 'trades'],
+  impact: 'low',
+  confidence: 'medium',
+  options: Type.Object({ mediumPct: Type.Number({ minimum: 0 }), highPct: Type.Number({ minimum: 0 }) }),
+  // Under 10% in a day is a calm day even for a large cap; 30% is a memecoin's ordinary day and a
+  // large cap's crisis.
+  defaults: { mediumPct: 10, highPct: 30 },
+})
+
+export default defineSignal({
+  meta,
+  detect(facts, options, { mint, now }) {
+    const market = facts.get('market')
+    const tape = tradeTape(facts, mint)
+    const missing: FactName[] = [...(market ? [] : ['market' as const]), ...(tape ? [] : ['trades' as const])]
+    const pairs = market ? tokenPairs(market, mint) : []
+    if (market && pairs.length === 0) return noMarket(meta, { volatility: null })
+
+    // The swing: the widest of the token's own window changes and the spread of its trade prices
+    // over the last day (high over low), in percent.
+    const pricing = pricingPair(pairs)
+    const windows = { h1: priceChange(pricing, 'h1'), h6: priceChange(pricing, 'h6'), h24: priceChange(pricing, 'h24') }
+    const day = tape ? tradesSince(tape, now - DAY_S) : []
+    const range = day.length >= 2 ? round((Math.max(...day.map((trade) => trade.unitPrice)) / Math.min(...day.map((trade) => trade.unitPrice)) - 1) * 100, 2) : null
+    const swings = [...Object.values(windows), range].filter((value): value is number => value !== null).map(Math.abs)
+    if (swings.length === 0) {
+      const found = missing.length === 0 ? [notMeasured(meta, ['volatility'], 'No price change of the token is reported and fewer than two trades were read in the last day.')] : []
+      return outcomeOf(meta, missing, found, { volatility: null })
+    }
+    const swing = Math.max(...swings)
+    const volatility = swing >= options.highPct ? 'HIGH' : swing >= options.mediumPct ? 'MEDIUM' : 'LOW'
+    const evidence = { swing_pct: swing, change_1h_pct: windows.h1, change_6h_pct: windows.h6, change_24h_pct: windows.h24, trade_range_24h_pct: range, trades_24h: day.length }
+    const found: Factor[] =
+      volatility === 'HIGH'
+        ? [factor(meta, 'VOLATILITY_HIGH', 'medium', -5, `Price swing ${swing}% in a day`, `The price moved ${swing}% within the last day: expect large moves against any entry.`, evidence)]
+        : [factor(meta, `VOLATILITY_${volatility}`, 'info', 0, `Price swing ${swing}% in a day`, `The widest move of the last day was ${swing}%.`, evidence)]
+    return outcomeOf(meta, missing, found, { volatility })
+  },
+})

@@ -1,0 +1,72 @@
+import { Type } from '@sinclair/typebox'
+import type { FactName } from '../../src/facts/types.ts'
+import { defineSignal, factor, missingOf, signalMeta, unknownOutcome, type Factor, type SignalOutcome } from '../../src/pipeline/signal.ts'
+import { poolUnknown, POOL_FACTS } from '../launch-pattern/opening.ts'
+import { linkWallets } from '../wallet-clustering/links.ts'
+import { washScore } from './score.ts'
+
+const HOUR_S = 3_600
+const DAY_S = 24 * HOUR_S
+
+const meta = signalMeta({
+  id: 'wash-trading',
+  version: '1.0.0',
+  title: 'Wash trading',
+  risk: 'Volume made by the same (or linked) wallets buying and selling back and forth.',
+  why: 'Wash volume fakes demand: the token looks liquid and popular to buyers and trending lists while almost nobody trades it.',
+  scanners: ['deep_dive'],
+  // `funding` and `launch` link wallets into one trader (without them each wallet counts alone); the
+  // pool facts tell "no pool" from "pool unknown".
+  facts: ['trades', 'funding', 'launch', ...POOL_FACTS],
+  impact: 'high',
+  confidence: 'medium',
+  options: Type.Object({ highScore: Type.Number(), suspectScore: Type.Number(), minSwaps: Type.Integer({ minimum: 0 }) }),
+  // At 60 most of the volume is repeated round trips; at 30 a third is, or a few wallets make all the
+  // trades. Under ten swaps a day there is no volume worth faking.
+  defaults: { highScore: 60, suspectScore: 30, minSwaps: 10 },
+})
+
+const round2 = (value: number) => Math.round(value * 100) / 100
+
+export default defineSignal({
+  meta,
+  detect(facts, options, { now }) {
+    const trades = facts.get('trades')
+    if (!trades) return unknownOutcome(meta, ['trades'])
+    const poolMissing = poolUnknown(facts, trades.pool)
+    if (poolMissing.length > 0) return unknownOutcome(meta, poolMissing)
+    const linkMissing = missingOf(facts, ['funding', 'launch'])
+    const links = linkMissing.length === 0 ? linkWallets(facts.get('funding')!, facts.get('launch')!.creator) : undefined
+    const traderOf = (wallet: string) => links?.groupOf.get(wallet) ?? wallet
+
+    const day = trades.swaps.filter((swap) => swap.blockTime !== null && swap.blockTime >= now - DAY_S)
+    const hour = day.filter((swap) => swap.blockTime! >= now - HOUR_S)
+    const wash = washScore(day, traderOf)
+    const buys1h = hour.filter((swap) => swap.side === 'buy').length
+    const sells1h = hour.length - buys1h
+    const uniqueBuyers = new Set(day.filter((swap) => swap.side === 'buy').map((swap) => swap.wallet)).size
+    const evidence = { swaps_24h: day.length, traders: wash.traders, round_trips: wash.roundTrips, round_trip_volume_share: wash.roundTripShare, trades_per_trader: wash.tradesPerTrader, wallets_linked: links !== undefined }
+
+    const found: Factor[] = []
+    if (day.length >= options.minSwaps && wash.score >= options.highScore)
+      found.push(factor(meta, 'WASH_TRADING', 'high', -20, `Wash trading score ${wash.score}`, `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`, evidence))
+    else if (day.length >= options.minSwaps && wash.score >= options.suspectScore)
+      found.push(factor(meta, 'WASH_TRADING_SUSPECTED', 'medium', -10, `Wash trading score ${wash.score}`, `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`, evidence))
+    if (!trades.complete24h)
+      found.push(factor(meta, 'TRADES_WINDOW_PARTIAL', 'info', 0, 'Last 24 h read in part', 'The pool traded more than the transactions read: the day\'s counts are floors.', { covered_since: trades.coveredSince }))
+
+    const fields = {
+      trading_pattern: {
+        // No trade in the hour: no ratio (null), not an invented 0 or 1. No sell: sells count as one.
+        buy_sell_ratio_1h: hour.length === 0 ? null : round2(buys1h / Math.max(1, sells1h)),
+        unique_buyers_24h: uniqueBuyers,
+        wash_trading_score: wash.score,
+        swaps_24h: day.length,
+        window_complete: trades.complete24h,
+      },
+    }
+    if (links) return { status: 'ok', factors: found, fields } satisfies SignalOutcome
+    // Scored per wallet only: linked wallets may be counted as separate traders.
+    return { status: 'unknown', missing: linkMissing as FactName[], factors: [...found, factor(meta, 'WALLETS_NOT_LINKED', 'info', 0, 'Wash trading: wallets not linked', `Scored wallet by wallet: ${linkMissing.join(', ')} could not be gathered, so linked wallets count as separate traders.`, { missing: linkMissing })], fields }
+  },
+})

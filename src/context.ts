@@ -1,6 +1,6 @@
 import type { Config } from './config.ts'
 import { HealthBoard } from './health.ts'
-import { createLogger, type Logger } from './logger.ts'
+import { createLogger, flushLogs, type Logger } from './logger.ts'
 import { Registry } from './manifest.ts'
 import { openSqliteStore, type Store } from './store/index.ts'
 import type { Sources } from './facts/context.ts'
@@ -50,5 +50,5 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
 /** Closes what the context opened; the HTTP server must already be stopped. */
 export async function closeContext(ctx: ServiceContext): Promise<void> {
   await ctx.store.close()
-  await new Promise<void>((resolve) => ctx.logger.flush(() => resolve()))
+  await flushLogs(ctx.logger)
 }

@@ -287,6 +287,14 @@ describe('degradation under upstream faults (over real HTTP)', () => {
         for (const name of kept) expect(missing).not.toContain(name)
       })
 
+  test('no market data and no pool on chain: the first trades and the trades are missing, not "never traded"', async () => {
+    sandbox.faults.set('dexscreener', '/token-pairs', { kind: 'down' })
+    const ctx = await gather('wash-traded', DEEP_FACTS, 5_000)
+    const missing = ctx.missing().map((entry) => entry.name)
+    expect(missing).toEqual(expect.arrayContaining(['market', 'launch', 'trades']))
+    expect(missing).not.toContain('mint')
+  })
+
   test('an upstream that refuses connections: its facts missing, fast', async () => {
     const closed = Bun.serve({ port: 0, fetch: () => new Response('') })
     const url = `http://127.0.0.1:${closed.port}`

@@ -14,9 +14,20 @@ const FIRST_TRADES = 30
 /** Token accounts that hold the token's liquidity: pool vaults and the pump.fun curve's accounts. */
 export async function liquidityAccounts(ctx: TokenContext): Promise<{ accounts: Set<string>; main: string | null }> {
   return ctx.shared('liquidity-accounts', async () => {
-    const [pools, launchpad, market] = await Promise.all([decodedPools(ctx).catch(() => []), ctx.fact('launchpad'), ctx.fact('market')])
-    const accounts = new Set(pools.flatMap((pool) => [pool.baseVault, pool.quoteVault]))
+    let poolsFailed = false
+    const [pools, launchpad, market] = await Promise.all([
+      decodedPools(ctx).catch(() => {
+        poolsFailed = true
+        return []
+      }),
+      ctx.fact('launchpad'),
+      ctx.fact('market'),
+    ])
     const curve = launchpad?.pumpFun?.bondingCurve
+    // Without the pools and without a curve we cannot tell trades from transfers: an empty set would
+    // read as "never traded", which would be a lie.
+    if (poolsFailed && !curve) throw new FactUnavailable('liquidity accounts: the pools could not be read')
+    const accounts = new Set(pools.flatMap((pool) => [pool.baseVault, pool.quoteVault]))
     if (curve) {
       accounts.add((await findAssociatedTokenAddress(curve as Address, ctx.mint as Address))[0])
       accounts.add((await findAssociatedTokenAddress(curve as Address, WRAPPED_SOL_MINT_ADDRESS))[0])

@@ -33,9 +33,7 @@ export async function run(args: string[]): Promise<void> {
         loadConfig({
           DATA_DIR: ':memory:',
           LOG_LEVEL: 'silent',
-          SOLANA_RPC_URL: sandbox.file.urls.rpc,
-          DEXSCREENER_URL: sandbox.file.urls.dexscreener,
-          JUPITER_URL: sandbox.file.urls.jupiter,
+          ...sandbox.serviceSettings,
           RATE_LIMIT_SCANNER_BURST: '1000000',
           RATE_LIMIT_SCANNER_PER_MINUTE: '1000000',
         }),

@@ -39,6 +39,8 @@ export interface RunningSandbox {
   file: SandboxWorldFile
   worldFilePath: string
   bootMs: number
+  /** The service's URL settings that point it at this sandbox (what `npm start` passes it). */
+  serviceSettings: { SOLANA_RPC_URL: string; DEXSCREENER_URL: string; JUPITER_URL: string }
   stop(): Promise<void>
 }
 
@@ -103,6 +105,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     file,
     worldFilePath,
     bootMs: Math.round(performance.now() - started),
+    serviceSettings: { SOLANA_RPC_URL: file.urls.rpc, DEXSCREENER_URL: file.urls.dexscreener, JUPITER_URL: file.urls.jupiter },
     async stop() {
       world.chain.stop()
       await Promise.all([rpc.stop(), market.stop(), aggregator.stop()])

@@ -14,14 +14,6 @@ if ((env.SOLSENTRY_PROFILE ?? 'sandbox') !== 'sandbox') {
   await runService(env)
 } else {
   const sandbox = await startSandbox(sandboxOptions(env), FaultPlan.fromEnv(env.SANDBOX_FAULTS))
-  const running = await runService(
-    {
-      ...env,
-      SOLANA_RPC_URL: sandbox.file.urls.rpc,
-      DEXSCREENER_URL: sandbox.file.urls.dexscreener,
-      JUPITER_URL: sandbox.file.urls.jupiter,
-    },
-    { afterShutdown: () => sandbox.stop() },
-  )
+  const running = await runService({ ...env, ...sandbox.serviceSettings }, { afterShutdown: () => sandbox.stop() })
   printBanner(sandbox, running.url)
 }

@@ -1,60 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import pino from 'pino'
-import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
+import { describe, expect, test } from 'bun:test'
 import { PriceHistory } from '../sandbox/market/prices.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { trade } from '../sandbox/scenarios/kit.ts'
 import type { Pool } from '../sandbox/world/pool-book.ts'
 import { NATIVE_MINT } from '../sandbox/world/swap.ts'
 import { SIGNAL_SUBTYPES } from '../plugins/market-intel/subtypes.ts'
 import largeTransactions from '../signals/large-transactions/index.ts'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/config.ts'
-import { createContext } from '../src/context.ts'
-import { openApiValidator } from './support/openapi.ts'
+import { scannerService } from './support/scanner-service.ts'
 
-let sandbox: RunningSandbox
-let app: ReturnType<typeof createApp>
-let validate: Awaited<ReturnType<typeof openApiValidator>>
-
-/** A service on the sandbox with empty caches (fault tests and fresh trades must not be served from cache). */
-function freshApp(env: Record<string, string> = {}) {
-  const config = loadConfig({
-    DATA_DIR: ':memory:',
-    LOG_LEVEL: 'silent',
-    SOLANA_RPC_URL: sandbox.file.urls.rpc,
-    DEXSCREENER_URL: sandbox.file.urls.dexscreener,
-    JUPITER_URL: sandbox.file.urls.jupiter,
-    RATE_LIMIT_SCANNER_BURST: '100000',
-    ...env,
-  })
-  return createApp(createContext(config, { logger: pino({ level: 'silent' }) }))
-}
-
-beforeAll(async () => {
-  sandbox = await startSandbox(ephemeralSandboxOptions())
-  app = freshApp()
-  validate = await openApiValidator(app)
-})
-
-afterAll(async () => {
-  await sandbox?.stop()
-})
-
-afterEach(() => sandbox.faults.clear())
+const { sandbox, app, freshApp, mintOf, post } = await scannerService()
 
 const PATH = '/market/intel'
 const MARKET_SIGNALS = ['price-action', 'volatility', 'buy-sell-pressure', 'large-transactions', 'token-health']
-const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
 const nowS = () => Math.floor(Date.now() / 1000)
 
-async function intel(mint: string, service = app) {
-  const response = await service.handle(
-    new Request(`http://localhost${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) }),
-  )
-  const body = (await response.json()) as any
-  return { status: response.status, body, errors: validate('POST', PATH, response.status, body) }
-}
+const intel = (mint: string, service = app) => post(PATH, mint, service)
 
 const codes = (body: { factors: { code: string }[] }) => body.factors.map((entry) => entry.code)
 

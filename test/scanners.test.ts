@@ -1,51 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import pino from 'pino'
-import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/config.ts'
-import { createContext } from '../src/context.ts'
-import { openApiValidator } from './support/openapi.ts'
+import { describe, expect, test } from 'bun:test'
+import { scannerService } from './support/scanner-service.ts'
 
-let sandbox: RunningSandbox
-let app: ReturnType<typeof createApp>
-let validate: Awaited<ReturnType<typeof openApiValidator>>
+const { sandbox, freshApp, mintOf, post } = await scannerService()
 
-/** A service on the sandbox with empty caches (fault tests must not be served from cache). */
-function freshApp() {
-  const config = loadConfig({
-    DATA_DIR: ':memory:',
-    LOG_LEVEL: 'silent',
-    SOLANA_RPC_URL: sandbox.file.urls.rpc,
-    DEXSCREENER_URL: sandbox.file.urls.dexscreener,
-    JUPITER_URL: sandbox.file.urls.jupiter,
-    RATE_LIMIT_SCANNER_BURST: '100000',
-  })
-  return createApp(createContext(config, { logger: pino({ level: 'silent' }) }))
-}
 
-beforeAll(async () => {
-  sandbox = await startSandbox(ephemeralSandboxOptions())
-  app = freshApp()
-  validate = await openApiValidator(app)
-})
-
-afterAll(async () => {
-  await sandbox?.stop()
-})
-
-afterEach(() => sandbox.faults.clear())
-
-const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
-
-async function scan(path: string, mint: string, service = app) {
-  const response = await service.handle(
-    new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) }),
-  )
-  const body = (await response.json()) as any
-  const errors = validate('POST', path, response.status, body)
-  return { status: response.status, body, errors }
-}
+const scan = post
 
 const codes = (body: { factors: { code: string; impact: number }[] }) => body.factors.filter((entry) => entry.impact < 0).map((entry) => entry.code)
 

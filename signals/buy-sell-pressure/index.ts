@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox'
-import type { FactName } from '../../src/facts/types.ts'
 import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
 import { round, tokenPairs, tradeCounts } from '../price-action/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../price-action/outcome.ts'
-import { covers, tradesSince, tradeTape } from '../price-action/trades.ts'
+import { covers, tradesSince, marketInputs } from '../price-action/trades.ts'
 
 const DAY_S = 24 * 60 * 60
 
@@ -32,9 +31,7 @@ const meta = signalMeta({
 export default defineSignal({
   meta,
   detect(facts, options, { mint, now }) {
-    const market = facts.get('market')
-    const tape = tradeTape(facts, mint)
-    const missing: FactName[] = [...(market ? [] : ['market' as const]), ...(tape ? [] : ['trades' as const])]
+    const { market, tape, missing } = marketInputs(facts, mint)
     const pairs = market ? tokenPairs(market, mint) : []
     if (market && pairs.length === 0) return noMarket(meta, { buy_sell_ratio: null, buy_pressure: null, sell_pressure: null })
 

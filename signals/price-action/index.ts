@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox'
-import type { FactName } from '../../src/facts/types.ts'
 import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
 import { priceChange, pricingPair, round, tokenPairs, type TokenPair } from './market.ts'
 import { noMarket, notMeasured, outcomeOf } from './outcome.ts'
-import { covers, tradeTape, type TradeTape } from './trades.ts'
+import { covers, marketInputs, type TradeTape } from './trades.ts'
 
 /** The window DexScreener lacks, measured from trades. */
 const WINDOW_15M_S = 15 * 60
@@ -43,9 +42,7 @@ const NULL_FIELDS = {
 export default defineSignal({
   meta,
   detect(facts, options, { mint, now }) {
-    const market = facts.get('market')
-    const tape = tradeTape(facts, mint)
-    const missing: FactName[] = [...(market ? [] : ['market' as const]), ...(tape ? [] : ['trades' as const])]
+    const { market, tape, missing } = marketInputs(facts, mint)
     const found: Factor[] = []
 
     const change15m = changeFromTrades(tape, now, WINDOW_15M_S)

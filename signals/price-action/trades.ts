@@ -1,5 +1,5 @@
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
-import type { PoolsFact, SwapRecord } from '../../src/facts/types.ts'
+import type { FactName, PoolsFact, SwapRecord } from '../../src/facts/types.ts'
 import type { FactView } from '../../src/pipeline/signal.ts'
 import { tokenPairs, type TokenPair } from './market.ts'
 
@@ -119,4 +119,15 @@ export function quoteDecimals(quoteMint: string, pair: TokenPair | undefined, po
   const exponent = Math.log10(Number(atomic) / whole)
   const decimals = Math.round(exponent)
   return Math.abs(exponent - decimals) <= DECIMALS_TOLERANCE && decimals >= 0 && decimals <= 18 ? decimals : null
+}
+
+/**
+ * What the market signals read: the market fact, the priced trade tape, and which of the two is
+ * missing (for the outcome's `missing`).
+ */
+export function marketInputs(facts: FactView, mint: string) {
+  const market = facts.get('market')
+  const tape = tradeTape(facts, mint)
+  const missing: FactName[] = [...(market ? [] : ['market' as const]), ...(tape ? [] : ['trades' as const])]
+  return { market, tape, missing }
 }

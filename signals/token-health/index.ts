@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox'
-import type { FactName } from '../../src/facts/types.ts'
 import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
 import { liquidityUsd, priceChange, pricingPair, round, tokenPairs, tradeCounts, volumeUsd } from '../price-action/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../price-action/outcome.ts'
-import { covers, tradesSince, tradeTape, type TradeTape } from '../price-action/trades.ts'
+import { covers, tradesSince, marketInputs, type TradeTape } from '../price-action/trades.ts'
 
 const HOUR_S = 60 * 60
 /**
@@ -54,9 +53,7 @@ const NULL_FIELDS = { token_health: null, volume_1h_usd: null, volume_24h_usd: n
 export default defineSignal({
   meta,
   detect(facts, options, { mint, now }) {
-    const market = facts.get('market')
-    const tape = tradeTape(facts, mint)
-    const missing: FactName[] = [...(market ? [] : ['market' as const]), ...(tape ? [] : ['trades' as const])]
+    const { market, tape, missing } = marketInputs(facts, mint)
     if (!market) return outcomeOf(meta, missing, [], NULL_FIELDS)
     const pairs = tokenPairs(market, mint)
     if (pairs.length === 0)

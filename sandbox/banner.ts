@@ -9,6 +9,7 @@ export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void 
     `  Solana RPC   ${file.urls.rpc}   (WebSocket ${file.urls.ws})`,
     `  DexScreener  ${file.urls.dexscreener}`,
     `  Jupiter      ${file.urls.jupiter}`,
+    `  x402         ${file.urls.facilitator}   (facilitator; ${file.x402.solana.network}, payTo ${file.x402.solana.pay_to})`,
     `  USDC mint    ${file.usdc_mint}`,
     `  demo buyer   ${file.buyer.address}  (${file.buyer.sol} SOL, ${file.buyer.usdc} USDC; keypair ${file.buyer.keypair_path})`,
     `  world file   ${sandbox.worldFilePath}`,

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction } from '@solana-program/token'
 import { handleAggregatorRequest } from './aggregator/server.ts'
+import { createSandboxFacilitator, handleFacilitatorRequest, SANDBOX_SOLANA_NETWORK } from './facilitator/index.ts'
 import { loadAccountFiles } from './accounts-file.ts'
 import { base58Encode } from './chain/base58.ts'
 import { buildWorld, type BuiltScenario } from './build.ts'
@@ -24,8 +25,10 @@ const GENESIS_HASH = base58Encode(createHash('sha256').update('solsentry-sandbox
 
 export interface SandboxWorldFile {
   generated_at: string
-  urls: { rpc: string; ws: string; dexscreener: string; jupiter: string }
+  urls: { rpc: string; ws: string; dexscreener: string; jupiter: string; facilitator: string }
   usdc_mint: string
+  /** What a paid call is offered on in the sandbox, and who is paid. */
+  x402: { solana: { network: string; asset: string; pay_to: string; fee_payer: string } }
   faucet: { sol: string; usdc: string }
   buyer: { address: string; keypair_path: string; sol: number; usdc: number }
   accounts_loaded: string[]
@@ -40,7 +43,7 @@ export interface RunningSandbox {
   worldFilePath: string
   bootMs: number
   /** The service's URL settings that point it at this sandbox (what `npm start` passes it). */
-  serviceSettings: { SOLANA_RPC_URL: string; DEXSCREENER_URL: string; JUPITER_URL: string }
+  serviceSettings: { SOLANA_RPC_URL: string; DEXSCREENER_URL: string; JUPITER_URL: string; FACILITATOR_URL: string; PAY_TO_SOLANA: string }
   stop(): Promise<void>
 }
 
@@ -77,6 +80,15 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   const market = serveStandIn('dexscreener', world, handleMarketRequest, { hostname: options.hostname, port: options.marketPort }, faults)
   const aggregator = serveStandIn('jupiter', world, handleAggregatorRequest, { hostname: options.hostname, port: options.aggregatorPort }, faults)
 
+  // x402: the facilitator pays the network fees of settlements; the service is paid into a treasury
+  // wallet whose USDC account exists from the start (exact/SVM transfers need the payTo's account).
+  const feePayer = await world.signer('x402-facilitator')
+  await world.faucet.airdrop(feePayer.address, solToLamports(10))
+  const treasury = await world.signer('service-treasury')
+  await airdropUsdc(treasury.address, 0n)
+  const x402 = createSandboxFacilitator(feePayer, rpc.url)
+  const facilitator = serveStandIn('facilitator', world, (_, request) => handleFacilitatorRequest(x402, request), { hostname: options.hostname, port: options.facilitatorPort }, faults)
+
   const buyer = await world.signer('demo-buyer')
   await world.faucet.airdrop(buyer.address, solToLamports(BUYER_SOL))
   await airdropUsdc(buyer.address, BigInt(BUYER_USDC) * 1_000_000n)
@@ -87,8 +99,9 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   world.chain.followWallClock()
   const file: SandboxWorldFile = {
     generated_at: new Date().toISOString(),
-    urls: { rpc: rpc.url, ws: rpc.wsUrl, dexscreener: market.url, jupiter: aggregator.url },
+    urls: { rpc: rpc.url, ws: rpc.wsUrl, dexscreener: market.url, jupiter: aggregator.url, facilitator: facilitator.url },
     usdc_mint: world.usdcMint,
+    x402: { solana: { network: SANDBOX_SOLANA_NETWORK, asset: world.usdcMint, pay_to: treasury.address, fee_payer: feePayer.address } },
     faucet: {
       sol: `JSON-RPC requestAirdrop on ${rpc.url}`,
       usdc: `JSON-RPC requestUsdcAirdrop [address, amount in atomic units] on ${rpc.url}`,
@@ -105,10 +118,16 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     file,
     worldFilePath,
     bootMs: Math.round(performance.now() - started),
-    serviceSettings: { SOLANA_RPC_URL: file.urls.rpc, DEXSCREENER_URL: file.urls.dexscreener, JUPITER_URL: file.urls.jupiter },
+    serviceSettings: {
+      SOLANA_RPC_URL: file.urls.rpc,
+      DEXSCREENER_URL: file.urls.dexscreener,
+      JUPITER_URL: file.urls.jupiter,
+      FACILITATOR_URL: file.urls.facilitator,
+      PAY_TO_SOLANA: treasury.address,
+    },
     async stop() {
       world.chain.stop()
-      await Promise.all([rpc.stop(), market.stop(), aggregator.stop()])
+      await Promise.all([rpc.stop(), market.stop(), aggregator.stop(), facilitator.stop()])
     },
   }
 }

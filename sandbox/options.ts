@@ -9,14 +9,15 @@ export interface SandboxOptions {
   wsPort: number
   marketPort: number
   aggregatorPort: number
+  facilitatorPort: number
   /** Directory of `solana account --output json` files to load (SANDBOX_ACCOUNTS_DIR). */
   accountsDir: string | undefined
   /** Where world.json and the demo keypair are written (DATA_DIR/sandbox). */
   dataDir: string
 }
 
-/** The standard local-validator ports, and the next two for the market and aggregator stand-ins. */
-export const DEFAULT_PORTS = { rpc: 8899, ws: 8900, market: 8901, aggregator: 8902 } as const
+/** The standard local-validator ports, and the next three for the market, aggregator and x402 facilitator. */
+export const DEFAULT_PORTS = { rpc: 8899, ws: 8900, market: 8901, aggregator: 8902, facilitator: 8903 } as const
 
 export function sandboxOptions(env: Record<string, string | undefined>): SandboxOptions {
   const port = (name: string, fallback: number) => {
@@ -32,6 +33,7 @@ export function sandboxOptions(env: Record<string, string | undefined>): Sandbox
     wsPort: port('SANDBOX_WS_PORT', DEFAULT_PORTS.ws),
     marketPort: port('SANDBOX_MARKET_PORT', DEFAULT_PORTS.market),
     aggregatorPort: port('SANDBOX_AGGREGATOR_PORT', DEFAULT_PORTS.aggregator),
+    facilitatorPort: port('SANDBOX_FACILITATOR_PORT', DEFAULT_PORTS.facilitator),
     accountsDir: env.SANDBOX_ACCOUNTS_DIR || undefined,
     dataDir: `${env.DATA_DIR || './data'}/sandbox`,
   }
@@ -45,6 +47,7 @@ export function ephemeralSandboxOptions(overrides: Partial<SandboxOptions> = {})
     wsPort: 0,
     marketPort: 0,
     aggregatorPort: 0,
+    facilitatorPort: 0,
     accountsDir: undefined,
     dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-sandbox-')), 'sandbox'),
     ...overrides,

@@ -1,0 +1,85 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { x402Client } from '@x402/core/client'
+import { HTTPFacilitatorClient } from '@x402/core/server'
+import type { PaymentRequirements } from '@x402/core/types'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+
+const sandbox = await startSandbox(ephemeralSandboxOptions())
+afterAll(() => sandbox.stop())
+
+const { x402: offers, urls } = sandbox.file
+const facilitator = new HTTPFacilitatorClient({ url: urls.facilitator })
+
+/** USDC (atomic units) held by `owner`'s associated account, read over the sandbox JSON-RPC. */
+async function usdcOf(owner: string): Promise<bigint> {
+  const account = await sandbox.world.ata(offers.solana.asset, owner)
+  const response = await fetch(urls.rpc, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [account] }),
+  })
+  return BigInt(((await response.json()) as { result: { value: { amount: string } } }).result.value.amount)
+}
+
+function requirements(amount: string): PaymentRequirements {
+  const { network, asset, pay_to, fee_payer } = offers.solana
+  return { scheme: 'exact', network: network as PaymentRequirements['network'], amount, asset, payTo: pay_to, maxTimeoutSeconds: 60, extra: { feePayer: fee_payer } }
+}
+
+/** A payment built by the official v2 client with the demo buyer's key, as a paying agent would. */
+async function pay(accepted: PaymentRequirements) {
+  const buyer = await sandbox.world.signer('demo-buyer')
+  const client = new x402Client()
+    .register(accepted.network, new ExactSvmScheme(buyer, { rpcUrl: urls.rpc }))
+    .setSpendControls({ allowedAssets: [{ network: accepted.network, asset: accepted.asset, maxAmountPerPayment: '1000000' }] })
+  return client.createPaymentPayload({ x402Version: 2, resource: { url: 'http://localhost/scan/quick', description: 'quick scan', mimeType: 'application/json' }, accepts: [accepted] })
+}
+
+describe('sandbox x402 facilitator (official @x402/core facilitator + @x402/svm, over HTTP)', () => {
+  test('/supported lists exact on the sandbox network for v1 and v2, with the fee payer', async () => {
+    const supported = await facilitator.getSupported()
+    const kinds = supported.kinds.filter((kind) => kind.scheme === 'exact')
+    expect(kinds).toContainEqual(expect.objectContaining({ x402Version: 2, network: offers.solana.network, extra: { feePayer: offers.solana.fee_payer } }))
+    expect(kinds.some((kind) => kind.x402Version === 1 && String(kind.network) === 'solana-devnet')).toBe(true)
+  })
+
+  test('verify then settle moves exactly the price from the buyer to the payTo, once', async () => {
+    const accepted = requirements('20000')
+    const payload = await pay(accepted)
+    const buyer = sandbox.file.buyer.address
+    const [buyerBefore, treasuryBefore] = await Promise.all([usdcOf(buyer), usdcOf(offers.solana.pay_to)])
+
+    const verified = await facilitator.verify(payload, accepted)
+    expect(verified).toMatchObject({ isValid: true, payer: buyer })
+    // Verifying moves nothing.
+    expect(await usdcOf(buyer)).toBe(buyerBefore)
+
+    const settled = await facilitator.settle(payload, accepted)
+    expect(settled).toMatchObject({ success: true, payer: buyer, network: offers.solana.network })
+    expect(settled.transaction).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
+    expect(await usdcOf(buyer)).toBe(buyerBefore - 20_000n)
+    expect(await usdcOf(offers.solana.pay_to)).toBe(treasuryBefore + 20_000n)
+
+    // The same payment settled again is refused by this facilitator process (its own in-memory guard).
+    const replay = await facilitator.settle(payload, accepted).catch((error: Error) => ({ success: false, errorReason: error.message }))
+    expect(replay.success).toBe(false)
+    expect(await usdcOf(offers.solana.pay_to)).toBe(treasuryBefore + 20_000n)
+  })
+
+  test('a payment for another amount than required fails verification', async () => {
+    const payload = await pay(requirements('20000'))
+    const verified = await facilitator.verify(payload, requirements('500000')).catch((error: Error) => ({ isValid: false, invalidReason: error.message }))
+    expect(verified.isValid).toBe(false)
+  })
+
+  test('a body that is not JSON, or lacks the payload, gets a 400 naming what is expected', async () => {
+    const notJson = await fetch(`${urls.facilitator}/verify`, { method: 'POST', body: 'nope' })
+    expect(notJson.status).toBe(400)
+    expect(((await notJson.json()) as { error: string }).error).toContain('paymentRequirements')
+    const empty = await fetch(`${urls.facilitator}/settle`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    expect(empty.status).toBe(400)
+    expect((await fetch(`${urls.facilitator}/nowhere`)).status).toBe(404)
+  })
+})

@@ -43,7 +43,7 @@ export interface RunningSandbox {
   worldFilePath: string
   bootMs: number
   /** The service's URL settings that point it at this sandbox (what `npm start` passes it). */
-  serviceSettings: { SOLANA_RPC_URL: string; DEXSCREENER_URL: string; JUPITER_URL: string; FACILITATOR_URL: string; PAY_TO_SOLANA: string }
+  serviceSettings: Record<'SOLANA_RPC_URL' | 'DEXSCREENER_URL' | 'JUPITER_URL' | 'FACILITATOR_URL' | 'PAY_TO_SOLANA' | 'SOLANA_PAYMENT_NETWORK' | 'SOLANA_PAYMENT_ASSET', string>
   stop(): Promise<void>
 }
 
@@ -124,6 +124,8 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       JUPITER_URL: file.urls.jupiter,
       FACILITATOR_URL: file.urls.facilitator,
       PAY_TO_SOLANA: treasury.address,
+      SOLANA_PAYMENT_NETWORK: SANDBOX_SOLANA_NETWORK,
+      SOLANA_PAYMENT_ASSET: world.usdcMint,
     },
     async stop() {
       world.chain.stop()

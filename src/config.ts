@@ -57,6 +57,37 @@ export const ConfigSchema = Type.Object({
       hint: 'a 0x-prefixed 20-byte hex address',
     }),
   ),
+  SOLANA_PAYMENT_NETWORK: Type.Optional(
+    Type.String({
+      pattern: '^solana:[1-9A-HJ-NP-Za-km-z]{32}$',
+      description: 'CAIP-2 id of the Solana rail (default: mainnet; the sandbox poses as devnet, solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1)',
+      hint: 'a CAIP-2 Solana chain id such as solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    }),
+  ),
+  SOLANA_PAYMENT_ASSET: Type.Optional(
+    Type.String({ description: 'USDC mint offered on the Solana rail (default: mainnet USDC)', hint: 'a base58 Solana mint address' }),
+  ),
+  BASE_PAYMENT_NETWORK: Type.Optional(
+    Type.String({
+      pattern: '^eip155:[0-9]{1,12}$',
+      description: 'CAIP-2 id of the Base (EVM) rail (default: eip155:8453; the sandbox uses anvil, eip155:31337)',
+      hint: 'a CAIP-2 EVM chain id such as eip155:8453',
+    }),
+  ),
+  BASE_PAYMENT_ASSET: Type.Optional(
+    Type.String({
+      pattern: '^0x[0-9a-fA-F]{40}$',
+      description: 'EIP-3009 USDC contract offered on the Base rail (default: USDC on Base)',
+      hint: 'a 0x-prefixed 20-byte hex address',
+    }),
+  ),
+  BASE_PAYMENT_ASSET_DOMAIN: Type.Optional(
+    Type.String({
+      pattern: '^[^,]+,[^,]+$',
+      description: 'EIP-712 domain name and version of the Base rail asset, comma-separated (default: USD Coin,2)',
+      hint: 'name,version such as "USD Coin,2"',
+    }),
+  ),
   TRUST_PROXY: Bool('Take the client IP from X-Forwarded-For (only behind a proxy you run)', false),
   RATE_LIMIT_SCANNER_PER_MINUTE: Type.Number({
     exclusiveMinimum: 0,
@@ -129,9 +160,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const config = withDefaults as Config
 
-  if (config.PAY_TO_SOLANA !== undefined) {
-    const check = checkSolanaAddress(config.PAY_TO_SOLANA, 'PAY_TO_SOLANA', 'Solana address')
-    if (!check.ok) throw new ConfigError(`PAY_TO_SOLANA: ${check.message.replace(/^PAY_TO_SOLANA /, '')}`)
+  for (const name of ['PAY_TO_SOLANA', 'SOLANA_PAYMENT_ASSET'] as const) {
+    const value = config[name]
+    if (value === undefined) continue
+    const check = checkSolanaAddress(value, name, 'Solana address')
+    if (!check.ok) throw new ConfigError(`${name}: ${check.message.replace(new RegExp(`^${name} `), '')}`)
   }
   if (config.SOLSENTRY_PROFILE === 'mainnet') {
     for (const name of MAINNET_REQUIRED)

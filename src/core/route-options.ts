@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
 import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from '../manifest.ts'
-import { paymentRails } from '../rails.ts'
+import { paymentRails } from '../payments/rails.ts'
 
 type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: infer S extends TSchema } ? S : undefined
 

@@ -1,0 +1,121 @@
+import { describe, expect, test } from 'bun:test'
+import { loadConfig } from '../config.ts'
+import { paymentChallenge, offersV2 } from './challenge.ts'
+import { matchOffer } from './match.ts'
+import { MAX_PAYMENT_HEADER_BYTES, readPayment, type PaymentV2 } from './payment-header.ts'
+import { paymentRails, v1NetworkName } from './rails.ts'
+
+const MAINNET = loadConfig({
+  SOLSENTRY_PROFILE: 'mainnet',
+  FACILITATOR_URL: 'https://facilitator.example',
+  PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
+  PAY_TO_BASE: '0x1111111111111111111111111111111111111111',
+})
+const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+const FEE_PAYER = 'FeePayer11111111111111111111111111111111111'
+const feePayers = new Map([[SOLANA_MAINNET, FEE_PAYER]])
+const rails = paymentRails(MAINNET)
+const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64')
+const headers = (name: string, value: string) => new Headers({ [name]: value })
+
+describe('rails', () => {
+  test('mainnet offers USDC on Base and Solana, with v1 short names', () => {
+    expect(rails.map(({ name, network, v1Network, asset }) => ({ name, network, v1Network, asset }))).toEqual([
+      { name: 'base', network: 'eip155:8453', v1Network: 'base', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
+      { name: 'solana', network: SOLANA_MAINNET, v1Network: 'solana', asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
+    ])
+    expect(rails[0]!.extra).toEqual({ name: 'USD Coin', version: '2' })
+  })
+
+  test('settings override the network, asset and EIP-712 domain; anvil has no v1 name', () => {
+    const sandbox = paymentRails(loadConfig({ BASE_PAYMENT_ASSET: '0x2222222222222222222222222222222222222222', BASE_PAYMENT_ASSET_DOMAIN: 'Test USD,1' }))
+    expect(sandbox[0]).toMatchObject({ network: 'eip155:31337', v1Network: null, asset: '0x2222222222222222222222222222222222222222', extra: { name: 'Test USD', version: '1' } })
+    expect(sandbox[1]).toMatchObject({ network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', v1Network: 'solana-devnet', asset: '' })
+    expect(v1NetworkName('eip155:84532')).toBe('base-sepolia')
+  })
+})
+
+describe('the 402 challenge', () => {
+  const challenge = paymentChallenge({ rails, feePayers, amount: '20000', resource: 'https://solsentry.example/scan/quick', description: 'quick scan', reason: 'payment required' })
+
+  test('the payment-required header is base64 v2 PaymentRequired with CAIP-2 networks and atomic amounts', () => {
+    const decoded = JSON.parse(Buffer.from(challenge.header, 'base64').toString())
+    expect(decoded).toEqual(challenge.headerPayload)
+    expect(decoded).toMatchObject({ x402Version: 2, resource: { url: 'https://solsentry.example/scan/quick', mimeType: 'application/json' } })
+    expect(decoded.accepts).toEqual([
+      { scheme: 'exact', network: 'eip155:8453', amount: '20000', asset: rails[0]!.asset, payTo: rails[0]!.payTo, maxTimeoutSeconds: 120, extra: { name: 'USD Coin', version: '2' } },
+      { scheme: 'exact', network: SOLANA_MAINNET, amount: '20000', asset: rails[1]!.asset, payTo: rails[1]!.payTo, maxTimeoutSeconds: 120, extra: { feePayer: FEE_PAYER } },
+    ])
+  })
+
+  test('the body carries the same offers in v1 form', () => {
+    expect(challenge.body).toMatchObject({ x402Version: 1, error: 'payment required' })
+    expect(challenge.body.accepts.map((offer) => [offer.network, offer.maxAmountRequired, offer.payTo, offer.resource])).toEqual([
+      ['base', '20000', rails[0]!.payTo!, 'https://solsentry.example/scan/quick'],
+      ['solana', '20000', rails[1]!.payTo!, 'https://solsentry.example/scan/quick'],
+    ])
+  })
+
+  test('a rail without a payTo, or Solana without a facilitator fee payer, is not offered', () => {
+    expect(offersV2({ rails, feePayers: new Map(), amount: '1' }).map((offer) => offer.network)).toEqual(['eip155:8453'])
+    const unpaid = rails.map((rail) => (rail.name === 'base' ? { ...rail, payTo: undefined } : rail))
+    expect(offersV2({ rails: unpaid, feePayers, amount: '1' }).map((offer) => offer.network)).toEqual([SOLANA_MAINNET])
+  })
+})
+
+describe('reading the payment header', () => {
+  const v2: PaymentV2 = {
+    x402Version: 2,
+    accepted: { scheme: 'exact', network: SOLANA_MAINNET, amount: '20000', asset: rails[1]!.asset, payTo: rails[1]!.payTo!, maxTimeoutSeconds: 120 },
+    payload: { transaction: 'AQID' },
+  }
+
+  test('from X-PAYMENT or PAYMENT-SIGNATURE, v1 or v2', () => {
+    expect(readPayment(new Headers())).toEqual({ kind: 'none' })
+    expect(readPayment(headers('payment-signature', b64(v2)))).toMatchObject({ kind: 'payment', payment: v2 })
+    const v1 = { x402Version: 1, scheme: 'exact', network: 'solana', payload: { transaction: 'AQID' } }
+    expect(readPayment(headers('x-payment', b64(v1)))).toMatchObject({ kind: 'payment', payment: v1 })
+  })
+
+  test.each([
+    ['not base64', '%%%not base64%%%', 'not base64'],
+    ['base64 of text', b64('hello'), 'does not decode to JSON'],
+    ['an array', b64([1, 2]), 'must be a JSON object'],
+    ['no payload', b64({ x402Version: 2, accepted: v2.accepted }), 'no "payload" object'],
+    ['v2 without accepted', b64({ x402Version: 2, payload: {} }), 'needs "accepted"'],
+    ['v1 without network', b64({ x402Version: 1, scheme: 'exact', payload: {} }), 'needs "scheme" and "network"'],
+    ['version 3', b64({ x402Version: 3, payload: {} }), 'unsupported x402Version 3'],
+    ['huge', 'A'.repeat(MAX_PAYMENT_HEADER_BYTES + 1), 'a payment is at most'],
+  ])('%s → invalid with a reason', (_, value, reason) => {
+    const read = readPayment(headers('x-payment', value))
+    expect(read.kind).toBe('invalid')
+    expect(read.kind === 'invalid' && read.reason).toContain(reason)
+  })
+
+  describe('matching the offers', () => {
+    const offers = offersV2({ rails, feePayers, amount: '20000' })
+    const with_ = (change: Partial<PaymentV2['accepted']>): PaymentV2 => ({ ...v2, accepted: { ...v2.accepted, ...change } })
+
+    test('a v2 payment that repeats an offer matches it', () => {
+      expect(matchOffer(v2, offers, rails)).toMatchObject({ ok: true, offer: { network: SOLANA_MAINNET } })
+    })
+
+    test.each([
+      ['amount', { amount: '2000' }, 'this call costs 20000'],
+      ['asset', { asset: 'So11111111111111111111111111111111111111112' }, 'is not accepted'],
+      ['payTo', { payTo: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'.replace('D', 'E') }, 'as the challenge says'],
+      ['network', { network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }, 'is not offered'],
+      ['scheme', { scheme: 'upto' }, 'pay with "exact"'],
+    ])('a wrong %s is refused with a reason', (_, change, reason) => {
+      const match = matchOffer(with_(change), offers, rails)
+      expect(match.ok).toBe(false)
+      expect(!match.ok && match.reason).toContain(reason)
+    })
+
+    test('a v1 payment names its offer by short network name', () => {
+      expect(matchOffer({ x402Version: 1, scheme: 'exact', network: 'base', payload: {} }, offers, rails)).toMatchObject({ ok: true, offer: { network: 'eip155:8453' } })
+      const unknown = matchOffer({ x402Version: 1, scheme: 'exact', network: 'solana-devnet', payload: {} }, offers, rails)
+      expect(!unknown.ok && unknown.reason).toContain('offered: base, solana')
+    })
+  })
+})

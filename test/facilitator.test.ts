@@ -5,6 +5,8 @@ import type { PaymentRequirements } from '@x402/core/types'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { paymentKey } from '../src/payments/payment-key.ts'
+import type { PaymentV2 } from '../src/payments/payment-header.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 afterAll(() => sandbox.stop())
@@ -72,6 +74,16 @@ describe('sandbox x402 facilitator (official @x402/core facilitator + @x402/svm,
     const payload = await pay(requirements('20000'))
     const verified = await facilitator.verify(payload, requirements('500000')).catch((error: Error) => ({ isValid: false, invalidReason: error.message }))
     expect(verified.isValid).toBe(false)
+  })
+
+  test('a payment\'s ledger key is the hash of its transaction message: stable across copies, distinct per payment', async () => {
+    const accepted = requirements('20000')
+    const [one, two] = [await pay(accepted), await pay(accepted)]
+    const key = paymentKey(one as PaymentV2, accepted.network)
+    expect(key).toMatch(/^svm:solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1:.+/)
+    expect(paymentKey(JSON.parse(JSON.stringify(one)) as PaymentV2, accepted.network)).toBe(key!)
+    expect(paymentKey(two as PaymentV2, accepted.network)).not.toBe(key!)
+    expect(paymentKey({ ...(one as PaymentV2), payload: { transaction: 'not a transaction' } }, accepted.network)).toBeUndefined()
   })
 
   test('a body that is not JSON, or lacks the payload, gets a 400 naming what is expected', async () => {

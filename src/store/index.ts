@@ -1,7 +1,8 @@
 import type { BucketShape, TakeResult } from '../rate-limit.ts'
+import type { PaymentLedger } from './ledger.ts'
 
 /**
- * Where the service keeps state: rate-limit buckets now; trade jobs, the payment ledger and the
+ * Where the service keeps state: rate-limit buckets and the payment ledger now; trade jobs and the
  * response cache as their features land. One interface: the embedded store (SQLite file, buckets in
  * process memory) for a single instance, and (with REDIS_URL) a shared one for several.
  */
@@ -14,9 +15,12 @@ export interface Store {
    * an asynchronous onRequest hook makes Elysia's whole request pipeline asynchronous.
    */
   takeTokenSync?(key: string, shape: BucketShape, nowMs?: number): TakeResult
+  /** Every payment by its stable key and state (src/store/ledger.ts). */
+  readonly ledger: PaymentLedger
   /** True when the store answers. */
   ping(): Promise<boolean>
   close(): Promise<void>
 }
 
 export { openSqliteStore } from './sqlite.ts'
+export type { PaymentLedger, PaymentRecord, PaymentState } from './ledger.ts'

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { MemoryBuckets } from '../rate-limit.ts'
 import type { Store } from './index.ts'
+import { RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
 /**
  * Opens the embedded store: `<dataDir>/solsentry.db` in WAL mode, or an in-memory database when
@@ -19,6 +20,7 @@ export function openSqliteStore(dataDir: string): Store {
 
   return {
     kind: 'sqlite',
+    ledger: sqliteLedger(db),
     async takeToken(key, shape, nowMs = Date.now()) {
       return buckets.take(key, shape, nowMs)
     },
@@ -35,6 +37,78 @@ export function openSqliteStore(dataDir: string): Store {
     },
     async close() {
       db.close()
+    },
+  }
+}
+
+interface PaymentRow {
+  key: string
+  state: PaymentRecord['state']
+  network: string
+  amount: string
+  resource: string
+  request_id: string
+  payer: string | null
+  tx: string | null
+  reason: string | null
+  created_at: number
+  updated_at: number
+}
+
+const toRecord = (row: PaymentRow): PaymentRecord => ({
+  key: row.key,
+  state: row.state,
+  network: row.network,
+  amount: row.amount,
+  resource: row.resource,
+  requestId: row.request_id,
+  payer: row.payer,
+  transaction: row.tx,
+  reason: row.reason,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+})
+
+/**
+ * The ledger in one table. Each claim is a single statement (an insert, or an update guarded by the
+ * retryable states), so concurrent copies of one payment cannot both win, within or across processes
+ * sharing the file.
+ */
+function sqliteLedger(db: Database): PaymentLedger {
+  db.run(`CREATE TABLE IF NOT EXISTS payments (
+    key TEXT PRIMARY KEY, state TEXT NOT NULL, network TEXT NOT NULL, amount TEXT NOT NULL, resource TEXT NOT NULL,
+    request_id TEXT NOT NULL, payer TEXT, tx TEXT, reason TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`)
+  db.run('CREATE INDEX IF NOT EXISTS payments_state ON payments (state)')
+  const retryable = RETRYABLE_STATES.map((state) => `'${state}'`).join(', ')
+  const insert = db.query(
+    `INSERT INTO payments (key, state, network, amount, resource, request_id, created_at, updated_at)
+     VALUES ($key, 'verifying', $network, $amount, $resource, $requestId, $now, $now)
+     ON CONFLICT (key) DO UPDATE SET state = 'verifying', network = excluded.network, amount = excluded.amount,
+       resource = excluded.resource, request_id = excluded.request_id, payer = NULL, tx = NULL, reason = NULL, updated_at = excluded.updated_at
+     WHERE payments.state IN (${retryable})`,
+  )
+  const select = db.query<PaymentRow, { key: string }>('SELECT * FROM payments WHERE key = $key')
+  const move = db.query(
+    `UPDATE payments SET state = $to, payer = COALESCE($payer, payer), tx = COALESCE($tx, tx), reason = COALESCE($reason, reason), updated_at = $now
+     WHERE key = $key AND state = $from`,
+  )
+  const open = db.query<PaymentRow, []>(`SELECT * FROM payments WHERE state IN ('verifying', 'verified', 'settling', 'pending') ORDER BY created_at`)
+  return {
+    async claim(payment, nowMs = Date.now()) {
+      const { changes } = insert.run({ ...payment, now: nowMs })
+      if (changes > 0) return { ok: true }
+      return { ok: false, existing: toRecord(select.get({ key: payment.key })!) }
+    },
+    async transition(key, from, to, fields = {}, nowMs = Date.now()) {
+      const { changes } = move.run({ key, from, to, payer: fields.payer ?? null, tx: fields.transaction ?? null, reason: fields.reason ?? null, now: nowMs })
+      return changes > 0
+    },
+    async get(key) {
+      const row = select.get({ key })
+      return row ? toRecord(row) : undefined
+    },
+    async unresolved() {
+      return open.all().map(toRecord)
     },
   }
 }

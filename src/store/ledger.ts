@@ -1,0 +1,48 @@
+/**
+ * The payment ledger: every payment the service has seen, by a stable key, with its state. It is
+ * what stops a payment from being used twice — the facilitator's own guard is in one process's
+ * memory and `/verify` accepts replays (FACTS.md §x402 on a LiteSVM sandbox) — and it survives a
+ * restart, so a payment caught between verify and settle is reconciled, never charged twice.
+ *
+ *   verifying → rejected                    (the facilitator refused it; nothing moved; may be retried)
+ *   verifying → verified → cancelled        (the call failed; never settled; may be retried)
+ *   verifying → verified → settling → settled | failed | pending (settle timed out: reconcile)
+ */
+export type PaymentState = 'verifying' | 'rejected' | 'verified' | 'cancelled' | 'settling' | 'settled' | 'failed' | 'pending'
+
+/** States from which the same payment may be presented again: no money moved and none can. */
+export const RETRYABLE_STATES: readonly PaymentState[] = ['rejected', 'cancelled']
+
+export interface PaymentRecord {
+  key: string
+  state: PaymentState
+  network: string
+  /** Price in atomic units. */
+  amount: string
+  /** `METHOD /path` of the paid call. */
+  resource: string
+  requestId: string
+  payer: string | null
+  /** The settlement transaction (signature or hash), once known. */
+  transaction: string | null
+  /** Why it was rejected, cancelled or failed. */
+  reason: string | null
+  createdAt: number
+  updatedAt: number
+}
+
+export type NewPayment = Pick<PaymentRecord, 'key' | 'network' | 'amount' | 'resource' | 'requestId'>
+export type Claim = { ok: true } | { ok: false; existing: PaymentRecord }
+
+export interface PaymentLedger {
+  /**
+   * Takes the payment for one call, atomically: succeeds when the key is new or was left in a
+   * retryable state; otherwise answers the record that holds it (in flight or settled).
+   */
+  claim(payment: NewPayment, nowMs?: number): Promise<Claim>
+  /** Moves a payment on; `from` guards the transition (false when the record was not in that state). */
+  transition(key: string, from: PaymentState, to: PaymentState, fields?: Partial<Pick<PaymentRecord, 'payer' | 'transaction' | 'reason'>>, nowMs?: number): Promise<boolean>
+  get(key: string): Promise<PaymentRecord | undefined>
+  /** Payments left mid-way (verifying, verified, settling, pending): what a restart must reconcile. */
+  unresolved(): Promise<PaymentRecord[]>
+}

@@ -6,6 +6,8 @@ import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { paymentKey } from '../src/payments/payment-key.ts'
+import { FacilitatorClient } from '../src/payments/facilitator.ts'
+import { UpstreamError } from '../src/sources/upstream.ts'
 import type { PaymentV2 } from '../src/payments/payment-header.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
@@ -93,5 +95,49 @@ describe('sandbox x402 facilitator (official @x402/core facilitator + @x402/svm,
     const empty = await fetch(`${urls.facilitator}/settle`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
     expect(empty.status).toBe(400)
     expect((await fetch(`${urls.facilitator}/nowhere`)).status).toBe(404)
+  })
+})
+
+describe('our facilitator client (src/payments/facilitator.ts) against the sandbox facilitator', () => {
+  const client = new FacilitatorClient({ url: urls.facilitator })
+
+  test('reads /supported, verifies and settles a real payment', async () => {
+    const supported = await client.supported()
+    expect(supported.kinds.some((kind) => kind.network === offers.solana.network && kind.extra?.feePayer === offers.solana.fee_payer)).toBe(true)
+    const accepted = requirements('20000')
+    const payment = (await pay(accepted)) as PaymentV2
+    expect(await client.verify(payment, accepted)).toMatchObject({ isValid: true, payer: sandbox.file.buyer.address })
+    const settled = await client.settle(payment, accepted)
+    expect(settled).toMatchObject({ success: true, network: offers.solana.network })
+    // Settling the same payment again is the facilitator's refusal, an answer rather than an outage.
+    expect(await client.settle(payment, accepted)).toMatchObject({ success: false })
+  })
+
+  test('a payment the facilitator cannot judge is an answer (isValid false) with its reason', async () => {
+    const accepted = requirements('20000')
+    const payment = (await pay(accepted)) as PaymentV2
+    const answer = await client.verify(payment, { ...accepted, network: 'solana:unknownnetwork' })
+    expect(answer.isValid).toBe(false)
+    expect(answer.invalidReason).toBeTruthy()
+  })
+
+  test('a facilitator that cannot be reached throws an upstream error (no verdict is invented)', async () => {
+    const closed = Bun.serve({ port: 0, fetch: () => new Response('') })
+    const url = `http://127.0.0.1:${closed.port}`
+    await closed.stop(true)
+    const offline = new FacilitatorClient({ url, timeoutMs: 300 })
+    const error = await offline.verify((await pay(requirements('20000'))) as PaymentV2, requirements('20000')).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(UpstreamError)
+    expect((error as UpstreamError).reason).toBe('network')
+  })
+
+  test('a facilitator answering 5xx is unavailable, not a refusal', async () => {
+    sandbox.faults.set('facilitator', '/verify', { kind: 'server_error' })
+    try {
+      const error = await client.verify((await pay(requirements('20000'))) as PaymentV2, requirements('20000')).catch((caught: unknown) => caught)
+      expect((error as UpstreamError).reason).toBe('server_error')
+    } finally {
+      sandbox.faults.clear()
+    }
   })
 })

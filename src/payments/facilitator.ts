@@ -1,0 +1,96 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { HttpJsonSource } from '../sources/http-json.ts'
+import { CallMeter, UpstreamError } from '../sources/upstream.ts'
+import type { PaymentV1, PaymentV2 } from './payment-header.ts'
+
+const VerifyAnswer = Type.Object({
+  isValid: Type.Boolean(),
+  invalidReason: Type.Optional(Type.String()),
+  invalidMessage: Type.Optional(Type.String()),
+  payer: Type.Optional(Type.String()),
+})
+const SettleAnswer = Type.Object({
+  success: Type.Boolean(),
+  errorReason: Type.Optional(Type.String()),
+  errorMessage: Type.Optional(Type.String()),
+  payer: Type.Optional(Type.String()),
+  transaction: Type.String(),
+  network: Type.String(),
+})
+const SupportedAnswer = Type.Object({
+  kinds: Type.Array(
+    Type.Object({ x402Version: Type.Number(), scheme: Type.String(), network: Type.String(), extra: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }),
+  ),
+})
+
+export type VerifyAnswer = Static<typeof VerifyAnswer>
+export type SettleAnswer = Static<typeof SettleAnswer>
+export type SupportedAnswer = Static<typeof SupportedAnswer>
+
+export interface FacilitatorOptions {
+  url: string
+  /** Sent with every request, for a hosted facilitator that wants a key. */
+  headers?: Record<string, string>
+  /** Per verify attempt. @default 5000 */
+  timeoutMs?: number
+  /** How long a settlement may take: the facilitator waits for confirmation (up to 30 s). @default 40000 */
+  settleTimeoutMs?: number
+}
+
+/**
+ * An x402 facilitator over HTTP (`GET /supported`, `POST /verify`, `POST /settle`), through the same
+ * upstream core as the data sources: timeouts, a breaker, counting. `/supported` and `/verify` are
+ * retried on 429/5xx/network errors (they move nothing); `/settle` never is — a settlement that timed
+ * out may have happened, so it is reconciled, not re-sent (FACTS.md §x402).
+ *
+ * A facilitator that cannot be reached throws `UpstreamError` (the service then answers 503 and does no
+ * work); a payment it refuses is an answer (`isValid: false`, `success: false`), even when sent with a
+ * 4xx status.
+ */
+export class FacilitatorClient {
+  readonly #judge: HttpJsonSource
+  readonly #settle: HttpJsonSource
+
+  constructor(options: FacilitatorOptions) {
+    const common = { baseUrl: options.url, headers: options.headers }
+    this.#judge = new HttpJsonSource({ ...common, name: 'facilitator', timeoutMs: options.timeoutMs ?? 5_000, retries: 2 })
+    this.#settle = new HttpJsonSource({ ...common, name: 'facilitator', timeoutMs: options.settleTimeoutMs ?? 40_000, retries: 0, breakerThreshold: Number.POSITIVE_INFINITY })
+  }
+
+  /** ok, degraded or down, from the breaker of the judging calls (for /health). */
+  health() {
+    return this.#judge.upstream.health()
+  }
+
+  supported(meter = new CallMeter()): Promise<SupportedAnswer> {
+    return this.#judge.get('/supported', SupportedAnswer, meter, 0)
+  }
+
+  async verify(payment: PaymentV1 | PaymentV2, requirements: object, meter = new CallMeter()): Promise<VerifyAnswer> {
+    return refusalAsAnswer(this.#judge.post('/verify', body(payment, requirements), VerifyAnswer, meter), VerifyAnswer, (detail) => ({ isValid: false, invalidReason: detail }))
+  }
+
+  async settle(payment: PaymentV1 | PaymentV2, requirements: object, meter = new CallMeter()): Promise<SettleAnswer> {
+    return refusalAsAnswer(this.#settle.post('/settle', body(payment, requirements), SettleAnswer, meter), SettleAnswer, (detail) => ({
+      success: false,
+      errorReason: detail,
+      transaction: '',
+      network: 'network' in requirements ? String(requirements.network) : '',
+    }))
+  }
+}
+
+const body = (payment: PaymentV1 | PaymentV2, requirements: object) => ({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: requirements })
+
+/** A 4xx refusal is the facilitator's verdict: its body if it has the answer's shape, else its error text. */
+async function refusalAsAnswer<T>(call: Promise<T>, shape: typeof VerifyAnswer | typeof SettleAnswer, fallback: (detail: string) => T): Promise<T> {
+  try {
+    return await call
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || error.reason !== 'rejected') throw error
+    const refusal = error.body as Record<string, unknown> | undefined
+    if (Value.Check(shape, refusal)) return refusal as T
+    return fallback(typeof refusal?.error === 'string' ? refusal.error : error.message)
+  }
+}

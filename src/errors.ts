@@ -17,6 +17,10 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'the request does not match the schema of this route: see /openapi.json',
   },
+  PAYMENT_REQUIRED: {
+    status: 402,
+    message: 'this call is paid: sign a payment for one of the offers (payment-required header or accepts[]) and repeat the request with it in X-PAYMENT',
+  },
   NOT_FOUND: {
     status: 404,
     message: 'no such route: see /openapi.json or /llm.txt for the routes this service serves',
@@ -36,6 +40,10 @@ export const ERROR_CATALOGUE = {
   INTERNAL: {
     status: 500,
     message: 'an unexpected error occurred: retry, and quote the request_id if it persists',
+  },
+  FACILITATOR_UNAVAILABLE: {
+    status: 503,
+    message: 'the payment facilitator cannot be reached, so no payment can be taken: nothing was charged; retry after Retry-After seconds',
   },
   SHUTTING_DOWN: {
     status: 503,

@@ -1,0 +1,193 @@
+import { ApiError, errorBody } from '../errors.ts'
+import type { Logger } from '../logger.ts'
+import type { PaymentLedger } from '../store/ledger.ts'
+import { UpstreamError } from '../sources/upstream.ts'
+import { offersV2, paymentChallenge, type OfferV2 } from './challenge.ts'
+import type { FacilitatorClient, SettleAnswer } from './facilitator.ts'
+import { matchOffer } from './match.ts'
+import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
+import { paymentKey } from './payment-key.ts'
+import type { Rail } from './rails.ts'
+
+/** One paid call, as the gate needs it. */
+export interface PaidCall {
+  headers: Headers
+  /** The full URL of the resource (the challenge's `resource`). */
+  url: string
+  /** `METHOD /path`, recorded in the ledger. */
+  resource: string
+  description: string
+  /** Price in USDC atomic units. */
+  amount: string
+  requestId: string
+}
+
+/** What the handler answered: only a 2xx is paid for. */
+export interface HandlerResult {
+  status: number
+  body: unknown
+  headers?: Record<string, string>
+}
+
+/** What the gate answers: the handler's result with the receipt, or a 402/503 of its own. */
+export interface GateAnswer {
+  status: number
+  body: unknown
+  headers: Record<string, string>
+  /** Whether the handler ran (tests and logs). */
+  ran: boolean
+}
+
+/** Seconds a caller should wait before retrying when the facilitator is unreachable. */
+const FACILITATOR_RETRY_AFTER_S = 5
+
+/**
+ * The x402 flow around one paid call: challenge → claim in the ledger → verify → run → settle only
+ * on a 2xx → receipt. Nothing is settled for a call that did not succeed, a payment is used at most
+ * once (the ledger, not the facilitator, decides), and a facilitator that cannot be reached stops the
+ * call before any work with 503 FACILITATOR_UNAVAILABLE.
+ */
+export class PaymentGate {
+  readonly #rails: Rail[]
+  readonly #ledger: PaymentLedger
+  readonly #facilitator: FacilitatorClient
+  readonly #logger: Logger
+  /** The Solana fee payer per network, from the facilitator's /supported. */
+  readonly feePayers = new Map<string, string>()
+  #refresh: ReturnType<typeof setTimeout> | undefined
+  #stopped = false
+
+  constructor(deps: { rails: Rail[]; ledger: PaymentLedger; facilitator: FacilitatorClient; logger: Logger }) {
+    this.#rails = deps.rails
+    this.#ledger = deps.ledger
+    this.#facilitator = deps.facilitator
+    this.#logger = deps.logger
+  }
+
+  /**
+   * Reads the facilitator's /supported now and keeps retrying in the background until it answers
+   * (the service serves its free routes meanwhile); resolves after the first attempt.
+   */
+  async start(retryMs = 2_000): Promise<void> {
+    const attempt = async (delay: number): Promise<void> => {
+      if (this.#stopped) return
+      try {
+        const supported = await this.#facilitator.supported()
+        for (const kind of supported.kinds)
+          if (kind.x402Version === 2 && typeof kind.extra?.feePayer === 'string') this.feePayers.set(kind.network, kind.extra.feePayer)
+        this.#logger.info({ networks: [...this.feePayers.keys()] }, 'payment facilitator ready')
+      } catch (error) {
+        this.#logger.warn({ err: (error as Error).message, retry_ms: delay }, 'payment facilitator unreachable: retrying')
+        this.#refresh = setTimeout(() => void attempt(Math.min(delay * 2, 30_000)), delay)
+      }
+    }
+    await attempt(retryMs)
+  }
+
+  stop(): void {
+    this.#stopped = true
+    clearTimeout(this.#refresh)
+  }
+
+  offers(amount: string): OfferV2[] {
+    return offersV2({ rails: this.#rails, feePayers: this.feePayers, amount })
+  }
+
+  /** The 402 answer: the v2 challenge in `payment-required`, the v1 offers in the JSON error body. */
+  challenge(call: PaidCall, reason: string): GateAnswer {
+    const { header, body } = paymentChallenge({ rails: this.#rails, feePayers: this.feePayers, amount: call.amount, resource: call.url, description: call.description, reason })
+    return {
+      status: 402,
+      ran: false,
+      headers: { 'payment-required': header },
+      body: errorBody(new ApiError('PAYMENT_REQUIRED', { message: reason, details: { x402Version: body.x402Version, accepts: body.accepts } }), call.requestId),
+    }
+  }
+
+  async run(call: PaidCall, handler: () => Promise<HandlerResult>): Promise<GateAnswer> {
+    const read = readPayment(call.headers)
+    if (read.kind === 'none') return this.challenge(call, 'payment required: sign a payment for one of the offers and send it in X-PAYMENT')
+    if (read.kind === 'invalid') return this.challenge(call, read.reason)
+    const offers = this.offers(call.amount)
+    if (offers.length === 0) return this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)')
+    const match = matchOffer(read.payment, offers, this.#rails)
+    if (!match.ok) return this.challenge(call, match.reason)
+    const { offer } = match
+    const key = paymentKey(read.payment, offer.network)
+    if (!key) return this.challenge(call, 'the payment carries neither a Solana transaction nor an EIP-3009 authorization')
+
+    const claim = await this.#ledger.claim({ key, network: offer.network, amount: offer.amount, resource: call.resource, requestId: call.requestId })
+    if (!claim.ok) {
+      const { state, transaction } = claim.existing
+      const why = state === 'settled' ? `this payment was already used (settled${transaction ? ` in ${transaction}` : ''}): sign a new one` : `this payment is being used by another request (${state}): sign a new one`
+      return this.challenge(call, why)
+    }
+
+    const requirements = this.#requirements(read.payment, offer, call)
+    let verified
+    try {
+      verified = await this.#facilitator.verify(read.payment, requirements)
+    } catch (error) {
+      await this.#ledger.transition(key, 'verifying', 'rejected', { reason: 'facilitator unreachable at verify' })
+      return this.#unavailable(call, (error as Error).message)
+    }
+    if (!verified.isValid) {
+      await this.#ledger.transition(key, 'verifying', 'rejected', { reason: verified.invalidReason ?? 'invalid' })
+      return this.challenge(call, `the facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`)
+    }
+    await this.#ledger.transition(key, 'verifying', 'verified', { payer: verified.payer ?? null })
+
+    let result: HandlerResult
+    try {
+      result = await handler()
+    } catch (error) {
+      await this.#ledger.transition(key, 'verified', 'cancelled', { reason: 'the call failed' })
+      throw error
+    }
+    if (result.status < 200 || result.status >= 300) {
+      await this.#ledger.transition(key, 'verified', 'cancelled', { reason: `the call answered ${result.status}` })
+      return { ...result, headers: result.headers ?? {}, ran: true }
+    }
+
+    await this.#ledger.transition(key, 'verified', 'settling')
+    let settled: SettleAnswer
+    try {
+      settled = await this.#facilitator.settle(read.payment, requirements)
+    } catch (error) {
+      // It may have settled: never re-send, reconcile (docs/payments.md).
+      await this.#ledger.transition(key, 'settling', 'pending', { reason: (error as Error).message })
+      this.#logger.warn({ request_id: call.requestId, err: (error as Error).message }, 'settlement outcome unknown: payment left pending')
+      const why = error instanceof UpstreamError ? error.reason : 'no answer'
+      return this.#withheld(call, `the settlement's outcome is not known yet (${why}); it will not be sent again and is being reconciled; the result is withheld`)
+    }
+    if (!settled.success) {
+      await this.#ledger.transition(key, 'settling', 'failed', { reason: settled.errorReason ?? 'settlement failed' })
+      return this.#withheld(call, `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld`)
+    }
+    await this.#ledger.transition(key, 'settling', 'settled', { transaction: settled.transaction, payer: settled.payer ?? null })
+    const receipt = Buffer.from(JSON.stringify(settled)).toString('base64')
+    return { status: result.status, body: result.body, headers: { ...result.headers, 'payment-response': receipt, 'x-payment-response': receipt }, ran: true }
+  }
+
+  /** v2 payments are verified against the offer itself; v1 payments against its v1 form. */
+  #requirements(payment: PaymentV1 | PaymentV2, offer: OfferV2, call: PaidCall): object {
+    if (payment.x402Version === 2) return offer
+    const { amount, ...terms } = offer
+    return { ...terms, network: payment.network, maxAmountRequired: amount, resource: call.url, description: call.description, mimeType: 'application/json' }
+  }
+
+  #unavailable(call: PaidCall, detail: string): GateAnswer {
+    this.#logger.warn({ request_id: call.requestId, detail }, 'payment facilitator unavailable')
+    return {
+      status: 503,
+      ran: false,
+      headers: { 'retry-after': String(FACILITATOR_RETRY_AFTER_S) },
+      body: errorBody(new ApiError('FACILITATOR_UNAVAILABLE', { details: { retry_after_s: FACILITATOR_RETRY_AFTER_S } }), call.requestId),
+    }
+  }
+
+  /** The call ran but its payment did not settle: the result is withheld and a new challenge sent. */
+  #withheld(call: PaidCall, reason: string): GateAnswer {
+    return { ...this.challenge(call, reason), ran: true }
+  }
+}

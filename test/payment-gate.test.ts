@@ -1,0 +1,155 @@
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import pino from 'pino'
+import { x402Client } from '@x402/core/client'
+import type { PaymentRequired } from '@x402/core/types'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { loadConfig } from '../src/config.ts'
+import { FacilitatorClient } from '../src/payments/facilitator.ts'
+import { PaymentGate, type PaidCall } from '../src/payments/gate.ts'
+import { paymentRails } from '../src/payments/rails.ts'
+import { openSqliteStore } from '../src/store/index.ts'
+
+const sandbox = await startSandbox(ephemeralSandboxOptions())
+const store = openSqliteStore(':memory:')
+const gate = new PaymentGate({
+  rails: paymentRails(loadConfig(sandbox.serviceSettings)),
+  ledger: store.ledger,
+  facilitator: new FacilitatorClient({ url: sandbox.file.urls.facilitator, timeoutMs: 1_000 }),
+  logger: pino({ level: 'silent' }),
+})
+await gate.start()
+afterAll(async () => {
+  gate.stop()
+  await store.close()
+  await sandbox.stop()
+})
+afterEach(() => sandbox.faults.clear())
+
+const { urls, x402: offers } = sandbox.file
+const buyer = await sandbox.world.signer('demo-buyer')
+const client = new x402Client()
+  .register(offers.solana.network as `${string}:${string}`, new ExactSvmScheme(buyer, { rpcUrl: urls.rpc }))
+  .setSpendControls({ allowedAssets: [{ network: offers.solana.network as `${string}:${string}`, asset: offers.solana.asset, maxAmountPerPayment: '1000000' }] })
+
+let calls = 0
+const call = (headers: Record<string, string> = {}): PaidCall => ({
+  headers: new Headers(headers),
+  url: 'http://127.0.0.1:8402/scan/quick',
+  resource: 'POST /scan/quick',
+  description: 'quick scan',
+  amount: '20000',
+  requestId: `req-${++calls}`,
+})
+let runs = 0
+const ok = async () => {
+  runs++
+  return { status: 200, body: { grade: 'A' } }
+}
+
+/** Pays the challenge of a call without payment, as the official v2 client does; the base64 header to send. */
+async function payFor(amount = '20000'): Promise<string> {
+  const challenge = gate.challenge({ ...call(), amount }, 'payment required')
+  const required = JSON.parse(Buffer.from(challenge.headers['payment-required']!, 'base64').toString()) as PaymentRequired
+  const payload = await client.createPaymentPayload(required)
+  return Buffer.from(JSON.stringify(payload)).toString('base64')
+}
+
+async function usdcOf(owner: string): Promise<bigint> {
+  const account = await sandbox.world.ata(offers.solana.asset, owner)
+  const response = await fetch(urls.rpc, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [account] }),
+  })
+  return BigInt(((await response.json()) as { result: { value: { amount: string } } }).result.value.amount)
+}
+const treasury = () => usdcOf(offers.solana.pay_to)
+
+describe('payment gate (sandbox facilitator, official v2 client)', () => {
+  test('without payment: 402, the v2 challenge in payment-required and the v1 offers in an error body; nothing runs', async () => {
+    const before = runs
+    const answer = await gate.run(call(), ok)
+    expect(answer.status).toBe(402)
+    expect(runs).toBe(before)
+    const header = JSON.parse(Buffer.from(answer.headers['payment-required']!, 'base64').toString())
+    expect(header).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: offers.solana.network, amount: '20000', asset: offers.solana.asset, payTo: offers.solana.pay_to, extra: { feePayer: offers.solana.fee_payer } }] })
+    expect(answer.body).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', x402Version: 1, accepts: [{ network: 'solana-devnet', maxAmountRequired: '20000', payTo: offers.solana.pay_to }] })
+  })
+
+  test('paid: the handler runs, the price moves once, and both receipt headers carry the settlement', async () => {
+    const payment = await payFor()
+    const before = await treasury()
+    const answer = await gate.run(call({ 'payment-signature': payment }), ok)
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual({ grade: 'A' })
+    const receipt = JSON.parse(Buffer.from(answer.headers['payment-response']!, 'base64').toString())
+    expect(receipt).toMatchObject({ success: true, network: offers.solana.network, payer: buyer.address })
+    expect(answer.headers['x-payment-response']).toBe(answer.headers['payment-response']!)
+    expect(await treasury()).toBe(before + 20_000n)
+
+    // The same payment again: refused before the handler, nothing settled twice.
+    const runsBefore = runs
+    const replay = await gate.run(call({ 'x-payment': payment }), ok)
+    expect(replay.status).toBe(402)
+    expect((replay.body as { message: string }).message).toContain('already used')
+    expect(runs).toBe(runsBefore)
+    expect(await treasury()).toBe(before + 20_000n)
+  })
+
+  test('ten concurrent copies of one payment: one handler run, one settlement', async () => {
+    const payment = await payFor()
+    const before = await treasury()
+    const runsBefore = runs
+    const answers = await Promise.all(Array.from({ length: 10 }, () => gate.run(call({ 'x-payment': payment }), ok)))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
+    expect(answers.filter((answer) => answer.status === 402)).toHaveLength(9)
+    expect(runs - runsBefore).toBe(1)
+    expect(await treasury()).toBe(before + 20_000n)
+  })
+
+  test('a handler that fails (throws or answers non-2xx): nothing is settled, and the payment can be used again', async () => {
+    const payment = await payFor()
+    const before = await treasury()
+    await expect(gate.run(call({ 'x-payment': payment }), async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
+    const failed = await gate.run(call({ 'x-payment': payment }), async () => ({ status: 500, body: { error: true } }))
+    expect(failed.status).toBe(500)
+    expect(await treasury()).toBe(before)
+    // Never charged, so the caller's retry with the same payment goes through.
+    expect((await gate.run(call({ 'x-payment': payment }), ok)).status).toBe(200)
+    expect(await treasury()).toBe(before + 20_000n)
+  })
+
+  test('a payment for another amount is refused with the price, before any work', async () => {
+    const runsBefore = runs
+    const answer = await gate.run(call({ 'x-payment': await payFor('2000') }), ok)
+    expect(answer.status).toBe(402)
+    expect((answer.body as { message: string }).message).toContain('this call costs 20000')
+    expect(runs).toBe(runsBefore)
+  })
+
+  test('a malformed payment header gets a 402 that says what is wrong', async () => {
+    for (const value of ['%%%', Buffer.from('hello').toString('base64'), 'A'.repeat(20_000)]) {
+      const answer = await gate.run(call({ 'x-payment': value }), ok)
+      expect(answer.status).toBe(402)
+      expect((answer.body as { message: string }).message).not.toBe('')
+    }
+  })
+
+  test('a facilitator that is down: 503 FACILITATOR_UNAVAILABLE with Retry-After, no work, nothing charged', async () => {
+    const payment = await payFor()
+    const before = await treasury()
+    const runsBefore = runs
+    sandbox.faults.set('facilitator', '/verify', { kind: 'down' })
+    const answer = await gate.run(call({ 'x-payment': payment }), ok)
+    expect(answer.status).toBe(503)
+    expect(answer.headers['retry-after']).toBe('5')
+    expect(answer.body).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
+    expect(runs).toBe(runsBefore)
+    sandbox.faults.clear()
+    // Once it is back, the same payment works.
+    expect((await gate.run(call({ 'x-payment': payment }), ok)).status).toBe(200)
+    expect(await treasury()).toBe(before + 20_000n)
+  })
+})

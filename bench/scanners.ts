@@ -37,7 +37,7 @@ export async function run(args: string[]): Promise<void> {
           RATE_LIMIT_SCANNER_BURST: '1000000',
           RATE_LIMIT_SCANNER_PER_MINUTE: '1000000',
         }),
-        { logger: pino({ level: 'silent' }) },
+        { logger: pino({ level: 'silent' }), payments: 'waived' },
       ),
     )
   const post = (app: ReturnType<typeof service>, route: string, mint: string) =>

@@ -7,6 +7,9 @@ import type { Sources } from './facts/context.ts'
 import { createSources } from './sources/index.ts'
 import { SignalRegistry } from './pipeline/registry.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
+import { FacilitatorClient } from './payments/facilitator.ts'
+import { PaymentGate } from './payments/gate.ts'
+import { paymentRails } from './payments/rails.ts'
 
 /** Everything a plugin needs, built once per process and passed down explicitly (no globals). */
 export interface ServiceContext {
@@ -22,21 +25,29 @@ export interface ServiceContext {
   sources: Sources
   /** Every signal the scanners run: the built-ins and the third-party packages of SIGNAL_PLUGINS. */
   signals: SignalRegistry
+  /**
+   * The x402 gate of the paid routes; null without a FACILITATOR_URL (paid routes then answer 503:
+   * no payment can be taken), or `'waived'` when a test of the analysis itself asks for it.
+   */
+  payments: PaymentGate | null | 'waived'
 }
 
 export interface ContextOverrides {
   logger?: Logger
   store?: Store
   signals?: SignalRegistry
+  /** Tests of what a paid route computes may waive payment; the service itself never does. */
+  payments?: 'waived'
 }
 
 export function createContext(config: Config, overrides: ContextOverrides = {}): ServiceContext {
   const store = overrides.store ?? openSqliteStore(config.DATA_DIR)
   const health = new HealthBoard()
   health.register('store', async () => ((await store.ping()) ? 'ok' : 'down'))
+  const logger = overrides.logger ?? createLogger(config)
   return {
     config,
-    logger: overrides.logger ?? createLogger(config),
+    logger,
     store,
     registry: new Registry(),
     health,
@@ -44,11 +55,20 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     lifecycle: { draining: false },
     sources: createSources(config, health),
     signals: overrides.signals ?? new SignalRegistry(BUILTIN_SIGNALS),
+    payments: overrides.payments ?? createPaymentGate(config, store, health, logger),
   }
+}
+
+function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger): PaymentGate | null {
+  if (!config.FACILITATOR_URL) return null
+  const facilitator = new FacilitatorClient({ url: config.FACILITATOR_URL })
+  health.register('facilitator', async () => facilitator.health())
+  return new PaymentGate({ rails: paymentRails(config), ledger: store.ledger, facilitator, logger })
 }
 
 /** Closes what the context opened; the HTTP server must already be stopped. */
 export async function closeContext(ctx: ServiceContext): Promise<void> {
+  if (ctx.payments instanceof PaymentGate) ctx.payments.stop()
   await ctx.store.close()
   await flushLogs(ctx.logger)
 }

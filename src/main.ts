@@ -1,3 +1,4 @@
+import { PaymentGate } from './payments/gate.ts'
 import { createApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { createContext } from './context.ts'
@@ -38,6 +39,8 @@ export async function runService(env: Record<string, string | undefined>, option
     if (error instanceof ManifestError) exit(`plugin manifest error: ${error.message}`)
     throw error
   }
+  // The facilitator is asked for its fee payers in the background: free routes serve meanwhile.
+  if (ctx.payments instanceof PaymentGate) void ctx.payments.start()
   const running = startServer(app, ctx)
   ctx.logger.info({ url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length }, 'listening')
   for (const signal of ['SIGTERM', 'SIGINT'] as const)

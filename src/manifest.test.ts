@@ -83,20 +83,22 @@ describe('Registry', () => {
 })
 
 describe('routeErrors', () => {
-  test('derives the errors a scanner route can answer', () => {
+  test('derives the errors a paid scanner route can answer', () => {
     // Sorted by HTTP status, then code.
     expect(routeErrors(route()) as string[]).toEqual([
       'INVALID_ADDRESS',
       'INVALID_JSON',
       'INVALID_REQUEST',
+      'PAYMENT_REQUIRED',
       'PAYLOAD_TOO_LARGE',
       'UNSUPPORTED_MEDIA_TYPE',
       'RATE_LIMITED',
       'INTERNAL',
+      'FACILITATOR_UNAVAILABLE',
     ])
   })
 
-  test('a GET route without inputs can only fail internally', () => {
-    expect(routeErrors(route({ method: 'GET', body: undefined, rateLimit: undefined }))).toEqual(['INTERNAL'])
+  test('a free GET route without inputs can only fail internally', () => {
+    expect(routeErrors(route({ method: 'GET', body: undefined, rateLimit: undefined, price: 'free' }))).toEqual(['INTERNAL'])
   })
 })

@@ -150,6 +150,10 @@ export function routeErrors(spec: RouteSpec): ErrorCode[] {
   }
   if (spec.params) codes.add('INVALID_REQUEST')
   if (spec.rateLimit) codes.add('RATE_LIMITED')
+  if (spec.price !== 'free') {
+    codes.add('PAYMENT_REQUIRED')
+    codes.add('FACILITATOR_UNAVAILABLE')
+  }
   codes.add('INTERNAL')
   return [...codes].sort((a, b) => ERROR_CATALOGUE[a].status - ERROR_CATALOGUE[b].status || a.localeCompare(b))
 }

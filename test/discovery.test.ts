@@ -98,7 +98,9 @@ describe('GET /openapi.json', () => {
     const body = operation.requestBody.content['application/json'].schema
     expect(body.required).toEqual(['token_address'])
     expect(body.properties.token_address).toMatchObject({ minLength: 32, maxLength: 44, format: 'solana-address' })
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '413', '415', '429', '500'])
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '402', '413', '415', '429', '500', '503'])
+    expect(JSON.stringify(operation.responses['402'].content['application/json'].schema.properties.code)).toContain('"PAYMENT_REQUIRED"')
+    expect(JSON.stringify(operation.responses['503'].content['application/json'].schema.properties.code)).toContain('"FACILITATOR_UNAVAILABLE"')
     const badRequest = operation.responses['400'].content['application/json'].schema
     expect(badRequest.properties.code.enum).toEqual([
       'INVALID_ADDRESS',

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
+import { paid } from '../../src/payments/paid.ts'
 import { createTokenContext } from '../../src/facts/index.ts'
 import { runScan, type ScanPolicy } from '../../src/pipeline/scan.ts'
 import { deepDiveAnswer } from './build.ts'
@@ -28,15 +29,19 @@ export const DEEP_DIVE_POLICY: ScanPolicy = {
 export function deepDive(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { scan } = manifest.routes
+  const charge = paid(ctx, scan)
   return new Elysia({ name: 'plugin:deep-dive' }).post(
     scan.path,
-    async function deepDiveRoute({ body }) {
-      const facts = createTokenContext(body.token_address, ctx.sources, Date.now() + DEEP_DIVE_DEADLINE_MS)
-      try {
-        return deepDiveAnswer(body.token_address, await runScan(facts, ctx.signals, DEEP_DIVE_POLICY), DEEP_DIVE_POLICY.facts)
-      } finally {
-        facts.close(ctx.logger)
-      }
+    async function deepDiveRoute(context) {
+      const { body } = context
+      return charge(context, async () => {
+        const facts = createTokenContext(body.token_address, ctx.sources, Date.now() + DEEP_DIVE_DEADLINE_MS)
+        try {
+          return deepDiveAnswer(body.token_address, await runScan(facts, ctx.signals, DEEP_DIVE_POLICY), DEEP_DIVE_POLICY.facts)
+        } finally {
+          facts.close(ctx.logger)
+        }
+      })
     },
     routeOptions(ctx, scan),
   )

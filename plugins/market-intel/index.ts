@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
+import { paid } from '../../src/payments/paid.ts'
 import { createTokenContext } from '../../src/facts/index.ts'
 import { runScan, type ScanPolicy } from '../../src/pipeline/scan.ts'
 import { marketIntelAnswer } from './build.ts'
@@ -26,15 +27,19 @@ export const MARKET_INTEL_POLICY: ScanPolicy = {
 export function marketIntel(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { intel } = manifest.routes
+  const charge = paid(ctx, intel)
   return new Elysia({ name: 'plugin:market-intel' }).post(
     intel.path,
-    async function marketIntelRoute({ body }) {
-      const facts = createTokenContext(body.token_address, ctx.sources, Date.now() + MARKET_INTEL_DEADLINE_MS)
-      try {
-        return marketIntelAnswer(await runScan(facts, ctx.signals, MARKET_INTEL_POLICY), MARKET_INTEL_POLICY.facts, body.token_address)
-      } finally {
-        facts.close(ctx.logger)
-      }
+    async function marketIntelRoute(context) {
+      const { body } = context
+      return charge(context, async () => {
+        const facts = createTokenContext(body.token_address, ctx.sources, Date.now() + MARKET_INTEL_DEADLINE_MS)
+        try {
+          return marketIntelAnswer(await runScan(facts, ctx.signals, MARKET_INTEL_POLICY), MARKET_INTEL_POLICY.facts, body.token_address)
+        } finally {
+          facts.close(ctx.logger)
+        }
+      })
     },
     routeOptions(ctx, intel),
   )

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
+import { paid } from '../../src/payments/paid.ts'
 import { createTokenContext } from '../../src/facts/index.ts'
 import { runScan, type ScanPolicy } from '../../src/pipeline/scan.ts'
 import { quickScanAnswer } from './build.ts'
@@ -21,15 +22,19 @@ export const QUICK_SCAN_POLICY: ScanPolicy = {
 export function quickScan(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { scan } = manifest.routes
+  const charge = paid(ctx, scan)
   return new Elysia({ name: 'plugin:quick-scan' }).post(
     scan.path,
-    async function quickScanRoute({ body }) {
-      const facts = createTokenContext(body.token_address, ctx.sources, Date.now() + QUICK_SCAN_DEADLINE_MS)
-      try {
-        return quickScanAnswer(body.token_address, await runScan(facts, ctx.signals, QUICK_SCAN_POLICY))
-      } finally {
-        facts.close(ctx.logger)
-      }
+    async function quickScanRoute(context) {
+      const { body } = context
+      return charge(context, async () => {
+        const facts = createTokenContext(body.token_address, ctx.sources, Date.now() + QUICK_SCAN_DEADLINE_MS)
+        try {
+          return quickScanAnswer(body.token_address, await runScan(facts, ctx.signals, QUICK_SCAN_POLICY))
+        } finally {
+          facts.close(ctx.logger)
+        }
+      })
     },
     routeOptions(ctx, scan),
   )

@@ -22,7 +22,7 @@ export async function scannerService() {
     createApp(
       createContext(
         loadConfig({ DATA_DIR: ':memory:', LOG_LEVEL: 'silent', ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...env }),
-        { logger: pino({ level: 'silent' }) },
+        { logger: pino({ level: 'silent' }), payments: 'waived' },
       ),
     )
   const app = freshApp()

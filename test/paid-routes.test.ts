@@ -1,0 +1,90 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import pino from 'pino'
+import { x402Client } from '@x402/core/client'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { createApp } from '../src/app.ts'
+import { loadConfig } from '../src/config.ts'
+import { closeContext, createContext } from '../src/context.ts'
+import { PaymentGate } from '../src/payments/gate.ts'
+import { startServer } from '../src/server.ts'
+
+// The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback.
+const sandbox = await startSandbox(ephemeralSandboxOptions())
+const ctx = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) })
+await (ctx.payments as PaymentGate).start()
+const running = startServer(createApp(ctx), ctx)
+afterAll(async () => {
+  await running.shutdown('test over')
+  await sandbox.stop()
+})
+
+const { x402: offers, urls } = sandbox.file
+const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
+const buyer = await sandbox.world.signer('demo-buyer')
+const network = offers.solana.network as `${string}:${string}`
+const client = new x402Client()
+  .register(network, new ExactSvmScheme(buyer, { rpcUrl: urls.rpc }))
+  .setSpendControls({ allowedAssets: [{ network, asset: offers.solana.asset, maxAmountPerPayment: '1000000' }] })
+const payingFetch = wrapFetchWithPayment(fetch, client)
+
+const scan = (fetcher: typeof fetch, body: unknown = { token_address: mint }) =>
+  fetcher(`${running.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+async function usdcOf(owner: string): Promise<bigint> {
+  const account = await sandbox.world.ata(offers.solana.asset, owner)
+  const response = await fetch(urls.rpc, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [account] }),
+  })
+  return BigInt(((await response.json()) as { result: { value: { amount: string } } }).result.value.amount)
+}
+
+describe('paid routes over HTTP (the service on the sandbox, the official v2 client)', () => {
+  test('without payment: 402 with both forms of the challenge', async () => {
+    const response = await scan(fetch)
+    expect(response.status).toBe(402)
+    expect(response.headers.get('payment-required')).toBeTruthy()
+    expect(await response.json()).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', x402Version: 1, accepts: [{ network: 'solana-devnet', maxAmountRequired: '20000' }] })
+  })
+
+  test('an invalid body gets its 400 and no challenge: nobody pays for a bad request', async () => {
+    const response = await scan(fetch, { token_address: 'BONK' })
+    expect(response.status).toBe(400)
+    expect(response.headers.get('payment-required')).toBeNull()
+    expect(await response.json()).toMatchObject({ error: true, code: 'INVALID_ADDRESS' })
+  })
+
+  test('@x402/fetch pays the quick scan: 200 with the scan and receipts; the price moved from buyer to payTo', async () => {
+    const [buyerBefore, payToBefore] = await Promise.all([usdcOf(buyer.address), usdcOf(offers.solana.pay_to)])
+    const response = await payingFetch(`${running.url}/scan/quick`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_address: mint }),
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ schema_version: '2.0', token_address: mint, structural_risk_grade: 'A' })
+    const receipt = JSON.parse(Buffer.from(response.headers.get('payment-response')!, 'base64').toString())
+    expect(receipt).toMatchObject({ success: true, network: offers.solana.network, payer: buyer.address })
+    expect(response.headers.get('x-payment-response')).toBe(response.headers.get('payment-response'))
+    expect(await usdcOf(buyer.address)).toBe(buyerBefore - 20_000n)
+    expect(await usdcOf(offers.solana.pay_to)).toBe(payToBefore + 20_000n)
+  })
+
+  test('free routes never ask for payment', async () => {
+    for (const path of ['/health', '/openapi.json', '/.well-known/x402', '/llm.txt']) expect((await fetch(`${running.url}${path}`)).status).toBe(200)
+  })
+})
+
+test('without a facilitator configured, a paid route answers 503 and does no work', async () => {
+  const bare = createContext(loadConfig({ DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) })
+  const response = await createApp(bare).handle(
+    new Request('http://localhost/scan/quick', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) }),
+  )
+  expect(response.status).toBe(503)
+  expect(await response.json()).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
+  await closeContext(bare)
+})

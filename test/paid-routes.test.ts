@@ -2,6 +2,9 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import pino from 'pino'
 import { x402Client } from '@x402/core/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
+import { createSigner, wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch'
+import { readFileSync } from 'node:fs'
+import { base58Encode } from '../sandbox/chain/base58.ts'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
@@ -43,7 +46,7 @@ async function usdcOf(owner: string): Promise<bigint> {
   return BigInt(((await response.json()) as { result: { value: { amount: string } } }).result.value.amount)
 }
 
-describe('paid routes over HTTP (the service on the sandbox, the official v2 client)', () => {
+describe('paid routes over HTTP (the service on the sandbox, the official v1 and v2 clients)', () => {
   test('without payment: 402 with both forms of the challenge', async () => {
     const response = await scan(fetch)
     expect(response.status).toBe(402)
@@ -72,6 +75,22 @@ describe('paid routes over HTTP (the service on the sandbox, the official v2 cli
     expect(response.headers.get('x-payment-response')).toBe(response.headers.get('payment-response'))
     expect(await usdcOf(buyer.address)).toBe(buyerBefore - 20_000n)
     expect(await usdcOf(offers.solana.pay_to)).toBe(payToBefore + 20_000n)
+  })
+
+  test('the v1 client (x402-fetch 1.2.0, SVM signer) pays the market intel from the 402 body', async () => {
+    const secret = base58Encode(Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]))
+    const signer = await createSigner('solana-devnet', secret)
+    const v1Fetch = wrapFetchWithPaymentV1(fetch, signer, 1_000_000n, undefined, { svmConfig: { rpcUrl: urls.rpc } })
+    const payToBefore = await usdcOf(offers.solana.pay_to)
+    const response = await v1Fetch(`${running.url}/market/intel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_address: mint }),
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ schema_version: '2.0', data_quality: 'FULL', signal: 'BULLISH' })
+    expect(JSON.parse(Buffer.from(response.headers.get('x-payment-response')!, 'base64').toString())).toMatchObject({ success: true })
+    expect(await usdcOf(offers.solana.pay_to)).toBe(payToBefore + 200_000n)
   })
 
   test('free routes never ask for payment', async () => {

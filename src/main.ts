@@ -40,7 +40,10 @@ export async function runService(env: Record<string, string | undefined>, option
     throw error
   }
   // The facilitator is asked for its fee payers in the background: free routes serve meanwhile.
-  if (ctx.payments instanceof PaymentGate) void ctx.payments.start()
+  if (ctx.payments instanceof PaymentGate) {
+    await ctx.payments.reconcile()
+    void ctx.payments.start()
+  }
   const running = startServer(app, ctx)
   ctx.logger.info({ url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length }, 'listening')
   for (const signal of ['SIGTERM', 'SIGINT'] as const)

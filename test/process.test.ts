@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { launch as launchService } from './support/launch.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const work = mkdtempSync(join(tmpdir(), 'solsentry-process-'))
@@ -9,44 +10,8 @@ const BINARY = join(work, 'solsentry')
 
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-/** Starts a command, waits for its "listening" log line and returns the URL it serves. */
-async function launch(cmd: string[], env: Record<string, string> = {}) {
-  const child = Bun.spawn(cmd, {
-    cwd: work,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', DATA_DIR: join(work, 'data'), ...env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
-  const lines: Record<string, unknown>[] = []
-  const reader = child.stdout.getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
-  const deadline = Date.now() + 20_000
-  while (Date.now() < deadline) {
-    const { done, value } = await reader.read()
-    if (done) break
-    buffer += decoder.decode(value)
-    let newline
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      lines.push(JSON.parse(buffer.slice(0, newline)))
-      buffer = buffer.slice(newline + 1)
-    }
-    const listening = lines.find((line) => line.msg === 'listening')
-    if (listening) {
-      /** The rest of stdout, once the process has exited. */
-      const rest = async () => {
-        for (;;) {
-          const { done, value } = await reader.read()
-          if (done) return buffer
-          buffer += decoder.decode(value)
-        }
-      }
-      return { child, url: listening.url as string, rest }
-    }
-  }
-  child.kill()
-  throw new Error(`no "listening" line; stderr: ${await new Response(child.stderr).text()}`)
-}
+/** Starts a command in the work directory with its data there. */
+const launch = (cmd: string[], env: Record<string, string> = {}) => launchService(cmd, { cwd: work, env: { DATA_DIR: join(work, 'data'), ...env } })
 
 async function checkServes(url: string) {
   const health = await fetch(`${url}/health`)

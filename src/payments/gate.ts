@@ -84,6 +84,28 @@ export class PaymentGate {
     await attempt(retryMs)
   }
 
+  /**
+   * Settles the books after a restart: a payment left `verifying` or `verified` was never sent for
+   * settlement (verifying moves nothing; settle comes only after the handler), so it is released
+   * (`rejected` / `cancelled`: the caller may present it again). One left `settling` may have settled:
+   * it stays `pending` for reconciliation against the chain and is never re-sent.
+   */
+  async reconcile(): Promise<{ released: number; pending: number }> {
+    let released = 0
+    let pending = 0
+    for (const record of await this.#ledger.unresolved()) {
+      const reason = 'the service stopped before settlement'
+      if (record.state === 'verifying') released += Number(await this.#ledger.transition(record.key, 'verifying', 'rejected', { reason }))
+      else if (record.state === 'verified') released += Number(await this.#ledger.transition(record.key, 'verified', 'cancelled', { reason }))
+      else {
+        if (record.state === 'settling') await this.#ledger.transition(record.key, 'settling', 'pending', { reason: 'the service stopped during settlement' })
+        pending++
+      }
+    }
+    if (released + pending > 0) this.#logger.warn({ released, pending }, 'payments left unfinished by the last run: released those never settled; the rest stay pending')
+    return { released, pending }
+  }
+
   stop(): void {
     this.#stopped = true
     clearTimeout(this.#refresh)

@@ -3,8 +3,9 @@ import * as http from './http.ts'
 import * as sandboxRpc from './sandbox-rpc.ts'
 import * as sources from './sources.ts'
 import * as scanners from './scanners.ts'
+import * as payments from './payments.ts'
 
-const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = { http, 'sandbox-rpc': sandboxRpc, sources, scanners }
+const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = { http, 'sandbox-rpc': sandboxRpc, sources, scanners, payments }
 
 const [name, ...args] = process.argv.slice(2)
 const bench = name ? BENCHES[name] : undefined

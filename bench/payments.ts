@@ -1,0 +1,90 @@
+/**
+ * The x402 gate's cost. (1) 402-challenge throughput and latency of POST /scan/quick without payment,
+ * for solsentry (the whole service) and for the official @x402/hono middleware serving the same offer
+ * on Bun, in the same run, each in its own process. (2) What a paid call adds beyond the facilitator:
+ * sequential paid quick scans (official v2 client, warm scan caches) against the facilitator's own
+ * verify + settle time for equal payments.
+ *
+ *   npm run bench -- payments [--duration 5] [--concurrency 32] [--paid 30]
+ */
+import { join } from 'node:path'
+import { x402Client } from '@x402/core/client'
+import type { PaymentRequired } from '@x402/core/types'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { FacilitatorClient } from '../src/payments/facilitator.ts'
+import type { PaymentV2 } from '../src/payments/payment-header.ts'
+import { load, startTarget, type LoadResult } from './load.ts'
+
+export async function run(args: string[]): Promise<void> {
+  const option = (name: string, fallback: number) => {
+    const index = args.indexOf(`--${name}`)
+    return index >= 0 ? Number(args[index + 1]) : fallback
+  }
+  const durationMs = option('duration', 5) * 1000
+  const concurrency = option('concurrency', 32)
+  const paidCalls = option('paid', 30)
+  const sandbox = await startSandbox(ephemeralSandboxOptions())
+  const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
+  const env = { ...sandbox.serviceSettings, LOG_LEVEL: 'silent' }
+  const body = JSON.stringify({ token_address: mint })
+
+  console.log(`bench payments: ${durationMs / 1000} s per target, ${concurrency} concurrent connections, Bun ${Bun.version}`)
+  const targets = [
+    { name: 'solsentry', script: join(import.meta.dir, 'targets/solsentry-paid.ts') },
+    { name: '@x402/hono', script: join(import.meta.dir, 'targets/hono-x402.ts') },
+  ]
+  const results = new Map<string, LoadResult & { cpuUsPerRequest: number }>()
+  for (const target of targets) {
+    const server = await startTarget(target.script, env)
+    const options = { url: `${server.url}/scan/quick`, method: 'POST' as const, body, expectStatus: 402, concurrency }
+    const warmup = await load({ ...options, durationMs: 1000 })
+    const result = await load({ ...options, durationMs })
+    const cpuUs = await server.stop()
+    results.set(target.name, { ...result, cpuUsPerRequest: cpuUs / (warmup.requests + result.requests) })
+    if (result.unexpected > 0) console.log(`  warning: ${result.unexpected} answers other than 402 from ${target.name}`)
+  }
+  const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9)
+  console.log('\n402 challenge            req/s    p50 ms    p99 ms  server CPU µs/req')
+  for (const [name, r] of results) console.log(`${name.padEnd(18)} ${fmt(r.rps)} ${fmt(r.p50Ms, 2)} ${fmt(r.p99Ms, 2)} ${fmt(r.cpuUsPerRequest, 1)}`)
+  const ratio = results.get('solsentry')!.rps / results.get('@x402/hono')!.rps
+  console.log(`throughput ratio solsentry / @x402/hono: ${(ratio * 100).toFixed(1)}%`)
+
+  // (2) Paid calls, one at a time, against the facilitator's own time for equal payments.
+  const network = sandbox.file.x402.solana.network as `${string}:${string}`
+  const buyer = await sandbox.world.signer('demo-buyer')
+  const client = new x402Client()
+    .register(network, new ExactSvmScheme(buyer, { rpcUrl: sandbox.file.urls.rpc }))
+    .setSpendControls({ allowedAssets: [{ network, asset: sandbox.file.x402.solana.asset, maxAmountPerPayment: '1000000' }] })
+  const service = await startTarget(targets[0]!.script, env)
+  const url = `${service.url}/scan/quick`
+  const post = (headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+  const challenge = await post()
+  const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString()) as PaymentRequired
+  const encode = async () => Buffer.from(JSON.stringify(await client.createPaymentPayload(required))).toString('base64')
+  const paid: number[] = []
+  for (let i = 0; i < paidCalls + 1; i++) {
+    const header = await encode()
+    const started = performance.now()
+    const response = await post({ 'payment-signature': header })
+    await response.arrayBuffer()
+    if (response.status !== 200) throw new Error(`a paid call answered ${response.status}`)
+    if (i > 0) paid.push(performance.now() - started) // the first warms the scan caches
+  }
+  await service.stop()
+  const facilitator = new FacilitatorClient({ url: sandbox.file.urls.facilitator })
+  const facilitatorMs: number[] = []
+  for (let i = 0; i < paidCalls; i++) {
+    const payment = await client.createPaymentPayload(required)
+    const started = performance.now()
+    await facilitator.verify(payment as PaymentV2, payment.accepted)
+    await facilitator.settle(payment as PaymentV2, payment.accepted)
+    facilitatorMs.push(performance.now() - started)
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  console.log(`\npaid quick scans, one at a time (${paidCalls}, warm scan caches): p50 ${median(paid).toFixed(1)} ms`)
+  console.log(`facilitator verify + settle for equal payments: p50 ${median(facilitatorMs).toFixed(1)} ms`)
+  console.log(`added by solsentry (gate, ledger, the warm scan, HTTP): ${(median(paid) - median(facilitatorMs)).toFixed(1)} ms`)
+  await sandbox.stop()
+}

@@ -1,0 +1,25 @@
+// Bench target: the whole service (every plugin, the x402 gate) pointed at a sandbox by the ordinary
+// settings in the environment, on a free port. Prints "READY <url>" on stderr.
+import { createApp } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
+import { createContext } from '../../src/context.ts'
+import { PaymentGate } from '../../src/payments/gate.ts'
+import { startServer } from '../../src/server.ts'
+
+const config = loadConfig({
+  ...process.env,
+  PORT: '0',
+  DATA_DIR: ':memory:',
+  // One client sends every request here: the limit is set out of reach, but every call still takes a token.
+  RATE_LIMIT_SCANNER_BURST: '1000000000',
+  RATE_LIMIT_SCANNER_PER_MINUTE: '1000000000',
+})
+const ctx = createContext(config)
+if (ctx.payments instanceof PaymentGate) await ctx.payments.start()
+const running = startServer(createApp(ctx), ctx)
+console.error(`READY ${running.url}`)
+process.once('SIGTERM', () => {
+  const { user, system } = process.cpuUsage()
+  console.error(`CPU ${user + system}`)
+  running.shutdown('SIGTERM').then(() => process.exit(0))
+})

@@ -6,13 +6,10 @@
  *   npm run bench -- http [--duration 5] [--concurrency 32]
  */
 import { join } from 'node:path'
-import { load, startTarget, type LoadResult } from './load.ts'
+import { load, startTarget, type LoadResult, numberOption } from './load.ts'
 
 export async function run(args: string[]): Promise<void> {
-  const option = (name: string, fallback: number) => {
-    const index = args.indexOf(`--${name}`)
-    return index >= 0 ? Number(args[index + 1]) : fallback
-  }
+  const option = (name: string, fallback: number) => numberOption(args, name, fallback)
   const durationMs = option('duration', 5) * 1000
   const concurrency = option('concurrency', 32)
   const scenarios = [

@@ -77,3 +77,9 @@ export async function startTarget(script: string, env: Record<string, string> = 
     }
   }
 }
+
+/** A numeric `--name value` option of a bench's arguments, or the fallback. */
+export function numberOption(args: string[], name: string, fallback: number): number {
+  const index = args.indexOf(`--${name}`)
+  return index >= 0 ? Number(args[index + 1]) : fallback
+}

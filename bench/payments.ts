@@ -15,24 +15,21 @@ import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import type { PaymentV2 } from '../src/payments/payment-header.ts'
-import { load, startTarget, type LoadResult } from './load.ts'
+import { load, startTarget, type LoadResult, numberOption } from './load.ts'
 
 export async function run(args: string[]): Promise<void> {
-  const option = (name: string, fallback: number) => {
-    const index = args.indexOf(`--${name}`)
-    return index >= 0 ? Number(args[index + 1]) : fallback
-  }
+  const option = (name: string, fallback: number) => numberOption(args, name, fallback)
   const durationMs = option('duration', 5) * 1000
   const concurrency = option('concurrency', 32)
   const paidCalls = option('paid', 30)
   const sandbox = await startSandbox(ephemeralSandboxOptions())
   const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-  const env = { ...sandbox.serviceSettings, LOG_LEVEL: 'silent' }
+  const env = { ...sandbox.serviceSettings, LOG_LEVEL: 'silent', BENCH_APP: 'service' }
   const body = JSON.stringify({ token_address: mint })
 
   console.log(`bench payments: ${durationMs / 1000} s per target, ${concurrency} concurrent connections, Bun ${Bun.version}`)
   const targets = [
-    { name: 'solsentry', script: join(import.meta.dir, 'targets/solsentry-paid.ts') },
+    { name: 'solsentry', script: join(import.meta.dir, 'targets/solsentry.ts') },
     { name: '@x402/hono', script: join(import.meta.dir, 'targets/hono-x402.ts') },
   ]
   const results = new Map<string, LoadResult & { cpuUsPerRequest: number }>()

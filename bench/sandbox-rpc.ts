@@ -7,12 +7,10 @@
  */
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { numberOption } from './load.ts'
 
 export async function run(args: string[]): Promise<void> {
-  const option = (name: string, fallback: number) => {
-    const index = args.indexOf(`--${name}`)
-    return index >= 0 ? Number(args[index + 1]) : fallback
-  }
+  const option = (name: string, fallback: number) => numberOption(args, name, fallback)
   const requests = option('requests', 2000)
   const concurrency = option('concurrency', 1)
   const sandbox = await startSandbox(ephemeralSandboxOptions())

@@ -11,6 +11,7 @@ import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { createContext } from '../src/context.ts'
+import { numberOption } from './load.ts'
 
 const SCANNERS = [
   { route: '/scan/quick', name: 'quick scan', targetMs: 5_000 },
@@ -20,10 +21,7 @@ const SCANNERS = [
 const TOKENS = ['blue-chip', 'serial-rugger', 'pump-bonding', 'wash-traded']
 
 export async function run(args: string[]): Promise<void> {
-  const option = (name: string, fallback: number) => {
-    const index = args.indexOf(`--${name}`)
-    return index >= 0 ? Number(args[index + 1]) : fallback
-  }
+  const option = (name: string, fallback: number) => numberOption(args, name, fallback)
   const latencyMs = option('latency', 100)
   const repeat = option('repeat', 2000)
   const sandbox = await startSandbox(ephemeralSandboxOptions())

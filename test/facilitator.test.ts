@@ -1,14 +1,13 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { x402Client } from '@x402/core/client'
 import { HTTPFacilitatorClient } from '@x402/core/server'
 import type { PaymentRequirements } from '@x402/core/types'
-import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { paymentKey } from '../src/payments/payment-key.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import { UpstreamError } from '../src/sources/upstream.ts'
 import type { PaymentV2 } from '../src/payments/payment-header.ts'
+import { sandboxPayer, usdcOf } from './support/x402.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 afterAll(() => sandbox.stop())
@@ -16,16 +15,6 @@ afterAll(() => sandbox.stop())
 const { x402: offers, urls } = sandbox.file
 const facilitator = new HTTPFacilitatorClient({ url: urls.facilitator })
 
-/** USDC (atomic units) held by `owner`'s associated account, read over the sandbox JSON-RPC. */
-async function usdcOf(owner: string): Promise<bigint> {
-  const account = await sandbox.world.ata(offers.solana.asset, owner)
-  const response = await fetch(urls.rpc, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [account] }),
-  })
-  return BigInt(((await response.json()) as { result: { value: { amount: string } } }).result.value.amount)
-}
 
 function requirements(amount: string): PaymentRequirements {
   const { network, asset, pay_to, fee_payer } = offers.solana
@@ -33,11 +22,8 @@ function requirements(amount: string): PaymentRequirements {
 }
 
 /** A payment built by the official v2 client with the demo buyer's key, as a paying agent would. */
+const { client } = await sandboxPayer(sandbox)
 async function pay(accepted: PaymentRequirements) {
-  const buyer = await sandbox.world.signer('demo-buyer')
-  const client = new x402Client()
-    .register(accepted.network, new ExactSvmScheme(buyer, { rpcUrl: urls.rpc }))
-    .setSpendControls({ allowedAssets: [{ network: accepted.network, asset: accepted.asset, maxAmountPerPayment: '1000000' }] })
   return client.createPaymentPayload({ x402Version: 2, resource: { url: 'http://localhost/scan/quick', description: 'quick scan', mimeType: 'application/json' }, accepts: [accepted] })
 }
 
@@ -53,23 +39,23 @@ describe('sandbox x402 facilitator (official @x402/core facilitator + @x402/svm,
     const accepted = requirements('20000')
     const payload = await pay(accepted)
     const buyer = sandbox.file.buyer.address
-    const [buyerBefore, treasuryBefore] = await Promise.all([usdcOf(buyer), usdcOf(offers.solana.pay_to)])
+    const [buyerBefore, treasuryBefore] = await Promise.all([usdcOf(sandbox, buyer), usdcOf(sandbox, offers.solana.pay_to)])
 
     const verified = await facilitator.verify(payload, accepted)
     expect(verified).toMatchObject({ isValid: true, payer: buyer })
     // Verifying moves nothing.
-    expect(await usdcOf(buyer)).toBe(buyerBefore)
+    expect(await usdcOf(sandbox, buyer)).toBe(buyerBefore)
 
     const settled = await facilitator.settle(payload, accepted)
     expect(settled).toMatchObject({ success: true, payer: buyer, network: offers.solana.network })
     expect(settled.transaction).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
-    expect(await usdcOf(buyer)).toBe(buyerBefore - 20_000n)
-    expect(await usdcOf(offers.solana.pay_to)).toBe(treasuryBefore + 20_000n)
+    expect(await usdcOf(sandbox, buyer)).toBe(buyerBefore - 20_000n)
+    expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(treasuryBefore + 20_000n)
 
     // The same payment settled again is refused by this facilitator process (its own in-memory guard).
     const replay = await facilitator.settle(payload, accepted).catch((error: Error) => ({ success: false, errorReason: error.message }))
     expect(replay.success).toBe(false)
-    expect(await usdcOf(offers.solana.pay_to)).toBe(treasuryBefore + 20_000n)
+    expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(treasuryBefore + 20_000n)
   })
 
   test('a payment for another amount than required fails verification', async () => {

@@ -1,11 +1,9 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import pino from 'pino'
-import { x402Client } from '@x402/core/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { createSigner, wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch'
 import { readFileSync } from 'node:fs'
 import { base58Encode } from '../sandbox/chain/base58.ts'
-import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
@@ -13,6 +11,7 @@ import { loadConfig } from '../src/config.ts'
 import { closeContext, createContext } from '../src/context.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/server.ts'
+import { sandboxPayer, usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback.
 const sandbox = await startSandbox(ephemeralSandboxOptions())
@@ -26,25 +25,12 @@ afterAll(async () => {
 
 const { x402: offers, urls } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-const buyer = await sandbox.world.signer('demo-buyer')
-const network = offers.solana.network as `${string}:${string}`
-const client = new x402Client()
-  .register(network, new ExactSvmScheme(buyer, { rpcUrl: urls.rpc }))
-  .setSpendControls({ allowedAssets: [{ network, asset: offers.solana.asset, maxAmountPerPayment: '1000000' }] })
+const { client, buyer } = await sandboxPayer(sandbox)
 const payingFetch = wrapFetchWithPayment(fetch, client)
 
 const scan = (fetcher: typeof fetch, body: unknown = { token_address: mint }) =>
   fetcher(`${running.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
-async function usdcOf(owner: string): Promise<bigint> {
-  const account = await sandbox.world.ata(offers.solana.asset, owner)
-  const response = await fetch(urls.rpc, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [account] }),
-  })
-  return BigInt(((await response.json()) as { result: { value: { amount: string } } }).result.value.amount)
-}
 
 describe('paid routes over HTTP (the service on the sandbox, the official v1 and v2 clients)', () => {
   test('without payment: 402 with both forms of the challenge', async () => {
@@ -62,7 +48,7 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
   })
 
   test('@x402/fetch pays the quick scan: 200 with the scan and receipts; the price moved from buyer to payTo', async () => {
-    const [buyerBefore, payToBefore] = await Promise.all([usdcOf(buyer.address), usdcOf(offers.solana.pay_to)])
+    const [buyerBefore, payToBefore] = await Promise.all([usdcOf(sandbox, buyer.address), usdcOf(sandbox, offers.solana.pay_to)])
     const response = await payingFetch(`${running.url}/scan/quick`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -73,15 +59,15 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     const receipt = JSON.parse(Buffer.from(response.headers.get('payment-response')!, 'base64').toString())
     expect(receipt).toMatchObject({ success: true, network: offers.solana.network, payer: buyer.address })
     expect(response.headers.get('x-payment-response')).toBe(response.headers.get('payment-response'))
-    expect(await usdcOf(buyer.address)).toBe(buyerBefore - 20_000n)
-    expect(await usdcOf(offers.solana.pay_to)).toBe(payToBefore + 20_000n)
+    expect(await usdcOf(sandbox, buyer.address)).toBe(buyerBefore - 20_000n)
+    expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 20_000n)
   })
 
   test('the v1 client (x402-fetch 1.2.0, SVM signer) pays the market intel from the 402 body', async () => {
     const secret = base58Encode(Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]))
     const signer = await createSigner('solana-devnet', secret)
     const v1Fetch = wrapFetchWithPaymentV1(fetch, signer, 1_000_000n, undefined, { svmConfig: { rpcUrl: urls.rpc } })
-    const payToBefore = await usdcOf(offers.solana.pay_to)
+    const payToBefore = await usdcOf(sandbox, offers.solana.pay_to)
     const response = await v1Fetch(`${running.url}/market/intel`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -90,7 +76,7 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ schema_version: '2.0', data_quality: 'FULL', signal: 'BULLISH' })
     expect(JSON.parse(Buffer.from(response.headers.get('x-payment-response')!, 'base64').toString())).toMatchObject({ success: true })
-    expect(await usdcOf(offers.solana.pay_to)).toBe(payToBefore + 200_000n)
+    expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 200_000n)
   })
 
   test('free routes never ask for payment', async () => {

@@ -1,8 +1,6 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import pino from 'pino'
-import { x402Client } from '@x402/core/client'
 import type { PaymentRequired } from '@x402/core/types'
-import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { loadConfig } from '../src/config.ts'
@@ -10,6 +8,7 @@ import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import { PaymentGate, type PaidCall } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
 import { openSqliteStore } from '../src/store/index.ts'
+import { sandboxPayer, usdcOf } from './support/x402.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 const store = openSqliteStore(':memory:')
@@ -27,11 +26,8 @@ afterAll(async () => {
 })
 afterEach(() => sandbox.faults.clear())
 
-const { urls, x402: offers } = sandbox.file
-const buyer = await sandbox.world.signer('demo-buyer')
-const client = new x402Client()
-  .register(offers.solana.network as `${string}:${string}`, new ExactSvmScheme(buyer, { rpcUrl: urls.rpc }))
-  .setSpendControls({ allowedAssets: [{ network: offers.solana.network as `${string}:${string}`, asset: offers.solana.asset, maxAmountPerPayment: '1000000' }] })
+const { x402: offers } = sandbox.file
+const { client, buyer } = await sandboxPayer(sandbox)
 
 let calls = 0
 const call = (headers: Record<string, string> = {}): PaidCall => ({
@@ -56,16 +52,7 @@ async function payFor(amount = '20000'): Promise<string> {
   return Buffer.from(JSON.stringify(payload)).toString('base64')
 }
 
-async function usdcOf(owner: string): Promise<bigint> {
-  const account = await sandbox.world.ata(offers.solana.asset, owner)
-  const response = await fetch(urls.rpc, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [account] }),
-  })
-  return BigInt(((await response.json()) as { result: { value: { amount: string } } }).result.value.amount)
-}
-const treasury = () => usdcOf(offers.solana.pay_to)
+const treasury = () => usdcOf(sandbox, offers.solana.pay_to)
 
 describe('payment gate (sandbox facilitator, official v2 client)', () => {
   test('without payment: 402, the v2 challenge in payment-required and the v1 offers in an error body; nothing runs', async () => {

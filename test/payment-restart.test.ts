@@ -3,12 +3,11 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { x402Client } from '@x402/core/client'
 import type { PaymentRequired } from '@x402/core/types'
-import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { launch } from './support/launch.ts'
+import { sandboxPayer, usdcOf } from './support/x402.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const work = mkdtempSync(join(tmpdir(), 'solsentry-restart-'))
@@ -20,13 +19,9 @@ afterAll(async () => {
 
 const env = { ...sandbox.serviceSettings, DATA_DIR: join(work, 'data'), LOG_LEVEL: 'info' }
 const service = () => launch([process.execPath, join(ROOT, 'src/main.ts')], { cwd: work, env })
-const { x402: offers, urls } = sandbox.file
+const { x402: offers } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-const network = offers.solana.network as `${string}:${string}`
-const buyer = await sandbox.world.signer('demo-buyer')
-const client = new x402Client()
-  .register(network, new ExactSvmScheme(buyer, { rpcUrl: urls.rpc }))
-  .setSpendControls({ allowedAssets: [{ network, asset: offers.solana.asset, maxAmountPerPayment: '1000000' }] })
+const { client } = await sandboxPayer(sandbox)
 
 const scan = (url: string, headers: Record<string, string> = {}) =>
   fetch(`${url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ token_address: mint }) })
@@ -41,15 +36,6 @@ function ledgerStates(): { state: string; reason: string | null }[] {
   }
 }
 
-async function usdcOf(owner: string): Promise<bigint> {
-  const account = await sandbox.world.ata(offers.solana.asset, owner)
-  const response = await fetch(urls.rpc, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [account] }),
-  })
-  return BigInt(((await response.json()) as { result: { value: { amount: string } } }).result.value.amount)
-}
 
 test('killed between verify and settle: after a restart the ledger shows the payment, nothing was charged, and it is charged once when reused', async () => {
   const first = await service()
@@ -62,7 +48,7 @@ test('killed between verify and settle: after a restart the ledger shows the pay
   }
   const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString()) as PaymentRequired
   const payment = Buffer.from(JSON.stringify(await client.createPaymentPayload(required))).toString('base64')
-  const before = await usdcOf(offers.solana.pay_to)
+  const before = await usdcOf(sandbox, offers.solana.pay_to)
 
   // A slow chain keeps the scan running after its payment is verified; kill the service then.
   sandbox.faults.set('rpc', 'getTokenLargestAccounts', { kind: 'slow', delayMs: 8_000 })
@@ -76,7 +62,7 @@ test('killed between verify and settle: after a restart the ledger shows the pay
   await inFlight
   sandbox.faults.clear()
   expect(ledgerStates()).toEqual([{ state: 'verified', reason: null }])
-  expect(await usdcOf(offers.solana.pay_to)).toBe(before)
+  expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(before)
 
   // The restart releases the payment that was never settled.
   const second = await service()
@@ -91,9 +77,9 @@ test('killed between verify and settle: after a restart the ledger shows the pay
       await Bun.sleep(100)
     }
     expect(paid.status).toBe(200)
-    expect(await usdcOf(offers.solana.pay_to)).toBe(before + 20_000n)
+    expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(before + 20_000n)
     expect((await scan(second.url, { 'payment-signature': payment })).status).toBe(402)
-    expect(await usdcOf(offers.solana.pay_to)).toBe(before + 20_000n)
+    expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(before + 20_000n)
     expect(ledgerStates()).toEqual([{ state: 'settled', reason: null }])
   } finally {
     second.child.kill('SIGTERM')

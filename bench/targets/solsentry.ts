@@ -1,8 +1,11 @@
-// Bench target: the real service core (createApp) plus the fixture scanner route, on a free port.
-// Logs go to stdout as in production; the bench discards them. Prints "READY <url>" on stderr.
+// Bench target: the real service core on a free port. BENCH_APP=fixture (default) mounts the test
+// fixture's scanner route alone; BENCH_APP=service mounts every plugin with the x402 gate, pointed at
+// a sandbox by the ordinary settings in the environment. Logs go to stdout as in production; the
+// bench discards them. Prints "READY <url>" on stderr.
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { createContext } from '../../src/context.ts'
+import { PaymentGate } from '../../src/payments/gate.ts'
 import { startServer } from '../../src/server.ts'
 import { fixturePlugin } from '../../test/fixtures/fixture-plugin.ts'
 
@@ -15,7 +18,9 @@ const config = loadConfig({
   RATE_LIMIT_SCANNER_PER_MINUTE: '1000000000',
 })
 const ctx = createContext(config)
-const running = startServer(createApp(ctx, { plugins: [fixturePlugin(ctx)] }), ctx)
+const whole = process.env.BENCH_APP === 'service'
+if (whole && ctx.payments instanceof PaymentGate) await ctx.payments.start()
+const running = startServer(whole ? createApp(ctx) : createApp(ctx, { plugins: [fixturePlugin(ctx)] }), ctx)
 console.error(`READY ${running.url}`)
 process.once('SIGTERM', () => {
   const { user, system } = process.cpuUsage()

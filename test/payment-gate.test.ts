@@ -140,3 +140,39 @@ describe('payment gate (sandbox facilitator, official v2 client)', () => {
     expect(await treasury()).toBe(before + 20_000n)
   })
 })
+
+describe('deferred mode (trade execute): verify now, settle or cancel later', () => {
+  test('a held payment is not charged until settled, cannot be used meanwhile, and settles once', async () => {
+    const payment = await payFor('150000')
+    const before = await treasury()
+    const held = await gate.hold({ ...call({ 'x-payment': payment }), amount: '150000' })
+    if (!held.ok) throw new Error(`not held: ${JSON.stringify(held.answer.body)}`)
+    expect(held.hold.payer).toBe(buyer.address)
+    expect(await treasury()).toBe(before)
+    // While held, the same payment is refused elsewhere.
+    const elsewhere = await gate.run({ ...call({ 'x-payment': payment }), amount: '150000' }, ok)
+    expect((elsewhere.body as { message: string }).message).toContain('being used by another request (verified)')
+    const settled = await held.hold.settle()
+    expect(settled.ok).toBe(true)
+    expect(await treasury()).toBe(before + 150_000n)
+    await expect(held.hold.settle()).rejects.toThrow('already settled or cancelled')
+  })
+
+  test('a cancelled hold charges nothing and releases the payment', async () => {
+    const payment = await payFor('150000')
+    const before = await treasury()
+    const held = await gate.hold({ ...call({ 'x-payment': payment }), amount: '150000' })
+    if (!held.ok) throw new Error('not held')
+    await held.hold.cancel('the trade did not confirm')
+    expect(await treasury()).toBe(before)
+    const again = await gate.hold({ ...call({ 'x-payment': payment }), amount: '150000' })
+    expect(again.ok).toBe(true)
+    if (again.ok) await again.hold.cancel('test over')
+  })
+
+  test('without payment, hold answers the challenge', async () => {
+    const held = await gate.hold(call())
+    expect(held.ok).toBe(false)
+    expect(!held.ok && held.answer.status).toBe(402)
+  })
+})

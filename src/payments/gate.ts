@@ -38,6 +38,26 @@ export interface GateAnswer {
   ran: boolean
 }
 
+/** A payment verified and claimed for one call. */
+interface Admitted {
+  ok: true
+  key: string
+  payment: PaymentV1 | PaymentV2
+  requirements: object
+  payer: string | null
+}
+
+type Settlement = { ok: true; settlement: SettleAnswer; headers: Record<string, string> } | { ok: false; reason: string }
+
+/** A verified payment held for the deferred mode: settle it when the work succeeded, else cancel it. */
+export interface PaymentHold {
+  payer: string | null
+  /** Settles once; answers the receipt headers, or why it did not settle. */
+  settle(): Promise<Settlement>
+  /** Releases the payment unsettled (the caller may present it again). */
+  cancel(reason: string): Promise<void>
+}
+
 /** Seconds a caller should wait before retrying when the facilitator is unreachable. */
 const FACILITATOR_RETRY_AFTER_S = 5
 
@@ -127,37 +147,9 @@ export class PaymentGate {
   }
 
   async run(call: PaidCall, handler: () => Promise<HandlerResult>): Promise<GateAnswer> {
-    const read = readPayment(call.headers)
-    if (read.kind === 'none') return this.challenge(call, 'payment required: sign a payment for one of the offers and send it in X-PAYMENT')
-    if (read.kind === 'invalid') return this.challenge(call, read.reason)
-    const offers = this.offers(call.amount)
-    if (offers.length === 0) return this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)')
-    const match = matchOffer(read.payment, offers, this.#rails)
-    if (!match.ok) return this.challenge(call, match.reason)
-    const { offer } = match
-    const key = paymentKey(read.payment, offer.network)
-    if (!key) return this.challenge(call, 'the payment carries neither a Solana transaction nor an EIP-3009 authorization')
-
-    const claim = await this.#ledger.claim({ key, network: offer.network, amount: offer.amount, resource: call.resource, requestId: call.requestId })
-    if (!claim.ok) {
-      const { state, transaction } = claim.existing
-      const why = state === 'settled' ? `this payment was already used (settled${transaction ? ` in ${transaction}` : ''}): sign a new one` : `this payment is being used by another request (${state}): sign a new one`
-      return this.challenge(call, why)
-    }
-
-    const requirements = this.#requirements(read.payment, offer, call)
-    let verified
-    try {
-      verified = await this.#facilitator.verify(read.payment, requirements)
-    } catch (error) {
-      await this.#ledger.transition(key, 'verifying', 'rejected', { reason: 'facilitator unreachable at verify' })
-      return this.#unavailable(call, (error as Error).message)
-    }
-    if (!verified.isValid) {
-      await this.#ledger.transition(key, 'verifying', 'rejected', { reason: verified.invalidReason ?? 'invalid' })
-      return this.challenge(call, `the facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`)
-    }
-    await this.#ledger.transition(key, 'verifying', 'verified', { payer: verified.payer ?? null })
+    const admitted = await this.#admit(call)
+    if (!admitted.ok) return admitted.answer
+    const { key } = admitted
 
     let result: HandlerResult
     try {
@@ -170,25 +162,98 @@ export class PaymentGate {
       await this.#ledger.transition(key, 'verified', 'cancelled', { reason: `the call answered ${result.status}` })
       return { ...result, headers: result.headers ?? {}, ran: true }
     }
+    const settled = await this.#settle(admitted, call)
+    if (!settled.ok) return { ...this.challenge(call, settled.reason), ran: true }
+    return { status: result.status, body: result.body, headers: { ...result.headers, ...settled.headers }, ran: true }
+  }
 
+  /**
+   * The deferred mode (trade execute): the payment is verified and held now, and settled or cancelled
+   * later, when the outcome of the paid work is known. Until then the payment stays `verified` in the
+   * ledger, so it cannot be used for anything else.
+   */
+  async hold(call: PaidCall): Promise<{ ok: false; answer: GateAnswer } | { ok: true; hold: PaymentHold }> {
+    const admitted = await this.#admit(call)
+    if (!admitted.ok) return admitted
+    let done = false
+    const once = () => {
+      if (done) throw new Error('this payment hold was already settled or cancelled')
+      done = true
+    }
+    return {
+      ok: true,
+      hold: {
+        payer: admitted.payer,
+        settle: async () => {
+          once()
+          return this.#settle(admitted, call)
+        },
+        cancel: async (reason: string) => {
+          once()
+          await this.#ledger.transition(admitted.key, 'verified', 'cancelled', { reason })
+        },
+      },
+    }
+  }
+
+  /** Reads, matches, claims and verifies the call's payment; on success it is `verified` in the ledger. */
+  async #admit(call: PaidCall): Promise<{ ok: false; answer: GateAnswer } | Admitted> {
+    const refuse = (answer: GateAnswer) => ({ ok: false as const, answer })
+    const read = readPayment(call.headers)
+    if (read.kind === 'none') return refuse(this.challenge(call, 'payment required: sign a payment for one of the offers and send it in X-PAYMENT'))
+    if (read.kind === 'invalid') return refuse(this.challenge(call, read.reason))
+    const offers = this.offers(call.amount)
+    if (offers.length === 0) return refuse(this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)'))
+    const match = matchOffer(read.payment, offers, this.#rails)
+    if (!match.ok) return refuse(this.challenge(call, match.reason))
+    const { offer } = match
+    const key = paymentKey(read.payment, offer.network)
+    if (!key) return refuse(this.challenge(call, 'the payment carries neither a Solana transaction nor an EIP-3009 authorization'))
+
+    const claim = await this.#ledger.claim({ key, network: offer.network, amount: offer.amount, resource: call.resource, requestId: call.requestId })
+    if (!claim.ok) {
+      const { state, transaction } = claim.existing
+      const why = state === 'settled' ? `this payment was already used (settled${transaction ? ` in ${transaction}` : ''}): sign a new one` : `this payment is being used by another request (${state}): sign a new one`
+      return refuse(this.challenge(call, why))
+    }
+
+    const requirements = this.#requirements(read.payment, offer, call)
+    let verified
+    try {
+      verified = await this.#facilitator.verify(read.payment, requirements)
+    } catch (error) {
+      await this.#ledger.transition(key, 'verifying', 'rejected', { reason: 'facilitator unreachable at verify' })
+      return refuse(this.#unavailable(call, (error as Error).message))
+    }
+    if (!verified.isValid) {
+      await this.#ledger.transition(key, 'verifying', 'rejected', { reason: verified.invalidReason ?? 'invalid' })
+      return refuse(this.challenge(call, `the facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`))
+    }
+    await this.#ledger.transition(key, 'verifying', 'verified', { payer: verified.payer ?? null })
+    return { ok: true, key, payment: read.payment, requirements, payer: verified.payer ?? null }
+  }
+
+  /** Settles a verified payment: the receipt headers, or why it did not settle (the result is then withheld). */
+  async #settle(admitted: Admitted, call: PaidCall): Promise<Settlement> {
+    const { key } = admitted
     await this.#ledger.transition(key, 'verified', 'settling')
     let settled: SettleAnswer
     try {
-      settled = await this.#facilitator.settle(read.payment, requirements)
+      settled = await this.#facilitator.settle(admitted.payment, admitted.requirements)
     } catch (error) {
       // It may have settled: never re-send, reconcile (docs/payments.md).
       await this.#ledger.transition(key, 'settling', 'pending', { reason: (error as Error).message })
       this.#logger.warn({ request_id: call.requestId, err: (error as Error).message }, 'settlement outcome unknown: payment left pending')
       const why = error instanceof UpstreamError ? error.reason : 'no answer'
-      return this.#withheld(call, `the settlement's outcome is not known yet (${why}); it will not be sent again and is being reconciled; the result is withheld`)
+      return { ok: false, reason: `the settlement's outcome is not known yet (${why}); it will not be sent again and is being reconciled; the result is withheld` }
     }
     if (!settled.success) {
       await this.#ledger.transition(key, 'settling', 'failed', { reason: settled.errorReason ?? 'settlement failed' })
-      return this.#withheld(call, `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld`)
+      return { ok: false, reason: `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld` }
     }
     await this.#ledger.transition(key, 'settling', 'settled', { transaction: settled.transaction, payer: settled.payer ?? null })
     const receipt = Buffer.from(JSON.stringify(settled)).toString('base64')
-    return { status: result.status, body: result.body, headers: { ...result.headers, 'payment-response': receipt, 'x-payment-response': receipt }, ran: true }
+    return { ok: true, settlement: settled, headers: { 'payment-response': receipt, 'x-payment-response': receipt } }
   }
 
   /** v2 payments are verified against the offer itself; v1 payments against its v1 form. */
@@ -206,10 +271,5 @@ export class PaymentGate {
       headers: { 'retry-after': String(FACILITATOR_RETRY_AFTER_S) },
       body: errorBody(new ApiError('FACILITATOR_UNAVAILABLE', { details: { retry_after_s: FACILITATOR_RETRY_AFTER_S } }), call.requestId),
     }
-  }
-
-  /** The call ran but its payment did not settle: the result is withheld and a new challenge sent. */
-  #withheld(call: PaidCall, reason: string): GateAnswer {
-    return { ...this.challenge(call, reason), ran: true }
   }
 }

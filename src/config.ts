@@ -47,6 +47,12 @@ export const ConfigSchema = Type.Object({
   DEXSCREENER_URL: Type.Optional(Url('DexScreener API base (mainnet default: https://api.dexscreener.com)')),
   JUPITER_URL: Type.Optional(Url('Jupiter swap API base (mainnet default: https://lite-api.jup.ag)')),
   FACILITATOR_URL: Type.Optional(Url('x402 facilitator base URL (required on mainnet)')),
+  FACILITATOR_HEADERS: Type.Optional(
+    Type.String({
+      description: 'Headers sent with every facilitator request, as a JSON object (e.g. the API key of a hosted facilitator)',
+      hint: 'a JSON object of header names to string values, such as {"Authorization": "Bearer <key>"}',
+    }),
+  ),
   PAY_TO_SOLANA: Type.Optional(
     Type.String({ description: 'Solana address that receives USDC payments (required on mainnet)', hint: 'a base58 Solana address' }),
   ),
@@ -160,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const config = withDefaults as Config
 
+  if (config.FACILITATOR_HEADERS !== undefined) facilitatorHeaders(config)
   for (const name of ['PAY_TO_SOLANA', 'SOLANA_PAYMENT_ASSET'] as const) {
     const value = config[name]
     if (value === undefined) continue
@@ -173,6 +180,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return { ...MAINNET_UPSTREAMS, ...config }
   }
   return config
+}
+
+/** FACILITATOR_HEADERS as an object of header values; throws ConfigError when it is not one. */
+export function facilitatorHeaders(config: Pick<Config, 'FACILITATOR_HEADERS'>): Record<string, string> {
+  if (config.FACILITATOR_HEADERS === undefined) return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(config.FACILITATOR_HEADERS)
+  } catch {
+    parsed = undefined
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Object.values(parsed).every((value) => typeof value === 'string'))
+    throw new ConfigError('FACILITATOR_HEADERS: must be a JSON object of header names to string values, such as {"Authorization": "Bearer <key>"}')
+  return parsed as Record<string, string>
 }
 
 /** The description of a setting, for messages and the README table. */

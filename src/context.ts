@@ -1,4 +1,4 @@
-import type { Config } from './config.ts'
+import { facilitatorHeaders, type Config } from './config.ts'
 import { HealthBoard } from './health.ts'
 import { createLogger, flushLogs, type Logger } from './logger.ts'
 import { Registry } from './manifest.ts'
@@ -61,7 +61,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
 
 function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger): PaymentGate | null {
   if (!config.FACILITATOR_URL) return null
-  const facilitator = new FacilitatorClient({ url: config.FACILITATOR_URL })
+  const facilitator = new FacilitatorClient({ url: config.FACILITATOR_URL, headers: facilitatorHeaders(config) })
   health.register('facilitator', async () => facilitator.health())
   return new PaymentGate({ rails: paymentRails(config), ledger: store.ledger, facilitator, logger })
 }

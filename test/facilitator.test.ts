@@ -5,6 +5,7 @@ import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { paymentKey } from '../src/payments/payment-key.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
+import { facilitatorHeaders } from '../src/config.ts'
 import { UpstreamError } from '../src/sources/upstream.ts'
 import type { PaymentV2 } from '../src/payments/payment-header.ts'
 import { sandboxPayer, usdcOf } from './support/x402.ts'
@@ -115,6 +116,24 @@ describe('our facilitator client (src/payments/facilitator.ts) against the sandb
     const error = await offline.verify((await pay(requirements('20000'))) as PaymentV2, requirements('20000')).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(UpstreamError)
     expect((error as UpstreamError).reason).toBe('network')
+  })
+
+  test('FACILITATOR_HEADERS (a hosted facilitator\'s key) go with every request', async () => {
+    const seen: (string | null)[] = []
+    const recorder = Bun.serve({
+      port: 0,
+      fetch: (request) => {
+        seen.push(request.headers.get('authorization'))
+        return Response.json({ kinds: [] })
+      },
+    })
+    try {
+      const keyed = new FacilitatorClient({ url: `http://127.0.0.1:${recorder.port}`, headers: facilitatorHeaders({ FACILITATOR_HEADERS: '{"Authorization": "Bearer k-1"}' }) })
+      await keyed.supported()
+      expect(seen).toEqual(['Bearer k-1'])
+    } finally {
+      await recorder.stop(true)
+    }
   })
 
   test('a facilitator answering 5xx is unavailable, not a refusal', async () => {

@@ -9,6 +9,7 @@ import { SignalRegistry } from './pipeline/registry.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { FacilitatorClient } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
+import { redisLedger } from './store/ledger-redis.ts'
 import { paymentRails } from './payments/rails.ts'
 
 /** Everything a plugin needs, built once per process and passed down explicitly (no globals). */
@@ -61,9 +62,11 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
 
 function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger): PaymentGate | null {
   if (!config.FACILITATOR_URL) return null
+  // Instances sharing a Redis share the ledger, so a payment is used once across all of them.
+  const shared = config.REDIS_URL ? redisLedger(config.REDIS_URL) : undefined
   const facilitator = new FacilitatorClient({ url: config.FACILITATOR_URL, headers: facilitatorHeaders(config) })
   health.register('facilitator', async () => facilitator.health())
-  return new PaymentGate({ rails: paymentRails(config), ledger: store.ledger, facilitator, logger })
+  return new PaymentGate({ rails: paymentRails(config), ledger: shared ?? store.ledger, facilitator, logger, sharedLedger: shared !== undefined, onStop: () => shared?.close() })
 }
 
 /** Closes what the context opened; the HTTP server must already be stopped. */

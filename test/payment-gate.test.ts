@@ -176,3 +176,38 @@ describe('deferred mode (trade execute): verify now, settle or cancel later', ()
     expect(!held.ok && held.answer.status).toBe(402)
   })
 })
+
+describe('two instances sharing a Redis ledger', () => {
+  test('the same payment sent to both at once runs once and settles once', async () => {
+    const { startRedis } = await import('./support/redis.ts')
+    const { redisLedger } = await import('../src/store/ledger-redis.ts')
+    const redis = await startRedis()
+    const ledgers = [redisLedger(redis.url), redisLedger(redis.url)]
+    const gates = ledgers.map(
+      (ledger) =>
+        new PaymentGate({
+          rails: paymentRails(loadConfig(sandbox.serviceSettings)),
+          ledger,
+          facilitator: new FacilitatorClient({ url: sandbox.file.urls.facilitator }),
+          logger: pino({ level: 'silent' }),
+          sharedLedger: true,
+        }),
+    )
+    try {
+      await Promise.all(gates.map((instance) => instance.start()))
+      const payment = await payFor()
+      const before = await treasury()
+      const runsBefore = runs
+      const answers = await Promise.all(gates.flatMap((instance) => [instance.run(call({ 'x-payment': payment }), ok), instance.run(call({ 'x-payment': payment }), ok)]))
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402, 402, 402])
+      expect(runs - runsBefore).toBe(1)
+      expect(await treasury()).toBe(before + 20_000n)
+      // A shared ledger releases nothing at start-up: the other instance may be mid-call.
+      expect(await gates[0]!.reconcile()).toEqual({ released: 0, pending: 0 })
+    } finally {
+      for (const instance of gates) instance.stop()
+      for (const ledger of ledgers) ledger.close()
+      await redis.stop()
+    }
+  })
+})

@@ -74,14 +74,26 @@ export class PaymentGate {
   readonly #logger: Logger
   /** The Solana fee payer per network, from the facilitator's /supported. */
   readonly feePayers = new Map<string, string>()
+  readonly #sharedLedger: boolean
+  readonly #onStop: (() => void) | undefined
   #refresh: ReturnType<typeof setTimeout> | undefined
   #stopped = false
 
-  constructor(deps: { rails: Rail[]; ledger: PaymentLedger; facilitator: FacilitatorClient; logger: Logger }) {
+  constructor(deps: {
+    rails: Rail[]
+    ledger: PaymentLedger
+    facilitator: FacilitatorClient
+    logger: Logger
+    /** True when other instances use the same ledger (Redis): then a restart releases nothing of theirs. */
+    sharedLedger?: boolean
+    onStop?: () => void
+  }) {
     this.#rails = deps.rails
     this.#ledger = deps.ledger
     this.#facilitator = deps.facilitator
     this.#logger = deps.logger
+    this.#sharedLedger = deps.sharedLedger ?? false
+    this.#onStop = deps.onStop
   }
 
   /**
@@ -113,6 +125,9 @@ export class PaymentGate {
   async reconcile(): Promise<{ released: number; pending: number }> {
     let released = 0
     let pending = 0
+    // A shared ledger's open payments may be another instance's calls in flight: release none. Such a
+    // payment stays unusable (and unsettled: nothing was charged); its payer signs a new one.
+    if (this.#sharedLedger) return { released, pending: (await this.#ledger.unresolved()).length }
     for (const record of await this.#ledger.unresolved()) {
       const reason = 'the service stopped before settlement'
       if (record.state === 'verifying') released += Number(await this.#ledger.transition(record.key, 'verifying', 'rejected', { reason }))
@@ -129,6 +144,7 @@ export class PaymentGate {
   stop(): void {
     this.#stopped = true
     clearTimeout(this.#refresh)
+    this.#onStop?.()
   }
 
   offers(amount: string): OfferV2[] {

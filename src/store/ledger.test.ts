@@ -1,72 +1,124 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startRedis } from '../../test/support/redis.ts'
+import type { PaymentLedger } from './ledger.ts'
+import { redisLedger } from './ledger-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'solsentry-ledger-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let redis: Awaited<ReturnType<typeof startRedis>>
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterAll(async () => {
+  await redis?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
 
-const payment = (key: string) => ({ key, network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', amount: '20000', resource: 'POST /scan/quick', requestId: `req-${key}` })
+interface Opened {
+  ledger: PaymentLedger
+  close(): Promise<void> | void
+}
 
-describe('payment ledger (SQLite)', () => {
+/** Each backend: a fresh ledger per test, and the same durable one again after a "restart". */
+const backends: [string, { fresh(): Opened; durable(): Opened }][] = [
+  [
+    'SQLite',
+    {
+      fresh: () => openSqliteStore(':memory:'),
+      durable: () => openSqliteStore(dir),
+    },
+  ],
+  [
+    'Redis',
+    {
+      // Keys are unique per test run, so one server serves every test.
+      fresh: () => redisLedgerOpened(),
+      durable: () => redisLedgerOpened(),
+    },
+  ],
+]
+
+function redisLedgerOpened(): Opened {
+  const ledger = redisLedger(redis.url)
+  return { ledger, close: () => ledger.close() }
+}
+
+let unique = 0
+const payment = (name: string) => {
+  const key = `${name}-${process.pid}-${++unique}`
+  return { key, network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', amount: '20000', resource: 'POST /scan/quick', requestId: `req-${key}` }
+}
+
+describe.each(backends)('payment ledger (%s)', (_, backend) => {
   test('a payment is claimed once; a second claim answers the record that holds it', async () => {
-    const { ledger, close } = openSqliteStore(':memory:')
-    expect(await ledger.claim(payment('a'))).toEqual({ ok: true })
-    const again = await ledger.claim(payment('a'))
+    const { ledger, close } = backend.fresh()
+    const a = payment('a')
+    expect(await ledger.claim(a)).toEqual({ ok: true })
+    const again = await ledger.claim(a)
     expect(again.ok).toBe(false)
-    expect(!again.ok && again.existing).toMatchObject({ key: 'a', state: 'verifying', amount: '20000', resource: 'POST /scan/quick' })
+    expect(!again.ok && again.existing).toMatchObject({ key: a.key, state: 'verifying', amount: '20000', resource: 'POST /scan/quick' })
     await close()
   })
 
   test('100 concurrent claims of one payment: exactly one wins', async () => {
-    const { ledger, close } = openSqliteStore(':memory:')
-    const claims = await Promise.all(Array.from({ length: 100 }, () => ledger.claim(payment('same'))))
+    const { ledger, close } = backend.fresh()
+    const same = payment('same')
+    const claims = await Promise.all(Array.from({ length: 100 }, () => ledger.claim(same)))
     expect(claims.filter((claim) => claim.ok)).toHaveLength(1)
     await close()
   })
 
   test('transitions are guarded by the state they leave', async () => {
-    const { ledger, close } = openSqliteStore(':memory:')
-    await ledger.claim(payment('t'))
-    expect(await ledger.transition('t', 'verifying', 'verified', { payer: 'Payer1' })).toBe(true)
-    // A second settle attempt from a stale state does nothing.
-    expect(await ledger.transition('t', 'verifying', 'verified')).toBe(false)
-    expect(await ledger.transition('t', 'verified', 'settling')).toBe(true)
-    expect(await ledger.transition('t', 'settling', 'settled', { transaction: '5sig' })).toBe(true)
-    expect(await ledger.get('t')).toMatchObject({ state: 'settled', payer: 'Payer1', transaction: '5sig' })
+    const { ledger, close } = backend.fresh()
+    const t = payment('t')
+    await ledger.claim(t)
+    expect(await ledger.transition(t.key, 'verifying', 'verified', { payer: 'Payer1' })).toBe(true)
+    // A second attempt from a stale state does nothing.
+    expect(await ledger.transition(t.key, 'verifying', 'verified')).toBe(false)
+    expect(await ledger.transition(t.key, 'verified', 'settling')).toBe(true)
+    expect(await ledger.transition(t.key, 'settling', 'settled', { transaction: '5sig' })).toBe(true)
+    expect(await ledger.get(t.key)).toMatchObject({ state: 'settled', payer: 'Payer1', transaction: '5sig' })
     // Settled is final: it cannot be claimed again.
-    expect((await ledger.claim(payment('t'))).ok).toBe(false)
+    expect((await ledger.claim(t)).ok).toBe(false)
+    expect(await ledger.get('nothing-here')).toBeUndefined()
     await close()
   })
 
   test('a rejected or cancelled payment moved no money and may be presented again', async () => {
-    const { ledger, close } = openSqliteStore(':memory:')
-    await ledger.claim(payment('r'))
-    await ledger.transition('r', 'verifying', 'rejected', { reason: 'insufficient_funds' })
-    expect(await ledger.claim(payment('r'))).toEqual({ ok: true })
-    expect(await ledger.get('r')).toMatchObject({ state: 'verifying', reason: null })
-    await ledger.transition('r', 'verifying', 'verified')
-    await ledger.transition('r', 'verified', 'cancelled', { reason: 'the call failed' })
-    expect(await ledger.claim(payment('r'))).toEqual({ ok: true })
+    const { ledger, close } = backend.fresh()
+    const r = payment('r')
+    await ledger.claim(r)
+    await ledger.transition(r.key, 'verifying', 'rejected', { reason: 'insufficient_funds' })
+    expect(await ledger.claim(r)).toEqual({ ok: true })
+    expect(await ledger.get(r.key)).toMatchObject({ state: 'verifying', reason: null })
+    await ledger.transition(r.key, 'verifying', 'verified')
+    await ledger.transition(r.key, 'verified', 'cancelled', { reason: 'the call failed' })
+    expect(await ledger.claim(r)).toEqual({ ok: true })
     await close()
   })
 
   test('the ledger survives a restart, and lists what was left mid-way', async () => {
-    const first = openSqliteStore(dir)
-    await first.ledger.claim(payment('done'))
-    await first.ledger.transition('done', 'verifying', 'verified')
-    await first.ledger.transition('done', 'verified', 'settling')
-    await first.ledger.transition('done', 'settling', 'settled')
-    await first.ledger.claim(payment('mid'))
-    await first.ledger.transition('mid', 'verifying', 'verified')
-    await first.ledger.transition('mid', 'verified', 'settling')
+    const first = backend.durable()
+    const done = payment('done')
+    const mid = payment('mid')
+    await first.ledger.claim(done)
+    await first.ledger.transition(done.key, 'verifying', 'verified')
+    await first.ledger.transition(done.key, 'verified', 'settling')
+    await first.ledger.transition(done.key, 'settling', 'settled')
+    await first.ledger.claim(mid)
+    await first.ledger.transition(mid.key, 'verifying', 'verified')
+    await first.ledger.transition(mid.key, 'verified', 'settling')
     await first.close()
 
-    const second = openSqliteStore(dir)
-    expect(await second.ledger.get('done')).toMatchObject({ state: 'settled' })
-    expect((await second.ledger.unresolved()).map((record) => [record.key, record.state])).toEqual([['mid', 'settling']])
-    expect((await second.ledger.claim(payment('mid'))).ok).toBe(false)
+    const second = backend.durable()
+    expect(await second.ledger.get(done.key)).toMatchObject({ state: 'settled' })
+    const open = (await second.ledger.unresolved()).map((record) => [record.key, record.state])
+    expect(open).toContainEqual([mid.key, 'settling'])
+    expect(open).not.toContainEqual([done.key, 'settled'])
+    expect((await second.ledger.claim(mid)).ok).toBe(false)
     await second.close()
   })
 })

@@ -3,6 +3,7 @@ import pino from 'pino'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { createSigner, wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { base58Encode } from '../sandbox/chain/base58.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
@@ -77,6 +78,20 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     expect(await response.json()).toMatchObject({ schema_version: '2.0', data_quality: 'FULL', signal: 'BULLISH' })
     expect(JSON.parse(Buffer.from(response.headers.get('x-payment-response')!, 'base64').toString())).toMatchObject({ success: true })
     expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 200_000n)
+  })
+
+  test('npm run pay (the demo client) pays a deep dive as the demo buyer', async () => {
+    const payToBefore = await usdcOf(sandbox, offers.solana.pay_to)
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'sandbox/pay.ts'), '/scan/deep', mint, '--service', running.url, '--world', sandbox.worldFilePath], {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
+    expect(await child.exited).toBe(0)
+    expect(err).toContain('HTTP 200')
+    expect(err).toContain('"success":true')
+    expect(JSON.parse(out)).toMatchObject({ schema_version: '2.0', token_address: mint })
+    expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 500_000n)
   })
 
   test('free routes never ask for payment', async () => {

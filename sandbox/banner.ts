@@ -25,6 +25,8 @@ export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void 
     lines.push(`    curl -s ${serviceUrl}/llm.txt`)
     if (example)
       lines.push(
+        `    curl -si -X POST ${serviceUrl}/scan/quick -H 'content-type: application/json' -d '{"token_address":"${example.mint}"}'   # 402: the offers`,
+        `    npm run pay -- /scan/quick ${example.mint}   # pays it as the demo buyer`,
         `    curl -s ${file.urls.dexscreener}/tokens/v1/solana/${example.mint}`,
         `    curl -s -X POST ${file.urls.rpc} -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getTokenLargestAccounts","params":["${example.mint}"]}'`,
       )

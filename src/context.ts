@@ -2,14 +2,13 @@ import { facilitatorHeaders, type Config } from './config.ts'
 import { HealthBoard } from './health.ts'
 import { createLogger, flushLogs, type Logger } from './logger.ts'
 import { Registry } from './manifest.ts'
-import { openSqliteStore, type Store } from './store/index.ts'
+import { openStore, type Store } from './store/index.ts'
 import type { Sources } from './facts/context.ts'
 import { createSources } from './sources/index.ts'
 import { SignalRegistry } from './pipeline/registry.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { FacilitatorClient } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
-import { redisLedger } from './store/ledger-redis.ts'
 import { paymentRails } from './payments/rails.ts'
 
 /** Everything a plugin needs, built once per process and passed down explicitly (no globals). */
@@ -42,7 +41,7 @@ export interface ContextOverrides {
 }
 
 export function createContext(config: Config, overrides: ContextOverrides = {}): ServiceContext {
-  const store = overrides.store ?? openSqliteStore(config.DATA_DIR)
+  const store = overrides.store ?? openStore(config)
   const health = new HealthBoard()
   health.register('store', async () => ((await store.ping()) ? 'ok' : 'down'))
   const logger = overrides.logger ?? createLogger(config)
@@ -62,11 +61,9 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
 
 function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger): PaymentGate | null {
   if (!config.FACILITATOR_URL) return null
-  // Instances sharing a Redis share the ledger, so a payment is used once across all of them.
-  const shared = config.REDIS_URL ? redisLedger(config.REDIS_URL) : undefined
   const facilitator = new FacilitatorClient({ url: config.FACILITATOR_URL, headers: facilitatorHeaders(config) })
   health.register('facilitator', async () => facilitator.health())
-  return new PaymentGate({ rails: paymentRails(config), ledger: shared ?? store.ledger, facilitator, logger, sharedLedger: shared !== undefined, onStop: () => shared?.close() })
+  return new PaymentGate({ rails: paymentRails(config), ledger: store.ledger, facilitator, logger, sharedLedger: config.REDIS_URL !== undefined })
 }
 
 /** Closes what the context opened; the HTTP server must already be stopped. */

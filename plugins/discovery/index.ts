@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
-import { routeOptions } from '../../src/core/route-options.ts'
+import { publicOrigin, routeOptions } from '../../src/core/route-options.ts'
 import { SERVICE_VERSION } from '../../src/version.ts'
 import { renderLlmTxt } from './llm-txt.ts'
 import { manifest } from './manifest.ts'
@@ -20,8 +20,6 @@ export function discovery(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { routes } = manifest
   let openapiCache: { routeCount: number; body: string } | undefined
-
-  const baseUrl = (request: Request) => ctx.config.PUBLIC_URL ?? new URL(request.url).origin
 
   const plugin = new Elysia({ name: 'plugin:discovery' })
   return plugin
@@ -51,7 +49,7 @@ export function discovery(ctx: ServiceContext) {
         return {
           name: 'solsentry',
           description: SERVICE_DESCRIPTION,
-          url: baseUrl(request),
+          url: publicOrigin(ctx, request),
           version: SERVICE_VERSION,
           capabilities: { streaming: false as const, pushNotifications: false as const },
           defaultInputModes: ['application/json' as const],
@@ -75,7 +73,7 @@ export function discovery(ctx: ServiceContext) {
     .get(
       routes.llmTxt.path,
       function llmTxt({ request }) {
-        return new Response(renderLlmTxt(ctx.registry, baseUrl(request)), {
+        return new Response(renderLlmTxt(ctx.registry, publicOrigin(ctx, request)), {
           headers: { 'content-type': 'text/plain; charset=utf-8' },
         })
       },

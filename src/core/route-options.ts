@@ -37,3 +37,8 @@ export function paymentInfo(ctx: ServiceContext, usd: string) {
     networks: paymentRails(ctx.config).map((rail) => rail.network),
   }
 }
+
+/** The origin callers reach the service at: PUBLIC_URL when set (behind a proxy), else the request's. */
+export function publicOrigin(ctx: ServiceContext, request: Request): string {
+  return ctx.config.PUBLIC_URL ?? new URL(request.url).origin
+}

@@ -34,8 +34,6 @@ export interface GateAnswer {
   status: number
   body: unknown
   headers: Record<string, string>
-  /** Whether the handler ran (tests and logs). */
-  ran: boolean
 }
 
 /** A payment verified and claimed for one call. */
@@ -75,7 +73,6 @@ export class PaymentGate {
   /** The Solana fee payer per network, from the facilitator's /supported. */
   readonly feePayers = new Map<string, string>()
   readonly #sharedLedger: boolean
-  readonly #onStop: (() => void) | undefined
   #refresh: ReturnType<typeof setTimeout> | undefined
   #stopped = false
 
@@ -86,14 +83,12 @@ export class PaymentGate {
     logger: Logger
     /** True when other instances use the same ledger (Redis): then a restart releases nothing of theirs. */
     sharedLedger?: boolean
-    onStop?: () => void
   }) {
     this.#rails = deps.rails
     this.#ledger = deps.ledger
     this.#facilitator = deps.facilitator
     this.#logger = deps.logger
     this.#sharedLedger = deps.sharedLedger ?? false
-    this.#onStop = deps.onStop
   }
 
   /**
@@ -144,7 +139,6 @@ export class PaymentGate {
   stop(): void {
     this.#stopped = true
     clearTimeout(this.#refresh)
-    this.#onStop?.()
   }
 
   offers(amount: string): OfferV2[] {
@@ -156,7 +150,6 @@ export class PaymentGate {
     const { header, body } = paymentChallenge({ rails: this.#rails, feePayers: this.feePayers, amount: call.amount, resource: call.url, description: call.description, reason })
     return {
       status: 402,
-      ran: false,
       headers: { 'payment-required': header },
       body: errorBody(new ApiError('PAYMENT_REQUIRED', { message: reason, details: { x402Version: body.x402Version, accepts: body.accepts } }), call.requestId),
     }
@@ -176,11 +169,11 @@ export class PaymentGate {
     }
     if (result.status < 200 || result.status >= 300) {
       await this.#ledger.transition(key, 'verified', 'cancelled', { reason: `the call answered ${result.status}` })
-      return { ...result, headers: result.headers ?? {}, ran: true }
+      return { ...result, headers: result.headers ?? {} }
     }
     const settled = await this.#settle(admitted, call)
-    if (!settled.ok) return { ...this.challenge(call, settled.reason), ran: true }
-    return { status: result.status, body: result.body, headers: { ...result.headers, ...settled.headers }, ran: true }
+    if (!settled.ok) return this.challenge(call, settled.reason)
+    return { status: result.status, body: result.body, headers: { ...result.headers, ...settled.headers } }
   }
 
   /**
@@ -283,7 +276,6 @@ export class PaymentGate {
     this.#logger.warn({ request_id: call.requestId, detail }, 'payment facilitator unavailable')
     return {
       status: 503,
-      ran: false,
       headers: { 'retry-after': String(FACILITATOR_RETRY_AFTER_S) },
       body: errorBody(new ApiError('FACILITATOR_UNAVAILABLE', { details: { retry_after_s: FACILITATOR_RETRY_AFTER_S } }), call.requestId),
     }

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.ts'
+import { publicOrigin } from '../core/route-options.ts'
 import { ApiError, errorBody } from '../errors.ts'
 import { usdToAtomicUsdc, type RouteSpec } from '../manifest.ts'
 
@@ -26,9 +27,8 @@ export function paid(ctx: ServiceContext, spec: RouteSpec) {
       context.set.status = 503
       return errorBody(new ApiError('FACILITATOR_UNAVAILABLE', { message: 'no payment facilitator is configured (FACILITATOR_URL), so no payment can be taken: nothing was charged' }), requestId)
     }
-    const base = ctx.config.PUBLIC_URL ?? new URL(context.request.url).origin
     const answer = await gate.run(
-      { headers: context.request.headers, url: `${base}${spec.path}`, resource, description: spec.summary, amount, requestId },
+      { headers: context.request.headers, url: `${publicOrigin(ctx, context.request)}${spec.path}`, resource, description: spec.summary, amount, requestId },
       async () => ({ status: 200, body: await work() }),
     )
     context.set.status = answer.status

@@ -22,5 +22,26 @@ export interface Store {
   close(): Promise<void>
 }
 
-export { openSqliteStore } from './sqlite.ts'
+import { redisLedger } from './ledger-redis.ts'
+import { openSqliteStore } from './sqlite.ts'
+
+export { openSqliteStore }
+
+/**
+ * The store this configuration names: the embedded SQLite store, whose payment ledger moves to Redis
+ * when REDIS_URL is set, so instances sharing the Redis use a payment once across all of them.
+ */
+export function openStore(config: { DATA_DIR: string; REDIS_URL?: string }): Store {
+  const store = openSqliteStore(config.DATA_DIR)
+  if (!config.REDIS_URL) return store
+  const ledger = redisLedger(config.REDIS_URL)
+  return {
+    ...store,
+    ledger,
+    async close() {
+      ledger.close()
+      await store.close()
+    },
+  }
+}
 export type { PaymentLedger, PaymentRecord, PaymentState } from './ledger.ts'

@@ -9,9 +9,11 @@ export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void 
     `  Solana RPC   ${file.urls.rpc}   (WebSocket ${file.urls.ws})`,
     `  DexScreener  ${file.urls.dexscreener}`,
     `  Jupiter      ${file.urls.jupiter}`,
-    `  x402         ${file.urls.facilitator}   (facilitator; ${file.x402.solana.network}, payTo ${file.x402.solana.pay_to})`,
+    `  anvil (EVM)  ${file.urls.anvil}   (chain 31337; test USDC ${file.x402.base.asset})`,
+    `  x402         ${file.urls.facilitator}   (facilitator for ${file.x402.solana.network} and ${file.x402.base.network})`,
     `  USDC mint    ${file.usdc_mint}`,
     `  demo buyer   ${file.buyer.address}  (${file.buyer.sol} SOL, ${file.buyer.usdc} USDC; keypair ${file.buyer.keypair_path})`,
+    `               ${file.evm_buyer.address}  (${file.evm_buyer.usdc} test USDC on anvil; key in the world file)`,
     `  world file   ${sandbox.worldFilePath}`,
     '',
     '  scenario tokens:',
@@ -26,7 +28,7 @@ export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void 
     if (example)
       lines.push(
         `    curl -si -X POST ${serviceUrl}/scan/quick -H 'content-type: application/json' -d '{"token_address":"${example.mint}"}'   # 402: the offers`,
-        `    npm run pay -- /scan/quick ${example.mint}   # pays it as the demo buyer`,
+        `    npm run pay -- /scan/quick ${example.mint}   # pays it as the demo buyer (add --rail base to pay on anvil)`,
         `    curl -s ${file.urls.dexscreener}/tokens/v1/solana/${example.mint}`,
         `    curl -s -X POST ${file.urls.rpc} -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getTokenLargestAccounts","params":["${example.mint}"]}'`,
       )

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction } from '@solana-program/token'
 import { handleAggregatorRequest } from './aggregator/server.ts'
+import { SANDBOX_USDC_DOMAIN, sandboxEvmChain, startEvmChain, type EvmChain } from './evm/index.ts'
 import { createSandboxFacilitator, handleFacilitatorRequest, SANDBOX_SOLANA_NETWORK } from './facilitator/index.ts'
 import { loadAccountFiles } from './accounts-file.ts'
 import { base58Encode } from './chain/base58.ts'
@@ -25,12 +26,19 @@ const GENESIS_HASH = base58Encode(createHash('sha256').update('solsentry-sandbox
 
 export interface SandboxWorldFile {
   generated_at: string
-  urls: { rpc: string; ws: string; dexscreener: string; jupiter: string; facilitator: string }
+  urls: { rpc: string; ws: string; dexscreener: string; jupiter: string; facilitator: string; anvil: string }
   usdc_mint: string
   /** What a paid call is offered on in the sandbox, and who is paid. */
-  x402: { solana: { network: string; asset: string; pay_to: string; fee_payer: string } }
-  faucet: { sol: string; usdc: string }
+  x402: {
+    solana: { network: string; asset: string; pay_to: string; fee_payer: string }
+    base: { network: string; asset: string; asset_domain: string; pay_to: string; facilitator: string }
+  }
+  faucet: { sol: string; usdc: string; eth: string; evm_usdc: string }
   buyer: { address: string; keypair_path: string; sol: number; usdc: number }
+  /** The demo buyer on the EVM rail: a funded anvil account (sandbox only; never use this key elsewhere). */
+  evm_buyer: { address: string; private_key: string; usdc: number }
+  /** The test USDC's deployer, the one account that may mint it (sandbox only). */
+  evm_usdc_issuer: { address: string; private_key: string }
   accounts_loaded: string[]
   scenarios: BuiltScenario[]
 }
@@ -39,23 +47,38 @@ export interface RunningSandbox {
   world: World
   /** Faults to inject and the requests each server received (tests and SANDBOX_FAULTS). */
   faults: FaultPlan
+  /** The anvil chain with the test USDC (the Base-like payment rail). */
+  evm: EvmChain
   file: SandboxWorldFile
   worldFilePath: string
   bootMs: number
   /** The service's URL settings that point it at this sandbox (what `npm start` passes it). */
-  serviceSettings: Record<'SOLANA_RPC_URL' | 'DEXSCREENER_URL' | 'JUPITER_URL' | 'FACILITATOR_URL' | 'PAY_TO_SOLANA' | 'SOLANA_PAYMENT_NETWORK' | 'SOLANA_PAYMENT_ASSET', string>
+  serviceSettings: Record<
+    | 'SOLANA_RPC_URL' | 'DEXSCREENER_URL' | 'JUPITER_URL' | 'FACILITATOR_URL'
+    | 'PAY_TO_SOLANA' | 'SOLANA_PAYMENT_NETWORK' | 'SOLANA_PAYMENT_ASSET'
+    | 'PAY_TO_BASE' | 'BASE_PAYMENT_NETWORK' | 'BASE_PAYMENT_ASSET' | 'BASE_PAYMENT_ASSET_DOMAIN',
+    string
+  >
   stop(): Promise<void>
 }
 
 /**
  * Boots the offline world: builds the chain and every scenario, loads account files, starts the
- * Solana JSON-RPC (HTTP + WebSocket), DexScreener and Jupiter stand-ins, funds the demo buyer, and
- * writes `world.json` describing all of it. The chain then follows wall time.
+ * Solana JSON-RPC (HTTP + WebSocket), DexScreener and Jupiter stand-ins, the anvil chain with its
+ * test USDC and the x402 facilitator for both, funds the demo buyer on both chains, and writes
+ * `world.json` describing all of it. The Solana chain then follows wall time.
  */
 export async function startSandbox(options: SandboxOptions, faults = new FaultPlan()): Promise<RunningSandbox> {
   const started = performance.now()
   const now = Math.floor(Date.now() / 1000)
-  const { world, scenarios } = await buildWorld(now)
+  // anvil boots in its own process while the Solana world is built.
+  const evmStarting = startEvmChain(options.hostname, options.anvilPort, BigInt(BUYER_USDC) * 1_000_000n)
+  const built = await buildWorld(now).catch(async (error) => {
+    await evmStarting.then((evm) => evm.stop(), () => {})
+    throw error
+  })
+  const evm = await evmStarting
+  const { world, scenarios } = built
   const accountsLoaded = options.accountsDir ? loadAccountFiles(world.chain, options.accountsDir) : []
 
   const issuer = await world.signer('usdc-issuer')
@@ -86,7 +109,11 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   await world.faucet.airdrop(feePayer.address, solToLamports(10))
   const treasury = await world.signer('service-treasury')
   await airdropUsdc(treasury.address, 0n)
-  const x402 = createSandboxFacilitator(feePayer, rpc.url)
+  const x402 = createSandboxFacilitator(feePayer, rpc.url, {
+    chain: { ...sandboxEvmChain, rpcUrls: { default: { http: [evm.url] } } },
+    network: evm.network as `${string}:${string}`,
+    privateKey: evm.facilitatorKey,
+  })
   const facilitator = serveStandIn('facilitator', world, (_, request) => handleFacilitatorRequest(x402, request), { hostname: options.hostname, port: options.facilitatorPort }, faults)
 
   const buyer = await world.signer('demo-buyer')
@@ -99,14 +126,21 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   world.chain.followWallClock()
   const file: SandboxWorldFile = {
     generated_at: new Date().toISOString(),
-    urls: { rpc: rpc.url, ws: rpc.wsUrl, dexscreener: market.url, jupiter: aggregator.url, facilitator: facilitator.url },
+    urls: { rpc: rpc.url, ws: rpc.wsUrl, dexscreener: market.url, jupiter: aggregator.url, facilitator: facilitator.url, anvil: evm.url },
     usdc_mint: world.usdcMint,
-    x402: { solana: { network: SANDBOX_SOLANA_NETWORK, asset: world.usdcMint, pay_to: treasury.address, fee_payer: feePayer.address } },
+    x402: {
+      solana: { network: SANDBOX_SOLANA_NETWORK, asset: world.usdcMint, pay_to: treasury.address, fee_payer: feePayer.address },
+      base: { network: evm.network, asset: evm.usdc, asset_domain: SANDBOX_USDC_DOMAIN, pay_to: evm.treasury, facilitator: evm.facilitator },
+    },
     faucet: {
       sol: `JSON-RPC requestAirdrop on ${rpc.url}`,
       usdc: `JSON-RPC requestUsdcAirdrop [address, amount in atomic units] on ${rpc.url}`,
+      eth: `JSON-RPC anvil_setBalance [address, wei as hex] on ${evm.url}`,
+      evm_usdc: `mint(address, uint256) on ${evm.usdc}, sent by evm_usdc_issuer`,
     },
     buyer: { address: buyer.address, keypair_path: keypairPath, sol: BUYER_SOL, usdc: BUYER_USDC },
+    evm_buyer: { address: evm.buyer.address, private_key: evm.buyer.privateKey, usdc: BUYER_USDC },
+    evm_usdc_issuer: { address: evm.issuer.address, private_key: evm.issuer.privateKey },
     accounts_loaded: accountsLoaded,
     scenarios,
   }
@@ -115,6 +149,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   return {
     world,
     faults,
+    evm,
     file,
     worldFilePath,
     bootMs: Math.round(performance.now() - started),
@@ -126,10 +161,14 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       PAY_TO_SOLANA: treasury.address,
       SOLANA_PAYMENT_NETWORK: SANDBOX_SOLANA_NETWORK,
       SOLANA_PAYMENT_ASSET: world.usdcMint,
+      PAY_TO_BASE: evm.treasury,
+      BASE_PAYMENT_NETWORK: evm.network,
+      BASE_PAYMENT_ASSET: evm.usdc,
+      BASE_PAYMENT_ASSET_DOMAIN: SANDBOX_USDC_DOMAIN,
     },
     async stop() {
       world.chain.stop()
-      await Promise.all([rpc.stop(), market.stop(), aggregator.stop(), facilitator.stop()])
+      await Promise.all([rpc.stop(), market.stop(), aggregator.stop(), facilitator.stop(), evm.stop()])
     },
   }
 }

@@ -26,3 +26,8 @@ export async function cliKeypairJson(name: string): Promise<string> {
   const publicKey = new Uint8Array(await crypto.subtle.exportKey('raw', signer.keyPair.publicKey))
   return JSON.stringify([...seedOf(name), ...publicKey])
 }
+
+/** The EVM private key named `name` (sha256 of the name under its own prefix), as viem takes it. */
+export function evmPrivateKey(name: string): `0x${string}` {
+  return `0x${createHash('sha256').update(`${SEED_DOMAIN}evm:${name}`).digest('hex')}`
+}

@@ -10,14 +10,19 @@ export interface SandboxOptions {
   marketPort: number
   aggregatorPort: number
   facilitatorPort: number
+  /** The local EVM node (anvil) carrying the Base-like payment rail. */
+  anvilPort: number
   /** Directory of `solana account --output json` files to load (SANDBOX_ACCOUNTS_DIR). */
   accountsDir: string | undefined
   /** Where world.json and the demo keypair are written (DATA_DIR/sandbox). */
   dataDir: string
 }
 
-/** The standard local-validator ports, and the next three for the market, aggregator and x402 facilitator. */
-export const DEFAULT_PORTS = { rpc: 8899, ws: 8900, market: 8901, aggregator: 8902, facilitator: 8903 } as const
+/**
+ * The standard local-validator ports, the next three for the market, aggregator and x402 facilitator,
+ * and anvil's standard port.
+ */
+export const DEFAULT_PORTS = { rpc: 8899, ws: 8900, market: 8901, aggregator: 8902, facilitator: 8903, anvil: 8545 } as const
 
 export function sandboxOptions(env: Record<string, string | undefined>): SandboxOptions {
   const port = (name: string, fallback: number) => {
@@ -34,6 +39,7 @@ export function sandboxOptions(env: Record<string, string | undefined>): Sandbox
     marketPort: port('SANDBOX_MARKET_PORT', DEFAULT_PORTS.market),
     aggregatorPort: port('SANDBOX_AGGREGATOR_PORT', DEFAULT_PORTS.aggregator),
     facilitatorPort: port('SANDBOX_FACILITATOR_PORT', DEFAULT_PORTS.facilitator),
+    anvilPort: port('SANDBOX_ANVIL_PORT', DEFAULT_PORTS.anvil),
     accountsDir: env.SANDBOX_ACCOUNTS_DIR || undefined,
     dataDir: `${env.DATA_DIR || './data'}/sandbox`,
   }
@@ -48,6 +54,7 @@ export function ephemeralSandboxOptions(overrides: Partial<SandboxOptions> = {})
     marketPort: 0,
     aggregatorPort: 0,
     facilitatorPort: 0,
+    anvilPort: 0,
     accountsDir: undefined,
     dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-sandbox-')), 'sandbox'),
     ...overrides,

@@ -8,7 +8,7 @@ import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import { facilitatorHeaders } from '../src/config.ts'
 import { UpstreamError } from '../src/sources/upstream.ts'
 import type { PaymentV2 } from '../src/payments/payment-header.ts'
-import { sandboxPayer, usdcOf } from './support/x402.ts'
+import { sandboxEvmPayer, sandboxPayer, usdcOf } from './support/x402.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 afterAll(() => sandbox.stop())
@@ -82,6 +82,61 @@ describe('sandbox x402 facilitator (official @x402/core facilitator + @x402/svm,
     const empty = await fetch(`${urls.facilitator}/settle`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
     expect(empty.status).toBe(400)
     expect((await fetch(`${urls.facilitator}/nowhere`)).status).toBe(404)
+  })
+})
+
+describe('sandbox x402 facilitator on anvil (official @x402/evm exact scheme, EIP-3009)', () => {
+  const evm = sandboxEvmPayer(sandbox)
+  const { network, asset, pay_to, asset_domain } = offers.base
+  const [name, version] = asset_domain.split(',')
+  const accepted = (amount: string): PaymentRequirements => ({
+    scheme: 'exact',
+    network: network as PaymentRequirements['network'],
+    amount,
+    asset,
+    payTo: pay_to,
+    maxTimeoutSeconds: 60,
+    extra: { name: name!, version: version! },
+  })
+  const payEvm = (requirement: PaymentRequirements, client = evm.client) =>
+    client.createPaymentPayload({ x402Version: 2, resource: { url: 'http://localhost/scan/quick', description: 'quick scan', mimeType: 'application/json' }, accepts: [requirement] })
+  const balance = (owner: string) => sandbox.evm.usdcBalance(owner as `0x${string}`)
+
+  test('/supported lists exact on eip155:31337, with the facilitator\'s account as signer', async () => {
+    const supported = await facilitator.getSupported()
+    expect(supported.kinds).toContainEqual(expect.objectContaining({ x402Version: 2, scheme: 'exact', network }))
+    expect(JSON.stringify(supported.signers ?? {})).toContain(offers.base.facilitator)
+  })
+
+  test('verify then settle moves exactly the price on anvil, once; the token refuses the replay', async () => {
+    const requirement = accepted('200000')
+    const payload = await payEvm(requirement)
+    const [buyerBefore, treasuryBefore] = await Promise.all([balance(evm.account.address), balance(pay_to)])
+    expect(await facilitator.verify(payload, requirement)).toMatchObject({ isValid: true, payer: evm.account.address })
+    expect(await balance(evm.account.address)).toBe(buyerBefore)
+    const settled = await facilitator.settle(payload, requirement)
+    expect(settled).toMatchObject({ success: true, network, payer: evm.account.address })
+    expect(settled.transaction).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await balance(evm.account.address)).toBe(buyerBefore - 200_000n)
+    expect(await balance(pay_to)).toBe(treasuryBefore + 200_000n)
+    // The authorization's nonce is spent on chain: verifying it again fails, whoever asks.
+    const again = await facilitator.verify(payload, requirement).catch((error: Error) => ({ isValid: false, invalidReason: error.message }))
+    expect(again).toMatchObject({ isValid: false })
+    expect(await balance(pay_to)).toBe(treasuryBefore + 200_000n)
+  })
+
+  test('a payer without the funds fails verification with the token\'s balance as the reason', async () => {
+    const { generatePrivateKey } = await import('viem/accounts')
+    const broke = sandboxEvmPayer(sandbox, generatePrivateKey()).client
+    const requirement = accepted('20000')
+    const verified = await facilitator.verify(await payEvm(requirement, broke), requirement)
+    expect(verified).toMatchObject({ isValid: false, invalidReason: expect.stringContaining('insufficient') })
+  })
+
+  test('a payment signed for another payTo fails verification', async () => {
+    const payload = await payEvm({ ...accepted('20000'), payTo: evm.account.address })
+    const verified = await facilitator.verify(payload, accepted('20000')).catch((error: Error) => ({ isValid: false, invalidReason: error.message }))
+    expect(verified.isValid).toBe(false)
   })
 })
 

@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.ts'
 import { closeContext, createContext } from '../src/context.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/server.ts'
-import { sandboxPayer, usdcOf } from './support/x402.ts'
+import { sandboxEvmPayer, sandboxPayer, usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback.
 const sandbox = await startSandbox(ephemeralSandboxOptions())
@@ -39,6 +39,8 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     expect(response.status).toBe(402)
     expect(response.headers.get('payment-required')).toBeTruthy()
     expect(await response.json()).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', x402Version: 1, accepts: [{ network: 'solana-devnet', maxAmountRequired: '20000' }] })
+    const header = JSON.parse(Buffer.from(response.headers.get('payment-required')!, 'base64').toString())
+    expect(header.accepts.map((offer: { network: string }) => offer.network)).toEqual(['eip155:31337', offers.solana.network])
   })
 
   test('an invalid body gets its 400 and no challenge: nobody pays for a bad request', async () => {
@@ -62,6 +64,24 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     expect(response.headers.get('x-payment-response')).toBe(response.headers.get('payment-response'))
     expect(await usdcOf(sandbox, buyer.address)).toBe(buyerBefore - 20_000n)
     expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 20_000n)
+  })
+
+  test('@x402/fetch pays with an EVM signer on anvil (EIP-3009): the price moved from buyer to payTo in the test USDC', async () => {
+    const evm = sandboxEvmPayer(sandbox)
+    const evmFetch = wrapFetchWithPayment(fetch, evm.client)
+    const [buyerBefore, payToBefore] = await Promise.all([sandbox.evm.usdcBalance(evm.account.address), sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`)])
+    const response = await evmFetch(`${running.url}/scan/quick`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_address: mint }),
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ schema_version: '2.0', token_address: mint })
+    const receipt = JSON.parse(Buffer.from(response.headers.get('payment-response')!, 'base64').toString())
+    expect(receipt).toMatchObject({ success: true, network: 'eip155:31337', payer: evm.account.address })
+    expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await sandbox.evm.usdcBalance(evm.account.address)).toBe(buyerBefore - 20_000n)
+    expect(await sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`)).toBe(payToBefore + 20_000n)
   })
 
   test('the v1 client (x402-fetch 1.2.0, SVM signer) pays the market intel from the 402 body', async () => {
@@ -92,6 +112,20 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     expect(err).toContain('"success":true')
     expect(JSON.parse(out)).toMatchObject({ schema_version: '2.0', token_address: mint })
     expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 500_000n)
+  })
+
+  test('npm run pay -- --rail base pays on anvil with the EVM demo buyer', async () => {
+    const payTo = offers.base.pay_to as `0x${string}`
+    const payToBefore = await sandbox.evm.usdcBalance(payTo)
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'sandbox/pay.ts'), '/market/intel', mint, '--rail', 'base', '--service', running.url, '--world', sandbox.worldFilePath], {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
+    expect(await child.exited).toBe(0)
+    expect(err).toContain(`paid by ${sandbox.file.evm_buyer.address} on eip155:31337`)
+    expect(JSON.parse(out)).toMatchObject({ schema_version: '2.0', signal: 'BULLISH' })
+    expect(await sandbox.evm.usdcBalance(payTo)).toBe(payToBefore + 200_000n)
   })
 
   test('free routes never ask for payment', async () => {

@@ -8,7 +8,7 @@ import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import { PaymentGate, type PaidCall } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
 import { openSqliteStore } from '../src/store/index.ts'
-import { sandboxPayer, usdcOf } from './support/x402.ts'
+import { sandboxEvmPayer, sandboxPayer, usdcOf } from './support/x402.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 const store = openSqliteStore(':memory:')
@@ -27,7 +27,15 @@ afterAll(async () => {
 afterEach(() => sandbox.faults.clear())
 
 const { x402: offers } = sandbox.file
-const { client, buyer } = await sandboxPayer(sandbox)
+const solana = await sandboxPayer(sandbox)
+const evm = sandboxEvmPayer(sandbox)
+
+/** Each rail with the official v2 client paying on it, its payer and the balance its payTo holds. */
+const RAILS = [
+  { name: 'solana', client: solana.client, payer: solana.buyer.address as string, treasury: () => usdcOf(sandbox, offers.solana.pay_to) },
+  { name: 'base (anvil)', client: evm.client, payer: evm.account.address as string, treasury: () => sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`) },
+]
+type PayingRail = (typeof RAILS)[number]
 
 let calls = 0
 const call = (headers: Record<string, string> = {}): PaidCall => ({
@@ -44,15 +52,18 @@ const ok = async () => {
   return { status: 200, body: { grade: 'A' } }
 }
 
-/** Pays the challenge of a call without payment, as the official v2 client does; the base64 header to send. */
-async function payFor(amount = '20000'): Promise<string> {
+/**
+ * Pays the challenge of a call without payment, as the official v2 client does (on the rail its
+ * scheme serves); the base64 header to send.
+ */
+async function payFor(amount = '20000', rail: PayingRail = RAILS[0]!): Promise<string> {
   const challenge = gate.challenge({ ...call(), amount }, 'payment required')
   const required = JSON.parse(Buffer.from(challenge.headers['payment-required']!, 'base64').toString()) as PaymentRequired
-  const payload = await client.createPaymentPayload(required)
+  const payload = await rail.client.createPaymentPayload(required)
   return Buffer.from(JSON.stringify(payload)).toString('base64')
 }
 
-const treasury = () => usdcOf(sandbox, offers.solana.pay_to)
+const treasury = RAILS[0]!.treasury
 
 describe('payment gate (sandbox facilitator, official v2 client)', () => {
   test('without payment: 402, the v2 challenge in payment-required and the v1 offers in an error body; nothing runs', async () => {
@@ -61,18 +72,30 @@ describe('payment gate (sandbox facilitator, official v2 client)', () => {
     expect(answer.status).toBe(402)
     expect(runs).toBe(before)
     const header = JSON.parse(Buffer.from(answer.headers['payment-required']!, 'base64').toString())
-    expect(header).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: offers.solana.network, amount: '20000', asset: offers.solana.asset, payTo: offers.solana.pay_to, extra: { feePayer: offers.solana.fee_payer } }] })
+    expect(header).toMatchObject({
+      x402Version: 2,
+      accepts: [
+        { scheme: 'exact', network: 'eip155:31337', amount: '20000', asset: offers.base.asset, payTo: offers.base.pay_to, extra: { name: 'USD Coin', version: '2' } },
+        { scheme: 'exact', network: offers.solana.network, amount: '20000', asset: offers.solana.asset, payTo: offers.solana.pay_to, extra: { feePayer: offers.solana.fee_payer } },
+      ],
+    })
+    // v1 has no name for a local EVM chain: the body offers Solana only.
     expect(answer.body).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', x402Version: 1, accepts: [{ network: 'solana-devnet', maxAmountRequired: '20000', payTo: offers.solana.pay_to }] })
+    expect((answer.body as { accepts: unknown[] }).accepts).toHaveLength(1)
   })
+})
+
+describe.each(RAILS)('payment gate on $name', (rail) => {
+  const { treasury } = rail
 
   test('paid: the handler runs, the price moves once, and both receipt headers carry the settlement', async () => {
-    const payment = await payFor()
+    const payment = await payFor('20000', rail)
     const before = await treasury()
     const answer = await gate.run(call({ 'payment-signature': payment }), ok)
     expect(answer.status).toBe(200)
     expect(answer.body).toEqual({ grade: 'A' })
     const receipt = JSON.parse(Buffer.from(answer.headers['payment-response']!, 'base64').toString())
-    expect(receipt).toMatchObject({ success: true, network: offers.solana.network, payer: buyer.address })
+    expect(receipt).toMatchObject({ success: true, payer: rail.payer })
     expect(answer.headers['x-payment-response']).toBe(answer.headers['payment-response']!)
     expect(await treasury()).toBe(before + 20_000n)
 
@@ -86,7 +109,7 @@ describe('payment gate (sandbox facilitator, official v2 client)', () => {
   })
 
   test('ten concurrent copies of one payment: one handler run, one settlement', async () => {
-    const payment = await payFor()
+    const payment = await payFor('20000', rail)
     const before = await treasury()
     const runsBefore = runs
     const answers = await Promise.all(Array.from({ length: 10 }, () => gate.run(call({ 'x-payment': payment }), ok)))
@@ -97,7 +120,7 @@ describe('payment gate (sandbox facilitator, official v2 client)', () => {
   })
 
   test('a handler that fails (throws or answers non-2xx): nothing is settled, and the payment can be used again', async () => {
-    const payment = await payFor()
+    const payment = await payFor('20000', rail)
     const before = await treasury()
     await expect(gate.run(call({ 'x-payment': payment }), async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
     const failed = await gate.run(call({ 'x-payment': payment }), async () => ({ status: 500, body: { error: true } }))
@@ -110,12 +133,15 @@ describe('payment gate (sandbox facilitator, official v2 client)', () => {
 
   test('a payment for another amount is refused with the price, before any work', async () => {
     const runsBefore = runs
-    const answer = await gate.run(call({ 'x-payment': await payFor('2000') }), ok)
+    const answer = await gate.run(call({ 'x-payment': await payFor('2000', rail) }), ok)
     expect(answer.status).toBe(402)
     expect((answer.body as { message: string }).message).toContain('this call costs 20000')
     expect(runs).toBe(runsBefore)
   })
 
+})
+
+describe('payment gate: bad headers, an unreachable facilitator', () => {
   test('a malformed payment header gets a 402 that says what is wrong', async () => {
     for (const value of ['%%%', Buffer.from('hello').toString('base64'), 'A'.repeat(20_000)]) {
       const answer = await gate.run(call({ 'x-payment': value }), ok)
@@ -147,7 +173,7 @@ describe('deferred mode (trade execute): verify now, settle or cancel later', ()
     const before = await treasury()
     const held = await gate.hold({ ...call({ 'x-payment': payment }), amount: '150000' })
     if (!held.ok) throw new Error(`not held: ${JSON.stringify(held.answer.body)}`)
-    expect(held.hold.payer).toBe(buyer.address)
+    expect(held.hold.payer).toBe(solana.buyer.address)
     expect(await treasury()).toBe(before)
     // While held, the same payment is refused elsewhere.
     const elsewhere = await gate.run({ ...call({ 'x-payment': payment }), amount: '150000' }, ok)

@@ -102,6 +102,18 @@ describe('sandbox boot', () => {
     expect(usdc.value).toHaveLength(1)
   })
 
+  test('world.json lists the anvil chain, its test USDC and a funded EVM buyer whose key controls the address', async () => {
+    const written = JSON.parse(readFileSync(sandbox.worldFilePath, 'utf8'))
+    expect(written.urls.anvil).toBe(sandbox.evm.url)
+    expect(written.x402.base).toMatchObject({ network: 'eip155:31337', asset: sandbox.evm.usdc, asset_domain: 'USD Coin,2', pay_to: sandbox.evm.treasury })
+    const chainId = await fetch(written.urls.anvil, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) })
+    expect(((await chainId.json()) as { result: string }).result).toBe('0x7a69')
+    const { privateKeyToAccount } = await import('viem/accounts')
+    expect(privateKeyToAccount(written.evm_buyer.private_key).address).toBe(written.evm_buyer.address)
+    expect(await sandbox.evm.usdcBalance(written.evm_buyer.address)).toBe(1_000_000_000n)
+    expect(sandbox.serviceSettings).toMatchObject({ PAY_TO_BASE: sandbox.evm.treasury, BASE_PAYMENT_NETWORK: 'eip155:31337', BASE_PAYMENT_ASSET: sandbox.evm.usdc })
+  })
+
   test('a replayed account file reads back through the RPC', async () => {
     expect(sandbox.file.accounts_loaded).toEqual([REPLAYED.pubkey])
     const parsed = (await rawRpc('getAccountInfo', [REPLAYED.pubkey, { encoding: 'jsonParsed' }])).value

@@ -1,13 +1,18 @@
 /**
  * The sandbox's x402 facilitator: the official `@x402/core` facilitator with the `@x402/svm` exact
- * scheme, settling on the sandbox chain through its JSON-RPC, served over HTTP with the routes of a
- * hosted facilitator (`GET /supported`, `POST /verify`, `POST /settle`). The service reaches it by
- * URL (FACILITATOR_URL), exactly as it would reach a hosted one.
+ * scheme, settling on the sandbox chain through its JSON-RPC, and the `@x402/evm` exact scheme
+ * (EIP-3009), settling on the sandbox's anvil chain; served over HTTP with the routes of a hosted
+ * facilitator (`GET /supported`, `POST /verify`, `POST /settle`). The service reaches it by URL
+ * (FACILITATOR_URL), exactly as it would reach a hosted one.
  */
 import { x402Facilitator } from '@x402/core/facilitator'
 import { registerExactSvmScheme } from '@x402/svm/exact/facilitator'
 import { toFacilitatorSvmSigner } from '@x402/svm'
+import { registerExactEvmScheme } from '@x402/evm/exact/facilitator'
+import { toFacilitatorEvmSigner } from '@x402/evm'
 import type { KeyPairSigner } from '@solana/kit'
+import { createWalletClient, http, publicActions, type Chain, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 
 /**
  * The CAIP-2 id the sandbox chain poses as: Solana devnet. The x402 packages accept only the built-in
@@ -15,11 +20,31 @@ import type { KeyPairSigner } from '@solana/kit'
  */
 export const SANDBOX_SOLANA_NETWORK = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 
-/** A facilitator whose fee payer is `feePayer`, settling through the JSON-RPC at `rpcUrl`. */
-export function createSandboxFacilitator(feePayer: KeyPairSigner, rpcUrl: string): x402Facilitator {
+/** The EVM side: the account that submits settlements (and pays their gas) on `chain`. */
+export interface EvmFacilitatorSetup {
+  chain: Chain
+  network: `${string}:${string}`
+  privateKey: Hex
+}
+
+/**
+ * A facilitator whose Solana fee payer is `feePayer`, settling through the JSON-RPC at `rpcUrl`, and,
+ * with `evm`, settling EIP-3009 payments on that chain.
+ */
+export function createSandboxFacilitator(feePayer: KeyPairSigner, rpcUrl: string, evm?: EvmFacilitatorSetup): x402Facilitator {
   const facilitator = new x402Facilitator()
   // A per-network RPC map would serve v2 lookups only; `defaultRpcUrl` serves v1 names as well.
   registerExactSvmScheme(facilitator, { signer: toFacilitatorSvmSigner(feePayer, { defaultRpcUrl: rpcUrl }), networks: SANDBOX_SOLANA_NETWORK })
+  if (evm) {
+    const account = privateKeyToAccount(evm.privateKey)
+    const client = createWalletClient({ account, chain: evm.chain, transport: http() }).extend(publicActions)
+    // A settlement is bounded by the service's facilitator timeout; anvil mines at once.
+    // viem 2.57's verifyTypedData takes a union the scheme's narrower signer type does not name; the
+    // call the scheme makes (address, domain, types, primaryType, message, signature) is one of its members.
+    const viemSigner = { ...client, address: account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]
+    const signer = toFacilitatorEvmSigner(viemSigner, { confirmationTimeoutMs: 30_000 })
+    registerExactEvmScheme(facilitator, { signer, networks: evm.network })
+  }
   return facilitator
 }
 

@@ -30,8 +30,8 @@ export interface OfferV1 {
 
 export interface ChallengeInput {
   rails: Rail[]
-  /** The Solana fee payer each facilitator-supported network names (`extra.feePayer`), by CAIP-2 id. */
-  feePayers: Map<string, string>
+  /** What the facilitator settles (its /supported `exact` kinds): network (CAIP-2 or v1 name) → the kind's `extra`. */
+  supported: Supported
   /** Price in USDC atomic units. */
   amount: string
   /** The full URL of the paid resource. */
@@ -41,24 +41,38 @@ export interface ChallengeInput {
   reason: string
 }
 
+/** The facilitator's `exact` kinds: network (CAIP-2 id, or a v1 short name) → the kind's `extra`. */
+export type Supported = Map<string, Record<string, unknown>>
+
+/** What the facilitator says about a rail's network, under its CAIP-2 id or its v1 name. */
+function supportOf(rail: Rail, supported: Supported): Record<string, unknown> | undefined {
+  return supported.get(rail.network) ?? (rail.v1Network ? supported.get(rail.v1Network) : undefined)
+}
+
+/** The Solana fee payer the facilitator names for a rail (`extra.feePayer`), if any. */
+function feePayerOf(rail: Rail, supported: Supported): string | undefined {
+  const feePayer = supportOf(rail, supported)?.feePayer
+  return typeof feePayer === 'string' ? feePayer : undefined
+}
+
 /**
- * The rails that can be offered: a payTo and an asset configured and, on Solana, a fee payer known
- * from the facilitator (without it no payer can build the transaction).
+ * The rails that can be offered: a payTo and an asset configured, the facilitator settling the
+ * network and, on Solana, naming its fee payer (without it no payer can build the transaction).
  */
-export function offerableRails(rails: Rail[], feePayers: Map<string, string>): Rail[] {
-  return rails.filter((rail) => rail.payTo && rail.asset && (rail.name !== 'solana' || feePayers.has(rail.network)))
+export function offerableRails(rails: Rail[], supported: Supported): Rail[] {
+  return rails.filter((rail) => rail.payTo && rail.asset && supportOf(rail, supported) && (rail.name !== 'solana' || feePayerOf(rail, supported)))
 }
 
 /** The v2 offers: exactly what a payment must match, field for field. */
 export function offersV2(input: Omit<ChallengeInput, 'resource' | 'description' | 'reason'>): OfferV2[] {
-  return offerableRails(input.rails, input.feePayers).map((rail) => ({
+  return offerableRails(input.rails, input.supported).map((rail) => ({
     scheme: 'exact',
     network: rail.network,
     amount: input.amount,
     asset: rail.asset,
     payTo: rail.payTo!,
     maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-    extra: rail.name === 'solana' ? { feePayer: input.feePayers.get(rail.network)! } : rail.extra,
+    extra: rail.name === 'solana' ? { feePayer: feePayerOf(rail, input.supported)! } : rail.extra,
   }))
 }
 

@@ -2,7 +2,7 @@ import { ApiError, errorBody } from '../errors.ts'
 import type { Logger } from '../logger.ts'
 import type { PaymentLedger } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
-import { offersV2, paymentChallenge, type OfferV2 } from './challenge.ts'
+import { offerableRails, offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'
 import type { FacilitatorClient, SettleAnswer } from './facilitator.ts'
 import { matchOffer } from './match.ts'
 import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
@@ -70,8 +70,8 @@ export class PaymentGate {
   readonly #ledger: PaymentLedger
   readonly #facilitator: FacilitatorClient
   readonly #logger: Logger
-  /** The Solana fee payer per network, from the facilitator's /supported. */
-  readonly feePayers = new Map<string, string>()
+  /** The networks the facilitator settles, with each kind's `extra` (the Solana fee payer), from its /supported. */
+  readonly supported: Supported = new Map()
   readonly #sharedLedger: boolean
   #refresh: ReturnType<typeof setTimeout> | undefined
   #stopped = false
@@ -100,9 +100,10 @@ export class PaymentGate {
       if (this.#stopped) return
       try {
         const supported = await this.#facilitator.supported()
-        for (const kind of supported.kinds)
-          if (kind.x402Version === 2 && typeof kind.extra?.feePayer === 'string') this.feePayers.set(kind.network, kind.extra.feePayer)
-        this.#logger.info({ networks: [...this.feePayers.keys()] }, 'payment facilitator ready')
+        // v2 kinds first: a network listed under both generations keeps the v2 kind's extra.
+        const kinds = supported.kinds.filter((kind) => kind.scheme === 'exact').sort((a, b) => b.x402Version - a.x402Version)
+        for (const kind of kinds) if (!this.supported.has(kind.network)) this.supported.set(kind.network, kind.extra ?? {})
+        this.#logger.info({ networks: offerableRails(this.#rails, this.supported).map((rail) => rail.network) }, 'payment facilitator ready')
       } catch (error) {
         this.#logger.warn({ err: (error as Error).message, retry_ms: delay }, 'payment facilitator unreachable: retrying')
         this.#refresh = setTimeout(() => void attempt(Math.min(delay * 2, 30_000)), delay)
@@ -142,12 +143,12 @@ export class PaymentGate {
   }
 
   offers(amount: string): OfferV2[] {
-    return offersV2({ rails: this.#rails, feePayers: this.feePayers, amount })
+    return offersV2({ rails: this.#rails, supported: this.supported, amount })
   }
 
   /** The 402 answer: the v2 challenge in `payment-required`, the v1 offers in the JSON error body. */
   challenge(call: PaidCall, reason: string): GateAnswer {
-    const { header, body } = paymentChallenge({ rails: this.#rails, feePayers: this.feePayers, amount: call.amount, resource: call.url, description: call.description, reason })
+    const { header, body } = paymentChallenge({ rails: this.#rails, supported: this.supported, amount: call.amount, resource: call.url, description: call.description, reason })
     return {
       status: 402,
       headers: { 'payment-required': header },

@@ -13,7 +13,8 @@ const MAINNET = loadConfig({
 })
 const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 const FEE_PAYER = 'FeePayer11111111111111111111111111111111111'
-const feePayers = new Map([[SOLANA_MAINNET, FEE_PAYER]])
+/** A facilitator's /supported for both mainnet rails (the Base kind listed under its v1 name). */
+const supported = new Map<string, Record<string, unknown>>([[SOLANA_MAINNET, { feePayer: FEE_PAYER }], ['base', {}]])
 const rails = paymentRails(MAINNET)
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64')
 const headers = (name: string, value: string) => new Headers({ [name]: value })
@@ -36,7 +37,7 @@ describe('rails', () => {
 })
 
 describe('the 402 challenge', () => {
-  const challenge = paymentChallenge({ rails, feePayers, amount: '20000', resource: 'https://solsentry.example/scan/quick', description: 'quick scan', reason: 'payment required' })
+  const challenge = paymentChallenge({ rails, supported, amount: '20000', resource: 'https://solsentry.example/scan/quick', description: 'quick scan', reason: 'payment required' })
 
   test('the payment-required header is base64 v2 PaymentRequired with CAIP-2 networks and atomic amounts', () => {
     const decoded = JSON.parse(Buffer.from(challenge.header, 'base64').toString())
@@ -56,10 +57,13 @@ describe('the 402 challenge', () => {
     ])
   })
 
-  test('a rail without a payTo, or Solana without a facilitator fee payer, is not offered', () => {
-    expect(offersV2({ rails, feePayers: new Map(), amount: '1' }).map((offer) => offer.network)).toEqual(['eip155:8453'])
+  test('a rail without a payTo, one the facilitator does not settle, or Solana without a fee payer, is not offered', () => {
+    const networks = (offers: { network: string }[]) => offers.map((offer) => offer.network)
+    expect(networks(offersV2({ rails, supported: new Map([['base', {}]]), amount: '1' }))).toEqual(['eip155:8453'])
+    expect(networks(offersV2({ rails, supported: new Map([['base', {}], [SOLANA_MAINNET, {}]]), amount: '1' }))).toEqual(['eip155:8453'])
+    expect(networks(offersV2({ rails, supported: new Map([[SOLANA_MAINNET, { feePayer: FEE_PAYER }]]), amount: '1' }))).toEqual([SOLANA_MAINNET])
     const unpaid = rails.map((rail) => (rail.name === 'base' ? { ...rail, payTo: undefined } : rail))
-    expect(offersV2({ rails: unpaid, feePayers, amount: '1' }).map((offer) => offer.network)).toEqual([SOLANA_MAINNET])
+    expect(networks(offersV2({ rails: unpaid, supported, amount: '1' }))).toEqual([SOLANA_MAINNET])
   })
 })
 
@@ -93,7 +97,7 @@ describe('reading the payment header', () => {
   })
 
   describe('matching the offers', () => {
-    const offers = offersV2({ rails, feePayers, amount: '20000' })
+    const offers = offersV2({ rails, supported, amount: '20000' })
     const with_ = (change: Partial<PaymentV2['accepted']>): PaymentV2 => ({ ...v2, accepted: { ...v2.accepted, ...change } })
 
     test('a v2 payment that repeats an offer matches it', () => {

@@ -1,5 +1,7 @@
 import { x402Client } from '@x402/core/client'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { privateKeyToAccount } from 'viem/accounts'
 import type { RunningSandbox } from '../../sandbox/index.ts'
 
 /** USDC (atomic units) that `owner` holds in its associated account on the sandbox, read over its JSON-RPC. */
@@ -25,4 +27,18 @@ export async function sandboxPayer(sandbox: RunningSandbox) {
     .register(caip2, new ExactSvmScheme(buyer, { rpcUrl: sandbox.file.urls.rpc }))
     .setSpendControls({ allowedAssets: [{ network: caip2, asset, maxAmountPerPayment: '1000000' }] })
   return { client, buyer }
+}
+
+/**
+ * The official v2 client paying on the EVM rail (anvil, the test USDC): an EIP-3009 authorization
+ * signed by default with the demo buyer's key the world file lists.
+ */
+export function sandboxEvmPayer(sandbox: RunningSandbox, privateKey = sandbox.file.evm_buyer.private_key as `0x${string}`) {
+  const { network, asset } = sandbox.file.x402.base
+  const account = privateKeyToAccount(privateKey)
+  const caip2 = network as `${string}:${string}`
+  const client = new x402Client()
+    .register(caip2, new ExactEvmScheme(account))
+    .setSpendControls({ allowedAssets: [{ network: caip2, asset, maxAmountPerPayment: '1000000' }] })
+  return { client, account }
 }

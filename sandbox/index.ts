@@ -56,7 +56,7 @@ export interface RunningSandbox {
   serviceSettings: Record<
     | 'SOLANA_RPC_URL' | 'DEXSCREENER_URL' | 'JUPITER_URL' | 'FACILITATOR_URL'
     | 'PAY_TO_SOLANA' | 'SOLANA_PAYMENT_NETWORK' | 'SOLANA_PAYMENT_ASSET'
-    | 'PAY_TO_BASE' | 'BASE_PAYMENT_NETWORK' | 'BASE_PAYMENT_ASSET' | 'BASE_PAYMENT_ASSET_DOMAIN',
+    | 'PAY_TO_BASE' | 'BASE_PAYMENT_NETWORK' | 'BASE_PAYMENT_ASSET' | 'BASE_PAYMENT_ASSET_DOMAIN' | 'BASE_RPC_URL',
     string
   >
   stop(): Promise<void>
@@ -165,6 +165,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       BASE_PAYMENT_NETWORK: evm.network,
       BASE_PAYMENT_ASSET: evm.usdc,
       BASE_PAYMENT_ASSET_DOMAIN: SANDBOX_USDC_DOMAIN,
+      BASE_RPC_URL: evm.url,
     },
     async stop() {
       world.chain.stop()

@@ -94,6 +94,9 @@ export const ConfigSchema = Type.Object({
       hint: 'name,version such as "USD Coin,2"',
     }),
   ),
+  BASE_RPC_URL: Type.Optional(
+    Url('EVM JSON-RPC of the Base rail, read to resolve payments whose settlement went unanswered (mainnet default: https://mainnet.base.org)'),
+  ),
   TRUST_PROXY: Bool('Take the client IP from X-Forwarded-For (only behind a proxy you run)', false),
   RATE_LIMIT_SCANNER_PER_MINUTE: Type.Number({
     exclusiveMinimum: 0,
@@ -130,6 +133,7 @@ export const MAINNET_UPSTREAMS = {
   SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com',
   DEXSCREENER_URL: 'https://api.dexscreener.com',
   JUPITER_URL: 'https://lite-api.jup.ag',
+  BASE_RPC_URL: 'https://mainnet.base.org',
 } as const satisfies Partial<Config>
 
 /** Settings the mainnet profile refuses to start without. */

@@ -10,6 +10,9 @@ import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { FacilitatorClient } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
 import { paymentRails } from './payments/rails.ts'
+import { SettlementChecker } from './payments/settlement-check.ts'
+import { HttpJsonSource } from './sources/http-json.ts'
+import { CallMeter } from './sources/upstream.ts'
 
 /** Everything a plugin needs, built once per process and passed down explicitly (no globals). */
 export interface ServiceContext {
@@ -45,6 +48,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const health = new HealthBoard()
   health.register('store', async () => ((await store.ping()) ? 'ok' : 'down'))
   const logger = overrides.logger ?? createLogger(config)
+  const sources = createSources(config, health)
   return {
     config,
     logger,
@@ -53,17 +57,21 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     health,
     startedAt: Date.now(),
     lifecycle: { draining: false },
-    sources: createSources(config, health),
+    sources,
     signals: overrides.signals ?? new SignalRegistry(BUILTIN_SIGNALS),
-    payments: overrides.payments ?? createPaymentGate(config, store, health, logger),
+    payments: overrides.payments ?? createPaymentGate(config, store, health, logger, sources),
   }
 }
 
-function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger): PaymentGate | null {
+function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger, sources: ServiceContext['sources']): PaymentGate | null {
   if (!config.FACILITATOR_URL) return null
   const facilitator = new FacilitatorClient({ url: config.FACILITATOR_URL, headers: facilitatorHeaders(config) })
   health.register('facilitator', async () => facilitator.health())
-  return new PaymentGate({ rails: paymentRails(config), ledger: store.ledger, facilitator, logger, sharedLedger: config.REDIS_URL !== undefined })
+  const checker = new SettlementChecker({
+    solana: sources.solana?.rpc(new CallMeter()),
+    evm: config.BASE_RPC_URL ? new HttpJsonSource({ name: 'base_rpc', baseUrl: config.BASE_RPC_URL }) : undefined,
+  })
+  return new PaymentGate({ rails: paymentRails(config), ledger: store.ledger, facilitator, logger, sharedLedger: config.REDIS_URL !== undefined, checker })
 }
 
 /** Closes what the context opened; the HTTP server must already be stopped. */

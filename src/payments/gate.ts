@@ -1,6 +1,6 @@
 import { ApiError, errorBody } from '../errors.ts'
 import type { Logger } from '../logger.ts'
-import type { PaymentLedger } from '../store/ledger.ts'
+import type { PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
 import { offerableRails, offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'
 import type { FacilitatorClient, SettleAnswer } from './facilitator.ts'
@@ -8,6 +8,7 @@ import { matchOffer } from './match.ts'
 import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
 import { paymentKey } from './payment-key.ts'
 import type { Rail } from './rails.ts'
+import { evidenceOf, type Evidence, type SettlementChecker } from './settlement-check.ts'
 
 /** One paid call, as the gate needs it. */
 export interface PaidCall {
@@ -36,13 +37,15 @@ export interface GateAnswer {
   headers: Record<string, string>
 }
 
-/** A payment verified and claimed for one call. */
+/** A payment verified and claimed for one call (or a credit being redeemed: settled before, result owed). */
 interface Admitted {
   ok: true
   key: string
   payment: PaymentV1 | PaymentV2
   requirements: object
   payer: string | null
+  /** The ledger record of a credit being redeemed: nothing is verified or settled again. */
+  credit?: PaymentRecord
 }
 
 type Settlement = { ok: true; settlement: SettleAnswer; headers: Record<string, string> } | { ok: false; reason: string }
@@ -55,6 +58,9 @@ export interface PaymentHold {
   /** Releases the payment unsettled (the caller may present it again). */
   cancel(reason: string): Promise<void>
 }
+
+/** How often pending payments are looked for on their chains. */
+const PENDING_CHECK_MS = 30_000
 
 /** Seconds a caller should wait before retrying when the facilitator is unreachable. */
 const FACILITATOR_RETRY_AFTER_S = 5
@@ -73,7 +79,9 @@ export class PaymentGate {
   /** The networks the facilitator settles, with each kind's `extra` (the Solana fee payer), from its /supported. */
   readonly supported: Supported = new Map()
   readonly #sharedLedger: boolean
+  readonly #checker: SettlementChecker | undefined
   #refresh: ReturnType<typeof setTimeout> | undefined
+  #pendingLoop: ReturnType<typeof setInterval> | undefined
   #stopped = false
 
   constructor(deps: {
@@ -83,12 +91,15 @@ export class PaymentGate {
     logger: Logger
     /** True when other instances use the same ledger (Redis): then a restart releases nothing of theirs. */
     sharedLedger?: boolean
+    /** Reads the chains to resolve payments whose settlement went unanswered; without it they stay pending. */
+    checker?: SettlementChecker
   }) {
     this.#rails = deps.rails
     this.#ledger = deps.ledger
     this.#facilitator = deps.facilitator
     this.#logger = deps.logger
     this.#sharedLedger = deps.sharedLedger ?? false
+    this.#checker = deps.checker
   }
 
   /**
@@ -110,6 +121,46 @@ export class PaymentGate {
       }
     }
     await attempt(retryMs)
+    if (this.#checker && !this.#pendingLoop) {
+      const resolve = () => void this.resolvePending().catch((error: Error) => this.#logger.warn({ err: error.message }, 'resolving pending payments failed'))
+      resolve()
+      this.#pendingLoop = setInterval(resolve, PENDING_CHECK_MS)
+      this.#pendingLoop.unref?.()
+    }
+  }
+
+  /**
+   * Asks the chains what became of each `pending` payment (a settlement whose answer was lost): the
+   * money moved → `credited` (its call's result was withheld, so presenting the same payment again
+   * runs one call without charging); it never can → `failed`; otherwise it stays pending and is asked
+   * again later. Nothing is ever sent for settlement twice.
+   */
+  async resolvePending(nowMs = Date.now()): Promise<{ settled: number; failed: number; pending: number }> {
+    const counts = { settled: 0, failed: 0, pending: 0 }
+    for (const record of await this.#ledger.unresolved()) {
+      if (record.state !== 'pending') continue
+      const evidence = record.evidence ? (JSON.parse(record.evidence) as Evidence) : undefined
+      if (!this.#checker || !evidence) {
+        counts.pending++
+        continue
+      }
+      let outcome
+      try {
+        outcome = await this.#checker.check(evidence, record.createdAt, nowMs)
+      } catch (error) {
+        this.#logger.warn({ key: record.key, err: (error as Error).message }, 'cannot read the chain for a pending payment: asking again later')
+        counts.pending++
+        continue
+      }
+      if (outcome.state === 'pending') counts.pending++
+      else if (outcome.state === 'settled') {
+        // The call's result was withheld when its settlement went unanswered: the payment is owed one call.
+        const reason = `resolved on chain: ${outcome.how}; owed one call (present the same payment again)`
+        if (await this.#ledger.transition(record.key, 'pending', 'credited', { transaction: outcome.transaction, reason }, nowMs)) counts.settled++
+      } else if (await this.#ledger.transition(record.key, 'pending', 'failed', { reason: `resolved on chain: ${outcome.reason}` }, nowMs)) counts.failed++
+    }
+    if (counts.settled + counts.failed > 0) this.#logger.info(counts, 'pending payments resolved on chain')
+    return counts
   }
 
   /**
@@ -128,6 +179,7 @@ export class PaymentGate {
       const reason = 'the service stopped before settlement'
       if (record.state === 'verifying') released += Number(await this.#ledger.transition(record.key, 'verifying', 'rejected', { reason }))
       else if (record.state === 'verified') released += Number(await this.#ledger.transition(record.key, 'verified', 'cancelled', { reason }))
+      else if (record.state === 'redeeming') released += Number(await this.#ledger.transition(record.key, 'redeeming', 'credited', { reason }))
       else {
         if (record.state === 'settling') await this.#ledger.transition(record.key, 'settling', 'pending', { reason: 'the service stopped during settlement' })
         pending++
@@ -140,6 +192,7 @@ export class PaymentGate {
   stop(): void {
     this.#stopped = true
     clearTimeout(this.#refresh)
+    clearInterval(this.#pendingLoop)
   }
 
   offers(amount: string): OfferV2[] {
@@ -159,17 +212,16 @@ export class PaymentGate {
   async run(call: PaidCall, handler: () => Promise<HandlerResult>): Promise<GateAnswer> {
     const admitted = await this.#admit(call)
     if (!admitted.ok) return admitted.answer
-    const { key } = admitted
 
     let result: HandlerResult
     try {
       result = await handler()
     } catch (error) {
-      await this.#ledger.transition(key, 'verified', 'cancelled', { reason: 'the call failed' })
+      await this.#release(admitted, 'the call failed')
       throw error
     }
     if (result.status < 200 || result.status >= 300) {
-      await this.#ledger.transition(key, 'verified', 'cancelled', { reason: `the call answered ${result.status}` })
+      await this.#release(admitted, `the call answered ${result.status}`)
       return { ...result, headers: result.headers ?? {} }
     }
     const settled = await this.#settle(admitted, call)
@@ -200,7 +252,7 @@ export class PaymentGate {
         },
         cancel: async (reason: string) => {
           once()
-          await this.#ledger.transition(admitted.key, 'verified', 'cancelled', { reason })
+          await this.#release(admitted, reason)
         },
       },
     }
@@ -220,7 +272,20 @@ export class PaymentGate {
     const key = paymentKey(read.payment, offer.network)
     if (!key) return refuse(this.challenge(call, 'the payment carries neither a Solana transaction nor an EIP-3009 authorization'))
 
-    const claim = await this.#ledger.claim({ key, network: offer.network, amount: offer.amount, resource: call.resource, requestId: call.requestId })
+    const evidence = evidenceOf(read.payment, offer)
+    const claim = await this.#ledger.claim({
+      key,
+      network: offer.network,
+      amount: offer.amount,
+      resource: call.resource,
+      requestId: call.requestId,
+      evidence: evidence ? JSON.stringify(evidence) : null,
+    })
+    if (!claim.ok && claim.existing.state === 'credited') {
+      // Settled on chain after its call gave up: this call is the one it paid for, once.
+      if (await this.#ledger.transition(key, 'credited', 'redeeming', { reason: `redeemed by ${call.requestId}` }))
+        return { ok: true, key, payment: read.payment, requirements: {}, payer: claim.existing.payer, credit: claim.existing }
+    }
     if (!claim.ok) {
       const { state, transaction } = claim.existing
       const why = state === 'settled' ? `this payment was already used (settled${transaction ? ` in ${transaction}` : ''}): sign a new one` : `this payment is being used by another request (${state}): sign a new one`
@@ -243,9 +308,22 @@ export class PaymentGate {
     return { ok: true, key, payment: read.payment, requirements, payer: verified.payer ?? null }
   }
 
+  /** Gives an admitted payment back unsettled: it may be presented again (a credit stays owed). */
+  async #release(admitted: Admitted, reason: string): Promise<void> {
+    if (admitted.credit) await this.#ledger.transition(admitted.key, 'redeeming', 'credited', { reason })
+    else await this.#ledger.transition(admitted.key, 'verified', 'cancelled', { reason })
+  }
+
   /** Settles a verified payment: the receipt headers, or why it did not settle (the result is then withheld). */
   async #settle(admitted: Admitted, call: PaidCall): Promise<Settlement> {
-    const { key } = admitted
+    const { key, credit } = admitted
+    if (credit) {
+      // Already settled on chain: the receipt says so; nothing is sent to the facilitator.
+      await this.#ledger.transition(key, 'redeeming', 'settled', { reason: `settled on chain earlier; result delivered to ${call.requestId}` })
+      const settlement: SettleAnswer = { success: true, transaction: credit.transaction ?? '', network: credit.network, ...(credit.payer ? { payer: credit.payer } : {}) }
+      const receipt = Buffer.from(JSON.stringify(settlement)).toString('base64')
+      return { ok: true, settlement, headers: { 'payment-response': receipt, 'x-payment-response': receipt } }
+    }
     await this.#ledger.transition(key, 'verified', 'settling')
     let settled: SettleAnswer
     try {

@@ -1,11 +1,10 @@
 import { RedisClient } from 'bun'
-import { RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
+import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
 /** Keys are namespaced so the ledger can share a Redis with other data. */
 const PREFIX = 'solsentry:payment:'
 /** The set of keys of payments left mid-way, for reconciliation. */
 const OPEN = 'solsentry:payments:open'
-const OPEN_STATES = ['verifying', 'verified', 'settling', 'pending']
 
 // Each script runs atomically in Redis: a claim or a transition is one step, whichever instance sends it.
 const CLAIM = `
@@ -13,6 +12,7 @@ local state = redis.call('HGET', KEYS[1], 'state')
 if state and not string.find(ARGV[7], ',' .. state .. ',', 1, true) then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'key', ARGV[1], 'state', 'verifying', 'network', ARGV[2], 'amount', ARGV[3], 'resource', ARGV[4], 'request_id', ARGV[5], 'created_at', ARGV[6], 'updated_at', ARGV[6])
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'evidence', ARGV[8]) end
 redis.call('SADD', KEYS[2], ARGV[1])
 return 1`
 const TRANSITION = `
@@ -34,6 +34,7 @@ const toRecord = (hash: Record<string, string>): PaymentRecord => ({
   payer: hash.payer ?? null,
   transaction: hash.tx ?? null,
   reason: hash.reason ?? null,
+  evidence: hash.evidence ?? null,
   createdAt: Number(hash.created_at),
   updatedAt: Number(hash.updated_at),
 })
@@ -50,7 +51,7 @@ export function redisLedger(url: string): PaymentLedger & { close(): void } {
   const hash = async (key: string) => (await client.send('HGETALL', [PREFIX + key])) as Record<string, string> | null
   return {
     async claim(payment, nowMs = Date.now()) {
-      const args = [payment.key, payment.network, payment.amount, payment.resource, payment.requestId, String(nowMs), retryable]
+      const args = [payment.key, payment.network, payment.amount, payment.resource, payment.requestId, String(nowMs), retryable, payment.evidence ?? '']
       const won = await client.send('EVAL', [CLAIM, '2', PREFIX + payment.key, OPEN, ...args])
       if (won === 1) return { ok: true }
       return { ok: false, existing: toRecord((await hash(payment.key))!) }

@@ -121,4 +121,35 @@ describe.each(backends)('payment ledger (%s)', (_, backend) => {
     expect((await second.ledger.claim(mid)).ok).toBe(false)
     await second.close()
   })
+
+  test('evidence is kept with the payment; a credit is redeemed by one caller at a time and listed while redeeming', async () => {
+    const { ledger, close } = backend.fresh()
+    const paid = { ...payment('credit'), evidence: '{"chain":"svm","payer":"P","signature":"S","blockhash":"B"}' }
+    await ledger.claim(paid)
+    expect((await ledger.get(paid.key))?.evidence).toBe(paid.evidence)
+    for (const [from, to] of [['verifying', 'verified'], ['verified', 'settling'], ['settling', 'pending'], ['pending', 'credited']] as const)
+      expect(await ledger.transition(paid.key, from, to)).toBe(true)
+    // A credited payment is not claimable as new: it is redeemed through its own guarded transition.
+    expect(await ledger.claim(paid)).toMatchObject({ ok: false, existing: { state: 'credited' } })
+    const redeemers = await Promise.all(Array.from({ length: 5 }, () => ledger.transition(paid.key, 'credited', 'redeeming')))
+    expect(redeemers.filter(Boolean)).toHaveLength(1)
+    expect((await ledger.unresolved()).map((record) => record.key)).toContain(paid.key)
+    expect(await ledger.transition(paid.key, 'redeeming', 'settled')).toBe(true)
+    expect((await ledger.unresolved()).map((record) => record.key)).not.toContain(paid.key)
+    await close()
+  })
+})
+
+test('a SQLite ledger written before evidence existed gains the column and keeps its payments', async () => {
+  const { Database } = await import('bun:sqlite')
+  const old = mkdtempSync(join(tmpdir(), 'solsentry-ledger-old-'))
+  const db = new Database(join(old, 'solsentry.db'))
+  db.run(`CREATE TABLE payments (key TEXT PRIMARY KEY, state TEXT NOT NULL, network TEXT NOT NULL, amount TEXT NOT NULL, resource TEXT NOT NULL,
+    request_id TEXT NOT NULL, payer TEXT, tx TEXT, reason TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`)
+  db.run(`INSERT INTO payments VALUES ('old', 'settled', 'n', '1', 'POST /scan/quick', 'r', NULL, 'tx', NULL, 1, 1)`)
+  db.close()
+  const store = openSqliteStore(old)
+  expect(await store.ledger.get('old')).toMatchObject({ state: 'settled', transaction: 'tx', evidence: null })
+  await store.close()
+  rmSync(old, { recursive: true, force: true })
 })

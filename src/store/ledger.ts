@@ -7,11 +7,19 @@
  *   verifying → rejected                    (the facilitator refused it; nothing moved; may be retried)
  *   verifying → verified → cancelled        (the call failed; never settled; may be retried)
  *   verifying → verified → settling → settled | failed | pending (settle timed out: reconcile)
+ *   pending → failed                        (the chain shows it can never settle)
+ *   pending → credited → redeeming → settled (it settled, but its call's result was withheld: the
+ *                                             next call presenting it runs once, free; a failed
+ *                                             redemption goes back to credited)
  */
-export type PaymentState = 'verifying' | 'rejected' | 'verified' | 'cancelled' | 'settling' | 'settled' | 'failed' | 'pending'
+export type PaymentState =
+  | 'verifying' | 'rejected' | 'verified' | 'cancelled' | 'settling' | 'settled' | 'failed' | 'pending' | 'credited' | 'redeeming'
 
 /** States from which the same payment may be presented again: no money moved and none can. */
 export const RETRYABLE_STATES: readonly PaymentState[] = ['rejected', 'cancelled']
+
+/** States of a payment left mid-way: what `unresolved()` lists for a restart to reconcile. */
+export const OPEN_STATES: readonly PaymentState[] = ['verifying', 'verified', 'settling', 'pending', 'redeeming']
 
 export interface PaymentRecord {
   key: string
@@ -27,11 +35,17 @@ export interface PaymentRecord {
   transaction: string | null
   /** Why it was rejected, cancelled or failed. */
   reason: string | null
+  /**
+   * What finds the payment on its chain if its settlement's outcome is lost (JSON, see
+   * `src/payments/settlement-check.ts`): the EIP-3009 token, signer, nonce and deadline, or the
+   * Solana payer's signature and blockhash.
+   */
+  evidence: string | null
   createdAt: number
   updatedAt: number
 }
 
-export type NewPayment = Pick<PaymentRecord, 'key' | 'network' | 'amount' | 'resource' | 'requestId'>
+export type NewPayment = Pick<PaymentRecord, 'key' | 'network' | 'amount' | 'resource' | 'requestId'> & { evidence?: string | null }
 export type Claim = { ok: true } | { ok: false; existing: PaymentRecord }
 
 export interface PaymentLedger {
@@ -43,6 +57,6 @@ export interface PaymentLedger {
   /** Moves a payment on; `from` guards the transition (false when the record was not in that state). */
   transition(key: string, from: PaymentState, to: PaymentState, fields?: Partial<Pick<PaymentRecord, 'payer' | 'transaction' | 'reason'>>, nowMs?: number): Promise<boolean>
   get(key: string): Promise<PaymentRecord | undefined>
-  /** Payments left mid-way (verifying, verified, settling, pending): what a restart must reconcile. */
+  /** Payments left mid-way (OPEN_STATES): what a restart must reconcile. */
   unresolved(): Promise<PaymentRecord[]>
 }

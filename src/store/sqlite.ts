@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { MemoryBuckets } from '../rate-limit.ts'
 import type { Store } from './index.ts'
-import { RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
+import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
 /**
  * Opens the embedded store: `<dataDir>/solsentry.db` in WAL mode, or an in-memory database when
@@ -51,6 +51,7 @@ interface PaymentRow {
   payer: string | null
   tx: string | null
   reason: string | null
+  evidence: string | null
   created_at: number
   updated_at: number
 }
@@ -65,6 +66,7 @@ const toRecord = (row: PaymentRow): PaymentRecord => ({
   payer: row.payer,
   transaction: row.tx,
   reason: row.reason,
+  evidence: row.evidence,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 })
@@ -77,14 +79,18 @@ const toRecord = (row: PaymentRow): PaymentRecord => ({
 function sqliteLedger(db: Database): PaymentLedger {
   db.run(`CREATE TABLE IF NOT EXISTS payments (
     key TEXT PRIMARY KEY, state TEXT NOT NULL, network TEXT NOT NULL, amount TEXT NOT NULL, resource TEXT NOT NULL,
-    request_id TEXT NOT NULL, payer TEXT, tx TEXT, reason TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`)
+    request_id TEXT NOT NULL, payer TEXT, tx TEXT, reason TEXT, evidence TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`)
+  // A data directory from before `evidence` existed gets the column (NULL for its old payments).
+  if (!db.query<{ name: string }, []>('PRAGMA table_info(payments)').all().some((column) => column.name === 'evidence'))
+    db.run('ALTER TABLE payments ADD COLUMN evidence TEXT')
   db.run('CREATE INDEX IF NOT EXISTS payments_state ON payments (state)')
   const retryable = RETRYABLE_STATES.map((state) => `'${state}'`).join(', ')
   const insert = db.query(
-    `INSERT INTO payments (key, state, network, amount, resource, request_id, created_at, updated_at)
-     VALUES ($key, 'verifying', $network, $amount, $resource, $requestId, $now, $now)
+    `INSERT INTO payments (key, state, network, amount, resource, request_id, evidence, created_at, updated_at)
+     VALUES ($key, 'verifying', $network, $amount, $resource, $requestId, $evidence, $now, $now)
      ON CONFLICT (key) DO UPDATE SET state = 'verifying', network = excluded.network, amount = excluded.amount,
-       resource = excluded.resource, request_id = excluded.request_id, payer = NULL, tx = NULL, reason = NULL, updated_at = excluded.updated_at
+       resource = excluded.resource, request_id = excluded.request_id, payer = NULL, tx = NULL, reason = NULL,
+       evidence = excluded.evidence, updated_at = excluded.updated_at
      WHERE payments.state IN (${retryable})`,
   )
   const select = db.query<PaymentRow, { key: string }>('SELECT * FROM payments WHERE key = $key')
@@ -92,10 +98,10 @@ function sqliteLedger(db: Database): PaymentLedger {
     `UPDATE payments SET state = $to, payer = COALESCE($payer, payer), tx = COALESCE($tx, tx), reason = COALESCE($reason, reason), updated_at = $now
      WHERE key = $key AND state = $from`,
   )
-  const open = db.query<PaymentRow, []>(`SELECT * FROM payments WHERE state IN ('verifying', 'verified', 'settling', 'pending') ORDER BY created_at`)
+  const open = db.query<PaymentRow, []>(`SELECT * FROM payments WHERE state IN (${OPEN_STATES.map((state) => `'${state}'`).join(', ')}) ORDER BY created_at`)
   return {
     async claim(payment, nowMs = Date.now()) {
-      const { changes } = insert.run({ ...payment, now: nowMs })
+      const { changes } = insert.run({ ...payment, evidence: payment.evidence ?? null, now: nowMs })
       if (changes > 0) return { ok: true }
       return { ok: false, existing: toRecord(select.get({ key: payment.key })!) }
     },

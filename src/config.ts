@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { readFileSync } from 'node:fs'
 import { checkSolanaAddress } from './address.ts'
+import { cdpSigningKey } from './payments/cdp-auth.ts'
 
 const Url = (description: string) => Type.String({ pattern: '^https?://', description, hint: 'an http(s) URL' })
 const Bool = (description: string, value: boolean) =>
@@ -47,6 +48,16 @@ export const ConfigSchema = Type.Object({
   DEXSCREENER_URL: Type.Optional(Url('DexScreener API base (mainnet default: https://api.dexscreener.com)')),
   JUPITER_URL: Type.Optional(Url('Jupiter swap API base (mainnet default: https://lite-api.jup.ag)')),
   FACILITATOR_URL: Type.Optional(Url('x402 facilitator base URL (required on mainnet)')),
+  CDP_API_KEY_ID: Type.Optional(
+    Type.String({ minLength: 1, description: 'Coinbase CDP API key id: with CDP_API_KEY_SECRET, every facilitator request carries a fresh signed JWT', hint: 'the key id' }),
+  ),
+  CDP_API_KEY_SECRET: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Coinbase CDP API key secret (Ed25519 base64, or an EC private key PEM); never logged',
+      hint: 'an Ed25519 secret (base64) or an EC private key PEM',
+    }),
+  ),
   FACILITATOR_HEADERS: Type.Optional(
     Type.String({
       description: 'Headers sent with every facilitator request, as a JSON object (e.g. the API key of a hosted facilitator)',
@@ -171,6 +182,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = withDefaults as Config
 
   if (config.FACILITATOR_HEADERS !== undefined) facilitatorHeaders(config)
+  if ((config.CDP_API_KEY_ID === undefined) !== (config.CDP_API_KEY_SECRET === undefined))
+    throw new ConfigError(`${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_ID' : 'CDP_API_KEY_SECRET'}: required with ${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_SECRET' : 'CDP_API_KEY_ID'}`)
+  if (config.CDP_API_KEY_SECRET !== undefined) {
+    try {
+      cdpSigningKey(config.CDP_API_KEY_SECRET)
+    } catch (error) {
+      throw new ConfigError(`CDP_API_KEY_SECRET: ${(error as Error).message}`)
+    }
+  }
   for (const name of ['PAY_TO_SOLANA', 'SOLANA_PAYMENT_ASSET'] as const) {
     const value = config[name]
     if (value === undefined) continue

@@ -11,6 +11,7 @@ import { FacilitatorClient } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
 import { paymentRails } from './payments/rails.ts'
 import { SettlementChecker } from './payments/settlement-check.ts'
+import { cdpAuthorizer } from './payments/cdp-auth.ts'
 import { HttpJsonSource } from './sources/http-json.ts'
 import { CallMeter } from './sources/upstream.ts'
 
@@ -65,7 +66,11 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
 
 function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger, sources: ServiceContext['sources']): PaymentGate | null {
   if (!config.FACILITATOR_URL) return null
-  const facilitator = new FacilitatorClient({ url: config.FACILITATOR_URL, headers: facilitatorHeaders(config) })
+  const facilitator = new FacilitatorClient({
+    url: config.FACILITATOR_URL,
+    headers: facilitatorHeaders(config),
+    authorize: config.CDP_API_KEY_ID && config.CDP_API_KEY_SECRET ? cdpAuthorizer(config.CDP_API_KEY_ID, config.CDP_API_KEY_SECRET) : undefined,
+  })
   health.register('facilitator', async () => facilitator.health())
   const checker = new SettlementChecker({
     solana: sources.solana?.rpc(new CallMeter()),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { HttpJsonSource } from '../sources/http-json.ts'
+import { HttpJsonSource, type Authorizer } from '../sources/http-json.ts'
 import { CallMeter, UpstreamError } from '../sources/upstream.ts'
 import type { PaymentV1, PaymentV2 } from './payment-header.ts'
 
@@ -32,6 +32,8 @@ export interface FacilitatorOptions {
   url: string
   /** Sent with every request, for a hosted facilitator that wants a key. */
   headers?: Record<string, string>
+  /** Headers signed for each request (Coinbase CDP's per-request JWT: `cdpAuthorizer`). */
+  authorize?: Authorizer
   /** Per verify attempt. @default 5000 */
   timeoutMs?: number
   /** How long a settlement may take: the facilitator waits for confirmation (up to 30 s). @default 40000 */
@@ -53,7 +55,7 @@ export class FacilitatorClient {
   readonly #settle: HttpJsonSource
 
   constructor(options: FacilitatorOptions) {
-    const common = { baseUrl: options.url, headers: options.headers }
+    const common = { baseUrl: options.url, headers: options.headers, authorize: options.authorize }
     this.#judge = new HttpJsonSource({ ...common, name: 'facilitator', timeoutMs: options.timeoutMs ?? 5_000, retries: 2 })
     this.#settle = new HttpJsonSource({ ...common, name: 'facilitator', timeoutMs: options.settleTimeoutMs ?? 40_000, retries: 0, breakerThreshold: Number.POSITIVE_INFINITY })
   }

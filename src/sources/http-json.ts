@@ -3,11 +3,16 @@ import { Value } from '@sinclair/typebox/value'
 import type { SharedCache } from './shared-cache.ts'
 import { CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
+/** Makes the headers that authorize one request: its method and full URL. */
+export type Authorizer = (method: string, url: URL) => Promise<Record<string, string>>
+
 export interface HttpJsonSourceOptions extends Partial<UpstreamOptions> {
   name: string
   baseUrl: string
   /** Sent with every request (e.g. an API key for a keyed host). */
   headers?: Record<string, string>
+  /** Headers made afresh for each request (a signed, short-lived token such as a CDP JWT). */
+  authorize?: Authorizer
   /** A cache shared with other instances (Redis), behind the in-process one. */
   cache?: SharedCache
 }
@@ -22,8 +27,10 @@ export class HttpJsonSource {
   readonly #baseUrl: string
   readonly #headers: Record<string, string>
   readonly #memo: Memo
+  readonly #authorize: Authorizer | undefined
 
   constructor(options: HttpJsonSourceOptions) {
+    this.#authorize = options.authorize
     this.upstream = new Upstream({ ...options, name: options.name })
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.#headers = { accept: 'application/json', ...options.headers }
@@ -45,7 +52,9 @@ export class HttpJsonSource {
 
   #request<S extends TSchema>(path: string, schema: S, meter: CallMeter, init: RequestInit): Promise<Static<S>> {
     return this.upstream.run([meter], async (signal) => {
-      const response = await fetch(`${this.#baseUrl}${path}`, { ...init, signal })
+      const url = `${this.#baseUrl}${path}`
+      const headers = this.#authorize ? { ...(init.headers as Record<string, string>), ...(await this.#authorize(init.method ?? 'GET', new URL(url))) } : init.headers
+      const response = await fetch(url, { ...init, headers, signal })
       const failure = statusFailure(this.upstream.name, response.status)
       if (failure) {
         // Keep a refusal's body: callers branch on its error codes (e.g. no route).

@@ -36,6 +36,9 @@ export async function run(args: string[]): Promise<void> {
   for (const target of targets) {
     const server = await startTarget(target.script, env)
     const options = { url: `${server.url}/scan/quick`, method: 'POST' as const, body, expectStatus: 402, concurrency }
+    const sample = await fetch(options.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    const offered = (JSON.parse(Buffer.from(sample.headers.get('payment-required') ?? '', 'base64').toString() || '{}') as PaymentRequired).accepts ?? []
+    console.log(`  ${target.name} offers: ${offered.map((offer) => `${offer.network} ${offer.amount}`).join(', ')}`)
     const warmup = await load({ ...options, durationMs: 1000 })
     const result = await load({ ...options, durationMs })
     const cpuUs = await server.stop()

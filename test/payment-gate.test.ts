@@ -1,68 +1,30 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import pino from 'pino'
-import type { PaymentRequired } from '@x402/core/types'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { loadConfig } from '../src/config.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
-import { PaymentGate, type PaidCall } from '../src/payments/gate.ts'
+import { PaymentGate } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
-import { openSqliteStore } from '../src/store/index.ts'
-import { sandboxEvmPayer, sandboxPayer, usdcOf } from './support/x402.ts'
+import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
-const store = openSqliteStore(':memory:')
-const gate = new PaymentGate({
-  rails: paymentRails(loadConfig(sandbox.serviceSettings)),
-  ledger: store.ledger,
-  facilitator: new FacilitatorClient({ url: sandbox.file.urls.facilitator, timeoutMs: 1_000 }),
-  logger: pino({ level: 'silent' }),
-})
-await gate.start()
+const { gate, close } = await sandboxGate(sandbox)
 afterAll(async () => {
-  gate.stop()
-  await store.close()
+  await close()
   await sandbox.stop()
 })
 afterEach(() => sandbox.faults.clear())
 
 const { x402: offers } = sandbox.file
-const solana = await sandboxPayer(sandbox)
-const evm = sandboxEvmPayer(sandbox)
-
-/** Each rail with the official v2 client paying on it, its payer and the balance its payTo holds. */
-const RAILS = [
-  { name: 'solana', client: solana.client, payer: solana.buyer.address as string, treasury: () => usdcOf(sandbox, offers.solana.pay_to) },
-  { name: 'base (anvil)', client: evm.client, payer: evm.account.address as string, treasury: () => sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`) },
-]
-type PayingRail = (typeof RAILS)[number]
-
-let calls = 0
-const call = (headers: Record<string, string> = {}): PaidCall => ({
-  headers: new Headers(headers),
-  url: 'http://127.0.0.1:8402/scan/quick',
-  resource: 'POST /scan/quick',
-  description: 'quick scan',
-  amount: '20000',
-  requestId: `req-${++calls}`,
-})
+const RAILS = await payingRails(sandbox)
+const call = paidCall
 let runs = 0
 const ok = async () => {
   runs++
   return { status: 200, body: { grade: 'A' } }
 }
-
-/**
- * Pays the challenge of a call without payment, as the official v2 client does (on the rail its
- * scheme serves); the base64 header to send.
- */
-async function payFor(amount = '20000', rail: PayingRail = RAILS[0]!): Promise<string> {
-  const challenge = gate.challenge({ ...call(), amount }, 'payment required')
-  const required = JSON.parse(Buffer.from(challenge.headers['payment-required']!, 'base64').toString()) as PaymentRequired
-  const payload = await rail.client.createPaymentPayload(required)
-  return Buffer.from(JSON.stringify(payload)).toString('base64')
-}
-
+const pay = (amount = '20000', rail: PayingRail = RAILS[0]!) => payFor(gate, rail, amount)
 const treasury = RAILS[0]!.treasury
 
 describe('payment gate (sandbox facilitator, official v2 client)', () => {
@@ -89,7 +51,7 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
   const { treasury } = rail
 
   test('paid: the handler runs, the price moves once, and both receipt headers carry the settlement', async () => {
-    const payment = await payFor('20000', rail)
+    const payment = await pay('20000', rail)
     const before = await treasury()
     const answer = await gate.run(call({ 'payment-signature': payment }), ok)
     expect(answer.status).toBe(200)
@@ -109,7 +71,7 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
   })
 
   test('ten concurrent copies of one payment: one handler run, one settlement', async () => {
-    const payment = await payFor('20000', rail)
+    const payment = await pay('20000', rail)
     const before = await treasury()
     const runsBefore = runs
     const answers = await Promise.all(Array.from({ length: 10 }, () => gate.run(call({ 'x-payment': payment }), ok)))
@@ -120,7 +82,7 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
   })
 
   test('a handler that fails (throws or answers non-2xx): nothing is settled, and the payment can be used again', async () => {
-    const payment = await payFor('20000', rail)
+    const payment = await pay('20000', rail)
     const before = await treasury()
     await expect(gate.run(call({ 'x-payment': payment }), async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
     const failed = await gate.run(call({ 'x-payment': payment }), async () => ({ status: 500, body: { error: true } }))
@@ -133,7 +95,7 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
 
   test('a payment for another amount is refused with the price, before any work', async () => {
     const runsBefore = runs
-    const answer = await gate.run(call({ 'x-payment': await payFor('2000', rail) }), ok)
+    const answer = await gate.run(call({ 'x-payment': await pay('2000', rail) }), ok)
     expect(answer.status).toBe(402)
     expect((answer.body as { message: string }).message).toContain('this call costs 20000')
     expect(runs).toBe(runsBefore)
@@ -151,7 +113,7 @@ describe('payment gate: bad headers, an unreachable facilitator', () => {
   })
 
   test('a facilitator that is down: 503 FACILITATOR_UNAVAILABLE with Retry-After, no work, nothing charged', async () => {
-    const payment = await payFor()
+    const payment = await pay()
     const before = await treasury()
     const runsBefore = runs
     sandbox.faults.set('facilitator', '/verify', { kind: 'down' })
@@ -169,11 +131,11 @@ describe('payment gate: bad headers, an unreachable facilitator', () => {
 
 describe('deferred mode (trade execute): verify now, settle or cancel later', () => {
   test('a held payment is not charged until settled, cannot be used meanwhile, and settles once', async () => {
-    const payment = await payFor('150000')
+    const payment = await pay('150000')
     const before = await treasury()
     const held = await gate.hold({ ...call({ 'x-payment': payment }), amount: '150000' })
     if (!held.ok) throw new Error(`not held: ${JSON.stringify(held.answer.body)}`)
-    expect(held.hold.payer).toBe(solana.buyer.address)
+    expect(held.hold.payer).toBe(RAILS[0]!.payer)
     expect(await treasury()).toBe(before)
     // While held, the same payment is refused elsewhere.
     const elsewhere = await gate.run({ ...call({ 'x-payment': payment }), amount: '150000' }, ok)
@@ -185,7 +147,7 @@ describe('deferred mode (trade execute): verify now, settle or cancel later', ()
   })
 
   test('a cancelled hold charges nothing and releases the payment', async () => {
-    const payment = await payFor('150000')
+    const payment = await pay('150000')
     const before = await treasury()
     const held = await gate.hold({ ...call({ 'x-payment': payment }), amount: '150000' })
     if (!held.ok) throw new Error('not held')
@@ -221,7 +183,7 @@ describe('two instances sharing a Redis ledger', () => {
     )
     try {
       await Promise.all(gates.map((instance) => instance.start()))
-      const payment = await payFor()
+      const payment = await pay()
       const before = await treasury()
       const runsBefore = runs
       const answers = await Promise.all(gates.flatMap((instance) => [instance.run(call({ 'x-payment': payment }), ok), instance.run(call({ 'x-payment': payment }), ok)]))

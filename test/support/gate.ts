@@ -1,0 +1,67 @@
+import pino from 'pino'
+import type { PaymentRequired } from '@x402/core/types'
+import type { RunningSandbox } from '../../sandbox/index.ts'
+import { loadConfig } from '../../src/config.ts'
+import { FacilitatorClient, type FacilitatorOptions } from '../../src/payments/facilitator.ts'
+import { PaymentGate, type PaidCall } from '../../src/payments/gate.ts'
+import { paymentRails } from '../../src/payments/rails.ts'
+import type { SettlementChecker } from '../../src/payments/settlement-check.ts'
+import { openSqliteStore } from '../../src/store/index.ts'
+import { sandboxEvmPayer, sandboxPayer, usdcOf } from './x402.ts'
+
+/**
+ * A payment gate on the sandbox's rails and facilitator, with an in-memory ledger; started (it has
+ * read /supported). `close()` stops it and its store, not the sandbox.
+ */
+export async function sandboxGate(sandbox: RunningSandbox, options: { facilitator?: Partial<FacilitatorOptions>; checker?: SettlementChecker } = {}) {
+  const store = openSqliteStore(':memory:')
+  const gate = new PaymentGate({
+    rails: paymentRails(loadConfig(sandbox.serviceSettings)),
+    ledger: store.ledger,
+    facilitator: new FacilitatorClient({ url: sandbox.file.urls.facilitator, timeoutMs: 1_000, ...options.facilitator }),
+    logger: pino({ level: 'silent' }),
+    checker: options.checker,
+  })
+  await gate.start()
+  return {
+    gate,
+    store,
+    async close() {
+      gate.stop()
+      await store.close()
+    },
+  }
+}
+
+/** Each sandbox rail with the official v2 client paying on it, its payer and the balance its payTo holds. */
+export async function payingRails(sandbox: RunningSandbox) {
+  const { x402: offers } = sandbox.file
+  const solana = await sandboxPayer(sandbox)
+  const evm = sandboxEvmPayer(sandbox)
+  return [
+    { name: 'solana', client: solana.client, payer: solana.buyer.address as string, treasury: () => usdcOf(sandbox, offers.solana.pay_to) },
+    { name: 'base (anvil)', client: evm.client, payer: evm.account.address as string, treasury: () => sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`) },
+  ]
+}
+export type PayingRail = Awaited<ReturnType<typeof payingRails>>[number]
+
+let calls = 0
+/** One quick-scan call as the gate sees it, with these request headers. */
+export const paidCall = (headers: Record<string, string> = {}): PaidCall => ({
+  headers: new Headers(headers),
+  url: 'http://127.0.0.1:8402/scan/quick',
+  resource: 'POST /scan/quick',
+  description: 'quick scan',
+  amount: '20000',
+  requestId: `req-${++calls}`,
+})
+
+/**
+ * Pays the gate's challenge for `amount` as the official v2 client does, on the rail its scheme
+ * serves; the base64 header to send.
+ */
+export async function payFor(gate: PaymentGate, rail: PayingRail, amount = '20000'): Promise<string> {
+  const challenge = gate.challenge({ ...paidCall(), amount }, 'payment required')
+  const required = JSON.parse(Buffer.from(challenge.headers['payment-required']!, 'base64').toString()) as PaymentRequired
+  return Buffer.from(JSON.stringify(await rail.client.createPaymentPayload(required))).toString('base64')
+}

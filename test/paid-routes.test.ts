@@ -142,3 +142,23 @@ test('without a facilitator configured, a paid route answers 503 and does no wor
   expect(await response.json()).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
   await closeContext(bare)
 })
+
+test('a facilitator unreachable at boot: free routes serve, paid routes answer 503 until it answers, then 402', async () => {
+  sandbox.faults.set('facilitator', '/supported', { kind: 'down' })
+  const late = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) })
+  const server = startServer(createApp(late), late)
+  try {
+    await (late.payments as PaymentGate).start(100)
+    expect((await fetch(`${server.url}/health`)).status).toBe(200)
+    const early = await fetch(`${server.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) })
+    expect(early.status).toBe(503)
+    expect(await early.json()).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
+    sandbox.faults.clear()
+    await Bun.sleep(500) // the background retry (100 ms, doubling) reaches it
+    const ready = await fetch(`${server.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) })
+    expect(ready.status).toBe(402)
+  } finally {
+    sandbox.faults.clear()
+    await server.shutdown('test over')
+  }
+})

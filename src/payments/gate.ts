@@ -261,11 +261,12 @@ export class PaymentGate {
   /** Reads, matches, claims and verifies the call's payment; on success it is `verified` in the ledger. */
   async #admit(call: PaidCall): Promise<{ ok: false; answer: GateAnswer } | Admitted> {
     const refuse = (answer: GateAnswer) => ({ ok: false as const, answer })
+    // Nothing to offer (the facilitator has not answered /supported yet): a challenge would be empty.
+    const offers = this.offers(call.amount)
+    if (offers.length === 0) return refuse(this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)'))
     const read = readPayment(call.headers)
     if (read.kind === 'none') return refuse(this.challenge(call, 'payment required: sign a payment for one of the offers and send it in X-PAYMENT'))
     if (read.kind === 'invalid') return refuse(this.challenge(call, read.reason))
-    const offers = this.offers(call.amount)
-    if (offers.length === 0) return refuse(this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)'))
     const match = matchOffer(read.payment, offers, this.#rails)
     if (!match.ok) return refuse(this.challenge(call, match.reason))
     const { offer } = match

@@ -3,6 +3,7 @@ import { deepDive } from '../plugins/deep-dive/index.ts'
 import { discovery } from '../plugins/discovery/index.ts'
 import { marketIntel } from '../plugins/market-intel/index.ts'
 import { quickScan } from '../plugins/quick-scan/index.ts'
+import { trade } from '../plugins/trade/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
 import { ManifestError, type Registry } from './manifest.ts'
@@ -24,6 +25,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}) {
     .use(quickScan(ctx))
     .use(marketIntel(ctx))
     .use(deepDive(ctx))
+    .use(trade(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)
   checkRoutesMatchManifests(app, ctx.registry)
   return app

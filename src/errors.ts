@@ -25,6 +25,14 @@ export const ERROR_CATALOGUE = {
     status: 404,
     message: 'no such route: see /openapi.json or /llm.txt for the routes this service serves',
   },
+  JOB_NOT_FOUND: {
+    status: 404,
+    message: 'no trade job has this job_id: quote first with POST /trade/quote, and use the job_id it answers',
+  },
+  JOB_CONFLICT: {
+    status: 409,
+    message: 'this job_id belongs to a trade that is executing or was executed: quote with a new job_id (or omit it to get one)',
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
     message: 'the request body is too large',
@@ -32,6 +40,10 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     message: 'send the request body as JSON with the header Content-Type: application/json',
+  },
+  TRADE_REJECTED: {
+    status: 422,
+    message: 'the trade was not executed: see status and rejection {code, reason, refundable}; no fee was charged',
   },
   RATE_LIMITED: {
     status: 429,
@@ -44,6 +56,10 @@ export const ERROR_CATALOGUE = {
   FACILITATOR_UNAVAILABLE: {
     status: 503,
     message: 'the payment facilitator cannot be reached, so no payment can be taken: nothing was charged; retry after Retry-After seconds',
+  },
+  UPSTREAM_UNAVAILABLE: {
+    status: 503,
+    message: 'a data source this route needs cannot be reached: retry after Retry-After seconds',
   },
   SHUTTING_DOWN: {
     status: 503,

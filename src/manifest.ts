@@ -24,6 +24,8 @@ export interface RouteSpec {
   produces?: 'application/json' | 'text/plain' | 'text/html'
   /** Errors this route can answer beyond those derived from its shape (body, params, rate limit). */
   errors?: ErrorCode[]
+  /** A fuller error-body schema for a status (e.g. a trade's 422 with its job fields), instead of the generic one. */
+  errorBodies?: Partial<Record<number, TSchema>>
   /** Per-client-IP limit class (see rate-limit.ts). */
   rateLimit?: RateLimitClass
   tags: string[]
@@ -174,6 +176,6 @@ export function responseSchemas(spec: RouteSpec): Record<number, TSchema> {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
   const responses: Record<number, TSchema> = { 200: spec.response }
-  for (const [status, codes] of byStatus) responses[status] = ErrorBodySchema(codes)
+  for (const [status, codes] of byStatus) responses[status] = spec.errorBodies?.[status] ?? ErrorBodySchema(codes)
   return responses
 }

@@ -29,12 +29,12 @@ describe('GET /.well-known/x402', () => {
   test('lists exactly the paid routes that are mounted', async () => {
     const { app } = testApp()
     const sent = await send(app, 'GET', '/.well-known/x402')
-    expect(sent.json).toEqual({ schema_version: '2.0', version: 1, resources: ['POST /fixture/scan', 'POST /scan/quick', 'POST /market/intel', 'POST /scan/deep'] })
+    expect(sent.json).toEqual({ schema_version: '2.0', version: 1, resources: ['POST /fixture/scan', 'POST /scan/quick', 'POST /market/intel', 'POST /scan/deep', 'POST /trade/execute'] })
   })
 
   test('the service alone lists its own paid routes only', async () => {
     const app = createApp(testContext())
-    expect((await send(app, 'GET', '/.well-known/x402')).json.resources).toEqual(['POST /scan/quick', 'POST /market/intel', 'POST /scan/deep'])
+    expect((await send(app, 'GET', '/.well-known/x402')).json.resources).toEqual(['POST /scan/quick', 'POST /market/intel', 'POST /scan/deep', 'POST /trade/execute'])
   })
 })
 
@@ -51,7 +51,7 @@ describe('GET /.well-known/agent.json', () => {
       defaultOutputModes: ['application/json'],
     })
     expect(typeof sent.json.description).toBe('string')
-    expect(sent.json.skills.map((skill: { id: string }) => skill.id)).toEqual(['fixture_scan', 'sol_quick_scan', 'sol_market_intel', 'sol_deep_dive'])
+    expect(sent.json.skills.map((skill: { id: string }) => skill.id)).toEqual(['fixture_scan', 'sol_quick_scan', 'sol_market_intel', 'sol_deep_dive', 'sol_trade'])
     expect(sent.json.skills[0]).toEqual(
       {
         id: 'fixture_scan',

@@ -184,7 +184,7 @@ describe('RATE_LIMITED (429)', () => {
   test('a store that answers only asynchronously (as Redis will) limits the same way', async () => {
     const ctx = testContext({ TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_BURST: '1' })
     const inner = ctx.store
-    ctx.store = { kind: inner.kind, ledger: inner.ledger, takeToken: inner.takeToken, ping: inner.ping, close: inner.close }
+    ctx.store = { kind: inner.kind, ledger: inner.ledger, jobs: inner.jobs, takeToken: inner.takeToken, ping: inner.ping, close: inner.close }
     const app = createApp(ctx, { plugins: [fixturePlugin(ctx)] })
     const headers = { 'x-forwarded-for': '198.51.100.8' }
     expect((await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers })).status).toBe(200)

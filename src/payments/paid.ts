@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context.ts'
 import { publicOrigin } from '../core/route-options.ts'
 import { ApiError, errorBody } from '../errors.ts'
 import { usdToAtomicUsdc, type RouteSpec } from '../manifest.ts'
+import type { GateAnswer, PaidCall, PaymentHold } from './gate.ts'
 
 /** What a route handler receives from Elysia that the gate needs. */
 interface HandlerContext {
@@ -16,23 +17,57 @@ interface HandlerContext {
  * come from the manifest.
  */
 export function paid(ctx: ServiceContext, spec: RouteSpec) {
-  if (spec.price === 'free') throw new Error(`${spec.method} ${spec.path} is free: do not wrap it in paid()`)
-  const amount = usdToAtomicUsdc(spec.price.usd)
-  const resource = `${spec.method} ${spec.path}`
+  const callOf = paidCallOf(ctx, spec)
   return async function charge<R>(context: HandlerContext, work: () => Promise<R>): Promise<R | unknown> {
     const gate = ctx.payments
     if (gate === 'waived') return work()
-    const requestId = String(context.set.headers['x-request-id'] ?? '')
-    if (gate === null) {
-      context.set.status = 503
-      return errorBody(new ApiError('FACILITATOR_UNAVAILABLE', { message: 'no payment facilitator is configured (FACILITATOR_URL), so no payment can be taken: nothing was charged' }), requestId)
-    }
-    const answer = await gate.run(
-      { headers: context.request.headers, url: `${publicOrigin(ctx, context.request)}${spec.path}`, resource, description: spec.summary, amount, requestId },
-      async () => ({ status: 200, body: await work() }),
-    )
-    context.set.status = answer.status
-    Object.assign(context.set.headers, answer.headers)
-    return answer.body
+    const call = callOf(context)
+    if (gate === null) return answer(context, unconfigured(call.requestId))
+    return answer(context, await gate.run(call, async () => ({ status: 200, body: await work() })))
   }
+}
+
+/**
+ * The deferred mode for a paid route whose outcome is known later (trade execute): `holdPayment(ctx,
+ * spec)` once, then `await hold(context)` verifies the payment and holds it (or answers why not: the
+ * 402 challenge, a 503), and the handler settles or cancels it once the outcome is known.
+ */
+export function holdPayment(ctx: ServiceContext, spec: RouteSpec) {
+  const callOf = paidCallOf(ctx, spec)
+  return async function hold(context: HandlerContext): Promise<{ ok: false; answer: GateAnswer } | { ok: true; hold: PaymentHold }> {
+    const gate = ctx.payments
+    if (gate === 'waived') return { ok: true, hold: WAIVED_HOLD }
+    const call = callOf(context)
+    if (gate === null) return { ok: false, answer: unconfigured(call.requestId) }
+    return gate.hold(call)
+  }
+}
+
+/** Sets the gate's answer (status and headers) on the Elysia context; its body is what the handler returns. */
+export function answer(context: HandlerContext, gateAnswer: GateAnswer): unknown {
+  context.set.status = gateAnswer.status
+  Object.assign(context.set.headers, gateAnswer.headers)
+  return gateAnswer.body
+}
+
+/** A hold when payments are waived (scanner tests and benches): nothing to settle or cancel. */
+const WAIVED_HOLD: PaymentHold = { payer: null, settle: async () => ({ ok: true, settlement: { success: true, transaction: '', network: '' }, headers: {} }), cancel: async () => {} }
+
+function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
+  if (spec.price === 'free') throw new Error(`${spec.method} ${spec.path} is free: do not wrap it in paid()`)
+  const amount = usdToAtomicUsdc(spec.price.usd)
+  const resource = `${spec.method} ${spec.path}`
+  return (context: HandlerContext): PaidCall => ({
+    headers: context.request.headers,
+    url: `${publicOrigin(ctx, context.request)}${spec.path}`,
+    resource,
+    description: spec.summary,
+    amount,
+    requestId: String(context.set.headers['x-request-id'] ?? ''),
+  })
+}
+
+function unconfigured(requestId: string): GateAnswer {
+  const message = 'no payment facilitator is configured (FACILITATOR_URL), so no payment can be taken: nothing was charged'
+  return { status: 503, headers: {}, body: errorBody(new ApiError('FACILITATOR_UNAVAILABLE', { message }), requestId) }
 }

@@ -88,6 +88,11 @@ export class JupiterSource {
     return this.#http.get(path, JupiterQuoteSchema, meter, 0)
   }
 
+  /** Every token-list entry carrying `tag` (`verified`, `stablecoin`, ...). */
+  tagged(tag: string, meter: CallMeter): Promise<JupiterToken[]> {
+    return this.#http.get(`/tokens/v2/tag?query=${encodeURIComponent(tag)}`, Type.Array(JupiterTokenSchema), meter, TOKEN_TTL_MS)
+  }
+
   /** The token-list entry of `mint`, or null when the list does not know it. */
   async token(mint: string, meter: CallMeter): Promise<JupiterToken | null> {
     const found = await this.#http.get(`/tokens/v2/search?query=${mint}`, Type.Array(JupiterTokenSchema), meter, TOKEN_TTL_MS)

@@ -1,10 +1,11 @@
 import type { BucketShape, TakeResult } from '../rate-limit.ts'
+import type { JobStore } from './jobs.ts'
 import type { PaymentLedger } from './ledger.ts'
 
 /**
- * Where the service keeps state: rate-limit buckets and the payment ledger now; trade jobs and the
- * response cache as their features land. One interface: the embedded store (SQLite file, buckets in
- * process memory) for a single instance, and (with REDIS_URL) a shared one for several.
+ * Where the service keeps state: rate-limit buckets, the payment ledger and trade jobs. One
+ * interface: the embedded store (SQLite file, buckets in process memory) for a single instance, and
+ * (with REDIS_URL) the ledger and jobs in a Redis shared by several.
  */
 export interface Store {
   readonly kind: 'sqlite' | 'redis'
@@ -17,29 +18,36 @@ export interface Store {
   takeTokenSync?(key: string, shape: BucketShape, nowMs?: number): TakeResult
   /** Every payment by its stable key and state (src/store/ledger.ts). */
   readonly ledger: PaymentLedger
+  /** Trade jobs by id, transitions guarded by status (src/store/jobs.ts). */
+  readonly jobs: JobStore
   /** True when the store answers. */
   ping(): Promise<boolean>
   close(): Promise<void>
 }
 
+import { redisJobs } from './jobs-redis.ts'
 import { redisLedger } from './ledger-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
 export { openSqliteStore }
 
 /**
- * The store this configuration names: the embedded SQLite store, whose payment ledger moves to Redis
- * when REDIS_URL is set, so instances sharing the Redis use a payment once across all of them.
+ * The store this configuration names: the embedded SQLite store, whose payment ledger and trade jobs
+ * move to Redis when REDIS_URL is set, so instances sharing the Redis use a payment once and execute
+ * a job once across all of them.
  */
 export function openStore(config: { DATA_DIR: string; REDIS_URL?: string }): Store {
   const store = openSqliteStore(config.DATA_DIR)
   if (!config.REDIS_URL) return store
   const ledger = redisLedger(config.REDIS_URL)
+  const jobs = redisJobs(config.REDIS_URL)
   return {
     ...store,
     ledger,
+    jobs,
     async close() {
       ledger.close()
+      jobs.close()
       await store.close()
     },
   }

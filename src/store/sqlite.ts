@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { MemoryBuckets } from '../rate-limit.ts'
 import type { Store } from './index.ts'
+import type { JobStore } from './jobs.ts'
 import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
 /**
@@ -21,6 +22,7 @@ export function openSqliteStore(dataDir: string): Store {
   return {
     kind: 'sqlite',
     ledger: sqliteLedger(db),
+    jobs: sqliteJobs(db),
     async takeToken(key, shape, nowMs = Date.now()) {
       return buckets.take(key, shape, nowMs)
     },
@@ -115,6 +117,29 @@ function sqliteLedger(db: Database): PaymentLedger {
     },
     async unresolved() {
       return open.all().map(toRecord)
+    },
+  }
+}
+
+/** Trade jobs in one table: the status in its own column (the guard of every transition), the job as JSON. */
+function sqliteJobs(db: Database): JobStore {
+  db.run('CREATE TABLE IF NOT EXISTS trade_jobs (id TEXT PRIMARY KEY, status TEXT NOT NULL, job TEXT NOT NULL, updated_at INTEGER NOT NULL)')
+  const insert = db.query('INSERT INTO trade_jobs (id, status, job, updated_at) VALUES ($id, $status, $job, $now) ON CONFLICT (id) DO NOTHING')
+  const select = db.query<{ id: string; status: string; job: string; updated_at: number }, { id: string }>('SELECT * FROM trade_jobs WHERE id = $id')
+  return {
+    async create(id, status, job, nowMs = Date.now()) {
+      return insert.run({ id, status, job: JSON.stringify(job), now: nowMs }).changes > 0
+    },
+    async transition(id, from, status, job, nowMs = Date.now()) {
+      if (from.length === 0) return false
+      const guard = from.map((_, index) => `$from${index}`).join(', ')
+      const params = Object.fromEntries(from.map((value, index) => [`from${index}`, value]))
+      const update = db.query(`UPDATE trade_jobs SET status = $status, job = $job, updated_at = $now WHERE id = $id AND status IN (${guard})`)
+      return update.run({ id, status, job: JSON.stringify(job), now: nowMs, ...params }).changes > 0
+    },
+    async get(id) {
+      const row = select.get({ id })
+      return row ? { id: row.id, status: row.status, job: JSON.parse(row.job), updatedAt: row.updated_at } : undefined
     },
   }
 }

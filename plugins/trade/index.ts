@@ -1,0 +1,85 @@
+import { Elysia } from 'elysia'
+import type { ServiceContext } from '../../src/context.ts'
+import { routeOptions } from '../../src/core/route-options.ts'
+import { ApiError, errorBody } from '../../src/errors.ts'
+import { usdToAtomicUsdc } from '../../src/manifest.ts'
+import { answer, holdPayment } from '../../src/payments/paid.ts'
+import { paymentRails } from '../../src/payments/rails.ts'
+import { PaymentGate } from '../../src/payments/gate.ts'
+import { offerableRails } from '../../src/payments/challenge.ts'
+import { CallMeter } from '../../src/sources/upstream.ts'
+import { SCHEMA_VERSION } from '../../src/version.ts'
+import { executeTrade, expireQuote, quoteExpired, resolveStale } from './execute.ts'
+import { Jobs, jobView } from './job.ts'
+import { manifest } from './manifest.ts'
+import { quoteTrade, type TradeAnswer } from './quote.ts'
+
+export { manifest }
+
+/** Seconds to wait before asking again for the token list when the aggregator cannot be reached. */
+const RETRY_AFTER_S = 5
+
+/**
+ * The swap executor (sol_trade): free quote with a risk gate, paid execute (charged on CONFIRMED),
+ * job status, verified pairs and payment currencies. docs/trade.md.
+ */
+export function trade(ctx: ServiceContext) {
+  ctx.registry.register(manifest)
+  const { quote, execute, status, pairs, currencies } = manifest.routes
+  const jobs = new Jobs(ctx.store.jobs)
+  const hold = holdPayment(ctx, execute)
+  const fee = usdToAtomicUsdc(execute.price.usd)
+  const requestIdOf = (set: { headers: Record<string, string | number> }) => String(set.headers['x-request-id'] ?? '')
+  const reply = (context: { set: { status?: number | string; headers: Record<string, string | number> } }, result: TradeAnswer) =>
+    answer(context as never, { status: result.status, headers: result.headers ?? {}, body: result.body })
+
+  return new Elysia({ name: 'plugin:trade' })
+    .post(quote.path, async function tradeQuoteRoute(context) {
+      return reply(context, await quoteTrade(ctx, jobs, context.body, requestIdOf(context.set)))
+    }, routeOptions(ctx, quote))
+    .post(execute.path, async function tradeExecuteRoute(context) {
+      const requestId = requestIdOf(context.set)
+      const result = await executeTrade({ ctx, jobs, hold: () => hold(context as never), requestId, fee }, context.body)
+      return reply(context, result)
+    }, routeOptions(ctx, execute))
+    .get(status.path, async function tradeStatusRoute(context) {
+      let job = await jobs.get(context.params.job_id)
+      if (!job) {
+        context.set.status = 404
+        return errorBody(new ApiError('JOB_NOT_FOUND', { details: { job_id: context.params.job_id } }), requestIdOf(context.set))
+      }
+      if (quoteExpired(job)) job = (await expireQuote(jobs, job)) ?? (await jobs.get(job.job_id))!
+      job = await resolveStale(ctx, jobs, job)
+      return jobView(job)
+    }, routeOptions(ctx, status))
+    .get(pairs.path, async function tradePairsRoute(context) {
+      try {
+        if (!ctx.sources.jupiter) throw new Error('no token list is configured (JUPITER_URL)')
+        const verified = await ctx.sources.jupiter.tagged('verified', new CallMeter())
+        const list = verified.map((token) => ({ mint: token.id, symbol: token.symbol, name: token.name, decimals: token.decimals })).sort((a, b) => a.symbol.localeCompare(b.symbol))
+        return { schema_version: SCHEMA_VERSION, count: list.length, pairs: list }
+      } catch (error) {
+        context.set.status = 503
+        context.set.headers['retry-after'] = String(RETRY_AFTER_S)
+        const message = `the aggregator's token list cannot be read (${(error as Error).message}): retry after ${RETRY_AFTER_S} s`
+        return errorBody(new ApiError('UPSTREAM_UNAVAILABLE', { message, details: { retry_after_s: RETRY_AFTER_S } }), requestIdOf(context.set))
+      }
+    }, routeOptions(ctx, pairs))
+    .get(currencies.path, function tradeCurrenciesRoute() {
+      const rails = paymentRails(ctx.config)
+      const offered = ctx.payments instanceof PaymentGate ? offerableRails(rails, ctx.payments.supported) : []
+      return {
+        schema_version: SCHEMA_VERSION,
+        currencies: rails.map((rail) => ({
+          currency: 'USDC' as const,
+          decimals: 6 as const,
+          chain: rail.name,
+          network: rail.network,
+          asset: rail.asset,
+          pay_to: rail.payTo ?? null,
+          accepted: offered.includes(rail),
+        })),
+        prices: ctx.registry.prices().map((price) => ({ route: price.route, skill: price.skill ?? null, usd: price.usd, amount: price.atomic })),
+      }
+    }, routeOptions(ctx, currencies))
+}

@@ -1,0 +1,88 @@
+import type { JobStore } from '../../src/store/jobs.ts'
+import { SCHEMA_VERSION } from '../../src/version.ts'
+import type { JobView, QuoteDetails, Rejection, RiskGate, TradeStatus } from './schemas.ts'
+
+/** A trade job as stored: what the status route shows, plus the transaction the quote built. */
+export interface TradeJob extends Omit<JobView, 'schema_version'> {
+  /** The unsigned transaction answered by the quote; execute compares the signed one's message to it. */
+  unsigned_transaction_b64: string | null
+}
+
+export type TradeRequest = TradeJob['request']
+
+/** Statuses a job can be quoted again from (nothing was broadcast). */
+export const REQUOTABLE: readonly TradeStatus[] = [
+  'QUOTED',
+  'EXPIRED',
+  'REJECTED_VALIDATION',
+  'REJECTED_RISK_GATE',
+  'REJECTED_INSUFFICIENT_BALANCE',
+  'REJECTED_NO_ROUTE',
+  'REJECTED_PRICE_IMPACT',
+  'REJECTED_SLIPPAGE_OUT_OF_RANGE',
+  'REJECTED_SAME_MINT',
+  'REJECTED_INTERNAL',
+]
+
+/** The job's public view: everything but the stored transaction (the caller has it from the quote). */
+export function jobView(job: TradeJob): JobView {
+  const { unsigned_transaction_b64: _transaction, ...view } = job
+  return { schema_version: SCHEMA_VERSION, ...view }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** Trade jobs over the store: every change appends to the job's history, every move is guarded by status. */
+export class Jobs {
+  readonly #store: JobStore
+
+  constructor(store: JobStore) {
+    this.#store = store
+  }
+
+  async get(id: string): Promise<TradeJob | undefined> {
+    return (await this.#store.get<TradeJob>(id))?.job
+  }
+
+  /**
+   * Records a quote's outcome (QUOTED or REJECTED_*) under `id`: a new job, or a fresh quote of one
+   * that was never broadcast. False when the id belongs to a job executing or executed.
+   */
+  async quoted(
+    id: string,
+    request: TradeRequest,
+    outcome: { status: TradeStatus; quote: QuoteDetails | null; risk_gate: RiskGate | null; unsigned_transaction_b64: string | null; rejection: Rejection | null; note: string | null },
+    nowMs = Date.now(),
+  ): Promise<TradeJob | undefined> {
+    const previous = await this.get(id)
+    const at = iso(nowMs)
+    const job: TradeJob = {
+      job_id: id,
+      status: outcome.status,
+      created_at: previous?.created_at ?? at,
+      updated_at: at,
+      request,
+      quote: outcome.quote,
+      risk_gate: outcome.risk_gate,
+      unsigned_transaction_b64: outcome.unsigned_transaction_b64,
+      execution: null,
+      rejection: outcome.rejection,
+      fee: null,
+      last_attempt: null,
+      history: [...(previous?.history ?? []), { status: outcome.status, at, note: outcome.note }],
+    }
+    const stored = previous
+      ? await this.#store.transition(id, [previous.status], job.status, job, nowMs)
+      : await this.#store.create(id, job.status, job, nowMs)
+    if (stored) return job
+    return undefined
+  }
+
+  /** Moves `job` from its current status to `to` with `changes`; the stored job, or undefined when another move won. */
+  async move(job: TradeJob, to: TradeStatus, changes: Partial<TradeJob> = {}, note: string | null = null, nowMs = Date.now()): Promise<TradeJob | undefined> {
+    const at = iso(nowMs)
+    const history = to === job.status && note === null ? job.history : [...job.history, { status: to, at, note }]
+    const next: TradeJob = { ...job, ...changes, status: to, updated_at: at, history }
+    return (await this.#store.transition(job.job_id, [job.status], to, next, nowMs)) ? next : undefined
+  }
+}

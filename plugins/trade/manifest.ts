@@ -1,0 +1,74 @@
+import { defineManifest } from '../../src/manifest.ts'
+import { CurrenciesResult, ExecuteRequest, ExecuteResult, JobView, PairsResult, QuoteRequest, QuoteResult, StatusParams, TradeRejectedBody } from './schemas.ts'
+
+export const manifest = defineManifest({
+  name: 'trade',
+  skill: {
+    id: 'sol_trade',
+    name: 'Solana swap with a risk gate',
+    description:
+      'Bring-your-own-wallet swaps: a free quote with a risk gate on the token being bought and an unsigned transaction, then a paid broadcast of the signed transaction, charged only when it confirms.',
+    tags: ['solana', 'swap', 'trade', 'risk'],
+    examples: ['Swap 0.5 SOL for DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263 if it is safe', 'Sell 100 USDC for SOL from my wallet'],
+  },
+  routes: {
+    quote: {
+      method: 'POST',
+      path: '/trade/quote',
+      summary: 'Swap quote with a risk gate (free)',
+      description:
+        'Quotes the swap through the aggregator, runs the risk gate (a quick scan of output_mint; BLOCK stops the trade), checks the wallet\'s balance and builds the unsigned transaction for user_public_key. 200: status QUOTED, quote, risk_gate, unsigned_transaction_b64. A trade that cannot go ahead: 422 TRADE_REJECTED with status REJECTED_* and rejection {code, reason, refundable}. Never charged.',
+      price: 'free',
+      body: QuoteRequest,
+      response: QuoteResult,
+      errors: ['TRADE_REJECTED', 'JOB_CONFLICT'],
+      errorBodies: { 422: TradeRejectedBody },
+      rateLimit: 'scanner',
+      tags: ['trade'],
+    },
+    execute: {
+      method: 'POST',
+      path: '/trade/execute',
+      summary: 'Broadcast the signed swap (0.15 USD, charged only when it confirms)',
+      description:
+        'Checks that the signed transaction is the quoted one (byte for byte) with a valid signature, verifies the payment and holds it, then simulates, sends and confirms the transaction. CONFIRMED: 200 with execution {tx_signature, slot}, and the fee settles. Anything else: 422 TRADE_REJECTED with status FAILED or REJECTED_*, and the fee is cancelled. Executing a job again answers its first outcome without charging.',
+      price: { usd: '0.15' },
+      body: ExecuteRequest,
+      response: ExecuteResult,
+      errors: ['TRADE_REJECTED', 'JOB_NOT_FOUND', 'JOB_CONFLICT'],
+      errorBodies: { 422: TradeRejectedBody },
+      rateLimit: 'scanner',
+      tags: ['trade'],
+    },
+    status: {
+      method: 'GET',
+      path: '/trade/status/:job_id',
+      summary: 'A trade job\'s status (free)',
+      description: 'The job as stored: status, quote summary, risk gate, execution or rejection, fee, and every transition with its time. Quotes past their blockhash read EXPIRED.',
+      price: 'free',
+      params: StatusParams,
+      response: JobView,
+      errors: ['JOB_NOT_FOUND'],
+      tags: ['trade'],
+    },
+    pairs: {
+      method: 'GET',
+      path: '/trade/pairs',
+      summary: 'Verified tradeable tokens (free)',
+      description: 'The tokens the aggregator\'s token list marks verified: mint, symbol, name, decimals.',
+      price: 'free',
+      response: PairsResult,
+      errors: ['UPSTREAM_UNAVAILABLE'],
+      tags: ['trade'],
+    },
+    currencies: {
+      method: 'GET',
+      path: '/trade/currencies',
+      summary: 'Accepted payment currencies and chains (free)',
+      description: 'USDC on each payment rail (network, asset, payTo, whether it is offered now) and the price of every paid route.',
+      price: 'free',
+      response: CurrenciesResult,
+      tags: ['trade'],
+    },
+  },
+})

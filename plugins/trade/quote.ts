@@ -1,0 +1,170 @@
+/**
+ * `POST /trade/quote`: the risk gate, the aggregator's quote, the wallet's balance and the unsigned
+ * transaction, gathered in parallel; the job recorded as QUOTED or REJECTED_* (docs/trade.md).
+ */
+import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
+import type { ServiceContext } from '../../src/context.ts'
+import { ApiError, errorBody } from '../../src/errors.ts'
+import type { JupiterQuote } from '../../src/sources/jupiter.ts'
+import { CallMeter, UpstreamError } from '../../src/sources/upstream.ts'
+import { SCHEMA_VERSION } from '../../src/version.ts'
+import { blockHeight, spendable } from './chain.ts'
+import { Jobs, REQUOTABLE, type TradeJob } from './job.ts'
+import { riskGate } from './risk-gate.ts'
+import { SLIPPAGE_BPS, type QuoteDetails, type QuoteRequest, type RejectedStatus, type Rejection, type RiskGate } from './schemas.ts'
+
+/** Price impact (percent) above which a quote is refused, and above which it carries a warning. */
+export const PRICE_IMPACT_BLOCK_PCT = 15
+export const PRICE_IMPACT_WARN_PCT = 3
+/** How long the quote's risk gate may scan: the quote must answer well inside the 15 s end to end. */
+const GATE_DEADLINE_MS = 4_000
+/** Slot time used to estimate when the blockhash expires. */
+const SLOT_MS = 400
+const MAX_U64 = 2n ** 64n - 1n
+
+/** Aggregator refusals that mean there is no way to make this swap. */
+const NO_ROUTE_CODES = new Set(['COULD_NOT_FIND_ANY_ROUTE', 'TOKEN_NOT_TRADABLE', 'MARKET_NOT_FOUND', 'NO_ROUTES_FOUND'])
+
+export interface TradeAnswer {
+  status: number
+  body: unknown
+  headers?: Record<string, string>
+}
+
+/** The 422 of a trade that does not go ahead: the error body with the job's outcome. */
+export function rejectedAnswer(job: Pick<TradeJob, 'job_id' | 'status' | 'execution' | 'rejection'> & Partial<Pick<TradeJob, 'quote' | 'risk_gate'>>, requestId: string): TradeAnswer {
+  const { job_id, status, execution, rejection } = job
+  const extra = { ...(job.quote ? { quote: job.quote } : {}), ...(job.risk_gate ? { risk_gate: job.risk_gate } : {}) }
+  const message = `${status}: ${rejection?.reason ?? 'the trade did not go ahead'}`
+  return { status: 422, body: errorBody(new ApiError('TRADE_REJECTED', { message, details: { job_id, status, execution, rejection, ...extra } }), requestId) }
+}
+
+export function newJobId(): string {
+  return `job_${crypto.randomUUID().replaceAll('-', '')}`
+}
+
+export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteRequest, requestId: string): Promise<TradeAnswer> {
+  const jobId = body.job_id ?? newJobId()
+  const request = {
+    input_mint: body.input_mint,
+    output_mint: body.output_mint,
+    amount_in: body.amount_in,
+    slippage_bps: body.slippage_bps ?? SLIPPAGE_BPS.default,
+    user_public_key: body.user_public_key,
+  }
+  const previous = await jobs.get(jobId)
+  if (previous && !REQUOTABLE.includes(previous.status))
+    return { status: 409, body: errorBody(new ApiError('JOB_CONFLICT', { details: { job_id: jobId, job_status: previous.status } }), requestId) }
+
+  const reject = async (status: RejectedStatus, code: string, reason: string, found: { quote?: QuoteDetails | null; risk_gate?: RiskGate | null } = {}) => {
+    const rejection: Rejection = { code, reason, refundable: true }
+    const outcome = { status, quote: found.quote ?? null, risk_gate: found.risk_gate ?? null, unsigned_transaction_b64: null, rejection, note: code }
+    const job = await jobs.quoted(jobId, request, outcome)
+    if (!job) return conflict(jobId, requestId)
+    return rejectedAnswer(job, requestId)
+  }
+
+  if (request.input_mint === request.output_mint) return reject('REJECTED_SAME_MINT', 'SAME_MINT', 'input_mint and output_mint are the same token: nothing to swap')
+  if (request.slippage_bps < SLIPPAGE_BPS.min || request.slippage_bps > SLIPPAGE_BPS.max)
+    return reject('REJECTED_SLIPPAGE_OUT_OF_RANGE', 'SLIPPAGE_OUT_OF_RANGE', `slippage_bps must be ${SLIPPAGE_BPS.min} to ${SLIPPAGE_BPS.max} (got ${request.slippage_bps})`)
+  const amount = BigInt(request.amount_in)
+  if (amount === 0n || amount > MAX_U64) return reject('REJECTED_VALIDATION', 'AMOUNT_OUT_OF_RANGE', `amount_in must be 1 to ${MAX_U64} atomic units (got ${request.amount_in})`)
+  const { jupiter, solana } = ctx.sources
+  if (!jupiter || !solana) return reject('REJECTED_INTERNAL', 'NOT_CONFIGURED', 'the swap aggregator or the Solana RPC is not configured on this service')
+
+  const meter = new CallMeter()
+  const rpc = solana.rpc(meter)
+  const settled = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }))
+  const [gate, quoted, balance, height] = await Promise.all([
+    settled(riskGate(ctx, request.output_mint, Date.now() + GATE_DEADLINE_MS)),
+    settled(jupiter.quote({ inputMint: request.input_mint, outputMint: request.output_mint, amount, slippageBps: request.slippage_bps }, meter)),
+    settled(spendable(rpc, request.user_public_key, request.input_mint)),
+    settled(blockHeight(rpc)),
+  ])
+
+  // A gate that could not run is not a pass.
+  const risk: RiskGate = gate.ok
+    ? gate.value
+    : { verdict: 'WARN', token: request.output_mint, grade: null, data_quality: 'LIMITED', reasons: [{ code: 'GATE_UNAVAILABLE', severity: 'medium', detail: `The risk gate could not run: ${(gate.error as Error).message}` }] }
+  if (risk.verdict === 'BLOCK')
+    return reject('REJECTED_RISK_GATE', 'RISK_GATE', `the risk gate blocks buying ${request.output_mint}: ${risk.reasons.map((entry) => entry.detail).join(' ') || `grade ${risk.grade}`}`, { risk_gate: risk })
+
+  if (!quoted.ok) {
+    const error = quoted.error
+    const refusal = error instanceof UpstreamError ? (error.body as { error?: string; errorCode?: string } | undefined) : undefined
+    if (refusal?.errorCode && NO_ROUTE_CODES.has(refusal.errorCode))
+      return reject('REJECTED_NO_ROUTE', 'NO_ROUTE', `the aggregator has no route from ${request.input_mint} to ${request.output_mint} (${refusal.errorCode}: ${refusal.error ?? ''})`, { risk_gate: risk })
+    if (refusal?.errorCode === 'CIRCULAR_ARBITRAGE_IS_DISABLED') return reject('REJECTED_SAME_MINT', 'SAME_MINT', 'the aggregator refuses a swap into the same token')
+    if (error instanceof UpstreamError && error.reason === 'rejected')
+      return reject('REJECTED_VALIDATION', 'AGGREGATOR_REFUSED', `the aggregator refused the request: ${refusal?.error ?? error.message}`, { risk_gate: risk })
+    return reject('REJECTED_INTERNAL', 'AGGREGATOR_UNAVAILABLE', `the swap aggregator could not be reached (${(error as Error).message}); nothing was charged: retry`, { risk_gate: risk })
+  }
+  const quote = quoted.value
+  const details = quoteDetails(quote, request.slippage_bps, height.ok ? height.value : undefined)
+  if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT)
+    return reject('REJECTED_PRICE_IMPACT', 'PRICE_IMPACT', `this size moves the price ${details.price_impact_pct.toFixed(2)}%, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`, { quote: details, risk_gate: risk })
+  if (details.price_impact_pct > PRICE_IMPACT_WARN_PCT) {
+    risk.reasons.push({ code: 'PRICE_IMPACT_HIGH', severity: 'medium', detail: `This size moves the price ${details.price_impact_pct.toFixed(2)}%.` })
+    if (risk.verdict === 'PASS') risk.verdict = 'WARN'
+  }
+  if (balance.ok && balance.value < amount)
+    return reject('REJECTED_INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', `${request.user_public_key} can spend ${balance.value} of ${request.input_mint}, less than amount_in ${amount}`, { quote: details, risk_gate: risk })
+  if (!balance.ok) risk.reasons.push({ code: 'BALANCE_UNCHECKED', severity: 'info', detail: 'The wallet\'s balance could not be read: the swap may fail if it is short.' })
+
+  let swap
+  try {
+    swap = await jupiter.swap({ quote, userPublicKey: request.user_public_key }, meter)
+  } catch (error) {
+    const refusal = error instanceof UpstreamError ? (error.body as { error?: string } | undefined) : undefined
+    return reject('REJECTED_INTERNAL', 'SWAP_BUILD_FAILED', `the aggregator could not build the transaction: ${refusal?.error ?? (error as Error).message}; quote again`, { quote: details, risk_gate: risk })
+  }
+  const built = checkBuilt(swap.swapTransaction, request.user_public_key)
+  if (!built.ok) return reject('REJECTED_INTERNAL', 'SWAP_BUILD_INVALID', built.reason, { quote: details, risk_gate: risk })
+  const final = quoteDetails(quote, request.slippage_bps, height.ok ? height.value : undefined, BigInt(swap.lastValidBlockHeight))
+  const job = await jobs.quoted(jobId, request, { status: 'QUOTED', quote: final, risk_gate: risk, unsigned_transaction_b64: swap.swapTransaction, rejection: null, note: risk.verdict })
+  if (!job) return conflict(jobId, requestId)
+  return {
+    status: 200,
+    body: { schema_version: SCHEMA_VERSION, job_id: jobId, status: 'QUOTED', quote: final, risk_gate: risk, unsigned_transaction_b64: swap.swapTransaction, rejection: null },
+  }
+}
+
+function conflict(jobId: string, requestId: string): TradeAnswer {
+  return { status: 409, body: errorBody(new ApiError('JOB_CONFLICT', { details: { job_id: jobId } }), requestId) }
+}
+
+function quoteDetails(quote: JupiterQuote, slippageBps: number, height: bigint | undefined, lastValid?: bigint): QuoteDetails {
+  const lastValidBlockHeight = lastValid ?? (height !== undefined ? height + 150n : 0n)
+  const blocksLeft = height !== undefined ? Number(lastValidBlockHeight - height) : 150
+  return {
+    input_mint: quote.inputMint,
+    output_mint: quote.outputMint,
+    in_amount: quote.inAmount,
+    out_amount: quote.outAmount,
+    min_out_amount: quote.otherAmountThreshold,
+    slippage_bps: slippageBps,
+    price_impact_pct: Math.round(Number(quote.priceImpactPct) * 100 * 10_000) / 10_000,
+    route: quote.routePlan.map((leg) => ({
+      venue: leg.swapInfo.label ?? 'unknown',
+      pool: leg.swapInfo.ammKey,
+      input_mint: leg.swapInfo.inputMint,
+      output_mint: leg.swapInfo.outputMint,
+      percent: leg.percent,
+    })),
+    last_valid_block_height: Number(lastValidBlockHeight),
+    expires_at: new Date(Date.now() + Math.max(0, blocksLeft) * SLOT_MS).toISOString(),
+  }
+}
+
+/** The aggregator's transaction must decode and be paid and signed by the user, whose slot is still empty. */
+function checkBuilt(b64: string, user: string): { ok: true } | { ok: false; reason: string } {
+  try {
+    const transaction = getTransactionDecoder().decode(Buffer.from(b64, 'base64'))
+    const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
+    if (message.staticAccounts[0] !== user) return { ok: false, reason: 'the aggregator built a transaction paid by another wallet: refused' }
+    if (!(user in transaction.signatures)) return { ok: false, reason: 'the aggregator built a transaction the user does not sign: refused' }
+    return { ok: true }
+  } catch (error) {
+    return { ok: false, reason: `the aggregator's transaction does not decode: ${(error as Error).message}` }
+  }
+}

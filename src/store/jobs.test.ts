@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startRedis } from '../../test/support/redis.ts'
+import type { JobStore } from './jobs.ts'
+import { redisJobs } from './jobs-redis.ts'
+import { openSqliteStore } from './sqlite.ts'
+
+let redis: Awaited<ReturnType<typeof startRedis>>
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterAll(() => redis?.stop())
+
+const backends: [string, () => { jobs: JobStore; close(): unknown }][] = [
+  ['SQLite', () => openSqliteStore(':memory:')],
+  [
+    'Redis',
+    () => {
+      const jobs = redisJobs(redis.url)
+      return { jobs, close: () => jobs.close() }
+    },
+  ],
+]
+
+let unique = 0
+const id = (name: string) => `${name}-${process.pid}-${++unique}`
+
+describe.each(backends)('trade jobs (%s)', (_, open) => {
+  test('a job id is created once; get answers the job and its status', async () => {
+    const { jobs, close } = open()
+    const job = id('create')
+    expect(await jobs.create(job, 'QUOTED', { n: 1 })).toBe(true)
+    expect(await jobs.create(job, 'QUOTED', { n: 2 })).toBe(false)
+    expect(await jobs.get(job)).toMatchObject({ id: job, status: 'QUOTED', job: { n: 1 } })
+    expect(await jobs.get(id('absent'))).toBeUndefined()
+    await close()
+  })
+
+  test('transitions are guarded by the status they leave: of ten concurrent executes, one wins', async () => {
+    const { jobs, close } = open()
+    const job = id('race')
+    await jobs.create(job, 'QUOTED', { n: 0 })
+    const wins = await Promise.all(Array.from({ length: 10 }, (_, n) => jobs.transition(job, ['QUOTED'], 'EXECUTING', { n })))
+    expect(wins.filter(Boolean)).toHaveLength(1)
+    expect((await jobs.get(job))?.status).toBe('EXECUTING')
+    expect(await jobs.transition(job, ['QUOTED', 'EXPIRED'], 'QUOTED', {})).toBe(false)
+    expect(await jobs.transition(job, ['EXECUTING'], 'CONFIRMED', { done: true })).toBe(true)
+    expect(await jobs.get(job)).toMatchObject({ status: 'CONFIRMED', job: { done: true } })
+    expect(await jobs.transition(id('absent'), ['QUOTED'], 'EXECUTING', {})).toBe(false)
+    await close()
+  })
+})

@@ -1,6 +1,6 @@
 import { createKeyPairSignerFromBytes, createSolanaRpc, type Address, type Rpc, type Signature, type SolanaRpcApi } from '@solana/kit'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodeAmmInfo } from '../src/onchain/raydium-amm-v4.ts'
@@ -10,21 +10,12 @@ import { METEORA_DLMM_PROGRAM_ADDRESS, ORCA_WHIRLPOOL_PROGRAM_ADDRESS, PUMP_AMM_
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import type { Pool } from '../sandbox/world/pool-book.ts'
+import { REPLAYED_MINT, replayedMintDir } from './support/replayed-mint.ts'
 
 const work = mkdtempSync(join(tmpdir(), 'solsentry-sandbox-'))
 const accountsDir = join(work, 'accounts')
 /** An account in the `solana account --output json` format: a classic Token mint (6 decimals, supply 42). */
-const REPLAYED = {
-  pubkey: 'Rep1ayedMint1111111111111111111111111111111',
-  account: {
-    lamports: 1461600,
-    data: [Buffer.concat([Buffer.alloc(36), Buffer.from([42, 0, 0, 0, 0, 0, 0, 0, 6, 1]), Buffer.alloc(36)]).toString('base64'), 'base64'],
-    owner: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
-    executable: false,
-    rentEpoch: 18446744073709551615,
-    space: 82,
-  },
-}
+const REPLAYED = REPLAYED_MINT
 
 let sandbox: RunningSandbox
 let rpc: Rpc<SolanaRpcApi>
@@ -32,8 +23,7 @@ let rpc: Rpc<SolanaRpcApi>
 const check = (value: unknown) => expect<unknown>(value)
 
 beforeAll(async () => {
-  mkdirSync(accountsDir)
-  writeFileSync(join(accountsDir, 'replayed.json'), JSON.stringify(REPLAYED))
+  replayedMintDir(accountsDir)
   sandbox = await startSandbox(ephemeralSandboxOptions({ accountsDir, dataDir: join(work, 'data', 'sandbox') }))
   rpc = createSolanaRpc(sandbox.file.urls.rpc) as unknown as Rpc<SolanaRpcApi>
 })

@@ -6,6 +6,7 @@ import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@so
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError, errorBody } from '../../src/errors.ts'
 import type { JupiterQuote } from '../../src/sources/jupiter.ts'
+import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter, UpstreamError } from '../../src/sources/upstream.ts'
 import { SCHEMA_VERSION } from '../../src/version.ts'
 import { blockHeight, spendable } from './chain.ts'
@@ -24,6 +25,15 @@ const MAX_U64 = 2n ** 64n - 1n
 
 /** Aggregator refusals that mean there is no way to make this swap. */
 const NO_ROUTE_CODES = new Set(['COULD_NOT_FIND_ANY_ROUTE', 'TOKEN_NOT_TRADABLE', 'MARKET_NOT_FOUND', 'NO_ROUTES_FOUND'])
+
+/** Buying SOL itself (a sale of a token for SOL): the native coin has nothing to scan. */
+const NATIVE_SOL_GATE: RiskGate = {
+  verdict: 'PASS',
+  token: WRAPPED_SOL_MINT_ADDRESS,
+  grade: null,
+  data_quality: 'FULL',
+  reasons: [{ code: 'NATIVE_SOL', severity: 'info', detail: 'The token bought is SOL itself: no authorities, holders or pools to judge.' }],
+}
 
 export interface TradeAnswer {
   status: number
@@ -76,7 +86,7 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
   const rpc = solana.rpc(meter)
   const settled = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }))
   const [gate, quoted, balance, height] = await Promise.all([
-    settled(riskGate(ctx, request.output_mint, Date.now() + GATE_DEADLINE_MS)),
+    settled(request.output_mint === WRAPPED_SOL_MINT_ADDRESS ? Promise.resolve(NATIVE_SOL_GATE) : riskGate(ctx, request.output_mint, Date.now() + GATE_DEADLINE_MS)),
     settled(jupiter.quote({ inputMint: request.input_mint, outputMint: request.output_mint, amount, slippageBps: request.slippage_bps }, meter)),
     settled(spendable(rpc, request.user_public_key, request.input_mint)),
     settled(blockHeight(rpc)),
@@ -84,7 +94,7 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
 
   // A gate that could not run is not a pass.
   const risk: RiskGate = gate.ok
-    ? gate.value
+    ? { ...gate.value, reasons: [...gate.value.reasons] }
     : { verdict: 'WARN', token: request.output_mint, grade: null, data_quality: 'LIMITED', reasons: [{ code: 'GATE_UNAVAILABLE', severity: 'medium', detail: `The risk gate could not run: ${(gate.error as Error).message}` }] }
   if (risk.verdict === 'BLOCK')
     return reject('REJECTED_RISK_GATE', 'RISK_GATE', `the risk gate blocks buying ${request.output_mint}: ${risk.reasons.map((entry) => entry.detail).join(' ') || `grade ${risk.grade}`}`, { risk_gate: risk })

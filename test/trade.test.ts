@@ -1,0 +1,267 @@
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import pino from 'pino'
+import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction, type KeyPairSigner } from '@solana/kit'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { createApp } from '../src/app.ts'
+import { loadConfig } from '../src/config.ts'
+import { createContext } from '../src/context.ts'
+import { PaymentGate } from '../src/payments/gate.ts'
+import { startServer } from '../src/server.ts'
+import { REPLAYED_MINT, replayedMintDir } from './support/replayed-mint.ts'
+import { sandboxEvmPayer, usdcOf } from './support/x402.ts'
+
+// The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
+// the execute fee paid by the official v2 client on the EVM rail (so the Solana balances move only by the swap).
+const sandbox = await startSandbox(ephemeralSandboxOptions({ accountsDir: replayedMintDir() }))
+const config = loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', RATE_LIMIT_SCANNER_BURST: '1000' })
+const ctx = createContext(config, { logger: pino({ level: 'silent' }) })
+await (ctx.payments as PaymentGate).start()
+const running = startServer(createApp(ctx), ctx)
+afterAll(async () => {
+  await running.shutdown('test over')
+  await sandbox.stop()
+})
+afterEach(() => sandbox.faults.clear())
+
+const SOL = 'So11111111111111111111111111111111111111112'
+const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
+const buyer = await sandbox.world.signer('demo-buyer')
+const evm = sandboxEvmPayer(sandbox)
+const payingFetch = wrapFetchWithPayment(fetch, evm.client)
+const { x402: offers } = sandbox.file
+/** What the service has been paid, on both rails. */
+const fees = async () => [await sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`), await usdcOf(sandbox, offers.solana.pay_to)]
+const sends = () => sandbox.faults.countOf('rpc:sendTransaction')
+
+const post = (path: string, body: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
+  fetcher(`${running.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any
+async function quote(request: Record<string, unknown> = {}): Promise<{ status: number; body: Json }> {
+  const response = await post('/trade/quote', { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '100000000', user_public_key: buyer.address, ...request })
+  return { status: response.status, body: await response.json() }
+}
+
+/** Signs the quoted transaction locally, as the caller's wallet does. */
+async function sign(unsigned: string, signer: KeyPairSigner = buyer): Promise<string> {
+  const transaction = getTransactionDecoder().decode(Buffer.from(unsigned, 'base64'))
+  return getBase64EncodedWireTransaction(await partiallySignTransaction([signer.keyPair], transaction))
+}
+
+async function rpc(method: string, params: unknown[]): Promise<Json> {
+  const response = await fetch(sandbox.file.urls.rpc, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  return ((await response.json()) as { result: Json }).result
+}
+async function tokensOf(owner: string, mint: string): Promise<bigint> {
+  const { value } = await rpc('getTokenAccountsByOwner', [owner, { mint }, { encoding: 'jsonParsed' }])
+  return value.reduce((sum: bigint, entry: Json) => sum + BigInt(entry.account.data.parsed.info.tokenAmount.amount), 0n)
+}
+const lamportsOf = async (owner: string) => BigInt((await rpc('getBalance', [owner])).value)
+const statusOf = async (jobId: string) => (await (await fetch(`${running.url}/trade/status/${jobId}`)).json()) as Json
+
+describe('a swap end to end (quote → sign locally → execute → CONFIRMED)', () => {
+  test('the balances move by the quoted amounts and the fee settles exactly once; executing again answers the first outcome', async () => {
+    const token = mintOf('blue-chip')
+    const [tokenBefore, lamportsBefore, feesBefore, sendsBefore] = [await tokensOf(buyer.address, token), await lamportsOf(buyer.address), await fees(), sends()]
+
+    const quoted = await quote()
+    expect(quoted.status).toBe(200)
+    expect(quoted.body).toMatchObject({ schema_version: '2.0', status: 'QUOTED', risk_gate: { verdict: 'PASS', grade: 'A' }, quote: { in_amount: '100000000', input_mint: SOL, output_mint: token }, rejection: null })
+    const { quote: terms, job_id } = quoted.body
+    expect(BigInt(terms.min_out_amount)).toBeLessThan(BigInt(terms.out_amount))
+    // A free route: no payment was asked for.
+    expect(await fees()).toEqual(feesBefore)
+
+    const executed = await post('/trade/execute', { job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) }, payingFetch)
+    expect(executed.status).toBe(200)
+    const outcome = (await executed.json()) as Json
+    expect(outcome).toMatchObject({ schema_version: '2.0', job_id, status: 'CONFIRMED', execution: { tx_signature: expect.any(String), slot: expect.any(Number) }, rejection: null })
+    expect(JSON.parse(Buffer.from(executed.headers.get('payment-response')!, 'base64').toString())).toMatchObject({ success: true, network: 'eip155:31337' })
+
+    const received = (await tokensOf(buyer.address, token)) - tokenBefore
+    expect(received).toBeGreaterThanOrEqual(BigInt(terms.min_out_amount))
+    expect(received).toBe(BigInt(terms.out_amount))
+    const spent = lamportsBefore - (await lamportsOf(buyer.address))
+    expect(spent).toBeGreaterThanOrEqual(100_000_000n)
+    expect(spent).toBeLessThan(100_000_000n + 5_000_000n) // the swap, the network fee, token-account rent
+    const [evmFees, solanaFees] = await fees()
+    expect(evmFees).toBe(feesBefore[0]! + 150_000n)
+    expect(solanaFees).toBe(feesBefore[1]!)
+    expect(sends() - sendsBefore).toBe(1)
+
+    const job = await statusOf(job_id)
+    expect(job).toMatchObject({ status: 'CONFIRMED', execution: outcome.execution, fee: { status: 'settled', amount: '150000', network: 'eip155:31337' }, rejection: null })
+    expect(job.history.map((entry: Json) => entry.status)).toEqual(['QUOTED', 'EXECUTING', 'EXECUTING', 'CONFIRMED'])
+    expect(job).not.toHaveProperty('unsigned_transaction_b64')
+
+    // Again: the first outcome, no second broadcast, no second fee (nothing is even asked for).
+    const again = await post('/trade/execute', { job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) }, payingFetch)
+    expect(again.status).toBe(200)
+    expect(((await again.json()) as Json).execution).toEqual(outcome.execution)
+    expect(await fees()).toEqual([evmFees!, solanaFees!])
+    expect(sends() - sendsBefore).toBe(1)
+    // And its job_id cannot be quoted again.
+    expect((await quote({ job_id })).status).toBe(409)
+  })
+
+  test('selling a token for SOL: the gate has nothing to scan in SOL and passes', async () => {
+    const usdc = mintOf('usdc-stablecoin')
+    const sold = await quote({ input_mint: usdc, output_mint: SOL, amount_in: '1000000' })
+    expect(sold.status).toBe(200)
+    expect(sold.body.risk_gate).toMatchObject({ verdict: 'PASS', token: SOL, reasons: [{ code: 'NATIVE_SOL' }] })
+  })
+})
+
+describe('every rejection, through real requests: 422 with its status, recorded on the job, nothing charged', () => {
+  const fresh = () => `${crypto.randomUUID().replace(/-/g, '').slice(0, 8)}`
+  test.each([
+    ['REJECTED_SAME_MINT', () => ({ input_mint: mintOf('blue-chip') })],
+    ['REJECTED_SLIPPAGE_OUT_OF_RANGE', () => ({ slippage_bps: 5_000 })],
+    ['REJECTED_VALIDATION', () => ({ amount_in: '0' })],
+    ['REJECTED_RISK_GATE', () => ({ output_mint: mintOf('hostile-token-2022') })],
+    ['REJECTED_NO_ROUTE', () => ({ input_mint: REPLAYED_MINT.pubkey, output_mint: SOL, amount_in: '1' })],
+    ['REJECTED_PRICE_IMPACT', () => ({ output_mint: mintOf('dead-token') })],
+    ['REJECTED_INSUFFICIENT_BALANCE', () => ({ user_public_key: 'Fresh' + '1'.repeat(39) })],
+    ['REJECTED_INTERNAL', () => {
+      sandbox.faults.set('jupiter', '/swap/v1/quote', { kind: 'server_error' })
+      return {}
+    }],
+  ] as const)('%s', async (expected, request) => {
+    const feesBefore = await fees()
+    const job_id = `reject-${fresh()}`
+    const rejected = await quote({ job_id, ...request() })
+    expect(rejected.status).toBe(422)
+    expect(rejected.body).toMatchObject({ schema_version: '2.0', error: true, code: 'TRADE_REJECTED', job_id, status: expected, execution: null, rejection: { code: expect.any(String), reason: expect.any(String), refundable: true } })
+    expect(rejected.body.message).toContain(expected)
+    const job = await statusOf(job_id)
+    expect(job).toMatchObject({ status: expected, rejection: rejected.body.rejection })
+    // Executing a rejected job answers the rejection; no payment is asked for.
+    const executed = await post('/trade/execute', { job_id, signed_transaction_b64: 'AQID' })
+    expect(executed.status).toBe(422)
+    expect(((await executed.json()) as Json).status).toBe(expected)
+    expect(await fees()).toEqual(feesBefore)
+  })
+
+  test('the risk gate says why it blocks, and a price-impact rejection shows the quote', async () => {
+    const blocked = await quote({ output_mint: mintOf('hostile-token-2022') })
+    expect(blocked.body.risk_gate).toMatchObject({ verdict: 'BLOCK', grade: 'F' })
+    expect(blocked.body.risk_gate.reasons.map((reason: Json) => reason.code)).toContain('HONEYPOT')
+    const impact = await quote({ output_mint: mintOf('dead-token') })
+    expect(impact.body.quote.price_impact_pct).toBeGreaterThan(15)
+  })
+})
+
+describe('execute refusals', () => {
+  test('a tampered transaction is refused before any payment is asked for and does not consume the quote', async () => {
+    const quoted = await quote()
+    const { job_id, unsigned_transaction_b64 } = quoted.body
+    const feesBefore = await fees()
+    // The amount (the last instruction's data) changed after quoting, then signed by the user.
+    const transaction = getTransactionDecoder().decode(Buffer.from(unsigned_transaction_b64, 'base64'))
+    const messageBytes = new Uint8Array(transaction.messageBytes)
+    messageBytes[messageBytes.length - 1]! ^= 0xff
+    const tampered = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], { ...transaction, messageBytes: messageBytes as never }))
+    const refused = await post('/trade/execute', { job_id, signed_transaction_b64: tampered })
+    expect(refused.status).toBe(422)
+    expect(refused.headers.get('payment-required')).toBeNull()
+    expect(await refused.json()).toMatchObject({ status: 'REJECTED_VALIDATION', rejection: { code: 'TRANSACTION_MISMATCH', refundable: true } })
+
+    // The quoted message with a forged user signature.
+    const signed = getTransactionDecoder().decode(Buffer.from(await sign(unsigned_transaction_b64), 'base64'))
+    const forged = new Uint8Array(signed.signatures[buyer.address]!)
+    forged[0]! ^= 0xff
+    const badSignature = getBase64EncodedWireTransaction({ ...signed, signatures: { ...signed.signatures, [buyer.address]: forged as never } })
+    expect(await (await post('/trade/execute', { job_id, signed_transaction_b64: badSignature })).json()).toMatchObject({ status: 'REJECTED_VALIDATION', rejection: { code: 'SIGNATURE_INVALID' } })
+    expect(await (await post('/trade/execute', { job_id, signed_transaction_b64: unsigned_transaction_b64 })).json()).toMatchObject({ rejection: { code: 'SIGNATURE_MISSING' } })
+
+    expect(await statusOf(job_id)).toMatchObject({ status: 'QUOTED', last_attempt: { rejection: { code: 'SIGNATURE_MISSING' } } })
+    expect(await fees()).toEqual(feesBefore)
+    // The right transaction still goes through.
+    const executed = await post('/trade/execute', { job_id, signed_transaction_b64: await sign(unsigned_transaction_b64) }, payingFetch)
+    expect(executed.status).toBe(200)
+  })
+
+  test('without payment: 402 with the 0.15 USD challenge, and the job stays quoted', async () => {
+    const quoted = await quote()
+    const response = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) })
+    expect(response.status).toBe(402)
+    const challenge = JSON.parse(Buffer.from(response.headers.get('payment-required')!, 'base64').toString())
+    expect(challenge.accepts.map((offer: Json) => offer.amount)).toEqual(['150000', '150000'])
+    expect((await statusOf(quoted.body.job_id)).status).toBe('QUOTED')
+  })
+
+  test('an expired blockhash: FAILED, refundable, nothing sent, the fee not charged', async () => {
+    const quoted = await quote()
+    const signedTx = await sign(quoted.body.unsigned_transaction_b64)
+    const [feesBefore, sendsBefore] = [await fees(), sends()]
+    for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
+    const response = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)
+    expect(response.status).toBe(422)
+    expect(await response.json()).toMatchObject({ status: 'FAILED', execution: null, rejection: { code: 'BLOCKHASH_EXPIRED', refundable: true } })
+    expect(await fees()).toEqual(feesBefore)
+    expect(sends()).toBe(sendsBefore)
+    expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'FAILED', fee: { status: 'cancelled' } })
+  })
+
+  test('two concurrent executes of one job: one broadcast, one fee, the same outcome for both', async () => {
+    const quoted = await quote()
+    const signedTx = await sign(quoted.body.unsigned_transaction_b64)
+    const [feesBefore, sendsBefore] = [await fees(), sends()]
+    const answers = await Promise.all([0, 1].map(() => post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)))
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200])
+    const [first, second] = (await Promise.all(answers.map((answer) => answer.json()))) as Json[]
+    expect(second.execution).toEqual(first.execution)
+    expect(sends() - sendsBefore).toBe(1)
+    expect((await fees())[0]).toBe(feesBefore[0]! + 150_000n)
+  })
+
+  test('an unknown job: 404 JOB_NOT_FOUND for execute (no payment asked) and status', async () => {
+    const executed = await post('/trade/execute', { job_id: 'no-such-job', signed_transaction_b64: 'AQID' })
+    expect(executed.status).toBe(404)
+    expect(await executed.json()).toMatchObject({ error: true, code: 'JOB_NOT_FOUND' })
+    const status = await fetch(`${running.url}/trade/status/no-such-job`)
+    expect(status.status).toBe(404)
+    expect(await status.json()).toMatchObject({ error: true, code: 'JOB_NOT_FOUND' })
+  })
+
+  test('bad bodies get 400 with a reason, never a 500', async () => {
+    for (const body of [{ job_id: 'x' }, { job_id: 'bad id!', signed_transaction_b64: 'AQID' }, {}]) {
+      const response = await post('/trade/execute', body)
+      expect(response.status).toBe(400)
+      expect(((await response.json()) as Json).error).toBe(true)
+    }
+    const badMint = await post('/trade/quote', { input_mint: '0xabc', output_mint: SOL, amount_in: '1', user_public_key: buyer.address })
+    expect(badMint.status).toBe(400)
+    expect(((await badMint.json()) as Json).code).toBe('INVALID_ADDRESS')
+    const badAmount = await post('/trade/quote', { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '1.5', user_public_key: buyer.address })
+    expect(badAmount.status).toBe(400)
+  })
+})
+
+describe('free helper routes', () => {
+  test('/trade/pairs lists the verified tokens; an unreachable token list is a 503 that says so', async () => {
+    const pairs = (await (await fetch(`${running.url}/trade/pairs`)).json()) as Json
+    expect(pairs).toMatchObject({ schema_version: '2.0', count: pairs.pairs.length })
+    expect(pairs.pairs).toContainEqual({ mint: SOL, symbol: 'SOL', name: 'Wrapped SOL', decimals: 9 })
+    expect(pairs.pairs).toContainEqual(expect.objectContaining({ mint: mintOf('usdc-stablecoin'), symbol: 'USDC', decimals: 6 }))
+    sandbox.faults.set('jupiter', '/tokens/v2/tag', { kind: 'down' })
+    // The list is cached: a fresh context sees the fault.
+    const bare = createContext(config, { logger: pino({ level: 'silent' }), payments: 'waived' })
+    const down = await createApp(bare).handle(new Request('http://localhost/trade/pairs'))
+    expect(down.status).toBe(503)
+    expect(down.headers.get('retry-after')).toBe('5')
+    expect(await down.json()).toMatchObject({ error: true, code: 'UPSTREAM_UNAVAILABLE' })
+  })
+
+  test('/trade/currencies: USDC on both rails from the payment settings, and the price of every paid route', async () => {
+    const currencies = (await (await fetch(`${running.url}/trade/currencies`)).json()) as Json
+    expect(currencies.currencies).toEqual([
+      { currency: 'USDC', decimals: 6, chain: 'base', network: 'eip155:31337', asset: offers.base.asset, pay_to: offers.base.pay_to, accepted: true },
+      { currency: 'USDC', decimals: 6, chain: 'solana', network: offers.solana.network, asset: offers.solana.asset, pay_to: offers.solana.pay_to, accepted: true },
+    ])
+    expect(currencies.prices).toContainEqual({ route: 'POST /trade/execute', skill: 'sol_trade', usd: '0.15', amount: '150000' })
+  })
+})

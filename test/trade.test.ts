@@ -10,6 +10,7 @@ import { createContext } from '../src/context.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/server.ts'
 import { REPLAYED_MINT, replayedMintDir } from './support/replayed-mint.ts'
+import { openApiValidator } from './support/openapi.ts'
 import { sandboxEvmPayer, usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
@@ -34,6 +35,10 @@ const { x402: offers } = sandbox.file
 /** What the service has been paid, on both rails. */
 const fees = async () => [await sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`), await usdcOf(sandbox, offers.solana.pay_to)]
 const sends = () => sandbox.faults.countOf('rpc:sendTransaction')
+/** Every answer checked against the service's own /openapi.json. */
+const validate = await openApiValidator({ handle: (request) => fetch(`${running.url}${new URL(request.url).pathname}`) })
+// Called before toMatchObject: Bun's toMatchObject writes its asymmetric matchers into the object it checks.
+const conforms = (method: string, path: string, status: number, body: unknown) => expect(validate(method, path, status, body)).toEqual([])
 
 const post = (path: string, body: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
   fetcher(`${running.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -70,6 +75,7 @@ describe('a swap end to end (quote → sign locally → execute → CONFIRMED)',
     const quoted = await quote()
     expect(quoted.status).toBe(200)
     expect(quoted.body).toMatchObject({ schema_version: '2.0', status: 'QUOTED', risk_gate: { verdict: 'PASS', grade: 'A' }, quote: { in_amount: '100000000', input_mint: SOL, output_mint: token }, rejection: null })
+    conforms('POST', '/trade/quote', 200, quoted.body)
     const { quote: terms, job_id } = quoted.body
     expect(BigInt(terms.min_out_amount)).toBeLessThan(BigInt(terms.out_amount))
     // A free route: no payment was asked for.
@@ -78,6 +84,7 @@ describe('a swap end to end (quote → sign locally → execute → CONFIRMED)',
     const executed = await post('/trade/execute', { job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) }, payingFetch)
     expect(executed.status).toBe(200)
     const outcome = (await executed.json()) as Json
+    conforms('POST', '/trade/execute', 200, outcome)
     expect(outcome).toMatchObject({ schema_version: '2.0', job_id, status: 'CONFIRMED', execution: { tx_signature: expect.any(String), slot: expect.any(Number) }, rejection: null })
     expect(JSON.parse(Buffer.from(executed.headers.get('payment-response')!, 'base64').toString())).toMatchObject({ success: true, network: 'eip155:31337' })
 
@@ -93,6 +100,7 @@ describe('a swap end to end (quote → sign locally → execute → CONFIRMED)',
     expect(sends() - sendsBefore).toBe(1)
 
     const job = await statusOf(job_id)
+    conforms('GET', '/trade/status/{job_id}', 200, job)
     expect(job).toMatchObject({ status: 'CONFIRMED', execution: outcome.execution, fee: { status: 'settled', amount: '150000', network: 'eip155:31337' }, rejection: null })
     expect(job.history.map((entry: Json) => entry.status)).toEqual(['QUOTED', 'EXECUTING', 'EXECUTING', 'CONFIRMED'])
     expect(job).not.toHaveProperty('unsigned_transaction_b64')
@@ -134,9 +142,11 @@ describe('every rejection, through real requests: 422 with its status, recorded 
     const job_id = `reject-${fresh()}`
     const rejected = await quote({ job_id, ...request() })
     expect(rejected.status).toBe(422)
+    conforms('POST', '/trade/quote', 422, rejected.body)
     expect(rejected.body).toMatchObject({ schema_version: '2.0', error: true, code: 'TRADE_REJECTED', job_id, status: expected, execution: null, rejection: { code: expect.any(String), reason: expect.any(String), refundable: true } })
     expect(rejected.body.message).toContain(expected)
     const job = await statusOf(job_id)
+    conforms('GET', '/trade/status/{job_id}', 200, job)
     expect(job).toMatchObject({ status: expected, rejection: rejected.body.rejection })
     // Executing a rejected job answers the rejection; no payment is asked for.
     const executed = await post('/trade/execute', { job_id, signed_transaction_b64: 'AQID' })
@@ -200,7 +210,9 @@ describe('execute refusals', () => {
     for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
     const response = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)
     expect(response.status).toBe(422)
-    expect(await response.json()).toMatchObject({ status: 'FAILED', execution: null, rejection: { code: 'BLOCKHASH_EXPIRED', refundable: true } })
+    const failed = await response.json()
+    conforms('POST', '/trade/execute', 422, failed)
+    expect(failed).toMatchObject({ status: 'FAILED', execution: null, rejection: { code: 'BLOCKHASH_EXPIRED', refundable: true } })
     expect(await fees()).toEqual(feesBefore)
     expect(sends()).toBe(sendsBefore)
     expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'FAILED', fee: { status: 'cancelled' } })
@@ -221,7 +233,9 @@ describe('execute refusals', () => {
   test('an unknown job: 404 JOB_NOT_FOUND for execute (no payment asked) and status', async () => {
     const executed = await post('/trade/execute', { job_id: 'no-such-job', signed_transaction_b64: 'AQID' })
     expect(executed.status).toBe(404)
-    expect(await executed.json()).toMatchObject({ error: true, code: 'JOB_NOT_FOUND' })
+    const missing = await executed.json()
+    conforms('POST', '/trade/execute', 404, missing)
+    expect(missing).toMatchObject({ error: true, code: 'JOB_NOT_FOUND' })
     const status = await fetch(`${running.url}/trade/status/no-such-job`)
     expect(status.status).toBe(404)
     expect(await status.json()).toMatchObject({ error: true, code: 'JOB_NOT_FOUND' })
@@ -241,9 +255,33 @@ describe('execute refusals', () => {
   })
 })
 
+describe('jobs over time', () => {
+  test('a quote past its blockhash reads EXPIRED, and executing it answers EXPIRED without asking for payment', async () => {
+    const quoted = await quote()
+    const stored = (await ctx.store.jobs.get<Json>(quoted.body.job_id))!
+    const past = { ...stored.job, quote: { ...stored.job.quote, expires_at: new Date(Date.now() - 60_000).toISOString() } }
+    expect(await ctx.store.jobs.transition(quoted.body.job_id, ['QUOTED'], 'QUOTED', past)).toBe(true)
+    expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'EXPIRED', rejection: { code: 'QUOTE_EXPIRED', refundable: true } })
+    const executed = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) })
+    expect(executed.status).toBe(422)
+    expect(await executed.json()).toMatchObject({ status: 'EXPIRED', rejection: { code: 'QUOTE_EXPIRED' } })
+  })
+
+  test('a job left EXECUTING by a process that stopped is resolved from the chain when read', async () => {
+    const quoted = await quote()
+    const done = (await (await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) }, payingFetch)).json()) as Json
+    // As if the service died after sending: the job still EXECUTING, last touched minutes ago.
+    const stored = (await ctx.store.jobs.get<Json>(quoted.body.job_id))!
+    const orphan = { ...stored.job, status: 'EXECUTING', updated_at: new Date(Date.now() - 300_000).toISOString(), execution: { tx_signature: done.execution.tx_signature, slot: null } }
+    expect(await ctx.store.jobs.transition(quoted.body.job_id, ['CONFIRMED'], 'EXECUTING', orphan)).toBe(true)
+    expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'CONFIRMED', execution: done.execution, fee: { status: 'not_settled' } })
+  })
+})
+
 describe('free helper routes', () => {
   test('/trade/pairs lists the verified tokens; an unreachable token list is a 503 that says so', async () => {
     const pairs = (await (await fetch(`${running.url}/trade/pairs`)).json()) as Json
+    conforms('GET', '/trade/pairs', 200, pairs)
     expect(pairs).toMatchObject({ schema_version: '2.0', count: pairs.pairs.length })
     expect(pairs.pairs).toContainEqual({ mint: SOL, symbol: 'SOL', name: 'Wrapped SOL', decimals: 9 })
     expect(pairs.pairs).toContainEqual(expect.objectContaining({ mint: mintOf('usdc-stablecoin'), symbol: 'USDC', decimals: 6 }))
@@ -258,6 +296,7 @@ describe('free helper routes', () => {
 
   test('/trade/currencies: USDC on both rails from the payment settings, and the price of every paid route', async () => {
     const currencies = (await (await fetch(`${running.url}/trade/currencies`)).json()) as Json
+    conforms('GET', '/trade/currencies', 200, currencies)
     expect(currencies.currencies).toEqual([
       { currency: 'USDC', decimals: 6, chain: 'base', network: 'eip155:31337', asset: offers.base.asset, pay_to: offers.base.pay_to, accepted: true },
       { currency: 'USDC', decimals: 6, chain: 'solana', network: offers.solana.network, asset: offers.solana.asset, pay_to: offers.solana.pay_to, accepted: true },

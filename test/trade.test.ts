@@ -218,6 +218,38 @@ describe('execute refusals', () => {
     expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'FAILED', fee: { status: 'cancelled' } })
   })
 
+  test('a transaction that no longer simulates (the wallet spent its SOL after quoting): FAILED, refundable, not sent, no fee', async () => {
+    const { generateKeyPairSigner } = await import('@solana/kit')
+    const { getTransferSolInstruction } = await import('@solana-program/system')
+    const wallet = await generateKeyPairSigner()
+    await sandbox.world.faucet.airdrop(wallet.address, 1_000_000_000n)
+    const quoted = await quote({ user_public_key: wallet.address, amount_in: '500000000' })
+    expect(quoted.status).toBe(200)
+    const signedTx = await sign(quoted.body.unsigned_transaction_b64, wallet)
+    const sink = await generateKeyPairSigner()
+    await sandbox.world.run(wallet, [getTransferSolInstruction({ source: wallet, destination: sink.address, amount: 900_000_000n })])
+    const [feesBefore, sendsBefore] = [await fees(), sends()]
+    const response = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)
+    expect(response.status).toBe(422)
+    expect(await response.json()).toMatchObject({ status: 'FAILED', rejection: { code: 'SIMULATION_FAILED', refundable: true } })
+    expect(sends()).toBe(sendsBefore)
+    expect(await fees()).toEqual(feesBefore)
+  })
+
+  test('the chain unreadable before sending: REJECTED_INTERNAL, no fee, and the quote is kept for a retry', async () => {
+    const quoted = await quote()
+    const signedTx = await sign(quoted.body.unsigned_transaction_b64)
+    const feesBefore = await fees()
+    sandbox.faults.set('rpc', 'isBlockhashValid', { kind: 'server_error' })
+    const response = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)
+    expect(response.status).toBe(422)
+    expect(await response.json()).toMatchObject({ status: 'REJECTED_INTERNAL', rejection: { code: 'INTERNAL', refundable: true } })
+    expect(await fees()).toEqual(feesBefore)
+    expect((await statusOf(quoted.body.job_id)).status).toBe('QUOTED')
+    sandbox.faults.clear()
+    expect((await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)).status).toBe(200)
+  })
+
   test('two concurrent executes of one job: one broadcast, one fee, the same outcome for both', async () => {
     const quoted = await quote()
     const signedTx = await sign(quoted.body.unsigned_transaction_b64)
@@ -252,6 +284,37 @@ describe('execute refusals', () => {
     expect(((await badMint.json()) as Json).code).toBe('INVALID_ADDRESS')
     const badAmount = await post('/trade/quote', { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '1.5', user_public_key: buyer.address })
     expect(badAmount.status).toBe(400)
+  })
+})
+
+describe('two instances sharing a Redis store (jobs and payment ledger)', () => {
+  test('a job quoted on one and executed on both at once: one broadcast, one fee', async () => {
+    const { startRedis } = await import('./support/redis.ts')
+    const redis = await startRedis()
+    const instances = [0, 1].map(() => {
+      const shared = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', REDIS_URL: redis.url }), { logger: pino({ level: 'silent' }) })
+      return { ctx: shared, server: startServer(createApp(shared), shared) }
+    })
+    try {
+      await Promise.all(instances.map(({ ctx: shared }) => (shared.payments as PaymentGate).start()))
+      const [a, b] = instances.map(({ server }) => server.url)
+      const request = { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '100000000', user_public_key: buyer.address }
+      const quoted = (await (await fetch(`${a}/trade/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })).json()) as Json
+      expect(quoted.status).toBe('QUOTED')
+      const signedTx = await sign(quoted.unsigned_transaction_b64)
+      const [feesBefore, sendsBefore] = [await fees(), sends()]
+      const answers = await Promise.all(
+        [a!, b!].map((url) => payingFetch(`${url}/trade/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ job_id: quoted.job_id, signed_transaction_b64: signedTx }) })),
+      )
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200])
+      expect(sends() - sendsBefore).toBe(1)
+      expect((await fees())[0]).toBe(feesBefore[0]! + 150_000n)
+      // Either instance answers the job.
+      expect((await (await fetch(`${b}/trade/status/${quoted.job_id}`)).json()) as Json).toMatchObject({ status: 'CONFIRMED' })
+    } finally {
+      for (const { server } of instances) await server.shutdown('test over')
+      await redis.stop()
+    }
   })
 })
 

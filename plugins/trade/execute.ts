@@ -107,6 +107,7 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
     if (!settled.ok) deps.ctx.logger.warn({ request_id: requestId, job_id: job.job_id, reason: settled.reason }, 'trade confirmed but its fee did not settle')
     const execution = { tx_signature: job.execution!.tx_signature, slot: result.slot }
     const done = (await jobs.move(job, 'CONFIRMED', { execution, fee, rejection: null }, `confirmed in slot ${result.slot}`))!
+    deps.ctx.logger.info({ request_id: requestId, job_id: job.job_id, tx: execution.tx_signature, slot: result.slot, fee: fee.status }, 'trade confirmed')
     return { status: 200, headers: settled.ok ? settled.headers : {}, body: { schema_version: SCHEMA_VERSION, job_id: done.job_id, status: 'CONFIRMED', execution, rejection: null } }
   }
   if (result.kind === 'unknown') {
@@ -116,6 +117,7 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
     return rejectedAnswer({ job_id: job.job_id, status: 'EXECUTING', execution: job.execution, rejection }, requestId)
   }
   await hold.cancel(result.rejection.code)
+  deps.ctx.logger.info({ request_id: requestId, job_id: job.job_id, status: result.status, code: result.rejection.code }, 'trade not executed')
   const fee = { status: 'cancelled' as const, amount: deps.fee, network: null, transaction: null, note: 'the trade did not confirm' }
   const done = (await jobs.move(job, result.status, { rejection: result.rejection, fee }, result.rejection.code))!
   return rejectedAnswer(done, requestId)

@@ -1,6 +1,6 @@
 import type { JobStore } from '../../src/store/jobs.ts'
 import { SCHEMA_VERSION } from '../../src/version.ts'
-import type { JobView, QuoteDetails, Rejection, RiskGate, TradeStatus } from './schemas.ts'
+import { REJECTED_STATUSES, type JobView, type QuoteDetails, type Rejection, type RiskGate, type TradeStatus } from './schemas.ts'
 
 /** A trade job as stored: what the status route shows, plus the transaction the quote built. */
 export interface TradeJob extends Omit<JobView, 'schema_version'> {
@@ -11,18 +11,7 @@ export interface TradeJob extends Omit<JobView, 'schema_version'> {
 export type TradeRequest = TradeJob['request']
 
 /** Statuses a job can be quoted again from (nothing was broadcast). */
-export const REQUOTABLE: readonly TradeStatus[] = [
-  'QUOTED',
-  'EXPIRED',
-  'REJECTED_VALIDATION',
-  'REJECTED_RISK_GATE',
-  'REJECTED_INSUFFICIENT_BALANCE',
-  'REJECTED_NO_ROUTE',
-  'REJECTED_PRICE_IMPACT',
-  'REJECTED_SLIPPAGE_OUT_OF_RANGE',
-  'REJECTED_SAME_MINT',
-  'REJECTED_INTERNAL',
-]
+export const REQUOTABLE: readonly TradeStatus[] = ['QUOTED', 'EXPIRED', ...REJECTED_STATUSES]
 
 /** The job's public view: everything but the stored transaction (the caller has it from the quote). */
 export function jobView(job: TradeJob): JobView {

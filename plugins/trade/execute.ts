@@ -85,7 +85,8 @@ async function land(ctx: ServiceContext, jobs: Jobs, job: TradeJob, wire: string
     return { job, result: failed('SIMULATION_FAILED', `the transaction fails in simulation (${JSON.stringify(simulation.err, bigintSafe)}): ${simulation.logs.slice(-3).join(' | ')}; it was not sent`, true) }
 
   // Recorded before sending: if this process dies now, the job still names the transaction to look for.
-  const sent = (await jobs.move(job, 'EXECUTING', { execution: { tx_signature: checked.signature, slot: null } }, 'broadcast'))!
+  const sent = await jobs.move(job, 'EXECUTING', { execution: { tx_signature: checked.signature, slot: null } }, 'broadcast')
+  if (!sent) throw new Error('the job changed under this execute')
   await send(rpc, wire).catch(() => {})
   const landing: Landing = await confirm(rpc, checked.signature, wire, BigInt(job.quote!.last_valid_block_height))
   if (landing.kind === 'confirmed') return { job: sent, result: { kind: 'confirmed', slot: landing.slot } }
@@ -106,7 +107,7 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
       : { status: 'not_settled' as const, amount: deps.fee, network: null, transaction: null, note: settled.reason }
     if (!settled.ok) deps.ctx.logger.warn({ request_id: requestId, job_id: job.job_id, reason: settled.reason }, 'trade confirmed but its fee did not settle')
     const execution = { tx_signature: job.execution!.tx_signature, slot: result.slot }
-    const done = (await jobs.move(job, 'CONFIRMED', { execution, fee, rejection: null }, `confirmed in slot ${result.slot}`))!
+    const done = (await jobs.move(job, 'CONFIRMED', { execution, fee, rejection: null }, `confirmed in slot ${result.slot}`)) ?? (await jobs.get(job.job_id))!
     deps.ctx.logger.info({ request_id: requestId, job_id: job.job_id, tx: execution.tx_signature, slot: result.slot, fee: fee.status }, 'trade confirmed')
     return { status: 200, headers: settled.ok ? settled.headers : {}, body: { schema_version: SCHEMA_VERSION, job_id: done.job_id, status: 'CONFIRMED', execution, rejection: null } }
   }
@@ -119,7 +120,7 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
   await hold.cancel(result.rejection.code)
   deps.ctx.logger.info({ request_id: requestId, job_id: job.job_id, status: result.status, code: result.rejection.code }, 'trade not executed')
   const fee = { status: 'cancelled' as const, amount: deps.fee, network: null, transaction: null, note: 'the trade did not confirm' }
-  const done = (await jobs.move(job, result.status, { rejection: result.rejection, fee }, result.rejection.code))!
+  const done = (await jobs.move(job, result.status, { rejection: result.rejection, fee }, result.rejection.code)) ?? (await jobs.get(job.job_id))!
   return rejectedAnswer(done, requestId)
 }
 
@@ -159,8 +160,11 @@ export function quoteExpired(job: TradeJob, nowMs = Date.now()): boolean {
   return job.status === 'QUOTED' && job.quote !== null && Date.parse(job.quote.expires_at) + EXPIRY_GRACE_MS < nowMs
 }
 
-/** How long an EXECUTING job may go without an update before it is taken for orphaned (its process gone). */
-const STALE_MS = 120_000
+/**
+ * How long an EXECUTING job may go without an update before it is taken for orphaned (its process
+ * gone): longer than an execute's confirmation wait (150 s at most), so a live execute is never taken.
+ */
+const STALE_MS = 180_000
 
 /**
  * A job left EXECUTING by a process that stopped (a restart mid-execute) is resolved from the chain:

@@ -29,6 +29,7 @@ export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void 
       lines.push(
         `    curl -si -X POST ${serviceUrl}/scan/quick -H 'content-type: application/json' -d '{"token_address":"${example.mint}"}'   # 402: the offers`,
         `    npm run pay -- /scan/quick ${example.mint}   # pays it as the demo buyer (add --rail base to pay on anvil)`,
+        `    npm run trade -- ${example.mint}   # buys 0.1 SOL of it: quote, sign locally, paid execute`,
         `    curl -s ${file.urls.dexscreener}/tokens/v1/solana/${example.mint}`,
         `    curl -s -X POST ${file.urls.rpc} -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getTokenLargestAccounts","params":["${example.mint}"]}'`,
       )

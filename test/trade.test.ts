@@ -341,6 +341,19 @@ describe('jobs over time', () => {
   })
 })
 
+test('npm run trade (the demo client) buys a token as the demo buyer: quote, local signature, paid execute', async () => {
+  const { join } = await import('node:path')
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'sandbox/trade.ts'), mintOf('sniped-launch'), '--rail', 'base', '--service', running.url, '--world', sandbox.worldFilePath], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
+  expect(err).toContain('quote: HTTP 200, QUOTED')
+  expect(err).toContain('execute: HTTP 200')
+  expect(await child.exited).toBe(0)
+  expect(out).toContain('"status": "CONFIRMED"')
+})
+
 describe('free helper routes', () => {
   test('/trade/pairs lists the verified tokens; an unreachable token list is a 503 that says so', async () => {
     const pairs = (await (await fetch(`${running.url}/trade/pairs`)).json()) as Json

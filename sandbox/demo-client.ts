@@ -1,0 +1,56 @@
+/**
+ * What the sandbox's demo clients (`npm run pay`, `npm run trade`) share: reading world.json and the
+ * command line, and an official x402 v2 client paying as the demo buyer on either rail.
+ */
+import { readFileSync } from 'node:fs'
+import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit'
+import { x402Client } from '@x402/core/client'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { SandboxWorldFile } from './index.ts'
+
+/** `--name value` options (removed from `args`), with fallbacks. */
+export function takeOption(args: string[], name: string, fallback: string): string {
+  const index = args.indexOf(`--${name}`)
+  return index >= 0 ? args.splice(index, 2)[1]! : fallback
+}
+
+/** The world file the running sandbox wrote; exits with a hint when there is none. */
+export function readWorld(args: string[]): SandboxWorldFile {
+  const path = takeOption(args, 'world', `${process.env.DATA_DIR || './data'}/sandbox/world.json`)
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as SandboxWorldFile
+  } catch {
+    console.error(`cannot read the sandbox world file ${path}: start the sandbox first (npm start)`)
+    process.exit(2)
+  }
+}
+
+/** The demo buyer's Solana keypair (the CLI keypair file world.json names). */
+export function demoBuyer(world: SandboxWorldFile): Promise<KeyPairSigner> {
+  return createKeyPairSignerFromBytes(Uint8Array.from(JSON.parse(readFileSync(world.buyer.keypair_path, 'utf8')) as number[]))
+}
+
+/**
+ * The official v2 client paying as the demo buyer: sandbox USDC on the Solana rail, or the test USDC
+ * on anvil (EIP-3009) with `rail` `base`. The sandbox assets are not among the client's known ones,
+ * so this one is allowed, up to 1 USDC a call.
+ */
+export async function demoPayer(world: SandboxWorldFile, rail: 'solana' | 'base'): Promise<{ client: x402Client; payer: string; network: string }> {
+  const offer = world.x402[rail]
+  const network = offer.network as `${string}:${string}`
+  const client = new x402Client()
+  let payer: string
+  if (rail === 'base') {
+    const account = privateKeyToAccount(world.evm_buyer.private_key as `0x${string}`)
+    payer = account.address
+    client.register(network, new ExactEvmScheme(account))
+  } else {
+    const buyer = await demoBuyer(world)
+    payer = buyer.address
+    client.register(network, new ExactSvmScheme(buyer, { rpcUrl: world.urls.rpc }))
+  }
+  client.setSpendControls({ allowedAssets: [{ network, asset: offer.asset, maxAmountPerPayment: '1000000' }] })
+  return { client, payer, network }
+}

@@ -14,7 +14,11 @@ import { Jobs, REQUOTABLE, type TradeJob } from './job.ts'
 import { riskGate } from './risk-gate.ts'
 import { SLIPPAGE_BPS, type QuoteDetails, type QuoteRequest, type RejectedStatus, type Rejection, type RiskGate } from './schemas.ts'
 
-/** Price impact (percent) above which a quote is refused, and above which it carries a warning. */
+/**
+ * Price impact (percent) above which a quote is refused: the caller would give a seventh of the value
+ * to the pool's curve, a wrong size or a pool too thin to trade. Above the warning level (where swap
+ * front-ends start warning) the trade goes ahead with a WARN.
+ */
 export const PRICE_IMPACT_BLOCK_PCT = 15
 export const PRICE_IMPACT_WARN_PCT = 3
 /** How long the quote's risk gate may scan: the quote must answer well inside the 15 s end to end. */

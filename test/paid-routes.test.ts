@@ -145,7 +145,7 @@ test('without a facilitator configured, a paid route answers 503 and does no wor
 
 test('a facilitator unreachable at boot: free routes serve, paid routes answer 503 until it answers, then 402', async () => {
   sandbox.faults.set('facilitator', '/supported', { kind: 'down' })
-  const late = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) })
+  const late = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', RATE_LIMIT_SCANNER_BURST: '1000' }), { logger: pino({ level: 'silent' }) })
   const server = startServer(createApp(late), late)
   try {
     await (late.payments as PaymentGate).start(100)
@@ -154,8 +154,13 @@ test('a facilitator unreachable at boot: free routes serve, paid routes answer 5
     expect(early.status).toBe(503)
     expect(await early.json()).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
     sandbox.faults.clear()
-    await Bun.sleep(500) // the background retry (100 ms, doubling) reaches it
-    const ready = await fetch(`${server.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) })
+    // The background retry (100 ms, doubling) reaches it: waited for, not assumed.
+    const ask = () => fetch(`${server.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) })
+    let ready = await ask()
+    for (let waited = 0; waited < 10_000 && ready.status === 503; waited += 100) {
+      await Bun.sleep(100)
+      ready = await ask()
+    }
     expect(ready.status).toBe(402)
   } finally {
     sandbox.faults.clear()

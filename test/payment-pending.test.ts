@@ -48,7 +48,8 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     expect((answer.body as { message: string }).message).toContain('not known yet')
     expect((await store.ledger.get(key))?.state).toBe('pending')
 
-    await Bun.sleep(1_000) // the slow facilitator settles meanwhile
+    // The slow facilitator settles meanwhile (waited for, not assumed: the machine may be busy).
+    for (let waited = 0; waited < 10_000 && (await rail.treasury()) === before; waited += 100) await Bun.sleep(100)
     expect(await rail.treasury()).toBe(before + 20_000n)
     expect(await gate.resolvePending()).toMatchObject({ settled: 1 })
     expect(await store.ledger.get(key)).toMatchObject({ state: 'credited', reason: expect.stringContaining('resolved on chain') })

@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { ERROR_CATALOGUE } from '../src/errors.ts'
 import { MAX_BODY_BYTES } from '../src/core/body.ts'
-import { createApp } from '../src/app.ts'
-import { fixturePlugin } from './fixtures/fixture-plugin.ts'
 import { send, testApp, testContext, VALID_MINT } from './support/app.ts'
 
 const SCAN = '/fixture/scan'
@@ -181,14 +179,23 @@ describe('RATE_LIMITED (429)', () => {
     expect((await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers })).status).toBe(429)
   })
 
-  test('a store that answers only asynchronously (as Redis will) limits the same way', async () => {
-    const ctx = testContext({ TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_BURST: '1' })
-    const inner = ctx.store
-    ctx.store = { kind: inner.kind, ledger: inner.ledger, jobs: inner.jobs, takeToken: inner.takeToken, ping: inner.ping, close: inner.close }
-    const app = createApp(ctx, { plugins: [fixturePlugin(ctx)] })
-    const headers = { 'x-forwarded-for': '198.51.100.8' }
-    expect((await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers })).status).toBe(200)
-    expectError(await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers }), 'RATE_LIMITED')
+  test('two instances sharing a Redis (REDIS_URL) hold a client to one limit', async () => {
+    const { startRedis } = await import('./support/redis.ts')
+    const redis = await startRedis()
+    const env = { TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_BURST: '2', REDIS_URL: redis.url }
+    const [one, two] = [testApp(env), testApp(env)]
+    try {
+      expect(one.ctx.store.kind).toBe('redis')
+      const headers = { 'x-forwarded-for': '198.51.100.8' }
+      expect((await send(one.app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers })).status).toBe(200)
+      expect((await send(two.app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers })).status).toBe(200)
+      expectError(await send(one.app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers }), 'RATE_LIMITED')
+      expectError(await send(two.app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers }), 'RATE_LIMITED')
+    } finally {
+      await one.ctx.store.close()
+      await two.ctx.store.close()
+      await redis.stop()
+    }
   })
 
   test('routes without a limit class are never limited', async () => {

@@ -25,6 +25,7 @@ export interface Store {
   close(): Promise<void>
 }
 
+import { redisBuckets } from './buckets-redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { redisLedger } from './ledger-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
@@ -32,20 +33,24 @@ import { openSqliteStore } from './sqlite.ts'
 export { openSqliteStore }
 
 /**
- * The store this configuration names: the embedded SQLite store, whose payment ledger and trade jobs
- * move to Redis when REDIS_URL is set, so instances sharing the Redis use a payment once and execute
- * a job once across all of them.
+ * The store this configuration names: the embedded SQLite store, whose rate-limit buckets, payment
+ * ledger and trade jobs move to Redis when REDIS_URL is set, so instances sharing the Redis hold a
+ * client to one limit, use a payment once and execute a job once across all of them.
  */
 export function openStore(config: { DATA_DIR: string; REDIS_URL?: string }): Store {
   const store = openSqliteStore(config.DATA_DIR)
   if (!config.REDIS_URL) return store
   const ledger = redisLedger(config.REDIS_URL)
   const jobs = redisJobs(config.REDIS_URL)
+  const buckets = redisBuckets(config.REDIS_URL)
   return {
-    ...store,
+    kind: 'redis',
     ledger,
     jobs,
+    takeToken: (key, shape, nowMs) => buckets.take(key, shape, nowMs),
+    ping: async () => (await store.ping()) && (await buckets.ping()),
     async close() {
+      buckets.close()
       ledger.close()
       jobs.close()
       await store.close()

@@ -1,0 +1,63 @@
+import { RedisClient } from 'bun'
+import { idleExpiryMs, type BucketShape, type TakeResult } from '../rate-limit.ts'
+
+const PREFIX = 'solsentry:bucket:'
+/** A limiter must never hold a request up for long: past this, the request goes through. */
+const TAKE_TIMEOUT_MS = 100
+
+// `takeFromBucket` (src/rate-limit.ts) in Lua, so a take is one atomic step whichever instance sends
+// it; src/store/buckets.test.ts runs both over the same sequences to keep them the same arithmetic.
+const TAKE = `
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
+local tokens = capacity
+if state[1] then
+  local elapsed = math.max(0, now - tonumber(state[2])) / 1000
+  tokens = math.min(capacity, tonumber(state[1]) + elapsed * rate)
+end
+local allowed = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'updated', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {allowed, string.format('%.17g', tokens)}`
+
+/**
+ * Token buckets in Redis (REDIS_URL), shared by every instance, so a client's limit holds across
+ * them. A Redis that is slow or unreachable lets the request through (the store's health then reads
+ * down): rate limiting must not take the service down with it.
+ */
+export function redisBuckets(url: string) {
+  const client = new RedisClient(url, { connectionTimeout: 2_000, autoReconnect: true })
+  return {
+    async take(key: string, shape: BucketShape, nowMs = Date.now()): Promise<TakeResult> {
+      const run = client.send('EVAL', [TAKE, '1', PREFIX + key, String(shape.capacity), String(shape.refillPerSecond), String(Math.floor(nowMs)), String(idleExpiryMs(shape))])
+      let timer: Timer | undefined
+      const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, TAKE_TIMEOUT_MS)))
+      try {
+        const answer = (await Promise.race([run, timeout])) as [number, string] | undefined
+        if (!answer) throw new Error('timed out')
+        const tokens = Number(answer[1])
+        if (answer[0] === 1) return { allowed: true, remaining: Math.floor(tokens), retryAfterS: 0 }
+        return { allowed: false, remaining: 0, retryAfterS: Math.ceil((1 - tokens) / shape.refillPerSecond) }
+      } catch {
+        run.catch(() => {})
+        return { allowed: true, remaining: Math.max(0, shape.capacity - 1), retryAfterS: 0 }
+      } finally {
+        clearTimeout(timer)
+      }
+    },
+    /** True when Redis answers PING in time (the store's health). */
+    async ping(): Promise<boolean> {
+      const answer = client.send('PING', []).then((reply) => reply === 'PONG', () => false)
+      return Promise.race([answer, Bun.sleep(1_000).then(() => false)])
+    },
+    close() {
+      client.close()
+    },
+  }
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startRedis } from '../../test/support/redis.ts'
+import { MemoryBuckets, type BucketShape, type TakeResult } from '../rate-limit.ts'
+import { redisBuckets } from './buckets-redis.ts'
+
+let redis: Awaited<ReturnType<typeof startRedis>>
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterAll(() => redis?.stop())
+
+const SHAPE: BucketShape = { capacity: 3, refillPerSecond: 0.5 }
+/** Takes at these times (ms) and what each answers: the burst, the refusal, the refill, the cap. */
+const SEQUENCE: [number, TakeResult][] = [
+  [0, { allowed: true, remaining: 2, retryAfterS: 0 }],
+  [10, { allowed: true, remaining: 1, retryAfterS: 0 }],
+  [20, { allowed: true, remaining: 0, retryAfterS: 0 }],
+  [30, { allowed: false, remaining: 0, retryAfterS: 2 }],
+  [1_030, { allowed: false, remaining: 0, retryAfterS: 1 }],
+  [2_030, { allowed: true, remaining: 0, retryAfterS: 0 }],
+  [60_000, { allowed: true, remaining: 2, retryAfterS: 0 }],
+]
+
+let unique = 0
+describe.each([
+  ['memory', () => {
+    const buckets = new MemoryBuckets()
+    return { take: async (key: string, shape: BucketShape, now: number) => buckets.take(key, shape, now), close() {} }
+  }],
+  ['Redis', () => redisBuckets(redis.url)],
+])('token buckets (%s): the same arithmetic', (_, open) => {
+  test('a burst, a refusal with its wait, the refill, the cap', async () => {
+    const buckets = open()
+    const key = `client-${process.pid}-${++unique}`
+    for (const [at, expected] of SEQUENCE) expect(await buckets.take(key, SHAPE, 1_000_000 + at)).toEqual(expected)
+    buckets.close()
+  })
+})
+
+describe('Redis buckets', () => {
+  test('two instances share one client\'s bucket', async () => {
+    const [a, b] = [redisBuckets(redis.url), redisBuckets(redis.url)]
+    const key = `shared-${process.pid}-${++unique}`
+    const answers = [await a.take(key, SHAPE, 5_000), await b.take(key, SHAPE, 5_000), await a.take(key, SHAPE, 5_000), await b.take(key, SHAPE, 5_000)]
+    expect(answers.map((answer) => answer.allowed)).toEqual([true, true, true, false])
+    expect(await a.ping()).toBe(true)
+    a.close()
+    b.close()
+  })
+
+  test('an unreachable Redis lets requests through and reads down', async () => {
+    const closed = Bun.serve({ port: 0, fetch: () => new Response('') })
+    const url = `redis://127.0.0.1:${closed.port}`
+    await closed.stop(true)
+    const offline = redisBuckets(url)
+    expect(await offline.take('anyone', SHAPE, 0)).toMatchObject({ allowed: true })
+    expect(await offline.ping()).toBe(false)
+    offline.close()
+  })
+})

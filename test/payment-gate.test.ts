@@ -169,13 +169,15 @@ describe('two instances sharing a Redis ledger', () => {
   test('the same payment sent to both at once runs once and settles once', async () => {
     const { startRedis } = await import('./support/redis.ts')
     const { redisLedger } = await import('../src/store/ledger-redis.ts')
+    const { redisClient } = await import('../src/redis.ts')
     const redis = await startRedis()
-    const ledgers = [redisLedger(redis.url), redisLedger(redis.url)]
-    const gates = ledgers.map(
-      (ledger) =>
+    // Two instances: a connection each.
+    const clients = [redisClient(redis.url), redisClient(redis.url)]
+    const gates = clients.map(
+      (client) =>
         new PaymentGate({
           rails: paymentRails(loadConfig(sandbox.serviceSettings)),
-          ledger,
+          ledger: redisLedger(client),
           facilitator: new FacilitatorClient({ url: sandbox.file.urls.facilitator }),
           logger: pino({ level: 'silent' }),
           sharedLedger: true,
@@ -194,7 +196,7 @@ describe('two instances sharing a Redis ledger', () => {
       expect(await gates[0]!.reconcile()).toEqual({ released: 0, pending: 0 })
     } finally {
       for (const instance of gates) instance.stop()
-      for (const ledger of ledgers) ledger.close()
+      for (const client of clients) client.close()
       await redis.stop()
     }
   })

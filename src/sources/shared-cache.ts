@@ -1,5 +1,6 @@
-import { RedisClient } from 'bun'
+import type { RedisClient } from 'bun'
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
+import { redisClient } from '../redis.ts'
 
 /**
  * A cache several service instances share (Redis), behind the in-process one: a fact one instance
@@ -32,7 +33,7 @@ export class RedisCache implements SharedCache {
 
   constructor(url: string, format: CacheFormat) {
     this.#format = format
-    this.#client = new RedisClient(url, { connectionTimeout: 2_000, autoReconnect: true })
+    this.#client = redisClient(url)
     this.#client.connect().catch(() => (this.#healthy = false))
   }
 

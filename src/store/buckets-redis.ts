@@ -1,4 +1,4 @@
-import { RedisClient } from 'bun'
+import type { RedisClient } from 'bun'
 import { idleExpiryMs, type BucketShape, type TakeResult } from '../rate-limit.ts'
 
 const PREFIX = 'solsentry:bucket:'
@@ -29,10 +29,9 @@ return {allowed, string.format('%.17g', tokens)}`
 /**
  * Token buckets in Redis (REDIS_URL), shared by every instance, so a client's limit holds across
  * them. A Redis that is slow or unreachable lets the request through (the store's health then reads
- * down): rate limiting must not take the service down with it.
+ * down, see `redisPing`): rate limiting must not take the service down with it.
  */
-export function redisBuckets(url: string) {
-  const client = new RedisClient(url, { connectionTimeout: 2_000, autoReconnect: true })
+export function redisBuckets(client: RedisClient) {
   return {
     async take(key: string, shape: BucketShape, nowMs = Date.now()): Promise<TakeResult> {
       const run = client.send('EVAL', [TAKE, '1', PREFIX + key, String(shape.capacity), String(shape.refillPerSecond), String(Math.floor(nowMs)), String(idleExpiryMs(shape))])
@@ -50,14 +49,6 @@ export function redisBuckets(url: string) {
       } finally {
         clearTimeout(timer)
       }
-    },
-    /** True when Redis answers PING in time (the store's health). */
-    async ping(): Promise<boolean> {
-      const answer = client.send('PING', []).then((reply) => reply === 'PONG', () => false)
-      return Promise.race([answer, Bun.sleep(1_000).then(() => false)])
-    },
-    close() {
-      client.close()
     },
   }
 }

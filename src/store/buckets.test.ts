@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startRedis } from '../../test/support/redis.ts'
 import { MemoryBuckets, type BucketShape, type TakeResult } from '../rate-limit.ts'
+import { redisClient, redisPing } from '../redis.ts'
 import { redisBuckets } from './buckets-redis.ts'
 
 let redis: Awaited<ReturnType<typeof startRedis>>
@@ -27,7 +28,10 @@ describe.each([
     const buckets = new MemoryBuckets()
     return { take: async (key: string, shape: BucketShape, now: number) => buckets.take(key, shape, now), close() {} }
   }],
-  ['Redis', () => redisBuckets(redis.url)],
+  ['Redis', () => {
+    const client = redisClient(redis.url)
+    return { take: redisBuckets(client).take, close: () => client.close() }
+  }],
 ])('token buckets (%s): the same arithmetic', (_, open) => {
   test('a burst, a refusal with its wait, the refill, the cap', async () => {
     const buckets = open()
@@ -39,22 +43,22 @@ describe.each([
 
 describe('Redis buckets', () => {
   test('two instances share one client\'s bucket', async () => {
-    const [a, b] = [redisBuckets(redis.url), redisBuckets(redis.url)]
+    const clients = [redisClient(redis.url), redisClient(redis.url)]
+    const [a, b] = clients.map(redisBuckets) as [ReturnType<typeof redisBuckets>, ReturnType<typeof redisBuckets>]
     const key = `shared-${process.pid}-${++unique}`
     const answers = [await a.take(key, SHAPE, 5_000), await b.take(key, SHAPE, 5_000), await a.take(key, SHAPE, 5_000), await b.take(key, SHAPE, 5_000)]
     expect(answers.map((answer) => answer.allowed)).toEqual([true, true, true, false])
-    expect(await a.ping()).toBe(true)
-    a.close()
-    b.close()
+    expect(await redisPing(clients[0]!)).toBe(true)
+    for (const client of clients) client.close()
   })
 
   test('an unreachable Redis lets requests through and reads down', async () => {
     const closed = Bun.serve({ port: 0, fetch: () => new Response('') })
     const url = `redis://127.0.0.1:${closed.port}`
     await closed.stop(true)
-    const offline = redisBuckets(url)
-    expect(await offline.take('anyone', SHAPE, 0)).toMatchObject({ allowed: true })
-    expect(await offline.ping()).toBe(false)
-    offline.close()
+    const client = redisClient(url)
+    expect(await redisBuckets(client).take('anyone', SHAPE, 0)).toMatchObject({ allowed: true })
+    expect(await redisPing(client)).toBe(false)
+    client.close()
   })
 })

@@ -28,6 +28,7 @@ export interface Store {
 import { redisBuckets } from './buckets-redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { redisLedger } from './ledger-redis.ts'
+import { redisClient, redisPing } from '../redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
 export { openSqliteStore }
@@ -40,19 +41,17 @@ export { openSqliteStore }
 export function openStore(config: { DATA_DIR: string; REDIS_URL?: string }): Store {
   const store = openSqliteStore(config.DATA_DIR)
   if (!config.REDIS_URL) return store
-  const ledger = redisLedger(config.REDIS_URL)
-  const jobs = redisJobs(config.REDIS_URL)
-  const buckets = redisBuckets(config.REDIS_URL)
+  // One connection serves the ledger, the jobs and the buckets (Bun's client pipelines commands).
+  const client = redisClient(config.REDIS_URL)
+  const buckets = redisBuckets(client)
   return {
     kind: 'redis',
-    ledger,
-    jobs,
+    ledger: redisLedger(client),
+    jobs: redisJobs(client),
     takeToken: (key, shape, nowMs) => buckets.take(key, shape, nowMs),
-    ping: async () => (await store.ping()) && (await buckets.ping()),
+    ping: async () => (await store.ping()) && (await redisPing(client)),
     async close() {
-      buckets.close()
-      ledger.close()
-      jobs.close()
+      client.close()
       await store.close()
     },
   }

@@ -1,4 +1,4 @@
-import { RedisClient } from 'bun'
+import type { RedisClient } from 'bun'
 import type { JobStore } from './jobs.ts'
 
 const PREFIX = 'solsentry:job:'
@@ -16,8 +16,7 @@ redis.call('HSET', KEYS[1], 'status', ARGV[2], 'job', ARGV[3], 'updated_at', ARG
 return 1`
 
 /** Trade jobs in Redis (REDIS_URL): a hash per job (status, job JSON, updated_at). */
-export function redisJobs(url: string): JobStore & { close(): void } {
-  const client = new RedisClient(url, { connectionTimeout: 2_000, autoReconnect: true })
+export function redisJobs(client: RedisClient): JobStore {
   return {
     async create(id, status, job, nowMs = Date.now()) {
       return (await client.send('EVAL', [CREATE, '1', PREFIX + id, status, JSON.stringify(job), String(nowMs)])) === 1
@@ -30,9 +29,6 @@ export function redisJobs(url: string): JobStore & { close(): void } {
       const hash = (await client.send('HGETALL', [PREFIX + id])) as Record<string, string> | null
       if (!hash || hash.status === undefined || hash.job === undefined) return undefined
       return { id, status: hash.status, job: JSON.parse(hash.job), updatedAt: Number(hash.updated_at) }
-    },
-    close() {
-      client.close()
     },
   }
 }

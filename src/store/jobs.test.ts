@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startRedis } from '../../test/support/redis.ts'
 import type { JobStore } from './jobs.ts'
+import { redisClient } from '../redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
@@ -15,8 +16,8 @@ const backends: [string, () => { jobs: JobStore; close(): unknown }][] = [
   [
     'Redis',
     () => {
-      const jobs = redisJobs(redis.url)
-      return { jobs, close: () => jobs.close() }
+      const client = redisClient(redis.url)
+      return { jobs: redisJobs(client), close: () => client.close() }
     },
   ],
 ]

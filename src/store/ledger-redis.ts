@@ -1,4 +1,4 @@
-import { RedisClient } from 'bun'
+import type { RedisClient } from 'bun'
 import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
 /** Keys are namespaced so the ledger can share a Redis with other data. */
@@ -44,8 +44,7 @@ const toRecord = (hash: Record<string, string>): PaymentRecord => ({
  * SQLite ledger, each claim and transition one Lua script. Unlike the cache, a ledger that cannot be
  * reached is an error — a payment is never taken without its record.
  */
-export function redisLedger(url: string): PaymentLedger & { close(): void } {
-  const client = new RedisClient(url, { connectionTimeout: 2_000, autoReconnect: true })
+export function redisLedger(client: RedisClient): PaymentLedger {
   const retryable = `,${RETRYABLE_STATES.join(',')},`
   const open = `,${OPEN_STATES.join(',')},`
   const hash = async (key: string) => (await client.send('HGETALL', [PREFIX + key])) as Record<string, string> | null
@@ -68,9 +67,6 @@ export function redisLedger(url: string): PaymentLedger & { close(): void } {
       const keys = (await client.send('SMEMBERS', [OPEN])) as string[]
       const records = await Promise.all(keys.map(async (key) => (await this.get(key))!))
       return records.filter(Boolean).sort((a, b) => a.createdAt - b.createdAt)
-    },
-    close() {
-      client.close()
     },
   }
 }

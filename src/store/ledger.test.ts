@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startRedis } from '../../test/support/redis.ts'
 import type { PaymentLedger } from './ledger.ts'
+import { redisClient } from '../redis.ts'
 import { redisLedger } from './ledger-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
@@ -42,8 +43,8 @@ const backends: [string, { fresh(): Opened; durable(): Opened }][] = [
 ]
 
 function redisLedgerOpened(): Opened {
-  const ledger = redisLedger(redis.url)
-  return { ledger, close: () => ledger.close() }
+  const client = redisClient(redis.url)
+  return { ledger: redisLedger(client), close: () => client.close() }
 }
 
 let unique = 0

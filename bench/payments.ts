@@ -8,9 +8,8 @@
  *   npm run bench -- payments [--duration 5] [--concurrency 32] [--paid 30]
  */
 import { join } from 'node:path'
-import { x402Client } from '@x402/core/client'
 import type { PaymentRequired } from '@x402/core/types'
-import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
@@ -52,11 +51,7 @@ export async function run(args: string[]): Promise<void> {
   console.log(`throughput ratio solsentry / @x402/hono: ${(ratio * 100).toFixed(1)}%`)
 
   // (2) Paid calls, one at a time, against the facilitator's own time for equal payments.
-  const network = sandbox.file.x402.solana.network as `${string}:${string}`
-  const buyer = await sandbox.world.signer('demo-buyer')
-  const client = new x402Client()
-    .register(network, new ExactSvmScheme(buyer, { rpcUrl: sandbox.file.urls.rpc }))
-    .setSpendControls({ allowedAssets: [{ network, asset: sandbox.file.x402.solana.asset, maxAmountPerPayment: '1000000' }] })
+  const { client } = await demoPayer(sandbox.file, 'solana')
   const service = await startTarget(targets[0]!.script, env)
   const url = `${service.url}/scan/quick`
   const post = (headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })

@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config.ts'
 import { closeContext, createContext } from '../src/context.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/server.ts'
-import { sandboxEvmPayer } from '../test/support/x402.ts'
+import { demoPayer } from '../sandbox/demo-client.ts'
 import { numberOption } from './load.ts'
 
 const SOL = 'So11111111111111111111111111111111111111112'
@@ -29,7 +29,7 @@ export async function run(args: string[]): Promise<void> {
   const trades = numberOption(args, 'trades', TOKENS.length)
   const sandbox = await startSandbox(ephemeralSandboxOptions())
   const buyer = await sandbox.world.signer('demo-buyer')
-  const payingFetch = wrapFetchWithPayment(fetch, sandboxEvmPayer(sandbox).client)
+  const payingFetch = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, 'base')).client)
   const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
   const upstream = () => ['rpc', 'dexscreener', 'jupiter', 'facilitator'].reduce((sum, key) => sum + sandbox.faults.countOf(key), 0)
 

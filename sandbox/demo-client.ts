@@ -34,16 +34,20 @@ export function demoBuyer(world: SandboxWorldFile): Promise<KeyPairSigner> {
 
 /**
  * The official v2 client paying as the demo buyer: sandbox USDC on the Solana rail, or the test USDC
- * on anvil (EIP-3009) with `rail` `base`. The sandbox assets are not among the client's known ones,
- * so this one is allowed, up to 1 USDC a call.
+ * on anvil (EIP-3009) with `rail` `base` (signed by `evmPrivateKey`, the EVM demo buyer's by default).
+ * The sandbox assets are not among the client's known ones, so this one is allowed, up to 1 USDC a call.
  */
-export async function demoPayer(world: SandboxWorldFile, rail: 'solana' | 'base'): Promise<{ client: x402Client; payer: string; network: string }> {
+export async function demoPayer(
+  world: SandboxWorldFile,
+  rail: 'solana' | 'base',
+  evmPrivateKey = world.evm_buyer.private_key as `0x${string}`,
+): Promise<{ client: x402Client; payer: string; network: string }> {
   const offer = world.x402[rail]
   const network = offer.network as `${string}:${string}`
   const client = new x402Client()
   let payer: string
   if (rail === 'base') {
-    const account = privateKeyToAccount(world.evm_buyer.private_key as `0x${string}`)
+    const account = privateKeyToAccount(evmPrivateKey)
     payer = account.address
     client.register(network, new ExactEvmScheme(account))
   } else {

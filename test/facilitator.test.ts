@@ -8,7 +8,8 @@ import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import { facilitatorHeaders } from '../src/config.ts'
 import { UpstreamError } from '../src/sources/upstream.ts'
 import type { PaymentV2 } from '../src/payments/payment-header.ts'
-import { sandboxEvmPayer, sandboxPayer, usdcOf } from './support/x402.ts'
+import { demoPayer } from '../sandbox/demo-client.ts'
+import { usdcOf } from './support/x402.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 afterAll(() => sandbox.stop())
@@ -22,8 +23,9 @@ function requirements(amount: string): PaymentRequirements {
   return { scheme: 'exact', network: network as PaymentRequirements['network'], amount, asset, payTo: pay_to, maxTimeoutSeconds: 60, extra: { feePayer: fee_payer } }
 }
 
-/** A payment built by the official v2 client with the demo buyer's key, as a paying agent would. */
-const { client } = await sandboxPayer(sandbox)
+/** Payments built by the official v2 client with the demo buyer's keys, as a paying agent would. */
+const { client } = await demoPayer(sandbox.file, 'solana')
+const evm = await demoPayer(sandbox.file, 'base')
 async function pay(accepted: PaymentRequirements) {
   return client.createPaymentPayload({ x402Version: 2, resource: { url: 'http://localhost/scan/quick', description: 'quick scan', mimeType: 'application/json' }, accepts: [accepted] })
 }
@@ -86,7 +88,6 @@ describe('sandbox x402 facilitator (official @x402/core facilitator + @x402/svm,
 })
 
 describe('sandbox x402 facilitator on anvil (official @x402/evm exact scheme, EIP-3009)', () => {
-  const evm = sandboxEvmPayer(sandbox)
   const { network, asset, pay_to, asset_domain } = offers.base
   const [name, version] = asset_domain.split(',')
   const accepted = (amount: string): PaymentRequirements => ({
@@ -111,13 +112,13 @@ describe('sandbox x402 facilitator on anvil (official @x402/evm exact scheme, EI
   test('verify then settle moves exactly the price on anvil, once; the token refuses the replay', async () => {
     const requirement = accepted('200000')
     const payload = await payEvm(requirement)
-    const [buyerBefore, treasuryBefore] = await Promise.all([balance(evm.account.address), balance(pay_to)])
-    expect(await facilitator.verify(payload, requirement)).toMatchObject({ isValid: true, payer: evm.account.address })
-    expect(await balance(evm.account.address)).toBe(buyerBefore)
+    const [buyerBefore, treasuryBefore] = await Promise.all([balance(evm.payer), balance(pay_to)])
+    expect(await facilitator.verify(payload, requirement)).toMatchObject({ isValid: true, payer: evm.payer })
+    expect(await balance(evm.payer)).toBe(buyerBefore)
     const settled = await facilitator.settle(payload, requirement)
-    expect(settled).toMatchObject({ success: true, network, payer: evm.account.address })
+    expect(settled).toMatchObject({ success: true, network, payer: evm.payer })
     expect(settled.transaction).toMatch(/^0x[0-9a-f]{64}$/)
-    expect(await balance(evm.account.address)).toBe(buyerBefore - 200_000n)
+    expect(await balance(evm.payer)).toBe(buyerBefore - 200_000n)
     expect(await balance(pay_to)).toBe(treasuryBefore + 200_000n)
     // The authorization's nonce is spent on chain: verifying it again fails, whoever asks.
     const again = await facilitator.verify(payload, requirement).catch((error: Error) => ({ isValid: false, invalidReason: error.message }))
@@ -127,14 +128,14 @@ describe('sandbox x402 facilitator on anvil (official @x402/evm exact scheme, EI
 
   test('a payer without the funds fails verification with the token\'s balance as the reason', async () => {
     const { generatePrivateKey } = await import('viem/accounts')
-    const broke = sandboxEvmPayer(sandbox, generatePrivateKey()).client
+    const broke = (await demoPayer(sandbox.file, 'base', generatePrivateKey())).client
     const requirement = accepted('20000')
     const verified = await facilitator.verify(await payEvm(requirement, broke), requirement)
     expect(verified).toMatchObject({ isValid: false, invalidReason: expect.stringContaining('insufficient') })
   })
 
   test('a payment signed for another payTo fails verification', async () => {
-    const payload = await payEvm({ ...accepted('20000'), payTo: evm.account.address })
+    const payload = await payEvm({ ...accepted('20000'), payTo: evm.payer })
     const verified = await facilitator.verify(payload, accepted('20000')).catch((error: Error) => ({ isValid: false, invalidReason: error.message }))
     expect(verified.isValid).toBe(false)
   })

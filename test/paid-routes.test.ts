@@ -12,7 +12,8 @@ import { loadConfig } from '../src/config.ts'
 import { closeContext, createContext } from '../src/context.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/server.ts'
-import { sandboxEvmPayer, sandboxPayer, usdcOf } from './support/x402.ts'
+import { demoPayer } from '../sandbox/demo-client.ts'
+import { usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback.
 const sandbox = await startSandbox(ephemeralSandboxOptions())
@@ -26,7 +27,8 @@ afterAll(async () => {
 
 const { x402: offers, urls } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-const { client, buyer } = await sandboxPayer(sandbox)
+// The official v2 client paying as the demo buyer, as `npm run pay` does.
+const { client, payer } = await demoPayer(sandbox.file, 'solana')
 const payingFetch = wrapFetchWithPayment(fetch, client)
 
 const scan = (fetcher: typeof fetch, body: unknown = { token_address: mint }) =>
@@ -51,7 +53,7 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
   })
 
   test('@x402/fetch pays the quick scan: 200 with the scan and receipts; the price moved from buyer to payTo', async () => {
-    const [buyerBefore, payToBefore] = await Promise.all([usdcOf(sandbox, buyer.address), usdcOf(sandbox, offers.solana.pay_to)])
+    const [buyerBefore, payToBefore] = await Promise.all([usdcOf(sandbox, payer), usdcOf(sandbox, offers.solana.pay_to)])
     const response = await payingFetch(`${running.url}/scan/quick`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -60,16 +62,16 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ schema_version: '2.0', token_address: mint, structural_risk_grade: 'A' })
     const receipt = JSON.parse(Buffer.from(response.headers.get('payment-response')!, 'base64').toString())
-    expect(receipt).toMatchObject({ success: true, network: offers.solana.network, payer: buyer.address })
+    expect(receipt).toMatchObject({ success: true, network: offers.solana.network, payer })
     expect(response.headers.get('x-payment-response')).toBe(response.headers.get('payment-response'))
-    expect(await usdcOf(sandbox, buyer.address)).toBe(buyerBefore - 20_000n)
+    expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)
     expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 20_000n)
   })
 
   test('@x402/fetch pays with an EVM signer on anvil (EIP-3009): the price moved from buyer to payTo in the test USDC', async () => {
-    const evm = sandboxEvmPayer(sandbox)
+    const evm = await demoPayer(sandbox.file, 'base')
     const evmFetch = wrapFetchWithPayment(fetch, evm.client)
-    const [buyerBefore, payToBefore] = await Promise.all([sandbox.evm.usdcBalance(evm.account.address), sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`)])
+    const [buyerBefore, payToBefore] = await Promise.all([sandbox.evm.usdcBalance(evm.payer as `0x${string}`), sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`)])
     const response = await evmFetch(`${running.url}/scan/quick`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -78,9 +80,9 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ schema_version: '2.0', token_address: mint })
     const receipt = JSON.parse(Buffer.from(response.headers.get('payment-response')!, 'base64').toString())
-    expect(receipt).toMatchObject({ success: true, network: 'eip155:31337', payer: evm.account.address })
+    expect(receipt).toMatchObject({ success: true, network: 'eip155:31337', payer: evm.payer })
     expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/)
-    expect(await sandbox.evm.usdcBalance(evm.account.address)).toBe(buyerBefore - 20_000n)
+    expect(await sandbox.evm.usdcBalance(evm.payer as `0x${string}`)).toBe(buyerBefore - 20_000n)
     expect(await sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`)).toBe(payToBefore + 20_000n)
   })
 

@@ -7,7 +7,8 @@ import type { PaymentRequired } from '@x402/core/types'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { launch } from './support/launch.ts'
-import { sandboxPayer, usdcOf } from './support/x402.ts'
+import { demoPayer } from '../sandbox/demo-client.ts'
+import { usdcOf } from './support/x402.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const work = mkdtempSync(join(tmpdir(), 'solsentry-restart-'))
@@ -21,7 +22,7 @@ const env = { ...sandbox.serviceSettings, DATA_DIR: join(work, 'data'), LOG_LEVE
 const service = () => launch([process.execPath, join(ROOT, 'src/main.ts')], { cwd: work, env })
 const { x402: offers } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-const { client } = await sandboxPayer(sandbox)
+const { client } = await demoPayer(sandbox.file, 'solana')
 
 const scan = (url: string, headers: Record<string, string> = {}) =>
   fetch(`${url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ token_address: mint }) })

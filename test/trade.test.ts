@@ -11,7 +11,8 @@ import { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/server.ts'
 import { REPLAYED_MINT, replayedMintDir } from './support/replayed-mint.ts'
 import { openApiValidator } from './support/openapi.ts'
-import { sandboxEvmPayer, usdcOf } from './support/x402.ts'
+import { demoPayer } from '../sandbox/demo-client.ts'
+import { usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
 // the execute fee paid by the official v2 client on the EVM rail (so the Solana balances move only by the swap).
@@ -29,8 +30,7 @@ afterEach(() => sandbox.faults.clear())
 const SOL = 'So11111111111111111111111111111111111111112'
 const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
 const buyer = await sandbox.world.signer('demo-buyer')
-const evm = sandboxEvmPayer(sandbox)
-const payingFetch = wrapFetchWithPayment(fetch, evm.client)
+const payingFetch = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, 'base')).client)
 const { x402: offers } = sandbox.file
 /** What the service has been paid, on both rails. */
 const fees = async () => [await sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`), await usdcOf(sandbox, offers.solana.pay_to)]

@@ -7,7 +7,8 @@ import { PaymentGate, type PaidCall } from '../../src/payments/gate.ts'
 import { paymentRails } from '../../src/payments/rails.ts'
 import type { SettlementChecker } from '../../src/payments/settlement-check.ts'
 import { openSqliteStore } from '../../src/store/index.ts'
-import { sandboxEvmPayer, sandboxPayer, usdcOf } from './x402.ts'
+import { demoPayer } from '../../sandbox/demo-client.ts'
+import { usdcOf } from './x402.ts'
 
 /**
  * A payment gate on the sandbox's rails and facilitator, with an in-memory ledger; started (it has
@@ -36,11 +37,10 @@ export async function sandboxGate(sandbox: RunningSandbox, options: { facilitato
 /** Each sandbox rail with the official v2 client paying on it, its payer and the balance its payTo holds. */
 export async function payingRails(sandbox: RunningSandbox) {
   const { x402: offers } = sandbox.file
-  const solana = await sandboxPayer(sandbox)
-  const evm = sandboxEvmPayer(sandbox)
+  const [solana, evm] = await Promise.all([demoPayer(sandbox.file, 'solana'), demoPayer(sandbox.file, 'base')])
   return [
-    { name: 'solana', client: solana.client, payer: solana.buyer.address as string, treasury: () => usdcOf(sandbox, offers.solana.pay_to) },
-    { name: 'base (anvil)', client: evm.client, payer: evm.account.address as string, treasury: () => sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`) },
+    { name: 'solana', client: solana.client, payer: solana.payer, treasury: () => usdcOf(sandbox, offers.solana.pay_to) },
+    { name: 'base (anvil)', client: evm.client, payer: evm.payer, treasury: () => sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`) },
   ]
 }
 export type PayingRail = Awaited<ReturnType<typeof payingRails>>[number]

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction } from '@solana-program/token'
 import { handleAggregatorRequest } from './aggregator/server.ts'
-import { SANDBOX_USDC_DOMAIN, sandboxEvmChain, startEvmChain, type EvmChain } from './evm/index.ts'
+import { SANDBOX_USDC_DOMAIN, startEvmChain, type EvmChain } from './evm/index.ts'
 import { createSandboxFacilitator, handleFacilitatorRequest, SANDBOX_SOLANA_NETWORK } from './facilitator/index.ts'
 import { loadAccountFiles } from './accounts-file.ts'
 import { base58Encode } from './chain/base58.ts'
@@ -110,7 +110,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   const treasury = await world.signer('service-treasury')
   await airdropUsdc(treasury.address, 0n)
   const x402 = createSandboxFacilitator(feePayer, rpc.url, {
-    chain: { ...sandboxEvmChain, rpcUrls: { default: { http: [evm.url] } } },
+    chain: evm.chain,
     network: evm.network as `${string}:${string}`,
     privateKey: evm.facilitatorKey,
   })

@@ -51,7 +51,7 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     // The slow facilitator settles meanwhile (waited for, not assumed: the machine may be busy).
     for (let waited = 0; waited < 10_000 && (await rail.treasury()) === before; waited += 100) await Bun.sleep(100)
     expect(await rail.treasury()).toBe(before + 20_000n)
-    expect(await gate.resolvePending()).toMatchObject({ settled: 1 })
+    expect(await gate.resolvePending()).toMatchObject({ credited: 1 })
     expect(await store.ledger.get(key)).toMatchObject({ state: 'credited', reason: expect.stringContaining('resolved on chain') })
 
     // The caller presents the same payment again: a failed call keeps the credit...
@@ -75,7 +75,7 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     expect((await gate.run(call({ 'x-payment': header }), ok)).status).toBe(402)
     expect((await store.ledger.get(key))?.state).toBe('pending')
 
-    expect(await gate.resolvePending()).toMatchObject({ settled: 0, failed: 0 })
+    expect(await gate.resolvePending()).toMatchObject({ credited: 0, failed: 0 })
     expect((await store.ledger.get(key))?.state).toBe('pending')
 
     // Past the point of no return: the EIP-3009 deadline (validBefore), or the Solana blockhash's life.

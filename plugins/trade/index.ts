@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
-import { routeOptions } from '../../src/core/route-options.ts'
+import { requestIdOf, routeOptions } from '../../src/core/route-options.ts'
 import { ApiError, errorBody } from '../../src/errors.ts'
 import { usdToAtomicUsdc } from '../../src/manifest.ts'
 import { answer, holdPayment } from '../../src/payments/paid.ts'
@@ -12,7 +12,7 @@ import { SCHEMA_VERSION } from '../../src/version.ts'
 import { executeTrade, expireQuote, quoteExpired, resolveStale } from './execute.ts'
 import { Jobs, jobView } from './job.ts'
 import { manifest } from './manifest.ts'
-import { quoteTrade, type TradeAnswer } from './quote.ts'
+import { quoteTrade } from './quote.ts'
 
 export { manifest }
 
@@ -29,18 +29,14 @@ export function trade(ctx: ServiceContext) {
   const jobs = new Jobs(ctx.store.jobs)
   const hold = holdPayment(ctx, execute)
   const fee = usdToAtomicUsdc(execute.price.usd)
-  const requestIdOf = (set: { headers: Record<string, string | number> }) => String(set.headers['x-request-id'] ?? '')
-  const reply = (context: { set: { status?: number | string; headers: Record<string, string | number> } }, result: TradeAnswer) =>
-    answer(context as never, { status: result.status, headers: result.headers ?? {}, body: result.body })
 
   return new Elysia({ name: 'plugin:trade' })
     .post(quote.path, async function tradeQuoteRoute(context) {
-      return reply(context, await quoteTrade(ctx, jobs, context.body, requestIdOf(context.set)))
+      return answer(context, await quoteTrade(ctx, jobs, context.body, requestIdOf(context.set)))
     }, routeOptions(ctx, quote))
     .post(execute.path, async function tradeExecuteRoute(context) {
       const requestId = requestIdOf(context.set)
-      const result = await executeTrade({ ctx, jobs, hold: () => hold(context as never), requestId, fee }, context.body)
-      return reply(context, result)
+      return answer(context, await executeTrade({ ctx, jobs, hold: () => hold(context), requestId, fee }, context.body))
     }, routeOptions(ctx, execute))
     .get(status.path, async function tradeStatusRoute(context) {
       let job = await jobs.get(context.params.job_id)

@@ -2,13 +2,13 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { createPublicClient, createWalletClient, hashDomain, http, keccak256, toHex, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { compileContracts, readArtifacts, sourcesSha256 } from './compile.ts'
-import { sandboxEvmChain, startEvmChain } from './index.ts'
+import { startEvmChain } from './index.ts'
 
 const evm = await startEvmChain('127.0.0.1', 0, 1_000_000_000n)
 afterAll(() => evm.stop())
 
 const { SandboxUSDC, Multicall } = readArtifacts().contracts
-const chain = { ...sandboxEvmChain, rpcUrls: { default: { http: [evm.url] } } }
+const { chain } = evm
 const reader = createPublicClient({ chain, transport: http(evm.url) })
 const walletOf = (privateKey: Hex) => createWalletClient({ account: privateKeyToAccount(privateKey), chain, transport: http(evm.url) })
 const read = (functionName: string, args: unknown[] = []) => reader.readContract({ address: evm.usdc, abi: SandboxUSDC.abi, functionName, args } as never) as Promise<unknown>

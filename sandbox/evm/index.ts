@@ -4,7 +4,7 @@
  * deterministic accounts: the token's issuer, the x402 facilitator (pays settlement gas), the
  * service's treasury (is paid) and the demo buyer (holds test USDC).
  */
-import { createPublicClient, createWalletClient, defineChain, http, parseEther, publicActions, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, defineChain, http, parseEther, publicActions, type Chain, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { evmPrivateKey } from '../keys.ts'
 import { ANVIL_CHAIN_ID, startAnvil } from './anvil.ts'
@@ -16,15 +16,20 @@ const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11'
 /** The token's EIP-712 domain as `name,version` (BASE_PAYMENT_ASSET_DOMAIN): the same as USDC on Base. */
 export const SANDBOX_USDC_DOMAIN = 'USD Coin,2'
 
-export const sandboxEvmChain = defineChain({
-  id: ANVIL_CHAIN_ID,
-  name: 'solsentry sandbox (anvil)',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [] } },
-})
+/** The sandbox's EVM chain as viem names it, served at `url`. */
+function sandboxEvmChain(url: string): Chain {
+  return defineChain({
+    id: ANVIL_CHAIN_ID,
+    name: 'solsentry sandbox (anvil)',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  })
+}
 
 export interface EvmChain {
   url: string
+  /** The chain for viem clients (id 31337, its RPC at `url`). */
+  chain: Chain
   network: string
   usdc: Hex
   /** The token's deployer, the only account allowed to mint. */
@@ -46,7 +51,7 @@ const START_ETH = parseEther('100')
 export async function startEvmChain(hostname: string, port: number, buyerUsdc: bigint): Promise<EvmChain> {
   const node = await startAnvil(hostname, port)
   try {
-    const chain = { ...sandboxEvmChain, rpcUrls: { default: { http: [node.url] } } }
+    const chain = sandboxEvmChain(node.url)
     const transport = http(node.url)
     const client = createPublicClient({ chain, transport })
     const named = (name: string) => {
@@ -75,6 +80,7 @@ export async function startEvmChain(hostname: string, port: number, buyerUsdc: b
     await mintUsdc(buyer.address, buyerUsdc)
     return {
       url: node.url,
+      chain,
       network: `eip155:${ANVIL_CHAIN_ID}`,
       usdc,
       issuer,

@@ -42,3 +42,8 @@ export function paymentInfo(ctx: ServiceContext, usd: string) {
 export function publicOrigin(ctx: ServiceContext, request: Request): string {
   return ctx.config.PUBLIC_URL ?? new URL(request.url).origin
 }
+
+/** The request id the core assigned to this request (echoed in `x-request-id`). */
+export function requestIdOf(set: { headers: Record<string, string | number> }): string {
+  return String(set.headers['x-request-id'] ?? '')
+}

@@ -59,6 +59,12 @@ export interface PaymentHold {
   cancel(reason: string): Promise<void>
 }
 
+/** The settlement receipt, base64 JSON, under both generations' header names. */
+function receiptHeaders(settlement: SettleAnswer): Record<string, string> {
+  const receipt = Buffer.from(JSON.stringify(settlement)).toString('base64')
+  return { 'payment-response': receipt, 'x-payment-response': receipt }
+}
+
 /** How often pending payments are looked for on their chains. */
 const PENDING_CHECK_MS = 30_000
 
@@ -135,8 +141,8 @@ export class PaymentGate {
    * runs one call without charging); it never can → `failed`; otherwise it stays pending and is asked
    * again later. Nothing is ever sent for settlement twice.
    */
-  async resolvePending(nowMs = Date.now()): Promise<{ settled: number; failed: number; pending: number }> {
-    const counts = { settled: 0, failed: 0, pending: 0 }
+  async resolvePending(nowMs = Date.now()): Promise<{ credited: number; failed: number; pending: number }> {
+    const counts = { credited: 0, failed: 0, pending: 0 }
     for (const record of await this.#ledger.unresolved()) {
       if (record.state !== 'pending') continue
       const evidence = record.evidence ? (JSON.parse(record.evidence) as Evidence) : undefined
@@ -156,10 +162,10 @@ export class PaymentGate {
       else if (outcome.state === 'settled') {
         // The call's result was withheld when its settlement went unanswered: the payment is owed one call.
         const reason = `resolved on chain: ${outcome.how}; owed one call (present the same payment again)`
-        if (await this.#ledger.transition(record.key, 'pending', 'credited', { transaction: outcome.transaction, reason }, nowMs)) counts.settled++
+        if (await this.#ledger.transition(record.key, 'pending', 'credited', { transaction: outcome.transaction, reason }, nowMs)) counts.credited++
       } else if (await this.#ledger.transition(record.key, 'pending', 'failed', { reason: `resolved on chain: ${outcome.reason}` }, nowMs)) counts.failed++
     }
-    if (counts.settled + counts.failed > 0) this.#logger.info(counts, 'pending payments resolved on chain')
+    if (counts.credited + counts.failed > 0) this.#logger.info(counts, 'pending payments resolved on chain')
     return counts
   }
 
@@ -322,8 +328,7 @@ export class PaymentGate {
       // Already settled on chain: the receipt says so; nothing is sent to the facilitator.
       await this.#ledger.transition(key, 'redeeming', 'settled', { reason: `settled on chain earlier; result delivered to ${call.requestId}` })
       const settlement: SettleAnswer = { success: true, transaction: credit.transaction ?? '', network: credit.network, ...(credit.payer ? { payer: credit.payer } : {}) }
-      const receipt = Buffer.from(JSON.stringify(settlement)).toString('base64')
-      return { ok: true, settlement, headers: { 'payment-response': receipt, 'x-payment-response': receipt } }
+      return { ok: true, settlement, headers: receiptHeaders(settlement) }
     }
     await this.#ledger.transition(key, 'verified', 'settling')
     let settled: SettleAnswer
@@ -341,8 +346,7 @@ export class PaymentGate {
       return { ok: false, reason: `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld` }
     }
     await this.#ledger.transition(key, 'settling', 'settled', { transaction: settled.transaction, payer: settled.payer ?? null })
-    const receipt = Buffer.from(JSON.stringify(settled)).toString('base64')
-    return { ok: true, settlement: settled, headers: { 'payment-response': receipt, 'x-payment-response': receipt } }
+    return { ok: true, settlement: settled, headers: receiptHeaders(settled) }
   }
 
   /** v2 payments are verified against the offer itself; v1 payments against its v1 form. */

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.ts'
-import { publicOrigin } from '../core/route-options.ts'
+import { publicOrigin, requestIdOf } from '../core/route-options.ts'
 import { ApiError, errorBody } from '../errors.ts'
 import { usdToAtomicUsdc, type RouteSpec } from '../manifest.ts'
 import type { GateAnswer, PaidCall, PaymentHold } from './gate.ts'
@@ -43,11 +43,11 @@ export function holdPayment(ctx: ServiceContext, spec: RouteSpec) {
   }
 }
 
-/** Sets the gate's answer (status and headers) on the Elysia context; its body is what the handler returns. */
-export function answer(context: HandlerContext, gateAnswer: GateAnswer): unknown {
-  context.set.status = gateAnswer.status
-  Object.assign(context.set.headers, gateAnswer.headers)
-  return gateAnswer.body
+/** Sets an answer's status and headers on the Elysia context; its body is what the handler returns. */
+export function answer(context: Pick<HandlerContext, 'set'>, reply: { status: number; body: unknown; headers?: Record<string, string> }): unknown {
+  context.set.status = reply.status
+  Object.assign(context.set.headers, reply.headers)
+  return reply.body
 }
 
 /** A hold when payments are waived (scanner tests and benches): nothing to settle or cancel. */
@@ -63,7 +63,7 @@ function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
     resource,
     description: spec.summary,
     amount,
-    requestId: String(context.set.headers['x-request-id'] ?? ''),
+    requestId: requestIdOf(context.set),
   })
 }
 

@@ -78,6 +78,8 @@ describe('a swap end to end (quote → sign locally → execute → CONFIRMED)',
     conforms('POST', '/trade/quote', 200, quoted.body)
     const { quote: terms, job_id } = quoted.body
     expect(BigInt(terms.min_out_amount)).toBeLessThan(BigInt(terms.out_amount))
+    expect(terms.last_valid_block_height).toBeGreaterThan(0)
+    expect(Date.parse(terms.expires_at)).toBeGreaterThan(Date.now())
     // A free route: no payment was asked for.
     expect(await fees()).toEqual(feesBefore)
 
@@ -161,6 +163,8 @@ describe('every rejection, through real requests: 422 with its status, recorded 
     expect(blocked.body.risk_gate.reasons.map((reason: Json) => reason.code)).toContain('HONEYPOT')
     const impact = await quote({ output_mint: mintOf('dead-token') })
     expect(impact.body.quote.price_impact_pct).toBeGreaterThan(15)
+    // No transaction was built: no expiry is reported rather than a guessed one.
+    expect(impact.body.quote).toMatchObject({ last_valid_block_height: null, expires_at: null })
   })
 })
 

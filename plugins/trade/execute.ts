@@ -88,7 +88,7 @@ async function land(ctx: ServiceContext, jobs: Jobs, job: TradeJob, wire: string
   const sent = await jobs.move(job, 'EXECUTING', { execution: { tx_signature: checked.signature, slot: null } }, 'broadcast')
   if (!sent) throw new Error('the job changed under this execute')
   await send(rpc, wire).catch(() => {})
-  const landing: Landing = await confirm(rpc, checked.signature, wire, BigInt(job.quote!.last_valid_block_height))
+  const landing: Landing = await confirm(rpc, checked.signature, wire, BigInt(job.quote!.last_valid_block_height!))
   if (landing.kind === 'confirmed') return { job: sent, result: { kind: 'confirmed', slot: landing.slot } }
   if (landing.kind === 'failed')
     return { job: sent, result: failed('TRANSACTION_FAILED', `the transaction landed in slot ${landing.slot} but failed (${JSON.stringify(landing.err, bigintSafe)}): nothing was swapped; the network fee was spent`, false) }
@@ -157,7 +157,7 @@ export function expireQuote(jobs: Jobs, job: TradeJob): Promise<TradeJob | undef
 
 /** Whether a quoted job is past its estimated expiry (with grace: execute asks the chain itself). */
 export function quoteExpired(job: TradeJob, nowMs = Date.now()): boolean {
-  return job.status === 'QUOTED' && job.quote !== null && Date.parse(job.quote.expires_at) + EXPIRY_GRACE_MS < nowMs
+  return job.status === 'QUOTED' && job.quote?.expires_at != null && Date.parse(job.quote.expires_at) + EXPIRY_GRACE_MS < nowMs
 }
 
 /**

@@ -114,7 +114,8 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
     return reject('REJECTED_INTERNAL', 'AGGREGATOR_UNAVAILABLE', `the swap aggregator could not be reached (${(error as Error).message}); nothing was charged: retry`, { risk_gate: risk })
   }
   const quote = quoted.value
-  const details = quoteDetails(quote, request.slippage_bps, height.ok ? height.value : undefined)
+  // No transaction yet: its expiry is not known (a rejected quote reports none).
+  const details = quoteDetails(quote, request.slippage_bps)
   if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT)
     return reject('REJECTED_PRICE_IMPACT', 'PRICE_IMPACT', `this size moves the price ${details.price_impact_pct.toFixed(2)}%, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`, { quote: details, risk_gate: risk })
   if (details.price_impact_pct > PRICE_IMPACT_WARN_PCT) {
@@ -134,7 +135,7 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
   }
   const built = checkBuilt(swap.swapTransaction, request.user_public_key)
   if (!built.ok) return reject('REJECTED_INTERNAL', 'SWAP_BUILD_INVALID', built.reason, { quote: details, risk_gate: risk })
-  const final = quoteDetails(quote, request.slippage_bps, height.ok ? height.value : undefined, BigInt(swap.lastValidBlockHeight))
+  const final = quoteDetails(quote, request.slippage_bps, { lastValid: BigInt(swap.lastValidBlockHeight), height: height.ok ? height.value : undefined })
   const job = await jobs.quoted(jobId, request, { status: 'QUOTED', quote: final, risk_gate: risk, unsigned_transaction_b64: swap.swapTransaction, rejection: null, note: risk.verdict })
   if (!job) return conflict(jobId, requestId)
   return {
@@ -147,9 +148,11 @@ function conflict(jobId: string, requestId: string): TradeAnswer {
   return { status: 409, body: errorBody(new ApiError('JOB_CONFLICT', { details: { job_id: jobId } }), requestId) }
 }
 
-function quoteDetails(quote: JupiterQuote, slippageBps: number, height: bigint | undefined, lastValid?: bigint): QuoteDetails {
-  const lastValidBlockHeight = lastValid ?? (height !== undefined ? height + 150n : 0n)
-  const blocksLeft = height !== undefined ? Number(lastValidBlockHeight - height) : 150
+/**
+ * The quote's terms; with the built transaction's `expiry`, its last valid block height and (when the
+ * current height was read) the estimated wall time of it. Without them both are null, never guessed.
+ */
+function quoteDetails(quote: JupiterQuote, slippageBps: number, expiry?: { lastValid: bigint; height: bigint | undefined }): QuoteDetails {
   return {
     input_mint: quote.inputMint,
     output_mint: quote.outputMint,
@@ -165,8 +168,9 @@ function quoteDetails(quote: JupiterQuote, slippageBps: number, height: bigint |
       output_mint: leg.swapInfo.outputMint,
       percent: leg.percent,
     })),
-    last_valid_block_height: Number(lastValidBlockHeight),
-    expires_at: new Date(Date.now() + Math.max(0, blocksLeft) * SLOT_MS).toISOString(),
+    last_valid_block_height: expiry ? Number(expiry.lastValid) : null,
+    expires_at:
+      expiry?.height !== undefined ? new Date(Date.now() + Math.max(0, Number(expiry.lastValid - expiry.height)) * SLOT_MS).toISOString() : null,
   }
 }
 

@@ -68,8 +68,12 @@ export const QuoteDetails = Type.Object({
   slippage_bps: Type.Integer(),
   price_impact_pct: Type.Number({ description: 'Price impact of this size, in percent' }),
   route: Type.Array(RouteLeg),
-  last_valid_block_height: Type.Integer({ description: 'The transaction is valid until the chain passes this block height' }),
-  expires_at: Type.String({ format: 'date-time', description: 'Estimated wall time of that block height (~0.4 s a block)' }),
+  last_valid_block_height: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'The transaction is valid until the chain passes this block height; null when no transaction was built (a rejected quote)',
+  }),
+  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Estimated wall time of that block height (~0.4 s a block); null when there is none or the current height could not be read',
+  }),
 })
 export type QuoteDetails = Static<typeof QuoteDetails>
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { ERROR_CATALOGUE } from '../src/errors.ts'
 import { MAX_BODY_BYTES } from '../src/core/body.ts'
 import { send, testApp, testContext, VALID_MINT } from './support/app.ts'
+import { testWithRedis, startRedis } from './support/redis.ts'
 
 const SCAN = '/fixture/scan'
 
@@ -179,8 +180,7 @@ describe('RATE_LIMITED (429)', () => {
     expect((await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers })).status).toBe(429)
   })
 
-  test('two instances sharing a Redis (REDIS_URL) hold a client to one limit', async () => {
-    const { startRedis } = await import('./support/redis.ts')
+  testWithRedis('two instances sharing a Redis (REDIS_URL) hold a client to one limit', async () => {
     const redis = await startRedis()
     const env = { TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_BURST: '2', REDIS_URL: redis.url }
     const [one, two] = [testApp(env), testApp(env)]

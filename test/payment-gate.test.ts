@@ -7,6 +7,7 @@ import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
 import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
+import { describeWithRedis, startRedis } from './support/redis.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 const { gate, close } = await sandboxGate(sandbox)
@@ -165,9 +166,8 @@ describe('deferred mode (trade execute): verify now, settle or cancel later', ()
   })
 })
 
-describe('two instances sharing a Redis ledger', () => {
+describeWithRedis('two instances sharing a Redis ledger', () => {
   test('the same payment sent to both at once runs once and settles once', async () => {
-    const { startRedis } = await import('./support/redis.ts')
     const { redisLedger } = await import('../src/store/ledger-redis.ts')
     const { redisClient } = await import('../src/redis.ts')
     const redis = await startRedis()

@@ -13,6 +13,7 @@ import { REPLAYED_MINT, replayedMintDir } from './support/replayed-mint.ts'
 import { openApiValidator } from './support/openapi.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { usdcOf } from './support/x402.ts'
+import { describeWithRedis, startRedis } from './support/redis.ts'
 
 // The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
 // the execute fee paid by the official v2 client on the EVM rail (so the Solana balances move only by the swap).
@@ -291,9 +292,8 @@ describe('execute refusals', () => {
   })
 })
 
-describe('two instances sharing a Redis store (jobs and payment ledger)', () => {
+describeWithRedis('two instances sharing a Redis store (jobs and payment ledger)', () => {
   test('a job quoted on one and executed on both at once: one broadcast, one fee', async () => {
-    const { startRedis } = await import('./support/redis.ts')
     const redis = await startRedis()
     const instances = [0, 1].map(() => {
       const shared = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', REDIS_URL: redis.url }), { logger: pino({ level: 'silent' }) })

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startRedis } from '../../test/support/redis.ts'
+import { afterAll, describe, expect, test } from 'bun:test'
+import { describeWithRedis, redisForFile } from '../../test/support/redis.ts'
 import { RedisCache } from './shared-cache.ts'
 import { SolanaSource } from './solana-rpc.ts'
 import { CallMeter } from './upstream.ts'
 
-let redis: Awaited<ReturnType<typeof startRedis>>
+const redis = redisForFile()
 /** A JSON-RPC peer that counts the getBalance calls it answers. */
 let answered = 0
 const rpcPeer = Bun.serve({
@@ -19,15 +19,9 @@ const rpcPeer = Bun.serve({
   },
 })
 
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(async () => {
-  await rpcPeer.stop(true)
-  await redis?.stop()
-})
+afterAll(() => rpcPeer.stop(true))
 
-describe('RedisCache', () => {
+describeWithRedis('RedisCache', () => {
   test('json-bigint keeps u64s exact (every integer reads back as a bigint, as kit parses RPC answers)', async () => {
     const cache = new RedisCache(redis.url, 'json-bigint')
     await cache.set('k', { lamports: 18446744073709551615n, list: [1, 'two'] }, 200)
@@ -60,7 +54,9 @@ describe('RedisCache', () => {
     expect(answered).toBe(1)
     expect(meter.total()).toBe(0)
   })
+})
 
+describe('RedisCache without a server', () => {
   test('an unreachable Redis is a miss, not an error', async () => {
     const cache = new RedisCache('redis://127.0.0.1:1', 'json-bigint')
     expect(await cache.get('k')).toBeUndefined()

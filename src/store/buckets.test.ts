@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startRedis } from '../../test/support/redis.ts'
+import { describe, expect, test } from 'bun:test'
+import { describeBackends, describeWithRedis, redisForFile } from '../../test/support/redis.ts'
 import { MemoryBuckets, type BucketShape, type TakeResult } from '../rate-limit.ts'
 import { redisClient, redisPing } from '../redis.ts'
 import { redisBuckets } from './buckets-redis.ts'
 
-let redis: Awaited<ReturnType<typeof startRedis>>
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+const redis = redisForFile()
 
 const SHAPE: BucketShape = { capacity: 3, refillPerSecond: 0.5 }
 /** Takes at these times (ms) and what each answers: the burst, the refusal, the refill, the cap. */
@@ -23,7 +19,7 @@ const SEQUENCE: [number, TakeResult][] = [
 ]
 
 let unique = 0
-describe.each([
+const backends: [string, () => { take(key: string, shape: BucketShape, now: number): Promise<TakeResult>; close(): void }][] = [
   ['memory', () => {
     const buckets = new MemoryBuckets()
     return { take: async (key: string, shape: BucketShape, now: number) => buckets.take(key, shape, now), close() {} }
@@ -32,7 +28,8 @@ describe.each([
     const client = redisClient(redis.url)
     return { take: redisBuckets(client).take, close: () => client.close() }
   }],
-])('token buckets (%s): the same arithmetic', (_, open) => {
+]
+describeBackends(backends, 'token buckets: the same arithmetic', (open) => {
   test('a burst, a refusal with its wait, the refill, the cap', async () => {
     const buckets = open()
     const key = `client-${process.pid}-${++unique}`
@@ -41,7 +38,7 @@ describe.each([
   })
 })
 
-describe('Redis buckets', () => {
+describeWithRedis('Redis buckets', () => {
   test('two instances share one client\'s bucket', async () => {
     const clients = [redisClient(redis.url), redisClient(redis.url)]
     const [a, b] = clients.map(redisBuckets) as [ReturnType<typeof redisBuckets>, ReturnType<typeof redisBuckets>]
@@ -51,7 +48,9 @@ describe('Redis buckets', () => {
     expect(await redisPing(clients[0]!)).toBe(true)
     for (const client of clients) client.close()
   })
+})
 
+describe('Redis buckets without a server', () => {
   test('an unreachable Redis lets requests through and reads down', async () => {
     const closed = Bun.serve({ port: 0, fetch: () => new Response('') })
     const url = `redis://127.0.0.1:${closed.port}`

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startRedis } from '../../test/support/redis.ts'
+import { expect, test } from 'bun:test'
+import { describeBackends, redisForFile } from '../../test/support/redis.ts'
 import type { JobStore } from './jobs.ts'
 import { redisClient } from '../redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
-let redis: Awaited<ReturnType<typeof startRedis>>
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+const redis = redisForFile()
 
 const backends: [string, () => { jobs: JobStore; close(): unknown }][] = [
   ['SQLite', () => openSqliteStore(':memory:')],
@@ -25,7 +21,7 @@ const backends: [string, () => { jobs: JobStore; close(): unknown }][] = [
 let unique = 0
 const id = (name: string) => `${name}-${process.pid}-${++unique}`
 
-describe.each(backends)('trade jobs (%s)', (_, open) => {
+describeBackends(backends, 'trade jobs', (open) => {
   test('a job id is created once; get answers the job and its status', async () => {
     const { jobs, close } = open()
     const job = id('create')

@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startRedis } from '../../test/support/redis.ts'
+import { describeBackends, redisForFile } from '../../test/support/redis.ts'
 import type { PaymentLedger } from './ledger.ts'
 import { redisClient } from '../redis.ts'
 import { redisLedger } from './ledger-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'solsentry-ledger-'))
-let redis: Awaited<ReturnType<typeof startRedis>>
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(async () => {
-  await redis?.stop()
+const redis = redisForFile()
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -53,7 +49,7 @@ const payment = (name: string) => {
   return { key, network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', amount: '20000', resource: 'POST /scan/quick', requestId: `req-${key}` }
 }
 
-describe.each(backends)('payment ledger (%s)', (_, backend) => {
+describeBackends(backends, 'payment ledger', (backend) => {
   test('a payment is claimed once; a second claim answers the record that holds it', async () => {
     const { ledger, close } = backend.fresh()
     const a = payment('a')

@@ -1,4 +1,50 @@
+import { afterAll, beforeAll, describe, test } from 'bun:test'
 import { createConnection } from 'node:net'
+
+/**
+ * Why the suites that need a real redis-server are skipped on this machine, or undefined when it has one.
+ * `.ci/run` installs Debian's redis-server; a fresh machine without it reports those suites skipped, never failed.
+ */
+export const redisMissing: string | undefined = Bun.which('redis-server')
+  ? undefined
+  : 'redis-server is not installed (apt-get install -y redis-server; .ci/run does)'
+
+/** `describe`, skipped with the reason in its title when the machine has no redis-server. */
+export function describeWithRedis(title: string, body: () => void): void {
+  if (redisMissing) describe.skip(`${title} — skipped: ${redisMissing}`, body)
+  else describe(title, body)
+}
+
+/** `test`, skipped with the reason in its title when the machine has no redis-server. */
+export function testWithRedis(title: string, body: () => Promise<void>): void {
+  if (redisMissing) test.skip(`${title} — skipped: ${redisMissing}`, body)
+  else test(title, body)
+}
+
+/** One suite per storage backend; the one named "Redis" is skipped (with the reason) without a redis-server. */
+export function describeBackends<T>(backends: [string, T][], title: string, body: (backend: T) => void): void {
+  for (const [name, backend] of backends) {
+    ;(name === 'Redis' ? describeWithRedis : describe)(`${title} (${name})`, () => body(backend))
+  }
+}
+
+/**
+ * A redis-server for this test file: started before its tests when the machine has one, stopped after.
+ * `url` is read inside tests (which are skipped when there is no server).
+ */
+export function redisForFile(): { readonly url: string } {
+  let server: Awaited<ReturnType<typeof startRedis>> | undefined
+  beforeAll(async () => {
+    if (!redisMissing) server = await startRedis()
+  })
+  afterAll(() => server?.stop())
+  return {
+    get url() {
+      if (!server) throw new Error(redisMissing ?? 'redis-server has not started yet')
+      return server.url
+    },
+  }
+}
 
 /**
  * A real redis-server for tests, on a free port, without persistence. `.ci/run` installs the server
@@ -6,7 +52,7 @@ import { createConnection } from 'node:net'
  */
 export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   const binary = Bun.which('redis-server')
-  if (!binary) throw new Error('redis-server is not installed: run `apt-get install -y redis-server` (.ci/run does)')
+  if (!binary) throw new Error(redisMissing)
   const probe = Bun.serve({ port: 0, fetch: () => new Response('') })
   const port = probe.port!
   await probe.stop(true)

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, MAINNET_UPSTREAMS } from './config.ts'
 
 const MAINNET = {
   SOLSENTRY_PROFILE: 'mainnet',
+  PUBLIC_URL: 'https://solsentry.example',
   FACILITATOR_URL: 'https://facilitator.example',
   PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
   PAY_TO_BASE: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
@@ -57,7 +58,10 @@ describe('loadConfig', () => {
     [{ FACILITATOR_HEADERS: '{"x-api-key": 42}' }, 'FACILITATOR_HEADERS: must be a JSON object of header names to string values'],
     [{ SOLANA_PAYMENT_NETWORK: 'solana:localnet' }, 'SOLANA_PAYMENT_NETWORK: must be a CAIP-2 Solana chain id'],
     [{ SOLANA_PAYMENT_ASSET: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }, 'SOLANA_PAYMENT_ASSET: EVM addresses are not supported'],
-    [{ SOLSENTRY_PROFILE: 'mainnet' }, 'FACILITATOR_URL: required when SOLSENTRY_PROFILE=mainnet'],
+    [{ SOLSENTRY_PROFILE: 'mainnet' }, 'PUBLIC_URL: required when SOLSENTRY_PROFILE=mainnet'],
+    [{ ...MAINNET, PUBLIC_URL: '' }, 'PUBLIC_URL: required when SOLSENTRY_PROFILE=mainnet'],
+    [{ ...MAINNET, FACILITATOR_URL: '' }, 'FACILITATOR_URL: required when SOLSENTRY_PROFILE=mainnet'],
+    [{ FACILITATOR_VERIFY_BUDGET_MS: '10000' }, 'FACILITATOR_VERIFY_BUDGET_MS: must be milliseconds, an integer from 100 to 4000'],
     [{ ...MAINNET, PAY_TO_BASE: '' }, 'PAY_TO_BASE: required when SOLSENTRY_PROFILE=mainnet'],
   ])('rejects %p with one line naming the variable', (env, message) => {
     let thrown: unknown

@@ -21,7 +21,9 @@ export const ConfigSchema = Type.Object({
     hint: 'an integer from 0 to 65535',
   }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to bind', hint: 'a host name or IP' }),
-  PUBLIC_URL: Type.Optional(Url('Base URL callers use to reach the service (agent card, payment resources); defaults to the request origin')),
+  PUBLIC_URL: Type.Optional(
+    Url('Base URL callers use to reach the service (agent card, payment resources, llm.txt); required on mainnet, where a request\'s Host header must not name the resource callers pay for; defaults to the request origin in the sandbox'),
+  ),
   SOLSENTRY_PROFILE: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], {
     default: 'sandbox',
     description: 'sandbox: the offline world on this machine; mainnet: real upstreams and payments',
@@ -64,6 +66,19 @@ export const ConfigSchema = Type.Object({
       hint: 'a JSON object of header names to string values, such as {"Authorization": "Bearer <key>"}',
     }),
   ),
+  FACILITATOR_VERIFY_BUDGET_MS: Type.Integer({
+    minimum: 100,
+    maximum: 4_000,
+    default: 2_000,
+    description: 'How long a payment verification may take, retries included; a facilitator slower than this is an outage (503), so paid routes keep their deadlines',
+    hint: 'milliseconds, an integer from 100 to 4000',
+  }),
+  FACILITATOR_SETTLE_TIMEOUT_MS: Type.Integer({
+    minimum: 1_000,
+    default: 40_000,
+    description: 'How long a settlement is waited for (facilitators confirm on chain first); past it the payment is pending and resolved from the chain, never re-sent',
+    hint: 'milliseconds, an integer ≥ 1000',
+  }),
   PAY_TO_SOLANA: Type.Optional(
     Type.String({ description: 'Solana address that receives USDC payments (required on mainnet)', hint: 'a base58 Solana address' }),
   ),
@@ -148,7 +163,7 @@ export const MAINNET_UPSTREAMS = {
 } as const satisfies Partial<Config>
 
 /** Settings the mainnet profile refuses to start without. */
-const MAINNET_REQUIRED = ['FACILITATOR_URL', 'PAY_TO_SOLANA', 'PAY_TO_BASE'] as const satisfies SettingName[]
+const MAINNET_REQUIRED = ['PUBLIC_URL', 'FACILITATOR_URL', 'PAY_TO_SOLANA', 'PAY_TO_BASE'] as const satisfies SettingName[]
 
 /** A configuration problem: one line that names the variable. */
 export class ConfigError extends Error {

@@ -69,6 +69,8 @@ function createPaymentGate(config: Config, store: Store, health: HealthBoard, lo
   const facilitator = new FacilitatorClient({
     url: config.FACILITATOR_URL,
     headers: facilitatorHeaders(config),
+    verifyBudgetMs: config.FACILITATOR_VERIFY_BUDGET_MS,
+    settleTimeoutMs: config.FACILITATOR_SETTLE_TIMEOUT_MS,
     authorize: config.CDP_API_KEY_ID && config.CDP_API_KEY_SECRET ? cdpAuthorizer(config.CDP_API_KEY_ID, config.CDP_API_KEY_SECRET) : undefined,
   })
   health.register('facilitator', async () => facilitator.health())

@@ -120,6 +120,7 @@ describe('GET /openapi.json', () => {
   test('the mainnet profile advertises the mainnet rails', async () => {
     const { app } = testApp({
       SOLSENTRY_PROFILE: 'mainnet',
+      PUBLIC_URL: 'https://solsentry.example',
       FACILITATOR_URL: 'https://facilitator.example',
       PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
       PAY_TO_BASE: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',

@@ -34,8 +34,10 @@ export function deepDive(ctx: ServiceContext) {
     scan.path,
     async function deepDiveRoute(context) {
       const { body } = context
+      // The deadline runs from the request's arrival: time spent verifying the payment is the route's too.
+      const deadlineAt = Date.now() + DEEP_DIVE_DEADLINE_MS
       return charge(context, async () => {
-        const facts = createTokenContext(body.token_address, ctx.sources, Date.now() + DEEP_DIVE_DEADLINE_MS)
+        const facts = createTokenContext(body.token_address, ctx.sources, deadlineAt)
         try {
           return deepDiveAnswer(body.token_address, await runScan(facts, ctx.signals, DEEP_DIVE_POLICY), DEEP_DIVE_POLICY.facts)
         } finally {

@@ -32,8 +32,10 @@ export function marketIntel(ctx: ServiceContext) {
     intel.path,
     async function marketIntelRoute(context) {
       const { body } = context
+      // The deadline runs from the request's arrival: time spent verifying the payment is the route's too.
+      const deadlineAt = Date.now() + MARKET_INTEL_DEADLINE_MS
       return charge(context, async () => {
-        const facts = createTokenContext(body.token_address, ctx.sources, Date.now() + MARKET_INTEL_DEADLINE_MS)
+        const facts = createTokenContext(body.token_address, ctx.sources, deadlineAt)
         try {
           return marketIntelAnswer(await runScan(facts, ctx.signals, MARKET_INTEL_POLICY), MARKET_INTEL_POLICY.facts, body.token_address)
         } finally {

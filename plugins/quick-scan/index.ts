@@ -27,8 +27,10 @@ export function quickScan(ctx: ServiceContext) {
     scan.path,
     async function quickScanRoute(context) {
       const { body } = context
+      // The deadline runs from the request's arrival: time spent verifying the payment is the route's too.
+      const deadlineAt = Date.now() + QUICK_SCAN_DEADLINE_MS
       return charge(context, async () => {
-        const facts = createTokenContext(body.token_address, ctx.sources, Date.now() + QUICK_SCAN_DEADLINE_MS)
+        const facts = createTokenContext(body.token_address, ctx.sources, deadlineAt)
         try {
           return quickScanAnswer(body.token_address, await runScan(facts, ctx.signals, QUICK_SCAN_POLICY))
         } finally {

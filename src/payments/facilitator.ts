@@ -34,7 +34,12 @@ export interface FacilitatorOptions {
   headers?: Record<string, string>
   /** Headers signed for each request (Coinbase CDP's per-request JWT: `cdpAuthorizer`). */
   authorize?: Authorizer
-  /** Per verify attempt. @default 5000 */
+  /**
+   * How long a verify may take in all, retries included: a facilitator that does not answer within it
+   * is an outage (503), leaving the paid route the rest of its deadline. @default 2000
+   */
+  verifyBudgetMs?: number
+  /** Per attempt of `/supported` and `/verify` (a verify is also bounded by its budget). @default 2000 */
   timeoutMs?: number
   /** How long a settlement may take: the facilitator waits for confirmation (up to 30 s). @default 40000 */
   settleTimeoutMs?: number
@@ -53,10 +58,12 @@ export interface FacilitatorOptions {
 export class FacilitatorClient {
   readonly #judge: HttpJsonSource
   readonly #settle: HttpJsonSource
+  readonly #verifyBudgetMs: number
 
   constructor(options: FacilitatorOptions) {
     const common = { baseUrl: options.url, headers: options.headers, authorize: options.authorize }
-    this.#judge = new HttpJsonSource({ ...common, name: 'facilitator', timeoutMs: options.timeoutMs ?? 5_000, retries: 2 })
+    this.#verifyBudgetMs = options.verifyBudgetMs ?? DEFAULT_VERIFY_BUDGET_MS
+    this.#judge = new HttpJsonSource({ ...common, name: 'facilitator', timeoutMs: options.timeoutMs ?? DEFAULT_VERIFY_BUDGET_MS, retries: 2 })
     this.#settle = new HttpJsonSource({ ...common, name: 'facilitator', timeoutMs: options.settleTimeoutMs ?? 40_000, retries: 0, breakerThreshold: Number.POSITIVE_INFINITY })
   }
 
@@ -70,7 +77,8 @@ export class FacilitatorClient {
   }
 
   async verify(payment: PaymentV1 | PaymentV2, requirements: object, meter = new CallMeter()): Promise<VerifyAnswer> {
-    return refusalAsAnswer(this.#judge.post('/verify', body(payment, requirements), VerifyAnswer, meter), VerifyAnswer, (detail) => ({ isValid: false, invalidReason: detail }))
+    const budget = AbortSignal.timeout(this.#verifyBudgetMs)
+    return refusalAsAnswer(this.#judge.post('/verify', body(payment, requirements), VerifyAnswer, meter, budget), VerifyAnswer, (detail) => ({ isValid: false, invalidReason: detail }))
   }
 
   async settle(payment: PaymentV1 | PaymentV2, requirements: object, meter = new CallMeter()): Promise<SettleAnswer> {
@@ -85,7 +93,23 @@ export class FacilitatorClient {
 
 const body = (payment: PaymentV1 | PaymentV2, requirements: object) => ({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: requirements })
 
-/** A 4xx refusal is the facilitator's verdict: its body if it has the answer's shape, else its error text. */
+/**
+ * Verify's budget: a healthy facilitator verifies in well under a second (a signature check and a
+ * simulation); past two seconds it is taken for down, so a paid quick scan still answers inside 5 s.
+ */
+const DEFAULT_VERIFY_BUDGET_MS = 2_000
+
+/**
+ * Statuses with which a facilitator refuses the payment itself (a bad request about it). Any other 4xx
+ * without a verdict in its body — 404 (a wrong FACILITATOR_URL), 401/403 (our key refused), 405 — says
+ * the facilitator cannot judge, which is an outage: the caller's payment is not at fault.
+ */
+const REFUSAL_STATUSES = new Set([400, 402, 409, 422])
+
+/**
+ * A 4xx refusal is the facilitator's verdict: its body if it has the answer's shape, else its error
+ * text when the status is one of a refused payment (REFUSAL_STATUSES). Anything else throws.
+ */
 async function refusalAsAnswer<T>(call: Promise<T>, shape: typeof VerifyAnswer | typeof SettleAnswer, fallback: (detail: string) => T): Promise<T> {
   try {
     return await call
@@ -93,6 +117,7 @@ async function refusalAsAnswer<T>(call: Promise<T>, shape: typeof VerifyAnswer |
     if (!(error instanceof UpstreamError) || error.reason !== 'rejected') throw error
     const refusal = error.body as Record<string, unknown> | undefined
     if (Value.Check(shape, refusal)) return refusal as T
+    if (error.status === undefined || !REFUSAL_STATUSES.has(error.status)) throw error
     return fallback(typeof refusal?.error === 'string' ? refusal.error : error.message)
   }
 }

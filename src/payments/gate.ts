@@ -17,6 +17,8 @@ export interface PaidCall {
   url: string
   /** `METHOD /path`, recorded in the ledger. */
   resource: string
+  /** What this call asks for (route and body, hashed): a credit redeems only the request it paid for. */
+  requestHash: string
   description: string
   /** Price in USDC atomic units. */
   amount: string
@@ -63,6 +65,21 @@ export interface PaymentHold {
 function receiptHeaders(settlement: SettleAnswer): Record<string, string> {
   const receipt = Buffer.from(JSON.stringify(settlement)).toString('base64')
   return { 'payment-response': receipt, 'x-payment-response': receipt }
+}
+
+/**
+ * Whether `call` is the one a credited payment is owed: the route, the price and (when the ledger kept
+ * it) the request it first paid for. Otherwise why not, for the 402.
+ */
+function owedCall(credit: PaymentRecord, call: PaidCall, amount: string): { ok: true } | { ok: false; reason: string } {
+  const same = credit.resource === call.resource && credit.amount === amount && (credit.requestHash === null || credit.requestHash === call.requestHash)
+  if (same) return { ok: true }
+  return {
+    ok: false,
+    reason:
+      `this payment is owed one call of ${credit.resource} (${credit.amount} atomic units) for the request it first paid for: ` +
+      'present it again with that same request to receive the result, or sign a new payment for this one',
+  }
 }
 
 /** How often pending payments are looked for on their chains. */
@@ -285,11 +302,15 @@ export class PaymentGate {
       network: offer.network,
       amount: offer.amount,
       resource: call.resource,
+      requestHash: call.requestHash,
       requestId: call.requestId,
       evidence: evidence ? JSON.stringify(evidence) : null,
     })
     if (!claim.ok && claim.existing.state === 'credited') {
-      // Settled on chain after its call gave up: this call is the one it paid for, once.
+      // Settled on chain after its call gave up: it is owed that call — the same route, request and
+      // price — once, and nothing else (a cheap payment must not buy a dearer call).
+      const owed = owedCall(claim.existing, call, offer.amount)
+      if (!owed.ok) return refuse(this.challenge(call, owed.reason))
       if (await this.#ledger.transition(key, 'credited', 'redeeming', { reason: `redeemed by ${call.requestId}` }))
         return { ok: true, key, payment: read.payment, requirements: {}, payer: claim.existing.payer, credit: claim.existing }
     }

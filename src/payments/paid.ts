@@ -7,6 +7,8 @@ import type { GateAnswer, PaidCall, PaymentHold } from './gate.ts'
 /** What a route handler receives from Elysia that the gate needs. */
 interface HandlerContext {
   request: Request
+  /** The validated request body (undefined for a route without one). */
+  body?: unknown
   set: { status?: number | string; headers: Record<string, string | number> }
 }
 
@@ -61,10 +63,25 @@ function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
     headers: context.request.headers,
     url: `${publicOrigin(ctx, context.request)}${spec.path}`,
     resource,
+    requestHash: requestHash(resource, context.body),
     description: spec.summary,
     amount,
     requestId: requestIdOf(context.set),
   })
+}
+
+/**
+ * A digest of what a call asks for: its route and its body as canonical JSON (keys sorted), so the same
+ * request hashes the same whatever order its keys came in.
+ */
+export function requestHash(resource: string, body: unknown): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical)
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
+    return value
+  }
+  return new Bun.CryptoHasher('sha256').update(`${resource}\n${JSON.stringify(canonical(body) ?? null)}`).digest('hex')
 }
 
 function unconfigured(requestId: string): GateAnswer {

@@ -41,16 +41,19 @@ export class HttpJsonSource {
     return this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () => this.#request(path, schema, meter, { headers: this.#headers }))
   }
 
-  /** A POST with a JSON body: never cached or coalesced (it asks for something new each time). */
-  post<S extends TSchema>(path: string, body: unknown, schema: S, meter: CallMeter): Promise<Static<S>> {
+  /**
+   * A POST with a JSON body: never cached or coalesced (it asks for something new each time). `budget`
+   * bounds every attempt and retry together (the caller's deadline), on top of the per-attempt timeout.
+   */
+  post<S extends TSchema>(path: string, body: unknown, schema: S, meter: CallMeter, budget?: AbortSignal): Promise<Static<S>> {
     return this.#request(path, schema, meter, {
       method: 'POST',
       headers: { ...this.#headers, 'content-type': 'application/json' },
       body: JSON.stringify(body, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)),
-    })
+    }, budget)
   }
 
-  #request<S extends TSchema>(path: string, schema: S, meter: CallMeter, init: RequestInit): Promise<Static<S>> {
+  #request<S extends TSchema>(path: string, schema: S, meter: CallMeter, init: RequestInit, budget?: AbortSignal): Promise<Static<S>> {
     return this.upstream.run([meter], async (signal) => {
       const url = `${this.#baseUrl}${path}`
       const headers = this.#authorize ? { ...(init.headers as Record<string, string>), ...(await this.#authorize(init.method ?? 'GET', new URL(url))) } : init.headers
@@ -59,7 +62,7 @@ export class HttpJsonSource {
       if (failure) {
         // Keep a refusal's body: callers branch on its error codes (e.g. no route).
         const refusal = failure.reason === 'rejected' ? await response.json().catch(() => undefined) : undefined
-        throw refusal === undefined ? failure : new UpstreamError(failure.source, failure.reason, `HTTP ${response.status}`, refusal)
+        throw refusal === undefined ? failure : new UpstreamError(failure.source, failure.reason, `HTTP ${response.status}`, refusal, response.status)
       }
       let body: unknown
       try {
@@ -72,6 +75,6 @@ export class HttpJsonSource {
         throw new UpstreamError(this.upstream.name, 'malformed', `${path}: ${first?.path ?? ''} ${first?.message ?? 'unexpected shape'}`)
       }
       return body as Static<S>
-    })
+    }, budget)
   }
 }

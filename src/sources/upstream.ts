@@ -16,6 +16,8 @@ export class UpstreamError extends Error {
     detail: string,
     /** The upstream's answer body when it refused (e.g. Jupiter's `{ errorCode }`), for callers that branch on it. */
     readonly body?: unknown,
+    /** The HTTP status of a non-2xx answer. */
+    readonly status?: number,
   ) {
     super(`${source}: ${reason} (${detail})`)
     this.name = 'UpstreamError'
@@ -124,7 +126,7 @@ export class Upstream {
   async run<T>(meters: readonly CallMeter[], attempt: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
     if (this.#isOpen()) throw new UpstreamError(this.name, 'circuit_open', `${this.#failures} consecutive failures`)
     for (let attemptNo = 0; ; attemptNo++) {
-      if (outer?.aborted) throw new UpstreamError(this.name, 'timeout', 'the scan deadline passed')
+      if (outer?.aborted) throw new UpstreamError(this.name, 'timeout', 'the caller\'s deadline passed')
       this.requests++
       for (const meter of meters) meter.count(this.name)
       const signal = outer ? AbortSignal.any([outer, AbortSignal.timeout(this.#timeoutMs)]) : AbortSignal.timeout(this.#timeoutMs)
@@ -167,9 +169,9 @@ function classify(source: string, error: unknown, signal: AbortSignal): Upstream
 /** Classifies an HTTP status: 429 and 5xx are worth retrying, other non-2xx are refusals. */
 export function statusFailure(source: string, status: number): UpstreamError | undefined {
   if (status >= 200 && status < 300) return undefined
-  if (status === 429) return new UpstreamError(source, 'rate_limited', 'HTTP 429')
-  if (status >= 500) return new UpstreamError(source, 'server_error', `HTTP ${status}`)
-  return new UpstreamError(source, 'rejected', `HTTP ${status}`)
+  if (status === 429) return new UpstreamError(source, 'rate_limited', 'HTTP 429', undefined, status)
+  if (status >= 500) return new UpstreamError(source, 'server_error', `HTTP ${status}`, undefined, status)
+  return new UpstreamError(source, 'rejected', `HTTP ${status}`, undefined, status)
 }
 
 /**

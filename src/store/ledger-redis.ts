@@ -13,6 +13,7 @@ if state and not string.find(ARGV[7], ',' .. state .. ',', 1, true) then return 
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'key', ARGV[1], 'state', 'verifying', 'network', ARGV[2], 'amount', ARGV[3], 'resource', ARGV[4], 'request_id', ARGV[5], 'created_at', ARGV[6], 'updated_at', ARGV[6])
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'evidence', ARGV[8]) end
+if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'request_hash', ARGV[9]) end
 redis.call('SADD', KEYS[2], ARGV[1])
 return 1`
 const TRANSITION = `
@@ -30,6 +31,7 @@ const toRecord = (hash: Record<string, string>): PaymentRecord => ({
   network: hash.network!,
   amount: hash.amount!,
   resource: hash.resource!,
+  requestHash: hash.request_hash ?? null,
   requestId: hash.request_id!,
   payer: hash.payer ?? null,
   transaction: hash.tx ?? null,
@@ -50,7 +52,7 @@ export function redisLedger(client: RedisClient): PaymentLedger {
   const hash = async (key: string) => (await client.send('HGETALL', [PREFIX + key])) as Record<string, string> | null
   return {
     async claim(payment, nowMs = Date.now()) {
-      const args = [payment.key, payment.network, payment.amount, payment.resource, payment.requestId, String(nowMs), retryable, payment.evidence ?? '']
+      const args = [payment.key, payment.network, payment.amount, payment.resource, payment.requestId, String(nowMs), retryable, payment.evidence ?? '', payment.requestHash ?? '']
       const won = await client.send('EVAL', [CLAIM, '2', PREFIX + payment.key, OPEN, ...args])
       if (won === 1) return { ok: true }
       return { ok: false, existing: toRecord((await hash(payment.key))!) }

@@ -119,11 +119,14 @@ describeBackends(backends, 'payment ledger', (backend) => {
     await second.close()
   })
 
-  test('evidence is kept with the payment; a credit is redeemed by one caller at a time and listed while redeeming', async () => {
+  test('evidence and the request paid for are kept with the payment; a credit is redeemed by one caller at a time and listed while redeeming', async () => {
     const { ledger, close } = backend.fresh()
-    const paid = { ...payment('credit'), evidence: '{"chain":"svm","payer":"P","signature":"S","blockhash":"B"}' }
+    const paid = { ...payment('credit'), evidence: '{"chain":"svm","payer":"P","signature":"S","blockhash":"B"}', requestHash: 'sha256:abc' }
     await ledger.claim(paid)
-    expect((await ledger.get(paid.key))?.evidence).toBe(paid.evidence)
+    expect(await ledger.get(paid.key)).toMatchObject({ evidence: paid.evidence, requestHash: 'sha256:abc' })
+    const bare = payment('bare')
+    await ledger.claim(bare)
+    expect(await ledger.get(bare.key)).toMatchObject({ evidence: null, requestHash: null })
     for (const [from, to] of [['verifying', 'verified'], ['verified', 'settling'], ['settling', 'pending'], ['pending', 'credited']] as const)
       expect(await ledger.transition(paid.key, from, to)).toBe(true)
     // A credited payment is not claimable as new: it is redeemed through its own guarded transition.
@@ -137,7 +140,7 @@ describeBackends(backends, 'payment ledger', (backend) => {
   })
 })
 
-test('a SQLite ledger written before evidence existed gains the column and keeps its payments', async () => {
+test('a SQLite ledger written before evidence and request_hash existed gains the columns and keeps its payments', async () => {
   const { Database } = await import('bun:sqlite')
   const old = mkdtempSync(join(tmpdir(), 'solsentry-ledger-old-'))
   const db = new Database(join(old, 'solsentry.db'))
@@ -146,7 +149,7 @@ test('a SQLite ledger written before evidence existed gains the column and keeps
   db.run(`INSERT INTO payments VALUES ('old', 'settled', 'n', '1', 'POST /scan/quick', 'r', NULL, 'tx', NULL, 1, 1)`)
   db.close()
   const store = openSqliteStore(old)
-  expect(await store.ledger.get('old')).toMatchObject({ state: 'settled', transaction: 'tx', evidence: null })
+  expect(await store.ledger.get('old')).toMatchObject({ state: 'settled', transaction: 'tx', evidence: null, requestHash: null })
   await store.close()
   rmSync(old, { recursive: true, force: true })
 })

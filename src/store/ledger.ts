@@ -9,8 +9,9 @@
  *   verifying → verified → settling → settled | failed | pending (settle timed out: reconcile)
  *   pending → failed                        (the chain shows it can never settle)
  *   pending → credited → redeeming → settled (it settled, but its call's result was withheld: the
- *                                             next call presenting it runs once, free; a failed
- *                                             redemption goes back to credited)
+ *                                             next call presenting it for the same route, request
+ *                                             and amount runs once, free; a failed redemption goes
+ *                                             back to credited)
  */
 export type PaymentState =
   | 'verifying' | 'rejected' | 'verified' | 'cancelled' | 'settling' | 'settled' | 'failed' | 'pending' | 'credited' | 'redeeming'
@@ -29,6 +30,11 @@ export interface PaymentRecord {
   amount: string
   /** `METHOD /path` of the paid call. */
   resource: string
+  /**
+   * What the call asked for (a hash of its route and body, `requestHash` in src/payments/paid.ts): a
+   * credit redeems only this request. Null for records written before it was kept.
+   */
+  requestHash: string | null
   requestId: string
   payer: string | null
   /** The settlement transaction (signature or hash), once known. */
@@ -45,7 +51,10 @@ export interface PaymentRecord {
   updatedAt: number
 }
 
-export type NewPayment = Pick<PaymentRecord, 'key' | 'network' | 'amount' | 'resource' | 'requestId'> & { evidence?: string | null }
+export type NewPayment = Pick<PaymentRecord, 'key' | 'network' | 'amount' | 'resource' | 'requestId'> & {
+  evidence?: string | null
+  requestHash?: string | null
+}
 export type Claim = { ok: true } | { ok: false; existing: PaymentRecord }
 
 export interface PaymentLedger {

@@ -49,6 +49,7 @@ interface PaymentRow {
   network: string
   amount: string
   resource: string
+  request_hash: string | null
   request_id: string
   payer: string | null
   tx: string | null
@@ -64,6 +65,7 @@ const toRecord = (row: PaymentRow): PaymentRecord => ({
   network: row.network,
   amount: row.amount,
   resource: row.resource,
+  requestHash: row.request_hash,
   requestId: row.request_id,
   payer: row.payer,
   transaction: row.tx,
@@ -81,18 +83,18 @@ const toRecord = (row: PaymentRow): PaymentRecord => ({
 function sqliteLedger(db: Database): PaymentLedger {
   db.run(`CREATE TABLE IF NOT EXISTS payments (
     key TEXT PRIMARY KEY, state TEXT NOT NULL, network TEXT NOT NULL, amount TEXT NOT NULL, resource TEXT NOT NULL,
-    request_id TEXT NOT NULL, payer TEXT, tx TEXT, reason TEXT, evidence TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`)
-  // A data directory from before `evidence` existed gets the column (NULL for its old payments).
-  if (!db.query<{ name: string }, []>('PRAGMA table_info(payments)').all().some((column) => column.name === 'evidence'))
-    db.run('ALTER TABLE payments ADD COLUMN evidence TEXT')
+    request_id TEXT NOT NULL, payer TEXT, tx TEXT, reason TEXT, evidence TEXT, request_hash TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`)
+  // A data directory from before `evidence` or `request_hash` existed gets the column (NULL for its old payments).
+  const columns = new Set(db.query<{ name: string }, []>('PRAGMA table_info(payments)').all().map((column) => column.name))
+  for (const column of ['evidence', 'request_hash']) if (!columns.has(column)) db.run(`ALTER TABLE payments ADD COLUMN ${column} TEXT`)
   db.run('CREATE INDEX IF NOT EXISTS payments_state ON payments (state)')
   const retryable = RETRYABLE_STATES.map((state) => `'${state}'`).join(', ')
   const insert = db.query(
-    `INSERT INTO payments (key, state, network, amount, resource, request_id, evidence, created_at, updated_at)
-     VALUES ($key, 'verifying', $network, $amount, $resource, $requestId, $evidence, $now, $now)
+    `INSERT INTO payments (key, state, network, amount, resource, request_hash, request_id, evidence, created_at, updated_at)
+     VALUES ($key, 'verifying', $network, $amount, $resource, $requestHash, $requestId, $evidence, $now, $now)
      ON CONFLICT (key) DO UPDATE SET state = 'verifying', network = excluded.network, amount = excluded.amount,
-       resource = excluded.resource, request_id = excluded.request_id, payer = NULL, tx = NULL, reason = NULL,
-       evidence = excluded.evidence, updated_at = excluded.updated_at
+       resource = excluded.resource, request_hash = excluded.request_hash, request_id = excluded.request_id, payer = NULL,
+       tx = NULL, reason = NULL, evidence = excluded.evidence, updated_at = excluded.updated_at
      WHERE payments.state IN (${retryable})`,
   )
   const select = db.query<PaymentRow, { key: string }>('SELECT * FROM payments WHERE key = $key')
@@ -103,7 +105,7 @@ function sqliteLedger(db: Database): PaymentLedger {
   const open = db.query<PaymentRow, []>(`SELECT * FROM payments WHERE state IN (${OPEN_STATES.map((state) => `'${state}'`).join(', ')}) ORDER BY created_at`)
   return {
     async claim(payment, nowMs = Date.now()) {
-      const { changes } = insert.run({ ...payment, evidence: payment.evidence ?? null, now: nowMs })
+      const { changes } = insert.run({ ...payment, evidence: payment.evidence ?? null, requestHash: payment.requestHash ?? null, now: nowMs })
       if (changes > 0) return { ok: true }
       return { ok: false, existing: toRecord(select.get({ key: payment.key })!) }
     },

@@ -51,6 +51,7 @@ export const paidCall = (headers: Record<string, string> = {}): PaidCall => ({
   headers: new Headers(headers),
   url: 'http://127.0.0.1:8402/scan/quick',
   resource: 'POST /scan/quick',
+  requestHash: 'one quick scan request',
   description: 'quick scan',
   amount: '20000',
   requestId: `req-${++calls}`,

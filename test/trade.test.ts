@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import pino from 'pino'
-import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction, type KeyPairSigner } from '@solana/kit'
+import { getBase64EncodedWireTransaction, getCompiledTransactionMessageDecoder, getTransactionDecoder, partiallySignTransaction, type KeyPairSigner } from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
@@ -14,6 +14,7 @@ import { openApiValidator } from './support/openapi.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { usdcOf } from './support/x402.ts'
 import { describeWithRedis, startRedis } from './support/redis.ts'
+import { trackingAccountOf } from '../plugins/trade/job.ts'
 
 // The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
 // the execute fee paid by the official v2 client on the EVM rail (so the Solana balances move only by the swap).
@@ -289,6 +290,80 @@ describe('execute refusals', () => {
     expect(((await badMint.json()) as Json).code).toBe('INVALID_ADDRESS')
     const badAmount = await post('/trade/quote', { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '1.5', user_public_key: buyer.address })
     expect(badAmount.status).toBe(400)
+  })
+})
+
+describe('one on-chain swap, one job, at most one fee', () => {
+  const messageOf = (b64: string) => Buffer.from(getTransactionDecoder().decode(Buffer.from(b64, 'base64')).messageBytes)
+  const accountsOf = (b64: string) => getCompiledTransactionMessageDecoder().decode(messageOf(b64)).staticAccounts as string[]
+  const execute = (job_id: string, signed_transaction_b64: string) => post('/trade/execute', { job_id, signed_transaction_b64 }, payingFetch)
+
+  test('two identical quotes sent at once get distinct transactions (each carries its job\'s tracking account): two swaps, two fees, never one swap charged twice', async () => {
+    const token = mintOf('blue-chip')
+    const [first, second] = await Promise.all([quote(), quote()])
+    expect([first.status, second.status]).toEqual([200, 200])
+    expect(first.body.job_id).not.toBe(second.body.job_id)
+    expect(messageOf(first.body.unsigned_transaction_b64).equals(messageOf(second.body.unsigned_transaction_b64))).toBe(false)
+    expect(accountsOf(first.body.unsigned_transaction_b64)).toContain(trackingAccountOf(first.body.job_id))
+    expect(accountsOf(second.body.unsigned_transaction_b64)).toContain(trackingAccountOf(second.body.job_id))
+
+    const [tokensBefore, feesBefore, sendsBefore] = [await tokensOf(buyer.address, token), await fees(), sends()]
+    const answers = await Promise.all([first, second].map(async ({ body }) => execute(body.job_id, await sign(body.unsigned_transaction_b64))))
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200])
+    const [a, b] = (await Promise.all(answers.map((answer) => answer.json()))) as Json[]
+    expect(a.execution.tx_signature).not.toBe(b.execution.tx_signature)
+    expect(sends() - sendsBefore).toBe(2)
+    const received = (await tokensOf(buyer.address, token)) - tokensBefore
+    expect(received).toBe(BigInt(first.body.quote.out_amount) + BigInt(second.body.quote.out_amount))
+    expect((await fees())[0]).toBe(feesBefore[0]! + 2n * 150_000n)
+  })
+
+  test('one signed transaction presented under two jobs (an aggregator that ignored the tracking key): one job executes it and is charged once; the other is refused before any charge', async () => {
+    const [owner, copy] = await Promise.all([quote(), quote()])
+    // The copy's stored transaction made byte-identical to the owner's, as if the aggregator had built the same one twice.
+    const stored = (await ctx.store.jobs.get<Json>(copy.body.job_id))!
+    await ctx.store.jobs.transition(copy.body.job_id, ['QUOTED'], 'QUOTED', { ...stored.job, unsigned_transaction_b64: owner.body.unsigned_transaction_b64 })
+    const signedTx = await sign(owner.body.unsigned_transaction_b64)
+    const [feesBefore, sendsBefore] = [await fees(), sends()]
+
+    const answers = await Promise.all([owner.body.job_id, copy.body.job_id].map((job_id) => execute(job_id, signedTx)))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 422])
+    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Json[]
+    const confirmed = bodies.find((body) => body.status === 'CONFIRMED')
+    const refused = bodies.find((body) => body.status !== 'CONFIRMED')
+    expect(refused).toMatchObject({ status: 'REJECTED_VALIDATION', rejection: { code: 'TRANSACTION_OF_ANOTHER_JOB', refundable: true } })
+    expect(refused.rejection.reason).toContain(confirmed.job_id)
+    expect(sends() - sendsBefore).toBe(1)
+    expect((await fees())[0]).toBe(feesBefore[0]! + 150_000n)
+
+    // Executed again afterwards: still refused (not a failed simulation of a transaction that landed), still free.
+    const again = await execute(refused.job_id, signedTx)
+    expect(again.status).toBe(422)
+    expect(await again.json()).toMatchObject({ rejection: { code: 'TRANSACTION_OF_ANOTHER_JOB' } })
+    expect(await statusOf(refused.job_id)).toMatchObject({ status: 'QUOTED', fee: null, execution: null })
+    expect(await statusOf(confirmed.job_id)).toMatchObject({ status: 'CONFIRMED', fee: { status: 'settled', amount: '150000' } })
+    expect((await fees())[0]).toBe(feesBefore[0]! + 150_000n)
+  })
+
+  test('a job belongs to the wallet that quoted it: another wallet re-quoting its id gets 409 JOB_CONFLICT and the owner still executes', async () => {
+    const { generateKeyPairSigner } = await import('@solana/kit')
+    const job_id = `owned-${crypto.randomUUID().slice(0, 8)}`
+    const owned = await quote({ job_id })
+    expect(owned.status).toBe(200)
+    const intruder = await generateKeyPairSigner()
+    await sandbox.world.faucet.airdrop(intruder.address, 1_000_000_000n)
+    const hijack = await quote({ job_id, user_public_key: intruder.address })
+    expect(hijack.status).toBe(409)
+    expect(hijack.body).toMatchObject({ error: true, code: 'JOB_CONFLICT', job_id })
+    expect((await statusOf(job_id)).request.user_public_key).toBe(buyer.address)
+    // The owner may quote it again; its execute goes through.
+    const requoted = await quote({ job_id })
+    expect(requoted.status).toBe(200)
+    expect((await execute(job_id, await sign(requoted.body.unsigned_transaction_b64))).status).toBe(200)
+    // Generated ids are 128 random bits, never a sequence.
+    const ids = (await Promise.all([quote(), quote()])).map((answer) => answer.body.job_id)
+    for (const id of ids) expect(id).toMatch(/^job_[0-9a-f]{32}$/)
+    expect(ids[0]).not.toBe(ids[1])
   })
 })
 

@@ -39,14 +39,18 @@ export async function executeTrade(deps: ExecuteDeps, body: { job_id: string; si
     return outcomeOf(expired, deps)
   }
 
-  // Nothing is charged for a transaction that is not the quoted one, signed.
-  const checked = await checkSigned(job, body.signed_transaction_b64)
-  if (!checked.ok) {
-    const rejection: Rejection = { code: checked.code, reason: checked.reason, refundable: true }
-    // A refused attempt does not consume the quote: the right transaction may still follow.
+  // Refused before any charge; the attempt does not consume the quote: the right transaction may follow.
+  const refuse = async (code: string, reason: string) => {
+    const rejection: Rejection = { code, reason, refundable: true }
     await jobs.move(job, 'QUOTED', { last_attempt: { at: new Date().toISOString(), rejection } }, null)
     return rejectedAnswer({ job_id: job.job_id, status: 'REJECTED_VALIDATION', execution: null, rejection }, requestId)
   }
+  const checked = await checkSigned(job, body.signed_transaction_b64)
+  if (!checked.ok) return refuse(checked.code, checked.reason)
+  // One on-chain transaction is one swap: it is executed, and its fee charged, under one job only.
+  const owner = await jobs.claimTransaction(checked.signature, job.job_id)
+  if (owner !== job.job_id)
+    return refuse('TRANSACTION_OF_ANOTHER_JOB', `this signed transaction is job ${owner}'s (one transaction, one job, one fee): see GET /trade/status/${owner}; nothing was charged`)
 
   const held = await deps.hold()
   if (!held.ok) return held.answer

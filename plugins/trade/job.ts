@@ -1,3 +1,4 @@
+import { encodeBase58 } from '../../src/base58.ts'
 import type { JobStore } from '../../src/store/jobs.ts'
 import { SCHEMA_VERSION } from '../../src/version.ts'
 import { REJECTED_STATUSES, type JobView, type QuoteDetails, type Rejection, type RiskGate, type TradeStatus } from './schemas.ts'
@@ -21,6 +22,15 @@ export function jobView(job: TradeJob): JobView {
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
+/**
+ * The job's own tracking account: a public key derived from the job id (sha256), which the aggregator
+ * adds read-only to the swap it builds. Two jobs quoting the same swap at the same moment thus get
+ * different transactions — one signed transaction is one job's, and one fee's (docs/trade.md).
+ */
+export function trackingAccountOf(jobId: string): string {
+  return encodeBase58(new Bun.CryptoHasher('sha256').update(`solsentry:trade-job:${jobId}`).digest())
+}
+
 /** Trade jobs over the store: every change appends to the job's history, every move is guarded by status. */
 export class Jobs {
   readonly #store: JobStore
@@ -35,7 +45,9 @@ export class Jobs {
 
   /**
    * Records a quote's outcome (QUOTED or REJECTED_*) under `id`: a new job, or a fresh quote of one
-   * that was never broadcast. False when the id belongs to a job executing or executed.
+   * that was never broadcast by the same wallet. Undefined when the id belongs to a job executing or
+   * executed, or to another wallet (checked again here: a quote takes seconds, and another wallet may
+   * have taken a fresh id meanwhile).
    */
   async quoted(
     id: string,
@@ -44,6 +56,7 @@ export class Jobs {
     nowMs = Date.now(),
   ): Promise<TradeJob | undefined> {
     const previous = await this.get(id)
+    if (previous && (!REQUOTABLE.includes(previous.status) || previous.request.user_public_key !== request.user_public_key)) return undefined
     const at = iso(nowMs)
     const job: TradeJob = {
       job_id: id,
@@ -65,6 +78,11 @@ export class Jobs {
       : await this.#store.create(id, job.status, job, nowMs)
     if (stored) return job
     return undefined
+  }
+
+  /** Binds the transaction `signature` to `jobId` unless another job owns it; the owner's id (JobStore.claimTransaction). */
+  claimTransaction(signature: string, jobId: string): Promise<string> {
+    return this.#store.claimTransaction(signature, jobId)
   }
 
   /** Moves `job` from its current status to `to` with `changes`; the stored job, or undefined when another move won. */

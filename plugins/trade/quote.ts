@@ -10,7 +10,7 @@ import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter, UpstreamError } from '../../src/sources/upstream.ts'
 import { SCHEMA_VERSION } from '../../src/version.ts'
 import { blockHeight, spendable } from './chain.ts'
-import { Jobs, REQUOTABLE, type TradeJob } from './job.ts'
+import { Jobs, REQUOTABLE, trackingAccountOf, type TradeJob } from './job.ts'
 import { riskGate } from './risk-gate.ts'
 import { SLIPPAGE_BPS, type QuoteDetails, type QuoteRequest, type RejectedStatus, type Rejection, type RiskGate } from './schemas.ts'
 
@@ -69,6 +69,11 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
   const previous = await jobs.get(jobId)
   if (previous && !REQUOTABLE.includes(previous.status))
     return { status: 409, body: errorBody(new ApiError('JOB_CONFLICT', { details: { job_id: jobId, job_status: previous.status } }), requestId) }
+  // A job belongs to the wallet that quoted it: nobody else may re-quote it under their own key.
+  if (previous && previous.request.user_public_key !== request.user_public_key) {
+    const message = 'this job_id belongs to another wallet: quote without a job_id (one is generated) or with an id of your own'
+    return { status: 409, body: errorBody(new ApiError('JOB_CONFLICT', { message, details: { job_id: jobId } }), requestId) }
+  }
 
   const reject = async (status: RejectedStatus, code: string, reason: string, found: { quote?: QuoteDetails | null; risk_gate?: RiskGate | null } = {}) => {
     const rejection: Rejection = { code, reason, refundable: true }
@@ -128,7 +133,7 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
 
   let swap
   try {
-    swap = await jupiter.swap({ quote, userPublicKey: request.user_public_key }, meter)
+    swap = await jupiter.swap({ quote, userPublicKey: request.user_public_key, trackingAccount: trackingAccountOf(jobId) }, meter)
   } catch (error) {
     const refusal = error instanceof UpstreamError ? (error.body as { error?: string } | undefined) : undefined
     return reject('REJECTED_INTERNAL', 'SWAP_BUILD_FAILED', `the aggregator could not build the transaction: ${refusal?.error ?? (error as Error).message}; quote again`, { quote: details, risk_gate: risk })

@@ -1,6 +1,7 @@
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder, getTransactionEncoder, signTransaction, type KeyPairSigner } from '@solana/kit'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readTokenAccount } from '../chain/token-balances.ts'
+import { encodeBase58 } from '../../src/base58.ts'
 import { NATIVE_MINT } from '../world/swap.ts'
 import { VENUES } from '../world/venues.ts'
 import { World } from '../world/world.ts'
@@ -152,6 +153,19 @@ describe('aggregator stand-in: quote → swap → sign → send', () => {
 
       const stored = await signAndSend(world, user, swap.body)
       expect(await tokenBalance(world, tst, user.address)).toBe(BigInt(body.outAmount))
+
+      // Jupiter's trackingAccount rides along read-only: one quote swapped for two tracking keys builds two transactions.
+      const again = await quote(server, { inputMint: NATIVE_MINT, outputMint: tst, amount: SOL.toString(), slippageBps: 100 })
+      const keys = [1, 2].map((seed) => encodeBase58(new Uint8Array(32).fill(seed)))
+      const built = await Promise.all(keys.map(async (trackingAccount) => {
+        const swapped = await postJson<SwapResponse>(server, '/swap/v1/swap', { quoteResponse: again, userPublicKey: user.address, trackingAccount })
+        return getTransactionDecoder().decode(Buffer.from(swapped.body.swapTransaction, 'base64')).messageBytes
+      }))
+      const accounts = built.map((bytes) => getCompiledTransactionMessageDecoder().decode(bytes).staticAccounts as string[])
+      expect(accounts[0]).toContain(keys[0]!)
+      expect(accounts[0]).not.toContain(keys[1]!)
+      expect(accounts[1]).toContain(keys[1]!)
+      expect(Buffer.from(built[0]!).equals(Buffer.from(built[1]!))).toBe(false)
       expect(world.pools.tradesOf(tstPool.address).at(-1)).toMatchObject({
         signature: stored.signature, side: 'buy', wallet: user.address, baseAmount: BigInt(body.outAmount), quoteAmount: SOL,
       })
@@ -319,6 +333,8 @@ describe('aggregator stand-in: refusals as Jupiter words them', () => {
       { error: 'Failed to deserialize the JSON body into the target type: userPublicKey: Parse error: WrongSize' }],
     ['a userPublicKey outside base58', () => ({ quoteResponse: validQuote, userPublicKey: '0OIl111111111111111111111111111111111111111' }), 422,
       { error: 'Failed to deserialize the JSON body into the target type: userPublicKey: Parse error: Invalid' }],
+    ['a trackingAccount outside base58', () => ({ quoteResponse: validQuote, userPublicKey: context.dev.address, trackingAccount: 'not-a-key' }), 422,
+      { error: 'Failed to deserialize the JSON body into the target type: trackingAccount: Parse error: Invalid' }],
     ['no quoteResponse', () => ({ userPublicKey: context.dev.address }), 422,
       { error: 'Failed to deserialize the JSON body into the target type: missing field `quoteResponse`' }],
     ['no userPublicKey', () => ({ quoteResponse: validQuote }), 422,

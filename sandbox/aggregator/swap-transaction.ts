@@ -35,6 +35,8 @@ export interface SwapRequest {
   dynamicComputeUnitLimit?: boolean
   /** Accepted for compatibility; sandbox swaps pay no priority fee. */
   prioritizationFeeLamports?: unknown
+  /** Jupiter's integrator tracking key ("any public key"): added read-only to the swap, as Jupiter does. */
+  trackingAccount?: string
 }
 
 /** The answer of `POST /swap/v1/swap`, in Jupiter's shape. */
@@ -80,6 +82,8 @@ export async function swapFromBody(world: World, body: unknown): Promise<Outcome
   if (!quoted.ok) return quoted
   const user = readPubkey(body.userPublicKey, 'userPublicKey')
   if (!user.ok) return user
+  const tracking = body.trackingAccount === undefined ? undefined : readPubkey(body.trackingAccount, 'trackingAccount')
+  if (tracking && !tracking.ok) return tracking
 
   const quote = quoted.value
   if (quote.inputMint === quote.outputMint) return circularArbitrage()
@@ -95,7 +99,7 @@ export async function swapFromBody(world: World, body: unknown): Promise<Outcome
       ERROR_CODES.SLIPPAGE_TOLERANCE_EXCEEDED,
     )
 
-  const built = await buildSwap(world, user.value, legs.value)
+  const built = await buildSwap(world, user.value, legs.value, tracking?.value)
   const transaction = getTransactionDecoder().decode(built.wire)
   const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
   // Legacy and v0 messages list their instructions; the stand-in only builds v0.
@@ -143,14 +147,14 @@ function priceLegs(world: World, quote: QuotedSwap): Outcome<Leg[]> {
  * One leg is the world's own aggregator-style swap. Several legs chain in one transaction: a leg into
  * wSOL unwraps to the user and the next leg wraps the same lamports again, so nothing is left over.
  */
-async function buildSwap(world: World, user: string, legs: readonly Leg[]) {
+async function buildSwap(world: World, user: string, legs: readonly Leg[], trackingAccount: string | undefined) {
   if (legs.length === 1) {
     const [leg] = legs as [Leg]
-    return world.unsignedSwap(address(user), leg.pool, leg.inputMint, leg.amountIn, leg.amountOut)
+    return world.unsignedSwap(address(user), leg.pool, leg.inputMint, leg.amountIn, leg.amountOut, trackingAccount)
   }
   const instructions: Instruction[] = []
   for (const leg of legs)
-    instructions.push(...(await swapInstructions({ ...leg, user: address(user), operator: world.operator })))
+    instructions.push(...(await swapInstructions({ ...leg, user: address(user), operator: world.operator, trackingAccount })))
   return buildPartiallySigned(world.chain, address(user), instructions)
 }
 

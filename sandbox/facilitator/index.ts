@@ -12,6 +12,7 @@ import { registerExactEvmScheme } from '@x402/evm/exact/facilitator'
 import { toFacilitatorEvmSigner } from '@x402/evm'
 import type { KeyPairSigner } from '@solana/kit'
 import { createWalletClient, http, publicActions, type Chain, type Hex } from 'viem'
+import { createNonceManager, jsonRpc } from 'viem/nonce'
 import { privateKeyToAccount } from 'viem/accounts'
 
 /**
@@ -36,7 +37,10 @@ export function createSandboxFacilitator(feePayer: KeyPairSigner, rpcUrl: string
   // A per-network RPC map would serve v2 lookups only; `defaultRpcUrl` serves v1 names as well.
   registerExactSvmScheme(facilitator, { signer: toFacilitatorSvmSigner(feePayer, { defaultRpcUrl: rpcUrl }), networks: SANDBOX_SOLANA_NETWORK })
   if (evm) {
-    const account = privateKeyToAccount(evm.privateKey)
+    // Concurrent settlements each need their own nonce, as a hosted facilitator's sender gives them: without
+    // a nonce manager two settlements at once read the same nonce and the second transaction fails. One
+    // manager per facilitator: viem's shared one would carry nonces over from an earlier anvil.
+    const account = privateKeyToAccount(evm.privateKey, { nonceManager: createNonceManager({ source: jsonRpc() }) })
     const client = createWalletClient({ account, chain: evm.chain, transport: http() }).extend(publicActions)
     // A settlement is bounded by the service's facilitator timeout; anvil mines at once.
     // viem 2.57's verifyTypedData takes a union the scheme's narrower signer type does not name; the

@@ -22,6 +22,8 @@ export interface SwapPlan {
   amountOut: bigint
   /** The sandbox pool operator, delegate of every vault; it signs for the pool's side. */
   operator: TransactionSigner
+  /** An integrator's tracking key (Jupiter's `trackingAccount`), riding along read-only like the pool. */
+  trackingAccount?: string
 }
 
 /**
@@ -55,12 +57,12 @@ export async function swapInstructions(plan: SwapPlan): Promise<Instruction[]> {
       { source: userInput, mint: address(input.mint), destination: address(input.vault), authority, amount: amountIn, decimals: input.decimals },
       { programAddress: address(input.program) },
     ),
-    withPoolAccount(
+    withReadonlyAccounts(
       getTransferCheckedInstruction(
         { source: address(output.vault), mint: address(output.mint), destination: userOutput, authority: operator, amount: amountOut, decimals: output.decimals },
         { programAddress: address(output.program) },
       ),
-      pool.address,
+      plan.trackingAccount ? [pool.address, plan.trackingAccount] : [pool.address],
     ),
   )
   if (input.mint === NATIVE_MINT) instructions.push(closeAccount(userInput, owner, authority, input.program))
@@ -100,7 +102,8 @@ function closeAccount(account: Address, owner: Address, authority: TransactionSi
   return getCloseAccountInstruction({ account, destination: owner, owner: authority }, { programAddress: address(program) })
 }
 
-/** Appends the pool account (read-only, not a signer); the token program ignores it. */
-export function withPoolAccount(instruction: Instruction, pool: string): Instruction {
-  return { ...instruction, accounts: [...(instruction.accounts ?? []), { address: address(pool), role: AccountRole.READONLY }] }
+/** Appends accounts (read-only, not signers: the pool, a tracking key); the token program ignores them. */
+export function withReadonlyAccounts(instruction: Instruction, accounts: readonly string[]): Instruction {
+  const extra = accounts.map((account) => ({ address: address(account), role: AccountRole.READONLY }))
+  return { ...instruction, accounts: [...(instruction.accounts ?? []), ...extra] }
 }

@@ -18,7 +18,7 @@ import { isTokenAccountData, MINT_SIZE, readMint, readTokenAccount, TOKEN_ACCOUN
 import { buildPartiallySigned, execute } from '../chain/transactions.ts'
 import { namedSigner } from '../keys.ts'
 import { PoolBook, type Pool, type PoolKind, type Trade } from './pool-book.ts'
-import { NATIVE_MINT, swapInstructions, withPoolAccount } from './swap.ts'
+import { NATIVE_MINT, swapInstructions, withReadonlyAccounts } from './swap.ts'
 import { STATEFUL_VENUES } from './venues.ts'
 
 /** Whole SOL (possibly fractional) in lamports. */
@@ -423,8 +423,8 @@ export class World {
    * A swap transaction for `user` to sign: paid by the user, the pool's side already signed by the
    * operator, the user's signature slot empty (what an aggregator's swap endpoint returns).
    */
-  async unsignedSwap(user: Address, pool: Pool, inputMint: string, amountIn: bigint, amountOut: bigint) {
-    const instructions = await swapInstructions({ pool, user, inputMint, amountIn, amountOut, operator: this.operator })
+  async unsignedSwap(user: Address, pool: Pool, inputMint: string, amountIn: bigint, amountOut: bigint, trackingAccount?: string) {
+    const instructions = await swapInstructions({ pool, user, inputMint, amountIn, amountOut, operator: this.operator, trackingAccount })
     return buildPartiallySigned(this.chain, user, instructions)
   }
 
@@ -444,17 +444,17 @@ export class World {
         // Wrapped SOL: lamports into the vault, then SyncNative credits them as tokens.
         await execute(this.chain, provider, [
           getTransferSolInstruction({ source: provider, destination: address(vault), amount: lamports(amount) }),
-          withPoolAccount(getSyncNativeInstruction({ account: address(vault) }), pool.address),
+          withReadonlyAccounts(getSyncNativeInstruction({ account: address(vault) }), [pool.address]),
         ])
         continue
       }
       await execute(this.chain, provider, [
-        withPoolAccount(
+        withReadonlyAccounts(
           getTransferCheckedInstruction(
             { source, mint: address(mint), destination: address(vault), authority: provider, amount, decimals: token.decimals },
             { programAddress: address(token.program) },
           ),
-          pool.address,
+          [pool.address],
         ),
       ])
     }

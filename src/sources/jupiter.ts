@@ -73,11 +73,16 @@ export class JupiterSource {
     return this.#quote(`/swap/v1/quote?${query}`, meter)
   }
 
-  /** The swap transaction for a quote (`POST /swap/v1/swap`): base64, the user's signature slot empty. */
-  swap(request: { quote: JupiterQuote; userPublicKey: string }, meter: CallMeter): Promise<JupiterSwap> {
+  /**
+   * The swap transaction for a quote (`POST /swap/v1/swap`): base64, the user's signature slot empty.
+   * `trackingAccount` is Jupiter's integrator tracking key ("any public key"), added read-only to the
+   * swap: a key of its own per trade job makes each job's transaction distinct.
+   */
+  swap(request: { quote: JupiterQuote; userPublicKey: string; trackingAccount?: string }, meter: CallMeter): Promise<JupiterSwap> {
+    const tracking = request.trackingAccount ? { trackingAccount: request.trackingAccount } : {}
     return this.#http.post(
       '/swap/v1/swap',
-      { quoteResponse: request.quote, userPublicKey: request.userPublicKey, wrapAndUnwrapSol: true, dynamicComputeUnitLimit: true },
+      { quoteResponse: request.quote, userPublicKey: request.userPublicKey, wrapAndUnwrapSol: true, dynamicComputeUnitLimit: true, ...tracking },
       JupiterSwapSchema,
       meter,
     )

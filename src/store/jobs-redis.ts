@@ -2,6 +2,8 @@ import type { RedisClient } from 'bun'
 import type { JobStore } from './jobs.ts'
 
 const PREFIX = 'solsentry:job:'
+/** The job that owns each transaction signature (set once, never moved). */
+const TRANSACTION_PREFIX = 'solsentry:job-transaction:'
 
 const CREATE = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -24,6 +26,11 @@ export function redisJobs(client: RedisClient): JobStore {
     async transition(id, from, status, job, nowMs = Date.now()) {
       const allowed = `,${from.join(',')},`
       return (await client.send('EVAL', [TRANSITION, '1', PREFIX + id, allowed, status, JSON.stringify(job), String(nowMs)])) === 1
+    },
+    async claimTransaction(signature, jobId) {
+      const key = TRANSACTION_PREFIX + signature
+      await client.send('SET', [key, jobId, 'NX'])
+      return (await client.send('GET', [key])) as string
     },
     async get(id) {
       const hash = (await client.send('HGETALL', [PREFIX + id])) as Record<string, string> | null

@@ -45,4 +45,19 @@ describeBackends(backends, 'trade jobs', (open) => {
     expect(await jobs.transition(id('absent'), ['QUOTED'], 'EXECUTING', {})).toBe(false)
     await close()
   })
+
+  test('a transaction belongs to the first job that claims it: of ten jobs claiming one signature at once, one owns it for good', async () => {
+    const { jobs, close } = open()
+    const signature = id('signature')
+    const claimants = Array.from({ length: 10 }, (_, n) => id(`job${n}`))
+    const owners = await Promise.all(claimants.map((job) => jobs.claimTransaction(signature, job)))
+    expect(new Set(owners).size).toBe(1)
+    const [owner] = owners
+    expect(claimants).toContain(owner!)
+    // The owner claiming again keeps it; anyone else is told who owns it.
+    expect(await jobs.claimTransaction(signature, owner!)).toBe(owner!)
+    expect(await jobs.claimTransaction(signature, id('late'))).toBe(owner!)
+    expect(await jobs.claimTransaction(id('other-signature'), id('late'))).not.toBe(owner!)
+    await close()
+  })
 })

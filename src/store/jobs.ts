@@ -16,4 +16,10 @@ export interface JobStore {
   /** Replaces the job when its status is one of `from`; false otherwise (another transition won). */
   transition(id: string, from: readonly string[], status: string, job: unknown, nowMs?: number): Promise<boolean>
   get<T>(id: string): Promise<StoredJob<T> | undefined>
+  /**
+   * Binds an on-chain transaction (its signature) to the job that executes it, once and for good:
+   * answers the owning job's id — `jobId` when it won or already owned it, another job's otherwise.
+   * One transaction is one swap, so it is executed (and its fee charged) under one job only.
+   */
+  claimTransaction(signature: string, jobId: string): Promise<string>
 }

@@ -128,7 +128,14 @@ function sqliteJobs(db: Database): JobStore {
   db.run('CREATE TABLE IF NOT EXISTS trade_jobs (id TEXT PRIMARY KEY, status TEXT NOT NULL, job TEXT NOT NULL, updated_at INTEGER NOT NULL)')
   const insert = db.query('INSERT INTO trade_jobs (id, status, job, updated_at) VALUES ($id, $status, $job, $now) ON CONFLICT (id) DO NOTHING')
   const select = db.query<{ id: string; status: string; job: string; updated_at: number }, { id: string }>('SELECT * FROM trade_jobs WHERE id = $id')
+  db.run('CREATE TABLE IF NOT EXISTS trade_transactions (signature TEXT PRIMARY KEY, job_id TEXT NOT NULL)')
+  const bind = db.query('INSERT INTO trade_transactions (signature, job_id) VALUES ($signature, $jobId) ON CONFLICT (signature) DO NOTHING')
+  const ownerOf = db.query<{ job_id: string }, { signature: string }>('SELECT job_id FROM trade_transactions WHERE signature = $signature')
   return {
+    async claimTransaction(signature, jobId) {
+      bind.run({ signature, jobId })
+      return ownerOf.get({ signature })!.job_id
+    },
     async create(id, status, job, nowMs = Date.now()) {
       return insert.run({ id, status, job: JSON.stringify(job), now: nowMs }).changes > 0
     },

@@ -23,6 +23,8 @@ export interface ServiceContext {
   registry: Registry
   health: HealthBoard
   startedAt: number
+  /** This process's identity (random per start): what it marks as its own work in shared state. */
+  instanceId: string
   /** Set when shutdown begins: new requests are refused with 503 while in-flight ones finish. */
   lifecycle: { draining: boolean }
   /** The upstream sources named by config (absent ones make their facts missing). */
@@ -57,6 +59,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     registry: new Registry(),
     health,
     startedAt: Date.now(),
+    instanceId: crypto.randomUUID(),
     lifecycle: { draining: false },
     sources,
     signals: overrides.signals ?? new SignalRegistry(BUILTIN_SIGNALS),

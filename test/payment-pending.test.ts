@@ -52,7 +52,10 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     for (let waited = 0; waited < 10_000 && (await rail.treasury()) === before; waited += 100) await Bun.sleep(100)
     expect(await rail.treasury()).toBe(before + 20_000n)
     expect(await gate.resolvePending()).toMatchObject({ credited: 1 })
-    expect(await store.ledger.get(key)).toMatchObject({ state: 'credited', reason: expect.stringContaining('resolved on chain') })
+    // Found with the settlement's transaction (Solana: the payment transaction; EVM: the AuthorizationUsed log's).
+    const credited = (await store.ledger.get(key))!
+    expect(credited).toMatchObject({ state: 'credited', reason: expect.stringContaining('resolved on chain') })
+    expect(credited.transaction).toMatch(rail.name === 'solana' ? /^[1-9A-HJ-NP-Za-km-z]{64,88}$/ : /^0x[0-9a-f]{64}$/)
 
     // The caller presents the same payment again: a failed call keeps the credit...
     expect((await gate.run(call({ 'x-payment': header }), async () => ({ status: 500, body: {} }))).status).toBe(500)
@@ -60,7 +63,7 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     // ...a successful one delivers the result it paid for, with a receipt, and charges nothing more.
     const redeemed = await gate.run(call({ 'x-payment': header }), ok)
     expect(redeemed.status).toBe(200)
-    expect(JSON.parse(Buffer.from(redeemed.headers['payment-response']!, 'base64').toString())).toMatchObject({ success: true })
+    expect(JSON.parse(Buffer.from(redeemed.headers['payment-response']!, 'base64').toString())).toMatchObject({ success: true, transaction: credited.transaction })
     expect((await store.ledger.get(key))?.state).toBe('settled')
     expect(await rail.treasury()).toBe(before + 20_000n)
     // A third time it is used up.

@@ -367,6 +367,41 @@ describe('one on-chain swap, one job, at most one fee', () => {
   })
 })
 
+describe('the fee as it stands on chain', () => {
+  test('a fee whose settlement answer is lost reads pending, then settled with its transaction once the chain shows it — charged once', async () => {
+    // A service that waits 1 s for settlements, and a facilitator that takes 2.5 s.
+    const slow = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', FACILITATOR_SETTLE_TIMEOUT_MS: '1000' }), { logger: pino({ level: 'silent' }) })
+    const gate = slow.payments as PaymentGate
+    await gate.start()
+    const server = startServer(createApp(slow), slow)
+    try {
+      const at = (path: string, body?: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
+        body === undefined ? fetch(`${server.url}${path}`) : fetcher(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const quoted = (await (await at('/trade/quote', { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '100000000', user_public_key: buyer.address })).json()) as Json
+      const before = (await fees())[0]!
+      sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
+      const executed = await at('/trade/execute', { job_id: quoted.job_id, signed_transaction_b64: await sign(quoted.unsigned_transaction_b64) }, payingFetch)
+      // The trade confirmed: that is the answer; the receipt is not known yet.
+      expect(executed.status).toBe(200)
+      expect(executed.headers.get('payment-response')).toBeNull()
+      const pending = (await (await at(`/trade/status/${quoted.job_id}`)).json()) as Json
+      conforms('GET', '/trade/status/{job_id}', 200, pending)
+      expect(pending).toMatchObject({ status: 'CONFIRMED', fee: { status: 'pending', amount: '150000' } })
+
+      for (let waited = 0; waited < 10_000 && (await fees())[0] === before; waited += 100) await Bun.sleep(100)
+      expect((await fees())[0]).toBe(before + 150_000n)
+      expect(await gate.resolvePending()).toMatchObject({ credited: 1 })
+      const settled = (await (await at(`/trade/status/${quoted.job_id}`)).json()) as Json
+      expect(settled).toMatchObject({ status: 'CONFIRMED', fee: { status: 'settled', amount: '150000', network: 'eip155:31337', transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) } })
+      // The credit was the trade's own fee: consumed, so the same payment buys nothing more.
+      expect(await gate.resolvePending()).toMatchObject({ credited: 0, pending: 0 })
+      expect((await fees())[0]).toBe(before + 150_000n)
+    } finally {
+      await server.shutdown('test over')
+    }
+  })
+})
+
 describeWithRedis('two instances sharing a Redis store (jobs and payment ledger)', () => {
   test('a job quoted on one and executed on both at once: one broadcast, one fee', async () => {
     const redis = await startRedis()
@@ -416,7 +451,8 @@ describe('jobs over time', () => {
     const stored = (await ctx.store.jobs.get<Json>(quoted.body.job_id))!
     const orphan = { ...stored.job, status: 'EXECUTING', updated_at: new Date(Date.now() - 300_000).toISOString(), execution: { tx_signature: done.execution.tx_signature, slot: null } }
     expect(await ctx.store.jobs.transition(quoted.body.job_id, ['CONFIRMED'], 'EXECUTING', orphan)).toBe(true)
-    expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'CONFIRMED', execution: done.execution, fee: { status: 'not_settled' } })
+    // Its fee is what the ledger says of its payment: here it had settled, once.
+    expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'CONFIRMED', execution: done.execution, fee: { status: 'settled', amount: '150000' } })
   })
 })
 

@@ -11,6 +11,7 @@ import { CallMeter } from '../../src/sources/upstream.ts'
 import { SCHEMA_VERSION } from '../../src/version.ts'
 import { blockhashValid, confirm, send, simulate, status as landingOf, type Landing } from './chain.ts'
 import { Jobs, type TradeJob } from './job.ts'
+import { feeOnRecord, type Fee } from './fee.ts'
 import { rejectedAnswer, type TradeAnswer } from './quote.ts'
 import type { Rejection } from './schemas.ts'
 
@@ -55,7 +56,12 @@ export async function executeTrade(deps: ExecuteDeps, body: { job_id: string; si
   const held = await deps.hold()
   if (!held.ok) return held.answer
   const { hold } = held
-  const executing = await jobs.move(job, 'EXECUTING', { last_attempt: null }, 'fee held; checking and sending the transaction')
+  const executing = await jobs.move(
+    job,
+    'EXECUTING',
+    { last_attempt: null, fee_payment: { key: hold.key, amount: deps.fee }, executed_by: deps.ctx.instanceId },
+    'fee held; checking and sending the transaction',
+  )
   if (!executing) {
     // Another execute of this job won the claim: its outcome is this one's, and this fee is released.
     await hold.cancel('another execute of this job is running')
@@ -106,11 +112,12 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
   const { jobs, requestId } = deps
   if (result.kind === 'confirmed') {
     const settled = await hold.settle()
-    const fee = settled.ok
-      ? { status: 'settled' as const, amount: deps.fee, network: settled.settlement.network || null, transaction: settled.settlement.transaction || null, note: null }
-      : { status: 'not_settled' as const, amount: deps.fee, network: null, transaction: null, note: settled.reason }
-    if (!settled.ok) deps.ctx.logger.warn({ request_id: requestId, job_id: job.job_id, reason: settled.reason }, 'trade confirmed but its fee did not settle')
     const execution = { tx_signature: job.execution!.tx_signature, slot: result.slot }
+    // Not settled: refused (nothing charged) or its answer lost (pending, resolved from the chain) — the ledger says which.
+    const fee: Fee = settled.ok
+      ? { status: 'settled', amount: deps.fee, network: settled.settlement.network || null, transaction: settled.settlement.transaction || null, note: null }
+      : await feeOnRecord(deps.ctx, { ...job, status: 'CONFIRMED' })
+    if (!settled.ok) deps.ctx.logger.warn({ request_id: requestId, job_id: job.job_id, reason: settled.reason, fee: fee.status }, 'trade confirmed but its fee did not settle')
     const done = (await jobs.move(job, 'CONFIRMED', { execution, fee, rejection: null }, `confirmed in slot ${result.slot}`)) ?? (await jobs.get(job.job_id))!
     deps.ctx.logger.info({ request_id: requestId, job_id: job.job_id, tx: execution.tx_signature, slot: result.slot, fee: fee.status }, 'trade confirmed')
     return { status: 200, headers: settled.ok ? settled.headers : {}, body: { schema_version: SCHEMA_VERSION, job_id: done.job_id, status: 'CONFIRMED', execution, rejection: null } }
@@ -135,10 +142,11 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
  */
 async function outcomeOf(job: TradeJob, deps: ExecuteDeps): Promise<TradeAnswer> {
   const { jobs, requestId } = deps
-  let current = job
+  // A pending fee is read again from the ledger (and a credit of a confirmed trade consumed) on the way.
+  let current = job.status === 'EXECUTING' ? job : await resolveJob(deps.ctx, jobs, job)
   const waitUntil = Date.now() + WAIT_FOR_OUTCOME_MS
   while (current.status === 'EXECUTING' && Date.now() < waitUntil) {
-    const resolved = await resolveStale(deps.ctx, jobs, current)
+    const resolved = await resolveJob(deps.ctx, jobs, current)
     if (resolved.status !== 'EXECUTING') {
       current = resolved
       break
@@ -165,35 +173,56 @@ export function quoteExpired(job: TradeJob, nowMs = Date.now()): boolean {
 }
 
 /**
- * How long an EXECUTING job may go without an update before it is taken for orphaned (its process
- * gone): longer than an execute's confirmation wait (150 s at most), so a live execute is never taken.
+ * How long an EXECUTING job of a shared store (Redis) may go without an update before it is taken for
+ * orphaned (its instance gone): longer than an execute's confirmation wait (150 s at most), so another
+ * instance's live execute is never taken.
  */
 const STALE_MS = 180_000
 
 /**
- * A job left EXECUTING by a process that stopped (a restart mid-execute) is resolved from the chain:
- * its transaction confirmed, failed, or can no longer land. Its fee hold was released by the restart,
- * so no fee is charged for it.
+ * Whether an EXECUTING job was left by an execute that is no longer running. With the embedded store
+ * one instance serves it, so a job another run of the service left EXECUTING is orphaned at once;
+ * with a shared store it is orphaned once it has gone STALE_MS without an update.
  */
-export async function resolveStale(ctx: ServiceContext, jobs: Jobs, job: TradeJob, nowMs = Date.now()): Promise<TradeJob> {
-  if (job.status !== 'EXECUTING' || nowMs - Date.parse(job.updated_at) < STALE_MS || !ctx.sources.solana) return job
+function orphaned(ctx: ServiceContext, job: TradeJob, nowMs: number): boolean {
+  if (job.status !== 'EXECUTING') return false
+  if (ctx.store.kind === 'sqlite' && job.executed_by && job.executed_by !== ctx.instanceId) return true
+  return nowMs - Date.parse(job.updated_at) >= STALE_MS
+}
+
+/**
+ * Brings a job read from the store up to date with the chain: a job left EXECUTING by an execute that
+ * stopped (a restart mid-execute) is resolved from its transaction — confirmed, failed, or unable to
+ * land now — and a fee whose settlement was pending is read again from the ledger. The fee is what
+ * the ledger says (feeOnRecord): charged once if it settled on chain, nothing otherwise.
+ */
+export async function resolveJob(ctx: ServiceContext, jobs: Jobs, job: TradeJob, nowMs = Date.now()): Promise<TradeJob> {
+  if (job.status !== 'EXECUTING') {
+    if (job.fee?.status !== 'pending') return job
+    const fee = await feeOnRecord(ctx, job)
+    return fee.status === 'pending' ? job : ((await jobs.move(job, job.status, { fee }, `fee ${fee.status} (read from the chain)`)) ?? job)
+  }
+  if (!orphaned(ctx, job, nowMs) || !ctx.sources.solana) return job
   const rpc = ctx.sources.solana.rpc(new CallMeter())
-  const fee = { status: 'not_settled' as const, amount: job.fee?.amount ?? '0', network: null, transaction: null, note: 'the service restarted during the execute: no fee was charged' }
+  const resolved = async (to: 'CONFIRMED' | 'FAILED', changes: Partial<TradeJob>) => {
+    const fee = await feeOnRecord(ctx, { ...job, ...changes, status: to })
+    return (await jobs.move(job, to, { ...changes, fee }, 'resolved after the execute stopped')) ?? job
+  }
   try {
     if (!job.execution) {
       const rejection = { code: 'INTERRUPTED', reason: 'the service stopped before the transaction was sent: quote again', refundable: true }
-      return (await jobs.move(job, 'FAILED', { rejection, fee }, 'resolved after a restart')) ?? job
+      return await resolved('FAILED', { rejection })
     }
     const landed = await landingOf(rpc, job.execution.tx_signature)
-    if (landed?.kind === 'confirmed') return (await jobs.move(job, 'CONFIRMED', { execution: { ...job.execution, slot: landed.slot }, fee }, 'resolved after a restart')) ?? job
+    if (landed?.kind === 'confirmed') return await resolved('CONFIRMED', { execution: { ...job.execution, slot: landed.slot } })
     if (landed?.kind === 'failed') {
       const rejection = { code: 'TRANSACTION_FAILED', reason: `the transaction failed on chain (${JSON.stringify(landed.err, bigintSafe)})`, refundable: false }
-      return (await jobs.move(job, 'FAILED', { rejection, fee }, 'resolved after a restart')) ?? job
+      return await resolved('FAILED', { rejection })
     }
     const message = getCompiledTransactionMessageDecoder().decode(getTransactionDecoder().decode(Buffer.from(job.unsigned_transaction_b64!, 'base64')).messageBytes)
     if (!(await blockhashValid(rpc, message.lifetimeToken))) {
       const rejection = { code: 'NOT_CONFIRMED', reason: 'the transaction did not land before its blockhash expired', refundable: true }
-      return (await jobs.move(job, 'FAILED', { rejection, fee }, 'resolved after a restart')) ?? job
+      return await resolved('FAILED', { rejection })
     }
   } catch (error) {
     ctx.logger.warn({ job_id: job.job_id, err: (error as Error).message }, 'cannot resolve an orphaned execute yet')

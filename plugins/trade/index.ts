@@ -9,7 +9,7 @@ import { PaymentGate } from '../../src/payments/gate.ts'
 import { offerableRails } from '../../src/payments/challenge.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { SCHEMA_VERSION } from '../../src/version.ts'
-import { executeTrade, expireQuote, quoteExpired, resolveStale } from './execute.ts'
+import { executeTrade, expireQuote, quoteExpired, resolveJob } from './execute.ts'
 import { Jobs, jobView } from './job.ts'
 import { manifest } from './manifest.ts'
 import { quoteTrade } from './quote.ts'
@@ -45,7 +45,7 @@ export function trade(ctx: ServiceContext) {
         return errorBody(new ApiError('JOB_NOT_FOUND', { details: { job_id: context.params.job_id } }), requestIdOf(context.set))
       }
       if (quoteExpired(job)) job = (await expireQuote(jobs, job)) ?? (await jobs.get(job.job_id))!
-      job = await resolveStale(ctx, jobs, job)
+      job = await resolveJob(ctx, jobs, job)
       return jobView(job)
     }, routeOptions(ctx, status))
     .get(pairs.path, async function tradePairsRoute(context) {

@@ -7,6 +7,10 @@ import { REJECTED_STATUSES, type JobView, type QuoteDetails, type Rejection, typ
 export interface TradeJob extends Omit<JobView, 'schema_version'> {
   /** The unsigned transaction answered by the quote; execute compares the signed one's message to it. */
   unsigned_transaction_b64: string | null
+  /** The execute fee's payment once held: its ledger key (null when payments are waived) and amount. */
+  fee_payment?: { key: string | null; amount: string } | null
+  /** The service instance (ServiceContext.instanceId) that took the job to EXECUTING. */
+  executed_by?: string | null
 }
 
 export type TradeRequest = TradeJob['request']
@@ -14,9 +18,9 @@ export type TradeRequest = TradeJob['request']
 /** Statuses a job can be quoted again from (nothing was broadcast). */
 export const REQUOTABLE: readonly TradeStatus[] = ['QUOTED', 'EXPIRED', ...REJECTED_STATUSES]
 
-/** The job's public view: everything but the stored transaction (the caller has it from the quote). */
+/** The job's public view: everything but the stored transaction (the caller has it from the quote) and the bookkeeping. */
 export function jobView(job: TradeJob): JobView {
-  const { unsigned_transaction_b64: _transaction, ...view } = job
+  const { unsigned_transaction_b64: _transaction, fee_payment: _payment, executed_by: _executor, ...view } = job
   return { schema_version: SCHEMA_VERSION, ...view }
 }
 

@@ -150,14 +150,17 @@ export const JobView = Type.Object({
   rejection: Type.Union([Rejection, Type.Null()]),
   fee: Type.Union([
     Type.Object({
-      status: Type.Union([Type.Literal('settled'), Type.Literal('cancelled'), Type.Literal('not_settled')]),
+      status: Type.Union([Type.Literal('settled'), Type.Literal('pending'), Type.Literal('cancelled'), Type.Literal('not_settled')], {
+        description:
+          'settled: charged (transaction names the settlement); pending: its settlement was sent when the service stopped and its outcome is being read from the chain; cancelled / not_settled: nothing was charged',
+      }),
       amount: Type.String({ description: 'USDC atomic units' }),
       network: Type.Union([Type.String(), Type.Null()]),
       transaction: Type.Union([Type.String(), Type.Null()]),
       note: Type.Union([Type.String(), Type.Null()]),
     }),
     Type.Null(),
-  ], { description: 'The execute fee once known: settled on CONFIRMED, cancelled otherwise' }),
+  ], { description: 'The execute fee once known, as it stands on chain: settled on CONFIRMED, cancelled otherwise (docs/trade.md, "Fees")' }),
   last_attempt: Type.Union([Type.Object({ at: Type.String({ format: 'date-time' }), rejection: Rejection }), Type.Null()], {
     description: 'The last execute attempt refused without consuming the job (e.g. a transaction that is not the quoted one)',
   }),

@@ -54,6 +54,8 @@ type Settlement = { ok: true; settlement: SettleAnswer; headers: Record<string, 
 
 /** A verified payment held for the deferred mode: settle it when the work succeeded, else cancel it. */
 export interface PaymentHold {
+  /** The payment's ledger key: where its fate can be read later (PaymentGate.record). Null when waived. */
+  key: string | null
   payer: string | null
   /** Settles once; answers the receipt headers, or why it did not settle. */
   settle(): Promise<Settlement>
@@ -212,6 +214,19 @@ export class PaymentGate {
     return { released, pending }
   }
 
+  /** A payment's ledger record, by its key. */
+  record(key: string): Promise<PaymentRecord | undefined> {
+    return this.#ledger.get(key)
+  }
+
+  /**
+   * Consumes a credit for the work it paid for, delivered by other means (a trade whose fee settled on
+   * chain after the service stopped, then confirmed): credited → settled. False when it is not a credit.
+   */
+  consumeCredit(key: string, reason: string): Promise<boolean> {
+    return this.#ledger.transition(key, 'credited', 'settled', { reason })
+  }
+
   stop(): void {
     this.#stopped = true
     clearTimeout(this.#refresh)
@@ -268,6 +283,7 @@ export class PaymentGate {
     return {
       ok: true,
       hold: {
+        key: admitted.key,
         payer: admitted.payer,
         settle: async () => {
           once()

@@ -53,7 +53,7 @@ export function answer(context: Pick<HandlerContext, 'set'>, reply: { status: nu
 }
 
 /** A hold when payments are waived (scanner tests and benches): nothing to settle or cancel. */
-const WAIVED_HOLD: PaymentHold = { payer: null, settle: async () => ({ ok: true, settlement: { success: true, transaction: '', network: '' }, headers: {} }), cancel: async () => {} }
+const WAIVED_HOLD: PaymentHold = { key: null, payer: null, settle: async () => ({ ok: true, settlement: { success: true, transaction: '', network: '' }, headers: {} }), cancel: async () => {} }
 
 function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
   if (spec.price === 'free') throw new Error(`${spec.method} ${spec.path} is free: do not wrap it in paid()`)

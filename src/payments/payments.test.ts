@@ -7,6 +7,7 @@ import { paymentRails, v1NetworkName } from './rails.ts'
 
 const MAINNET = loadConfig({
   SOLSENTRY_PROFILE: 'mainnet',
+  PUBLIC_URL: 'https://solsentry.example',
   FACILITATOR_URL: 'https://facilitator.example',
   PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
   PAY_TO_BASE: '0x1111111111111111111111111111111111111111',

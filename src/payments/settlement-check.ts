@@ -12,7 +12,7 @@ import { decodeTransactionFromPayload } from '@x402/svm'
 import { eip3009ABI } from '@x402/evm'
 import { getBase58Decoder, getCompiledTransactionMessageDecoder, type Address, type Rpc, type Signature, type SolanaRpcApi } from '@solana/kit'
 import { Type } from '@sinclair/typebox'
-import { decodeFunctionResult, encodeFunctionData, type Hex } from 'viem'
+import { decodeFunctionResult, encodeFunctionData, pad, toEventSelector, type Hex } from 'viem'
 import type { HttpJsonSource } from '../sources/http-json.ts'
 import { CallMeter } from '../sources/upstream.ts'
 import type { OfferV2 } from './challenge.ts'
@@ -54,6 +54,15 @@ const HISTORY_LIMIT = 100
 const CLOCK_SLACK_MS = 120_000
 
 const JsonRpcAnswer = Type.Object({ result: Type.Optional(Type.String()), error: Type.Optional(Type.Unknown()) })
+const LogsAnswer = Type.Object({ result: Type.Optional(Type.Array(Type.Object({ transactionHash: Type.String() }))), error: Type.Optional(Type.Unknown()) })
+
+/** EIP-3009's event for a used authorization (FiatTokenV2: `AuthorizationUsed(address indexed, bytes32 indexed)`). */
+const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
+/**
+ * How far back the settlement's log is looked for: ~5.5 hours of Base blocks (2 s), far beyond an
+ * authorization's life (minutes), and within what public RPCs serve in one eth_getLogs.
+ */
+const LOG_LOOKBACK_BLOCKS = 10_000n
 
 export class SettlementChecker {
   readonly #solana: Rpc<SolanaRpcApi> | undefined
@@ -78,9 +87,24 @@ export class SettlementChecker {
     const answer = await this.#evm.post('', { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: evidence.token, data }, 'latest'] }, JsonRpcAnswer, new CallMeter())
     if (answer.result === undefined) throw new Error(`eth_call authorizationState failed: ${JSON.stringify(answer.error)}`)
     const used = decodeFunctionResult({ abi: eip3009ABI, functionName: 'authorizationState', data: answer.result as Hex })
-    if (used) return { state: 'settled', transaction: null, how: 'the token reports the authorization used' }
+    if (used) return { state: 'settled', transaction: await this.#usedIn(evidence), how: 'the token reports the authorization used' }
     if (expired) return { state: 'failed', reason: 'the authorization expired unused: it can never settle' }
     return { state: 'pending', reason: 'the authorization is unused and still valid' }
+  }
+
+  /** The transaction that used the authorization (its AuthorizationUsed log), or null when the RPC cannot say. */
+  async #usedIn(evidence: Extract<Evidence, { chain: 'evm' }>): Promise<string | null> {
+    const rpc = this.#evm!
+    try {
+      const height = await rpc.post('', { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }, JsonRpcAnswer, new CallMeter())
+      const latest = BigInt(height.result ?? '0x0')
+      const fromBlock = `0x${(latest > LOG_LOOKBACK_BLOCKS ? latest - LOG_LOOKBACK_BLOCKS : 0n).toString(16)}`
+      const filter = { address: evidence.token, fromBlock, toBlock: 'latest', topics: [AUTHORIZATION_USED, pad(evidence.from as Hex), evidence.nonce] }
+      const logs = await rpc.post('', { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [filter] }, LogsAnswer, new CallMeter())
+      return logs.result?.at(-1)?.transactionHash ?? null
+    } catch {
+      return null
+    }
   }
 
   async #checkSvm(evidence: Extract<Evidence, { chain: 'svm' }>, claimedAtMs: number): Promise<Outcome> {

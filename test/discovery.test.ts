@@ -67,6 +67,16 @@ describe('GET /.well-known/agent.json', () => {
     const { app } = testApp({ PUBLIC_URL: 'https://solsentry.example' })
     expect((await send(app, 'GET', '/.well-known/agent.json')).json.url).toBe('https://solsentry.example')
   })
+
+  test('with PUBLIC_URL set (required on mainnet), a spoofed Host header never names the service', async () => {
+    const { app } = testApp({ PUBLIC_URL: 'https://solsentry.example' })
+    // The 402 challenge's resource URL comes from the same publicOrigin helper.
+    for (const path of ['/.well-known/agent.json', '/llm.txt']) {
+      const text = await (await app.handle(new Request(`http://evil.example${path}`, { headers: { host: 'evil.example' } }))).text()
+      expect(text).toContain('https://solsentry.example')
+      expect(text).not.toContain('evil.example')
+    }
+  })
 })
 
 describe('GET /openapi.json', () => {

@@ -222,12 +222,56 @@ describe('CORS', () => {
     expect(sent.headers.get('access-control-allow-headers')).toContain('x-payment')
   })
 
+  test('a browser\'s paid retry passes its preflight: every request header the official x402 browser clients send is allowed', async () => {
+    const { app } = testApp()
+    // @x402/fetch's paid retry sets PAYMENT-SIGNATURE (or X-PAYMENT) and, as a request header, Access-Control-Expose-Headers.
+    const requested = ['content-type', 'payment-signature', 'x-payment', 'access-control-expose-headers', 'sign-in-with-x']
+    const sent = await send(app, 'OPTIONS', SCAN, {
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': requested.join(',') },
+    })
+    expect(sent.status).toBe(204)
+    const allowed = (sent.headers.get('access-control-allow-headers') ?? '').split(',').map((header) => header.trim())
+    for (const header of requested) expect(allowed).toContain(header)
+  })
+
   test('a cross-origin answer exposes payment-required, payment-response and x-payment-response', async () => {
     const { app } = testApp()
     const sent = await send(app, 'GET', '/health', { headers: { origin: 'https://agent.example' } })
     const exposed = sent.headers.get('access-control-expose-headers') ?? ''
     for (const header of ['payment-required', 'payment-response', 'x-payment-response', 'x-request-id', 'retry-after'])
       expect(exposed).toContain(header)
+  })
+})
+
+describe('security headers', () => {
+  test('every answer says nosniff: a success, a client error, an unknown route, a preflight', async () => {
+    const { app } = testApp()
+    for (const [method, path, options] of [
+      ['GET', '/health', {}],
+      ['POST', SCAN, { json: { token_address: 'BONK' } }],
+      ['GET', '/nowhere', {}],
+      ['OPTIONS', SCAN, { headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' } }],
+    ] as const) {
+      const sent = await send(app, method, path, options)
+      expect(sent.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+  })
+
+  test('a paid route\'s answers are never cached (no-store), free routes are left to their own', async () => {
+    const { app } = testApp()
+    expect((await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT } })).headers.get('cache-control')).toBe('no-store')
+    expect((await send(app, 'POST', SCAN, { json: { token_address: 'BONK' } })).headers.get('cache-control')).toBe('no-store')
+    expect((await send(app, 'GET', '/health')).headers.get('cache-control')).toBeNull()
+  })
+
+  test('an HTML page forbids framing and limits what it loads', async () => {
+    const { app } = testApp()
+    const page = await send(app, 'GET', '/docs')
+    expect(page.headers.get('content-type')).toStartWith('text/html')
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(page.headers.get('x-frame-options')).toBe('DENY')
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
   })
 })
 

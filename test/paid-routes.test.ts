@@ -40,6 +40,7 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     const response = await scan(fetch)
     expect(response.status).toBe(402)
     expect(response.headers.get('payment-required')).toBeTruthy()
+    expect(response.headers.get('cache-control')).toBe('no-store')
     expect(await response.json()).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', x402Version: 1, accepts: [{ network: 'solana-devnet', maxAmountRequired: '20000' }] })
     const header = JSON.parse(Buffer.from(response.headers.get('payment-required')!, 'base64').toString())
     expect(header.accepts.map((offer: { network: string }) => offer.network)).toEqual(['eip155:31337', offers.solana.network])
@@ -60,6 +61,7 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
       body: JSON.stringify({ token_address: mint }),
     })
     expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('no-store')
     expect(await response.json()).toMatchObject({ schema_version: '2.0', token_address: mint, structural_risk_grade: 'A' })
     const receipt = JSON.parse(Buffer.from(response.headers.get('payment-response')!, 'base64').toString())
     expect(receipt).toMatchObject({ success: true, network: offers.solana.network, payer })

@@ -82,10 +82,29 @@ export function discovery(ctx: ServiceContext) {
     .get(
       routes.docs.path,
       function docs() {
-        return new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+        return new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8', ...HTML_HEADERS } })
       },
       routeOptions(ctx, routes.docs),
     )
+}
+
+/**
+ * An HTML page's protection: it loads only its own origin and the API viewer's CDN, and no other site
+ * may frame it (clickjacking). The viewer styles itself inline.
+ */
+const HTML_HEADERS = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self' https://cdn.jsdelivr.net",
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net",
+    "font-src 'self' data: https:",
+    "img-src 'self' data: https:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
 }
 
 const DOCS_PAGE = `<!doctype html>

@@ -29,7 +29,11 @@ export function renderLlmTxt(registry: Registry, baseUrl: string): string {
     'Paid routes answer 402 with a challenge: the `payment-required` header (base64 JSON) and a JSON body with',
     '`accepts[]` (scheme, network, maxAmountRequired in USDC atomic units, asset, payTo). Sign a payment for one',
     'offer and repeat the identical request with it in the X-PAYMENT header; the receipt comes back in',
-    'X-PAYMENT-RESPONSE. A call that fails is not charged.',
+    'X-PAYMENT-RESPONSE. A call that fails is not charged, and a payment pays for one call only. If a paid call',
+    'answers 402 saying its settlement is "not known yet", present the same payment again with the same request',
+    'once the chain shows it: that call is owed, once (on any other request the payment is refused).',
+    'Trades: a job_id belongs to the wallet that quoted it; each job\'s transaction is its own; the execute fee',
+    'is charged once, on confirmation, and GET /trade/status/{job_id} reports it as it stands on chain.',
     'Errors are JSON: {"error": true, "code": "...", "message": "...", "request_id": "..."}.',
     '',
   ]

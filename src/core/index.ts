@@ -17,12 +17,21 @@ const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'payment-required, payment-response, x-payment-response, x-request-id, retry-after',
 }
+/**
+ * The request headers browsers may send: the official x402 clients' — the payment (`PAYMENT-SIGNATURE`
+ * v2, `X-PAYMENT` v1), `SIGN-IN-WITH-X`, and `Access-Control-Expose-Headers`, which `@x402/fetch` sets as
+ * a request header on its paid retry (a preflight that does not allow it blocks the payment).
+ */
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'content-type, x-payment, payment-signature, x-request-id',
+  'access-control-allow-headers': 'content-type, x-payment, payment-signature, sign-in-with-x, access-control-expose-headers, x-request-id',
   'access-control-max-age': '600',
 }
+/** On every answer: a browser never guesses a type other than the one declared. */
+const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff' }
+/** On a paid route's every answer (402 challenges, paid results): never stored by a cache on the way. */
+const PAID_HEADERS = { 'cache-control': 'no-store' }
 
 interface RequestMeta {
   id: string
@@ -52,10 +61,14 @@ export function core(ctx: ServiceContext) {
       })
   }
 
-  function limitClassOf(context: { request: Request; path?: string }): RateLimitClass | undefined {
+  function routeOf(context: { request: Request; path?: string }) {
     // Elysia sets `path` before onRequest but does not type it there.
     const path = context.path ?? new URL(context.request.url).pathname
-    return registry.route(context.request.method, path)?.rateLimit
+    return registry.route(context.request.method, path)
+  }
+
+  function limitClassOf(context: { request: Request; path?: string }): RateLimitClass | undefined {
+    return routeOf(context)?.rateLimit
   }
 
   // Elysia makes the whole request pipeline asynchronous when an onRequest hook is; stores that can
@@ -76,11 +89,15 @@ export function core(ctx: ServiceContext) {
       }
 
   return new Elysia({ name: 'plugin:core' })
-    .onRequest(function identify({ request, set, server }) {
+    .onRequest(function identify(context) {
+      const { request, set, server } = context
       const incoming = request.headers.get('x-request-id')
       const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
       requests.set(request, { id, startedAt: performance.now(), ip: clientIp(request, server, config.TRUST_PROXY) })
       set.headers['x-request-id'] = id
+      Object.assign(set.headers, SECURITY_HEADERS)
+      const price = routeOf(context)?.price
+      if (price !== undefined && price !== 'free') Object.assign(set.headers, PAID_HEADERS)
       if (request.headers.has('origin')) Object.assign(set.headers, CORS_HEADERS)
       if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
         Object.assign(set.headers, PREFLIGHT_HEADERS)

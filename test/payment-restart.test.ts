@@ -1,25 +1,10 @@
-import { afterAll, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { expect, test } from 'bun:test'
 import type { PaymentRequired } from '@x402/core/types'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { launch } from './support/launch.ts'
+import { restartableService } from './support/launch.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { usdcOf } from './support/x402.ts'
 
-const ROOT = join(import.meta.dir, '..')
-const work = mkdtempSync(join(tmpdir(), 'solsentry-restart-'))
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-afterAll(async () => {
-  await sandbox.stop()
-  rmSync(work, { recursive: true, force: true })
-})
-
-const env = { ...sandbox.serviceSettings, DATA_DIR: join(work, 'data'), LOG_LEVEL: 'info' }
-const service = () => launch([process.execPath, join(ROOT, 'src/main.ts')], { cwd: work, env })
+const { sandbox, service, payments } = await restartableService('restart')
 const { x402: offers } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
 const { client } = await demoPayer(sandbox.file, 'solana')
@@ -27,16 +12,7 @@ const { client } = await demoPayer(sandbox.file, 'solana')
 const scan = (url: string, headers: Record<string, string> = {}) =>
   fetch(`${url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ token_address: mint }) })
 
-/** The payments table of the service's own SQLite file, read beside it. */
-function ledgerStates(): { state: string; reason: string | null }[] {
-  const db = new Database(join(work, 'data', 'solsentry.db'), { readonly: true })
-  try {
-    return db.query<{ state: string; reason: string | null }, []>('SELECT state, reason FROM payments').all()
-  } finally {
-    db.close()
-  }
-}
-
+const ledgerStates = () => payments().map(({ state, reason }) => ({ state, reason }))
 
 test('killed between verify and settle: after a restart the ledger shows the payment, nothing was charged, and it is charged once when reused', async () => {
   const first = await service()

@@ -1,27 +1,12 @@
-import { afterAll, expect, test } from 'bun:test'
-import { Database } from 'bun:sqlite'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { expect, test } from 'bun:test'
 import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
-import { launch } from './support/launch.ts'
+import { restartableService } from './support/launch.ts'
 
 // The service as a process on the sandbox, killed (SIGKILL) while a trade's fee is settling, then restarted:
 // the job's status must say what the chain says of the money.
-const ROOT = join(import.meta.dir, '..')
-const work = mkdtempSync(join(tmpdir(), 'solsentry-trade-restart-'))
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-afterAll(async () => {
-  await sandbox.stop()
-  rmSync(work, { recursive: true, force: true })
-})
-
-const env = { ...sandbox.serviceSettings, DATA_DIR: join(work, 'data'), LOG_LEVEL: 'info' }
-const service = () => launch([process.execPath, join(ROOT, 'src/main.ts')], { cwd: work, env })
+const { sandbox, service, payments: ledger } = await restartableService('trade-restart')
 const { x402: offers } = sandbox.file
 const treasury = () => sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`)
 const buyer = await sandbox.world.signer('demo-buyer')
@@ -29,17 +14,6 @@ const payingFetch = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, '
 const post = (url: string, body: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
   fetcher(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
-/** The payments table of the service's own SQLite file, read beside it. */
-function ledger(): { state: string; reason: string | null; tx: string | null }[] {
-  const db = new Database(join(work, 'data', 'solsentry.db'), { readonly: true })
-  try {
-    return db.query<{ state: string; reason: string | null; tx: string | null }, []>('SELECT state, reason, tx FROM payments').all()
-  } catch {
-    return []
-  } finally {
-    db.close()
-  }
-}
 
 async function until<T>(what: string, read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const started = Date.now()

@@ -12,6 +12,7 @@ import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { createContext } from '../src/context.ts'
 import { numberOption } from './load.ts'
+import { WAIVED_PAYMENTS } from '../test/support/payments.ts'
 
 const SCANNERS = [
   { route: '/scan/quick', name: 'quick scan', targetMs: 5_000 },
@@ -35,7 +36,7 @@ export async function run(args: string[]): Promise<void> {
           RATE_LIMIT_SCANNER_BURST: '1000000',
           RATE_LIMIT_SCANNER_PER_MINUTE: '1000000',
         }),
-        { logger: pino({ level: 'silent' }), payments: 'waived' },
+        { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS },
       ),
     )
   const post = (app: ReturnType<typeof service>, route: string, mint: string) =>

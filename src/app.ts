@@ -28,6 +28,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}) {
     .use(trade(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)
   checkRoutesMatchManifests(app, ctx.registry)
+  ctx.registry.checkPaymentsMounted()
   return app
 }
 

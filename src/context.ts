@@ -9,6 +9,7 @@ import { SignalRegistry } from './pipeline/registry.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { FacilitatorClient } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
+import { UNCONFIGURED_PAYMENTS, type Payments } from './payments/payments.ts'
 import { paymentRails } from './payments/rails.ts'
 import { SettlementChecker } from './payments/settlement-check.ts'
 import { cdpAuthorizer } from './payments/cdp-auth.ts'
@@ -32,18 +33,21 @@ export interface ServiceContext {
   /** Every signal the scanners run: the built-ins and the third-party packages of SIGNAL_PLUGINS. */
   signals: SignalRegistry
   /**
-   * The x402 gate of the paid routes; null without a FACILITATOR_URL (paid routes then answer 503:
-   * no payment can be taken), or `'waived'` when a test of the analysis itself asks for it.
+   * Payments of the priced routes: the x402 gate over the facilitator, or without a FACILITATOR_URL
+   * payments that refuse every call (503: no payment can be taken).
    */
-  payments: PaymentGate | null | 'waived'
+  payments: Payments
 }
 
 export interface ContextOverrides {
   logger?: Logger
   store?: Store
   signals?: SignalRegistry
-  /** Tests of what a paid route computes may waive payment; the service itself never does. */
-  payments?: 'waived'
+  /**
+   * Other payments: tests of what a priced route computes pass payments that admit every call
+   * (test/support/payments.ts). The service itself never sets this.
+   */
+  payments?: Payments
 }
 
 export function createContext(config: Config, overrides: ContextOverrides = {}): ServiceContext {
@@ -67,8 +71,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   }
 }
 
-function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger, sources: ServiceContext['sources']): PaymentGate | null {
-  if (!config.FACILITATOR_URL) return null
+function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger, sources: ServiceContext['sources']): Payments {
+  if (!config.FACILITATOR_URL) return UNCONFIGURED_PAYMENTS
   const facilitator = new FacilitatorClient({
     url: config.FACILITATOR_URL,
     headers: facilitatorHeaders(config),

@@ -16,6 +16,12 @@ export interface RouteSpec {
   summary: string
   description: string
   price: Price
+  /**
+   * A priced route whose outcome is known only later (trade execute: charged on confirmation): its
+   * handler holds the payment (`holdPayment`) and settles or cancels it, instead of the route hooks
+   * settling after any 2xx.
+   */
+  deferredPayment?: true
   body?: TSchema
   params?: TSchema
   /** Schema of the 200 answer. */
@@ -91,6 +97,8 @@ export class Registry {
   /** method → path → route: looked up on every request, so no key string is built there. */
   readonly #byMethod = new Map<string, Map<string, RegisteredRoute>>()
   readonly #skills = new Map<string, SkillSpec & { plugin: string }>()
+  /** `METHOD path` of the priced routes whose payment is mounted (route hooks, or a handler's hold). */
+  readonly #paymentMounted = new Set<string>()
 
   register(manifest: PluginManifest): void {
     const owner = `plugin:${manifest.name}`
@@ -116,6 +124,21 @@ export class Registry {
       const paths = this.#byMethod.get(route.method) ?? new Map<string, RegisteredRoute>()
       this.#byMethod.set(route.method, paths.set(route.path, route))
     }
+  }
+
+  /** Records that a priced route takes its payment (src/payments/http.ts calls this when it mounts one). */
+  markPaymentMounted(spec: Pick<RouteSpec, 'method' | 'path'>): void {
+    this.#paymentMounted.add(`${spec.method} ${spec.path}`)
+  }
+
+  /** Boot check: a priced route without a payment path would be served free; the process must not start. */
+  checkPaymentsMounted(): void {
+    for (const route of this.routes())
+      if (route.price !== 'free' && !this.#paymentMounted.has(route.key))
+        throw new ManifestError(
+          `plugin:${route.plugin} serves ${route.key} at ${route.price.usd} USD without payment: mount it with routeOptions(ctx, spec)` +
+            (route.deferredPayment ? ' and hold the payment in its handler with holdPayment(ctx, spec)' : ''),
+        )
   }
 
   /** Every registered route, in registration order. */

@@ -3,7 +3,8 @@ import { describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import { createApp } from '../src/app.ts'
-import { ManifestError } from '../src/manifest.ts'
+import { routeOptions } from '../src/core/route-options.ts'
+import { ManifestError, type RouteSpec } from '../src/manifest.ts'
 import { fixturePlugin } from './fixtures/fixture-plugin.ts'
 import { send, testApp, testContext } from './support/app.ts'
 
@@ -201,6 +202,22 @@ describe('boot checks', () => {
       routes: { r: { method: 'GET', path: '/ghost', summary: '', description: '', price: 'free', response: Type.Object({}), tags: [] } },
     })
     expect(() => createApp(ctx)).toThrow('plugin:ghost declares GET /ghost but does not serve it')
+  })
+
+  test('a priced route served without its payment stops the boot (served by hand, not with routeOptions)', () => {
+    const ctx = testContext()
+    const spec = { method: 'POST' as const, path: '/free-lunch', summary: '', description: '', price: { usd: '0.05' as const }, response: Type.Object({}), tags: [] } satisfies RouteSpec
+    ctx.registry.register({ name: 'free-lunch', routes: { lunch: spec } })
+    const plugin = new Elysia({ name: 'free-lunch' }).post(spec.path, () => ({}))
+    expect(() => createApp(ctx, { plugins: [plugin] })).toThrow('plugin:free-lunch serves POST /free-lunch at 0.05 USD without payment')
+  })
+
+  test('a deferred-payment route whose handler never holds the payment stops the boot', () => {
+    const ctx = testContext()
+    const spec = { method: 'POST' as const, path: '/later', summary: '', description: '', price: { usd: '0.10' as const }, deferredPayment: true as const, response: Type.Object({}), tags: [] } satisfies RouteSpec
+    ctx.registry.register({ name: 'later', routes: { later: spec } })
+    const plugin = new Elysia({ name: 'later' }).post(spec.path, () => ({}), routeOptions(ctx, spec))
+    expect(() => createApp(ctx, { plugins: [plugin] })).toThrow('hold the payment in its handler with holdPayment(ctx, spec)')
   })
 
   test('a served route that no manifest declares stops the boot', () => {

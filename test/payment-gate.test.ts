@@ -8,6 +8,7 @@ import { PaymentGate } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
 import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
 import { describeWithRedis, startRedis } from './support/redis.ts'
+import { holdCall, runPaid } from '../src/payments/http.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 const { gate, close } = await sandboxGate(sandbox)
@@ -31,7 +32,7 @@ const treasury = RAILS[0]!.treasury
 describe('payment gate (sandbox facilitator, official v2 client)', () => {
   test('without payment: 402, the v2 challenge in payment-required and the v1 offers in an error body; nothing runs', async () => {
     const before = runs
-    const answer = await gate.run(call(), ok)
+    const answer = await runPaid(gate, call(), ok)
     expect(answer.status).toBe(402)
     expect(runs).toBe(before)
     const header = JSON.parse(Buffer.from(answer.headers['payment-required']!, 'base64').toString())
@@ -54,7 +55,7 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
   test('paid: the handler runs, the price moves once, and both receipt headers carry the settlement', async () => {
     const payment = await pay('20000', rail)
     const before = await treasury()
-    const answer = await gate.run(call({ 'payment-signature': payment }), ok)
+    const answer = await runPaid(gate, call({ 'payment-signature': payment }), ok)
     expect(answer.status).toBe(200)
     expect(answer.body).toEqual({ grade: 'A' })
     const receipt = JSON.parse(Buffer.from(answer.headers['payment-response']!, 'base64').toString())
@@ -64,7 +65,7 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
 
     // The same payment again: refused before the handler, nothing settled twice.
     const runsBefore = runs
-    const replay = await gate.run(call({ 'x-payment': payment }), ok)
+    const replay = await runPaid(gate, call({ 'x-payment': payment }), ok)
     expect(replay.status).toBe(402)
     expect((replay.body as { message: string }).message).toContain('already used')
     expect(runs).toBe(runsBefore)
@@ -75,7 +76,7 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
     const payment = await pay('20000', rail)
     const before = await treasury()
     const runsBefore = runs
-    const answers = await Promise.all(Array.from({ length: 10 }, () => gate.run(call({ 'x-payment': payment }), ok)))
+    const answers = await Promise.all(Array.from({ length: 10 }, () => runPaid(gate, call({ 'x-payment': payment }), ok)))
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
     expect(answers.filter((answer) => answer.status === 402)).toHaveLength(9)
     expect(runs - runsBefore).toBe(1)
@@ -85,18 +86,18 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
   test('a handler that fails (throws or answers non-2xx): nothing is settled, and the payment can be used again', async () => {
     const payment = await pay('20000', rail)
     const before = await treasury()
-    await expect(gate.run(call({ 'x-payment': payment }), async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
-    const failed = await gate.run(call({ 'x-payment': payment }), async () => ({ status: 500, body: { error: true } }))
+    await expect(runPaid(gate, call({ 'x-payment': payment }), async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
+    const failed = await runPaid(gate, call({ 'x-payment': payment }), async () => ({ status: 500, body: { error: true } }))
     expect(failed.status).toBe(500)
     expect(await treasury()).toBe(before)
     // Never charged, so the caller's retry with the same payment goes through.
-    expect((await gate.run(call({ 'x-payment': payment }), ok)).status).toBe(200)
+    expect((await runPaid(gate, call({ 'x-payment': payment }), ok)).status).toBe(200)
     expect(await treasury()).toBe(before + 20_000n)
   })
 
   test('a payment for another amount is refused with the price, before any work', async () => {
     const runsBefore = runs
-    const answer = await gate.run(call({ 'x-payment': await pay('2000', rail) }), ok)
+    const answer = await runPaid(gate, call({ 'x-payment': await pay('2000', rail) }), ok)
     expect(answer.status).toBe(402)
     expect((answer.body as { message: string }).message).toContain('this call costs 20000')
     expect(runs).toBe(runsBefore)
@@ -107,7 +108,7 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
 describe('payment gate: bad headers, an unreachable facilitator', () => {
   test('a malformed payment header gets a 402 that says what is wrong', async () => {
     for (const value of ['%%%', Buffer.from('hello').toString('base64'), 'A'.repeat(20_000)]) {
-      const answer = await gate.run(call({ 'x-payment': value }), ok)
+      const answer = await runPaid(gate, call({ 'x-payment': value }), ok)
       expect(answer.status).toBe(402)
       expect((answer.body as { message: string }).message).not.toBe('')
     }
@@ -118,14 +119,14 @@ describe('payment gate: bad headers, an unreachable facilitator', () => {
     const before = await treasury()
     const runsBefore = runs
     sandbox.faults.set('facilitator', '/verify', { kind: 'down' })
-    const answer = await gate.run(call({ 'x-payment': payment }), ok)
+    const answer = await runPaid(gate, call({ 'x-payment': payment }), ok)
     expect(answer.status).toBe(503)
     expect(answer.headers['retry-after']).toBe('5')
     expect(answer.body).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
     expect(runs).toBe(runsBefore)
     sandbox.faults.clear()
     // Once it is back, the same payment works.
-    expect((await gate.run(call({ 'x-payment': payment }), ok)).status).toBe(200)
+    expect((await runPaid(gate, call({ 'x-payment': payment }), ok)).status).toBe(200)
     expect(await treasury()).toBe(before + 20_000n)
   })
 })
@@ -134,12 +135,12 @@ describe('deferred mode (trade execute): verify now, settle or cancel later', ()
   test('a held payment is not charged until settled, cannot be used meanwhile, and settles once', async () => {
     const payment = await pay('150000')
     const before = await treasury()
-    const held = await gate.hold({ ...call({ 'x-payment': payment }), amount: '150000' })
+    const held = await holdCall(gate, { ...call({ 'x-payment': payment }), amount: '150000' })
     if (!held.ok) throw new Error(`not held: ${JSON.stringify(held.answer.body)}`)
     expect(held.hold.payer).toBe(RAILS[0]!.payer)
     expect(await treasury()).toBe(before)
     // While held, the same payment is refused elsewhere.
-    const elsewhere = await gate.run({ ...call({ 'x-payment': payment }), amount: '150000' }, ok)
+    const elsewhere = await runPaid(gate, { ...call({ 'x-payment': payment }), amount: '150000' }, ok)
     expect((elsewhere.body as { message: string }).message).toContain('being used by another request (verified)')
     const settled = await held.hold.settle()
     expect(settled.ok).toBe(true)
@@ -150,17 +151,17 @@ describe('deferred mode (trade execute): verify now, settle or cancel later', ()
   test('a cancelled hold charges nothing and releases the payment', async () => {
     const payment = await pay('150000')
     const before = await treasury()
-    const held = await gate.hold({ ...call({ 'x-payment': payment }), amount: '150000' })
+    const held = await holdCall(gate, { ...call({ 'x-payment': payment }), amount: '150000' })
     if (!held.ok) throw new Error('not held')
     await held.hold.cancel('the trade did not confirm')
     expect(await treasury()).toBe(before)
-    const again = await gate.hold({ ...call({ 'x-payment': payment }), amount: '150000' })
+    const again = await holdCall(gate, { ...call({ 'x-payment': payment }), amount: '150000' })
     expect(again.ok).toBe(true)
     if (again.ok) await again.hold.cancel('test over')
   })
 
   test('without payment, hold answers the challenge', async () => {
-    const held = await gate.hold(call())
+    const held = await holdCall(gate, call())
     expect(held.ok).toBe(false)
     expect(!held.ok && held.answer.status).toBe(402)
   })
@@ -188,7 +189,7 @@ describeWithRedis('two instances sharing a Redis ledger', () => {
       const payment = await pay()
       const before = await treasury()
       const runsBefore = runs
-      const answers = await Promise.all(gates.flatMap((instance) => [instance.run(call({ 'x-payment': payment }), ok), instance.run(call({ 'x-payment': payment }), ok)]))
+      const answers = await Promise.all(gates.flatMap((instance) => [runPaid(instance, call({ 'x-payment': payment }), ok), runPaid(instance, call({ 'x-payment': payment }), ok)]))
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402, 402, 402])
       expect(runs - runsBefore).toBe(1)
       expect(await treasury()).toBe(before + 20_000n)

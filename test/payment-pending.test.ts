@@ -8,6 +8,7 @@ import { HttpJsonSource } from '../src/sources/http-json.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
 import { CallMeter } from '../src/sources/upstream.ts'
 import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
+import { runPaid } from '../src/payments/http.ts'
 
 // A settlement whose answer is lost (the facilitator slower than the service waits, or unreachable)
 // leaves the payment `pending`; the gate then asks the chain itself what happened.
@@ -43,7 +44,7 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     const { header, key } = await payWith(rail)
     const before = await rail.treasury()
     sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 700 })
-    const answer = await gate.run(call({ 'x-payment': header }), ok)
+    const answer = await runPaid(gate, call({ 'x-payment': header }), ok)
     expect(answer.status).toBe(402)
     expect((answer.body as { message: string }).message).toContain('not known yet')
     expect((await store.ledger.get(key))?.state).toBe('pending')
@@ -58,16 +59,16 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     expect(credited.transaction).toMatch(rail.name === 'solana' ? /^[1-9A-HJ-NP-Za-km-z]{64,88}$/ : /^0x[0-9a-f]{64}$/)
 
     // The caller presents the same payment again: a failed call keeps the credit...
-    expect((await gate.run(call({ 'x-payment': header }), async () => ({ status: 500, body: {} }))).status).toBe(500)
+    expect((await runPaid(gate, call({ 'x-payment': header }), async () => ({ status: 500, body: {} }))).status).toBe(500)
     expect((await store.ledger.get(key))?.state).toBe('credited')
     // ...a successful one delivers the result it paid for, with a receipt, and charges nothing more.
-    const redeemed = await gate.run(call({ 'x-payment': header }), ok)
+    const redeemed = await runPaid(gate, call({ 'x-payment': header }), ok)
     expect(redeemed.status).toBe(200)
     expect(JSON.parse(Buffer.from(redeemed.headers['payment-response']!, 'base64').toString())).toMatchObject({ success: true, transaction: credited.transaction })
     expect((await store.ledger.get(key))?.state).toBe('settled')
     expect(await rail.treasury()).toBe(before + 20_000n)
     // A third time it is used up.
-    expect((await gate.run(call({ 'x-payment': header }), ok)).status).toBe(402)
+    expect((await runPaid(gate, call({ 'x-payment': header }), ok)).status).toBe(402)
     expect(await rail.treasury()).toBe(before + 20_000n)
   })
 
@@ -75,7 +76,7 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     const { header, key } = await payWith(rail)
     const before = await rail.treasury()
     sandbox.faults.set('facilitator', '/settle', { kind: 'down' })
-    expect((await gate.run(call({ 'x-payment': header }), ok)).status).toBe(402)
+    expect((await runPaid(gate, call({ 'x-payment': header }), ok)).status).toBe(402)
     expect((await store.ledger.get(key))?.state).toBe('pending')
 
     expect(await gate.resolvePending()).toMatchObject({ credited: 0, failed: 0 })

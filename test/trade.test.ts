@@ -14,6 +14,7 @@ import { openApiValidator } from './support/openapi.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { usdcOf } from './support/x402.ts'
 import { describeWithRedis, startRedis } from './support/redis.ts'
+import { WAIVED_PAYMENTS } from './support/payments.ts'
 import { trackingAccountOf } from '../plugins/trade/job.ts'
 
 // The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
@@ -478,7 +479,7 @@ describe('free helper routes', () => {
     expect(pairs.pairs).toContainEqual(expect.objectContaining({ mint: mintOf('usdc-stablecoin'), symbol: 'USDC', decimals: 6 }))
     sandbox.faults.set('jupiter', '/tokens/v2/tag', { kind: 'down' })
     // The list is cached: a fresh context sees the fault.
-    const bare = createContext(config, { logger: pino({ level: 'silent' }), payments: 'waived' })
+    const bare = createContext(config, { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS })
     const down = await createApp(bare).handle(new Request('http://localhost/trade/pairs'))
     expect(down.status).toBe(503)
     expect(down.headers.get('retry-after')).toBe('5')

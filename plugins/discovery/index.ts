@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
-import { publicOrigin, routeOptions } from '../../src/core/route-options.ts'
+import { publicOrigin } from '../../src/core/request.ts'
+import { routeOptions } from '../../src/core/route-options.ts'
 import { SERVICE_VERSION } from '../../src/version.ts'
 import { renderLlmTxt } from './llm-txt.ts'
 import { manifest } from './manifest.ts'

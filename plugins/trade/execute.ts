@@ -6,7 +6,7 @@
 import { getBase58Decoder, getCompiledTransactionMessageDecoder, getTransactionDecoder, verifySignature, getPublicKeyFromAddress, type Address, type SignatureBytes } from '@solana/kit'
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError, errorBody } from '../../src/errors.ts'
-import type { PaymentHold } from '../../src/payments/gate.ts'
+import type { PaymentHold } from '../../src/payments/http.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { SCHEMA_VERSION } from '../../src/version.ts'
 import { blockhashValid, confirm, send, simulate, status as landingOf, type Landing } from './chain.ts'
@@ -115,7 +115,7 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
     const execution = { tx_signature: job.execution!.tx_signature, slot: result.slot }
     // Not settled: refused (nothing charged) or its answer lost (pending, resolved from the chain) — the ledger says which.
     const fee: Fee = settled.ok
-      ? { status: 'settled', amount: deps.fee, network: settled.settlement.network || null, transaction: settled.settlement.transaction || null, note: null }
+      ? { status: 'settled', amount: deps.fee, network: settled.settlement?.network || null, transaction: settled.settlement?.transaction || null, note: null }
       : await feeOnRecord(deps.ctx, { ...job, status: 'CONFIRMED' })
     if (!settled.ok) deps.ctx.logger.warn({ request_id: requestId, job_id: job.job_id, reason: settled.reason, fee: fee.status }, 'trade confirmed but its fee did not settle')
     const done = (await jobs.move(job, 'CONFIRMED', { execution, fee, rejection: null }, `confirmed in slot ${result.slot}`)) ?? (await jobs.get(job.job_id))!

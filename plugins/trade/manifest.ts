@@ -33,6 +33,7 @@ export const manifest = defineManifest({
       description:
         'Checks that the signed transaction is the quoted one (byte for byte) with a valid signature, verifies the payment and holds it, then simulates, sends and confirms the transaction. CONFIRMED: 200 with execution {tx_signature, slot}, and the fee settles. Anything else: 422 TRADE_REJECTED with status FAILED or REJECTED_*, and the fee is cancelled. Executing a job again answers its first outcome without charging.',
       price: { usd: '0.15' },
+      deferredPayment: true,
       body: ExecuteRequest,
       response: ExecuteResult,
       errors: ['TRADE_REJECTED', 'JOB_NOT_FOUND', 'JOB_CONFLICT'],

@@ -8,7 +8,7 @@ import { createTokenContext } from '../../src/facts/index.ts'
 import type { Grade } from '../../src/pipeline/grade.ts'
 import { runScan } from '../../src/pipeline/scan.ts'
 import type { Factor } from '../../src/pipeline/signal.ts'
-import { QUICK_SCAN_POLICY } from '../quick-scan/index.ts'
+import { QUICK_SCAN_POLICY } from '../../src/pipeline/policies.ts'
 import type { RiskGate } from './schemas.ts'
 
 /** F is the quick scan's "do not touch"; C and D are buyable with eyes open. */

@@ -5,7 +5,9 @@ import { ApiError, errorBody } from '../errors.ts'
 import { rateLimitShapes, type RateLimitClass, type TakeResult } from '../rate-limit.ts'
 import { SCHEMA_VERSION } from '../version.ts'
 import { checkDeclaredLength, readJsonBody } from './body.ts'
+import { releaseOnError } from '../payments/http.ts'
 import { toApiError } from './error-mapping.ts'
+import { markArrival } from './request.ts'
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
@@ -91,6 +93,7 @@ export function core(ctx: ServiceContext) {
   return new Elysia({ name: 'plugin:core' })
     .onRequest(function identify(context) {
       const { request, set, server } = context
+      markArrival(request)
       const incoming = request.headers.get('x-request-id')
       const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
       requests.set(request, { id, startedAt: performance.now(), ip: clientIp(request, server, config.TRUST_PROXY) })
@@ -125,8 +128,10 @@ export function core(ctx: ServiceContext) {
       if (isPlainObject(response) && !('schema_version' in response))
         return { schema_version: SCHEMA_VERSION, ...response }
     })
-    .onError({ as: 'global' }, function answerError({ code, error, request, set, path }) {
+    .onError({ as: 'global' }, async function answerError({ code, error, request, set, path }) {
       const meta = metaOf(request)
+      // A priced call whose handler threw gives its payment back (nothing is settled for it).
+      await releaseOnError(ctx.payments, request)
       const { apiError, internal } = toApiError(code, error, request.method, path)
       if (internal) logger.error({ req_id: meta.id, err: error }, 'unhandled error')
       set.status = apiError.status

@@ -1,14 +1,17 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
 import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from '../manifest.ts'
+import { paymentHooks } from '../payments/http.ts'
 import { paymentRails } from '../payments/rails.ts'
 
 type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: infer S extends TSchema } ? S : undefined
 
 /**
  * Elysia hook options for a manifest route: its schemas (validated at runtime and published in
- * OpenAPI), its OpenAPI detail and, for a paid route, `x-payment-info`. Plugins pass this as the
- * third argument of `.get`/`.post`, so the manifest stays the only place a schema is written.
+ * OpenAPI), its OpenAPI detail and, for a priced route, `x-payment-info` and its payment (the hooks
+ * of src/payments/http.ts; a `deferredPayment` route holds its payment in its handler instead).
+ * Plugins pass this as the third argument of `.get`/`.post`, so the manifest stays the only place a
+ * schema or a price is written, and a priced route cannot be served free.
  */
 export function routeOptions<const Spec extends RouteSpec>(ctx: ServiceContext, spec: Spec) {
   return {
@@ -17,6 +20,7 @@ export function routeOptions<const Spec extends RouteSpec>(ctx: ServiceContext, 
     response: responseSchemas(spec) as { 200: Spec['response'] } & Record<number, TSchema>,
     // A named parser makes OpenAPI publish application/json as the only request media type.
     ...(spec.body ? { parse: 'json' as const } : {}),
+    ...(spec.price !== 'free' && !spec.deferredPayment ? paymentHooks(ctx, spec) : {}),
     detail: {
       summary: spec.summary,
       description: spec.description,
@@ -36,14 +40,4 @@ export function paymentInfo(ctx: ServiceContext, usd: string) {
     scheme: 'exact',
     networks: paymentRails(ctx.config).map((rail) => rail.network),
   }
-}
-
-/** The origin callers reach the service at: PUBLIC_URL when set (behind a proxy), else the request's. */
-export function publicOrigin(ctx: ServiceContext, request: Request): string {
-  return ctx.config.PUBLIC_URL ?? new URL(request.url).origin
-}
-
-/** The request id the core assigned to this request (echoed in `x-request-id`). */
-export function requestIdOf(set: { headers: Record<string, string | number> }): string {
-  return String(set.headers['x-request-id'] ?? '')
 }

@@ -1,72 +1,26 @@
-import { ApiError, errorBody } from '../errors.ts'
 import type { Logger } from '../logger.ts'
 import type { PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
-import { offerableRails, offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'
+import { offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'
 import type { FacilitatorClient, SettleAnswer } from './facilitator.ts'
 import { matchOffer } from './match.ts'
 import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
 import { paymentKey } from './payment-key.ts'
+import type { Admission, Challenge, PaidCall, Payments, Refusal, Settlement, Ticket } from './payments.ts'
 import type { Rail } from './rails.ts'
-import { evidenceOf, type Evidence, type SettlementChecker } from './settlement-check.ts'
+import { PaymentRecovery } from './recovery.ts'
+import { evidenceOf, type SettlementChecker } from './settlement-check.ts'
+import { FacilitatorSupport } from './supported.ts'
 
-/** One paid call, as the gate needs it. */
-export interface PaidCall {
-  headers: Headers
-  /** The full URL of the resource (the challenge's `resource`). */
-  url: string
-  /** `METHOD /path`, recorded in the ledger. */
-  resource: string
-  /** What this call asks for (route and body, hashed): a credit redeems only the request it paid for. */
-  requestHash: string
-  description: string
-  /** Price in USDC atomic units. */
-  amount: string
-  requestId: string
-}
-
-/** What the handler answered: only a 2xx is paid for. */
-export interface HandlerResult {
-  status: number
-  body: unknown
-  headers?: Record<string, string>
-}
-
-/** What the gate answers: the handler's result with the receipt, or a 402/503 of its own. */
-export interface GateAnswer {
-  status: number
-  body: unknown
-  headers: Record<string, string>
-}
+export type { PaidCall } from './payments.ts'
 
 /** A payment verified and claimed for one call (or a credit being redeemed: settled before, result owed). */
-interface Admitted {
-  ok: true
+interface Admitted extends Ticket {
   key: string
   payment: PaymentV1 | PaymentV2
   requirements: object
-  payer: string | null
   /** The ledger record of a credit being redeemed: nothing is verified or settled again. */
   credit?: PaymentRecord
-}
-
-type Settlement = { ok: true; settlement: SettleAnswer; headers: Record<string, string> } | { ok: false; reason: string }
-
-/** A verified payment held for the deferred mode: settle it when the work succeeded, else cancel it. */
-export interface PaymentHold {
-  /** The payment's ledger key: where its fate can be read later (PaymentGate.record). Null when waived. */
-  key: string | null
-  payer: string | null
-  /** Settles once; answers the receipt headers, or why it did not settle. */
-  settle(): Promise<Settlement>
-  /** Releases the payment unsettled (the caller may present it again). */
-  cancel(reason: string): Promise<void>
-}
-
-/** The settlement receipt, base64 JSON, under both generations' header names. */
-function receiptHeaders(settlement: SettleAnswer): Record<string, string> {
-  const receipt = Buffer.from(JSON.stringify(settlement)).toString('base64')
-  return { 'payment-response': receipt, 'x-payment-response': receipt }
 }
 
 /**
@@ -84,30 +38,23 @@ function owedCall(credit: PaymentRecord, call: PaidCall, amount: string): { ok: 
   }
 }
 
-/** How often pending payments are looked for on their chains. */
-const PENDING_CHECK_MS = 30_000
-
 /** Seconds a caller should wait before retrying when the facilitator is unreachable. */
 const FACILITATOR_RETRY_AFTER_S = 5
 
 /**
- * The x402 flow around one paid call: challenge → claim in the ledger → verify → run → settle only
- * on a 2xx → receipt. Nothing is settled for a call that did not succeed, a payment is used at most
- * once (the ledger, not the facilitator, decides), and a facilitator that cannot be reached stops the
- * call before any work with 503 FACILITATOR_UNAVAILABLE.
+ * x402 payments over a facilitator and the ledger, as results (no HTTP: src/payments/http.ts maps
+ * them): admit (read → match → claim in the ledger → verify), then settle only when the call
+ * succeeded, or release. A payment is used at most once (the ledger, not the facilitator, decides);
+ * a facilitator that cannot be reached refuses the call as unavailable before any work. Recovery
+ * (recovery.ts) and the facilitator's `/supported` (supported.ts) are its parts.
  */
-export class PaymentGate {
+export class PaymentGate implements Payments {
   readonly #rails: Rail[]
   readonly #ledger: PaymentLedger
   readonly #facilitator: FacilitatorClient
   readonly #logger: Logger
-  /** The networks the facilitator settles, with each kind's `extra` (the Solana fee payer), from its /supported. */
-  readonly supported: Supported = new Map()
-  readonly #sharedLedger: boolean
-  readonly #checker: SettlementChecker | undefined
-  #refresh: ReturnType<typeof setTimeout> | undefined
-  #pendingLoop: ReturnType<typeof setInterval> | undefined
-  #stopped = false
+  readonly #support: FacilitatorSupport
+  readonly recovery: PaymentRecovery
 
   constructor(deps: {
     rails: Rail[]
@@ -123,95 +70,37 @@ export class PaymentGate {
     this.#ledger = deps.ledger
     this.#facilitator = deps.facilitator
     this.#logger = deps.logger
-    this.#sharedLedger = deps.sharedLedger ?? false
-    this.#checker = deps.checker
+    this.#support = new FacilitatorSupport({ facilitator: deps.facilitator, rails: deps.rails, logger: deps.logger })
+    this.recovery = new PaymentRecovery({ ledger: deps.ledger, logger: deps.logger, sharedLedger: deps.sharedLedger ?? false, checker: deps.checker })
+  }
+
+  /** The networks the facilitator settles, with each kind's `extra` (the Solana fee payer), from its /supported. */
+  get supported(): Supported {
+    return this.#support.supported
   }
 
   /**
    * Reads the facilitator's /supported now and keeps retrying in the background until it answers
-   * (the service serves its free routes meanwhile); resolves after the first attempt.
+   * (the service serves its free routes meanwhile), and starts resolving pending payments.
    */
   async start(retryMs = 2_000): Promise<void> {
-    const attempt = async (delay: number): Promise<void> => {
-      if (this.#stopped) return
-      try {
-        const supported = await this.#facilitator.supported()
-        // v2 kinds first: a network listed under both generations keeps the v2 kind's extra.
-        const kinds = supported.kinds.filter((kind) => kind.scheme === 'exact').sort((a, b) => b.x402Version - a.x402Version)
-        for (const kind of kinds) if (!this.supported.has(kind.network)) this.supported.set(kind.network, kind.extra ?? {})
-        this.#logger.info({ networks: offerableRails(this.#rails, this.supported).map((rail) => rail.network) }, 'payment facilitator ready')
-      } catch (error) {
-        this.#logger.warn({ err: (error as Error).message, retry_ms: delay }, 'payment facilitator unreachable: retrying')
-        this.#refresh = setTimeout(() => void attempt(Math.min(delay * 2, 30_000)), delay)
-      }
-    }
-    await attempt(retryMs)
-    if (this.#checker && !this.#pendingLoop) {
-      const resolve = () => void this.resolvePending().catch((error: Error) => this.#logger.warn({ err: error.message }, 'resolving pending payments failed'))
-      resolve()
-      this.#pendingLoop = setInterval(resolve, PENDING_CHECK_MS)
-      this.#pendingLoop.unref?.()
-    }
+    await this.#support.start(retryMs)
+    this.recovery.start()
   }
 
-  /**
-   * Asks the chains what became of each `pending` payment (a settlement whose answer was lost): the
-   * money moved → `credited` (its call's result was withheld, so presenting the same payment again
-   * runs one call without charging); it never can → `failed`; otherwise it stays pending and is asked
-   * again later. Nothing is ever sent for settlement twice.
-   */
-  async resolvePending(nowMs = Date.now()): Promise<{ credited: number; failed: number; pending: number }> {
-    const counts = { credited: 0, failed: 0, pending: 0 }
-    for (const record of await this.#ledger.unresolved()) {
-      if (record.state !== 'pending') continue
-      const evidence = record.evidence ? (JSON.parse(record.evidence) as Evidence) : undefined
-      if (!this.#checker || !evidence) {
-        counts.pending++
-        continue
-      }
-      let outcome
-      try {
-        outcome = await this.#checker.check(evidence, record.createdAt, nowMs)
-      } catch (error) {
-        this.#logger.warn({ key: record.key, err: (error as Error).message }, 'cannot read the chain for a pending payment: asking again later')
-        counts.pending++
-        continue
-      }
-      if (outcome.state === 'pending') counts.pending++
-      else if (outcome.state === 'settled') {
-        // The call's result was withheld when its settlement went unanswered: the payment is owed one call.
-        const reason = `resolved on chain: ${outcome.how}; owed one call (present the same payment again)`
-        if (await this.#ledger.transition(record.key, 'pending', 'credited', { transaction: outcome.transaction, reason }, nowMs)) counts.credited++
-      } else if (await this.#ledger.transition(record.key, 'pending', 'failed', { reason: `resolved on chain: ${outcome.reason}` }, nowMs)) counts.failed++
-    }
-    if (counts.credited + counts.failed > 0) this.#logger.info(counts, 'pending payments resolved on chain')
-    return counts
+  stop(): void {
+    this.#support.stop()
+    this.recovery.stop()
   }
 
-  /**
-   * Settles the books after a restart: a payment left `verifying` or `verified` was never sent for
-   * settlement (verifying moves nothing; settle comes only after the handler), so it is released
-   * (`rejected` / `cancelled`: the caller may present it again). One left `settling` may have settled:
-   * it stays `pending` for reconciliation against the chain and is never re-sent.
-   */
-  async reconcile(): Promise<{ released: number; pending: number }> {
-    let released = 0
-    let pending = 0
-    // A shared ledger's open payments may be another instance's calls in flight: release none. Such a
-    // payment stays unusable (and unsettled: nothing was charged); its payer signs a new one.
-    if (this.#sharedLedger) return { released, pending: (await this.#ledger.unresolved()).length }
-    for (const record of await this.#ledger.unresolved()) {
-      const reason = 'the service stopped before settlement'
-      if (record.state === 'verifying') released += Number(await this.#ledger.transition(record.key, 'verifying', 'rejected', { reason }))
-      else if (record.state === 'verified') released += Number(await this.#ledger.transition(record.key, 'verified', 'cancelled', { reason }))
-      else if (record.state === 'redeeming') released += Number(await this.#ledger.transition(record.key, 'redeeming', 'credited', { reason }))
-      else {
-        if (record.state === 'settling') await this.#ledger.transition(record.key, 'settling', 'pending', { reason: 'the service stopped during settlement' })
-        pending++
-      }
-    }
-    if (released + pending > 0) this.#logger.warn({ released, pending }, 'payments left unfinished by the last run: released those never settled; the rest stay pending')
-    return { released, pending }
+  /** See PaymentRecovery.reconcile. */
+  reconcile(): Promise<{ released: number; pending: number }> {
+    return this.recovery.reconcile()
+  }
+
+  /** See PaymentRecovery.resolvePending. */
+  resolvePending(nowMs = Date.now()): Promise<{ credited: number; failed: number; pending: number }> {
+    return this.recovery.resolvePending(nowMs)
   }
 
   /** A payment's ledger record, by its key. */
@@ -227,90 +116,30 @@ export class PaymentGate {
     return this.#ledger.transition(key, 'credited', 'settled', { reason })
   }
 
-  stop(): void {
-    this.#stopped = true
-    clearTimeout(this.#refresh)
-    clearInterval(this.#pendingLoop)
-  }
-
   offers(amount: string): OfferV2[] {
     return offersV2({ rails: this.#rails, supported: this.supported, amount })
   }
 
-  /** The 402 answer: the v2 challenge in `payment-required`, the v1 offers in the JSON error body. */
-  challenge(call: PaidCall, reason: string): GateAnswer {
+  challenge(call: PaidCall, reason: string): Challenge {
     const { header, body } = paymentChallenge({ rails: this.#rails, supported: this.supported, amount: call.amount, resource: call.url, description: call.description, reason })
-    return {
-      status: 402,
-      headers: { 'payment-required': header },
-      body: errorBody(new ApiError('PAYMENT_REQUIRED', { message: reason, details: { x402Version: body.x402Version, accepts: body.accepts } }), call.requestId),
-    }
-  }
-
-  async run(call: PaidCall, handler: () => Promise<HandlerResult>): Promise<GateAnswer> {
-    const admitted = await this.#admit(call)
-    if (!admitted.ok) return admitted.answer
-
-    let result: HandlerResult
-    try {
-      result = await handler()
-    } catch (error) {
-      await this.#release(admitted, 'the call failed')
-      throw error
-    }
-    if (result.status < 200 || result.status >= 300) {
-      await this.#release(admitted, `the call answered ${result.status}`)
-      return { ...result, headers: result.headers ?? {} }
-    }
-    const settled = await this.#settle(admitted, call)
-    if (!settled.ok) return this.challenge(call, settled.reason)
-    return { status: result.status, body: result.body, headers: { ...result.headers, ...settled.headers } }
-  }
-
-  /**
-   * The deferred mode (trade execute): the payment is verified and held now, and settled or cancelled
-   * later, when the outcome of the paid work is known. Until then the payment stays `verified` in the
-   * ledger, so it cannot be used for anything else.
-   */
-  async hold(call: PaidCall): Promise<{ ok: false; answer: GateAnswer } | { ok: true; hold: PaymentHold }> {
-    const admitted = await this.#admit(call)
-    if (!admitted.ok) return admitted
-    let done = false
-    const once = () => {
-      if (done) throw new Error('this payment hold was already settled or cancelled')
-      done = true
-    }
-    return {
-      ok: true,
-      hold: {
-        key: admitted.key,
-        payer: admitted.payer,
-        settle: async () => {
-          once()
-          return this.#settle(admitted, call)
-        },
-        cancel: async (reason: string) => {
-          once()
-          await this.#release(admitted, reason)
-        },
-      },
-    }
+    return { header, body }
   }
 
   /** Reads, matches, claims and verifies the call's payment; on success it is `verified` in the ledger. */
-  async #admit(call: PaidCall): Promise<{ ok: false; answer: GateAnswer } | Admitted> {
-    const refuse = (answer: GateAnswer) => ({ ok: false as const, answer })
+  async admit(call: PaidCall): Promise<Admission> {
+    const refuse = (refusal: Refusal): Admission => ({ ok: false, refusal })
+    const required = (reason: string) => refuse({ kind: 'payment_required', reason })
     // Nothing to offer (the facilitator has not answered /supported yet): a challenge would be empty.
     const offers = this.offers(call.amount)
     if (offers.length === 0) return refuse(this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)'))
     const read = readPayment(call.headers)
-    if (read.kind === 'none') return refuse(this.challenge(call, 'payment required: sign a payment for one of the offers and send it in X-PAYMENT'))
-    if (read.kind === 'invalid') return refuse(this.challenge(call, read.reason))
+    if (read.kind === 'none') return required('payment required: sign a payment for one of the offers and send it in X-PAYMENT')
+    if (read.kind === 'invalid') return required(read.reason)
     const match = matchOffer(read.payment, offers, this.#rails)
-    if (!match.ok) return refuse(this.challenge(call, match.reason))
+    if (!match.ok) return required(match.reason)
     const { offer } = match
     const key = paymentKey(read.payment, offer.network)
-    if (!key) return refuse(this.challenge(call, 'the payment carries neither a Solana transaction nor an EIP-3009 authorization'))
+    if (!key) return required('the payment carries neither a Solana transaction nor an EIP-3009 authorization')
 
     const evidence = evidenceOf(read.payment, offer)
     const claim = await this.#ledger.claim({
@@ -326,14 +155,17 @@ export class PaymentGate {
       // Settled on chain after its call gave up: it is owed that call — the same route, request and
       // price — once, and nothing else (a cheap payment must not buy a dearer call).
       const owed = owedCall(claim.existing, call, offer.amount)
-      if (!owed.ok) return refuse(this.challenge(call, owed.reason))
-      if (await this.#ledger.transition(key, 'credited', 'redeeming', { reason: `redeemed by ${call.requestId}` }))
-        return { ok: true, key, payment: read.payment, requirements: {}, payer: claim.existing.payer, credit: claim.existing }
+      if (!owed.ok) return required(owed.reason)
+      if (await this.#ledger.transition(key, 'credited', 'redeeming', { reason: `redeemed by ${call.requestId}` })) {
+        const admitted: Admitted = { key, payment: read.payment, requirements: {}, payer: claim.existing.payer, credit: claim.existing }
+        return { ok: true, ticket: admitted }
+      }
     }
     if (!claim.ok) {
       const { state, transaction } = claim.existing
-      const why = state === 'settled' ? `this payment was already used (settled${transaction ? ` in ${transaction}` : ''}): sign a new one` : `this payment is being used by another request (${state}): sign a new one`
-      return refuse(this.challenge(call, why))
+      return required(
+        state === 'settled' ? `this payment was already used (settled${transaction ? ` in ${transaction}` : ''}): sign a new one` : `this payment is being used by another request (${state}): sign a new one`,
+      )
     }
 
     const requirements = this.#requirements(read.payment, offer, call)
@@ -346,31 +178,33 @@ export class PaymentGate {
     }
     if (!verified.isValid) {
       await this.#ledger.transition(key, 'verifying', 'rejected', { reason: verified.invalidReason ?? 'invalid' })
-      return refuse(this.challenge(call, `the facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`))
+      return required(`the facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`)
     }
     await this.#ledger.transition(key, 'verifying', 'verified', { payer: verified.payer ?? null })
-    return { ok: true, key, payment: read.payment, requirements, payer: verified.payer ?? null }
+    const admitted: Admitted = { key, payment: read.payment, requirements, payer: verified.payer ?? null }
+    return { ok: true, ticket: admitted }
   }
 
   /** Gives an admitted payment back unsettled: it may be presented again (a credit stays owed). */
-  async #release(admitted: Admitted, reason: string): Promise<void> {
+  async release(ticket: Ticket, reason: string): Promise<void> {
+    const admitted = ticket as Admitted
     if (admitted.credit) await this.#ledger.transition(admitted.key, 'redeeming', 'credited', { reason })
     else await this.#ledger.transition(admitted.key, 'verified', 'cancelled', { reason })
   }
 
-  /** Settles a verified payment: the receipt headers, or why it did not settle (the result is then withheld). */
-  async #settle(admitted: Admitted, call: PaidCall): Promise<Settlement> {
-    const { key, credit } = admitted
+  /** Settles an admitted payment: the receipt, or why it did not settle (the result is then withheld). */
+  async settle(ticket: Ticket, call: PaidCall): Promise<Settlement> {
+    const { key, credit, payment, requirements } = ticket as Admitted
     if (credit) {
       // Already settled on chain: the receipt says so; nothing is sent to the facilitator.
       await this.#ledger.transition(key, 'redeeming', 'settled', { reason: `settled on chain earlier; result delivered to ${call.requestId}` })
-      const settlement: SettleAnswer = { success: true, transaction: credit.transaction ?? '', network: credit.network, ...(credit.payer ? { payer: credit.payer } : {}) }
-      return { ok: true, settlement, headers: receiptHeaders(settlement) }
+      const receipt: SettleAnswer = { success: true, transaction: credit.transaction ?? '', network: credit.network, ...(credit.payer ? { payer: credit.payer } : {}) }
+      return { ok: true, receipt }
     }
     await this.#ledger.transition(key, 'verified', 'settling')
     let settled: SettleAnswer
     try {
-      settled = await this.#facilitator.settle(admitted.payment, admitted.requirements)
+      settled = await this.#facilitator.settle(payment, requirements)
     } catch (error) {
       // It may have settled: never re-send, reconcile (docs/payments.md).
       await this.#ledger.transition(key, 'settling', 'pending', { reason: (error as Error).message })
@@ -383,7 +217,7 @@ export class PaymentGate {
       return { ok: false, reason: `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld` }
     }
     await this.#ledger.transition(key, 'settling', 'settled', { transaction: settled.transaction, payer: settled.payer ?? null })
-    return { ok: true, settlement: settled, headers: receiptHeaders(settled) }
+    return { ok: true, receipt: settled }
   }
 
   /** v2 payments are verified against the offer itself; v1 payments against its v1 form. */
@@ -393,12 +227,8 @@ export class PaymentGate {
     return { ...terms, network: payment.network, maxAmountRequired: amount, resource: call.url, description: call.description, mimeType: 'application/json' }
   }
 
-  #unavailable(call: PaidCall, detail: string): GateAnswer {
+  #unavailable(call: PaidCall, detail: string): Refusal {
     this.#logger.warn({ request_id: call.requestId, detail }, 'payment facilitator unavailable')
-    return {
-      status: 503,
-      headers: { 'retry-after': String(FACILITATOR_RETRY_AFTER_S) },
-      body: errorBody(new ApiError('FACILITATOR_UNAVAILABLE', { details: { retry_after_s: FACILITATOR_RETRY_AFTER_S } }), call.requestId),
-    }
+    return { kind: 'unavailable', detail, retryAfterS: FACILITATOR_RETRY_AFTER_S }
   }
 }

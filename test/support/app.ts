@@ -3,16 +3,21 @@ import { createApp, type AppOptions } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { createContext, type ServiceContext } from '../../src/context.ts'
 import { fixturePlugin } from '../fixtures/fixture-plugin.ts'
+import { WAIVED_PAYMENTS } from './payments.ts'
 
 /** A bonk-like valid mint (32 bytes) used across tests. */
 export const VALID_MINT = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'
 
-/** A context on an in-memory store whose log lines are collected in `logs`. */
+/**
+ * A context on an in-memory store whose log lines are collected in `logs`. Its priced routes admit
+ * every call (tests of the core, not of payments), unless `env` names a FACILITATOR_URL.
+ */
 export function testContext(env: Record<string, string> = {}): ServiceContext & { logs: Record<string, unknown>[] } {
   const config = loadConfig({ DATA_DIR: ':memory:', LOG_LEVEL: 'info', ...env })
   const logs: Record<string, unknown>[] = []
   const logger = pino({ level: config.LOG_LEVEL }, { write: (line: string) => void logs.push(JSON.parse(line)) })
-  return Object.assign(createContext(config, { logger }), { logs })
+  const payments = config.FACILITATOR_URL ? undefined : WAIVED_PAYMENTS
+  return Object.assign(createContext(config, { logger, payments }), { logs })
 }
 
 /** The real app plus the fixture plugin (a paid, rate-limited POST with token_address). */

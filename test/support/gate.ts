@@ -63,6 +63,6 @@ export const paidCall = (headers: Record<string, string> = {}): PaidCall => ({
  */
 export async function payFor(gate: PaymentGate, rail: PayingRail, amount = '20000'): Promise<string> {
   const challenge = gate.challenge({ ...paidCall(), amount }, 'payment required')
-  const required = JSON.parse(Buffer.from(challenge.headers['payment-required']!, 'base64').toString()) as PaymentRequired
+  const required = JSON.parse(Buffer.from(challenge.header, 'base64').toString()) as PaymentRequired
   return Buffer.from(JSON.stringify(await rail.client.createPaymentPayload(required))).toString('base64')
 }

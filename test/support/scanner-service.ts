@@ -1,5 +1,6 @@
 import { afterAll, afterEach } from 'bun:test'
 import pino from 'pino'
+import { WAIVED_PAYMENTS } from './payments.ts'
 import { startSandbox } from '../../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../../sandbox/options.ts'
 import { createApp } from '../../src/app.ts'
@@ -22,7 +23,7 @@ export async function scannerService() {
     createApp(
       createContext(
         loadConfig({ DATA_DIR: ':memory:', LOG_LEVEL: 'silent', ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...env }),
-        { logger: pino({ level: 'silent' }), payments: 'waived' },
+        { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS },
       ),
     )
   const app = freshApp()

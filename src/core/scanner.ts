@@ -1,0 +1,45 @@
+import { Elysia } from 'elysia'
+import type { ServiceContext } from '../context.ts'
+import { createTokenContext } from '../facts/index.ts'
+import type { PluginManifest, RouteSpec } from '../manifest.ts'
+import { runScan, type ScanPolicy, type ScanResult } from '../pipeline/scan.ts'
+import { arrivalOf } from './request.ts'
+import { routeOptions } from './route-options.ts'
+
+/** A token-scoped scanner: one manifest route taking `{token_address}`, a policy, a deadline and an answer. */
+export interface ScannerDefinition<Routes extends Record<string, RouteSpec>> {
+  manifest: PluginManifest<Routes>
+  /** The manifest's route this scanner serves. */
+  route: keyof Routes & string
+  policy: ScanPolicy
+  /** From the request's arrival (payment verification included) to the facts' cut-off, in ms. */
+  deadlineMs: number
+  /** The route's 200 answer from the scan. */
+  answer(scan: ScanResult, input: { mint: string; policy: ScanPolicy }): unknown
+}
+
+/**
+ * Builds a scanner plugin: registers its manifest, and serves its route — payment, limits and schemas
+ * from the manifest entry (routeOptions), then facts under the deadline → signals → grade → answer.
+ * Each scanner is a manifest, a policy and an answer builder; the handler is written once, here.
+ */
+export function defineScanner<Routes extends Record<string, RouteSpec>>(definition: ScannerDefinition<Routes>) {
+  const { manifest, policy, deadlineMs, answer } = definition
+  const spec = manifest.routes[definition.route]!
+  return function scannerPlugin(ctx: ServiceContext) {
+    ctx.registry.register(manifest)
+    return new Elysia({ name: `plugin:${manifest.name}` }).post(
+      spec.path,
+      async function scanRoute({ body, request }) {
+        const mint = (body as { token_address: string }).token_address
+        const facts = createTokenContext(mint, ctx.sources, arrivalOf(request) + deadlineMs)
+        try {
+          return answer(await runScan(facts, ctx.signals, policy), { mint, policy })
+        } finally {
+          facts.close(ctx.logger)
+        }
+      },
+      routeOptions(ctx, spec),
+    )
+  }
+}

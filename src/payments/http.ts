@@ -1,0 +1,207 @@
+/**
+ * The HTTP adapter of payments (as the x402 packages pair a transport-free core with thin adapters):
+ * maps admissions, refusals and settlements to answers — 402 with the challenge, 503 when no payment
+ * can be taken, receipts in `PAYMENT-RESPONSE` / `X-PAYMENT-RESPONSE` — and mounts payment on every
+ * priced route from its manifest entry (`paymentHooks`, added by `routeOptions`), so no plugin can
+ * serve a priced route free.
+ */
+import type { ServiceContext } from '../context.ts'
+import { publicOrigin, requestIdOf } from '../core/request.ts'
+import { ApiError, errorBody } from '../errors.ts'
+import { usdToAtomicUsdc, type RouteSpec } from '../manifest.ts'
+import type { SettleAnswer } from './facilitator.ts'
+import type { PaidCall, Payments, Refusal, Ticket } from './payments.ts'
+
+/** An answer of the payment layer: status, JSON body and headers. */
+export interface GateAnswer {
+  status: number
+  body: unknown
+  headers: Record<string, string>
+}
+
+/** What a route handler receives from Elysia that payments need. */
+interface HandlerContext {
+  request: Request
+  /** The validated request body (undefined for a route without one). */
+  body?: unknown
+  set: { status?: number | string; headers: Record<string, string | number> }
+}
+
+/** The settlement receipt, base64 JSON, under both generations' header names. */
+export function receiptHeaders(receipt: SettleAnswer): Record<string, string> {
+  const encoded = Buffer.from(JSON.stringify(receipt)).toString('base64')
+  return { 'payment-response': encoded, 'x-payment-response': encoded }
+}
+
+/** A refusal as HTTP: 402 with the challenge (v2 header, v1 offers in the error body), or 503. */
+export function refusalAnswer(payments: Payments, call: PaidCall, refusal: Refusal): GateAnswer {
+  if (refusal.kind === 'payment_required') {
+    const { header, body } = payments.challenge(call, refusal.reason)
+    return {
+      status: 402,
+      headers: { 'payment-required': header },
+      body: errorBody(new ApiError('PAYMENT_REQUIRED', { message: refusal.reason, details: { x402Version: body.x402Version, accepts: body.accepts } }), call.requestId),
+    }
+  }
+  const details = refusal.retryAfterS === null ? undefined : { retry_after_s: refusal.retryAfterS }
+  return {
+    status: 503,
+    headers: refusal.retryAfterS === null ? {} : { 'retry-after': String(refusal.retryAfterS) },
+    body: errorBody(new ApiError('FACILITATOR_UNAVAILABLE', { message: refusal.message, details }), call.requestId),
+  }
+}
+
+/**
+ * One paid call, start to end: admit → run → settle only on a 2xx → receipt; a handler that throws
+ * or answers non-2xx gets its payment released. What the route hooks do across Elysia's lifecycle,
+ * in one function (for callers outside a route).
+ */
+export async function runPaid(payments: Payments, call: PaidCall, handler: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>): Promise<GateAnswer> {
+  const admission = await payments.admit(call)
+  if (!admission.ok) return refusalAnswer(payments, call, admission.refusal)
+  let result
+  try {
+    result = await handler()
+  } catch (error) {
+    await payments.release(admission.ticket, 'the call failed')
+    throw error
+  }
+  if (result.status < 200 || result.status >= 300) {
+    await payments.release(admission.ticket, `the call answered ${result.status}`)
+    return { ...result, headers: result.headers ?? {} }
+  }
+  const settled = await payments.settle(admission.ticket, call)
+  if (!settled.ok) return refusalAnswer(payments, call, { kind: 'payment_required', reason: settled.reason })
+  return { status: result.status, body: result.body, headers: { ...result.headers, ...(settled.receipt ? receiptHeaders(settled.receipt) : {}) } }
+}
+
+/** A verified payment held for the deferred mode: settle it when the work succeeded, else cancel it. */
+export interface PaymentHold {
+  /** The payment's ledger key: where its fate can be read later. Null when nothing is recorded. */
+  key: string | null
+  payer: string | null
+  /** Settles once: the receipt and its headers, or why it did not settle. */
+  settle(): Promise<{ ok: true; settlement: SettleAnswer | null; headers: Record<string, string> } | { ok: false; reason: string }>
+  /** Releases the payment unsettled (the caller may present it again). */
+  cancel(reason: string): Promise<void>
+}
+
+/** The deferred mode (trade execute): the payment is admitted and held now, settled or cancelled later. */
+export async function holdCall(payments: Payments, call: PaidCall): Promise<{ ok: false; answer: GateAnswer } | { ok: true; hold: PaymentHold }> {
+  const admission = await payments.admit(call)
+  if (!admission.ok) return { ok: false, answer: refusalAnswer(payments, call, admission.refusal) }
+  const { ticket } = admission
+  let done = false
+  const once = () => {
+    if (done) throw new Error('this payment hold was already settled or cancelled')
+    done = true
+  }
+  return {
+    ok: true,
+    hold: {
+      key: ticket.key,
+      payer: ticket.payer,
+      async settle() {
+        once()
+        const settled = await payments.settle(ticket, call)
+        if (!settled.ok) return settled
+        return { ok: true, settlement: settled.receipt, headers: settled.receipt ? receiptHeaders(settled.receipt) : {} }
+      },
+      async cancel(reason: string) {
+        once()
+        await payments.release(ticket, reason)
+      },
+    },
+  }
+}
+
+/** Payments admitted by a route's hook, until its answer settles or releases them. */
+const admitted = new WeakMap<Request, { ticket: Ticket; call: PaidCall }>()
+
+/**
+ * The payment of a priced route, mounted from its manifest entry (routeOptions adds these hooks): the
+ * payment is admitted after the request is validated (a bad request is never challenged) and before
+ * the handler; after it, a 2xx settles (the receipt goes out in headers; a settlement that fails
+ * withholds the result with a 402), anything else releases. A handler that throws: `releaseOnError`.
+ */
+export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
+  const callOf = paidCallOf(ctx, spec)
+  ctx.registry.markPaymentMounted(spec)
+  return {
+    beforeHandle: async function admitPayment(context: HandlerContext) {
+      const call = callOf(context)
+      const admission = await ctx.payments.admit(call)
+      if (!admission.ok) return answer(context, refusalAnswer(ctx.payments, call, admission.refusal))
+      admitted.set(context.request, { ticket: admission.ticket, call })
+    },
+    afterHandle: async function settlePayment(context: HandlerContext) {
+      const entry = admitted.get(context.request)
+      if (!entry) return
+      admitted.delete(context.request)
+      const status = typeof context.set.status === 'number' ? context.set.status : 200
+      if (status < 200 || status >= 300) return void (await ctx.payments.release(entry.ticket, `the call answered ${status}`))
+      const settled = await ctx.payments.settle(entry.ticket, entry.call)
+      if (!settled.ok) return answer(context, refusalAnswer(ctx.payments, entry.call, { kind: 'payment_required', reason: settled.reason }))
+      if (settled.receipt) Object.assign(context.set.headers, receiptHeaders(settled.receipt))
+    },
+  }
+}
+
+/** Releases the payment a route admitted for a request whose handler threw (called by the core's error handler). */
+export async function releaseOnError(payments: Payments, request: Request): Promise<void> {
+  const entry = admitted.get(request)
+  if (!entry) return
+  admitted.delete(request)
+  await payments.release(entry.ticket, 'the call failed')
+}
+
+/**
+ * The deferred mode for a priced route whose outcome is known later (trade execute, declared with
+ * `deferredPayment` in its manifest): `holdPayment(ctx, spec)` once, then `await hold(context)`
+ * verifies the payment and holds it (or answers why not: the 402 challenge, a 503), and the handler
+ * settles or cancels it once the outcome is known.
+ */
+export function holdPayment(ctx: ServiceContext, spec: RouteSpec) {
+  const callOf = paidCallOf(ctx, spec)
+  ctx.registry.markPaymentMounted(spec)
+  return function hold(context: HandlerContext) {
+    return holdCall(ctx.payments, callOf(context))
+  }
+}
+
+/** Sets an answer's status and headers on the Elysia context; its body is what the handler returns. */
+export function answer(context: Pick<HandlerContext, 'set'>, reply: { status: number; body: unknown; headers?: Record<string, string> }): unknown {
+  context.set.status = reply.status
+  Object.assign(context.set.headers, reply.headers)
+  return reply.body
+}
+
+function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
+  if (spec.price === 'free') throw new Error(`${spec.method} ${spec.path} is free: it takes no payment`)
+  const amount = usdToAtomicUsdc(spec.price.usd)
+  const resource = `${spec.method} ${spec.path}`
+  return (context: HandlerContext): PaidCall => ({
+    headers: context.request.headers,
+    url: `${publicOrigin(ctx, context.request)}${spec.path}`,
+    resource,
+    requestHash: requestHash(resource, context.body),
+    description: spec.summary,
+    amount,
+    requestId: requestIdOf(context.set),
+  })
+}
+
+/**
+ * A digest of what a call asks for: its route and its body as canonical JSON (keys sorted), so the same
+ * request hashes the same whatever order its keys came in.
+ */
+export function requestHash(resource: string, body: unknown): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical)
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
+    return value
+  }
+  return new Bun.CryptoHasher('sha256').update(`${resource}\n${JSON.stringify(canonical(body) ?? null)}`).digest('hex')
+}
+

@@ -10,9 +10,10 @@
  */
 import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
+import { WRAPPED_SOL_MINT_ADDRESS } from '../src/onchain/programs.ts'
 import { demoBuyer, demoPayer, readWorld, takeOption } from './demo-client.ts'
 
-const SOL = 'So11111111111111111111111111111111111111112'
+const SOL = WRAPPED_SOL_MINT_ADDRESS
 const args = process.argv.slice(2)
 const service = takeOption(args, 'service', 'http://127.0.0.1:8402')
 const rail = takeOption(args, 'rail', 'solana')

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { Enum, envelope, FactorItem, Grade, Nullable } from '../../src/pipeline/schemas.ts'
+import { LP_MODELS, LP_STATUSES } from '../../src/pipeline/vocabulary.ts'
 
 /** The levels of `risk_breakdown` and `sniper_activity` (spec §2.4). */
 export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const
@@ -84,8 +85,11 @@ export const DeepDiveResult = Type.Object({
   top_10_holder_pct: Nullable(Type.Number()),
   authority_exempt: Type.Boolean(),
   lp_burned: Nullable(Type.Boolean()),
-  lp_status: Enum(['BURNED', 'UNBURNED', 'UNKNOWN', 'NOT_APPLICABLE'] as const, 'A bonding curve has no LP: NOT_APPLICABLE'),
-  lp_model: Enum(['TRADITIONAL_AMM', 'CLMM_DLMM', 'UNKNOWN'] as const),
+  lp_status: Enum(
+    LP_STATUSES.filter((status) => status !== 'CUSTODIAL'),
+    'A bonding curve has no LP: NOT_APPLICABLE',
+  ),
+  lp_model: Enum(LP_MODELS),
   risk_grade: Grade,
   risk_breakdown: RiskBreakdown,
   wallet_analysis: Type.Optional(WalletAnalysis),

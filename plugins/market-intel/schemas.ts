@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { Enum, envelope, FactorItem, Nullable } from '../../src/pipeline/schemas.ts'
+import { LEVELS, MARKET_SIGNALS } from '../../src/pipeline/vocabulary.ts'
 import buySellPressure from '../../signals/buy-sell-pressure/index.ts'
 import largeTransactions from '../../signals/large-transactions/index.ts'
 import tokenHealth from '../../signals/token-health/index.ts'
@@ -13,7 +14,7 @@ const swing = volatility.meta.defaults
 const pct = (share: number) => `${Math.round(share * 100)}%`
 const usd = (value: number) => `$${value.toLocaleString('en-US')}`
 
-const Level = (what: string) => Enum(['HIGH', 'MEDIUM', 'LOW'] as const, what)
+const Level = (what: string) => Enum(LEVELS, what)
 
 /**
  * The rule for the spec's required numbers (they cannot be null): a value that could not be measured
@@ -54,7 +55,7 @@ export const MarketIntelResult = Type.Object({
     ['LOW', 'MEDIUM', 'HIGH'] as const,
     `Widest of the 1 h, 6 h and 24 h changes and the 24 h spread of trade prices: LOW < ${swing.mediumPct}%, MEDIUM < ${swing.highPct}%, HIGH ≥ ${swing.highPct}% (HIGH when not measurable: not shown calm).`,
   ),
-  signal: Enum(['BULLISH', 'BEARISH', 'NEUTRAL'] as const, 'Direction read from price action, flow and health (docs/scoring/market-intel.md).'),
+  signal: Enum(MARKET_SIGNALS, 'Direction read from price action, flow and health (docs/scoring/market-intel.md).'),
   signal_subtype: Type.String({
     description: `Why the signal: ${Object.entries(SIGNAL_SUBTYPES)
       .map(([name, entry]) => `${name} (${entry.signal})`)

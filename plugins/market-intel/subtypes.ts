@@ -4,7 +4,9 @@
  * docs/scoring/market-intel.md read it.
  */
 
-export type MarketSignal = 'BULLISH' | 'BEARISH' | 'NEUTRAL'
+import type { MarketSignal } from '../../src/pipeline/vocabulary.ts'
+
+export type { MarketSignal }
 
 export const SIGNAL_SUBTYPES = {
   INSUFFICIENT_DATA: { signal: 'NEUTRAL', meaning: 'No USD price could be read: there is nothing to read a direction from.' },

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox'
 import { Enum, envelope, FactorItem, Grade, Nullable } from '../../src/pipeline/schemas.ts'
+import { LIQUIDITY_RATINGS, LP_MODELS, LP_STATUSES } from '../../src/pipeline/vocabulary.ts'
 
 export const LiquidityCheck = Type.Object({
-  rating: Enum(['DEEP', 'ADEQUATE', 'THIN', 'CRITICAL', 'UNKNOWN'] as const),
+  rating: Enum(LIQUIDITY_RATINGS),
   meaning: Type.String(),
   threshold_usd: Nullable(Type.Number({ description: 'Floor (USD) of the rating band; for CRITICAL the THIN floor it failed to reach' })),
   action_guidance: Type.String(),
@@ -38,8 +39,8 @@ export const QuickScanResult = Type.Object({
   top_10_holder_pct: Nullable(Type.Number()),
   liquidity_check: LiquidityCheck,
   lp_burned: Nullable(Type.Boolean()),
-  lp_model: Enum(['TRADITIONAL_AMM', 'CLMM_DLMM', 'UNKNOWN'] as const),
-  lp_status: Enum(['BURNED', 'UNBURNED', 'CUSTODIAL', 'NOT_APPLICABLE', 'UNKNOWN'] as const),
+  lp_model: Enum(LP_MODELS),
+  lp_status: Enum(LP_STATUSES),
   structural_risk_grade: Grade,
   authority_exempt: Type.Boolean(),
   launch_anomaly: LaunchAnomaly,

@@ -2,8 +2,11 @@ import type { EncodedAccount, ReadonlyUint8Array } from '@solana/kit'
 import { base58Encode } from './base58.ts'
 import { tokenAmountToUiAmount } from '../token/ui-amount.ts'
 
-export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
-export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
+
+/** The token programs' ids as plain strings (src/onchain/programs.ts). */
+export const TOKEN_PROGRAM: string = TOKEN_PROGRAM_ADDRESS
+export const TOKEN_2022_PROGRAM: string = TOKEN_2022_PROGRAM_ADDRESS
 
 /** Base sizes of SPL token state; Token-2022 extends them with an account-type byte and TLV extensions. */
 export const MINT_SIZE = 82

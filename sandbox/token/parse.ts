@@ -10,6 +10,7 @@ import {
 } from './extensions.ts'
 import { extensionSpec } from './extension-types.ts'
 import { tokenAmountToUiAmount, type MintAmountInfo, type UiTokenAmount } from './ui-amount.ts'
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 
 /**
  * `jsonParsed` for SPL Token and Token-2022 accounts, byte for byte what agave's RPC returns
@@ -17,10 +18,9 @@ import { tokenAmountToUiAmount, type MintAmountInfo, type UiTokenAmount } from '
  * programs go through the same Token-2022 unpacking, as they do in agave.
  */
 
-/** Classic SPL Token program id. */
-export const TOKEN_PROGRAM_ID = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
-/** Token-2022 program id. */
-export const TOKEN_2022_PROGRAM_ID = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'
+/** Classic SPL Token and Token-2022 program ids, as plain strings (src/onchain/programs.ts). */
+export const TOKEN_PROGRAM_ID: string = TOKEN_PROGRAM_ADDRESS
+export const TOKEN_2022_PROGRAM_ID: string = TOKEN_2022_PROGRAM_ADDRESS
 
 const MINT_LEN = 82
 const ACCOUNT_LEN = 165

@@ -6,11 +6,12 @@ import {
   getTransferCheckedInstruction,
 } from '@solana-program/token'
 import { AccountRole, lamports, type Address, type Instruction, type TransactionSigner } from '@solana/kit'
+import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { associatedTokenAddress, trusted as address } from './addresses.ts'
 import type { Pool, PoolBook, Quote } from './pool-book.ts'
 
 /** The wrapped-SOL mint: SOL-quoted pools hold wSOL, and swaps wrap and unwrap it for the user. */
-export const NATIVE_MINT = 'So11111111111111111111111111111111111111112'
+export const NATIVE_MINT: string = WRAPPED_SOL_MINT_ADDRESS
 
 export interface SwapPlan {
   pool: Pool

@@ -15,6 +15,7 @@ import { base58Decode } from '../chain/base58.ts'
 import { Chain } from '../chain/chain.ts'
 import { Faucet } from '../chain/faucet.ts'
 import { isTokenAccountData, MINT_SIZE, readMint, readTokenAccount, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM } from '../chain/token-balances.ts'
+import { TOKEN_2022_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 import { buildPartiallySigned, execute } from '../chain/transactions.ts'
 import { namedSigner } from '../keys.ts'
 import { PoolBook, type Pool, type PoolKind, type Trade } from './pool-book.ts'
@@ -175,7 +176,7 @@ export class World {
   /** Creates and initialises a mint (Token, or Token-2022 with extensions) in one transaction. */
   async createMint(spec: MintSpec, payer: KeyPairSigner): Promise<Address> {
     const mint = await this.signer(`mint:${spec.key}`)
-    const program = spec.token2022 ? TOKEN_2022 : TOKEN_PROGRAM
+    const program = spec.token2022 ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM
     const space = spec.token2022?.space ?? MINT_SIZE
     const funded = spec.token2022?.fundedSpace ?? space
     await execute(this.chain, payer, [
@@ -493,7 +494,6 @@ export class World {
   }
 }
 
-const TOKEN_2022 = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'
 
 function integerSqrt(value: bigint): bigint {
   if (value < 2n) return value

@@ -6,7 +6,7 @@ import { covers, tradesSince, marketInputs } from '../price-action/trades.ts'
 
 const DAY_S = 24 * 60 * 60
 
-type Level = 'HIGH' | 'MEDIUM' | 'LOW'
+import type { Level } from '../../src/pipeline/vocabulary.ts'
 
 const meta = signalMeta({
   id: 'buy-sell-pressure',

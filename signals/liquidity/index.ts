@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
-type Rating = 'DEEP' | 'ADEQUATE' | 'THIN' | 'CRITICAL' | 'UNKNOWN'
+import type { LiquidityRating as Rating } from '../../src/pipeline/vocabulary.ts'
 
 /**
  * Liquidity bands in USD (the reference service's, so ratings are comparable): DEEP absorbs a $10k

@@ -1,4 +1,4 @@
-import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
+import { USDC_MINT_ADDRESS, USDT_MINT_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import type { FactName, PoolsFact, SwapRecord } from '../../src/facts/types.ts'
 import type { FactView } from '../../src/pipeline/signal.ts'
 import { tokenPairs, type TokenPair } from './market.ts'
@@ -42,8 +42,8 @@ export interface TradeTape {
  */
 const KNOWN_QUOTE_DECIMALS: Readonly<Record<string, number>> = {
   [WRAPPED_SOL_MINT_ADDRESS]: 9,
-  EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v: 6,
-  Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB: 6,
+  [USDC_MINT_ADDRESS]: 6,
+  [USDT_MINT_ADDRESS]: 6,
 }
 
 /** Whether the quote's decimals are known without reading its pool (the `pools` fact). */

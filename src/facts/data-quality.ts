@@ -6,8 +6,9 @@ export interface FactPolicy {
   optional: readonly FactName[]
 }
 
-export type DataQuality = 'FULL' | 'PARTIAL' | 'LIMITED'
-export type DataConfidence = 'HIGH' | 'MEDIUM' | 'LOW'
+import type { DataConfidence, DataQuality } from '../pipeline/vocabulary.ts'
+
+export type { DataConfidence, DataQuality }
 
 export interface QualityAssessment {
   data_quality: DataQuality

@@ -102,7 +102,8 @@ export interface HoldersFact {
   excludedPct: number
 }
 
-export type PoolModel = 'TRADITIONAL_AMM' | 'CLMM_DLMM'
+export type { PoolModel } from '../pipeline/vocabulary.ts'
+import type { PoolModel } from '../pipeline/vocabulary.ts'
 
 export interface PoolFact {
   address: string

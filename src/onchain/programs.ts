@@ -48,6 +48,10 @@ export const MEMO_PROGRAM_ADDRESS: Address = address('MemoSq4gqABAXKb96qnH8TysNc
 export const MEMO_V1_PROGRAM_ADDRESS: Address = address('Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo')
 /** Wrapped SOL mint: the quote mint of SOL-paired pools. */
 export const WRAPPED_SOL_MINT_ADDRESS: Address = address('So11111111111111111111111111111111111111112')
+/** Circle's USDC on Solana mainnet (FACTS.md). */
+export const USDC_MINT_ADDRESS: Address = address('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')
+/** Tether's USDT on Solana mainnet. */
+export const USDT_MINT_ADDRESS: Address = address('Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB')
 
 /**
  * The incinerator (`solana_program::incinerator::ID`): no key can sign for it, and the runtime burns

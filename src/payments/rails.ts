@@ -1,6 +1,7 @@
 import { V1_TO_V2_NETWORK_MAP } from '@x402/svm'
 import { EVM_NETWORK_CHAIN_ID_MAP } from '@x402/evm/v1'
 import type { Config } from '../config.ts'
+import { USDC_MINT_ADDRESS } from '../onchain/programs.ts'
 
 /** A payment rail: a chain (CAIP-2) and its USDC asset. Both rails are offered on every paid call. */
 export interface Rail {
@@ -19,7 +20,7 @@ export interface Rail {
 /** USDC on the two mainnet rails (FACTS.md §Upstream APIs). */
 const MAINNET = {
   base: { network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', domain: 'USD Coin,2' },
-  solana: { network: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
+  solana: { network: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', asset: USDC_MINT_ADDRESS },
 } as const
 
 /**

@@ -1,6 +1,8 @@
 import type { Factor } from './signal.ts'
 
-export type Grade = 'A' | 'B' | 'C' | 'D' | 'F'
+import type { Grade } from './vocabulary.ts'
+
+export type { Grade }
 
 /**
  * Score bands (docs/scoring.md): a token starts at 100 and each risk takes its points off. The bands

@@ -1,12 +1,13 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { SchemaVersion } from '../schemas.ts'
+import { DATA_QUALITIES, GRADES, LEVELS, SEVERITIES } from './vocabulary.ts'
 
 const Enum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Union(values.map((value) => Type.Literal(value)), description ? { description } : {})
 
-export const DataConfidence = Enum(['HIGH', 'MEDIUM', 'LOW'] as const, 'Confidence in the verdict (docs/data-quality.md)')
-export const DataQuality = Enum(['FULL', 'PARTIAL', 'LIMITED'] as const, 'Completeness of the source data (docs/data-quality.md)')
-export const Grade = Enum(['A', 'B', 'C', 'D', 'F'] as const)
+export const DataConfidence = Enum(LEVELS, 'Confidence in the verdict (docs/data-quality.md)')
+export const DataQuality = Enum(DATA_QUALITIES, 'Completeness of the source data (docs/data-quality.md)')
+export const Grade = Enum(GRADES)
 
 /** The envelope's `confidence` object (spec §2.1), each member 0–1 (docs/scoring.md). */
 export const ConfidenceObject = Type.Object({
@@ -19,7 +20,7 @@ export const ConfidenceObject = Type.Object({
 export const FactorItem = Type.Object({
   code: Type.String({ description: 'SCREAMING_SNAKE finding code, stable' }),
   signal: Type.String({ description: 'The signal (detector) id' }),
-  severity: Enum(['critical', 'high', 'medium', 'low', 'info'] as const),
+  severity: Enum(SEVERITIES),
   impact: Type.Number({ description: 'Score points this finding moved (0 for information, negative for a risk)' }),
   hard_fail: Type.Boolean({ description: 'True when the finding alone makes the grade F' }),
   title: Type.String(),

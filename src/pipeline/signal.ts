@@ -31,7 +31,8 @@ export interface SignalMeta<Options extends TObject = TObject> {
   defaults: Static<Options>
 }
 
-export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info'
+export type { Severity } from './vocabulary.ts'
+import type { Severity } from './vocabulary.ts'
 
 /**
  * One entry of a response's `factors`: what was found, how bad, and by how many points it moved the

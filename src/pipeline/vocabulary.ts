@@ -1,0 +1,42 @@
+/**
+ * The enumerations of the wire and the pipeline, each written once as a const array: TypeScript types
+ * and TypeBox schemas (`Enum(GRADES)`, src/pipeline/schemas.ts) both derive from these.
+ */
+
+/** Letter grades, best first (docs/scoring.md). */
+export const GRADES = ['A', 'B', 'C', 'D', 'F'] as const
+export type Grade = (typeof GRADES)[number]
+
+/** Completeness of the source data (docs/data-quality.md). */
+export const DATA_QUALITIES = ['FULL', 'PARTIAL', 'LIMITED'] as const
+export type DataQuality = (typeof DATA_QUALITIES)[number]
+
+/** Three levels: data confidence, buy/sell pressure, volatility. */
+export const LEVELS = ['HIGH', 'MEDIUM', 'LOW'] as const
+export type Level = (typeof LEVELS)[number]
+export type DataConfidence = Level
+
+/** A finding's severity, worst first. */
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const
+export type Severity = (typeof SEVERITIES)[number]
+
+/** Liquidity rating bands (signals/liquidity), UNKNOWN when the market could not be read. */
+export const LIQUIDITY_RATINGS = ['DEEP', 'ADEQUATE', 'THIN', 'CRITICAL', 'UNKNOWN'] as const
+export type LiquidityRating = (typeof LIQUIDITY_RATINGS)[number]
+
+/** The market intel's direction (docs/scoring/market-intel.md). */
+export const MARKET_SIGNALS = ['BULLISH', 'BEARISH', 'NEUTRAL'] as const
+export type MarketSignal = (typeof MARKET_SIGNALS)[number]
+
+/** How a pool holds its liquidity: fungible LP tokens, or positions (NFTs); UNKNOWN without a pool read. */
+export const LP_MODELS = ['TRADITIONAL_AMM', 'CLMM_DLMM', 'UNKNOWN'] as const
+export type LpModel = (typeof LP_MODELS)[number]
+/** A pool's model as read from chain (never UNKNOWN: a pool read has one). */
+export type PoolModel = Exclude<LpModel, 'UNKNOWN'>
+
+/**
+ * The LP's state (signals/lp-status): CUSTODIAL when a bonding curve holds the liquidity (the quick
+ * scan's word; the deep dive reports it NOT_APPLICABLE and explains the curve in its lock status).
+ */
+export const LP_STATUSES = ['BURNED', 'UNBURNED', 'CUSTODIAL', 'NOT_APPLICABLE', 'UNKNOWN'] as const
+export type LpStatus = (typeof LP_STATUSES)[number]

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { configTable } from '../src/config.ts'
 import { errorTable } from '../src/errors.ts'
 import { signalCatalogue } from '../src/pipeline/docs.ts'
+import { rejectionTable } from '../plugins/trade/rejections.ts'
 
 const read = (path: string) => Bun.file(join(import.meta.dir, '..', path)).text()
 
@@ -20,6 +21,10 @@ describe('documentation stays in step with the code', () => {
 
   test('docs/signals.md lists every registered signal (run `npm run docs` after changing one)', async () => {
     expect(await read('docs/signals.md')).toContain(signalCatalogue())
+  })
+
+  test('docs/trade.md lists the trade rejection catalogue', async () => {
+    expect(await read('docs/trade.md')).toContain(rejectionTable())
   })
 
   test('docs/errors.md lists the error catalogue', async () => {

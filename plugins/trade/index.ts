@@ -3,14 +3,16 @@ import type { ServiceContext } from '../../src/context.ts'
 import { requestIdOf } from '../../src/core/request.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
 import { ApiError, errorBody } from '../../src/errors.ts'
-import { usdToAtomicUsdc } from '../../src/manifest.ts'
 import { answer, holdPayment } from '../../src/payments/http.ts'
 import { paymentRails } from '../../src/payments/rails.ts'
 import { PaymentGate } from '../../src/payments/gate.ts'
 import { offerableRails } from '../../src/payments/challenge.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { SCHEMA_VERSION } from '../../src/version.ts'
-import { executeTrade, expireQuote, quoteExpired, resolveJob } from './execute.ts'
+import { executeTrade } from './execute.ts'
+import { EXECUTE_FEE } from './fee.ts'
+import { tradeAnswer } from './outcome.ts'
+import { expireQuote, quoteExpired, resolveJob } from './recovery.ts'
 import { Jobs, jobView } from './job.ts'
 import { manifest } from './manifest.ts'
 import { quoteTrade } from './quote.ts'
@@ -29,23 +31,19 @@ export function trade(ctx: ServiceContext) {
   const { quote, execute, status, pairs, currencies } = manifest.routes
   const jobs = new Jobs(ctx.store.jobs)
   const hold = holdPayment(ctx, execute)
-  const fee = usdToAtomicUsdc(execute.price.usd)
 
   return new Elysia({ name: 'plugin:trade' })
     .post(quote.path, async function tradeQuoteRoute(context) {
-      return answer(context, await quoteTrade(ctx, jobs, context.body, requestIdOf(context.set)))
+      return answer(context, tradeAnswer(await quoteTrade(ctx, jobs, context.body), requestIdOf(context.set)))
     }, routeOptions(ctx, quote))
     .post(execute.path, async function tradeExecuteRoute(context) {
       const requestId = requestIdOf(context.set)
-      return answer(context, await executeTrade({ ctx, jobs, hold: () => hold(context), requestId, fee }, context.body))
+      return answer(context, tradeAnswer(await executeTrade({ ctx, jobs, hold: () => hold(context), requestId, fee: EXECUTE_FEE }, context.body), requestId))
     }, routeOptions(ctx, execute))
     .get(status.path, async function tradeStatusRoute(context) {
       let job = await jobs.get(context.params.job_id)
-      if (!job) {
-        context.set.status = 404
-        return errorBody(new ApiError('JOB_NOT_FOUND', { details: { job_id: context.params.job_id } }), requestIdOf(context.set))
-      }
-      if (quoteExpired(job)) job = (await expireQuote(jobs, job)) ?? (await jobs.get(job.job_id))!
+      if (!job) return answer(context, tradeAnswer({ kind: 'job_not_found', job_id: context.params.job_id }, requestIdOf(context.set)))
+      if (quoteExpired(job)) job = (await expireQuote(jobs, job)) ?? (await jobs.current(job.job_id))
       job = await resolveJob(ctx, jobs, job)
       return jobView(job)
     }, routeOptions(ctx, status))

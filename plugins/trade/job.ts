@@ -35,6 +35,14 @@ export function trackingAccountOf(jobId: string): string {
   return encodeBase58(new Bun.CryptoHasher('sha256').update(`solsentry:trade-job:${jobId}`).digest())
 }
 
+/** A job that was read moments ago is gone from the store: jobs are never deleted, so the store is broken. */
+export class JobMissingError extends Error {
+  constructor(readonly jobId: string) {
+    super(`trade job ${jobId} vanished from the store`)
+    this.name = 'JobMissingError'
+  }
+}
+
 /** Trade jobs over the store: every change appends to the job's history, every move is guarded by status. */
 export class Jobs {
   readonly #store: JobStore
@@ -45,6 +53,13 @@ export class Jobs {
 
   async get(id: string): Promise<TradeJob | undefined> {
     return (await this.#store.get<TradeJob>(id))?.job
+  }
+
+  /** A job known to exist (read before, never deleted), as it stands now; JobMissingError if the store lost it. */
+  async current(id: string): Promise<TradeJob> {
+    const job = await this.get(id)
+    if (!job) throw new JobMissingError(id)
+    return job
   }
 
   /**

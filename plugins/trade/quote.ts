@@ -4,15 +4,18 @@
  */
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
 import type { ServiceContext } from '../../src/context.ts'
-import { ApiError, errorBody } from '../../src/errors.ts'
 import type { JupiterQuote } from '../../src/sources/jupiter.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter, UpstreamError } from '../../src/sources/upstream.ts'
-import { SCHEMA_VERSION } from '../../src/version.ts'
 import { blockHeight, spendable } from './chain.ts'
-import { Jobs, REQUOTABLE, trackingAccountOf, type TradeJob } from './job.ts'
+import { Jobs, REQUOTABLE, trackingAccountOf } from './job.ts'
+import type { TradeOutcome } from './outcome.ts'
 import { riskGate } from './risk-gate.ts'
-import { SLIPPAGE_BPS, type QuoteDetails, type QuoteRequest, type RejectedStatus, type Rejection, type RiskGate } from './schemas.ts'
+import { rejection, statusOf, type RejectionCode } from './rejections.ts'
+import { SLIPPAGE_BPS, type QuoteDetails, type QuoteRequest, type RiskGate } from './schemas.ts'
+
+/** The rejections a quote can answer (they leave the job REJECTED_*). */
+type QuoteRejection = Extract<RejectionCode, 'SAME_MINT' | 'SLIPPAGE_OUT_OF_RANGE' | 'AMOUNT_OUT_OF_RANGE' | 'AGGREGATOR_REFUSED' | 'RISK_GATE' | 'NO_ROUTE' | 'PRICE_IMPACT' | 'INSUFFICIENT_BALANCE' | 'NOT_CONFIGURED' | 'AGGREGATOR_UNAVAILABLE' | 'SWAP_BUILD_FAILED' | 'SWAP_BUILD_INVALID'>
 
 /**
  * Price impact (percent) above which a quote is refused: the caller would give a seventh of the value
@@ -39,25 +42,11 @@ const NATIVE_SOL_GATE: RiskGate = {
   reasons: [{ code: 'NATIVE_SOL', severity: 'info', detail: 'The token bought is SOL itself: no authorities, holders or pools to judge.' }],
 }
 
-export interface TradeAnswer {
-  status: number
-  body: unknown
-  headers?: Record<string, string>
-}
-
-/** The 422 of a trade that does not go ahead: the error body with the job's outcome. */
-export function rejectedAnswer(job: Pick<TradeJob, 'job_id' | 'status' | 'execution' | 'rejection'> & Partial<Pick<TradeJob, 'quote' | 'risk_gate'>>, requestId: string): TradeAnswer {
-  const { job_id, status, execution, rejection } = job
-  const extra = { ...(job.quote ? { quote: job.quote } : {}), ...(job.risk_gate ? { risk_gate: job.risk_gate } : {}) }
-  const message = `${status}: ${rejection?.reason ?? 'the trade did not go ahead'}`
-  return { status: 422, body: errorBody(new ApiError('TRADE_REJECTED', { message, details: { job_id, status, execution, rejection, ...extra } }), requestId) }
-}
-
 export function newJobId(): string {
   return `job_${crypto.randomUUID().replaceAll('-', '')}`
 }
 
-export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteRequest, requestId: string): Promise<TradeAnswer> {
+export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteRequest): Promise<TradeOutcome> {
   const jobId = body.job_id ?? newJobId()
   const request = {
     input_mint: body.input_mint,
@@ -67,29 +56,28 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
     user_public_key: body.user_public_key,
   }
   const previous = await jobs.get(jobId)
-  if (previous && !REQUOTABLE.includes(previous.status))
-    return { status: 409, body: errorBody(new ApiError('JOB_CONFLICT', { details: { job_id: jobId, job_status: previous.status } }), requestId) }
+  if (previous && !REQUOTABLE.includes(previous.status)) return { kind: 'job_conflict', job_id: jobId, job_status: previous.status }
   // A job belongs to the wallet that quoted it: nobody else may re-quote it under their own key.
   if (previous && previous.request.user_public_key !== request.user_public_key) {
     const message = 'this job_id belongs to another wallet: quote without a job_id (one is generated) or with an id of your own'
-    return { status: 409, body: errorBody(new ApiError('JOB_CONFLICT', { message, details: { job_id: jobId } }), requestId) }
+    return { kind: 'job_conflict', job_id: jobId, message }
   }
 
-  const reject = async (status: RejectedStatus, code: string, reason: string, found: { quote?: QuoteDetails | null; risk_gate?: RiskGate | null } = {}) => {
-    const rejection: Rejection = { code, reason, refundable: true }
-    const outcome = { status, quote: found.quote ?? null, risk_gate: found.risk_gate ?? null, unsigned_transaction_b64: null, rejection, note: code }
+  const reject = async (code: QuoteRejection, reason: string, found: { quote?: QuoteDetails | null; risk_gate?: RiskGate | null } = {}) => {
+    const refused = rejection(code, reason)
+    const outcome = { status: statusOf(code), quote: found.quote ?? null, risk_gate: found.risk_gate ?? null, unsigned_transaction_b64: null, rejection: refused, note: code }
     const job = await jobs.quoted(jobId, request, outcome)
-    if (!job) return conflict(jobId, requestId)
-    return rejectedAnswer(job, requestId)
+    if (!job) return conflict(jobId)
+    return { kind: 'refused' as const, job }
   }
 
-  if (request.input_mint === request.output_mint) return reject('REJECTED_SAME_MINT', 'SAME_MINT', 'input_mint and output_mint are the same token: nothing to swap')
+  if (request.input_mint === request.output_mint) return reject('SAME_MINT', 'input_mint and output_mint are the same token: nothing to swap')
   if (request.slippage_bps < SLIPPAGE_BPS.min || request.slippage_bps > SLIPPAGE_BPS.max)
-    return reject('REJECTED_SLIPPAGE_OUT_OF_RANGE', 'SLIPPAGE_OUT_OF_RANGE', `slippage_bps must be ${SLIPPAGE_BPS.min} to ${SLIPPAGE_BPS.max} (got ${request.slippage_bps})`)
+    return reject('SLIPPAGE_OUT_OF_RANGE', `slippage_bps must be ${SLIPPAGE_BPS.min} to ${SLIPPAGE_BPS.max} (got ${request.slippage_bps})`)
   const amount = BigInt(request.amount_in)
-  if (amount === 0n || amount > MAX_U64) return reject('REJECTED_VALIDATION', 'AMOUNT_OUT_OF_RANGE', `amount_in must be 1 to ${MAX_U64} atomic units (got ${request.amount_in})`)
+  if (amount === 0n || amount > MAX_U64) return reject('AMOUNT_OUT_OF_RANGE', `amount_in must be 1 to ${MAX_U64} atomic units (got ${request.amount_in})`)
   const { jupiter, solana } = ctx.sources
-  if (!jupiter || !solana) return reject('REJECTED_INTERNAL', 'NOT_CONFIGURED', 'the swap aggregator or the Solana RPC is not configured on this service')
+  if (!jupiter || !solana) return reject('NOT_CONFIGURED', 'the swap aggregator or the Solana RPC is not configured on this service')
 
   const meter = new CallMeter()
   const rpc = solana.rpc(meter)
@@ -106,29 +94,29 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
     ? { ...gate.value, reasons: [...gate.value.reasons] }
     : { verdict: 'WARN', token: request.output_mint, grade: null, data_quality: 'LIMITED', reasons: [{ code: 'GATE_UNAVAILABLE', severity: 'medium', detail: `The risk gate could not run: ${(gate.error as Error).message}` }] }
   if (risk.verdict === 'BLOCK')
-    return reject('REJECTED_RISK_GATE', 'RISK_GATE', `the risk gate blocks buying ${request.output_mint}: ${risk.reasons.map((entry) => entry.detail).join(' ') || `grade ${risk.grade}`}`, { risk_gate: risk })
+    return reject('RISK_GATE', `the risk gate blocks buying ${request.output_mint}: ${risk.reasons.map((entry) => entry.detail).join(' ') || `grade ${risk.grade}`}`, { risk_gate: risk })
 
   if (!quoted.ok) {
     const error = quoted.error
     const refusal = error instanceof UpstreamError ? (error.body as { error?: string; errorCode?: string } | undefined) : undefined
     if (refusal?.errorCode && NO_ROUTE_CODES.has(refusal.errorCode))
-      return reject('REJECTED_NO_ROUTE', 'NO_ROUTE', `the aggregator has no route from ${request.input_mint} to ${request.output_mint} (${refusal.errorCode}: ${refusal.error ?? ''})`, { risk_gate: risk })
-    if (refusal?.errorCode === 'CIRCULAR_ARBITRAGE_IS_DISABLED') return reject('REJECTED_SAME_MINT', 'SAME_MINT', 'the aggregator refuses a swap into the same token')
+      return reject('NO_ROUTE', `the aggregator has no route from ${request.input_mint} to ${request.output_mint} (${refusal.errorCode}: ${refusal.error ?? ''})`, { risk_gate: risk })
+    if (refusal?.errorCode === 'CIRCULAR_ARBITRAGE_IS_DISABLED') return reject('SAME_MINT', 'the aggregator refuses a swap into the same token')
     if (error instanceof UpstreamError && error.reason === 'rejected')
-      return reject('REJECTED_VALIDATION', 'AGGREGATOR_REFUSED', `the aggregator refused the request: ${refusal?.error ?? error.message}`, { risk_gate: risk })
-    return reject('REJECTED_INTERNAL', 'AGGREGATOR_UNAVAILABLE', `the swap aggregator could not be reached (${(error as Error).message}); nothing was charged: retry`, { risk_gate: risk })
+      return reject('AGGREGATOR_REFUSED', `the aggregator refused the request: ${refusal?.error ?? error.message}`, { risk_gate: risk })
+    return reject('AGGREGATOR_UNAVAILABLE', `the swap aggregator could not be reached (${(error as Error).message}); nothing was charged: retry`, { risk_gate: risk })
   }
   const quote = quoted.value
   // No transaction yet: its expiry is not known (a rejected quote reports none).
   const details = quoteDetails(quote, request.slippage_bps)
   if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT)
-    return reject('REJECTED_PRICE_IMPACT', 'PRICE_IMPACT', `this size moves the price ${details.price_impact_pct.toFixed(2)}%, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`, { quote: details, risk_gate: risk })
+    return reject('PRICE_IMPACT', `this size moves the price ${details.price_impact_pct.toFixed(2)}%, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`, { quote: details, risk_gate: risk })
   if (details.price_impact_pct > PRICE_IMPACT_WARN_PCT) {
     risk.reasons.push({ code: 'PRICE_IMPACT_HIGH', severity: 'medium', detail: `This size moves the price ${details.price_impact_pct.toFixed(2)}%.` })
     if (risk.verdict === 'PASS') risk.verdict = 'WARN'
   }
   if (balance.ok && balance.value < amount)
-    return reject('REJECTED_INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', `${request.user_public_key} can spend ${balance.value} of ${request.input_mint}, less than amount_in ${amount}`, { quote: details, risk_gate: risk })
+    return reject('INSUFFICIENT_BALANCE', `${request.user_public_key} can spend ${balance.value} of ${request.input_mint}, less than amount_in ${amount}`, { quote: details, risk_gate: risk })
   if (!balance.ok) risk.reasons.push({ code: 'BALANCE_UNCHECKED', severity: 'info', detail: 'The wallet\'s balance could not be read: the swap may fail if it is short.' })
 
   let swap
@@ -136,21 +124,18 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
     swap = await jupiter.swap({ quote, userPublicKey: request.user_public_key, trackingAccount: trackingAccountOf(jobId) }, meter)
   } catch (error) {
     const refusal = error instanceof UpstreamError ? (error.body as { error?: string } | undefined) : undefined
-    return reject('REJECTED_INTERNAL', 'SWAP_BUILD_FAILED', `the aggregator could not build the transaction: ${refusal?.error ?? (error as Error).message}; quote again`, { quote: details, risk_gate: risk })
+    return reject('SWAP_BUILD_FAILED', `the aggregator could not build the transaction: ${refusal?.error ?? (error as Error).message}; quote again`, { quote: details, risk_gate: risk })
   }
   const built = checkBuilt(swap.swapTransaction, request.user_public_key)
-  if (!built.ok) return reject('REJECTED_INTERNAL', 'SWAP_BUILD_INVALID', built.reason, { quote: details, risk_gate: risk })
+  if (!built.ok) return reject('SWAP_BUILD_INVALID', built.reason, { quote: details, risk_gate: risk })
   const final = quoteDetails(quote, request.slippage_bps, { lastValid: BigInt(swap.lastValidBlockHeight), height: height.ok ? height.value : undefined })
   const job = await jobs.quoted(jobId, request, { status: 'QUOTED', quote: final, risk_gate: risk, unsigned_transaction_b64: swap.swapTransaction, rejection: null, note: risk.verdict })
-  if (!job) return conflict(jobId, requestId)
-  return {
-    status: 200,
-    body: { schema_version: SCHEMA_VERSION, job_id: jobId, status: 'QUOTED', quote: final, risk_gate: risk, unsigned_transaction_b64: swap.swapTransaction, rejection: null },
-  }
+  if (!job) return conflict(jobId)
+  return { kind: 'quoted', job_id: jobId, quote: final, risk_gate: risk, unsigned_transaction_b64: swap.swapTransaction }
 }
 
-function conflict(jobId: string, requestId: string): TradeAnswer {
-  return { status: 409, body: errorBody(new ApiError('JOB_CONFLICT', { details: { job_id: jobId } }), requestId) }
+function conflict(jobId: string): TradeOutcome {
+  return { kind: 'job_conflict', job_id: jobId }
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Grade } from '../../src/pipeline/grade.ts'
 import { runScan } from '../../src/pipeline/scan.ts'
 import type { Factor } from '../../src/pipeline/signal.ts'
 import { QUICK_SCAN_POLICY } from '../../src/pipeline/policies.ts'
+import honeypot from '../../signals/honeypot/index.ts'
 import type { RiskGate } from './schemas.ts'
 
 /** F is the quick scan's "do not touch"; C and D are buyable with eyes open. */
@@ -36,9 +37,8 @@ export async function riskGate(ctx: ServiceContext, mint: string, deadlineMs: nu
   const facts = createTokenContext(mint, ctx.sources, deadlineMs)
   try {
     const scan = await runScan(facts, ctx.signals, QUICK_SCAN_POLICY)
-    // The deep dive's honeypot detector, over the facts the quick scan already gathered.
-    const honeypot = ctx.signals.get('honeypot')
-    const sellCheck = honeypot ? honeypot.detect(scan.facts, honeypot.meta.defaults as never, { mint, now: scan.now }).factors : []
+    // The deep dive's honeypot detector (imported, so it cannot be missing), over the facts the quick scan gathered.
+    const sellCheck = honeypot.detect(scan.facts, honeypot.meta.defaults, { mint, now: scan.now }).factors
     const { data_quality, missing_fields } = scan.quality
     const verdict = gateVerdict({ grade: scan.grade, dataQuality: data_quality, missing: missing_fields, factors: [...scan.factors, ...sellCheck] })
     return { ...verdict, token: mint, grade: scan.grade, data_quality }

@@ -6,7 +6,7 @@ import { quickScan } from '../plugins/quick-scan/index.ts'
 import { trade } from '../plugins/trade/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
-import { ManifestError, type Registry } from './manifest.ts'
+import { ManifestError, type Registry } from './core/manifest.ts'
 
 export interface AppOptions {
   /** Further plugins mounted after the built-in ones (test fixtures, embedders). */

@@ -1,9 +1,9 @@
 import { PaymentGate } from './payments/gate.ts'
 import { createApp } from './app.ts'
-import { ConfigError, loadConfig, type Config } from './config.ts'
+import { ConfigError, loadConfig, type Config } from './core/config.ts'
 import { createContext } from './context.ts'
-import { ManifestError } from './manifest.ts'
-import { startServer, type RunningServer } from './server.ts'
+import { ManifestError } from './core/manifest.ts'
+import { startServer, type RunningServer } from './core/server.ts'
 import { loadSignalPackages, SignalRegistry, SignalRegistryError } from './pipeline/registry.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import { createApp } from '../src/app.ts'
 import { routeOptions } from '../src/core/route-options.ts'
-import { ManifestError, type RouteSpec } from '../src/manifest.ts'
+import { ManifestError, type RouteSpec } from '../src/core/manifest.ts'
 import { fixturePlugin } from './fixtures/fixture-plugin.ts'
 import { send, testApp, testContext } from './support/app.ts'
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { configTable } from '../src/config.ts'
-import { errorTable } from '../src/errors.ts'
+import { configTable } from '../src/core/config.ts'
+import { errorTable } from '../src/core/errors.ts'
 import { signalCatalogue } from '../src/pipeline/docs.ts'
 import { rejectionTable } from '../plugins/trade/rejections.ts'
 
@@ -25,6 +25,17 @@ describe('documentation stays in step with the code', () => {
 
   test('docs/trade.md lists the trade rejection catalogue', async () => {
     expect(await read('docs/trade.md')).toContain(rejectionTable())
+  })
+
+  test('docs/architecture.md names every top-level folder and every folder of src/', async () => {
+    const { readdirSync } = await import('node:fs')
+    const page = await read('docs/architecture.md')
+    const root = join(import.meta.dir, '..')
+    const folders = (dir: string) =>
+      readdirSync(join(root, dir), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !['node_modules', 'data', 'dist'].includes(entry.name))
+        .map((entry) => `${dir ? `${dir}/` : ''}${entry.name}/`)
+    for (const folder of [...folders(''), ...folders('src')]) expect(page).toContain(`\`${folder}`)
   })
 
   test('docs/errors.md lists the error catalogue', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ERROR_CATALOGUE } from '../src/errors.ts'
+import { ERROR_CATALOGUE } from '../src/core/errors.ts'
 import { MAX_BODY_BYTES } from '../src/core/body.ts'
 import { send, testApp, testContext, VALID_MINT } from './support/app.ts'
 import { testWithRedis, startRedis } from './support/redis.ts'

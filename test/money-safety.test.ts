@@ -6,10 +6,10 @@ import { base58Encode } from '../sandbox/chain/base58.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/config.ts'
+import { loadConfig } from '../src/core/config.ts'
 import { createContext } from '../src/context.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
-import { startServer } from '../src/server.ts'
+import { startServer } from '../src/core/server.ts'
 import { usdcOf } from './support/x402.ts'
 
 // Regression tests of money defects found by adversarial testing (docs/payments.md, "Invariants"): the

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import pino from 'pino'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { loadConfig } from '../src/config.ts'
+import { loadConfig } from '../src/core/config.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
@@ -170,7 +170,7 @@ describe('deferred mode (trade execute): verify now, settle or cancel later', ()
 describeWithRedis('two instances sharing a Redis ledger', () => {
   test('the same payment sent to both at once runs once and settles once', async () => {
     const { redisLedger } = await import('../src/store/ledger-redis.ts')
-    const { redisClient } = await import('../src/redis.ts')
+    const { redisClient } = await import('../src/store/redis.ts')
     const redis = await startRedis()
     // Two instances: a connection each.
     const clients = [redisClient(redis.url), redisClient(redis.url)]

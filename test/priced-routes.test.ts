@@ -6,11 +6,11 @@ import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/config.ts'
+import { loadConfig } from '../src/core/config.ts'
 import { createContext } from '../src/context.ts'
-import { usdToAtomicUsdc } from '../src/manifest.ts'
+import { usdToAtomicUsdc } from '../src/core/manifest.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
-import { startServer } from '../src/server.ts'
+import { startServer } from '../src/core/server.ts'
 
 // Every route the registry holds, read from the registry itself: a priced route answers 402 without
 // payment and runs once per valid payment; a free route never asks for one. A route added later is

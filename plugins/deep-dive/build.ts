@@ -3,7 +3,7 @@ import { assessDataQuality, type FactPolicy } from '../../src/facts/data-quality
 import type { ScanResult } from '../../src/pipeline/scan.ts'
 import { missingOf, type Factor } from '../../src/pipeline/signal.ts'
 import { POOL_FACTS } from '../../signals/launch-pattern/opening.ts'
-import { SCHEMA_VERSION } from '../../src/version.ts'
+import { SCHEMA_VERSION } from '../../src/core/version.ts'
 import { recommend } from './recommendation.ts'
 import { fullRiskReport } from './report.ts'
 import { RISK_GROUPS, type DeepDiveResult, type KeyDriver, type RiskGroup, type RISK_LEVELS } from './schemas.ts'

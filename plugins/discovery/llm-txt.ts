@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
-import { ERROR_CATALOGUE } from '../../src/errors.ts'
-import { routeErrors, type Registry } from '../../src/manifest.ts'
-import { SERVICE_VERSION } from '../../src/version.ts'
+import { ERROR_CATALOGUE } from '../../src/core/errors.ts'
+import { routeErrors, type Registry } from '../../src/core/manifest.ts'
+import { SERVICE_VERSION } from '../../src/core/version.ts'
 
 /** Spec §1 rule 5, keyed by route so only mounted routes are suggested. */
 const CALL_ORDER: { route: string; when: string }[] = [

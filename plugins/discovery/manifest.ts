@@ -1,4 +1,4 @@
-import { defineManifest } from '../../src/manifest.ts'
+import { defineManifest } from '../../src/core/manifest.ts'
 import { AgentCard, HealthResponse, OpenApiDocument, PlainText, X402Manifest } from './schemas.ts'
 
 export const manifest = defineManifest({

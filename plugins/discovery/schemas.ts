@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { SchemaVersion } from '../../src/schemas.ts'
+import { SchemaVersion } from '../../src/core/schemas.ts'
 
 const ComponentState = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')])
 

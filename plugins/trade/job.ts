@@ -1,6 +1,6 @@
-import { encodeBase58 } from '../../src/base58.ts'
+import { encodeBase58 } from '../../src/onchain/base58.ts'
 import type { JobStore } from '../../src/store/jobs.ts'
-import { SCHEMA_VERSION } from '../../src/version.ts'
+import { SCHEMA_VERSION } from '../../src/core/version.ts'
 import { REJECTED_STATUSES, type JobView, type QuoteDetails, type Rejection, type RiskGate, type TradeStatus } from './schemas.ts'
 
 /** A trade job as stored: what the status route shows, plus the transaction the quote built. */

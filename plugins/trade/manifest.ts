@@ -1,4 +1,4 @@
-import { defineManifest } from '../../src/manifest.ts'
+import { defineManifest } from '../../src/core/manifest.ts'
 import { CurrenciesResult, ExecuteRequest, ExecuteResult, JobView, PairsResult, QuoteRequest, QuoteResult, StatusParams, TradeRejectedBody } from './schemas.ts'
 
 export const manifest = defineManifest({

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { ERROR_CATALOGUE } from '../../src/errors.ts'
-import { SchemaVersion, SolanaAddress } from '../../src/schemas.ts'
+import { ERROR_CATALOGUE } from '../../src/core/errors.ts'
+import { SchemaVersion, SolanaAddress } from '../../src/core/schemas.ts'
 
 /** Every status a job can hold (docs/trade.md: the state machine, and spec §3's spelling B). */
 export const REJECTED_STATUSES = [

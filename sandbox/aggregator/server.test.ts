@@ -1,7 +1,7 @@
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder, getTransactionEncoder, signTransaction, type KeyPairSigner } from '@solana/kit'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readTokenAccount } from '../chain/token-balances.ts'
-import { encodeBase58 } from '../../src/base58.ts'
+import { encodeBase58 } from '../../src/onchain/base58.ts'
 import { NATIVE_MINT } from '../world/swap.ts'
 import { VENUES } from '../world/venues.ts'
 import { World } from '../world/world.ts'

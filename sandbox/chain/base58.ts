@@ -1,9 +1,9 @@
-import { decodeBase58, encodeBase58 } from '../../src/base58.ts'
+import { decodeBase58, encodeBase58 } from '../../src/onchain/base58.ts'
 
 /**
  * Cached base58 for the sandbox's hot paths: it handles a bounded set of addresses (its own keys and
  * loaded accounts) over and over, so conversions are remembered. Not for untrusted input of unbounded
- * variety (the service validates addresses with the uncached functions in src/base58.ts).
+ * variety (the service validates addresses with the uncached functions in src/onchain/base58.ts).
  */
 const toText = new Map<string, string>()
 const toBytes = new Map<string, Uint8Array>()

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts'
+import { ApiError } from './errors.ts'
 
 /** The parts of Elysia's ValidationError we read (it is not exported as a stable type). */
 interface ValidationLike {

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
-import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from '../manifest.ts'
+import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from './manifest.ts'
 import { paymentHooks } from '../payments/http.ts'
 import { paymentRails } from '../payments/rails.ts'
 

@@ -1,6 +1,6 @@
 import type { Address } from '@solana/kit'
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../onchain/programs.ts'
-import { decodeBase58 } from '../base58.ts'
+import { decodeBase58 } from '../onchain/base58.ts'
 import type { TokenContext } from './context.ts'
 import { creation } from './launch.ts'
 import { signatures, transactions, SIGNATURES_PAGE, type ParsedTransaction } from './history.ts'

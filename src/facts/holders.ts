@@ -1,5 +1,5 @@
 import type { Address } from '@solana/kit'
-import { encodeBase58 } from '../base58.ts'
+import { encodeBase58 } from '../onchain/base58.ts'
 import { BURN_ADDRESSES, PUMP_PROGRAM_ADDRESS, RAYDIUM_AMM_V4_AUTHORITY_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../onchain/programs.ts'
 import { FactUnavailable, need, type TokenContext } from './context.ts'
 import { readAccounts } from './onchain-accounts.ts'

@@ -1,5 +1,5 @@
 import type { Address } from '@solana/kit'
-import { encodeBase58 } from '../base58.ts'
+import { encodeBase58 } from '../onchain/base58.ts'
 import { BURN_ADDRESSES } from '../onchain/programs.ts'
 import { need, type TokenContext } from './context.ts'
 import { LOCKER_PROGRAMS } from './holders.ts'

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts'
+import type { Logger } from '../core/logger.ts'
 import type { PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
 import { offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'

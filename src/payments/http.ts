@@ -7,8 +7,8 @@
  */
 import type { ServiceContext } from '../context.ts'
 import { publicOrigin, requestIdOf } from '../core/request.ts'
-import { ApiError, errorBody } from '../errors.ts'
-import { usdToAtomicUsdc, type RouteSpec } from '../manifest.ts'
+import { ApiError, errorBody } from '../core/errors.ts'
+import { usdToAtomicUsdc, type RouteSpec } from '../core/manifest.ts'
 import type { SettleAnswer } from './facilitator.ts'
 import type { PaidCall, Payments, Refusal, Ticket } from './payments.ts'
 

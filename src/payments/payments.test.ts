@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { loadConfig } from '../config.ts'
+import { loadConfig } from '../core/config.ts'
 import { paymentChallenge, offersV2 } from './challenge.ts'
 import { matchOffer } from './match.ts'
 import { MAX_PAYMENT_HEADER_BYTES, readPayment, type PaymentV2 } from './payment-header.ts'

@@ -2,7 +2,7 @@
  * Payments left mid-way: reconciled after a restart, and those whose settlement's answer was lost
  * resolved on their chains (docs/payments.md, "After a restart" and "Pending payments").
  */
-import type { Logger } from '../logger.ts'
+import type { Logger } from '../core/logger.ts'
 import type { PaymentLedger } from '../store/ledger.ts'
 import type { Evidence, SettlementChecker } from './settlement-check.ts'
 

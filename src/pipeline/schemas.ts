@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import { SchemaVersion } from '../schemas.ts'
+import { SchemaVersion } from '../core/schemas.ts'
 import { DATA_QUALITIES, GRADES, LEVELS, SEVERITIES } from './vocabulary.ts'
 
 const Enum = <T extends string>(values: readonly T[], description?: string) =>

@@ -1,5 +1,5 @@
-import type { Config } from '../config.ts'
-import type { HealthBoard } from '../health.ts'
+import type { Config } from '../core/config.ts'
+import type { HealthBoard } from '../core/health.ts'
 import { DexScreenerSource } from './dexscreener.ts'
 import { JupiterSource } from './jupiter.ts'
 import { RedisCache, type SharedCache } from './shared-cache.ts'

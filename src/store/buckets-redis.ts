@@ -1,11 +1,11 @@
 import type { RedisClient } from 'bun'
-import { idleExpiryMs, type BucketShape, type TakeResult } from '../rate-limit.ts'
+import { idleExpiryMs, type BucketShape, type TakeResult } from '../core/rate-limit.ts'
 
 const PREFIX = 'solsentry:bucket:'
 /** A limiter must never hold a request up for long: past this, the request goes through. */
 const TAKE_TIMEOUT_MS = 100
 
-// `takeFromBucket` (src/rate-limit.ts) in Lua, so a take is one atomic step whichever instance sends
+// `takeFromBucket` (src/core/rate-limit.ts) in Lua, so a take is one atomic step whichever instance sends
 // it; src/store/buckets.test.ts runs both over the same sequences to keep them the same arithmetic.
 const TAKE = `
 local capacity = tonumber(ARGV[1])

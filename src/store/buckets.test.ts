@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { describeBackends, describeWithRedis, redisForFile } from '../../test/support/redis.ts'
-import { MemoryBuckets, type BucketShape, type TakeResult } from '../rate-limit.ts'
-import { redisClient, redisPing } from '../redis.ts'
+import { MemoryBuckets, type BucketShape, type TakeResult } from '../core/rate-limit.ts'
+import { redisClient, redisPing } from './redis.ts'
 import { redisBuckets } from './buckets-redis.ts'
 
 const redis = redisForFile()

@@ -1,4 +1,4 @@
-import type { BucketShape, TakeResult } from '../rate-limit.ts'
+import type { BucketShape, TakeResult } from '../core/rate-limit.ts'
 import type { JobStore } from './jobs.ts'
 import type { PaymentLedger } from './ledger.ts'
 
@@ -28,7 +28,7 @@ export interface Store {
 import { redisBuckets } from './buckets-redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { redisLedger } from './ledger-redis.ts'
-import { redisClient, redisPing } from '../redis.ts'
+import { redisClient, redisPing } from './redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
 export { openSqliteStore }

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test'
 import { describeBackends, redisForFile } from '../../test/support/redis.ts'
 import type { JobStore } from './jobs.ts'
-import { redisClient } from '../redis.ts'
+import { redisClient } from './redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 

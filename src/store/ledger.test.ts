@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeBackends, redisForFile } from '../../test/support/redis.ts'
 import type { PaymentLedger } from './ledger.ts'
-import { redisClient } from '../redis.ts'
+import { redisClient } from './redis.ts'
 import { redisLedger } from './ledger-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 

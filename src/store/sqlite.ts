@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { MemoryBuckets } from '../rate-limit.ts'
+import { MemoryBuckets } from '../core/rate-limit.ts'
 import type { Store } from './index.ts'
 import type { JobStore } from './jobs.ts'
 import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'

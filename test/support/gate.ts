@@ -1,7 +1,7 @@
 import pino from 'pino'
 import type { PaymentRequired } from '@x402/core/types'
 import type { RunningSandbox } from '../../sandbox/index.ts'
-import { loadConfig } from '../../src/config.ts'
+import { loadConfig } from '../../src/core/config.ts'
 import { FacilitatorClient, type FacilitatorOptions } from '../../src/payments/facilitator.ts'
 import { PaymentGate, type PaidCall } from '../../src/payments/gate.ts'
 import { paymentRails } from '../../src/payments/rails.ts'

@@ -4,7 +4,7 @@ import { WAIVED_PAYMENTS } from './payments.ts'
 import { startSandbox } from '../../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../../sandbox/options.ts'
 import { createApp } from '../../src/app.ts'
-import { loadConfig } from '../../src/config.ts'
+import { loadConfig } from '../../src/core/config.ts'
 import { createContext } from '../../src/context.ts'
 import { openApiValidator } from './openapi.ts'
 

@@ -1,5 +1,5 @@
 import { Type, FormatRegistry, type TSchema } from '@sinclair/typebox'
-import { ADDRESS_MAX_LENGTH, ADDRESS_MIN_LENGTH, BASE58_PATTERN, checkSolanaAddress } from './address.ts'
+import { ADDRESS_MAX_LENGTH, ADDRESS_MIN_LENGTH, BASE58_PATTERN, checkSolanaAddress } from '../onchain/address.ts'
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts'
 import { SCHEMA_VERSION } from './version.ts'
 

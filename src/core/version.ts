@@ -1,4 +1,4 @@
-import pkg from '../package.json' with { type: 'json' }
+import pkg from '../../package.json' with { type: 'json' }
 
 /** Service version, from package.json (embedded in the compiled binary). */
 export const SERVICE_VERSION: string = pkg.version

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MemoryBuckets, takeFromBucket, type BucketShape } from './rate-limit.ts'
-import { openSqliteStore } from './store/index.ts'
+import { openSqliteStore } from '../store/index.ts'
 
 const shape: BucketShape = { capacity: 3, refillPerSecond: 1 }
 

@@ -1,5 +1,5 @@
 import type { AnyElysia } from 'elysia'
-import { closeContext, type ServiceContext } from './context.ts'
+import { closeContext, type ServiceContext } from '../context.ts'
 
 export interface RunningServer {
   /** Where the service listens, e.g. `http://127.0.0.1:8402`. */

@@ -1,8 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { readFileSync } from 'node:fs'
-import { checkSolanaAddress } from './address.ts'
-import { cdpSigningKey } from './payments/cdp-auth.ts'
+import { checkSolanaAddress } from '../onchain/address.ts'
+import { cdpSigningKey } from '../payments/cdp-auth.ts'
 
 const Url = (description: string) => Type.String({ pattern: '^https?://', description, hint: 'an http(s) URL' })
 const Bool = (description: string, value: boolean) =>

@@ -26,7 +26,9 @@ export async function run(args: string[]): Promise<void> {
   const env = { ...sandbox.serviceSettings, LOG_LEVEL: 'silent', BENCH_APP: 'service' }
   const body = JSON.stringify({ token_address: mint })
 
-  console.log(`bench payments: ${durationMs / 1000} s per target, ${concurrency} concurrent connections, Bun ${Bun.version}`)
+  console.log(
+    `bench payments: ${durationMs / 1000} s per target, ${concurrency} concurrent connections, Bun ${Bun.version}`,
+  )
   const targets = [
     { name: 'solsentry', script: join(import.meta.dir, 'targets/solsentry.ts') },
     { name: '@x402/hono', script: join(import.meta.dir, 'targets/hono-x402.ts') },
@@ -36,7 +38,12 @@ export async function run(args: string[]): Promise<void> {
     const server = await startTarget(target.script, env)
     const options = { url: `${server.url}/scan/quick`, method: 'POST' as const, body, expectStatus: 402, concurrency }
     const sample = await fetch(options.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-    const offered = (JSON.parse(Buffer.from(sample.headers.get('payment-required') ?? '', 'base64').toString() || '{}') as PaymentRequired).accepts ?? []
+    const offered =
+      (
+        JSON.parse(
+          Buffer.from(sample.headers.get('payment-required') ?? '', 'base64').toString() || '{}',
+        ) as PaymentRequired
+      ).accepts ?? []
     console.log(`  ${target.name} offers: ${offered.map((offer) => `${offer.network} ${offer.amount}`).join(', ')}`)
     const warmup = await load({ ...options, durationMs: 1000 })
     const result = await load({ ...options, durationMs })
@@ -46,7 +53,8 @@ export async function run(args: string[]): Promise<void> {
   }
   const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9)
   console.log('\n402 challenge            req/s    p50 ms    p99 ms  server CPU µs/req')
-  for (const [name, r] of results) console.log(`${name.padEnd(18)} ${fmt(r.rps)} ${fmt(r.p50Ms, 2)} ${fmt(r.p99Ms, 2)} ${fmt(r.cpuUsPerRequest, 1)}`)
+  for (const [name, r] of results)
+    console.log(`${name.padEnd(18)} ${fmt(r.rps)} ${fmt(r.p50Ms, 2)} ${fmt(r.p99Ms, 2)} ${fmt(r.cpuUsPerRequest, 1)}`)
   const ratio = results.get('solsentry')!.rps / results.get('@x402/hono')!.rps
   console.log(`throughput ratio solsentry / @x402/hono: ${(ratio * 100).toFixed(1)}%`)
 
@@ -54,9 +62,12 @@ export async function run(args: string[]): Promise<void> {
   const { client } = await demoPayer(sandbox.file, 'solana')
   const service = await startTarget(targets[0]!.script, env)
   const url = `${service.url}/scan/quick`
-  const post = (headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+  const post = (headers: Record<string, string> = {}) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
   const challenge = await post()
-  const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString()) as PaymentRequired
+  const required = JSON.parse(
+    Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString(),
+  ) as PaymentRequired
   const encode = async () => Buffer.from(JSON.stringify(await client.createPaymentPayload(required))).toString('base64')
   const paid: number[] = []
   for (let i = 0; i < paidCalls + 1; i++) {
@@ -80,6 +91,8 @@ export async function run(args: string[]): Promise<void> {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   console.log(`\npaid quick scans, one at a time (${paidCalls}, warm scan caches): p50 ${median(paid).toFixed(1)} ms`)
   console.log(`facilitator verify + settle for equal payments: p50 ${median(facilitatorMs).toFixed(1)} ms`)
-  console.log(`added by solsentry (gate, ledger, the warm scan, HTTP): ${(median(paid) - median(facilitatorMs)).toFixed(1)} ms`)
+  console.log(
+    `added by solsentry (gate, ledger, the warm scan, HTTP): ${(median(paid) - median(facilitatorMs)).toFixed(1)} ms`,
+  )
   await sandbox.stop()
 }

@@ -6,7 +6,14 @@ import * as scanners from './scanners.ts'
 import * as payments from './payments.ts'
 import * as trade from './trade.ts'
 
-const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = { http, 'sandbox-rpc': sandboxRpc, sources, scanners, payments, trade }
+const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
+  http,
+  'sandbox-rpc': sandboxRpc,
+  sources,
+  scanners,
+  payments,
+  trade,
+}
 
 const [name, ...args] = process.argv.slice(2)
 const bench = name ? BENCHES[name] : undefined

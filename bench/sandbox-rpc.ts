@@ -15,7 +15,9 @@ export async function run(args: string[]): Promise<void> {
   const concurrency = option('concurrency', 1)
   const sandbox = await startSandbox(ephemeralSandboxOptions())
   const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-  console.log(`bench sandbox-rpc: Bun ${Bun.version}; sandbox boot with ${sandbox.file.scenarios.length} scenarios: ${sandbox.bootMs} ms`)
+  console.log(
+    `bench sandbox-rpc: Bun ${Bun.version}; sandbox boot with ${sandbox.file.scenarios.length} scenarios: ${sandbox.bootMs} ms`,
+  )
   console.log(`${requests} requests per method, ${concurrency} concurrent, one HTTP JSON-RPC call each`)
   console.log('')
   console.log('method                      req/s    p50 ms    p99 ms')
@@ -25,7 +27,11 @@ export async function run(args: string[]): Promise<void> {
   ] as const) {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
     const call = async () => {
-      const response = await fetch(sandbox.file.urls.rpc, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      const response = await fetch(sandbox.file.urls.rpc, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
       const answer = (await response.json()) as { error?: unknown }
       if (answer.error) throw new Error(`${method} failed: ${JSON.stringify(answer.error)}`)
     }

@@ -40,7 +40,13 @@ export async function run(args: string[]): Promise<void> {
       ),
     )
   const post = (app: ReturnType<typeof service>, route: string, mint: string) =>
-    app.handle(new Request(`http://localhost${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) }))
+    app.handle(
+      new Request(`http://localhost${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token_address: mint }),
+      }),
+    )
   const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
   const upstream = () => ['rpc', 'dexscreener', 'jupiter'].reduce((sum, key) => sum + sandbox.faults.countOf(key), 0)
 
@@ -82,6 +88,8 @@ export async function run(args: string[]): Promise<void> {
     }),
   )
   const seconds = (performance.now() - started) / 1000
-  console.log(`\nrepeated quick scans of one token (warm caches, in-process, 16 concurrent): ${(repeat / seconds).toFixed(0)} scans/s`)
+  console.log(
+    `\nrepeated quick scans of one token (warm caches, in-process, 16 concurrent): ${(repeat / seconds).toFixed(0)} scans/s`,
+  )
   await sandbox.stop()
 }

@@ -42,7 +42,12 @@ export async function run(args: string[]): Promise<void> {
       ctx.close()
       const calls = ctx.meter.toJSON()
       console.log(
-        `${scenario.name.padEnd(22)} ${String(ctx.meter.total()).padStart(6)} ${String(calls.solana_rpc ?? 0).padStart(4)} ${String(calls.dexscreener ?? 0).padStart(4)} ${String(calls.jupiter ?? 0).padStart(4)} ${String(ctx.meter.depth()).padStart(6)} ${wall.toFixed(0).padStart(8)}  ${ctx.missing().map((entry) => entry.name).join(',') || '-'}`,
+        `${scenario.name.padEnd(22)} ${String(ctx.meter.total()).padStart(6)} ${String(calls.solana_rpc ?? 0).padStart(4)} ${String(calls.dexscreener ?? 0).padStart(4)} ${String(calls.jupiter ?? 0).padStart(4)} ${String(ctx.meter.depth()).padStart(6)} ${wall.toFixed(0).padStart(8)}  ${
+          ctx
+            .missing()
+            .map((entry) => entry.name)
+            .join(',') || '-'
+        }`,
       )
     }
   }

@@ -15,7 +15,7 @@ import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/core/config.ts'
 import { closeContext, createContext } from '../src/context.ts'
-import { PaymentGate } from '../src/payments/gate.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/core/server.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { numberOption } from './load.ts'
@@ -31,9 +31,12 @@ export async function run(args: string[]): Promise<void> {
   const buyer = await sandbox.world.signer('demo-buyer')
   const payingFetch = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, 'base')).client)
   const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
-  const upstream = () => ['rpc', 'dexscreener', 'jupiter', 'facilitator'].reduce((sum, key) => sum + sandbox.faults.countOf(key), 0)
+  const upstream = () =>
+    ['rpc', 'dexscreener', 'jupiter', 'facilitator'].reduce((sum, key) => sum + sandbox.faults.countOf(key), 0)
 
-  console.log(`bench trade: ${trades} swaps of 0.1 SOL per setting, a fresh service (cold caches) per swap, fee paid on the EVM rail`)
+  console.log(
+    `bench trade: ${trades} swaps of 0.1 SOL per setting, a fresh service (cold caches) per swap, fee paid on the EVM rail`,
+  )
   console.log('\nlatency  token             quote ms  execute ms  end to end ms  upstream requests  status')
   for (const added of [0, latencyMs]) {
     sandbox.faults.latencyMs = added
@@ -41,16 +44,37 @@ export async function run(args: string[]): Promise<void> {
     for (let index = 0; index < trades; index++) {
       const token = TOKENS[index % TOKENS.length]!
       const ctx = createContext(
-        loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', RATE_LIMIT_SCANNER_BURST: '100000' }),
+        loadConfig({
+          ...sandbox.serviceSettings,
+          PORT: '0',
+          DATA_DIR: ':memory:',
+          LOG_LEVEL: 'silent',
+          RATE_LIMIT_SCANNER_BURST: '100000',
+        }),
         { logger: pino({ level: 'silent' }) },
       )
       await (ctx.payments as PaymentGate).start()
       const server = startServer(createApp(ctx), ctx)
-      const post = (path: string, body: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
-        fetcher(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const post = (
+        path: string,
+        body: unknown,
+        fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch,
+      ) =>
+        fetcher(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
       const before = upstream()
       let started = performance.now()
-      const quoted = (await (await post('/trade/quote', { input_mint: SOL, output_mint: mintOf(token), amount_in: '100000000', user_public_key: buyer.address })).json()) as {
+      const quoted = (await (
+        await post('/trade/quote', {
+          input_mint: SOL,
+          output_mint: mintOf(token),
+          amount_in: '100000000',
+          user_public_key: buyer.address,
+        })
+      ).json()) as {
         job_id: string
         status: string
         unsigned_transaction_b64: string
@@ -62,7 +86,9 @@ export async function run(args: string[]): Promise<void> {
         const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
         const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
         started = performance.now()
-        const executed = (await (await post('/trade/execute', { job_id: quoted.job_id, signed_transaction_b64: signed }, payingFetch)).json()) as { status: string }
+        const executed = (await (
+          await post('/trade/execute', { job_id: quoted.job_id, signed_transaction_b64: signed }, payingFetch)
+        ).json()) as { status: string }
         executeMs = performance.now() - started
         status = executed.status
       }
@@ -74,7 +100,9 @@ export async function run(args: string[]): Promise<void> {
       await closeContext(ctx)
     }
     const sorted = [...totals].sort((a, b) => a - b)
-    console.log(`  ${added} ms added: end to end p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms (target < ${TARGET_MS} ms)\n`)
+    console.log(
+      `  ${added} ms added: end to end p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms (target < ${TARGET_MS} ms)\n`,
+    )
   }
   await sandbox.stop()
 }

@@ -7,7 +7,14 @@ import type { Chain } from './chain/chain.ts'
 /** One account in the `solana account --output json` format (what `solana-test-validator --account` reads). */
 interface AccountFile {
   pubkey: string
-  account: { lamports: number; data: [string, string]; owner: string; executable: boolean; rentEpoch?: number; space?: number }
+  account: {
+    lamports: number
+    data: [string, string]
+    owner: string
+    executable: boolean
+    rentEpoch?: number
+    space?: number
+  }
 }
 
 /**
@@ -16,7 +23,9 @@ interface AccountFile {
  */
 export function loadAccountFiles(chain: Chain, directory: string): string[] {
   const loaded: string[] = []
-  for (const name of readdirSync(directory).filter((file) => file.endsWith('.json')).sort()) {
+  for (const name of readdirSync(directory)
+    .filter((file) => file.endsWith('.json'))
+    .sort()) {
     const path = join(directory, name)
     const file = parseAccountFile(readFileSync(path, 'utf8'), path)
     chain.setAccount({
@@ -51,7 +60,8 @@ export function parseAccountFile(text: string, path: string): AccountFile {
     typeof account.owner === 'string' &&
     isAddress(account.owner) &&
     typeof account.executable === 'boolean'
-  if (!valid) throw new Error(`${path}: expected { pubkey, account: { lamports, data: [data, encoding], owner, executable } }`)
+  if (!valid)
+    throw new Error(`${path}: expected { pubkey, account: { lamports, data: [data, encoding], owner, executable } }`)
   return file as AccountFile
 }
 

@@ -27,7 +27,13 @@ export async function buildWorld(now: number): Promise<{ world: World; scenarios
   const scenarios: BuiltScenario[] = []
   for (const scenario of SCENARIOS) {
     const { mint } = await scenario.schedule({ world, timeline, now, random: new Random(scenario.name), base })
-    scenarios.push({ name: scenario.name, title: scenario.title, description: scenario.description, traits: scenario.traits, mint })
+    scenarios.push({
+      name: scenario.name,
+      title: scenario.title,
+      description: scenario.description,
+      traits: scenario.traits,
+      mint,
+    })
   }
   const steps = timeline.size
   await timeline.play(world.chain)

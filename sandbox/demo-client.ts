@@ -29,7 +29,9 @@ export function readWorld(args: string[]): SandboxWorldFile {
 
 /** The demo buyer's Solana keypair (the CLI keypair file world.json names). */
 export function demoBuyer(world: SandboxWorldFile): Promise<KeyPairSigner> {
-  return createKeyPairSignerFromBytes(Uint8Array.from(JSON.parse(readFileSync(world.buyer.keypair_path, 'utf8')) as number[]))
+  return createKeyPairSignerFromBytes(
+    Uint8Array.from(JSON.parse(readFileSync(world.buyer.keypair_path, 'utf8')) as number[]),
+  )
 }
 
 /**

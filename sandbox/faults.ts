@@ -31,12 +31,16 @@ export class FaultPlan {
     try {
       parsed = JSON.parse(value)
     } catch {
-      throw new Error('SANDBOX_FAULTS: not JSON (expected {"rpc:<method>" | "dexscreener:<path prefix>" | "jupiter:<path prefix>": {"kind": ...}})')
+      throw new Error(
+        'SANDBOX_FAULTS: not JSON (expected {"rpc:<method>" | "dexscreener:<path prefix>" | "jupiter:<path prefix>": {"kind": ...}})',
+      )
     }
     for (const [key, fault] of Object.entries(parsed as Record<string, Fault>)) {
       const [server, route] = key.split(/:(.*)/s) as [string, string | undefined]
-      if (!['rpc', 'dexscreener', 'jupiter', 'facilitator'].includes(server) || !route) throw new Error(`SANDBOX_FAULTS: bad key "${key}"`)
-      if (!KINDS.includes(fault?.kind)) throw new Error(`SANDBOX_FAULTS: "${key}" needs a kind among ${KINDS.join(', ')}`)
+      if (!['rpc', 'dexscreener', 'jupiter', 'facilitator'].includes(server) || !route)
+        throw new Error(`SANDBOX_FAULTS: bad key "${key}"`)
+      if (!KINDS.includes(fault?.kind))
+        throw new Error(`SANDBOX_FAULTS: "${key}" needs a kind among ${KINDS.join(', ')}`)
       plan.set(server as SandboxServer, route, fault)
     }
     return plan
@@ -57,7 +61,8 @@ export class FaultPlan {
     let best: { length: number; fault: Fault } | undefined
     for (const [key, fault] of this.#faults) {
       const prefix = key.slice(server.length + 1)
-      if (key.startsWith(`${server}:/`) && route.startsWith(prefix) && (!best || prefix.length > best.length)) best = { length: prefix.length, fault }
+      if (key.startsWith(`${server}:/`) && route.startsWith(prefix) && (!best || prefix.length > best.length))
+        best = { length: prefix.length, fault }
     }
     return best?.fault
   }
@@ -75,7 +80,11 @@ export class FaultPlan {
  * The answer a fault gives instead of the real one, or undefined to answer normally (after the delay
  * of a `slow` fault). `wrongShape` is a valid JSON body of the wrong shape for that server.
  */
-export async function faultResponse(fault: Fault | undefined, wrongShape: unknown, latencyMs = 0): Promise<Response | undefined> {
+export async function faultResponse(
+  fault: Fault | undefined,
+  wrongShape: unknown,
+  latencyMs = 0,
+): Promise<Response | undefined> {
   if (latencyMs > 0) await Bun.sleep(latencyMs)
   if (!fault) return undefined
   switch (fault.kind) {
@@ -86,9 +95,15 @@ export async function faultResponse(fault: Fault | undefined, wrongShape: unknow
       await Bun.sleep(fault.delayMs ?? 10_000)
       return undefined
     case 'rate_limited':
-      return new Response(JSON.stringify({ error: 'rate limited' }), { status: 429, headers: { 'retry-after': '1', 'content-type': 'application/json' } })
+      return new Response(JSON.stringify({ error: 'rate limited' }), {
+        status: 429,
+        headers: { 'retry-after': '1', 'content-type': 'application/json' },
+      })
     case 'server_error':
-      return new Response(JSON.stringify({ error: 'internal error' }), { status: 500, headers: { 'content-type': 'application/json' } })
+      return new Response(JSON.stringify({ error: 'internal error' }), {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+      })
     case 'malformed_json':
       return new Response('{"jsonrpc":"2.0","result":{"value":[', { headers: { 'content-type': 'application/json' } })
     case 'wrong_shape':

@@ -54,9 +54,18 @@ export interface RunningSandbox {
   bootMs: number
   /** The service's URL settings that point it at this sandbox (what `npm start` passes it). */
   serviceSettings: Record<
-    | 'SOLANA_RPC_URL' | 'DEXSCREENER_URL' | 'JUPITER_URL' | 'FACILITATOR_URL'
-    | 'PAY_TO_SOLANA' | 'SOLANA_PAYMENT_NETWORK' | 'SOLANA_PAYMENT_ASSET'
-    | 'PAY_TO_BASE' | 'BASE_PAYMENT_NETWORK' | 'BASE_PAYMENT_ASSET' | 'BASE_PAYMENT_ASSET_DOMAIN' | 'BASE_RPC_URL',
+    | 'SOLANA_RPC_URL'
+    | 'DEXSCREENER_URL'
+    | 'JUPITER_URL'
+    | 'FACILITATOR_URL'
+    | 'PAY_TO_SOLANA'
+    | 'SOLANA_PAYMENT_NETWORK'
+    | 'SOLANA_PAYMENT_ASSET'
+    | 'PAY_TO_BASE'
+    | 'BASE_PAYMENT_NETWORK'
+    | 'BASE_PAYMENT_ASSET'
+    | 'BASE_PAYMENT_ASSET_DOMAIN'
+    | 'BASE_RPC_URL',
     string
   >
   stop(): Promise<void>
@@ -74,7 +83,10 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   // anvil boots in its own process while the Solana world is built.
   const evmStarting = startEvmChain(options.hostname, options.anvilPort, BigInt(BUYER_USDC) * 1_000_000n)
   const built = await buildWorld(now).catch(async (error) => {
-    await evmStarting.then((evm) => evm.stop(), () => {})
+    await evmStarting.then(
+      (evm) => evm.stop(),
+      () => {},
+    )
     throw error
   })
   const evm = await evmStarting
@@ -85,8 +97,19 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   const airdropUsdc = async (to: string, amount: bigint) => {
     const ata = await world.ata(world.usdcMint, to)
     return world.run(issuer, [
-      getCreateAssociatedTokenIdempotentInstruction({ payer: issuer, ata, owner: trusted(to), mint: trusted(world.usdcMint) }),
-      getMintToCheckedInstruction({ mint: trusted(world.usdcMint), token: ata, mintAuthority: issuer, amount, decimals: 6 }),
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: issuer,
+        ata,
+        owner: trusted(to),
+        mint: trusted(world.usdcMint),
+      }),
+      getMintToCheckedInstruction({
+        mint: trusted(world.usdcMint),
+        token: ata,
+        mintAuthority: issuer,
+        amount,
+        decimals: 6,
+      }),
     ])
   }
   const rpc = startRpcServer(
@@ -100,8 +123,20 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     { hostname: options.hostname, port: options.rpcPort, wsPort: options.wsPort },
     faults,
   )
-  const market = serveStandIn('dexscreener', world, handleMarketRequest, { hostname: options.hostname, port: options.marketPort }, faults)
-  const aggregator = serveStandIn('jupiter', world, handleAggregatorRequest, { hostname: options.hostname, port: options.aggregatorPort }, faults)
+  const market = serveStandIn(
+    'dexscreener',
+    world,
+    handleMarketRequest,
+    { hostname: options.hostname, port: options.marketPort },
+    faults,
+  )
+  const aggregator = serveStandIn(
+    'jupiter',
+    world,
+    handleAggregatorRequest,
+    { hostname: options.hostname, port: options.aggregatorPort },
+    faults,
+  )
 
   // x402: the facilitator pays the network fees of settlements; the service is paid into a treasury
   // wallet whose USDC account exists from the start (exact/SVM transfers need the payTo's account).
@@ -114,7 +149,13 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     network: evm.network as `${string}:${string}`,
     privateKey: evm.facilitatorKey,
   })
-  const facilitator = serveStandIn('facilitator', world, (_, request) => handleFacilitatorRequest(x402, request), { hostname: options.hostname, port: options.facilitatorPort }, faults)
+  const facilitator = serveStandIn(
+    'facilitator',
+    world,
+    (_, request) => handleFacilitatorRequest(x402, request),
+    { hostname: options.hostname, port: options.facilitatorPort },
+    faults,
+  )
 
   const buyer = await world.signer('demo-buyer')
   await world.faucet.airdrop(buyer.address, solToLamports(BUYER_SOL))
@@ -126,11 +167,29 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   world.chain.followWallClock()
   const file: SandboxWorldFile = {
     generated_at: new Date().toISOString(),
-    urls: { rpc: rpc.url, ws: rpc.wsUrl, dexscreener: market.url, jupiter: aggregator.url, facilitator: facilitator.url, anvil: evm.url },
+    urls: {
+      rpc: rpc.url,
+      ws: rpc.wsUrl,
+      dexscreener: market.url,
+      jupiter: aggregator.url,
+      facilitator: facilitator.url,
+      anvil: evm.url,
+    },
     usdc_mint: world.usdcMint,
     x402: {
-      solana: { network: SANDBOX_SOLANA_NETWORK, asset: world.usdcMint, pay_to: treasury.address, fee_payer: feePayer.address },
-      base: { network: evm.network, asset: evm.usdc, asset_domain: SANDBOX_USDC_DOMAIN, pay_to: evm.treasury, facilitator: evm.facilitator },
+      solana: {
+        network: SANDBOX_SOLANA_NETWORK,
+        asset: world.usdcMint,
+        pay_to: treasury.address,
+        fee_payer: feePayer.address,
+      },
+      base: {
+        network: evm.network,
+        asset: evm.usdc,
+        asset_domain: SANDBOX_USDC_DOMAIN,
+        pay_to: evm.treasury,
+        facilitator: evm.facilitator,
+      },
     },
     faucet: {
       sol: `JSON-RPC requestAirdrop on ${rpc.url}`,

@@ -14,7 +14,11 @@ export function namedSigner(name: string): Promise<KeyPairSigner> {
 
 /** The 32-byte seed behind `namedSigner(name)`. */
 export function seedOf(name: string): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(SEED_DOMAIN + name).digest())
+  return new Uint8Array(
+    createHash('sha256')
+      .update(SEED_DOMAIN + name)
+      .digest(),
+  )
 }
 
 /**

@@ -22,14 +22,22 @@ export interface SandboxOptions {
  * The standard local-validator ports, the next three for the market, aggregator and x402 facilitator,
  * and anvil's standard port.
  */
-export const DEFAULT_PORTS = { rpc: 8899, ws: 8900, market: 8901, aggregator: 8902, facilitator: 8903, anvil: 8545 } as const
+export const DEFAULT_PORTS = {
+  rpc: 8899,
+  ws: 8900,
+  market: 8901,
+  aggregator: 8902,
+  facilitator: 8903,
+  anvil: 8545,
+} as const
 
 export function sandboxOptions(env: Record<string, string | undefined>): SandboxOptions {
   const port = (name: string, fallback: number) => {
     const raw = env[name]
     if (raw === undefined || raw === '') return fallback
     const value = Number(raw)
-    if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name}: must be an integer from 0 to 65535 (got ${JSON.stringify(raw)})`)
+    if (!Number.isInteger(value) || value < 0 || value > 65535)
+      throw new Error(`${name}: must be an integer from 0 to 65535 (got ${JSON.stringify(raw)})`)
     return value
   }
   return {

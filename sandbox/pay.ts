@@ -14,7 +14,9 @@ const rail = takeOption(args, 'rail', 'solana')
 const world = readWorld(args)
 const [route, mint] = args
 if (!route || !mint || (rail !== 'solana' && rail !== 'base')) {
-  console.error('usage: npm run pay -- <route such as /scan/quick> <mint> [--rail solana|base] [--service URL] [--world path/to/world.json]')
+  console.error(
+    'usage: npm run pay -- <route such as /scan/quick> <mint> [--rail solana|base] [--service URL] [--world path/to/world.json]',
+  )
   process.exit(2)
 }
 

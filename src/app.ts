@@ -41,7 +41,8 @@ function checkRoutesMatchManifests(app: AnyElysia, registry: Registry): void {
     app.routes.filter((route) => route.method !== 'OPTIONS').map((route) => `${route.method} ${route.path}`),
   )
   for (const route of registry.routes())
-    if (!served.has(route.key)) throw new ManifestError(`plugin:${route.plugin} declares ${route.key} but does not serve it`)
+    if (!served.has(route.key))
+      throw new ManifestError(`plugin:${route.plugin} declares ${route.key} but does not serve it`)
   for (const key of served)
     if (!registry.routes().some((route) => route.key === key))
       throw new ManifestError(`${key} is served but declared in no plugin manifest`)

@@ -71,21 +71,37 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   }
 }
 
-function createPaymentGate(config: Config, store: Store, health: HealthBoard, logger: Logger, sources: ServiceContext['sources']): Payments {
+function createPaymentGate(
+  config: Config,
+  store: Store,
+  health: HealthBoard,
+  logger: Logger,
+  sources: ServiceContext['sources'],
+): Payments {
   if (!config.FACILITATOR_URL) return UNCONFIGURED_PAYMENTS
   const facilitator = new FacilitatorClient({
     url: config.FACILITATOR_URL,
     headers: facilitatorHeaders(config),
     verifyBudgetMs: config.FACILITATOR_VERIFY_BUDGET_MS,
     settleTimeoutMs: config.FACILITATOR_SETTLE_TIMEOUT_MS,
-    authorize: config.CDP_API_KEY_ID && config.CDP_API_KEY_SECRET ? cdpAuthorizer(config.CDP_API_KEY_ID, config.CDP_API_KEY_SECRET) : undefined,
+    authorize:
+      config.CDP_API_KEY_ID && config.CDP_API_KEY_SECRET
+        ? cdpAuthorizer(config.CDP_API_KEY_ID, config.CDP_API_KEY_SECRET)
+        : undefined,
   })
   health.register('facilitator', async () => facilitator.health())
   const checker = new SettlementChecker({
     solana: sources.solana?.rpc(new CallMeter()),
     evm: config.BASE_RPC_URL ? new HttpJsonSource({ name: 'base_rpc', baseUrl: config.BASE_RPC_URL }) : undefined,
   })
-  return new PaymentGate({ rails: paymentRails(config), ledger: store.ledger, facilitator, logger, sharedLedger: config.REDIS_URL !== undefined, checker })
+  return new PaymentGate({
+    rails: paymentRails(config),
+    ledger: store.ledger,
+    facilitator,
+    logger,
+    sharedLedger: config.REDIS_URL !== undefined,
+    checker,
+  })
 }
 
 /** Closes what the context opened; the HTTP server must already be stopped. */

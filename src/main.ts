@@ -16,7 +16,10 @@ export interface ServiceOptions {
  * Starts the service from environment-style settings: validates the configuration (a bad value exits
  * with code 78 and one line), builds the app, listens, and drains on SIGTERM/SIGINT.
  */
-export async function runService(env: Record<string, string | undefined>, options: ServiceOptions = {}): Promise<RunningServer> {
+export async function runService(
+  env: Record<string, string | undefined>,
+  options: ServiceOptions = {},
+): Promise<RunningServer> {
   let config: Config
   try {
     config = loadConfig(env)
@@ -32,7 +35,7 @@ export async function runService(env: Record<string, string | undefined>, option
     throw error
   }
   const ctx = createContext(config, { signals })
-  let app
+  let app: ReturnType<typeof createApp>
   try {
     app = createApp(ctx)
   } catch (error) {
@@ -45,7 +48,10 @@ export async function runService(env: Record<string, string | undefined>, option
     void ctx.payments.start()
   }
   const running = startServer(app, ctx)
-  ctx.logger.info({ url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length }, 'listening')
+  ctx.logger.info(
+    { url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length },
+    'listening',
+  )
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => {
       running

@@ -3,7 +3,6 @@ import { scannerService } from './support/scanner-service.ts'
 
 const { sandbox, app, freshApp, mintOf, post } = await scannerService()
 
-
 const deep = (mint: string, service = app) => post('/scan/deep', mint, service)
 
 const codes = (body: { factors: { code: string; impact: number; hard_fail: boolean }[] }) =>
@@ -11,8 +10,15 @@ const codes = (body: { factors: { code: string; impact: number; hard_fail: boole
 
 /** The §2.4 fields that are measured on every scenario token when every source answers. */
 const MEASURED = [
-  'is_honeypot', 'wallet_analysis', 'dev_wallet_analysis', 'sniper_activity', 'trading_pattern', 'pump_launchpad_launched',
-  'bundled_launch_detected', 'volume_24h', 'momentum_score',
+  'is_honeypot',
+  'wallet_analysis',
+  'dev_wallet_analysis',
+  'sniper_activity',
+  'trading_pattern',
+  'pump_launchpad_launched',
+  'bundled_launch_detected',
+  'volume_24h',
+  'momentum_score',
 ] as const
 
 describe('POST /scan/deep: the verdict on every scenario', () => {
@@ -22,12 +28,36 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       grade: ['A', 'B'],
       action: 'CONSIDER',
       check: (body) => {
-        expect(body).toMatchObject({ is_honeypot: false, mint_authority_revoked: true, freeze_authority_revoked: true, lp_status: 'BURNED', lp_burned: true, pump_launchpad_launched: false, bundled_launch_detected: false, sniper_activity: 'LOW', launch_pattern: 'FAIR_LAUNCH' })
-        expect(body.risk_breakdown).toEqual({ contract_risk: 'LOW', liquidity_risk: 'LOW', market_risk: 'LOW', behavioral_risk: 'LOW' })
-        expect(body.dev_wallet_analysis).toMatchObject({ created_tokens_count: 0, previous_rugs: false, history_complete: true })
+        expect(body).toMatchObject({
+          is_honeypot: false,
+          mint_authority_revoked: true,
+          freeze_authority_revoked: true,
+          lp_status: 'BURNED',
+          lp_burned: true,
+          pump_launchpad_launched: false,
+          bundled_launch_detected: false,
+          sniper_activity: 'LOW',
+          launch_pattern: 'FAIR_LAUNCH',
+        })
+        expect(body.risk_breakdown).toEqual({
+          contract_risk: 'LOW',
+          liquidity_risk: 'LOW',
+          market_risk: 'LOW',
+          behavioral_risk: 'LOW',
+        })
+        expect(body.dev_wallet_analysis).toMatchObject({
+          created_tokens_count: 0,
+          previous_rugs: false,
+          history_complete: true,
+        })
         expect(body.dev_wallet_analysis.sol_balance).toBeGreaterThan(0)
         expect(body.wallet_analysis).toMatchObject({ clustered_wallets: 0, dev_wallet_linked: false })
-        expect(body.liquidity_lock_status).toMatchObject({ locked: true, burned_pct: 100, locked_pct: 100, lock_duration_days: null })
+        expect(body.liquidity_lock_status).toMatchObject({
+          locked: true,
+          burned_pct: 100,
+          locked_pct: 100,
+          lock_duration_days: null,
+        })
         expect(body.trading_pattern.wash_trading_score).toBeLessThan(30)
         expect(body.key_drivers).toEqual([])
         expect(body.recommendation.time_horizon).toBe('LONG_TERM')
@@ -37,7 +67,12 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       grade: ['A', 'B'],
       action: 'CONSIDER',
       check: (body) => {
-        expect(body).toMatchObject({ authority_exempt: true, mint_authority_revoked: false, freeze_authority_revoked: false, is_honeypot: false })
+        expect(body).toMatchObject({
+          authority_exempt: true,
+          mint_authority_revoked: false,
+          freeze_authority_revoked: false,
+          is_honeypot: false,
+        })
         expect(codes(body)).not.toContain('MINT_AUTHORITY_LIVE')
         expect(codes(body)).not.toContain('FREEZE_AUTHORITY_LIVE')
         expect(body.risk_breakdown.contract_risk).toBe('LOW')
@@ -58,7 +93,9 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
         expect(codes(body)).toContain('FREEZE_AUTHORITY_LIVE')
         // Holders can sell today; the issuer could stop them: a risk, not a honeypot.
         expect(body.is_honeypot).toBe(false)
-        expect(body.factors.find((entry: any) => entry.code === 'SELL_BLOCKABLE').evidence.issuer_can_block).toEqual(['FREEZE_AUTHORITY'])
+        expect(body.factors.find((entry: any) => entry.code === 'SELL_BLOCKABLE').evidence.issuer_can_block).toEqual([
+          'FREEZE_AUTHORITY',
+        ])
       },
     },
     'whale-concentrated': {
@@ -73,7 +110,12 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       grade: ['A', 'B'],
       action: 'WATCH',
       check: (body) => {
-        expect(body).toMatchObject({ pump_launchpad_launched: true, lp_status: 'NOT_APPLICABLE', historical_flags: ['PUMP_FUN_BONDING_CURVE'], bundled_launch_detected: false })
+        expect(body).toMatchObject({
+          pump_launchpad_launched: true,
+          lp_status: 'NOT_APPLICABLE',
+          historical_flags: ['PUMP_FUN_BONDING_CURVE'],
+          bundled_launch_detected: false,
+        })
         expect(body.liquidity_lock_status).toMatchObject({ locked: true, source: 'bonding_curve' })
         // Six hours old: no track record yet, whatever the grade.
         expect(body.recommendation.reason).toContain('less than a day')
@@ -82,18 +124,29 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
     'pump-graduated': {
       grade: ['A', 'B'],
       action: 'CONSIDER',
-      check: (body) => expect(body).toMatchObject({ pump_launchpad_launched: true, lp_status: 'BURNED', historical_flags: ['PUMP_FUN_GRADUATED'] }),
+      check: (body) =>
+        expect(body).toMatchObject({
+          pump_launchpad_launched: true,
+          lp_status: 'BURNED',
+          historical_flags: ['PUMP_FUN_GRADUATED'],
+        }),
     },
     'bundled-launch': {
       grade: ['D', 'F'],
       action: 'AVOID',
       check: (body) => {
-        expect(body).toMatchObject({ bundled_launch_detected: true, launch_pattern: 'STEALTH_LAUNCH', lp_status: 'UNBURNED' })
+        expect(body).toMatchObject({
+          bundled_launch_detected: true,
+          launch_pattern: 'STEALTH_LAUNCH',
+          lp_status: 'UNBURNED',
+        })
         expect(body.wallet_analysis).toMatchObject({ dev_wallet_linked: true })
         expect(body.wallet_analysis.clustered_wallets).toBeGreaterThanOrEqual(6)
         expect(body.liquidity_lock_status).toMatchObject({ locked: false, locked_pct: 0 })
         expect(body.key_drivers[0].code).toBe('BUNDLED_LAUNCH')
-        expect(body.factors.find((entry: any) => entry.code === 'BUNDLED_LAUNCH').evidence.linked_buyers).toHaveLength(6)
+        expect(body.factors.find((entry: any) => entry.code === 'BUNDLED_LAUNCH').evidence.linked_buyers).toHaveLength(
+          6,
+        )
         expect(body.historical_flags).toContain('BUNDLED_LAUNCH')
         expect(body.risk_breakdown.behavioral_risk).toBe('HIGH')
       },
@@ -123,7 +176,11 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       grade: ['F'],
       action: 'AVOID',
       check: (body) => {
-        expect(body.dev_wallet_analysis).toMatchObject({ previous_rugs: true, created_tokens_count: 3, history_complete: true })
+        expect(body.dev_wallet_analysis).toMatchObject({
+          previous_rugs: true,
+          created_tokens_count: 3,
+          history_complete: true,
+        })
         expect(body.recommendation).toMatchObject({ rule: 'AVOID_CERTAIN', time_horizon: 'LONG_TERM' })
         expect(body.historical_flags).toContain('DEV_PREVIOUS_RUGS')
         expect(body.factors.find((entry: any) => entry.code === 'DEV_SERIAL_RUGGER')).toMatchObject({ hard_fail: true })
@@ -138,13 +195,24 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
         expect(body).not.toHaveProperty('liquidity_lock_status')
       },
     },
-    'dlmm-pool': { grade: ['A', 'B'], action: 'CONSIDER', check: (body) => expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM' }) },
+    'dlmm-pool': {
+      grade: ['A', 'B'],
+      action: 'CONSIDER',
+      check: (body) => expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM' }),
+    },
     'locked-lp': {
       grade: ['B'],
       action: 'CONSIDER',
       check: (body) => {
         expect(body).toMatchObject({ lp_status: 'UNBURNED', lp_burned: false })
-        expect(body.liquidity_lock_status).toEqual({ locked: true, lock_duration_days: null, locked_pct: 100, burned_pct: 0, lock_program_pct: 100, source: 'lp' })
+        expect(body.liquidity_lock_status).toEqual({
+          locked: true,
+          lock_duration_days: null,
+          locked_pct: 100,
+          burned_pct: 0,
+          lock_program_pct: 100,
+          source: 'lp',
+        })
         expect(body.risk_breakdown.liquidity_risk).toBe('MEDIUM')
       },
     },
@@ -181,7 +249,13 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       const { status, body, errors } = await deep(mintOf(name))
       expect(status).toBe(200)
       expect(errors).toEqual([])
-      expect(body).toMatchObject({ schema_version: '2.0', token_address: mintOf(name), data_quality: 'FULL', data_confidence: 'HIGH', missing_fields: [] })
+      expect(body).toMatchObject({
+        schema_version: '2.0',
+        token_address: mintOf(name),
+        data_quality: 'FULL',
+        data_confidence: 'HIGH',
+        missing_fields: [],
+      })
       expect(expected.grade).toContain(body.risk_grade)
       expect(body.recommendation.action).toBe(expected.action)
       for (const field of MEASURED) expect(body).toHaveProperty(field)
@@ -196,14 +270,28 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
 
 describe('POST /scan/deep: discovery', () => {
   test('is listed in the x402 manifest and the agent card, at 0.50 USD', async () => {
-    const manifest = (await (await app.handle(new Request('http://localhost/.well-known/x402'))).json()) as { resources: string[] }
+    const manifest = (await (await app.handle(new Request('http://localhost/.well-known/x402'))).json()) as {
+      resources: string[]
+    }
     expect(manifest.resources).toContain('POST /scan/deep')
-    const card = (await (await app.handle(new Request('http://localhost/.well-known/agent.json'))).json()) as { skills: { id: string }[] }
+    const card = (await (await app.handle(new Request('http://localhost/.well-known/agent.json'))).json()) as {
+      skills: { id: string }[]
+    }
     expect(card.skills.map((skill) => skill.id)).toContain('sol_deep_dive')
     const openapi = (await (await app.handle(new Request('http://localhost/openapi.json'))).json()) as any
     expect(openapi.paths['/scan/deep'].post['x-payment-info']).toMatchObject({ price_usd: '0.50', amount: '500000' })
     const required = openapi.paths['/scan/deep'].post.responses['200'].content['application/json'].schema.required
-    expect(required).toEqual(expect.arrayContaining(['schema_version', 'risk_grade', 'risk_breakdown', 'recommendation', 'data_confidence', 'data_quality', 'full_risk_report']))
+    expect(required).toEqual(
+      expect.arrayContaining([
+        'schema_version',
+        'risk_grade',
+        'risk_breakdown',
+        'recommendation',
+        'data_confidence',
+        'data_quality',
+        'full_risk_report',
+      ]),
+    )
   })
 })
 
@@ -221,7 +309,14 @@ describe('POST /scan/deep under faults', () => {
     expect(body.recommendation).toMatchObject({ action: 'DYOR', rule: 'DYOR_LIMITED_DATA', time_horizon: 'SHORT_TERM' })
     // History-derived fields are left out rather than invented (no "0 rugs", no "0 buyers"). The
     // trades fact loads empty when the pools time out: that is listed as missing, not "no trades".
-    for (const field of ['dev_wallet_analysis', 'wallet_analysis', 'trading_pattern', 'bundled_launch_detected', 'sniper_activity']) expect(body).not.toHaveProperty(field)
+    for (const field of [
+      'dev_wallet_analysis',
+      'wallet_analysis',
+      'trading_pattern',
+      'bundled_launch_detected',
+      'sniper_activity',
+    ])
+      expect(body).not.toHaveProperty(field)
     // What did arrive is still reported: the mint (read in the first round trip, before any transaction
     // call exists to share its batch) and the market (DexScreener). Later RPC reads may share a batch
     // with a slowed transaction call, so which of them survive varies.
@@ -232,7 +327,14 @@ describe('POST /scan/deep under faults', () => {
   }, 40_000)
 
   test('every upstream down: still 200, LIMITED, DYOR, nothing invented', async () => {
-    for (const method of ['getAccountInfo', 'getMultipleAccounts', 'getTokenLargestAccounts', 'getSignaturesForAddress', 'getTransaction', 'getBalance'])
+    for (const method of [
+      'getAccountInfo',
+      'getMultipleAccounts',
+      'getTokenLargestAccounts',
+      'getSignaturesForAddress',
+      'getTransaction',
+      'getBalance',
+    ])
       sandbox.faults.set('rpc', method, { kind: 'down' })
     sandbox.faults.set('dexscreener', '/', { kind: 'down' })
     sandbox.faults.set('jupiter', '/', { kind: 'down' })
@@ -253,11 +355,30 @@ describe('POST /scan/deep under faults', () => {
       historical_flags: [],
     })
     expect(body.recommendation).toMatchObject({ action: 'DYOR', rule: 'DYOR_LIMITED_DATA' })
-    expect(body.missing_fields).toEqual(['mint', 'holders', 'market', 'launch', 'dev_history', 'metadata', 'token_list', 'pools', 'launchpad', 'funding', 'trades', 'lp_locks'])
+    expect(body.missing_fields).toEqual([
+      'mint',
+      'holders',
+      'market',
+      'launch',
+      'dev_history',
+      'metadata',
+      'token_list',
+      'pools',
+      'launchpad',
+      'funding',
+      'trades',
+      'lp_locks',
+    ])
     expect(body.confidence.data_completeness).toBe(0)
     // Unknown is not clean: every group whose signals could not run is MEDIUM, not LOW.
-    expect(body.risk_breakdown).toEqual({ contract_risk: 'MEDIUM', liquidity_risk: 'MEDIUM', market_risk: 'MEDIUM', behavioral_risk: 'MEDIUM' })
-    for (const field of [...MEASURED, 'liquidity_lock_status', 'price_change_24h_pct']) expect(body).not.toHaveProperty(field)
+    expect(body.risk_breakdown).toEqual({
+      contract_risk: 'MEDIUM',
+      liquidity_risk: 'MEDIUM',
+      market_risk: 'MEDIUM',
+      behavioral_risk: 'MEDIUM',
+    })
+    for (const field of [...MEASURED, 'liquidity_lock_status', 'price_change_24h_pct'])
+      expect(body).not.toHaveProperty(field)
     expect(body.factors.every((entry: any) => entry.impact === 0 && !entry.hard_fail)).toBe(true)
   }, 40_000)
 

@@ -30,12 +30,27 @@ describe('GET /.well-known/x402', () => {
   test('lists exactly the paid routes that are mounted', async () => {
     const { app } = testApp()
     const sent = await send(app, 'GET', '/.well-known/x402')
-    expect(sent.json).toEqual({ schema_version: '2.0', version: 1, resources: ['POST /fixture/scan', 'POST /scan/quick', 'POST /market/intel', 'POST /scan/deep', 'POST /trade/execute'] })
+    expect(sent.json).toEqual({
+      schema_version: '2.0',
+      version: 1,
+      resources: [
+        'POST /fixture/scan',
+        'POST /scan/quick',
+        'POST /market/intel',
+        'POST /scan/deep',
+        'POST /trade/execute',
+      ],
+    })
   })
 
   test('the service alone lists its own paid routes only', async () => {
     const app = createApp(testContext())
-    expect((await send(app, 'GET', '/.well-known/x402')).json.resources).toEqual(['POST /scan/quick', 'POST /market/intel', 'POST /scan/deep', 'POST /trade/execute'])
+    expect((await send(app, 'GET', '/.well-known/x402')).json.resources).toEqual([
+      'POST /scan/quick',
+      'POST /market/intel',
+      'POST /scan/deep',
+      'POST /trade/execute',
+    ])
   })
 })
 
@@ -52,16 +67,20 @@ describe('GET /.well-known/agent.json', () => {
       defaultOutputModes: ['application/json'],
     })
     expect(typeof sent.json.description).toBe('string')
-    expect(sent.json.skills.map((skill: { id: string }) => skill.id)).toEqual(['fixture_scan', 'sol_quick_scan', 'sol_market_intel', 'sol_deep_dive', 'sol_trade'])
-    expect(sent.json.skills[0]).toEqual(
-      {
-        id: 'fixture_scan',
-        name: 'Fixture scan',
-        description: 'Echoes a validated mint address',
-        tags: ['test'],
-        examples: ['Scan DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'],
-      },
-    )
+    expect(sent.json.skills.map((skill: { id: string }) => skill.id)).toEqual([
+      'fixture_scan',
+      'sol_quick_scan',
+      'sol_market_intel',
+      'sol_deep_dive',
+      'sol_trade',
+    ])
+    expect(sent.json.skills[0]).toEqual({
+      id: 'fixture_scan',
+      name: 'Fixture scan',
+      description: 'Echoes a validated mint address',
+      tags: ['test'],
+      examples: ['Scan DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'],
+    })
   })
 
   test('uses PUBLIC_URL when it is set', async () => {
@@ -73,7 +92,9 @@ describe('GET /.well-known/agent.json', () => {
     const { app } = testApp({ PUBLIC_URL: 'https://solsentry.example' })
     // The 402 challenge's resource URL comes from the same publicOrigin helper.
     for (const path of ['/.well-known/agent.json', '/llm.txt']) {
-      const text = await (await app.handle(new Request(`http://evil.example${path}`, { headers: { host: 'evil.example' } }))).text()
+      const text = await (
+        await app.handle(new Request(`http://evil.example${path}`, { headers: { host: 'evil.example' } }))
+      ).text()
       expect(text).toContain('https://solsentry.example')
       expect(text).not.toContain('evil.example')
     }
@@ -110,14 +131,14 @@ describe('GET /openapi.json', () => {
     expect(body.required).toEqual(['token_address'])
     expect(body.properties.token_address).toMatchObject({ minLength: 32, maxLength: 44, format: 'solana-address' })
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '402', '413', '415', '429', '500', '503'])
-    expect(JSON.stringify(operation.responses['402'].content['application/json'].schema.properties.code)).toContain('"PAYMENT_REQUIRED"')
-    expect(JSON.stringify(operation.responses['503'].content['application/json'].schema.properties.code)).toContain('"FACILITATOR_UNAVAILABLE"')
+    expect(JSON.stringify(operation.responses['402'].content['application/json'].schema.properties.code)).toContain(
+      '"PAYMENT_REQUIRED"',
+    )
+    expect(JSON.stringify(operation.responses['503'].content['application/json'].schema.properties.code)).toContain(
+      '"FACILITATOR_UNAVAILABLE"',
+    )
     const badRequest = operation.responses['400'].content['application/json'].schema
-    expect(badRequest.properties.code.enum).toEqual([
-      'INVALID_ADDRESS',
-      'INVALID_JSON',
-      'INVALID_REQUEST',
-    ])
+    expect(badRequest.properties.code.enum).toEqual(['INVALID_ADDRESS', 'INVALID_JSON', 'INVALID_REQUEST'])
     expect(operation['x-payment-info']).toEqual({
       price_usd: '0.02',
       amount: '20000',
@@ -185,7 +206,15 @@ describe('boot checks', () => {
       ctx.registry.register({
         name,
         routes: {
-          health: { method: 'GET', path: '/health', summary: '', description: '', price: 'free', response: Type.Object({}), tags: [] },
+          health: {
+            method: 'GET',
+            path: '/health',
+            summary: '',
+            description: '',
+            price: 'free',
+            response: Type.Object({}),
+            tags: [],
+          },
         },
       })
       return new Elysia({ name })
@@ -199,30 +228,63 @@ describe('boot checks', () => {
     const ctx = testContext()
     ctx.registry.register({
       name: 'ghost',
-      routes: { r: { method: 'GET', path: '/ghost', summary: '', description: '', price: 'free', response: Type.Object({}), tags: [] } },
+      routes: {
+        r: {
+          method: 'GET',
+          path: '/ghost',
+          summary: '',
+          description: '',
+          price: 'free',
+          response: Type.Object({}),
+          tags: [],
+        },
+      },
     })
     expect(() => createApp(ctx)).toThrow('plugin:ghost declares GET /ghost but does not serve it')
   })
 
   test('a priced route served without its payment stops the boot (served by hand, not with routeOptions)', () => {
     const ctx = testContext()
-    const spec = { method: 'POST' as const, path: '/free-lunch', summary: '', description: '', price: { usd: '0.05' as const }, response: Type.Object({}), tags: [] } satisfies RouteSpec
+    const spec = {
+      method: 'POST' as const,
+      path: '/free-lunch',
+      summary: '',
+      description: '',
+      price: { usd: '0.05' as const },
+      response: Type.Object({}),
+      tags: [],
+    } satisfies RouteSpec
     ctx.registry.register({ name: 'free-lunch', routes: { lunch: spec } })
     const plugin = new Elysia({ name: 'free-lunch' }).post(spec.path, () => ({}))
-    expect(() => createApp(ctx, { plugins: [plugin] })).toThrow('plugin:free-lunch serves POST /free-lunch at 0.05 USD without payment')
+    expect(() => createApp(ctx, { plugins: [plugin] })).toThrow(
+      'plugin:free-lunch serves POST /free-lunch at 0.05 USD without payment',
+    )
   })
 
   test('a deferred-payment route whose handler never holds the payment stops the boot', () => {
     const ctx = testContext()
-    const spec = { method: 'POST' as const, path: '/later', summary: '', description: '', price: { usd: '0.10' as const }, deferredPayment: true as const, response: Type.Object({}), tags: [] } satisfies RouteSpec
+    const spec = {
+      method: 'POST' as const,
+      path: '/later',
+      summary: '',
+      description: '',
+      price: { usd: '0.10' as const },
+      deferredPayment: true as const,
+      response: Type.Object({}),
+      tags: [],
+    } satisfies RouteSpec
     ctx.registry.register({ name: 'later', routes: { later: spec } })
     const plugin = new Elysia({ name: 'later' }).post(spec.path, () => ({}), routeOptions(ctx, spec))
-    expect(() => createApp(ctx, { plugins: [plugin] })).toThrow('hold the payment in its handler with holdPayment(ctx, spec)')
+    expect(() => createApp(ctx, { plugins: [plugin] })).toThrow(
+      'hold the payment in its handler with holdPayment(ctx, spec)',
+    )
   })
 
   test('a served route that no manifest declares stops the boot', () => {
     const ctx = testContext()
     const rogue = new Elysia({ name: 'rogue' }).get('/rogue', () => 'hi')
-    expect(() => createApp(ctx, { plugins: [rogue] })).toThrow('GET /rogue is served but declared in no plugin manifest')
+    expect(() => createApp(ctx, { plugins: [rogue] })).toThrow(
+      'GET /rogue is served but declared in no plugin manifest',
+    )
   })
 })

@@ -33,7 +33,12 @@ describe('documentation stays in step with the code', () => {
     const root = join(import.meta.dir, '..')
     const folders = (dir: string) =>
       readdirSync(join(root, dir), { withFileTypes: true })
-        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !['node_modules', 'data', 'dist'].includes(entry.name))
+        .filter(
+          (entry) =>
+            entry.isDirectory() &&
+            !entry.name.startsWith('.') &&
+            !['node_modules', 'data', 'dist'].includes(entry.name),
+        )
         .map((entry) => `${dir ? `${dir}/` : ''}${entry.name}/`)
     for (const folder of [...folders(''), ...folders('src')]) expect(page).toContain(`\`${folder}`)
   })

@@ -46,11 +46,20 @@ describe('facts of the scenario tokens', () => {
   test('blue-chip: revoked authorities, immutable metadata, burned LP, dispersed holders', async () => {
     const ctx = await gather('blue-chip', [...QUICK_FACTS, 'holder_count'])
     expect(ctx.missing()).toEqual([])
-    expect(await ctx.fact('mint')).toMatchObject({ program: 'spl-token', decimals: 6, mintAuthority: null, freezeAuthority: null })
+    expect(await ctx.fact('mint')).toMatchObject({
+      program: 'spl-token',
+      decimals: 6,
+      mintAuthority: null,
+      freezeAuthority: null,
+    })
     expect(await ctx.fact('metadata')).toMatchObject({ source: 'metaplex', symbol: 'BLUE', isMutable: false })
     const { pools } = (await ctx.fact('pools'))!
     expect(pools).toHaveLength(1)
-    expect(pools[0]).toMatchObject({ venue: 'Raydium AMM v4', model: 'TRADITIONAL_AMM', lp: { burnedPct: 100, supply: 0n } })
+    expect(pools[0]).toMatchObject({
+      venue: 'Raydium AMM v4',
+      model: 'TRADITIONAL_AMM',
+      lp: { burnedPct: 100, supply: 0n },
+    })
     expect(pools[0]!.quoteReserve).toBeGreaterThan(2_000_000_000_000n)
     const holders = (await ctx.fact('holders'))!
     expect(holders.top10WalletPct).toBeLessThan(30)
@@ -66,12 +75,22 @@ describe('facts of the scenario tokens', () => {
     const mint = (await ctx.fact('mint'))!
     expect(mint.mintAuthority).not.toBeNull()
     expect(mint.freezeAuthority).not.toBeNull()
-    expect(await ctx.fact('token_list')).toMatchObject({ listed: true, verified: true, tags: expect.arrayContaining(['stablecoin']) })
+    expect(await ctx.fact('token_list')).toMatchObject({
+      listed: true,
+      verified: true,
+      tags: expect.arrayContaining(['stablecoin']),
+    })
   })
 
   test('mint- and freeze-authority-live keep exactly that authority', async () => {
-    expect(await (await gather('mint-authority-live', ['mint'])).fact('mint')).toMatchObject({ freezeAuthority: null, mintAuthority: expect.any(String) })
-    expect(await (await gather('freeze-authority-live', ['mint'])).fact('mint')).toMatchObject({ mintAuthority: null, freezeAuthority: expect.any(String) })
+    expect(await (await gather('mint-authority-live', ['mint'])).fact('mint')).toMatchObject({
+      freezeAuthority: null,
+      mintAuthority: expect.any(String),
+    })
+    expect(await (await gather('freeze-authority-live', ['mint'])).fact('mint')).toMatchObject({
+      mintAuthority: null,
+      freezeAuthority: expect.any(String),
+    })
   })
 
   test('whale-concentrated: the ten largest wallets hold over 94%', async () => {
@@ -82,7 +101,11 @@ describe('facts of the scenario tokens', () => {
 
   test('pump-bonding: an incomplete curve, whose vault is liquidity, not a holder', async () => {
     const ctx = await gather('pump-bonding')
-    expect((await ctx.fact('launchpad'))!.pumpFun).toMatchObject({ complete: false, graduatedPool: null, creator: expect.any(String) })
+    expect((await ctx.fact('launchpad'))!.pumpFun).toMatchObject({
+      complete: false,
+      graduatedPool: null,
+      creator: expect.any(String),
+    })
     const holders = (await ctx.fact('holders'))!
     expect(holders.accounts[0]!.kind).toBe('pool')
     expect(holders.excludedPct).toBeGreaterThan(40)
@@ -105,7 +128,10 @@ describe('facts of the scenario tokens', () => {
   })
 
   test('clmm-pool and dlmm-pool: concentrated liquidity, no fungible LP', async () => {
-    for (const [name, venue] of [['clmm-pool', 'Orca Whirlpool'], ['dlmm-pool', 'Meteora DLMM']] as const) {
+    for (const [name, venue] of [
+      ['clmm-pool', 'Orca Whirlpool'],
+      ['dlmm-pool', 'Meteora DLMM'],
+    ] as const) {
       const { pools } = (await (await gather(name, ['pools'])).fact('pools'))!
       expect(pools[0]).toMatchObject({ venue, model: 'CLMM_DLMM', lp: null })
     }
@@ -141,7 +167,9 @@ describe('deep-dive facts', () => {
     expect(new Set(bundle.map((trade) => trade.wallet)).size).toBe(6)
     // Those wallets were funded by the creator.
     const funding = (await ctx.fact('funding'))!
-    const fundedByCreator = funding.wallets.filter((entry) => entry.funder === launch.creator).map((entry) => entry.wallet)
+    const fundedByCreator = funding.wallets
+      .filter((entry) => entry.funder === launch.creator)
+      .map((entry) => entry.wallet)
     for (const trade of bundle) expect(fundedByCreator).toContain(trade.wallet)
   })
 
@@ -188,7 +216,7 @@ describe('LP locks and earlier tokens', () => {
     expect(burned.pools).toEqual([]) // all burned: nothing left to hold
   })
 
-  test('dev_history: the rugger\'s earlier tokens were pulled and are nearly worthless now', async () => {
+  test("dev_history: the rugger's earlier tokens were pulled and are nearly worthless now", async () => {
     const history = (await (await gather('serial-rugger', ['dev_history'], 5_000)).fact('dev_history'))!
     expect(history.earlierTokens).toHaveLength(3)
     for (const token of history.earlierTokens) {
@@ -204,7 +232,10 @@ describe('Jupiter source: quotes and swaps', () => {
   test('quotes through the token pool and returns a transaction for the user to sign', async () => {
     const { jupiter } = sources()
     const meter = new CallMeter()
-    const quote = await jupiter.quote({ inputMint: SOL, outputMint: mintOf('blue-chip'), amount: 1_000_000_000n, slippageBps: 100 }, meter)
+    const quote = await jupiter.quote(
+      { inputMint: SOL, outputMint: mintOf('blue-chip'), amount: 1_000_000_000n, slippageBps: 100 },
+      meter,
+    )
     expect(quote.routePlan[0]?.swapInfo.ammKey).toBe(sandbox.world.pools.poolsOf(mintOf('blue-chip'))[0]!.address)
     expect(BigInt(quote.otherAmountThreshold)).toBeLessThan(BigInt(quote.outAmount))
     const swap = await jupiter.swap({ quote, userPublicKey: sandbox.file.buyer.address }, meter)
@@ -213,10 +244,13 @@ describe('Jupiter source: quotes and swaps', () => {
     expect(meter.toJSON()).toEqual({ jupiter: 2 })
   })
 
-  test('a pair without a pool is refused with Jupiter\'s no-route code in the error body', async () => {
+  test("a pair without a pool is refused with Jupiter's no-route code in the error body", async () => {
     const { jupiter } = sources()
     const error = await jupiter
-      .quote({ inputMint: mintOf('hostile-token-2022'), outputMint: SOL, amount: 1_000n, slippageBps: 50 }, new CallMeter())
+      .quote(
+        { inputMint: mintOf('hostile-token-2022'), outputMint: SOL, amount: 1_000n, slippageBps: 50 },
+        new CallMeter(),
+      )
       .catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(UpstreamError)
     expect((error as UpstreamError).reason).toBe('rejected')
@@ -240,7 +274,12 @@ describe('cost', () => {
     ctx.close({ info: (object, message) => lines.push({ object, message }) })
     expect(lines).toHaveLength(1)
     expect(lines[0]!.message).toBe('facts gathered')
-    expect(lines[0]!.object).toMatchObject({ mint: mintOf('dead-token'), upstream_calls: { solana_rpc: 1, dexscreener: 1 }, round_trips: 1, missing: [] })
+    expect(lines[0]!.object).toMatchObject({
+      mint: mintOf('dead-token'),
+      upstream_calls: { solana_rpc: 1, dexscreener: 1 },
+      round_trips: 1,
+      missing: [],
+    })
   })
 
   test('the quick-scan facts take at most 10 upstream calls', async () => {

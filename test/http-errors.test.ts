@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
 import { ERROR_CATALOGUE } from '../src/core/errors.ts'
 import { MAX_BODY_BYTES } from '../src/core/body.ts'
-import { send, testApp, testContext, VALID_MINT } from './support/app.ts'
+import { send, testApp, VALID_MINT } from './support/app.ts'
+import { eventually } from './support/eventually.ts'
 import { testWithRedis, startRedis } from './support/redis.ts'
 
 const SCAN = '/fixture/scan'
@@ -26,7 +27,10 @@ describe('a valid request', () => {
   test('accepts application/json with a charset and +json media types', async () => {
     const { app } = testApp()
     for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json']) {
-      const sent = await send(app, 'POST', SCAN, { body: JSON.stringify({ token_address: VALID_MINT }), headers: { 'content-type': type } })
+      const sent = await send(app, 'POST', SCAN, {
+        body: JSON.stringify({ token_address: VALID_MINT }),
+        headers: { 'content-type': type },
+      })
       expect(sent.status).toBe(200)
     }
   })
@@ -44,7 +48,10 @@ describe('INVALID_ADDRESS (400)', () => {
   test.each([
     [{}, 'token_address is required'],
     [{ token_address: 12 }, 'must be a string'],
-    [{ token_address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }, 'EVM addresses are not supported: send a Solana SPL mint address'],
+    [
+      { token_address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
+      'EVM addresses are not supported: send a Solana SPL mint address',
+    ],
     [{ token_address: 'BONK' }, "send the token's mint address, not its ticker"],
     [{ token_address: 'short-but-not-a-ticker!' }, 'must be 32 to 44 characters long'],
     [{ token_address: 'O'.repeat(40) }, 'not in the base58 alphabet'],
@@ -68,14 +75,20 @@ describe('INVALID_ADDRESS (400)', () => {
 describe('request body errors', () => {
   test('malformed JSON → 400 INVALID_JSON', async () => {
     const { app } = testApp()
-    const sent = await send(app, 'POST', SCAN, { body: '{"token_address":', headers: { 'content-type': 'application/json' } })
+    const sent = await send(app, 'POST', SCAN, {
+      body: '{"token_address":',
+      headers: { 'content-type': 'application/json' },
+    })
     expectError(sent, 'INVALID_JSON')
     expect(sent.json.message).toContain('not valid JSON')
   })
 
   test('invalid UTF-8 → 400 INVALID_JSON', async () => {
     const { app } = testApp()
-    const sent = await send(app, 'POST', SCAN, { body: new Uint8Array([0x7b, 0xff, 0x7d]), headers: { 'content-type': 'application/json' } })
+    const sent = await send(app, 'POST', SCAN, {
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+      headers: { 'content-type': 'application/json' },
+    })
     expectError(sent, 'INVALID_JSON')
   })
 
@@ -83,7 +96,10 @@ describe('request body errors', () => {
     'Content-Type %s → 415',
     async (type) => {
       const { app } = testApp()
-      const sent = await send(app, 'POST', SCAN, { body: `token_address=${VALID_MINT}`, headers: { 'content-type': type } })
+      const sent = await send(app, 'POST', SCAN, {
+        body: `token_address=${VALID_MINT}`,
+        headers: { 'content-type': type },
+      })
       expectError(sent, 'UNSUPPORTED_MEDIA_TYPE')
       expect(sent.json.message).toContain('Content-Type: application/json')
     },
@@ -91,7 +107,10 @@ describe('request body errors', () => {
 
   test('a body without Content-Type → 415', async () => {
     const { app } = testApp()
-    const sent = await send(app, 'POST', SCAN, { body: JSON.stringify({ token_address: VALID_MINT }), headers: { 'content-type': '' } })
+    const sent = await send(app, 'POST', SCAN, {
+      body: JSON.stringify({ token_address: VALID_MINT }),
+      headers: { 'content-type': '' },
+    })
     expectError(sent, 'UNSUPPORTED_MEDIA_TYPE')
   })
 
@@ -116,7 +135,11 @@ describe('request body errors', () => {
       },
     })
     const response = await app.handle(
-      new Request('http://localhost/fixture/scan', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' } }),
+      new Request('http://localhost/fixture/scan', {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json' },
+      }),
     )
     expect(response.status).toBe(413)
     expect(((await response.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE')
@@ -163,7 +186,10 @@ describe('routing and unexpected errors', () => {
 describe('RATE_LIMITED (429)', () => {
   test('a client over its burst gets 429 with Retry-After; another client is unaffected', async () => {
     const { app } = testApp({ TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_BURST: '2', RATE_LIMIT_SCANNER_PER_MINUTE: '6' })
-    const from = (ip: string) => ({ json: { token_address: VALID_MINT }, headers: { 'x-forwarded-for': `203.0.113.9, ${ip}` } })
+    const from = (ip: string) => ({
+      json: { token_address: VALID_MINT },
+      headers: { 'x-forwarded-for': `203.0.113.9, ${ip}` },
+    })
     expect((await send(app, 'POST', SCAN, from('198.51.100.1'))).status).toBe(200)
     expect((await send(app, 'POST', SCAN, from('198.51.100.1'))).status).toBe(200)
     const limited = await send(app, 'POST', SCAN, from('198.51.100.1'))
@@ -205,8 +231,14 @@ describe('RATE_LIMITED (429)', () => {
 
   test('X-Forwarded-For is ignored unless TRUST_PROXY is set', async () => {
     const { app } = testApp({ RATE_LIMIT_SCANNER_BURST: '1' })
-    const first = await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers: { 'x-forwarded-for': '198.51.100.1' } })
-    const second = await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers: { 'x-forwarded-for': '198.51.100.2' } })
+    const first = await send(app, 'POST', SCAN, {
+      json: { token_address: VALID_MINT },
+      headers: { 'x-forwarded-for': '198.51.100.1' },
+    })
+    const second = await send(app, 'POST', SCAN, {
+      json: { token_address: VALID_MINT },
+      headers: { 'x-forwarded-for': '198.51.100.2' },
+    })
     expect([first.status, second.status]).toEqual([200, 429])
   })
 })
@@ -215,19 +247,33 @@ describe('CORS', () => {
   test('answers a preflight and exposes the payment headers', async () => {
     const { app } = testApp()
     const sent = await send(app, 'OPTIONS', SCAN, {
-      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-payment' },
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-payment',
+      },
     })
     expect(sent.status).toBe(204)
     expect(sent.headers.get('access-control-allow-origin')).toBe('*')
     expect(sent.headers.get('access-control-allow-headers')).toContain('x-payment')
   })
 
-  test('a browser\'s paid retry passes its preflight: every request header the official x402 browser clients send is allowed', async () => {
+  test("a browser's paid retry passes its preflight: every request header the official x402 browser clients send is allowed", async () => {
     const { app } = testApp()
     // @x402/fetch's paid retry sets PAYMENT-SIGNATURE (or X-PAYMENT) and, as a request header, Access-Control-Expose-Headers.
-    const requested = ['content-type', 'payment-signature', 'x-payment', 'access-control-expose-headers', 'sign-in-with-x']
+    const requested = [
+      'content-type',
+      'payment-signature',
+      'x-payment',
+      'access-control-expose-headers',
+      'sign-in-with-x',
+    ]
     const sent = await send(app, 'OPTIONS', SCAN, {
-      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': requested.join(',') },
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': requested.join(','),
+      },
     })
     expect(sent.status).toBe(204)
     const allowed = (sent.headers.get('access-control-allow-headers') ?? '').split(',').map((header) => header.trim())
@@ -257,10 +303,14 @@ describe('security headers', () => {
     }
   })
 
-  test('a paid route\'s answers are never cached (no-store), free routes are left to their own', async () => {
+  test("a paid route's answers are never cached (no-store), free routes are left to their own", async () => {
     const { app } = testApp()
-    expect((await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT } })).headers.get('cache-control')).toBe('no-store')
-    expect((await send(app, 'POST', SCAN, { json: { token_address: 'BONK' } })).headers.get('cache-control')).toBe('no-store')
+    expect((await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT } })).headers.get('cache-control')).toBe(
+      'no-store',
+    )
+    expect((await send(app, 'POST', SCAN, { json: { token_address: 'BONK' } })).headers.get('cache-control')).toBe(
+      'no-store',
+    )
     expect((await send(app, 'GET', '/health')).headers.get('cache-control')).toBeNull()
   })
 
@@ -279,8 +329,12 @@ describe('logging', () => {
   test('one line per request with request id, route, status and duration', async () => {
     const { app, ctx } = testApp()
     await send(app, 'POST', SCAN, { json: { token_address: 'BONK' }, headers: { 'x-request-id': 'log-1' } })
-    await Bun.sleep(10)
-    const lines = ctx.logs.filter((line) => line.msg === 'request')
+    // The line is written after the answer is sent.
+    const lines = await eventually(
+      'the request line',
+      () => ctx.logs.filter((line) => line.msg === 'request'),
+      (found) => found.length > 0,
+    )
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatchObject({ req_id: 'log-1', method: 'POST', route: '/fixture/scan', status: 400 })
     expect(typeof lines[0]!.duration_ms).toBe('number')

@@ -26,7 +26,9 @@ function mainPool(mint: string): Pool | undefined {
     const reserves = sandbox.world.pools.realReserves(pool)
     return pool.baseMint === mint ? reserves.quote : reserves.base
   }
-  return sandbox.world.pools.poolsOf(mint).sort((a, b) => (otherSide(b) > otherSide(a) ? 1 : otherSide(b) < otherSide(a) ? -1 : 0))[0]
+  return sandbox.world.pools
+    .poolsOf(mint)
+    .sort((a, b) => (otherSide(b) > otherSide(a) ? 1 : otherSide(b) < otherSide(a) ? -1 : 0))[0]
 }
 
 /** The pool's trades from the sandbox's own book, from the token's side: oldest first. */
@@ -56,119 +58,147 @@ function expected15m(mint: string, now: number): number | null {
 function expectedLargeTxs(mint: string, now: number): number {
   const solUsd = new PriceHistory(sandbox.world).usdPriceAt(NATIVE_MINT, now)!
   const threshold = largeTransactions.meta.defaults.largeUsd
-  return bookTrades(mint).filter((entry) => entry.at > now - 3_600 && (Number(entry.quote) / 1e9) * solUsd >= threshold).length
+  return bookTrades(mint).filter((entry) => entry.at > now - 3_600 && (Number(entry.quote) / 1e9) * solUsd >= threshold)
+    .length
 }
 
 describe('POST /market/intel: the verdict on every scenario', () => {
   /** What each scenario was built to show, as market intel must report it. */
-  const table: Record<string, { health: string[]; quality?: string; signal?: string[]; check?: (body: any) => void }> = {
-    'blue-chip': {
-      health: ['ACTIVE'],
-      signal: ['BULLISH', 'NEUTRAL'],
-      check: (body) => {
-        expect(body.liquidity_usd).toBeGreaterThan(500_000)
-        expect(body.volume_24h_usd).toBeGreaterThan(10_000)
-        // A month of trades on its only pool, all read: the high is measured.
-        expect(body.ath_price_usd).toBeGreaterThanOrEqual(body.current_price_usd)
-        expect(body.pct_from_ath).toBeLessThanOrEqual(0)
-        expect(body.volatility).toBe('LOW')
+  const table: Record<string, { health: string[]; quality?: string; signal?: string[]; check?: (body: any) => void }> =
+    {
+      'blue-chip': {
+        health: ['ACTIVE'],
+        signal: ['BULLISH', 'NEUTRAL'],
+        check: (body) => {
+          expect(body.liquidity_usd).toBeGreaterThan(500_000)
+          expect(body.volume_24h_usd).toBeGreaterThan(10_000)
+          // A month of trades on its only pool, all read: the high is measured.
+          expect(body.ath_price_usd).toBeGreaterThanOrEqual(body.current_price_usd)
+          expect(body.pct_from_ath).toBeLessThanOrEqual(0)
+          expect(body.volatility).toBe('LOW')
+        },
       },
-    },
-    'usdc-stablecoin': {
-      health: ['ACTIVE'],
-      quality: 'PARTIAL',
-      check: (body) => {
-        // Only ever the quote of its pairs: the price is the inverse of SOL's, the changes are not its own.
-        expect(body.current_price_usd).toBeCloseTo(1, 6)
-        expect(body.missing_fields).toEqual(['price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct'])
-        expect(body).toMatchObject({ price_change_1h_pct: 0, price_change_24h_pct: 0, price_change_5m_pct: null })
+      'usdc-stablecoin': {
+        health: ['ACTIVE'],
+        quality: 'PARTIAL',
+        check: (body) => {
+          // Only ever the quote of its pairs: the price is the inverse of SOL's, the changes are not its own.
+          expect(body.current_price_usd).toBeCloseTo(1, 6)
+          expect(body.missing_fields).toEqual(['price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct'])
+          expect(body).toMatchObject({ price_change_1h_pct: 0, price_change_24h_pct: 0, price_change_5m_pct: null })
+        },
       },
-    },
-    'mint-authority-live': { health: ['LOW_ACTIVITY', 'ACTIVE'] },
-    'freeze-authority-live': { health: ['LOW_ACTIVITY', 'ACTIVE'] },
-    'whale-concentrated': { health: ['LOW_ACTIVITY'], check: (body) => expect(body.volume_1h_usd).toBeGreaterThan(0) },
-    'pump-bonding': {
-      health: ['LOW_ACTIVITY', 'ACTIVE'],
-      signal: ['BULLISH'],
-      check: (body) => {
-        expect(body.price_change_24h_pct).toBeGreaterThan(100)
-        expect(body).toMatchObject({ signal_subtype: 'MOMENTUM_BREAKOUT', volatility: 'HIGH', buy_pressure: 'HIGH' })
-        // The curve is the token's only market: its whole life is read.
-        expect(body.ath_price_usd).not.toBeNull()
+      'mint-authority-live': { health: ['LOW_ACTIVITY', 'ACTIVE'] },
+      'freeze-authority-live': { health: ['LOW_ACTIVITY', 'ACTIVE'] },
+      'whale-concentrated': {
+        health: ['LOW_ACTIVITY'],
+        check: (body) => expect(body.volume_1h_usd).toBeGreaterThan(0),
       },
-    },
-    'pump-graduated': {
-      health: ['LOW_ACTIVITY', 'ACTIVE'],
-      quality: 'PARTIAL',
-      check: (body) => {
-        // It traded on the bonding curve before its PumpSwap pool opened: the high may be there.
-        expect(body).toMatchObject({ ath_price_usd: null, pct_from_ath: null, missing_fields: ['pct_from_ath', 'ath_price_usd'] })
+      'pump-bonding': {
+        health: ['LOW_ACTIVITY', 'ACTIVE'],
+        signal: ['BULLISH'],
+        check: (body) => {
+          expect(body.price_change_24h_pct).toBeGreaterThan(100)
+          expect(body).toMatchObject({ signal_subtype: 'MOMENTUM_BREAKOUT', volatility: 'HIGH', buy_pressure: 'HIGH' })
+          // The curve is the token's only market: its whole life is read.
+          expect(body.ath_price_usd).not.toBeNull()
+        },
       },
-    },
-    'bundled-launch': {
-      health: ['DECLINING'],
-      signal: ['BEARISH'],
-      check: (body) => {
-        expect(body.price_change_24h_pct).toBeLessThan(-30)
-        expect(body.pct_from_ath).toBeLessThan(-50)
-        expect(body.signal_subtype).toBe('CAPITULATION')
-        expect(codes(body)).toContain('PRICE_CRASH')
+      'pump-graduated': {
+        health: ['LOW_ACTIVITY', 'ACTIVE'],
+        quality: 'PARTIAL',
+        check: (body) => {
+          // It traded on the bonding curve before its PumpSwap pool opened: the high may be there.
+          expect(body).toMatchObject({
+            ath_price_usd: null,
+            pct_from_ath: null,
+            missing_fields: ['pct_from_ath', 'ath_price_usd'],
+          })
+        },
       },
-    },
-    'sniped-launch': {
-      health: ['ACTIVE', 'LOW_ACTIVITY'],
-      check: (body) => {
-        // The snipers sold into the retail buying: the price is well off the early high.
-        expect(body.pct_from_ath).toBeLessThan(-20)
-        expect(body.volatility).toBe('HIGH')
+      'bundled-launch': {
+        health: ['DECLINING'],
+        signal: ['BEARISH'],
+        check: (body) => {
+          expect(body.price_change_24h_pct).toBeLessThan(-30)
+          expect(body.pct_from_ath).toBeLessThan(-50)
+          expect(body.signal_subtype).toBe('CAPITULATION')
+          expect(codes(body)).toContain('PRICE_CRASH')
+        },
       },
-    },
-    'wash-traded': {
-      health: ['LOW_ACTIVITY'],
-      signal: ['NEUTRAL'],
-      check: (body) => {
-        // Heavy volume, a balanced book, and almost no traders behind it.
-        expect(body.volume_24h_usd).toBeGreaterThan(50_000)
-        expect(body.buy_sell_ratio).toBeCloseTo(1, 1)
-        const few = body.factors.find((entry: any) => entry.code === 'FEW_TRADERS')
-        expect(few.evidence.wallets_24h).toBeLessThanOrEqual(4)
-        expect(few.evidence.trades_24h).toBeGreaterThanOrEqual(80)
-        expect(body.signal_subtype).toBe('CONCENTRATED_FLOW')
+      'sniped-launch': {
+        health: ['ACTIVE', 'LOW_ACTIVITY'],
+        check: (body) => {
+          // The snipers sold into the retail buying: the price is well off the early high.
+          expect(body.pct_from_ath).toBeLessThan(-20)
+          expect(body.volatility).toBe('HIGH')
+        },
       },
-    },
-    'serial-rugger': {
-      health: ['LOW_ACTIVITY', 'ACTIVE'],
-      signal: ['BULLISH'],
-      check: (body) => {
-        // Market signals only: the developer's rugs are the deep dive's to report.
-        expect(body.price_change_24h_pct).toBeGreaterThan(100)
-        expect(body.signal_subtype).toBe('MOMENTUM_BREAKOUT')
+      'wash-traded': {
+        health: ['LOW_ACTIVITY'],
+        signal: ['NEUTRAL'],
+        check: (body) => {
+          // Heavy volume, a balanced book, and almost no traders behind it.
+          expect(body.volume_24h_usd).toBeGreaterThan(50_000)
+          expect(body.buy_sell_ratio).toBeCloseTo(1, 1)
+          const few = body.factors.find((entry: any) => entry.code === 'FEW_TRADERS')
+          expect(few.evidence.wallets_24h).toBeLessThanOrEqual(4)
+          expect(few.evidence.trades_24h).toBeGreaterThanOrEqual(80)
+          expect(body.signal_subtype).toBe('CONCENTRATED_FLOW')
+        },
       },
-    },
-    'clmm-pool': { health: ['ACTIVE', 'LOW_ACTIVITY'], check: (body) => expect(body.liquidity_usd).toBeGreaterThan(100_000) },
-    'dlmm-pool': { health: ['ACTIVE', 'LOW_ACTIVITY'], check: (body) => expect(body.liquidity_usd).toBeGreaterThan(100_000) },
-    'locked-lp': { health: ['LOW_ACTIVITY', 'ACTIVE'] },
-    'hostile-token-2022': {
-      health: ['ILLIQUID'],
-      quality: 'LIMITED',
-      signal: ['NEUTRAL'],
-      check: (body) => {
-        // No pool at all: the market data is not there, and nothing is invented.
-        expect(body).toMatchObject({ data_confidence: 'LOW', missing_fields: ['market'], signal_subtype: 'INSUFFICIENT_DATA', current_price_usd: 0, liquidity_usd: 0 })
-        expect(body).toMatchObject({ price_change_15m_pct: null, ath_price_usd: null, pct_from_ath: null })
-        expect(codes(body)).toContain('NO_MARKET')
+      'serial-rugger': {
+        health: ['LOW_ACTIVITY', 'ACTIVE'],
+        signal: ['BULLISH'],
+        check: (body) => {
+          // Market signals only: the developer's rugs are the deep dive's to report.
+          expect(body.price_change_24h_pct).toBeGreaterThan(100)
+          expect(body.signal_subtype).toBe('MOMENTUM_BREAKOUT')
+        },
       },
-    },
-    'dead-token': {
-      health: ['DEAD', 'ILLIQUID'],
-      signal: ['NEUTRAL'],
-      check: (body) => {
-        expect(body).toMatchObject({ volume_24h_usd: 0, volume_1h_usd: 0, buy_sell_ratio: 0, buy_pressure: 'LOW', sell_pressure: 'LOW', signal_subtype: 'LOW_LIQUIDITY_NOISE' })
-        expect(body.liquidity_usd).toBeLessThan(1_000)
-        expect(codes(body)).toContain('TOKEN_DEAD')
+      'clmm-pool': {
+        health: ['ACTIVE', 'LOW_ACTIVITY'],
+        check: (body) => expect(body.liquidity_usd).toBeGreaterThan(100_000),
       },
-    },
-  }
+      'dlmm-pool': {
+        health: ['ACTIVE', 'LOW_ACTIVITY'],
+        check: (body) => expect(body.liquidity_usd).toBeGreaterThan(100_000),
+      },
+      'locked-lp': { health: ['LOW_ACTIVITY', 'ACTIVE'] },
+      'hostile-token-2022': {
+        health: ['ILLIQUID'],
+        quality: 'LIMITED',
+        signal: ['NEUTRAL'],
+        check: (body) => {
+          // No pool at all: the market data is not there, and nothing is invented.
+          expect(body).toMatchObject({
+            data_confidence: 'LOW',
+            missing_fields: ['market'],
+            signal_subtype: 'INSUFFICIENT_DATA',
+            current_price_usd: 0,
+            liquidity_usd: 0,
+          })
+          expect(body).toMatchObject({ price_change_15m_pct: null, ath_price_usd: null, pct_from_ath: null })
+          expect(codes(body)).toContain('NO_MARKET')
+        },
+      },
+      'dead-token': {
+        health: ['DEAD', 'ILLIQUID'],
+        signal: ['NEUTRAL'],
+        check: (body) => {
+          expect(body).toMatchObject({
+            volume_24h_usd: 0,
+            volume_1h_usd: 0,
+            buy_sell_ratio: 0,
+            buy_pressure: 'LOW',
+            sell_pressure: 'LOW',
+            signal_subtype: 'LOW_LIQUIDITY_NOISE',
+          })
+          expect(body.liquidity_usd).toBeLessThan(1_000)
+          expect(codes(body)).toContain('TOKEN_DEAD')
+        },
+      },
+    }
 
   test('the table covers every scenario', () => {
     expect(Object.keys(table).sort()).toEqual(sandbox.file.scenarios.map((scenario) => scenario.name).sort())
@@ -216,29 +246,34 @@ describe('POST /market/intel: fresh trades', () => {
     const expected = expected15m(mint, now)
     expect(expected).not.toBe(0)
     expect(body.price_change_15m_pct).toBe(expected)
-    const large = body.factors.find((entry: any) => entry.signal === 'large-transactions' && entry.code.startsWith('LARGE_'))
+    const large = body.factors.find(
+      (entry: any) => entry.signal === 'large-transactions' && entry.code.startsWith('LARGE_'),
+    )
     expect(large.evidence).toMatchObject({ large_buys: 1, large_sells: 1, trades_last_hour: 3 })
   })
 })
 
 describe('POST /market/intel under faults', () => {
-  test(
-    'slow trade history: answered within 10 s, PARTIAL, the missing facts listed, nothing invented',
-    async () => {
-      sandbox.faults.set('rpc', 'getSignaturesForAddress', { kind: 'slow', delayMs: 12_000 })
-      const started = performance.now()
-      const { status, body, errors } = await intel(mintOf('blue-chip'), freshApp())
-      expect(performance.now() - started).toBeLessThan(10_000)
-      expect(status).toBe(200)
-      expect(errors).toEqual([])
-      expect(body).toMatchObject({ data_quality: 'PARTIAL', data_confidence: 'MEDIUM', price_change_15m_pct: null, ath_price_usd: null, pct_from_ath: null, large_txs_last_hour: 0 })
-      expect(body.missing_fields).toContain('trades')
-      // The market still answers: price, volume and liquidity are real.
-      expect(body.current_price_usd).toBeGreaterThan(0)
-      expect(body.liquidity_usd).toBeGreaterThan(500_000)
-    },
-    20_000,
-  )
+  test('slow trade history: answered within 10 s, PARTIAL, the missing facts listed, nothing invented', async () => {
+    sandbox.faults.set('rpc', 'getSignaturesForAddress', { kind: 'slow', delayMs: 12_000 })
+    const started = performance.now()
+    const { status, body, errors } = await intel(mintOf('blue-chip'), freshApp())
+    expect(performance.now() - started).toBeLessThan(10_000)
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(body).toMatchObject({
+      data_quality: 'PARTIAL',
+      data_confidence: 'MEDIUM',
+      price_change_15m_pct: null,
+      ath_price_usd: null,
+      pct_from_ath: null,
+      large_txs_last_hour: 0,
+    })
+    expect(body.missing_fields).toContain('trades')
+    // The market still answers: price, volume and liquidity are real.
+    expect(body.current_price_usd).toBeGreaterThan(0)
+    expect(body.liquidity_usd).toBeGreaterThan(500_000)
+  }, 20_000)
 
   test('slow market data: LIMITED, no signal read from it', async () => {
     sandbox.faults.set('dexscreener', '/', { kind: 'slow', delayMs: 12_000 })
@@ -247,12 +282,24 @@ describe('POST /market/intel under faults', () => {
     expect(performance.now() - started).toBeLessThan(10_000)
     expect(status).toBe(200)
     expect(errors).toEqual([])
-    expect(body).toMatchObject({ data_quality: 'LIMITED', data_confidence: 'LOW', signal: 'NEUTRAL', signal_subtype: 'INSUFFICIENT_DATA', current_price_usd: 0 })
+    expect(body).toMatchObject({
+      data_quality: 'LIMITED',
+      data_confidence: 'LOW',
+      signal: 'NEUTRAL',
+      signal_subtype: 'INSUFFICIENT_DATA',
+      current_price_usd: 0,
+    })
     expect(body.missing_fields).toContain('market')
   }, 20_000)
 
   test('every upstream down: still 200, LIMITED, zeros only with their facts listed', async () => {
-    for (const method of ['getAccountInfo', 'getMultipleAccounts', 'getTokenLargestAccounts', 'getSignaturesForAddress', 'getTransaction'])
+    for (const method of [
+      'getAccountInfo',
+      'getMultipleAccounts',
+      'getTokenLargestAccounts',
+      'getSignaturesForAddress',
+      'getTransaction',
+    ])
       sandbox.faults.set('rpc', method, { kind: 'down' })
     sandbox.faults.set('dexscreener', '/', { kind: 'down' })
     sandbox.faults.set('jupiter', '/', { kind: 'down' })
@@ -299,9 +346,24 @@ describe('POST /market/intel under faults', () => {
 describe('POST /market/intel in discovery', () => {
   test('priced at 0.20 USD (200000 atomic USDC) in /openapi.json', async () => {
     const document = (await (await app.handle(new Request('http://localhost/openapi.json'))).json()) as any
-    expect(document.paths[PATH].post['x-payment-info']).toMatchObject({ price_usd: '0.20', amount: '200000', currency: 'USDC' })
+    expect(document.paths[PATH].post['x-payment-info']).toMatchObject({
+      price_usd: '0.20',
+      amount: '200000',
+      currency: 'USDC',
+    })
     const result = document.paths[PATH].post.responses['200'].content['application/json'].schema
-    for (const name of ['schema_version', 'current_price_usd', 'volume_24h_usd', 'liquidity_usd', 'buy_sell_ratio', 'signal', 'token_health', 'data_confidence', 'data_quality', 'market_summary'])
+    for (const name of [
+      'schema_version',
+      'current_price_usd',
+      'volume_24h_usd',
+      'liquidity_usd',
+      'buy_sell_ratio',
+      'signal',
+      'token_health',
+      'data_confidence',
+      'data_quality',
+      'market_summary',
+    ])
       expect(result.required).toContain(name)
   })
 

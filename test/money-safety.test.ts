@@ -8,16 +8,25 @@ import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/core/config.ts'
 import { createContext } from '../src/context.ts'
-import { PaymentGate } from '../src/payments/gate.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/core/server.ts'
 import { usdcOf } from './support/x402.ts'
+import { eventually } from './support/eventually.ts'
 
 // Regression tests of money defects found by adversarial testing (docs/payments.md, "Invariants"): the
 // whole service on the sandbox over HTTP, a real facilitator, balances read from the chain.
 const sandbox = await startSandbox(ephemeralSandboxOptions())
-const settings = { ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', RATE_LIMIT_SCANNER_BURST: '1000' }
+const settings = {
+  ...sandbox.serviceSettings,
+  PORT: '0',
+  DATA_DIR: ':memory:',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_SCANNER_BURST: '1000',
+}
 // Settlements are waited for 1 s, so a slower facilitator's answer is lost (the payment goes pending).
-const ctx = createContext(loadConfig({ ...settings, FACILITATOR_SETTLE_TIMEOUT_MS: '1000' }), { logger: pino({ level: 'silent' }) })
+const ctx = createContext(loadConfig({ ...settings, FACILITATOR_SETTLE_TIMEOUT_MS: '1000' }), {
+  logger: pino({ level: 'silent' }),
+})
 const gate = ctx.payments as PaymentGate
 await gate.start()
 const running = startServer(createApp(ctx), ctx)
@@ -31,7 +40,11 @@ const { x402: offers, urls } = sandbox.file
 const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
 const treasury = () => usdcOf(sandbox, offers.solana.pay_to)
 const post = (path: string, body: unknown, headers: Record<string, string> = {}, fetcher: typeof fetch = fetch) =>
-  fetcher(`${running.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  fetcher(`${running.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
 
 /** The v1 client (x402-fetch 1.2.0) as the demo buyer, recording every X-PAYMENT it sends. */
 async function recordingV1Client() {
@@ -41,9 +54,16 @@ async function recordingV1Client() {
     if (payment) sent.push(payment)
     return fetch(input, init)
   }) as typeof fetch
-  const secret = base58Encode(Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]))
+  const secret = base58Encode(
+    Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]),
+  )
   const signer = await createSigner('solana-devnet', secret)
-  return { fetch: wrapFetchWithPaymentV1(recording, signer, 1_000_000n, undefined, { svmConfig: { rpcUrl: urls.rpc } }) as typeof fetch, sent }
+  return {
+    fetch: wrapFetchWithPaymentV1(recording, signer, 1_000_000n, undefined, {
+      svmConfig: { rpcUrl: urls.rpc },
+    }) as typeof fetch,
+    sent,
+  }
 }
 
 describe('a credit redeems only the call it paid for', () => {
@@ -56,7 +76,7 @@ describe('a credit redeems only the call it paid for', () => {
     const lost = await post('/scan/quick', quickBody, {}, v1.fetch)
     expect(lost.status).toBe(402)
     expect(((await lost.json()) as { message: string }).message).toContain('not known yet')
-    for (let waited = 0; waited < 10_000 && (await treasury()) === before; waited += 100) await Bun.sleep(100)
+    await eventually('the settlement on chain', treasury, (balance) => balance !== before, { timeoutMs: 10_000 })
     expect(await treasury()).toBe(before + 20_000n)
     sandbox.faults.clear()
     expect(await gate.resolvePending()).toMatchObject({ credited: 1 })
@@ -69,7 +89,9 @@ describe('a credit redeems only the call it paid for', () => {
     expect(refusal.code).toBe('PAYMENT_REQUIRED')
     expect(refusal.message).toContain('owed one call of POST /scan/quick')
     // The right route for another token is another request: refused too.
-    expect((await post('/scan/quick', { token_address: mintOf('serial-rugger') }, { 'x-payment': payment })).status).toBe(402)
+    expect(
+      (await post('/scan/quick', { token_address: mintOf('serial-rugger') }, { 'x-payment': payment })).status,
+    ).toBe(402)
     expect(await treasury()).toBe(before + 20_000n)
 
     // The request it paid for: answered once, free.
@@ -86,33 +108,48 @@ describe('a facilitator that does not answer is an outage, found fast', () => {
     ['/scan/quick', 5_000],
     ['/market/intel', 10_000],
     ['/scan/deep', 30_000],
-  ])('%s: a hung /verify answers 503 FACILITATOR_UNAVAILABLE inside the route\'s deadline (%p ms), asking once', async (path, deadlineMs) => {
-    const v1 = await recordingV1Client()
-    // A facilitator that accepts the connection and never answers (as one stopped with SIGSTOP).
-    sandbox.faults.set('facilitator', '/verify', { kind: 'slow', delayMs: 60_000 })
-    const asked = sandbox.faults.countOf('facilitator:/verify')
-    const started = performance.now()
-    const response = await post(path, { token_address: mintOf('blue-chip') }, {}, v1.fetch)
-    const took = performance.now() - started
-    expect(response.status).toBe(503)
-    expect(response.headers.get('retry-after')).toBe('5')
-    expect(await response.json()).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
-    // The route's own deadline (the spec's target), not a performance figure: past it the caller has given up.
-    expect(took).toBeLessThan(deadlineMs)
-    expect(sandbox.faults.countOf('facilitator:/verify') - asked).toBe(1)
-  })
+  ])(
+    "%s: a hung /verify answers 503 FACILITATOR_UNAVAILABLE inside the route's deadline (%p ms), asking once",
+    async (path, deadlineMs) => {
+      const v1 = await recordingV1Client()
+      // A facilitator that accepts the connection and never answers (as one stopped with SIGSTOP).
+      sandbox.faults.set('facilitator', '/verify', { kind: 'slow', delayMs: 60_000 })
+      const asked = sandbox.faults.countOf('facilitator:/verify')
+      const started = performance.now()
+      const response = await post(path, { token_address: mintOf('blue-chip') }, {}, v1.fetch)
+      const took = performance.now() - started
+      expect(response.status).toBe(503)
+      expect(response.headers.get('retry-after')).toBe('5')
+      expect(await response.json()).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
+      // The route's own deadline (the spec's target), not a performance figure: past it the caller has given up.
+      expect(took).toBeLessThan(deadlineMs)
+      expect(sandbox.faults.countOf('facilitator:/verify') - asked).toBe(1)
+    },
+  )
 
   test('a facilitator answering 404 on /verify (a wrong FACILITATOR_URL) is an outage (503), not the payment refused (402)', async () => {
     // A real peer that lists the sandbox's kinds but has no /verify.
     const supported = await (await fetch(`${urls.facilitator}/supported`)).json()
-    const wrong = Bun.serve({ port: 0, fetch: (request) => (new URL(request.url).pathname === '/supported' ? Response.json(supported) : new Response('Not Found', { status: 404 })) })
-    const other = createContext(loadConfig({ ...settings, FACILITATOR_URL: `http://127.0.0.1:${wrong.port}` }), { logger: pino({ level: 'silent' }) })
+    const wrong = Bun.serve({
+      port: 0,
+      fetch: (request) =>
+        new URL(request.url).pathname === '/supported'
+          ? Response.json(supported)
+          : new Response('Not Found', { status: 404 }),
+    })
+    const other = createContext(loadConfig({ ...settings, FACILITATOR_URL: `http://127.0.0.1:${wrong.port}` }), {
+      logger: pino({ level: 'silent' }),
+    })
     await (other.payments as PaymentGate).start()
     const server = startServer(createApp(other), other)
     try {
       const v1 = await recordingV1Client()
       const before = await treasury()
-      const response = await v1.fetch(`${server.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mintOf('blue-chip') }) })
+      const response = await v1.fetch(`${server.url}/scan/quick`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token_address: mintOf('blue-chip') }),
+      })
       expect(response.status).toBe(503)
       expect(await response.json()).toMatchObject({ code: 'FACILITATOR_UNAVAILABLE' })
       expect(await treasury()).toBe(before)

@@ -10,14 +10,18 @@ import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/core/config.ts'
 import { closeContext, createContext } from '../src/context.ts'
-import { PaymentGate } from '../src/payments/gate.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/core/server.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { usdcOf } from './support/x402.ts'
+import { eventually } from './support/eventually.ts'
 
 // The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback.
 const sandbox = await startSandbox(ephemeralSandboxOptions())
-const ctx = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) })
+const ctx = createContext(
+  loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }),
+  { logger: pino({ level: 'silent' }) },
+)
 await (ctx.payments as PaymentGate).start()
 const running = startServer(createApp(ctx), ctx)
 afterAll(async () => {
@@ -32,8 +36,11 @@ const { client, payer } = await demoPayer(sandbox.file, 'solana')
 const payingFetch = wrapFetchWithPayment(fetch, client)
 
 const scan = (fetcher: typeof fetch, body: unknown = { token_address: mint }) =>
-  fetcher(`${running.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-
+  fetcher(`${running.url}/scan/quick`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 
 describe('paid routes over HTTP (the service on the sandbox, the official v1 and v2 clients)', () => {
   test('without payment: 402 with both forms of the challenge', async () => {
@@ -41,9 +48,17 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     expect(response.status).toBe(402)
     expect(response.headers.get('payment-required')).toBeTruthy()
     expect(response.headers.get('cache-control')).toBe('no-store')
-    expect(await response.json()).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', x402Version: 1, accepts: [{ network: 'solana-devnet', maxAmountRequired: '20000' }] })
+    expect(await response.json()).toMatchObject({
+      error: true,
+      code: 'PAYMENT_REQUIRED',
+      x402Version: 1,
+      accepts: [{ network: 'solana-devnet', maxAmountRequired: '20000' }],
+    })
     const header = JSON.parse(Buffer.from(response.headers.get('payment-required')!, 'base64').toString())
-    expect(header.accepts.map((offer: { network: string }) => offer.network)).toEqual(['eip155:31337', offers.solana.network])
+    expect(header.accepts.map((offer: { network: string }) => offer.network)).toEqual([
+      'eip155:31337',
+      offers.solana.network,
+    ])
   })
 
   test('an invalid body gets its 400 and no challenge: nobody pays for a bad request', async () => {
@@ -54,7 +69,10 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
   })
 
   test('@x402/fetch pays the quick scan: 200 with the scan and receipts; the price moved from buyer to payTo', async () => {
-    const [buyerBefore, payToBefore] = await Promise.all([usdcOf(sandbox, payer), usdcOf(sandbox, offers.solana.pay_to)])
+    const [buyerBefore, payToBefore] = await Promise.all([
+      usdcOf(sandbox, payer),
+      usdcOf(sandbox, offers.solana.pay_to),
+    ])
     const response = await payingFetch(`${running.url}/scan/quick`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -62,7 +80,11 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     })
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-store')
-    expect(await response.json()).toMatchObject({ schema_version: '2.0', token_address: mint, structural_risk_grade: 'A' })
+    expect(await response.json()).toMatchObject({
+      schema_version: '2.0',
+      token_address: mint,
+      structural_risk_grade: 'A',
+    })
     const receipt = JSON.parse(Buffer.from(response.headers.get('payment-response')!, 'base64').toString())
     expect(receipt).toMatchObject({ success: true, network: offers.solana.network, payer })
     expect(response.headers.get('x-payment-response')).toBe(response.headers.get('payment-response'))
@@ -73,7 +95,10 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
   test('@x402/fetch pays with an EVM signer on anvil (EIP-3009): the price moved from buyer to payTo in the test USDC', async () => {
     const evm = await demoPayer(sandbox.file, 'base')
     const evmFetch = wrapFetchWithPayment(fetch, evm.client)
-    const [buyerBefore, payToBefore] = await Promise.all([sandbox.evm.usdcBalance(evm.payer as `0x${string}`), sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`)])
+    const [buyerBefore, payToBefore] = await Promise.all([
+      sandbox.evm.usdcBalance(evm.payer as `0x${string}`),
+      sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`),
+    ])
     const response = await evmFetch(`${running.url}/scan/quick`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -89,7 +114,9 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
   })
 
   test('the v1 client (x402-fetch 1.2.0, SVM signer) pays the market intel from the 402 body', async () => {
-    const secret = base58Encode(Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]))
+    const secret = base58Encode(
+      Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]),
+    )
     const signer = await createSigner('solana-devnet', secret)
     const v1Fetch = wrapFetchWithPaymentV1(fetch, signer, 1_000_000n, undefined, { svmConfig: { rpcUrl: urls.rpc } })
     const payToBefore = await usdcOf(sandbox, offers.solana.pay_to)
@@ -100,16 +127,30 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     })
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ schema_version: '2.0', data_quality: 'FULL', signal: 'BULLISH' })
-    expect(JSON.parse(Buffer.from(response.headers.get('x-payment-response')!, 'base64').toString())).toMatchObject({ success: true })
+    expect(JSON.parse(Buffer.from(response.headers.get('x-payment-response')!, 'base64').toString())).toMatchObject({
+      success: true,
+    })
     expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 200_000n)
   })
 
   test('npm run pay (the demo client) pays a deep dive as the demo buyer', async () => {
     const payToBefore = await usdcOf(sandbox, offers.solana.pay_to)
-    const child = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'sandbox/pay.ts'), '/scan/deep', mint, '--service', running.url, '--world', sandbox.worldFilePath], {
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
+    const child = Bun.spawn(
+      [
+        process.execPath,
+        join(import.meta.dir, '..', 'sandbox/pay.ts'),
+        '/scan/deep',
+        mint,
+        '--service',
+        running.url,
+        '--world',
+        sandbox.worldFilePath,
+      ],
+      {
+        stdout: 'pipe',
+        stderr: 'pipe',
+      },
+    )
     const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
     expect(await child.exited).toBe(0)
     expect(err).toContain('HTTP 200')
@@ -121,10 +162,24 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
   test('npm run pay -- --rail base pays on anvil with the EVM demo buyer', async () => {
     const payTo = offers.base.pay_to as `0x${string}`
     const payToBefore = await sandbox.evm.usdcBalance(payTo)
-    const child = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'sandbox/pay.ts'), '/market/intel', mint, '--rail', 'base', '--service', running.url, '--world', sandbox.worldFilePath], {
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
+    const child = Bun.spawn(
+      [
+        process.execPath,
+        join(import.meta.dir, '..', 'sandbox/pay.ts'),
+        '/market/intel',
+        mint,
+        '--rail',
+        'base',
+        '--service',
+        running.url,
+        '--world',
+        sandbox.worldFilePath,
+      ],
+      {
+        stdout: 'pipe',
+        stderr: 'pipe',
+      },
+    )
     const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
     expect(await child.exited).toBe(0)
     expect(err).toContain(`paid by ${sandbox.file.evm_buyer.address} on eip155:31337`)
@@ -133,14 +188,21 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
   })
 
   test('free routes never ask for payment', async () => {
-    for (const path of ['/health', '/openapi.json', '/.well-known/x402', '/llm.txt']) expect((await fetch(`${running.url}${path}`)).status).toBe(200)
+    for (const path of ['/health', '/openapi.json', '/.well-known/x402', '/llm.txt'])
+      expect((await fetch(`${running.url}${path}`)).status).toBe(200)
   })
 })
 
 test('without a facilitator configured, a paid route answers 503 and does no work', async () => {
-  const bare = createContext(loadConfig({ DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) })
+  const bare = createContext(loadConfig({ DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }), {
+    logger: pino({ level: 'silent' }),
+  })
   const response = await createApp(bare).handle(
-    new Request('http://localhost/scan/quick', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) }),
+    new Request('http://localhost/scan/quick', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_address: mint }),
+    }),
   )
   expect(response.status).toBe(503)
   expect(await response.json()).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
@@ -149,22 +211,38 @@ test('without a facilitator configured, a paid route answers 503 and does no wor
 
 test('a facilitator unreachable at boot: free routes serve, paid routes answer 503 until it answers, then 402', async () => {
   sandbox.faults.set('facilitator', '/supported', { kind: 'down' })
-  const late = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', RATE_LIMIT_SCANNER_BURST: '1000' }), { logger: pino({ level: 'silent' }) })
+  const late = createContext(
+    loadConfig({
+      ...sandbox.serviceSettings,
+      PORT: '0',
+      DATA_DIR: ':memory:',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_SCANNER_BURST: '1000',
+    }),
+    { logger: pino({ level: 'silent' }) },
+  )
   const server = startServer(createApp(late), late)
   try {
     await (late.payments as PaymentGate).start(100)
     expect((await fetch(`${server.url}/health`)).status).toBe(200)
-    const early = await fetch(`${server.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) })
+    const early = await fetch(`${server.url}/scan/quick`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_address: mint }),
+    })
     expect(early.status).toBe(503)
     expect(await early.json()).toMatchObject({ error: true, code: 'FACILITATOR_UNAVAILABLE' })
     sandbox.faults.clear()
     // The background retry (100 ms, doubling) reaches it: waited for, not assumed.
-    const ask = () => fetch(`${server.url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) })
-    let ready = await ask()
-    for (let waited = 0; waited < 10_000 && ready.status === 503; waited += 100) {
-      await Bun.sleep(100)
-      ready = await ask()
-    }
+    const ask = () =>
+      fetch(`${server.url}/scan/quick`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token_address: mint }),
+      })
+    const ready = await eventually('the facilitator reached', ask, (answer) => answer.status !== 503, {
+      timeoutMs: 10_000,
+    })
     expect(ready.status).toBe(402)
   } finally {
     sandbox.faults.clear()

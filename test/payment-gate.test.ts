@@ -39,12 +39,31 @@ describe('payment gate (sandbox facilitator, official v2 client)', () => {
     expect(header).toMatchObject({
       x402Version: 2,
       accepts: [
-        { scheme: 'exact', network: 'eip155:31337', amount: '20000', asset: offers.base.asset, payTo: offers.base.pay_to, extra: { name: 'USD Coin', version: '2' } },
-        { scheme: 'exact', network: offers.solana.network, amount: '20000', asset: offers.solana.asset, payTo: offers.solana.pay_to, extra: { feePayer: offers.solana.fee_payer } },
+        {
+          scheme: 'exact',
+          network: 'eip155:31337',
+          amount: '20000',
+          asset: offers.base.asset,
+          payTo: offers.base.pay_to,
+          extra: { name: 'USD Coin', version: '2' },
+        },
+        {
+          scheme: 'exact',
+          network: offers.solana.network,
+          amount: '20000',
+          asset: offers.solana.asset,
+          payTo: offers.solana.pay_to,
+          extra: { feePayer: offers.solana.fee_payer },
+        },
       ],
     })
     // v1 has no name for a local EVM chain: the body offers Solana only.
-    expect(answer.body).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', x402Version: 1, accepts: [{ network: 'solana-devnet', maxAmountRequired: '20000', payTo: offers.solana.pay_to }] })
+    expect(answer.body).toMatchObject({
+      error: true,
+      code: 'PAYMENT_REQUIRED',
+      x402Version: 1,
+      accepts: [{ network: 'solana-devnet', maxAmountRequired: '20000', payTo: offers.solana.pay_to }],
+    })
     expect((answer.body as { accepts: unknown[] }).accepts).toHaveLength(1)
   })
 })
@@ -76,7 +95,9 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
     const payment = await pay('20000', rail)
     const before = await treasury()
     const runsBefore = runs
-    const answers = await Promise.all(Array.from({ length: 10 }, () => runPaid(gate, call({ 'x-payment': payment }), ok)))
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => runPaid(gate, call({ 'x-payment': payment }), ok)),
+    )
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
     expect(answers.filter((answer) => answer.status === 402)).toHaveLength(9)
     expect(runs - runsBefore).toBe(1)
@@ -86,8 +107,13 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
   test('a handler that fails (throws or answers non-2xx): nothing is settled, and the payment can be used again', async () => {
     const payment = await pay('20000', rail)
     const before = await treasury()
-    await expect(runPaid(gate, call({ 'x-payment': payment }), async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
-    const failed = await runPaid(gate, call({ 'x-payment': payment }), async () => ({ status: 500, body: { error: true } }))
+    await expect(
+      runPaid(gate, call({ 'x-payment': payment }), async () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom')
+    const failed = await runPaid(gate, call({ 'x-payment': payment }), async () => ({
+      status: 500,
+      body: { error: true },
+    }))
     expect(failed.status).toBe(500)
     expect(await treasury()).toBe(before)
     // Never charged, so the caller's retry with the same payment goes through.
@@ -102,7 +128,6 @@ describe.each(RAILS)('payment gate on $name', (rail) => {
     expect((answer.body as { message: string }).message).toContain('this call costs 20000')
     expect(runs).toBe(runsBefore)
   })
-
 })
 
 describe('payment gate: bad headers, an unreachable facilitator', () => {
@@ -189,7 +214,12 @@ describeWithRedis('two instances sharing a Redis ledger', () => {
       const payment = await pay()
       const before = await treasury()
       const runsBefore = runs
-      const answers = await Promise.all(gates.flatMap((instance) => [runPaid(instance, call({ 'x-payment': payment }), ok), runPaid(instance, call({ 'x-payment': payment }), ok)]))
+      const answers = await Promise.all(
+        gates.flatMap((instance) => [
+          runPaid(instance, call({ 'x-payment': payment }), ok),
+          runPaid(instance, call({ 'x-payment': payment }), ok),
+        ]),
+      )
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402, 402, 402])
       expect(runs - runsBefore).toBe(1)
       expect(await treasury()).toBe(before + 20_000n)

@@ -9,6 +9,7 @@ import { SolanaSource } from '../src/sources/solana-rpc.ts'
 import { CallMeter } from '../src/sources/upstream.ts'
 import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
 import { runPaid } from '../src/payments/http.ts'
+import { eventually } from './support/eventually.ts'
 
 // A settlement whose answer is lost (the facilitator slower than the service waits, or unreachable)
 // leaves the payment `pending`; the gate then asks the chain itself what happened.
@@ -50,7 +51,7 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     expect((await store.ledger.get(key))?.state).toBe('pending')
 
     // The slow facilitator settles meanwhile (waited for, not assumed: the machine may be busy).
-    for (let waited = 0; waited < 10_000 && (await rail.treasury()) === before; waited += 100) await Bun.sleep(100)
+    await eventually('the settlement on chain', rail.treasury, (balance) => balance !== before, { timeoutMs: 10_000 })
     expect(await rail.treasury()).toBe(before + 20_000n)
     expect(await gate.resolvePending()).toMatchObject({ credited: 1 })
     // Found with the settlement's transaction (Solana: the payment transaction; EVM: the AuthorizationUsed log's).
@@ -59,12 +60,17 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     expect(credited.transaction).toMatch(rail.name === 'solana' ? /^[1-9A-HJ-NP-Za-km-z]{64,88}$/ : /^0x[0-9a-f]{64}$/)
 
     // The caller presents the same payment again: a failed call keeps the credit...
-    expect((await runPaid(gate, call({ 'x-payment': header }), async () => ({ status: 500, body: {} }))).status).toBe(500)
+    expect((await runPaid(gate, call({ 'x-payment': header }), async () => ({ status: 500, body: {} }))).status).toBe(
+      500,
+    )
     expect((await store.ledger.get(key))?.state).toBe('credited')
     // ...a successful one delivers the result it paid for, with a receipt, and charges nothing more.
     const redeemed = await runPaid(gate, call({ 'x-payment': header }), ok)
     expect(redeemed.status).toBe(200)
-    expect(JSON.parse(Buffer.from(redeemed.headers['payment-response']!, 'base64').toString())).toMatchObject({ success: true, transaction: credited.transaction })
+    expect(JSON.parse(Buffer.from(redeemed.headers['payment-response']!, 'base64').toString())).toMatchObject({
+      success: true,
+      transaction: credited.transaction,
+    })
     expect((await store.ledger.get(key))?.state).toBe('settled')
     expect(await rail.treasury()).toBe(before + 20_000n)
     // A third time it is used up.
@@ -87,7 +93,10 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     if (rail.name === 'solana') for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
     else later += 3_600_000
     expect(await gate.resolvePending(later)).toMatchObject({ failed: 1 })
-    expect(await store.ledger.get(key)).toMatchObject({ state: 'failed', reason: expect.stringContaining('can never settle') })
+    expect(await store.ledger.get(key)).toMatchObject({
+      state: 'failed',
+      reason: expect.stringContaining('can never settle'),
+    })
     expect(await rail.treasury()).toBe(before)
   })
 })

@@ -2,6 +2,7 @@ import { expect, test } from 'bun:test'
 import type { PaymentRequired } from '@x402/core/types'
 import { restartableService } from './support/launch.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
+import { eventually } from './support/eventually.ts'
 import { usdcOf } from './support/x402.ts'
 
 const { sandbox, service, payments } = await restartableService('restart')
@@ -10,30 +11,35 @@ const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-c
 const { client } = await demoPayer(sandbox.file, 'solana')
 
 const scan = (url: string, headers: Record<string, string> = {}) =>
-  fetch(`${url}/scan/quick`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ token_address: mint }) })
+  fetch(`${url}/scan/quick`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ token_address: mint }),
+  })
 
 const ledgerStates = () => payments().map(({ state, reason }) => ({ state, reason }))
 
 test('killed between verify and settle: after a restart the ledger shows the payment, nothing was charged, and it is charged once when reused', async () => {
   const first = await service()
   // Wait for the facilitator's fee payer, then pay the live challenge.
-  let challenge: Response
-  for (;;) {
-    challenge = await scan(first.url)
-    if (challenge.status === 402) break
-    await Bun.sleep(100)
-  }
-  const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString()) as PaymentRequired
+  const challenge = await eventually(
+    'the challenge offered',
+    () => scan(first.url),
+    (answer) => answer.status === 402,
+  )
+  const required = JSON.parse(
+    Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString(),
+  ) as PaymentRequired
   const payment = Buffer.from(JSON.stringify(await client.createPaymentPayload(required))).toString('base64')
   const before = await usdcOf(sandbox, offers.solana.pay_to)
 
   // A slow chain keeps the scan running after its payment is verified; kill the service then.
   sandbox.faults.set('rpc', 'getTokenLargestAccounts', { kind: 'slow', delayMs: 8_000 })
   const inFlight = scan(first.url, { 'payment-signature': payment }).catch(() => undefined)
-  for (let waited = 0; !ledgerStates().some((row) => row.state === 'verified'); waited += 20) {
-    if (waited > 5_000) throw new Error(`the payment was never verified: ${JSON.stringify(ledgerStates())}`)
-    await Bun.sleep(20)
-  }
+  await eventually('the payment verified', ledgerStates, (rows) => rows.some((row) => row.state === 'verified'), {
+    timeoutMs: 5_000,
+    intervalMs: 20,
+  })
   first.child.kill('SIGKILL')
   await first.child.exited
   await inFlight
@@ -45,14 +51,19 @@ test('killed between verify and settle: after a restart the ledger shows the pay
   const second = await service()
   try {
     expect(ledgerStates()).toEqual([{ state: 'cancelled', reason: 'the service stopped before settlement' }])
-    expect(second.lines.some((line) => line.msg === 'payments left unfinished by the last run: released those never settled; the rest stay pending')).toBe(true)
+    expect(
+      second.lines.some(
+        (line) =>
+          line.msg === 'payments left unfinished by the last run: released those never settled; the rest stay pending',
+      ),
+    ).toBe(true)
     // The caller's retry with the same payment goes through and is charged once.
-    let paid: Response
-    for (;;) {
-      paid = await scan(second.url, { 'payment-signature': payment })
-      if (paid.status !== 503) break
-      await Bun.sleep(100)
-    }
+    // Until the facilitator is reached, the paid call answers 503 (and the payment is not used).
+    const paid = await eventually(
+      'the paid scan',
+      () => scan(second.url, { 'payment-signature': payment }),
+      (answer) => answer.status !== 503,
+    )
     expect(paid.status).toBe(200)
     expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(before + 20_000n)
     expect((await scan(second.url, { 'payment-signature': payment })).status).toBe(402)

@@ -9,16 +9,25 @@ import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/core/config.ts'
 import { createContext } from '../src/context.ts'
 import { usdToAtomicUsdc } from '../src/core/manifest.ts'
-import { PaymentGate } from '../src/payments/gate.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/core/server.ts'
 
 // Every route the registry holds, read from the registry itself: a priced route answers 402 without
 // payment and runs once per valid payment; a free route never asks for one. A route added later is
 // covered without a line here — except a priced one, which needs a valid request below (the test says so).
 const sandbox = await startSandbox(ephemeralSandboxOptions())
-const ctx = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', RATE_LIMIT_SCANNER_BURST: '1000' }), {
-  logger: pino({ level: 'silent' }),
-})
+const ctx = createContext(
+  loadConfig({
+    ...sandbox.serviceSettings,
+    PORT: '0',
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_SCANNER_BURST: '1000',
+  }),
+  {
+    logger: pino({ level: 'silent' }),
+  },
+)
 await (ctx.payments as PaymentGate).start()
 const running = startServer(createApp(ctx), ctx)
 afterAll(async () => {
@@ -31,7 +40,13 @@ const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-c
 const SOL = 'So11111111111111111111111111111111111111112'
 const buyer = await sandbox.world.signer('demo-buyer')
 const treasury = () => sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`)
-const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, fetcher: typeof fetch = fetch) =>
+const send = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  fetcher: typeof fetch = fetch,
+) =>
   fetcher(`${running.url}${path}`, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -40,12 +55,24 @@ const send = (method: string, path: string, body?: unknown, headers: Record<stri
 
 /** Quotes a swap as the demo buyer; the job id and its signed transaction. */
 async function quotedSwap(): Promise<{ job_id: string; signed_transaction_b64: string }> {
-  const quoted = (await (await send('POST', '/trade/quote', { input_mint: SOL, output_mint: mint, amount_in: '10000000', user_public_key: buyer.address })).json()) as {
+  const quoted = (await (
+    await send('POST', '/trade/quote', {
+      input_mint: SOL,
+      output_mint: mint,
+      amount_in: '10000000',
+      user_public_key: buyer.address,
+    })
+  ).json()) as {
     job_id: string
     unsigned_transaction_b64: string
   }
   const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
-  return { job_id: quoted.job_id, signed_transaction_b64: getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction)) }
+  return {
+    job_id: quoted.job_id,
+    signed_transaction_b64: getBase64EncodedWireTransaction(
+      await partiallySignTransaction([buyer.keyPair], transaction),
+    ),
+  }
 }
 
 /** A valid request body for each priced route (built afresh per use). */
@@ -64,7 +91,7 @@ const priced = ctx.registry.routes().filter((route) => route.price !== 'free')
 const free = ctx.registry.routes().filter((route) => route.price === 'free')
 
 describe('every priced route, from the registry', () => {
-  test('the registry prices the spec\'s paid routes at the spec\'s prices (a price removed from a manifest fails here)', () => {
+  test("the registry prices the spec's paid routes at the spec's prices (a price removed from a manifest fails here)", () => {
     expect(Object.fromEntries(priced.map((route) => [route.key, (route.price as { usd: string }).usd]))).toEqual({
       'POST /scan/quick': '0.02',
       'POST /market/intel': '0.20',
@@ -75,43 +102,53 @@ describe('every priced route, from the registry', () => {
 
   test('the registry holds the priced routes this test knows how to call', () => {
     expect(priced.length).toBeGreaterThan(0)
-    for (const route of priced) expect(VALID_REQUESTS[route.key], `add a valid request for ${route.key} to VALID_REQUESTS`).toBeDefined()
+    for (const route of priced)
+      expect(VALID_REQUESTS[route.key], `add a valid request for ${route.key} to VALID_REQUESTS`).toBeDefined()
   })
 
-  test.each(priced.map((route) => [route.key, route] as const))('%s: 402 without payment; one payment runs it once', async (_, route) => {
-    const price = usdToAtomicUsdc((route.price as { usd: string }).usd)
-    const unpaid = await send(route.method, route.path, await VALID_REQUESTS[route.key]!())
-    expect(unpaid.status).toBe(402)
-    const challenge = JSON.parse(Buffer.from(unpaid.headers.get('payment-required')!, 'base64').toString()) as { accepts: { amount: string }[] }
-    expect(challenge.accepts.map((offer) => offer.amount)).toEqual(challenge.accepts.map(() => price))
+  test.each(priced.map((route) => [route.key, route] as const))(
+    '%s: 402 without payment; one payment runs it once',
+    async (_, route) => {
+      const price = usdToAtomicUsdc((route.price as { usd: string }).usd)
+      const unpaid = await send(route.method, route.path, await VALID_REQUESTS[route.key]!())
+      expect(unpaid.status).toBe(402)
+      const challenge = JSON.parse(Buffer.from(unpaid.headers.get('payment-required')!, 'base64').toString()) as {
+        accepts: { amount: string }[]
+      }
+      expect(challenge.accepts.map((offer) => offer.amount)).toEqual(challenge.accepts.map(() => price))
 
-    // Pay with the official client on the EVM rail, keeping the payment it sends.
-    const sent: string[] = []
-    const recording = ((input: string | URL | Request, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(String(input), init)
-      const payment = request.headers.get('payment-signature') ?? request.headers.get('x-payment')
-      if (payment) sent.push(payment)
-      return fetch(request)
-    }) as typeof fetch
-    const paying = wrapFetchWithPayment(recording, (await demoPayer(sandbox.file, 'base')).client) as typeof fetch
-    const body = await VALID_REQUESTS[route.key]!()
-    const before = await treasury()
-    const paid = await send(route.method, route.path, body, {}, paying)
-    expect(paid.status).toBe(200)
-    expect(paid.headers.get('payment-response')).toBeTruthy()
-    expect(await treasury()).toBe(before + BigInt(price))
+      // Pay with the official client on the EVM rail, keeping the payment it sends.
+      const sent: string[] = []
+      const recording = ((input: string | URL | Request, init?: RequestInit) => {
+        const request = input instanceof Request ? input : new Request(String(input), init)
+        const payment = request.headers.get('payment-signature') ?? request.headers.get('x-payment')
+        if (payment) sent.push(payment)
+        return fetch(request)
+      }) as typeof fetch
+      const paying = wrapFetchWithPayment(recording, (await demoPayer(sandbox.file, 'base')).client) as typeof fetch
+      const body = await VALID_REQUESTS[route.key]!()
+      const before = await treasury()
+      const paid = await send(route.method, route.path, body, {}, paying)
+      expect(paid.status).toBe(200)
+      expect(paid.headers.get('payment-response')).toBeTruthy()
+      expect(await treasury()).toBe(before + BigInt(price))
 
-    // The same payment again: refused (or, for a job already done, its outcome without a charge); never a second run paid twice.
-    const again = await send(route.method, route.path, body, { 'payment-signature': sent.at(-1)! })
-    expect(route.deferredPayment ? [200, 402] : [402]).toContain(again.status)
-    expect(await treasury()).toBe(before + BigInt(price))
-  })
+      // The same payment again: refused (or, for a job already done, its outcome without a charge); never a second run paid twice.
+      const again = await send(route.method, route.path, body, { 'payment-signature': sent.at(-1)! })
+      expect(route.deferredPayment ? [200, 402] : [402]).toContain(again.status)
+      expect(await treasury()).toBe(before + BigInt(price))
+    },
+  )
 })
 
 describe('every free route, from the registry', () => {
   test.each(free.map((route) => [route.key, route] as const))('%s never asks for payment', async (_, route) => {
     const path = route.path.replace(/:(\w+)/g, 'no-such-$1')
-    const response = await send(route.method, path, route.method === 'POST' ? (FREE_BODIES[route.key] ?? {}) : undefined)
+    const response = await send(
+      route.method,
+      path,
+      route.method === 'POST' ? (FREE_BODIES[route.key] ?? {}) : undefined,
+    )
     expect(response.status).not.toBe(402)
     expect(response.headers.get('payment-required')).toBeNull()
   })

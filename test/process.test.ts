@@ -11,7 +11,8 @@ const BINARY = join(work, 'solsentry')
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 /** Starts a command in the work directory with its data there. */
-const launch = (cmd: string[], env: Record<string, string> = {}) => launchService(cmd, { cwd: work, env: { DATA_DIR: join(work, 'data'), ...env } })
+const launch = (cmd: string[], env: Record<string, string> = {}) =>
+  launchService(cmd, { cwd: work, env: { DATA_DIR: join(work, 'data'), ...env } })
 
 async function checkServes(url: string) {
   const health = await fetch(`${url}/health`)
@@ -48,7 +49,16 @@ describe('npm start (bun src/main.ts)', () => {
 describe('the single binary (npm run build)', () => {
   beforeAll(() => {
     const build = Bun.spawnSync(
-      [process.execPath, 'build', 'src/main.ts', '--compile', '--minify-whitespace', '--minify-syntax', '--outfile', BINARY],
+      [
+        process.execPath,
+        'build',
+        'src/main.ts',
+        '--compile',
+        '--minify-whitespace',
+        '--minify-syntax',
+        '--outfile',
+        BINARY,
+      ],
       { cwd: ROOT, stderr: 'pipe', stdout: 'pipe' },
     )
     if (build.exitCode !== 0) throw new Error(`bun build --compile failed: ${build.stderr.toString()}`)

@@ -1,4 +1,11 @@
-import { createKeyPairSignerFromBytes, createSolanaRpc, type Address, type Rpc, type Signature, type SolanaRpcApi } from '@solana/kit'
+import {
+  createKeyPairSignerFromBytes,
+  createSolanaRpc,
+  type Address,
+  type Rpc,
+  type Signature,
+  type SolanaRpcApi,
+} from '@solana/kit'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -6,7 +13,12 @@ import { join } from 'node:path'
 import { decodeAmmInfo } from '../src/onchain/raydium-amm-v4.ts'
 import { decodeBondingCurve, findBondingCurveAddress } from '../src/onchain/pump.ts'
 import { decodePumpPool } from '../src/onchain/pump-amm.ts'
-import { METEORA_DLMM_PROGRAM_ADDRESS, ORCA_WHIRLPOOL_PROGRAM_ADDRESS, PUMP_AMM_PROGRAM_ADDRESS, PUMP_PROGRAM_ADDRESS } from '../src/onchain/programs.ts'
+import {
+  METEORA_DLMM_PROGRAM_ADDRESS,
+  ORCA_WHIRLPOOL_PROGRAM_ADDRESS,
+  PUMP_AMM_PROGRAM_ADDRESS,
+  PUMP_PROGRAM_ADDRESS,
+} from '../src/onchain/programs.ts'
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import type { Pool } from '../sandbox/world/pool-book.ts'
@@ -63,7 +75,9 @@ async function history(address: string) {
   const signatures = [...(await rpc.getSignaturesForAddress(address as Address).send())].reverse()
   return Promise.all(
     signatures.map(async (entry) => {
-      const transaction = await rpc.getTransaction(entry.signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send()
+      const transaction = await rpc
+        .getTransaction(entry.signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 })
+        .send()
       return { slot: entry.slot, feePayer: String(transaction!.transaction.message.accountKeys[0]) }
     }),
   )
@@ -73,7 +87,9 @@ describe('sandbox boot', () => {
   test('boots every scenario and writes world.json with the URLs, USDC mint and demo buyer', () => {
     expect(sandbox.file.scenarios.length).toBeGreaterThanOrEqual(12)
     const written = JSON.parse(readFileSync(sandbox.worldFilePath, 'utf8'))
-    expect(written.scenarios.map((entry: { name: string }) => entry.name)).toEqual(sandbox.file.scenarios.map((entry) => entry.name))
+    expect(written.scenarios.map((entry: { name: string }) => entry.name)).toEqual(
+      sandbox.file.scenarios.map((entry) => entry.name),
+    )
     expect(written.urls.rpc).toBe(sandbox.file.urls.rpc)
     expect(written.usdc_mint).toBe(mintOf('usdc-stablecoin'))
     for (const scenario of written.scenarios) {
@@ -88,20 +104,35 @@ describe('sandbox boot', () => {
     const signer = await createKeyPairSignerFromBytes(bytes)
     check(signer.address).toBe(sandbox.file.buyer.address)
     check((await rpc.getBalance(signer.address).send()).value >= 100_000_000_000n).toBe(true)
-    const usdc = await rpc.getTokenAccountsByOwner(signer.address, { mint: mintOf('usdc-stablecoin') }, { encoding: 'base64' }).send()
+    const usdc = await rpc
+      .getTokenAccountsByOwner(signer.address, { mint: mintOf('usdc-stablecoin') }, { encoding: 'base64' })
+      .send()
     expect(usdc.value).toHaveLength(1)
   })
 
   test('world.json lists the anvil chain, its test USDC and a funded EVM buyer whose key controls the address', async () => {
     const written = JSON.parse(readFileSync(sandbox.worldFilePath, 'utf8'))
     expect(written.urls.anvil).toBe(sandbox.evm.url)
-    expect(written.x402.base).toMatchObject({ network: 'eip155:31337', asset: sandbox.evm.usdc, asset_domain: 'USD Coin,2', pay_to: sandbox.evm.treasury })
-    const chainId = await fetch(written.urls.anvil, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) })
+    expect(written.x402.base).toMatchObject({
+      network: 'eip155:31337',
+      asset: sandbox.evm.usdc,
+      asset_domain: 'USD Coin,2',
+      pay_to: sandbox.evm.treasury,
+    })
+    const chainId = await fetch(written.urls.anvil, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    })
     expect(((await chainId.json()) as { result: string }).result).toBe('0x7a69')
     const { privateKeyToAccount } = await import('viem/accounts')
     expect(privateKeyToAccount(written.evm_buyer.private_key).address).toBe(written.evm_buyer.address)
     expect(await sandbox.evm.usdcBalance(written.evm_buyer.address)).toBe(1_000_000_000n)
-    expect(sandbox.serviceSettings).toMatchObject({ PAY_TO_BASE: sandbox.evm.treasury, BASE_PAYMENT_NETWORK: 'eip155:31337', BASE_PAYMENT_ASSET: sandbox.evm.usdc })
+    expect(sandbox.serviceSettings).toMatchObject({
+      PAY_TO_BASE: sandbox.evm.treasury,
+      BASE_PAYMENT_NETWORK: 'eip155:31337',
+      BASE_PAYMENT_ASSET: sandbox.evm.usdc,
+    })
   })
 
   test('a replayed account file reads back through the RPC', async () => {
@@ -109,14 +140,19 @@ describe('sandbox boot', () => {
     const parsed = (await rawRpc('getAccountInfo', [REPLAYED.pubkey, { encoding: 'jsonParsed' }])).value
     expect(parsed.owner).toBe(REPLAYED.account.owner)
     expect(parsed.lamports).toBe(REPLAYED.account.lamports)
-    expect(parsed.data.parsed).toMatchObject({ type: 'mint', info: { supply: '42', decimals: 6, isInitialized: true, mintAuthority: null } })
+    expect(parsed.data.parsed).toMatchObject({
+      type: 'mint',
+      info: { supply: '42', decimals: 6, isInitialized: true, mintAuthority: null },
+    })
   })
 
   test('the sandbox USDC faucet mints to any address', async () => {
     const someone = 'Someone111111111111111111111111111111111111'
     const signature = await rawRpc('requestUsdcAirdrop', [someone, 5_000_000])
     expect(typeof signature).toBe('string')
-    const accounts = await rpc.getTokenAccountsByOwner(someone as Address, { mint: mintOf('usdc-stablecoin') }, { encoding: 'base64' }).send()
+    const accounts = await rpc
+      .getTokenAccountsByOwner(someone as Address, { mint: mintOf('usdc-stablecoin') }, { encoding: 'base64' })
+      .send()
     const balance = await rpc.getTokenAccountBalance(accounts.value[0]!.pubkey).send()
     check(balance.value.amount).toBe('5000000')
   })
@@ -128,7 +164,10 @@ describe('scenario facts on the chain', () => {
     const holders = await rpc
       .getProgramAccounts('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' as Address, {
         encoding: 'base64',
-        filters: [{ dataSize: 165n }, { memcmp: { offset: 0n, bytes: mintOf('blue-chip') as never, encoding: 'base58' } }],
+        filters: [
+          { dataSize: 165n },
+          { memcmp: { offset: 0n, bytes: mintOf('blue-chip') as never, encoding: 'base58' } },
+        ],
       })
       .send()
     expect(holders.length).toBeGreaterThanOrEqual(80)
@@ -159,7 +198,7 @@ describe('scenario facts on the chain', () => {
   test('whale-concentrated: one wallet holds 70% of the supply', async () => {
     const largest = await rpc.getTokenLargestAccounts(mintOf('whale-concentrated')).send()
     const supply = BigInt((await rpc.getTokenSupply(mintOf('whale-concentrated')).send()).value.amount)
-    expect(BigInt(largest.value[0]!.amount) * 100n / supply).toBe(70n)
+    expect((BigInt(largest.value[0]!.amount) * 100n) / supply).toBe(70n)
   })
 
   test('pump-bonding: an incomplete bonding curve at its PDA owned by the pump program, no AMM pool', async () => {
@@ -185,9 +224,7 @@ describe('scenario facts on the chain', () => {
     const [pool] = poolsOf('bundled-launch')
     const events = await history(pool!.address)
     const creationSlot = events[0]!.slot
-    const buyersInSlot = new Set(
-      events.filter((event) => event.slot === creationSlot).map((event) => event.feePayer),
-    )
+    const buyersInSlot = new Set(events.filter((event) => event.slot === creationSlot).map((event) => event.feePayer))
     const creator = (await history(mintOf('bundled-launch')))[0]!.feePayer
     buyersInSlot.delete(creator)
     expect(buyersInSlot.size).toBe(6)
@@ -214,9 +251,7 @@ describe('scenario facts on the chain', () => {
     for (const trade of trades) byWallet.set(trade.wallet, (byWallet.get(trade.wallet) ?? 0) + 1)
     const top = [...byWallet.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4)
     expect(top.reduce((sum, [, count]) => sum + count, 0)).toBe(90)
-    const funders = new Set(
-      await Promise.all(top.map(async ([wallet]) => (await history(wallet))[0]!.feePayer)),
-    )
+    const funders = new Set(await Promise.all(top.map(async ([wallet]) => (await history(wallet))[0]!.feePayer)))
     expect(funders.size).toBe(1)
   })
 
@@ -238,8 +273,12 @@ describe('scenario facts on the chain', () => {
   test('clmm-pool and dlmm-pool trade only on concentrated-liquidity venues, with no LP mint', async () => {
     const [clmm] = poolsOf('clmm-pool')
     const [dlmm] = poolsOf('dlmm-pool')
-    expect((await rpc.getAccountInfo(clmm!.address as Address, { encoding: 'base64' }).send()).value?.owner).toBe(ORCA_WHIRLPOOL_PROGRAM_ADDRESS)
-    expect((await rpc.getAccountInfo(dlmm!.address as Address, { encoding: 'base64' }).send()).value?.owner).toBe(METEORA_DLMM_PROGRAM_ADDRESS)
+    expect((await rpc.getAccountInfo(clmm!.address as Address, { encoding: 'base64' }).send()).value?.owner).toBe(
+      ORCA_WHIRLPOOL_PROGRAM_ADDRESS,
+    )
+    expect((await rpc.getAccountInfo(dlmm!.address as Address, { encoding: 'base64' }).send()).value?.owner).toBe(
+      METEORA_DLMM_PROGRAM_ADDRESS,
+    )
     expect([clmm!.lpMint, dlmm!.lpMint]).toEqual([undefined, undefined])
   })
 
@@ -247,7 +286,10 @@ describe('scenario facts on the chain', () => {
     const mint = (await rawRpc('getAccountInfo', [mintOf('hostile-token-2022'), { encoding: 'jsonParsed' }])).value.data
     expect(mint.program).toBe('spl-token-2022')
     const extensions = Object.fromEntries(
-      (mint.parsed.info.extensions as { extension: string; state?: any }[]).map((entry) => [entry.extension, entry.state]),
+      (mint.parsed.info.extensions as { extension: string; state?: any }[]).map((entry) => [
+        entry.extension,
+        entry.state,
+      ]),
     )
     expect(extensions.permanentDelegate.delegate).toBeString()
     expect(extensions.transferFeeConfig.newerTransferFee.transferFeeBasisPoints).toBe(1000)

@@ -3,10 +3,10 @@ import { scannerService } from './support/scanner-service.ts'
 
 const { sandbox, freshApp, mintOf, post } = await scannerService()
 
-
 const scan = post
 
-const codes = (body: { factors: { code: string; impact: number }[] }) => body.factors.filter((entry) => entry.impact < 0).map((entry) => entry.code)
+const codes = (body: { factors: { code: string; impact: number }[] }) =>
+  body.factors.filter((entry) => entry.impact < 0).map((entry) => entry.code)
 
 describe('POST /scan/quick: the verdict on every scenario', () => {
   /** What each scenario was built to show, as the quick scan must report it. */
@@ -14,7 +14,13 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
     'blue-chip': {
       grade: ['A'],
       check: (body) => {
-        expect(body).toMatchObject({ mint_authority_revoked: true, freeze_authority_revoked: true, lp_status: 'BURNED', lp_burned: true, lp_model: 'TRADITIONAL_AMM' })
+        expect(body).toMatchObject({
+          mint_authority_revoked: true,
+          freeze_authority_revoked: true,
+          lp_status: 'BURNED',
+          lp_burned: true,
+          lp_model: 'TRADITIONAL_AMM',
+        })
         expect(body.liquidity_check.rating).toBe('DEEP')
         expect(codes(body)).toEqual([])
       },
@@ -22,13 +28,20 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
     'usdc-stablecoin': {
       grade: ['A'],
       check: (body) => {
-        expect(body).toMatchObject({ authority_exempt: true, mint_authority_revoked: false, freeze_authority_revoked: false })
+        expect(body).toMatchObject({
+          authority_exempt: true,
+          mint_authority_revoked: false,
+          freeze_authority_revoked: false,
+        })
         expect(codes(body)).not.toContain('MINT_AUTHORITY_LIVE')
         expect(codes(body)).not.toContain('FREEZE_AUTHORITY_LIVE')
       },
     },
     'mint-authority-live': { grade: ['B', 'C'], check: (body) => expect(codes(body)).toContain('MINT_AUTHORITY_LIVE') },
-    'freeze-authority-live': { grade: ['A', 'B'], check: (body) => expect(codes(body)).toContain('FREEZE_AUTHORITY_LIVE') },
+    'freeze-authority-live': {
+      grade: ['A', 'B'],
+      check: (body) => expect(codes(body)).toContain('FREEZE_AUTHORITY_LIVE'),
+    },
     'whale-concentrated': {
       grade: ['C', 'D'],
       check: (body) => {
@@ -36,19 +49,46 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
         expect(codes(body)).toContain('TOP10_EXTREME')
       },
     },
-    'pump-bonding': { grade: ['A', 'B'], check: (body) => expect(body).toMatchObject({ lp_status: 'CUSTODIAL', historical_flags: ['PUMP_FUN_BONDING_CURVE'] }) },
-    'pump-graduated': { grade: ['A', 'B'], check: (body) => expect(body).toMatchObject({ lp_status: 'BURNED', historical_flags: ['PUMP_FUN_GRADUATED'] }) },
-    'bundled-launch': { grade: ['C', 'D'], check: (body) => expect(body).toMatchObject({ lp_status: 'UNBURNED', lp_burned: false }) },
-    'sniped-launch': { grade: ['A', 'B'], check: (body) => expect(body.launch_anomaly).toMatchObject({ detected: true, reasons: ['NEW_TOKEN'] }) },
+    'pump-bonding': {
+      grade: ['A', 'B'],
+      check: (body) =>
+        expect(body).toMatchObject({ lp_status: 'CUSTODIAL', historical_flags: ['PUMP_FUN_BONDING_CURVE'] }),
+    },
+    'pump-graduated': {
+      grade: ['A', 'B'],
+      check: (body) => expect(body).toMatchObject({ lp_status: 'BURNED', historical_flags: ['PUMP_FUN_GRADUATED'] }),
+    },
+    'bundled-launch': {
+      grade: ['C', 'D'],
+      check: (body) => expect(body).toMatchObject({ lp_status: 'UNBURNED', lp_burned: false }),
+    },
+    'sniped-launch': {
+      grade: ['A', 'B'],
+      check: (body) => expect(body.launch_anomaly).toMatchObject({ detected: true, reasons: ['NEW_TOKEN'] }),
+    },
     'wash-traded': { grade: ['A', 'B'] },
     'serial-rugger': { grade: ['C', 'D'], check: (body) => expect(body.lp_status).toBe('UNBURNED') },
-    'clmm-pool': { grade: ['A', 'B'], check: (body) => expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM', lp_burned: null }) },
-    'dlmm-pool': { grade: ['A', 'B'], check: (body) => expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM' }) },
+    'clmm-pool': {
+      grade: ['A', 'B'],
+      check: (body) =>
+        expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM', lp_burned: null }),
+    },
+    'dlmm-pool': {
+      grade: ['A', 'B'],
+      check: (body) => expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM' }),
+    },
     'locked-lp': { grade: ['B'], check: (body) => expect(body.lp_status).toBe('UNBURNED') },
     'hostile-token-2022': {
       grade: ['F'],
       check: (body) => {
-        for (const code of ['PERMANENT_DELEGATE', 'TRANSFER_FEE_HIGH', 'TRANSFER_FEE_MUTABLE', 'TRANSFER_HOOK', 'DEFAULT_FROZEN', 'MINT_CLOSE_AUTHORITY'])
+        for (const code of [
+          'PERMANENT_DELEGATE',
+          'TRANSFER_FEE_HIGH',
+          'TRANSFER_FEE_MUTABLE',
+          'TRANSFER_HOOK',
+          'DEFAULT_FROZEN',
+          'MINT_CLOSE_AUTHORITY',
+        ])
           expect(codes(body)).toContain(code)
         expect(body.liquidity_check.rating).toBe('CRITICAL')
       },
@@ -65,7 +105,13 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
       const { status, body, errors } = await scan('/scan/quick', mintOf(name))
       expect(status).toBe(200)
       expect(errors).toEqual([])
-      expect(body).toMatchObject({ schema_version: '2.0', token_address: mintOf(name), grade_type: 'STRUCTURAL_SAFETY', data_quality: 'FULL', missing_fields: [] })
+      expect(body).toMatchObject({
+        schema_version: '2.0',
+        token_address: mintOf(name),
+        grade_type: 'STRUCTURAL_SAFETY',
+        data_quality: 'FULL',
+        missing_fields: [],
+      })
       expect(expected.grade).toContain(body.structural_risk_grade)
       expected.check?.(body)
       expect(body.summary).toContain(`grade ${body.structural_risk_grade}`)
@@ -95,7 +141,13 @@ describe('POST /scan/quick under faults', () => {
     const { status, body, errors } = await scan('/scan/quick', mintOf('whale-concentrated'), freshApp())
     expect(status).toBe(200)
     expect(errors).toEqual([])
-    expect(body).toMatchObject({ data_quality: 'LIMITED', top_10_holder_pct: null, lp_burned: null, lp_status: 'UNKNOWN', mint_authority_revoked: false })
+    expect(body).toMatchObject({
+      data_quality: 'LIMITED',
+      top_10_holder_pct: null,
+      lp_burned: null,
+      lp_status: 'UNKNOWN',
+      mint_authority_revoked: false,
+    })
     expect(body.liquidity_check.rating).toBe('UNKNOWN')
     expect(body.missing_fields).toEqual(expect.arrayContaining(['mint', 'holders', 'market']))
   })

@@ -3,6 +3,7 @@ import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTr
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { restartableService } from './support/launch.ts'
+import { eventually } from './support/eventually.ts'
 
 // The service as a process on the sandbox, killed (SIGKILL) while a trade's fee is settling, then restarted:
 // the job's status must say what the chain says of the money.
@@ -14,45 +15,67 @@ const payingFetch = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, '
 const post = (url: string, body: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
   fetcher(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
-
-async function until<T>(what: string, read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now()
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: still ${JSON.stringify(value)}`)
-    await Bun.sleep(100)
-  }
-}
-
 test('killed while the execute fee settles: after the restart the job reads CONFIRMED with its fee charged once, as on chain', async () => {
   const first = await service()
   let second: Awaited<ReturnType<typeof service>> | undefined
   try {
     // The facilitator answers /supported in the background: wait until the Base rail is offered.
-    await until('the Base rail offered', async () => ((await (await fetch(`${first.url}/trade/currencies`)).json()) as { currencies: { chain: string; accepted: boolean }[] }).currencies, (currencies) => currencies.some((entry) => entry.chain === 'base' && entry.accepted))
+    await eventually(
+      'the Base rail offered',
+      async () =>
+        (
+          (await (await fetch(`${first.url}/trade/currencies`)).json()) as {
+            currencies: { chain: string; accepted: boolean }[]
+          }
+        ).currencies,
+      (currencies) => currencies.some((entry) => entry.chain === 'base' && entry.accepted),
+    )
     const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-    const quoted = (await (await post(`${first.url}/trade/quote`, { input_mint: 'So11111111111111111111111111111111111111112', output_mint: mint, amount_in: '100000000', user_public_key: buyer.address })).json()) as { job_id: string; unsigned_transaction_b64: string }
+    const quoted = (await (
+      await post(`${first.url}/trade/quote`, {
+        input_mint: 'So11111111111111111111111111111111111111112',
+        output_mint: mint,
+        amount_in: '100000000',
+        user_public_key: buyer.address,
+      })
+    ).json()) as { job_id: string; unsigned_transaction_b64: string }
     const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
     const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
     const before = await treasury()
 
     // The facilitator takes 3 s to settle: the service is killed while it waits for the answer.
     sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 3_000 })
-    const inFlight = post(`${first.url}/trade/execute`, { job_id: quoted.job_id, signed_transaction_b64: signed }, payingFetch).catch(() => undefined)
-    await until('the fee settling', ledger, (rows) => rows.some((row) => row.state === 'settling'))
+    const inFlight = post(
+      `${first.url}/trade/execute`,
+      { job_id: quoted.job_id, signed_transaction_b64: signed },
+      payingFetch,
+    ).catch(() => undefined)
+    await eventually('the fee settling', ledger, (rows) => rows.some((row) => row.state === 'settling'))
     first.child.kill('SIGKILL')
     await first.child.exited
     await inFlight
     // The facilitator settled after all: the money moved on chain.
-    await until('the fee on chain', treasury, (balance) => balance === before + 150_000n)
+    await eventually('the fee on chain', treasury, (balance) => balance === before + 150_000n)
     sandbox.faults.clear()
 
     second = await service()
-    type Job = { status: string; fee: { status: string; amount: string; network: string | null; transaction: string | null } | null; history: { status: string }[] }
+    type Job = {
+      status: string
+      fee: { status: string; amount: string; network: string | null; transaction: string | null } | null
+      history: { status: string }[]
+    }
     const statusOf = async () => (await (await fetch(`${second!.url}/trade/status/${quoted.job_id}`)).json()) as Job
-    const job = await until('the job resolved with its fee', statusOf, (read) => read.status === 'CONFIRMED' && read.fee?.status === 'settled')
-    expect(job.fee).toMatchObject({ status: 'settled', amount: '150000', network: 'eip155:31337', transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+    const job = await eventually(
+      'the job resolved with its fee',
+      statusOf,
+      (read) => read.status === 'CONFIRMED' && read.fee?.status === 'settled',
+    )
+    expect(job.fee).toMatchObject({
+      status: 'settled',
+      amount: '150000',
+      network: 'eip155:31337',
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    })
     // The credit the lost answer left was consumed by the trade it paid for: charged once, owed nothing.
     expect(ledger()).toEqual([expect.objectContaining({ state: 'settled' })])
     expect(await treasury()).toBe(before + 150_000n)

@@ -1,13 +1,19 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import pino from 'pino'
-import { getBase64EncodedWireTransaction, getCompiledTransactionMessageDecoder, getTransactionDecoder, partiallySignTransaction, type KeyPairSigner } from '@solana/kit'
+import {
+  getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  partiallySignTransaction,
+  type KeyPairSigner,
+} from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/core/config.ts'
 import { createContext } from '../src/context.ts'
-import { PaymentGate } from '../src/payments/gate.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/core/server.ts'
 import { REPLAYED_MINT, replayedMintDir } from './support/replayed-mint.ts'
 import { openApiValidator } from './support/openapi.ts'
@@ -16,11 +22,18 @@ import { usdcOf } from './support/x402.ts'
 import { describeWithRedis, startRedis } from './support/redis.ts'
 import { WAIVED_PAYMENTS } from './support/payments.ts'
 import { trackingAccountOf } from '../plugins/trade/job.ts'
+import { eventually } from './support/eventually.ts'
 
 // The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
 // the execute fee paid by the official v2 client on the EVM rail (so the Solana balances move only by the swap).
 const sandbox = await startSandbox(ephemeralSandboxOptions({ accountsDir: replayedMintDir() }))
-const config = loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', RATE_LIMIT_SCANNER_BURST: '1000' })
+const config = loadConfig({
+  ...sandbox.serviceSettings,
+  PORT: '0',
+  DATA_DIR: ':memory:',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_SCANNER_BURST: '1000',
+})
 const ctx = createContext(config, { logger: pino({ level: 'silent' }) })
 await (ctx.payments as PaymentGate).start()
 const running = startServer(createApp(ctx), ctx)
@@ -36,20 +49,36 @@ const buyer = await sandbox.world.signer('demo-buyer')
 const payingFetch = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, 'base')).client)
 const { x402: offers } = sandbox.file
 /** What the service has been paid, on both rails. */
-const fees = async () => [await sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`), await usdcOf(sandbox, offers.solana.pay_to)]
+const fees = async () => [
+  await sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`),
+  await usdcOf(sandbox, offers.solana.pay_to),
+]
 const sends = () => sandbox.faults.countOf('rpc:sendTransaction')
 /** Every answer checked against the service's own /openapi.json. */
-const validate = await openApiValidator({ handle: (request) => fetch(`${running.url}${new URL(request.url).pathname}`) })
+const validate = await openApiValidator({
+  handle: (request) => fetch(`${running.url}${new URL(request.url).pathname}`),
+})
 // Called before toMatchObject: Bun's toMatchObject writes its asymmetric matchers into the object it checks.
-const conforms = (method: string, path: string, status: number, body: unknown) => expect(validate(method, path, status, body)).toEqual([])
+const conforms = (method: string, path: string, status: number, body: unknown) =>
+  expect(validate(method, path, status, body)).toEqual([])
 
 const post = (path: string, body: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
-  fetcher(`${running.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  fetcher(`${running.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 async function quote(request: Record<string, unknown> = {}): Promise<{ status: number; body: Json }> {
-  const response = await post('/trade/quote', { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '100000000', user_public_key: buyer.address, ...request })
+  const response = await post('/trade/quote', {
+    input_mint: SOL,
+    output_mint: mintOf('blue-chip'),
+    amount_in: '100000000',
+    user_public_key: buyer.address,
+    ...request,
+  })
   return { status: response.status, body: await response.json() }
 }
 
@@ -60,7 +89,11 @@ async function sign(unsigned: string, signer: KeyPairSigner = buyer): Promise<st
 }
 
 async function rpc(method: string, params: unknown[]): Promise<Json> {
-  const response = await fetch(sandbox.file.urls.rpc, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const response = await fetch(sandbox.file.urls.rpc, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
   return ((await response.json()) as { result: Json }).result
 }
 async function tokensOf(owner: string, mint: string): Promise<bigint> {
@@ -73,11 +106,22 @@ const statusOf = async (jobId: string) => (await (await fetch(`${running.url}/tr
 describe('a swap end to end (quote → sign locally → execute → CONFIRMED)', () => {
   test('the balances move by the quoted amounts and the fee settles exactly once; executing again answers the first outcome', async () => {
     const token = mintOf('blue-chip')
-    const [tokenBefore, lamportsBefore, feesBefore, sendsBefore] = [await tokensOf(buyer.address, token), await lamportsOf(buyer.address), await fees(), sends()]
+    const [tokenBefore, lamportsBefore, feesBefore, sendsBefore] = [
+      await tokensOf(buyer.address, token),
+      await lamportsOf(buyer.address),
+      await fees(),
+      sends(),
+    ]
 
     const quoted = await quote()
     expect(quoted.status).toBe(200)
-    expect(quoted.body).toMatchObject({ schema_version: '2.0', status: 'QUOTED', risk_gate: { verdict: 'PASS', grade: 'A' }, quote: { in_amount: '100000000', input_mint: SOL, output_mint: token }, rejection: null })
+    expect(quoted.body).toMatchObject({
+      schema_version: '2.0',
+      status: 'QUOTED',
+      risk_gate: { verdict: 'PASS', grade: 'A' },
+      quote: { in_amount: '100000000', input_mint: SOL, output_mint: token },
+      rejection: null,
+    })
     conforms('POST', '/trade/quote', 200, quoted.body)
     const { quote: terms, job_id } = quoted.body
     expect(BigInt(terms.min_out_amount)).toBeLessThan(BigInt(terms.out_amount))
@@ -86,12 +130,25 @@ describe('a swap end to end (quote → sign locally → execute → CONFIRMED)',
     // A free route: no payment was asked for.
     expect(await fees()).toEqual(feesBefore)
 
-    const executed = await post('/trade/execute', { job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) }, payingFetch)
+    const executed = await post(
+      '/trade/execute',
+      { job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) },
+      payingFetch,
+    )
     expect(executed.status).toBe(200)
     const outcome = (await executed.json()) as Json
     conforms('POST', '/trade/execute', 200, outcome)
-    expect(outcome).toMatchObject({ schema_version: '2.0', job_id, status: 'CONFIRMED', execution: { tx_signature: expect.any(String), slot: expect.any(Number) }, rejection: null })
-    expect(JSON.parse(Buffer.from(executed.headers.get('payment-response')!, 'base64').toString())).toMatchObject({ success: true, network: 'eip155:31337' })
+    expect(outcome).toMatchObject({
+      schema_version: '2.0',
+      job_id,
+      status: 'CONFIRMED',
+      execution: { tx_signature: expect.any(String), slot: expect.any(Number) },
+      rejection: null,
+    })
+    expect(JSON.parse(Buffer.from(executed.headers.get('payment-response')!, 'base64').toString())).toMatchObject({
+      success: true,
+      network: 'eip155:31337',
+    })
 
     const received = (await tokensOf(buyer.address, token)) - tokenBefore
     expect(received).toBeGreaterThanOrEqual(BigInt(terms.min_out_amount))
@@ -106,12 +163,21 @@ describe('a swap end to end (quote → sign locally → execute → CONFIRMED)',
 
     const job = await statusOf(job_id)
     conforms('GET', '/trade/status/{job_id}', 200, job)
-    expect(job).toMatchObject({ status: 'CONFIRMED', execution: outcome.execution, fee: { status: 'settled', amount: '150000', network: 'eip155:31337' }, rejection: null })
+    expect(job).toMatchObject({
+      status: 'CONFIRMED',
+      execution: outcome.execution,
+      fee: { status: 'settled', amount: '150000', network: 'eip155:31337' },
+      rejection: null,
+    })
     expect(job.history.map((entry: Json) => entry.status)).toEqual(['QUOTED', 'EXECUTING', 'EXECUTING', 'CONFIRMED'])
     expect(job).not.toHaveProperty('unsigned_transaction_b64')
 
     // Again: the first outcome, no second broadcast, no second fee (nothing is even asked for).
-    const again = await post('/trade/execute', { job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) }, payingFetch)
+    const again = await post(
+      '/trade/execute',
+      { job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) },
+      payingFetch,
+    )
     expect(again.status).toBe(200)
     expect(((await again.json()) as Json).execution).toEqual(outcome.execution)
     expect(await fees()).toEqual([evmFees!, solanaFees!])
@@ -137,18 +203,29 @@ describe('every rejection, through real requests: 422 with its status, recorded 
     ['REJECTED_RISK_GATE', () => ({ output_mint: mintOf('hostile-token-2022') })],
     ['REJECTED_NO_ROUTE', () => ({ input_mint: REPLAYED_MINT.pubkey, output_mint: SOL, amount_in: '1' })],
     ['REJECTED_PRICE_IMPACT', () => ({ output_mint: mintOf('dead-token') })],
-    ['REJECTED_INSUFFICIENT_BALANCE', () => ({ user_public_key: 'Fresh' + '1'.repeat(39) })],
-    ['REJECTED_INTERNAL', () => {
-      sandbox.faults.set('jupiter', '/swap/v1/quote', { kind: 'server_error' })
-      return {}
-    }],
+    ['REJECTED_INSUFFICIENT_BALANCE', () => ({ user_public_key: `Fresh${'1'.repeat(39)}` })],
+    [
+      'REJECTED_INTERNAL',
+      () => {
+        sandbox.faults.set('jupiter', '/swap/v1/quote', { kind: 'server_error' })
+        return {}
+      },
+    ],
   ] as const)('%s', async (expected, request) => {
     const feesBefore = await fees()
     const job_id = `reject-${fresh()}`
     const rejected = await quote({ job_id, ...request() })
     expect(rejected.status).toBe(422)
     conforms('POST', '/trade/quote', 422, rejected.body)
-    expect(rejected.body).toMatchObject({ schema_version: '2.0', error: true, code: 'TRADE_REJECTED', job_id, status: expected, execution: null, rejection: { code: expect.any(String), reason: expect.any(String), refundable: true } })
+    expect(rejected.body).toMatchObject({
+      schema_version: '2.0',
+      error: true,
+      code: 'TRADE_REJECTED',
+      job_id,
+      status: expected,
+      execution: null,
+      rejection: { code: expect.any(String), reason: expect.any(String), refundable: true },
+    })
     expect(rejected.body.message).toContain(expected)
     const job = await statusOf(job_id)
     conforms('GET', '/trade/status/{job_id}', 200, job)
@@ -180,30 +257,52 @@ describe('execute refusals', () => {
     const transaction = getTransactionDecoder().decode(Buffer.from(unsigned_transaction_b64, 'base64'))
     const messageBytes = new Uint8Array(transaction.messageBytes)
     messageBytes[messageBytes.length - 1]! ^= 0xff
-    const tampered = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], { ...transaction, messageBytes: messageBytes as never }))
+    const tampered = getBase64EncodedWireTransaction(
+      await partiallySignTransaction([buyer.keyPair], { ...transaction, messageBytes: messageBytes as never }),
+    )
     const refused = await post('/trade/execute', { job_id, signed_transaction_b64: tampered })
     expect(refused.status).toBe(422)
     expect(refused.headers.get('payment-required')).toBeNull()
-    expect(await refused.json()).toMatchObject({ status: 'REJECTED_VALIDATION', rejection: { code: 'TRANSACTION_MISMATCH', refundable: true } })
+    expect(await refused.json()).toMatchObject({
+      status: 'REJECTED_VALIDATION',
+      rejection: { code: 'TRANSACTION_MISMATCH', refundable: true },
+    })
 
     // The quoted message with a forged user signature.
     const signed = getTransactionDecoder().decode(Buffer.from(await sign(unsigned_transaction_b64), 'base64'))
     const forged = new Uint8Array(signed.signatures[buyer.address]!)
     forged[0]! ^= 0xff
-    const badSignature = getBase64EncodedWireTransaction({ ...signed, signatures: { ...signed.signatures, [buyer.address]: forged as never } })
-    expect(await (await post('/trade/execute', { job_id, signed_transaction_b64: badSignature })).json()).toMatchObject({ status: 'REJECTED_VALIDATION', rejection: { code: 'SIGNATURE_INVALID' } })
-    expect(await (await post('/trade/execute', { job_id, signed_transaction_b64: unsigned_transaction_b64 })).json()).toMatchObject({ rejection: { code: 'SIGNATURE_MISSING' } })
+    const badSignature = getBase64EncodedWireTransaction({
+      ...signed,
+      signatures: { ...signed.signatures, [buyer.address]: forged as never },
+    })
+    expect(await (await post('/trade/execute', { job_id, signed_transaction_b64: badSignature })).json()).toMatchObject(
+      { status: 'REJECTED_VALIDATION', rejection: { code: 'SIGNATURE_INVALID' } },
+    )
+    expect(
+      await (await post('/trade/execute', { job_id, signed_transaction_b64: unsigned_transaction_b64 })).json(),
+    ).toMatchObject({ rejection: { code: 'SIGNATURE_MISSING' } })
 
-    expect(await statusOf(job_id)).toMatchObject({ status: 'QUOTED', last_attempt: { rejection: { code: 'SIGNATURE_MISSING' } } })
+    expect(await statusOf(job_id)).toMatchObject({
+      status: 'QUOTED',
+      last_attempt: { rejection: { code: 'SIGNATURE_MISSING' } },
+    })
     expect(await fees()).toEqual(feesBefore)
     // The right transaction still goes through.
-    const executed = await post('/trade/execute', { job_id, signed_transaction_b64: await sign(unsigned_transaction_b64) }, payingFetch)
+    const executed = await post(
+      '/trade/execute',
+      { job_id, signed_transaction_b64: await sign(unsigned_transaction_b64) },
+      payingFetch,
+    )
     expect(executed.status).toBe(200)
   })
 
   test('without payment: 402 with the 0.15 USD challenge, and the job stays quoted', async () => {
     const quoted = await quote()
-    const response = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) })
+    const response = await post('/trade/execute', {
+      job_id: quoted.body.job_id,
+      signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64),
+    })
     expect(response.status).toBe(402)
     const challenge = JSON.parse(Buffer.from(response.headers.get('payment-required')!, 'base64').toString())
     expect(challenge.accepts.map((offer: Json) => offer.amount)).toEqual(['150000', '150000'])
@@ -215,11 +314,19 @@ describe('execute refusals', () => {
     const signedTx = await sign(quoted.body.unsigned_transaction_b64)
     const [feesBefore, sendsBefore] = [await fees(), sends()]
     for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
-    const response = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)
+    const response = await post(
+      '/trade/execute',
+      { job_id: quoted.body.job_id, signed_transaction_b64: signedTx },
+      payingFetch,
+    )
     expect(response.status).toBe(422)
     const failed = await response.json()
     conforms('POST', '/trade/execute', 422, failed)
-    expect(failed).toMatchObject({ status: 'FAILED', execution: null, rejection: { code: 'BLOCKHASH_EXPIRED', refundable: true } })
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      execution: null,
+      rejection: { code: 'BLOCKHASH_EXPIRED', refundable: true },
+    })
     expect(await fees()).toEqual(feesBefore)
     expect(sends()).toBe(sendsBefore)
     expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'FAILED', fee: { status: 'cancelled' } })
@@ -234,11 +341,20 @@ describe('execute refusals', () => {
     expect(quoted.status).toBe(200)
     const signedTx = await sign(quoted.body.unsigned_transaction_b64, wallet)
     const sink = await generateKeyPairSigner()
-    await sandbox.world.run(wallet, [getTransferSolInstruction({ source: wallet, destination: sink.address, amount: 900_000_000n })])
+    await sandbox.world.run(wallet, [
+      getTransferSolInstruction({ source: wallet, destination: sink.address, amount: 900_000_000n }),
+    ])
     const [feesBefore, sendsBefore] = [await fees(), sends()]
-    const response = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)
+    const response = await post(
+      '/trade/execute',
+      { job_id: quoted.body.job_id, signed_transaction_b64: signedTx },
+      payingFetch,
+    )
     expect(response.status).toBe(422)
-    expect(await response.json()).toMatchObject({ status: 'FAILED', rejection: { code: 'SIMULATION_FAILED', refundable: true } })
+    expect(await response.json()).toMatchObject({
+      status: 'FAILED',
+      rejection: { code: 'SIMULATION_FAILED', refundable: true },
+    })
     expect(sends()).toBe(sendsBefore)
     expect(await fees()).toEqual(feesBefore)
   })
@@ -248,20 +364,34 @@ describe('execute refusals', () => {
     const signedTx = await sign(quoted.body.unsigned_transaction_b64)
     const feesBefore = await fees()
     sandbox.faults.set('rpc', 'isBlockhashValid', { kind: 'server_error' })
-    const response = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)
+    const response = await post(
+      '/trade/execute',
+      { job_id: quoted.body.job_id, signed_transaction_b64: signedTx },
+      payingFetch,
+    )
     expect(response.status).toBe(422)
-    expect(await response.json()).toMatchObject({ status: 'REJECTED_INTERNAL', rejection: { code: 'INTERNAL', refundable: true } })
+    expect(await response.json()).toMatchObject({
+      status: 'REJECTED_INTERNAL',
+      rejection: { code: 'INTERNAL', refundable: true },
+    })
     expect(await fees()).toEqual(feesBefore)
     expect((await statusOf(quoted.body.job_id)).status).toBe('QUOTED')
     sandbox.faults.clear()
-    expect((await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)).status).toBe(200)
+    expect(
+      (await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch))
+        .status,
+    ).toBe(200)
   })
 
   test('two concurrent executes of one job: one broadcast, one fee, the same outcome for both', async () => {
     const quoted = await quote()
     const signedTx = await sign(quoted.body.unsigned_transaction_b64)
     const [feesBefore, sendsBefore] = [await fees(), sends()]
-    const answers = await Promise.all([0, 1].map(() => post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch)))
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: signedTx }, payingFetch),
+      ),
+    )
     expect(answers.map((answer) => answer.status)).toEqual([200, 200])
     const [first, second] = (await Promise.all(answers.map((answer) => answer.json()))) as Json[]
     expect(second.execution).toEqual(first.execution)
@@ -286,30 +416,47 @@ describe('execute refusals', () => {
       expect(response.status).toBe(400)
       expect(((await response.json()) as Json).error).toBe(true)
     }
-    const badMint = await post('/trade/quote', { input_mint: '0xabc', output_mint: SOL, amount_in: '1', user_public_key: buyer.address })
+    const badMint = await post('/trade/quote', {
+      input_mint: '0xabc',
+      output_mint: SOL,
+      amount_in: '1',
+      user_public_key: buyer.address,
+    })
     expect(badMint.status).toBe(400)
     expect(((await badMint.json()) as Json).code).toBe('INVALID_ADDRESS')
-    const badAmount = await post('/trade/quote', { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '1.5', user_public_key: buyer.address })
+    const badAmount = await post('/trade/quote', {
+      input_mint: SOL,
+      output_mint: mintOf('blue-chip'),
+      amount_in: '1.5',
+      user_public_key: buyer.address,
+    })
     expect(badAmount.status).toBe(400)
   })
 })
 
 describe('one on-chain swap, one job, at most one fee', () => {
-  const messageOf = (b64: string) => Buffer.from(getTransactionDecoder().decode(Buffer.from(b64, 'base64')).messageBytes)
-  const accountsOf = (b64: string) => getCompiledTransactionMessageDecoder().decode(messageOf(b64)).staticAccounts as string[]
-  const execute = (job_id: string, signed_transaction_b64: string) => post('/trade/execute', { job_id, signed_transaction_b64 }, payingFetch)
+  const messageOf = (b64: string) =>
+    Buffer.from(getTransactionDecoder().decode(Buffer.from(b64, 'base64')).messageBytes)
+  const accountsOf = (b64: string) =>
+    getCompiledTransactionMessageDecoder().decode(messageOf(b64)).staticAccounts as string[]
+  const execute = (job_id: string, signed_transaction_b64: string) =>
+    post('/trade/execute', { job_id, signed_transaction_b64 }, payingFetch)
 
-  test('two identical quotes sent at once get distinct transactions (each carries its job\'s tracking account): two swaps, two fees, never one swap charged twice', async () => {
+  test("two identical quotes sent at once get distinct transactions (each carries its job's tracking account): two swaps, two fees, never one swap charged twice", async () => {
     const token = mintOf('blue-chip')
     const [first, second] = await Promise.all([quote(), quote()])
     expect([first.status, second.status]).toEqual([200, 200])
     expect(first.body.job_id).not.toBe(second.body.job_id)
-    expect(messageOf(first.body.unsigned_transaction_b64).equals(messageOf(second.body.unsigned_transaction_b64))).toBe(false)
+    expect(messageOf(first.body.unsigned_transaction_b64).equals(messageOf(second.body.unsigned_transaction_b64))).toBe(
+      false,
+    )
     expect(accountsOf(first.body.unsigned_transaction_b64)).toContain(trackingAccountOf(first.body.job_id))
     expect(accountsOf(second.body.unsigned_transaction_b64)).toContain(trackingAccountOf(second.body.job_id))
 
     const [tokensBefore, feesBefore, sendsBefore] = [await tokensOf(buyer.address, token), await fees(), sends()]
-    const answers = await Promise.all([first, second].map(async ({ body }) => execute(body.job_id, await sign(body.unsigned_transaction_b64))))
+    const answers = await Promise.all(
+      [first, second].map(async ({ body }) => execute(body.job_id, await sign(body.unsigned_transaction_b64))),
+    )
     expect(answers.map((answer) => answer.status)).toEqual([200, 200])
     const [a, b] = (await Promise.all(answers.map((answer) => answer.json()))) as Json[]
     expect(a.execution.tx_signature).not.toBe(b.execution.tx_signature)
@@ -323,7 +470,10 @@ describe('one on-chain swap, one job, at most one fee', () => {
     const [owner, copy] = await Promise.all([quote(), quote()])
     // The copy's stored transaction made byte-identical to the owner's, as if the aggregator had built the same one twice.
     const stored = (await ctx.store.jobs.get<Json>(copy.body.job_id))!
-    await ctx.store.jobs.transition(copy.body.job_id, ['QUOTED'], 'QUOTED', { ...stored.job, unsigned_transaction_b64: owner.body.unsigned_transaction_b64 })
+    await ctx.store.jobs.transition(copy.body.job_id, ['QUOTED'], 'QUOTED', {
+      ...stored.job,
+      unsigned_transaction_b64: owner.body.unsigned_transaction_b64,
+    })
     const signedTx = await sign(owner.body.unsigned_transaction_b64)
     const [feesBefore, sendsBefore] = [await fees(), sends()]
 
@@ -332,7 +482,10 @@ describe('one on-chain swap, one job, at most one fee', () => {
     const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Json[]
     const confirmed = bodies.find((body) => body.status === 'CONFIRMED')
     const refused = bodies.find((body) => body.status !== 'CONFIRMED')
-    expect(refused).toMatchObject({ status: 'REJECTED_VALIDATION', rejection: { code: 'TRANSACTION_OF_ANOTHER_JOB', refundable: true } })
+    expect(refused).toMatchObject({
+      status: 'REJECTED_VALIDATION',
+      rejection: { code: 'TRANSACTION_OF_ANOTHER_JOB', refundable: true },
+    })
     expect(refused.rejection.reason).toContain(confirmed.job_id)
     expect(sends() - sendsBefore).toBe(1)
     expect((await fees())[0]).toBe(feesBefore[0]! + 150_000n)
@@ -342,7 +495,10 @@ describe('one on-chain swap, one job, at most one fee', () => {
     expect(again.status).toBe(422)
     expect(await again.json()).toMatchObject({ rejection: { code: 'TRANSACTION_OF_ANOTHER_JOB' } })
     expect(await statusOf(refused.job_id)).toMatchObject({ status: 'QUOTED', fee: null, execution: null })
-    expect(await statusOf(confirmed.job_id)).toMatchObject({ status: 'CONFIRMED', fee: { status: 'settled', amount: '150000' } })
+    expect(await statusOf(confirmed.job_id)).toMatchObject({
+      status: 'CONFIRMED',
+      fee: { status: 'settled', amount: '150000' },
+    })
     expect((await fees())[0]).toBe(feesBefore[0]! + 150_000n)
   })
 
@@ -371,17 +527,47 @@ describe('one on-chain swap, one job, at most one fee', () => {
 describe('the fee as it stands on chain', () => {
   test('a fee whose settlement answer is lost reads pending, then settled with its transaction once the chain shows it — charged once', async () => {
     // A service that waits 1 s for settlements, and a facilitator that takes 2.5 s.
-    const slow = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', FACILITATOR_SETTLE_TIMEOUT_MS: '1000' }), { logger: pino({ level: 'silent' }) })
+    const slow = createContext(
+      loadConfig({
+        ...sandbox.serviceSettings,
+        PORT: '0',
+        DATA_DIR: ':memory:',
+        LOG_LEVEL: 'silent',
+        FACILITATOR_SETTLE_TIMEOUT_MS: '1000',
+      }),
+      { logger: pino({ level: 'silent' }) },
+    )
     const gate = slow.payments as PaymentGate
     await gate.start()
     const server = startServer(createApp(slow), slow)
     try {
-      const at = (path: string, body?: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
-        body === undefined ? fetch(`${server.url}${path}`) : fetcher(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      const quoted = (await (await at('/trade/quote', { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '100000000', user_public_key: buyer.address })).json()) as Json
+      const at = (
+        path: string,
+        body?: unknown,
+        fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch,
+      ) =>
+        body === undefined
+          ? fetch(`${server.url}${path}`)
+          : fetcher(`${server.url}${path}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            })
+      const quoted = (await (
+        await at('/trade/quote', {
+          input_mint: SOL,
+          output_mint: mintOf('blue-chip'),
+          amount_in: '100000000',
+          user_public_key: buyer.address,
+        })
+      ).json()) as Json
       const before = (await fees())[0]!
       sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
-      const executed = await at('/trade/execute', { job_id: quoted.job_id, signed_transaction_b64: await sign(quoted.unsigned_transaction_b64) }, payingFetch)
+      const executed = await at(
+        '/trade/execute',
+        { job_id: quoted.job_id, signed_transaction_b64: await sign(quoted.unsigned_transaction_b64) },
+        payingFetch,
+      )
       // The trade confirmed: that is the answer; the receipt is not known yet.
       expect(executed.status).toBe(200)
       expect(executed.headers.get('payment-response')).toBeNull()
@@ -389,11 +575,24 @@ describe('the fee as it stands on chain', () => {
       conforms('GET', '/trade/status/{job_id}', 200, pending)
       expect(pending).toMatchObject({ status: 'CONFIRMED', fee: { status: 'pending', amount: '150000' } })
 
-      for (let waited = 0; waited < 10_000 && (await fees())[0] === before; waited += 100) await Bun.sleep(100)
+      await eventually(
+        'the fee on chain',
+        async () => (await fees())[0],
+        (balance) => balance !== before,
+        { timeoutMs: 10_000 },
+      )
       expect((await fees())[0]).toBe(before + 150_000n)
       expect(await gate.resolvePending()).toMatchObject({ credited: 1 })
       const settled = (await (await at(`/trade/status/${quoted.job_id}`)).json()) as Json
-      expect(settled).toMatchObject({ status: 'CONFIRMED', fee: { status: 'settled', amount: '150000', network: 'eip155:31337', transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) } })
+      expect(settled).toMatchObject({
+        status: 'CONFIRMED',
+        fee: {
+          status: 'settled',
+          amount: '150000',
+          network: 'eip155:31337',
+          transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        },
+      })
       // The credit was the trade's own fee: consumed, so the same payment buys nothing more.
       expect(await gate.resolvePending()).toMatchObject({ credited: 0, pending: 0 })
       expect((await fees())[0]).toBe(before + 150_000n)
@@ -407,25 +606,53 @@ describeWithRedis('two instances sharing a Redis store (jobs and payment ledger)
   test('a job quoted on one and executed on both at once: one broadcast, one fee', async () => {
     const redis = await startRedis()
     const instances = [0, 1].map(() => {
-      const shared = createContext(loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', REDIS_URL: redis.url }), { logger: pino({ level: 'silent' }) })
+      const shared = createContext(
+        loadConfig({
+          ...sandbox.serviceSettings,
+          PORT: '0',
+          DATA_DIR: ':memory:',
+          LOG_LEVEL: 'silent',
+          REDIS_URL: redis.url,
+        }),
+        { logger: pino({ level: 'silent' }) },
+      )
       return { ctx: shared, server: startServer(createApp(shared), shared) }
     })
     try {
       await Promise.all(instances.map(({ ctx: shared }) => (shared.payments as PaymentGate).start()))
       const [a, b] = instances.map(({ server }) => server.url)
-      const request = { input_mint: SOL, output_mint: mintOf('blue-chip'), amount_in: '100000000', user_public_key: buyer.address }
-      const quoted = (await (await fetch(`${a}/trade/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })).json()) as Json
+      const request = {
+        input_mint: SOL,
+        output_mint: mintOf('blue-chip'),
+        amount_in: '100000000',
+        user_public_key: buyer.address,
+      }
+      const quoted = (await (
+        await fetch(`${a}/trade/quote`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(request),
+        })
+      ).json()) as Json
       expect(quoted.status).toBe('QUOTED')
       const signedTx = await sign(quoted.unsigned_transaction_b64)
       const [feesBefore, sendsBefore] = [await fees(), sends()]
       const answers = await Promise.all(
-        [a!, b!].map((url) => payingFetch(`${url}/trade/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ job_id: quoted.job_id, signed_transaction_b64: signedTx }) })),
+        [a!, b!].map((url) =>
+          payingFetch(`${url}/trade/execute`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ job_id: quoted.job_id, signed_transaction_b64: signedTx }),
+          }),
+        ),
       )
       expect(answers.map((answer) => answer.status)).toEqual([200, 200])
       expect(sends() - sendsBefore).toBe(1)
       expect((await fees())[0]).toBe(feesBefore[0]! + 150_000n)
       // Either instance answers the job.
-      expect((await (await fetch(`${b}/trade/status/${quoted.job_id}`)).json()) as Json).toMatchObject({ status: 'CONFIRMED' })
+      expect((await (await fetch(`${b}/trade/status/${quoted.job_id}`)).json()) as Json).toMatchObject({
+        status: 'CONFIRMED',
+      })
     } finally {
       for (const { server } of instances) await server.shutdown('test over')
       await redis.stop()
@@ -437,32 +664,69 @@ describe('jobs over time', () => {
   test('a quote past its blockhash reads EXPIRED, and executing it answers EXPIRED without asking for payment', async () => {
     const quoted = await quote()
     const stored = (await ctx.store.jobs.get<Json>(quoted.body.job_id))!
-    const past = { ...stored.job, quote: { ...stored.job.quote, expires_at: new Date(Date.now() - 60_000).toISOString() } }
+    const past = {
+      ...stored.job,
+      quote: { ...stored.job.quote, expires_at: new Date(Date.now() - 60_000).toISOString() },
+    }
     expect(await ctx.store.jobs.transition(quoted.body.job_id, ['QUOTED'], 'QUOTED', past)).toBe(true)
-    expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'EXPIRED', rejection: { code: 'QUOTE_EXPIRED', refundable: true } })
-    const executed = await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) })
+    expect(await statusOf(quoted.body.job_id)).toMatchObject({
+      status: 'EXPIRED',
+      rejection: { code: 'QUOTE_EXPIRED', refundable: true },
+    })
+    const executed = await post('/trade/execute', {
+      job_id: quoted.body.job_id,
+      signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64),
+    })
     expect(executed.status).toBe(422)
     expect(await executed.json()).toMatchObject({ status: 'EXPIRED', rejection: { code: 'QUOTE_EXPIRED' } })
   })
 
   test('a job left EXECUTING by a process that stopped is resolved from the chain when read', async () => {
     const quoted = await quote()
-    const done = (await (await post('/trade/execute', { job_id: quoted.body.job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) }, payingFetch)).json()) as Json
+    const done = (await (
+      await post(
+        '/trade/execute',
+        { job_id: quoted.body.job_id, signed_transaction_b64: await sign(quoted.body.unsigned_transaction_b64) },
+        payingFetch,
+      )
+    ).json()) as Json
     // As if the service died after sending: the job still EXECUTING, last touched minutes ago.
     const stored = (await ctx.store.jobs.get<Json>(quoted.body.job_id))!
-    const orphan = { ...stored.job, status: 'EXECUTING', updated_at: new Date(Date.now() - 300_000).toISOString(), execution: { tx_signature: done.execution.tx_signature, slot: null } }
+    const orphan = {
+      ...stored.job,
+      status: 'EXECUTING',
+      updated_at: new Date(Date.now() - 300_000).toISOString(),
+      execution: { tx_signature: done.execution.tx_signature, slot: null },
+    }
     expect(await ctx.store.jobs.transition(quoted.body.job_id, ['CONFIRMED'], 'EXECUTING', orphan)).toBe(true)
     // Its fee is what the ledger says of its payment: here it had settled, once.
-    expect(await statusOf(quoted.body.job_id)).toMatchObject({ status: 'CONFIRMED', execution: done.execution, fee: { status: 'settled', amount: '150000' } })
+    expect(await statusOf(quoted.body.job_id)).toMatchObject({
+      status: 'CONFIRMED',
+      execution: done.execution,
+      fee: { status: 'settled', amount: '150000' },
+    })
   })
 })
 
 test('npm run trade (the demo client) buys a token as the demo buyer: quote, local signature, paid execute', async () => {
   const { join } = await import('node:path')
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'sandbox/trade.ts'), mintOf('sniped-launch'), '--rail', 'base', '--service', running.url, '--world', sandbox.worldFilePath], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      join(import.meta.dir, '..', 'sandbox/trade.ts'),
+      mintOf('sniped-launch'),
+      '--rail',
+      'base',
+      '--service',
+      running.url,
+      '--world',
+      sandbox.worldFilePath,
+    ],
+    {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  )
   const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
   expect(err).toContain('quote: HTTP 200, QUOTED')
   expect(err).toContain('execute: HTTP 200')
@@ -476,7 +740,9 @@ describe('free helper routes', () => {
     conforms('GET', '/trade/pairs', 200, pairs)
     expect(pairs).toMatchObject({ schema_version: '2.0', count: pairs.pairs.length })
     expect(pairs.pairs).toContainEqual({ mint: SOL, symbol: 'SOL', name: 'Wrapped SOL', decimals: 9 })
-    expect(pairs.pairs).toContainEqual(expect.objectContaining({ mint: mintOf('usdc-stablecoin'), symbol: 'USDC', decimals: 6 }))
+    expect(pairs.pairs).toContainEqual(
+      expect.objectContaining({ mint: mintOf('usdc-stablecoin'), symbol: 'USDC', decimals: 6 }),
+    )
     sandbox.faults.set('jupiter', '/tokens/v2/tag', { kind: 'down' })
     // The list is cached: a fresh context sees the fault.
     const bare = createContext(config, { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS })
@@ -490,9 +756,30 @@ describe('free helper routes', () => {
     const currencies = (await (await fetch(`${running.url}/trade/currencies`)).json()) as Json
     conforms('GET', '/trade/currencies', 200, currencies)
     expect(currencies.currencies).toEqual([
-      { currency: 'USDC', decimals: 6, chain: 'base', network: 'eip155:31337', asset: offers.base.asset, pay_to: offers.base.pay_to, accepted: true },
-      { currency: 'USDC', decimals: 6, chain: 'solana', network: offers.solana.network, asset: offers.solana.asset, pay_to: offers.solana.pay_to, accepted: true },
+      {
+        currency: 'USDC',
+        decimals: 6,
+        chain: 'base',
+        network: 'eip155:31337',
+        asset: offers.base.asset,
+        pay_to: offers.base.pay_to,
+        accepted: true,
+      },
+      {
+        currency: 'USDC',
+        decimals: 6,
+        chain: 'solana',
+        network: offers.solana.network,
+        asset: offers.solana.asset,
+        pay_to: offers.solana.pay_to,
+        accepted: true,
+      },
     ])
-    expect(currencies.prices).toContainEqual({ route: 'POST /trade/execute', skill: 'sol_trade', usd: '0.15', amount: '150000' })
+    expect(currencies.prices).toContainEqual({
+      route: 'POST /trade/execute',
+      skill: 'sol_trade',
+      usd: '0.15',
+      amount: '150000',
+    })
   })
 })

@@ -1,5 +1,11 @@
 // Bench baseline: a bare Bun.serve answering the same JSON as the service, with no framework at all.
-const HEALTH = JSON.stringify({ schema_version: '2.0', status: 'ok', version: '2.0.0', uptime_s: 0, sources: { store: 'ok' } })
+const HEALTH = JSON.stringify({
+  schema_version: '2.0',
+  status: 'ok',
+  version: '2.0.0',
+  uptime_s: 0,
+  sources: { store: 'ok' },
+})
 const INVALID = JSON.stringify({
   schema_version: '2.0',
   error: true,

@@ -20,8 +20,20 @@ app.use(
     {
       'POST /scan/quick': {
         accepts: [
-          { scheme: 'exact', network: baseNetwork, payTo: env.PAY_TO_BASE!, price: { asset: env.BASE_PAYMENT_ASSET!, amount: '20000', extra: { name, version } }, maxTimeoutSeconds: 120 },
-          { scheme: 'exact', network, payTo: env.PAY_TO_SOLANA!, price: { asset: env.SOLANA_PAYMENT_ASSET!, amount: '20000' }, maxTimeoutSeconds: 120 },
+          {
+            scheme: 'exact',
+            network: baseNetwork,
+            payTo: env.PAY_TO_BASE!,
+            price: { asset: env.BASE_PAYMENT_ASSET!, amount: '20000', extra: { name, version } },
+            maxTimeoutSeconds: 120,
+          },
+          {
+            scheme: 'exact',
+            network,
+            payTo: env.PAY_TO_SOLANA!,
+            price: { asset: env.SOLANA_PAYMENT_ASSET!, amount: '20000' },
+            maxTimeoutSeconds: 120,
+          },
         ],
         description: 'Structural safety check (A to F)',
         mimeType: 'application/json',

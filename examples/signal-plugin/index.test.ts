@@ -39,11 +39,15 @@ describe('example signal package', () => {
   })
 
   test('a package for another API version, or with a foreign namespace, is refused', () => {
-    expect(() => new SignalRegistry(BUILTIN_SIGNALS, [{ ...examplePackage, meta: { ...examplePackage.meta, apiVersion: 2 } }])).toThrow(
-      'written for signal API 2',
-    )
-    expect(() => new SignalRegistry(BUILTIN_SIGNALS, [{ ...examplePackage, meta: { ...examplePackage.meta, namespace: 'other' } }])).toThrow(
-      'third-party ids are "other/<id>"',
-    )
+    expect(
+      () =>
+        new SignalRegistry(BUILTIN_SIGNALS, [{ ...examplePackage, meta: { ...examplePackage.meta, apiVersion: 2 } }]),
+    ).toThrow('written for signal API 2')
+    expect(
+      () =>
+        new SignalRegistry(BUILTIN_SIGNALS, [
+          { ...examplePackage, meta: { ...examplePackage.meta, namespace: 'other' } },
+        ]),
+    ).toThrow('third-party ids are "other/<id>"')
   })
 })

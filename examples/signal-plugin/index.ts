@@ -38,7 +38,20 @@ const copycatSymbol = defineSignal({
     const symbol = metadata.symbol?.trim().toUpperCase() ?? ''
     const genuine = CANONICAL[symbol]
     if (!genuine || genuine === mint || facts.get('token_list')?.verified) return ok([], {})
-    return ok([factor(meta, 'COPYCAT_SYMBOL', 'high', options.penalty, `Uses the ${symbol} symbol`, `This is not ${symbol}: the genuine mint is ${genuine}.`, { symbol, genuine_mint: genuine })], {})
+    return ok(
+      [
+        factor(
+          meta,
+          'COPYCAT_SYMBOL',
+          'high',
+          options.penalty,
+          `Uses the ${symbol} symbol`,
+          `This is not ${symbol}: the genuine mint is ${genuine}.`,
+          { symbol, genuine_mint: genuine },
+        ),
+      ],
+      {},
+    )
   },
 })
 

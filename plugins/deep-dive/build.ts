@@ -75,10 +75,19 @@ export function keyDrivers(factors: readonly Factor[]): Static<typeof KeyDriver>
     .filter((entry) => entry.hard_fail || entry.impact < 0)
     .sort((a, b) => Number(b.hard_fail) - Number(a.hard_fail) || a.impact - b.impact)
     .slice(0, MAX_KEY_DRIVERS)
-    .map((entry) => ({ code: entry.code, signal: entry.signal, risk_group: groupOf(entry.signal), severity: entry.severity, impact: entry.impact, hard_fail: entry.hard_fail, title: entry.title }))
+    .map((entry) => ({
+      code: entry.code,
+      signal: entry.signal,
+      risk_group: groupOf(entry.signal),
+      severity: entry.severity,
+      impact: entry.impact,
+      hard_fail: entry.hard_fail,
+      title: entry.title,
+    }))
 }
 
 /** The fields one signal produced (picked by signal, so two signals' homonymous fields never collide). */
+// biome-ignore lint/suspicious/noExplicitAny: signals type their own fields; the answer builder reads the ones it names
 function fieldsOf(scan: ScanResult, id: string): Record<string, any> {
   return scan.outcomes.find(({ signal }) => signal.meta.id === id)?.outcome.fields ?? {}
 }
@@ -104,7 +113,13 @@ export function effectiveQuality(scan: ScanResult, policy: FactPolicy): Pick<Sca
 /** Maps a deep-dive run (under its fact policy) to the spec §2.4 answer. */
 export function deepDiveAnswer(mint: string, run: ScanResult, policy: FactPolicy): DeepDiveAnswer {
   const scan: ScanResult = { ...run, ...effectiveQuality(run, policy) }
-  const structural = { ...fieldsOf(scan, 'mint-authority'), ...fieldsOf(scan, 'freeze-authority'), ...fieldsOf(scan, 'authority-exemption'), ...fieldsOf(scan, 'holder-concentration'), ...fieldsOf(scan, 'lp-status') }
+  const structural = {
+    ...fieldsOf(scan, 'mint-authority'),
+    ...fieldsOf(scan, 'freeze-authority'),
+    ...fieldsOf(scan, 'authority-exemption'),
+    ...fieldsOf(scan, 'holder-concentration'),
+    ...fieldsOf(scan, 'lp-status'),
+  }
   const honeypot = fieldsOf(scan, 'honeypot')
   const dev = fieldsOf(scan, 'dev-history').dev_wallet_analysis
   const bundled = fieldsOf(scan, 'bundled-launch').bundled_launch_detected
@@ -142,7 +157,10 @@ export function deepDiveAnswer(mint: string, run: ScanResult, policy: FactPolicy
     previousRugs: dev?.previous_rugs,
     bundled,
     ageDays: ageDays(scan),
-    permanentSafety: (mintRevoked || exempt) && (freezeRevoked || exempt) && (lpStatus === 'BURNED' || lpStatus === 'NOT_APPLICABLE' || lock?.locked === true),
+    permanentSafety:
+      (mintRevoked || exempt) &&
+      (freezeRevoked || exempt) &&
+      (lpStatus === 'BURNED' || lpStatus === 'NOT_APPLICABLE' || lock?.locked === true),
     drivers,
   })
 
@@ -188,7 +206,9 @@ export function deepDiveAnswer(mint: string, run: ScanResult, policy: FactPolicy
 /** Days since the mint's creation (launch fact), else since the oldest market pair opened; null when neither is known. */
 function ageDays(scan: ScanResult): number | null {
   const created = scan.facts.get('launch')?.createdAt ?? null
-  const pairs = (scan.facts.get('market')?.pairs ?? []).map((pair) => pair.pairCreatedAt).filter((value): value is number => typeof value === 'number')
+  const pairs = (scan.facts.get('market')?.pairs ?? [])
+    .map((pair) => pair.pairCreatedAt)
+    .filter((value): value is number => typeof value === 'number')
   const since = created ?? (pairs.length > 0 ? Math.min(...pairs) / 1000 : null)
   return since === null ? null : Math.round(((scan.now - since) / DAY_S) * 10) / 10
 }

@@ -20,7 +20,13 @@ export const LONG_TERM_DAYS = 30
  * How sure each rule is before data completeness: a certain finding (a hard fail, a honeypot, a
  * rugging developer) is near-certain; risk-based verdicts less so; DYOR says we do not know.
  */
-export const RULE_CONFIDENCE = { AVOID_CERTAIN: 0.95, AVOID_RISK: 0.8, DYOR_LIMITED_DATA: 0.4, CONSIDER: 0.75, WATCH: 0.65 } as const
+export const RULE_CONFIDENCE = {
+  AVOID_CERTAIN: 0.95,
+  AVOID_RISK: 0.8,
+  DYOR_LIMITED_DATA: 0.4,
+  CONSIDER: 0.75,
+  WATCH: 0.65,
+} as const
 export type RuleId = keyof typeof RULE_CONFIDENCE
 
 export interface RecommendationInput {
@@ -68,24 +74,42 @@ export function recommend(input: RecommendationInput): Static<typeof Recommendat
     input.isHoneypot && 'holders cannot sell (honeypot)',
     input.previousRugs && 'the developer pulled the liquidity of its earlier tokens',
   ].filter(Boolean)
-  if (certain.length > 0) return decide('AVOID_CERTAIN', 'AVOID', 'LONG_TERM', `Avoid: ${certain.join('; ')}. These do not go away.`)
+  if (certain.length > 0)
+    return decide('AVOID_CERTAIN', 'AVOID', 'LONG_TERM', `Avoid: ${certain.join('; ')}. These do not go away.`)
 
-  const high = (['contract_risk', 'liquidity_risk', 'behavioral_risk'] as const).filter((group) => breakdown[group] === 'HIGH')
+  const high = (['contract_risk', 'liquidity_risk', 'behavioral_risk'] as const).filter(
+    (group) => breakdown[group] === 'HIGH',
+  )
   if (input.bundled || high.length > 0) {
-    const why = [input.bundled && 'developer-funded wallets bought in the opening slot (bundled launch)', ...high.map((group) => `${group.replace('_', ' ')} is HIGH`)].filter(Boolean)
+    const why = [
+      input.bundled && 'developer-funded wallets bought in the opening slot (bundled launch)',
+      ...high.map((group) => `${group.replace('_', ' ')} is HIGH`),
+    ].filter(Boolean)
     return decide('AVOID_RISK', 'AVOID', young ? 'SHORT_TERM' : 'MEDIUM_TERM', `Avoid: ${why.join('; ')}.`)
   }
 
   const behaviourMissing = BEHAVIOUR_FACTS.filter((name) => input.missing.includes(name))
   if (input.quality === 'LIMITED' || behaviourMissing.length > 0)
-    return decide('DYOR_LIMITED_DATA', 'DYOR', 'SHORT_TERM', `Do your own research: the data is too limited for a verdict (missing: ${input.missing.join(', ')}). Nothing found so far rules the token out; scan again when the sources recover.`)
+    return decide(
+      'DYOR_LIMITED_DATA',
+      'DYOR',
+      'SHORT_TERM',
+      `Do your own research: the data is too limited for a verdict (missing: ${input.missing.join(', ')}). Nothing found so far rules the token out; scan again when the sources recover.`,
+    )
 
   const gradeOk = input.grade === 'A' || input.grade === 'B'
-  const clean = breakdown.contract_risk === 'LOW' && breakdown.behavioral_risk === 'LOW' && breakdown.market_risk !== 'HIGH'
+  const clean =
+    breakdown.contract_risk === 'LOW' && breakdown.behavioral_risk === 'LOW' && breakdown.market_risk !== 'HIGH'
   const oldEnough = input.ageDays !== null && input.ageDays >= CONSIDER_MIN_AGE_DAYS
   if (gradeOk && clean && oldEnough) {
-    const horizon: Horizon = input.ageDays! >= LONG_TERM_DAYS && input.permanentSafety ? 'LONG_TERM' : young ? 'SHORT_TERM' : 'MEDIUM_TERM'
-    return decide('CONSIDER', 'CONSIDER', horizon, `Consider: grade ${input.grade}, clean contract and behaviour (no insider links, bundles, wash trading or rug history found).`)
+    const horizon: Horizon =
+      input.ageDays! >= LONG_TERM_DAYS && input.permanentSafety ? 'LONG_TERM' : young ? 'SHORT_TERM' : 'MEDIUM_TERM'
+    return decide(
+      'CONSIDER',
+      'CONSIDER',
+      horizon,
+      `Consider: grade ${input.grade}, clean contract and behaviour (no insider links, bundles, wash trading or rug history found).`,
+    )
   }
 
   const why = [
@@ -95,5 +119,10 @@ export function recommend(input: RecommendationInput): Static<typeof Recommendat
     breakdown.market_risk === 'HIGH' && 'market risk HIGH',
     !oldEnough && 'less than a day of history',
   ].filter(Boolean)
-  return decide('WATCH', 'WATCH', young ? 'SHORT_TERM' : 'MEDIUM_TERM', `Watch: ${why.join('; ')}. Nothing rules the token out, but it does not pass for a position yet.`)
+  return decide(
+    'WATCH',
+    'WATCH',
+    young ? 'SHORT_TERM' : 'MEDIUM_TERM',
+    `Watch: ${why.join('; ')}. Nothing rules the token out, but it does not pass for a position yet.`,
+  )
 }

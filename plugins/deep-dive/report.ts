@@ -11,7 +11,9 @@ const NOT_MEASURED = 'not measured'
  */
 export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string {
   const metadata = scan.facts.get('metadata')
-  const name = metadata?.symbol ? `${metadata.symbol}${metadata.name ? ` (${metadata.name})` : ''}` : answer.token_address
+  const name = metadata?.symbol
+    ? `${metadata.symbol}${metadata.name ? ` (${metadata.name})` : ''}`
+    : answer.token_address
   const r = answer.recommendation
   const b = answer.risk_breakdown
   const code = (id: string) => scan.factors.filter((entry) => entry.signal === id && entry.code !== 'UNKNOWN')
@@ -22,27 +24,40 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
     `(${r.time_horizon.toLowerCase().replace('_', ' ')}, confidence ${r.confidence}). ${r.reason} ` +
     `Risk breakdown: contract ${b.contract_risk}, liquidity ${b.liquidity_risk}, market ${b.market_risk}, behavioural ${b.behavioral_risk}.`
 
-  const contractFindings = [...code('honeypot'), ...code('mint-authority'), ...code('freeze-authority'), ...code('token-2022-extensions'), ...code('metadata-mutability'), ...code('authority-exemption')]
+  const contractFindings = [
+    ...code('honeypot'),
+    ...code('mint-authority'),
+    ...code('freeze-authority'),
+    ...code('token-2022-extensions'),
+    ...code('metadata-mutability'),
+    ...code('authority-exemption'),
+  ]
   const contract =
     `Contract. Honeypot: ${answer.is_honeypot === undefined ? NOT_MEASURED : answer.is_honeypot ? 'yes — holders cannot sell' : 'no sale blocker found'}. ` +
     `Mint authority ${answer.mint_authority_revoked ? 'revoked' : 'not shown revoked'}, freeze authority ${answer.freeze_authority_revoked ? 'revoked' : 'not shown revoked'}` +
     `${answer.authority_exempt ? ' (issuer-controlled asset: live authorities expected, not penalised)' : ''}. ` +
     (contractFindings.length > 0 ? `Findings: ${cite(contractFindings)}.` : 'No contract finding.')
 
-  const liquidity = scan.outcomes.find(({ signal }) => signal.meta.id === 'liquidity')?.outcome.fields as { liquidity_check?: { rating: string }; liquidity_usd?: number | null } | undefined
+  const liquidity = scan.outcomes.find(({ signal }) => signal.meta.id === 'liquidity')?.outcome.fields as
+    | { liquidity_check?: { rating: string }; liquidity_usd?: number | null }
+    | undefined
   const lock = answer.liquidity_lock_status
   const liquidityText =
     `Liquidity. ${liquidity?.liquidity_check ? `Rating ${liquidity.liquidity_check.rating}` : 'Rating not measured'}` +
     `${typeof liquidity?.liquidity_usd === 'number' ? ` ($${Math.round(liquidity.liquidity_usd).toLocaleString('en-US')})` : ''}; ` +
     `LP model ${answer.lp_model}, status ${answer.lp_status}${answer.lp_burned === null ? '' : answer.lp_burned ? ' (burned)' : ' (not burned)'}; ` +
     `lock: ${lock ? `${lock.locked ? 'locked' : 'not locked'}, ${lock.locked_pct}% burned or locked (${lock.burned_pct}% burned, ${lock.lock_program_pct}% in ${lock.source === 'bonding_curve' ? 'the bonding curve' : 'lock programs'}), duration not read` : NOT_MEASURED}. ` +
-    (code('liquidity').length + code('lp-status').length + code('liquidity-lock').length > 0 ? `Findings: ${cite([...code('liquidity'), ...code('lp-status'), ...code('liquidity-lock')])}.` : '')
+    (code('liquidity').length + code('lp-status').length + code('liquidity-lock').length > 0
+      ? `Findings: ${cite([...code('liquidity'), ...code('lp-status'), ...code('liquidity-lock')])}.`
+      : '')
 
   const market =
     `Market. Volume 24 h: ${answer.volume_24h === undefined ? NOT_MEASURED : `$${Math.round(answer.volume_24h).toLocaleString('en-US')}`}; ` +
     `price change 24 h: ${answer.price_change_24h_pct === undefined ? NOT_MEASURED : `${answer.price_change_24h_pct}%`}; ` +
     `momentum score: ${answer.momentum_score ?? NOT_MEASURED}/100; top 10 wallets hold ${answer.top_10_holder_pct === null ? `${NOT_MEASURED}` : `${answer.top_10_holder_pct}%`}. ` +
-    (code('holder-concentration').length + code('momentum').length > 0 ? `Findings: ${cite([...code('holder-concentration'), ...code('momentum')])}.` : '')
+    (code('holder-concentration').length + code('momentum').length > 0
+      ? `Findings: ${cite([...code('holder-concentration'), ...code('momentum')])}.`
+      : '')
 
   const dev = answer.dev_wallet_analysis
   const wallets = answer.wallet_analysis
@@ -61,21 +76,34 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
       : `Trading pattern: ${NOT_MEASURED}.`,
   ].join(' ')
 
-  const risks = scan.factors.filter((entry) => entry.impact < 0 || entry.hard_fail).sort((a, b) => Number(b.hard_fail) - Number(a.hard_fail) || a.impact - b.impact)
+  const risks = scan.factors
+    .filter((entry) => entry.impact < 0 || entry.hard_fail)
+    .sort((a, b) => Number(b.hard_fail) - Number(a.hard_fail) || a.impact - b.impact)
   const findings =
     risks.length === 0
       ? 'Risk findings: none.'
-      : ['Risk findings:', ...risks.map((entry) => `- [${entry.code}] ${entry.title} (${entry.impact} points${entry.hard_fail ? ', hard fail' : ''}): ${entry.detail}${evidence(entry)}`)].join('\n')
+      : [
+          'Risk findings:',
+          ...risks.map(
+            (entry) =>
+              `- [${entry.code}] ${entry.title} (${entry.impact} points${entry.hard_fail ? ', hard fail' : ''}): ${entry.detail}${evidence(entry)}`,
+          ),
+        ].join('\n')
 
   const data =
     `Data: ${answer.data_quality} (confidence ${answer.data_confidence}; model ${answer.confidence.model}, completeness ${answer.confidence.data_completeness}, consensus ${answer.confidence.signal_consensus}). ` +
-    (answer.missing_fields.length > 0 ? `Not gathered: ${answer.missing_fields.join(', ')}; the fields they feed are left out rather than guessed.` : 'Every source answered.')
+    (answer.missing_fields.length > 0
+      ? `Not gathered: ${answer.missing_fields.join(', ')}; the fields they feed are left out rather than guessed.`
+      : 'Every source answered.')
 
   return [verdict, contract, liquidityText.trim(), market.trim(), behaviour, findings, data].join('\n\n')
 }
 
 /** A finding's measured values in short: scalars only (lists and objects are in `factors`). */
 function evidence(entry: Factor): string {
-  const scalars = Object.entries(entry.evidence).filter(([, value]) => typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 20))
+  const scalars = Object.entries(entry.evidence).filter(
+    ([, value]) =>
+      typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 20),
+  )
   return scalars.length === 0 ? '' : ` (${scalars.map(([key, value]) => `${key} ${value}`).join(', ')})`
 }

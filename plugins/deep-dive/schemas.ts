@@ -12,7 +12,10 @@ export type RiskGroup = (typeof RISK_GROUPS)[number]
 
 export const RiskBreakdown = Type.Object(
   Object.fromEntries(RISK_GROUPS.map((group) => [group, RiskLevel])) as Record<RiskGroup, typeof RiskLevel>,
-  { description: 'Each group from its signals\' findings (docs/scoring/deep-dive.md); MEDIUM when none of its signals could run' },
+  {
+    description:
+      "Each group from its signals' findings (docs/scoring/deep-dive.md); MEDIUM when none of its signals could run",
+  },
 )
 
 /** `recommendation.action` (spec §2.4's response schema). BUY is never emitted, though clients should tolerate it. */
@@ -29,32 +32,72 @@ export const Recommendation = Type.Object({
 })
 
 export const WalletAnalysis = Type.Object({
-  clustered_wallets: Type.Integer({ minimum: 0, description: 'Traced wallets (largest holders, first buyers) linked to another or to the developer by their funding' }),
-  insider_control_percent: Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'Supply share of the developer and its linked wallets among the largest accounts' })),
+  clustered_wallets: Type.Integer({
+    minimum: 0,
+    description:
+      'Traced wallets (largest holders, first buyers) linked to another or to the developer by their funding',
+  }),
+  insider_control_percent: Nullable(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: 'Supply share of the developer and its linked wallets among the largest accounts',
+    }),
+  ),
   dev_wallet_linked: Type.Boolean({ description: 'A traced wallet was funded by the developer wallet, or funded it' }),
   wallets_traced: Type.Integer({ minimum: 0, description: 'Wallets whose first funding was looked up' }),
 })
 
 export const DevWalletAnalysis = Type.Object({
-  address: Type.String({ description: 'The developer wallet: fee payer of the mint\'s creation' }),
+  address: Type.String({ description: "The developer wallet: fee payer of the mint's creation" }),
   sol_balance: Nullable(Type.Number({ description: 'SOL' })),
-  created_tokens_count: Nullable(Type.Integer({ minimum: 0, description: 'Other tokens this wallet created; a floor when history_complete is false, null when that partial history showed none' })),
-  previous_rugs: Type.Boolean({ description: 'It pulled the liquidity of one of its own earlier tokens (within the history read)' }),
-  history_complete: Type.Boolean({ description: 'Whether the wallet\'s whole history was read' }),
+  created_tokens_count: Nullable(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'Other tokens this wallet created; a floor when history_complete is false, null when that partial history showed none',
+    }),
+  ),
+  previous_rugs: Type.Boolean({
+    description: 'It pulled the liquidity of one of its own earlier tokens (within the history read)',
+  }),
+  history_complete: Type.Boolean({ description: "Whether the wallet's whole history was read" }),
 })
 
 /** Deep-dive `liquidity_lock_status`. `lock_duration_days` is nullable: a documented deviation (durations are not read). */
 export const DeepLockStatus = Type.Object({
-  locked: Type.Boolean({ description: 'At least 95% of the main pool\'s LP is burned or in lock programs, or its reserves sit in a bonding curve' }),
-  lock_duration_days: Nullable(Type.Number({ description: 'Always null: lock escrows are not decoded and burned LP is permanent (no number of days expresses it)' })),
-  locked_pct: Type.Number({ minimum: 0, maximum: 100, description: 'Burned plus lock-program share of the LP the pool minted' }),
+  locked: Type.Boolean({
+    description:
+      "At least 95% of the main pool's LP is burned or in lock programs, or its reserves sit in a bonding curve",
+  }),
+  lock_duration_days: Nullable(
+    Type.Number({
+      description:
+        'Always null: lock escrows are not decoded and burned LP is permanent (no number of days expresses it)',
+    }),
+  ),
+  locked_pct: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    description: 'Burned plus lock-program share of the LP the pool minted',
+  }),
   burned_pct: Type.Number({ minimum: 0, maximum: 100 }),
-  lock_program_pct: Type.Number({ minimum: 0, maximum: 100, description: 'Held by lock programs (or, for a bonding curve, its program)' }),
+  lock_program_pct: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    description: 'Held by lock programs (or, for a bonding curve, its program)',
+  }),
   source: Enum(['lp', 'bonding_curve'] as const),
 })
 
 export const TradingPattern = Type.Object({
-  buy_sell_ratio_1h: Nullable(Type.Number({ minimum: 0, description: 'Buys per sell over the last hour (sells counted as at least one); null when nothing traded in the hour (a documented deviation)' })),
+  buy_sell_ratio_1h: Nullable(
+    Type.Number({
+      minimum: 0,
+      description:
+        'Buys per sell over the last hour (sells counted as at least one); null when nothing traded in the hour (a documented deviation)',
+    }),
+  ),
   unique_buyers_24h: Type.Integer({ minimum: 0, description: 'Distinct buyer wallets over 24 h on the main pool' }),
   wash_trading_score: Type.Number({ minimum: 0, maximum: 100 }),
   swaps_24h: Type.Integer({ minimum: 0 }),
@@ -79,9 +122,15 @@ export const KeyDriver = Type.Object({
 export const DeepDiveResult = Type.Object({
   ...envelope,
   token_address: Type.String(),
-  is_honeypot: Type.Optional(Type.Boolean({ description: 'Selling is blocked now; absent when it could not be determined' })),
-  mint_authority_revoked: Type.Boolean({ description: 'False also when the mint could not be read (then `mint` is in missing_fields)' }),
-  freeze_authority_revoked: Type.Boolean({ description: 'False also when the mint could not be read (then `mint` is in missing_fields)' }),
+  is_honeypot: Type.Optional(
+    Type.Boolean({ description: 'Selling is blocked now; absent when it could not be determined' }),
+  ),
+  mint_authority_revoked: Type.Boolean({
+    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
+  }),
+  freeze_authority_revoked: Type.Boolean({
+    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
+  }),
   top_10_holder_pct: Nullable(Type.Number()),
   authority_exempt: Type.Boolean(),
   lp_burned: Nullable(Type.Boolean()),
@@ -98,11 +147,19 @@ export const DeepDiveResult = Type.Object({
   sniper_activity: Type.Optional(RiskLevel),
   liquidity_lock_status: Type.Optional(DeepLockStatus),
   trading_pattern: Type.Optional(TradingPattern),
-  pump_launchpad_launched: Type.Optional(Type.Boolean({ description: 'A pump.fun bonding curve exists for the mint (read on chain)' })),
+  pump_launchpad_launched: Type.Optional(
+    Type.Boolean({ description: 'A pump.fun bonding curve exists for the mint (read on chain)' }),
+  ),
   bundled_launch_detected: Type.Optional(Type.Boolean()),
-  volume_24h: Type.Optional(Type.Number({ description: 'USD over the token\'s pairs' })),
+  volume_24h: Type.Optional(Type.Number({ description: "USD over the token's pairs" })),
   price_change_24h_pct: Type.Optional(Type.Number({ description: 'Main (deepest) pair' })),
-  momentum_score: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: '0 collapsing, 50 flat, 100 surging (docs/scoring/deep-dive.md)' })),
+  momentum_score: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: '0 collapsing, 50 flat, 100 surging (docs/scoring/deep-dive.md)',
+    }),
+  ),
   factors: Type.Array(FactorItem),
   historical_flags: Type.Array(Type.String()),
   key_drivers: Type.Array(KeyDriver),

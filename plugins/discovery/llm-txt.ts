@@ -9,7 +9,10 @@ const CALL_ORDER: { route: string; when: string }[] = [
   { route: 'POST /scan/deep', when: 'after a quick scan returned grade B or better, while sizing a position' },
   { route: 'POST /market/intel', when: 'for price, volume and momentum' },
   { route: 'POST /trade/quote', when: 'to get a risk-gated swap quote and an unsigned transaction' },
-  { route: 'POST /trade/execute', when: 'with the transaction signed by your own wallet; the fee is charged only on confirmation' },
+  {
+    route: 'POST /trade/execute',
+    when: 'with the transaction signed by your own wallet; the fee is charged only on confirmation',
+  },
 ]
 
 /** Renders the plain-text catalogue served at /llm.txt from the registered manifests. */
@@ -32,14 +35,14 @@ export function renderLlmTxt(registry: Registry, baseUrl: string): string {
     'X-PAYMENT-RESPONSE. A call that fails is not charged, and a payment pays for one call only. If a paid call',
     'answers 402 saying its settlement is "not known yet", present the same payment again with the same request',
     'once the chain shows it: that call is owed, once (on any other request the payment is refused).',
-    'Trades: a job_id belongs to the wallet that quoted it; each job\'s transaction is its own; the execute fee',
+    "Trades: a job_id belongs to the wallet that quoted it; each job's transaction is its own; the execute fee",
     'is charged once, on confirmation, and GET /trade/status/{job_id} reports it as it stands on chain.',
     'Errors are JSON: {"error": true, "code": "...", "message": "...", "request_id": "..."}.',
     '',
   ]
   if (order.length > 0) {
     lines.push('## Suggested call order', '')
-    order.forEach((step, index) => lines.push(`${index + 1}. ${step.route} ${step.when}.`))
+    for (const [index, step] of order.entries()) lines.push(`${index + 1}. ${step.route} ${step.when}.`)
     lines.push('Each scanner owns its own slice of signals; they do not overlap.', '')
   }
   lines.push('## Endpoints', '')

@@ -42,7 +42,11 @@ export const AgentCard = Type.Object({
 })
 
 export const OpenApiDocument = Type.Object(
-  { openapi: Type.String(), info: Type.Object({ title: Type.String(), version: Type.String() }), paths: Type.Object({}) },
+  {
+    openapi: Type.String(),
+    info: Type.Object({ title: Type.String(), version: Type.String() }),
+    paths: Type.Object({}),
+  },
   { additionalProperties: true, description: 'OpenAPI 3.1 description of every route' },
 )
 

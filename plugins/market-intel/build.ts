@@ -35,6 +35,7 @@ const FIELD_ORDER = [
  * the missing fact, or the field's own name when the facts were read but did not hold it.
  */
 export function marketIntelAnswer(scan: ScanResult, policy: FactPolicy, mint: string): Answer {
+  // biome-ignore lint/suspicious/noExplicitAny: signals type their own fields; the answer builder reads the ones it names
   const fields = scan.fields as Record<string, any>
   const quality = qualityOf(scan, policy)
   const number = (name: string): number => (typeof fields[name] === 'number' ? fields[name] : 0)
@@ -92,12 +93,18 @@ export function marketIntelAnswer(scan: ScanResult, policy: FactPolicy, mint: st
  */
 function qualityOf(scan: ScanResult, policy: FactPolicy): QualityAssessment {
   const missingFacts = new Set<FactName>(scan.quality.missing_fields)
-  for (const { outcome } of scan.outcomes) if (outcome.status === 'unknown') for (const name of outcome.missing) missingFacts.add(name)
+  for (const { outcome } of scan.outcomes)
+    if (outcome.status === 'unknown') for (const name of outcome.missing) missingFacts.add(name)
   const quality = assessDataQuality(policy, [...missingFacts])
-  const unmeasured = new Set(scan.factors.filter((entry) => entry.code === NOT_MEASURED).flatMap((entry) => (entry.evidence.fields as string[] | undefined) ?? []))
+  const unmeasured = new Set(
+    scan.factors
+      .filter((entry) => entry.code === NOT_MEASURED)
+      .flatMap((entry) => (entry.evidence.fields as string[] | undefined) ?? []),
+  )
   if (unmeasured.size === 0) return quality
   const fields = FIELD_ORDER.filter((name) => unmeasured.has(name))
-  const lowered = quality.data_quality === 'FULL' ? { data_quality: 'PARTIAL' as const, data_confidence: 'MEDIUM' as const } : {}
+  const lowered =
+    quality.data_quality === 'FULL' ? { data_quality: 'PARTIAL' as const, data_confidence: 'MEDIUM' as const } : {}
   return { ...quality, ...lowered, missing_fields: [...quality.missing_fields, ...(fields as FactName[])] }
 }
 
@@ -114,7 +121,8 @@ function summarise(answer: Answer, symbol: string | null): string {
   const signed = (value: number | null) => (value === null ? 'n/a' : `${value > 0 ? '+' : ''}${value}%`)
   const dollars = (value: number) => `$${value.toLocaleString('en-US', { maximumFractionDigits: 0 })}`
   const parts: string[] = []
-  if (answer.signal_subtype === 'INSUFFICIENT_DATA') parts.push(`${name}: no USD price could be read, so no market figure is reported (the zeros are placeholders).`)
+  if (answer.signal_subtype === 'INSUFFICIENT_DATA')
+    parts.push(`${name}: no USD price could be read, so no market figure is reported (the zeros are placeholders).`)
   else
     parts.push(
       `${name} at $${Number(answer.current_price_usd.toPrecision(6))} (${signed(answer.price_change_1h_pct)} 1 h, ${signed(answer.price_change_24h_pct)} 24 h` +
@@ -123,7 +131,9 @@ function summarise(answer: Answer, symbol: string | null): string {
         `${answer.buy_sell_ratio} buys per sell, buy pressure ${answer.buy_pressure}, sell pressure ${answer.sell_pressure}; ` +
         `${answer.large_txs_last_hour} large trade${answer.large_txs_last_hour === 1 ? '' : 's'} in the last hour; volatility ${answer.volatility}.`,
     )
-  parts.push(`Health ${answer.token_health}. Signal ${answer.signal} (${answer.signal_subtype}): ${SIGNAL_SUBTYPES[answer.signal_subtype as keyof typeof SIGNAL_SUBTYPES].meaning}`)
+  parts.push(
+    `Health ${answer.token_health}. Signal ${answer.signal} (${answer.signal_subtype}): ${SIGNAL_SUBTYPES[answer.signal_subtype as keyof typeof SIGNAL_SUBTYPES].meaning}`,
+  )
   if (answer.missing_fields.length > 0) parts.push(`Missing or not measured: ${answer.missing_fields.join(', ')}.`)
   return parts.join(' ')
 }

@@ -21,8 +21,10 @@ const Level = (what: string) => Enum(LEVELS, what)
  * is 0, and then the fact it comes from (or, when the facts were read but did not contain it, the
  * field's own name) is in `missing_fields` and `data_quality` is below FULL.
  */
-const UNMEASURED_IS_ZERO = '0 when it could not be measured: then its fact (or this field\'s name) is listed in missing_fields and data_quality is PARTIAL or LIMITED.'
-const UNMEASURED_IS_NULL = 'null when it could not be measured: then its fact (or this field\'s name) is listed in missing_fields.'
+const UNMEASURED_IS_ZERO =
+  "0 when it could not be measured: then its fact (or this field's name) is listed in missing_fields and data_quality is PARTIAL or LIMITED."
+const UNMEASURED_IS_NULL =
+  "null when it could not be measured: then its fact (or this field's name) is listed in missing_fields."
 
 const Required = (description: string) => Type.Number({ description: `${description} ${UNMEASURED_IS_ZERO}` })
 const Optional = (description: string) => Nullable(Type.Number({ description: `${description} ${UNMEASURED_IS_NULL}` }))
@@ -33,16 +35,22 @@ export const MarketIntelResult = Type.Object({
   current_price_usd: Required('USD per whole token, from its deepest pair with a USD price.'),
   price_change_5m_pct: Optional('Percent change of the USD price over 5 minutes (market data).'),
   price_change_15m_pct: Optional(
-    'Percent change over 15 minutes, computed from the main pool\'s trades: the newest trade\'s price against the last trade at or before 15 minutes ago, in the pool\'s quote token (0 when nothing traded since).',
+    "Percent change over 15 minutes, computed from the main pool's trades: the newest trade's price against the last trade at or before 15 minutes ago, in the pool's quote token (0 when nothing traded since).",
   ),
   price_change_1h_pct: Required('Percent change of the USD price over 1 hour (market data).'),
   price_change_24h_pct: Required('Percent change of the USD price over 24 hours (market data).'),
-  pct_from_ath: Optional('Percent below the all-time high (0 at the high, negative below it). Only when the trades read cover the token\'s whole trading life.'),
-  ath_price_usd: Optional('All-time high in USD: the highest trade price of the token\'s whole trading life, at the quote\'s current USD price; at least the current price.'),
+  pct_from_ath: Optional(
+    "Percent below the all-time high (0 at the high, negative below it). Only when the trades read cover the token's whole trading life.",
+  ),
+  ath_price_usd: Optional(
+    "All-time high in USD: the highest trade price of the token's whole trading life, at the quote's current USD price; at least the current price.",
+  ),
   volume_1h_usd: Required('USD traded over the last hour, every pair.'),
   volume_24h_usd: Required('USD traded over the last 24 hours, every pair.'),
   liquidity_usd: Required('USD liquidity of every pair.'),
-  buy_sell_ratio: Required('Buys per sell over 24 hours (transaction counts, every pair): buys ÷ max(sells, 1); 0 when nothing was bought.'),
+  buy_sell_ratio: Required(
+    'Buys per sell over 24 hours (transaction counts, every pair): buys ÷ max(sells, 1); 0 when nothing was bought.',
+  ),
   buy_pressure: Level(
     `Buy share of the value traded on the main pool in 24 h (of the transaction count without those trades): HIGH ≥ ${pct(pressure.highShare)}, MEDIUM ≥ ${pct(pressure.mediumShare)}, LOW below, or under ${pressure.minTrades} trades.`,
   ),

@@ -9,9 +9,18 @@ import type { MarketSignal } from '../../src/pipeline/vocabulary.ts'
 export type { MarketSignal }
 
 export const SIGNAL_SUBTYPES = {
-  INSUFFICIENT_DATA: { signal: 'NEUTRAL', meaning: 'No USD price could be read: there is nothing to read a direction from.' },
-  LOW_LIQUIDITY_NOISE: { signal: 'NEUTRAL', meaning: 'The token is dead or illiquid: its price moves are noise nobody can trade on.' },
-  CONCENTRATED_FLOW: { signal: 'NEUTRAL', meaning: 'A handful of wallets made the day\'s trades: the flow shows no real demand or supply.' },
+  INSUFFICIENT_DATA: {
+    signal: 'NEUTRAL',
+    meaning: 'No USD price could be read: there is nothing to read a direction from.',
+  },
+  LOW_LIQUIDITY_NOISE: {
+    signal: 'NEUTRAL',
+    meaning: 'The token is dead or illiquid: its price moves are noise nobody can trade on.',
+  },
+  CONCENTRATED_FLOW: {
+    signal: 'NEUTRAL',
+    meaning: "A handful of wallets made the day's trades: the flow shows no real demand or supply.",
+  },
   CAPITULATION: { signal: 'BEARISH', meaning: 'The price crashed and sellers are still active.' },
   MOMENTUM_BREAKOUT: { signal: 'BULLISH', meaning: 'The price surged on dominant buying.' },
   ACCUMULATION: { signal: 'BULLISH', meaning: 'Buyers dominate the flow while the price holds.' },

@@ -5,12 +5,32 @@ import type { QuickScanResult } from './schemas.ts'
 
 /** What the quick scan grades, and what it leaves to the other scanners (spec §1 rule 5). */
 export const SCOPE = {
-  includes: ['mint_authority', 'freeze_authority', 'authority_exemption', 'token_2022_extensions', 'holder_concentration', 'liquidity_depth', 'lp_status', 'token_age', 'metadata_mutability'],
-  excludes: ['market_signals', 'price_action', 'wallet_clustering', 'developer_history', 'wash_trading', 'bundled_launch', 'sniper_activity', 'honeypot_simulation'],
+  includes: [
+    'mint_authority',
+    'freeze_authority',
+    'authority_exemption',
+    'token_2022_extensions',
+    'holder_concentration',
+    'liquidity_depth',
+    'lp_status',
+    'token_age',
+    'metadata_mutability',
+  ],
+  excludes: [
+    'market_signals',
+    'price_action',
+    'wallet_clustering',
+    'developer_history',
+    'wash_trading',
+    'bundled_launch',
+    'sniper_activity',
+    'honeypot_simulation',
+  ],
 }
 
 /** Maps a quick-scan run to the spec §2.2 answer. */
 export function quickScanAnswer(mint: string, scan: ScanResult): Static<typeof QuickScanResult> {
+  // biome-ignore lint/suspicious/noExplicitAny: signals type their own fields; the answer builder reads the ones it names
   const fields = scan.fields as Record<string, any>
   const metadata = scan.facts.get('metadata')
   const launchpad = scan.facts.get('launchpad')
@@ -48,15 +68,24 @@ export function quickScanAnswer(mint: string, scan: ScanResult): Static<typeof Q
   return answer
 }
 
-function summarise(answer: Omit<Static<typeof QuickScanResult>, 'summary'> & { summary: string }, scan: ScanResult): string {
+function summarise(
+  answer: Omit<Static<typeof QuickScanResult>, 'summary'> & { summary: string },
+  scan: ScanResult,
+): string {
   const name = answer.symbol ? `${answer.symbol}${answer.name ? ` (${answer.name})` : ''}` : answer.token_address
   const risks = scan.factors.filter((entry) => entry.impact < 0).sort((a, b) => a.impact - b.impact)
   const parts = [
     `${name}: structural grade ${answer.structural_risk_grade} (score ${scan.score}/100).`,
-    risks.length > 0 ? `Risks: ${risks.slice(0, 4).map((entry) => entry.title).join('; ')}.` : 'No structural risk found.',
+    risks.length > 0
+      ? `Risks: ${risks
+          .slice(0, 4)
+          .map((entry) => entry.title)
+          .join('; ')}.`
+      : 'No structural risk found.',
     `Liquidity ${answer.liquidity_check.rating}; LP ${answer.lp_status.toLowerCase().replace('_', ' ')}; top 10 wallets ${answer.top_10_holder_pct === null ? 'unknown' : `${answer.top_10_holder_pct}%`}.`,
   ]
   if (answer.authority_exempt) parts.push('Issuer-controlled asset: live authorities expected.')
-  if (answer.missing_fields.length > 0) parts.push(`Not assessed (sources unavailable): ${answer.missing_fields.join(', ')}.`)
+  if (answer.missing_fields.length > 0)
+    parts.push(`Not assessed (sources unavailable): ${answer.missing_fields.join(', ')}.`)
   return parts.join(' ')
 }

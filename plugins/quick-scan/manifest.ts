@@ -7,9 +7,13 @@ export const manifest = defineManifest({
   skill: {
     id: 'sol_quick_scan',
     name: 'Solana quick scan',
-    description: 'Structural safety check of a Solana SPL token: A to F grade from authorities, Token-2022 extensions, holder concentration, liquidity and LP status.',
+    description:
+      'Structural safety check of a Solana SPL token: A to F grade from authorities, Token-2022 extensions, holder concentration, liquidity and LP status.',
     tags: ['solana', 'token', 'risk', 'security'],
-    examples: ['Is EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v safe to buy?', 'Quick scan DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'],
+    examples: [
+      'Is EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v safe to buy?',
+      'Quick scan DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
+    ],
   },
   routes: {
     scan: {
@@ -17,7 +21,7 @@ export const manifest = defineManifest({
       path: '/scan/quick',
       summary: 'Structural safety check (A to F)',
       description:
-        'Grades a token\'s structure: mint and freeze authorities (issuer-controlled stablecoins exempt), Token-2022 extensions, holder concentration, liquidity depth, LP model and burn, token age, mutable metadata. Answers within 5 s; unreachable sources lower data_quality and are listed in missing_fields.',
+        "Grades a token's structure: mint and freeze authorities (issuer-controlled stablecoins exempt), Token-2022 extensions, holder concentration, liquidity depth, LP model and burn, token age, mutable metadata. Answers within 5 s; unreachable sources lower data_quality and are listed in missing_fields.",
       price: { usd: '0.02' },
       body: TokenRequest,
       response: QuickScanResult,

@@ -5,13 +5,20 @@ import { LIQUIDITY_RATINGS, LP_MODELS, LP_STATUSES } from '../../src/pipeline/vo
 export const LiquidityCheck = Type.Object({
   rating: Enum(LIQUIDITY_RATINGS),
   meaning: Type.String(),
-  threshold_usd: Nullable(Type.Number({ description: 'Floor (USD) of the rating band; for CRITICAL the THIN floor it failed to reach' })),
+  threshold_usd: Nullable(
+    Type.Number({ description: 'Floor (USD) of the rating band; for CRITICAL the THIN floor it failed to reach' }),
+  ),
   action_guidance: Type.String(),
 })
 
 /** Quick-scan `liquidity_lock_status` (the spec leaves it open). */
 export const QuickLockStatus = Type.Object({
-  locked: Nullable(Type.Boolean({ description: 'True when the LP is burned (locked for good) or the liquidity is held by a bonding curve; null when not determined by the quick scan' })),
+  locked: Nullable(
+    Type.Boolean({
+      description:
+        'True when the LP is burned (locked for good) or the liquidity is held by a bonding curve; null when not determined by the quick scan',
+    }),
+  ),
   locked_pct: Nullable(Type.Number({ description: 'Share of LP in lock programs: read by the deep dive, null here' })),
   burned_pct: Nullable(Type.Number({ description: 'Share of the LP the pool minted that is burned' })),
   lock_duration_days: Nullable(Type.Number({ description: 'Lock durations are not read (null)' })),
@@ -21,7 +28,7 @@ export const QuickLockStatus = Type.Object({
 /** Quick-scan `launch_anomaly` (the spec leaves it open). */
 export const LaunchAnomaly = Type.Object({
   detected: Nullable(Type.Boolean()),
-  pair_age_hours: Nullable(Type.Number({ description: 'Hours since the token\'s first pool opened (market data)' })),
+  pair_age_hours: Nullable(Type.Number({ description: "Hours since the token's first pool opened (market data)" })),
   reasons: Type.Array(Type.String(), { description: 'Finding codes: NEW_TOKEN, VERY_NEW_TOKEN' }),
 })
 
@@ -34,8 +41,12 @@ export const QuickScanResult = Type.Object({
   logo_uri: Nullable(Type.String()),
   grade_type: Type.Literal('STRUCTURAL_SAFETY'),
   scope: Type.Object({ includes: Type.Array(Type.String()), excludes: Type.Array(Type.String()) }),
-  mint_authority_revoked: Type.Boolean({ description: 'False also when the mint could not be read (then `mint` is in missing_fields)' }),
-  freeze_authority_revoked: Type.Boolean({ description: 'False also when the mint could not be read (then `mint` is in missing_fields)' }),
+  mint_authority_revoked: Type.Boolean({
+    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
+  }),
+  freeze_authority_revoked: Type.Boolean({
+    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
+  }),
   top_10_holder_pct: Nullable(Type.Number()),
   liquidity_check: LiquidityCheck,
   lp_burned: Nullable(Type.Boolean()),

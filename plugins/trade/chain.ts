@@ -15,7 +15,13 @@ export async function spendable(rpc: Rpc<SolanaRpcApi>, owner: string, mint: str
     const { value } = await rpc.getBalance(owner as Address, { commitment: 'confirmed' }).send()
     return value > SOL_RESERVE_LAMPORTS ? value - SOL_RESERVE_LAMPORTS : 0n
   }
-  const { value } = await rpc.getTokenAccountsByOwner(owner as Address, { mint: mint as Address }, { encoding: 'jsonParsed', commitment: 'confirmed' }).send()
+  const { value } = await rpc
+    .getTokenAccountsByOwner(
+      owner as Address,
+      { mint: mint as Address },
+      { encoding: 'jsonParsed', commitment: 'confirmed' },
+    )
+    .send()
   let total = 0n
   for (const account of value) {
     const info = (account.account.data as { parsed?: { info?: { tokenAmount?: { amount?: string } } } }).parsed?.info
@@ -35,17 +41,27 @@ export async function blockhashValid(rpc: Rpc<SolanaRpcApi>, blockhash: string):
 /** The simulation's error and last log lines (signatures verified, as the network will). */
 export async function simulate(rpc: Rpc<SolanaRpcApi>, wire: string): Promise<{ err: unknown; logs: string[] }> {
   const { value } = await rpc
-    .simulateTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', sigVerify: true, commitment: 'confirmed' })
+    .simulateTransaction(wire as Base64EncodedWireTransaction, {
+      encoding: 'base64',
+      sigVerify: true,
+      commitment: 'confirmed',
+    })
     .send()
   return { err: value.err, logs: [...(value.logs ?? [])] }
 }
 
 export async function send(rpc: Rpc<SolanaRpcApi>, wire: string): Promise<void> {
   // Simulated just before: no second preflight; resent by the confirmation loop while it waits.
-  await rpc.sendTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true, maxRetries: 0n }).send()
+  await rpc
+    .sendTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true, maxRetries: 0n })
+    .send()
 }
 
-export type Landing = { kind: 'confirmed'; slot: number } | { kind: 'failed'; slot: number; err: unknown } | { kind: 'expired' } | { kind: 'unknown'; reason: string }
+export type Landing =
+  | { kind: 'confirmed'; slot: number }
+  | { kind: 'failed'; slot: number; err: unknown }
+  | { kind: 'expired' }
+  | { kind: 'unknown'; reason: string }
 
 const POLL_MS = 400
 const RESEND_MS = 2_000
@@ -57,7 +73,12 @@ const GIVE_UP_MS = 150_000
  * until the chain passes `lastValidBlockHeight` without it (then it can never land: expired). Bounded
  * by the blockhash's life (~60–90 s on mainnet), so the outcome is always known when it returns.
  */
-export async function confirm(rpc: Rpc<SolanaRpcApi>, signature: string, wire: string, lastValidBlockHeight: bigint): Promise<Landing> {
+export async function confirm(
+  rpc: Rpc<SolanaRpcApi>,
+  signature: string,
+  wire: string,
+  lastValidBlockHeight: bigint,
+): Promise<Landing> {
   const started = Date.now()
   let lastSend = started
   let lastError = ''
@@ -87,5 +108,7 @@ export async function status(rpc: Rpc<SolanaRpcApi>, signature: string): Promise
   const { value } = await rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send()
   const found = value[0]
   if (!found || (found.confirmationStatus !== 'confirmed' && found.confirmationStatus !== 'finalized')) return undefined
-  return found.err ? { kind: 'failed', slot: Number(found.slot), err: found.err } : { kind: 'confirmed', slot: Number(found.slot) }
+  return found.err
+    ? { kind: 'failed', slot: Number(found.slot), err: found.err }
+    : { kind: 'confirmed', slot: Number(found.slot) }
 }

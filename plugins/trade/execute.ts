@@ -29,7 +29,10 @@ export interface ExecuteDeps {
   fee: string
 }
 
-export async function executeTrade(deps: ExecuteDeps, body: { job_id: string; signed_transaction_b64: string }): Promise<TradeOutcome> {
+export async function executeTrade(
+  deps: ExecuteDeps,
+  body: { job_id: string; signed_transaction_b64: string },
+): Promise<TradeOutcome> {
   const { jobs, requestId } = deps
   const job = await jobs.get(body.job_id)
   if (!job) return { kind: 'job_not_found', job_id: body.job_id }
@@ -40,14 +43,20 @@ export async function executeTrade(deps: ExecuteDeps, body: { job_id: string; si
   const refuse = async (code: RejectionCode, reason: string): Promise<TradeOutcome> => {
     const refused = rejection(code, reason)
     await jobs.move(job, 'QUOTED', { last_attempt: { at: new Date().toISOString(), rejection: refused } }, null)
-    return { kind: 'refused', job: { job_id: job.job_id, status: 'REJECTED_VALIDATION', execution: null, rejection: refused } }
+    return {
+      kind: 'refused',
+      job: { job_id: job.job_id, status: 'REJECTED_VALIDATION', execution: null, rejection: refused },
+    }
   }
   const checked = await checkSigned(job, body.signed_transaction_b64)
   if (!checked.ok) return refuse(checked.code, checked.reason)
   // One on-chain transaction is one swap: it is executed, and its fee charged, under one job only.
   const owner = await jobs.claimTransaction(checked.signature, job.job_id)
   if (owner !== job.job_id)
-    return refuse('TRANSACTION_OF_ANOTHER_JOB', `this signed transaction is job ${owner}'s (one transaction, one job, one fee): see GET /trade/status/${owner}; nothing was charged`)
+    return refuse(
+      'TRANSACTION_OF_ANOTHER_JOB',
+      `this signed transaction is job ${owner}'s (one transaction, one job, one fee): see GET /trade/status/${owner}; nothing was charged`,
+    )
 
   const held = await deps.hold()
   if (!held.ok) return { kind: 'payment', answer: held.answer }
@@ -69,31 +78,74 @@ export async function executeTrade(deps: ExecuteDeps, body: { job_id: string; si
     return await finish(deps, landing.job, landing.result, hold)
   } catch (error) {
     // A bug or an unreadable chain before anything was sent: release the job and the fee.
-    deps.ctx.logger.error({ request_id: requestId, job_id: job.job_id, err: (error as Error).message }, 'trade execute failed before sending')
+    deps.ctx.logger.error(
+      { request_id: requestId, job_id: job.job_id, err: (error as Error).message },
+      'trade execute failed before sending',
+    )
     await hold.cancel('the execute failed before sending')
     const current = await jobs.current(job.job_id)
-    const refused = rejection('INTERNAL', `the transaction could not be sent (${(error as Error).message}); nothing was charged: execute again`)
+    const refused = rejection(
+      'INTERNAL',
+      `the transaction could not be sent (${(error as Error).message}); nothing was charged: execute again`,
+    )
     if (current.status === 'EXECUTING' && current.execution === null)
-      await jobs.move(current, 'QUOTED', { last_attempt: { at: new Date().toISOString(), rejection: refused } }, 'released after an internal error')
-    return { kind: 'refused', job: { job_id: job.job_id, status: 'REJECTED_INTERNAL', execution: null, rejection: refused } }
+      await jobs.move(
+        current,
+        'QUOTED',
+        { last_attempt: { at: new Date().toISOString(), rejection: refused } },
+        'released after an internal error',
+      )
+    return {
+      kind: 'refused',
+      job: { job_id: job.job_id, status: 'REJECTED_INTERNAL', execution: null, rejection: refused },
+    }
   }
 }
 
-type Result = { kind: 'confirmed'; slot: number } | { kind: 'failed'; rejection: Rejection } | { kind: 'unknown'; reason: string }
+type Result =
+  | { kind: 'confirmed'; slot: number }
+  | { kind: 'failed'; rejection: Rejection }
+  | { kind: 'unknown'; reason: string }
 
 /** Checks the blockhash, simulates, sends and confirms; the job as it then stands, and the result. */
-async function land(ctx: ServiceContext, jobs: Jobs, job: TradeJob, wire: string, checked: Signed): Promise<{ job: TradeJob; result: Result }> {
+async function land(
+  ctx: ServiceContext,
+  jobs: Jobs,
+  job: TradeJob,
+  wire: string,
+  checked: Signed,
+): Promise<{ job: TradeJob; result: Result }> {
   if (!ctx.sources.solana) throw new Error('no Solana RPC is configured')
   const rpc = ctx.sources.solana.rpc(new CallMeter())
-  const failed = (code: RejectionCode, reason: string): Result => ({ kind: 'failed', rejection: rejection(code, reason) })
+  const failed = (code: RejectionCode, reason: string): Result => ({
+    kind: 'failed',
+    rejection: rejection(code, reason),
+  })
   if (!(await blockhashValid(rpc, checked.blockhash)))
-    return { job, result: failed('BLOCKHASH_EXPIRED', 'the transaction\'s blockhash has expired, so it can never land: quote again and sign the new transaction') }
+    return {
+      job,
+      result: failed(
+        'BLOCKHASH_EXPIRED',
+        "the transaction's blockhash has expired, so it can never land: quote again and sign the new transaction",
+      ),
+    }
   const simulation = await simulate(rpc, wire)
   if (simulation.err !== null)
-    return { job, result: failed('SIMULATION_FAILED', `the transaction fails in simulation (${JSON.stringify(simulation.err, bigintSafe)}): ${simulation.logs.slice(-3).join(' | ')}; it was not sent`) }
+    return {
+      job,
+      result: failed(
+        'SIMULATION_FAILED',
+        `the transaction fails in simulation (${JSON.stringify(simulation.err, bigintSafe)}): ${simulation.logs.slice(-3).join(' | ')}; it was not sent`,
+      ),
+    }
 
   // Recorded before sending: if this process dies now, the job still names the transaction to look for.
-  const sent = await jobs.move(job, 'EXECUTING', { execution: { tx_signature: checked.signature, slot: null } }, 'broadcast')
+  const sent = await jobs.move(
+    job,
+    'EXECUTING',
+    { execution: { tx_signature: checked.signature, slot: null } },
+    'broadcast',
+  )
   if (!sent) throw new Error('the job changed under this execute')
   const lastValid = job.quote?.last_valid_block_height
   if (lastValid == null) throw new Error('the quoted transaction has no last valid block height')
@@ -101,9 +153,21 @@ async function land(ctx: ServiceContext, jobs: Jobs, job: TradeJob, wire: string
   const landing: Landing = await confirm(rpc, checked.signature, wire, BigInt(lastValid))
   if (landing.kind === 'confirmed') return { job: sent, result: { kind: 'confirmed', slot: landing.slot } }
   if (landing.kind === 'failed')
-    return { job: sent, result: failed('TRANSACTION_FAILED', `the transaction landed in slot ${landing.slot} but failed (${JSON.stringify(landing.err, bigintSafe)}): nothing was swapped; the network fee was spent`) }
+    return {
+      job: sent,
+      result: failed(
+        'TRANSACTION_FAILED',
+        `the transaction landed in slot ${landing.slot} but failed (${JSON.stringify(landing.err, bigintSafe)}): nothing was swapped; the network fee was spent`,
+      ),
+    }
   if (landing.kind === 'expired')
-    return { job: sent, result: failed('NOT_CONFIRMED', 'the transaction was sent but did not land before its blockhash expired; it never can now: quote again') }
+    return {
+      job: sent,
+      result: failed(
+        'NOT_CONFIRMED',
+        'the transaction was sent but did not land before its blockhash expired; it never can now: quote again',
+      ),
+    }
   return { job: sent, result: { kind: 'unknown', reason: landing.reason } }
 }
 
@@ -116,24 +180,61 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
     const execution = { tx_signature: signature, slot: result.slot }
     // Not settled: refused (nothing charged) or its answer lost (pending, resolved from the chain) — the ledger says which.
     const fee: Fee = settled.ok
-      ? { status: 'settled', amount: deps.fee, network: settled.settlement?.network || null, transaction: settled.settlement?.transaction || null, note: null }
+      ? {
+          status: 'settled',
+          amount: deps.fee,
+          network: settled.settlement?.network || null,
+          transaction: settled.settlement?.transaction || null,
+          note: null,
+        }
       : await feeOnRecord(deps.ctx, { ...job, status: 'CONFIRMED' })
-    if (!settled.ok) deps.ctx.logger.warn({ request_id: requestId, job_id: job.job_id, reason: settled.reason, fee: fee.status }, 'trade confirmed but its fee did not settle')
-    const done = (await jobs.move(job, 'CONFIRMED', { execution, fee, rejection: null }, `confirmed in slot ${result.slot}`)) ?? (await jobs.current(job.job_id))
-    deps.ctx.logger.info({ request_id: requestId, job_id: job.job_id, tx: execution.tx_signature, slot: result.slot, fee: fee.status }, 'trade confirmed')
+    if (!settled.ok)
+      deps.ctx.logger.warn(
+        { request_id: requestId, job_id: job.job_id, reason: settled.reason, fee: fee.status },
+        'trade confirmed but its fee did not settle',
+      )
+    const done =
+      (await jobs.move(job, 'CONFIRMED', { execution, fee, rejection: null }, `confirmed in slot ${result.slot}`)) ??
+      (await jobs.current(job.job_id))
+    deps.ctx.logger.info(
+      { request_id: requestId, job_id: job.job_id, tx: execution.tx_signature, slot: result.slot, fee: fee.status },
+      'trade confirmed',
+    )
     return { kind: 'confirmed', job: { job_id: done.job_id, execution }, headers: settled.ok ? settled.headers : {} }
   }
   if (result.kind !== 'failed') {
     await hold.cancel('the outcome of the trade could not be confirmed')
     const reason = result.kind === 'unknown' ? result.reason : 'no signature was recorded'
-    const unknown = rejection('CONFIRMATION_UNKNOWN', `the transaction was sent but its outcome could not be read (${reason}): poll GET /trade/status/${job.job_id}; no fee was charged`)
-    await jobs.move(job, 'EXECUTING', { fee: { status: 'cancelled', amount: deps.fee, network: null, transaction: null, note: unknown.reason } }, 'outcome unknown')
-    return { kind: 'refused', job: { job_id: job.job_id, status: 'EXECUTING', execution: job.execution, rejection: unknown } }
+    const unknown = rejection(
+      'CONFIRMATION_UNKNOWN',
+      `the transaction was sent but its outcome could not be read (${reason}): poll GET /trade/status/${job.job_id}; no fee was charged`,
+    )
+    await jobs.move(
+      job,
+      'EXECUTING',
+      { fee: { status: 'cancelled', amount: deps.fee, network: null, transaction: null, note: unknown.reason } },
+      'outcome unknown',
+    )
+    return {
+      kind: 'refused',
+      job: { job_id: job.job_id, status: 'EXECUTING', execution: job.execution, rejection: unknown },
+    }
   }
   await hold.cancel(result.rejection.code)
-  deps.ctx.logger.info({ request_id: requestId, job_id: job.job_id, status: 'FAILED', code: result.rejection.code }, 'trade not executed')
-  const fee = { status: 'cancelled' as const, amount: deps.fee, network: null, transaction: null, note: 'the trade did not confirm' }
-  const done = (await jobs.move(job, 'FAILED', { rejection: result.rejection, fee }, result.rejection.code)) ?? (await jobs.current(job.job_id))
+  deps.ctx.logger.info(
+    { request_id: requestId, job_id: job.job_id, status: 'FAILED', code: result.rejection.code },
+    'trade not executed',
+  )
+  const fee = {
+    status: 'cancelled' as const,
+    amount: deps.fee,
+    network: null,
+    transaction: null,
+    note: 'the trade did not confirm',
+  }
+  const done =
+    (await jobs.move(job, 'FAILED', { rejection: result.rejection, fee }, result.rejection.code)) ??
+    (await jobs.current(job.job_id))
   return { kind: 'refused', job: done }
 }
 
@@ -158,6 +259,11 @@ async function outcomeOf(job: TradeJob, deps: ExecuteDeps): Promise<TradeOutcome
   }
   if (current.status === 'CONFIRMED') return { kind: 'confirmed', job: current }
   if (current.status === 'EXECUTING')
-    return { kind: 'job_conflict', job_id: current.job_id, job_status: current.status, message: 'this job is still executing: poll GET /trade/status/:job_id for its outcome' }
+    return {
+      kind: 'job_conflict',
+      job_id: current.job_id,
+      job_status: current.status,
+      message: 'this job is still executing: poll GET /trade/status/:job_id for its outcome',
+    }
   return { kind: 'refused', job: current }
 }

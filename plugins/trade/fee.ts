@@ -21,7 +21,11 @@ export const EXECUTE_FEE = usdToAtomicUsdc((manifest.routes.execute.price as { u
  */
 export async function feeOnRecord(ctx: ServiceContext, job: TradeJob): Promise<Fee> {
   const amount = job.fee_payment?.amount ?? job.fee?.amount ?? EXECUTE_FEE
-  const fee = (status: Fee['status'], note: string | null, settled: { network?: string; transaction?: string | null } = {}): Fee => ({
+  const fee = (
+    status: Fee['status'],
+    note: string | null,
+    settled: { network?: string; transaction?: string | null } = {},
+  ): Fee => ({
     status,
     amount,
     network: settled.network || null,
@@ -30,20 +34,33 @@ export async function feeOnRecord(ctx: ServiceContext, job: TradeJob): Promise<F
   })
   const key = job.fee_payment?.key
   const gate = ctx.payments
-  if (!key || !(gate instanceof PaymentGate)) return fee('not_settled', 'no fee payment is on record for this execute: nothing was charged')
+  if (!key || !(gate instanceof PaymentGate))
+    return fee('not_settled', 'no fee payment is on record for this execute: nothing was charged')
 
   let record = await gate.record(key)
-  if (record?.state === 'credited' && job.status === 'CONFIRMED' && (await gate.consumeCredit(key, `the trade it paid for confirmed (job ${job.job_id})`)))
+  if (
+    record?.state === 'credited' &&
+    job.status === 'CONFIRMED' &&
+    (await gate.consumeCredit(key, `the trade it paid for confirmed (job ${job.job_id})`))
+  )
     record = await gate.record(key)
   switch (record?.state) {
     case 'settled':
       return fee('settled', null, record)
     case 'credited':
     case 'redeeming':
-      return fee('settled', 'the fee settled on chain although the trade did not confirm: present the same payment again to be owed one execute', record)
+      return fee(
+        'settled',
+        'the fee settled on chain although the trade did not confirm: present the same payment again to be owed one execute',
+        record,
+      )
     case 'settling':
     case 'pending':
-      return fee('pending', 'the fee\'s settlement was sent but its answer was lost (the service stopped or the facilitator was slow); its outcome is being read from the chain: poll again', record)
+      return fee(
+        'pending',
+        "the fee's settlement was sent but its answer was lost (the service stopped or the facilitator was slow); its outcome is being read from the chain: poll again",
+        record,
+      )
     case 'cancelled':
       return fee('cancelled', record.reason ?? 'the trade did not confirm: nothing was charged')
     default:

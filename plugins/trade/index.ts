@@ -33,48 +33,85 @@ export function trade(ctx: ServiceContext) {
   const hold = holdPayment(ctx, execute)
 
   return new Elysia({ name: 'plugin:trade' })
-    .post(quote.path, async function tradeQuoteRoute(context) {
-      return answer(context, tradeAnswer(await quoteTrade(ctx, jobs, context.body), requestIdOf(context.set)))
-    }, routeOptions(ctx, quote))
-    .post(execute.path, async function tradeExecuteRoute(context) {
-      const requestId = requestIdOf(context.set)
-      return answer(context, tradeAnswer(await executeTrade({ ctx, jobs, hold: () => hold(context), requestId, fee: EXECUTE_FEE }, context.body), requestId))
-    }, routeOptions(ctx, execute))
-    .get(status.path, async function tradeStatusRoute(context) {
-      let job = await jobs.get(context.params.job_id)
-      if (!job) return answer(context, tradeAnswer({ kind: 'job_not_found', job_id: context.params.job_id }, requestIdOf(context.set)))
-      if (quoteExpired(job)) job = (await expireQuote(jobs, job)) ?? (await jobs.current(job.job_id))
-      job = await resolveJob(ctx, jobs, job)
-      return jobView(job)
-    }, routeOptions(ctx, status))
-    .get(pairs.path, async function tradePairsRoute(context) {
-      try {
-        if (!ctx.sources.jupiter) throw new Error('no token list is configured (JUPITER_URL)')
-        const verified = await ctx.sources.jupiter.tagged('verified', new CallMeter())
-        const list = verified.map((token) => ({ mint: token.id, symbol: token.symbol, name: token.name, decimals: token.decimals })).sort((a, b) => a.symbol.localeCompare(b.symbol))
-        return { schema_version: SCHEMA_VERSION, count: list.length, pairs: list }
-      } catch (error) {
-        context.set.status = 503
-        context.set.headers['retry-after'] = String(RETRY_AFTER_S)
-        const message = `the aggregator's token list cannot be read (${(error as Error).message}): retry after ${RETRY_AFTER_S} s`
-        return errorBody(new ApiError('UPSTREAM_UNAVAILABLE', { message, details: { retry_after_s: RETRY_AFTER_S } }), requestIdOf(context.set))
-      }
-    }, routeOptions(ctx, pairs))
-    .get(currencies.path, function tradeCurrenciesRoute() {
-      const rails = paymentRails(ctx.config)
-      const offered = ctx.payments instanceof PaymentGate ? offerableRails(rails, ctx.payments.supported) : []
-      return {
-        schema_version: SCHEMA_VERSION,
-        currencies: rails.map((rail) => ({
-          currency: 'USDC' as const,
-          decimals: 6 as const,
-          chain: rail.name,
-          network: rail.network,
-          asset: rail.asset,
-          pay_to: rail.payTo ?? null,
-          accepted: offered.includes(rail),
-        })),
-        prices: ctx.registry.prices().map((price) => ({ route: price.route, skill: price.skill ?? null, usd: price.usd, amount: price.atomic })),
-      }
-    }, routeOptions(ctx, currencies))
+    .post(
+      quote.path,
+      async function tradeQuoteRoute(context) {
+        return answer(context, tradeAnswer(await quoteTrade(ctx, jobs, context.body), requestIdOf(context.set)))
+      },
+      routeOptions(ctx, quote),
+    )
+    .post(
+      execute.path,
+      async function tradeExecuteRoute(context) {
+        const requestId = requestIdOf(context.set)
+        return answer(
+          context,
+          tradeAnswer(
+            await executeTrade({ ctx, jobs, hold: () => hold(context), requestId, fee: EXECUTE_FEE }, context.body),
+            requestId,
+          ),
+        )
+      },
+      routeOptions(ctx, execute),
+    )
+    .get(
+      status.path,
+      async function tradeStatusRoute(context) {
+        let job = await jobs.get(context.params.job_id)
+        if (!job)
+          return answer(
+            context,
+            tradeAnswer({ kind: 'job_not_found', job_id: context.params.job_id }, requestIdOf(context.set)),
+          )
+        if (quoteExpired(job)) job = (await expireQuote(jobs, job)) ?? (await jobs.current(job.job_id))
+        job = await resolveJob(ctx, jobs, job)
+        return jobView(job)
+      },
+      routeOptions(ctx, status),
+    )
+    .get(
+      pairs.path,
+      async function tradePairsRoute(context) {
+        try {
+          if (!ctx.sources.jupiter) throw new Error('no token list is configured (JUPITER_URL)')
+          const verified = await ctx.sources.jupiter.tagged('verified', new CallMeter())
+          const list = verified
+            .map((token) => ({ mint: token.id, symbol: token.symbol, name: token.name, decimals: token.decimals }))
+            .sort((a, b) => a.symbol.localeCompare(b.symbol))
+          return { schema_version: SCHEMA_VERSION, count: list.length, pairs: list }
+        } catch (error) {
+          context.set.status = 503
+          context.set.headers['retry-after'] = String(RETRY_AFTER_S)
+          const message = `the aggregator's token list cannot be read (${(error as Error).message}): retry after ${RETRY_AFTER_S} s`
+          return errorBody(
+            new ApiError('UPSTREAM_UNAVAILABLE', { message, details: { retry_after_s: RETRY_AFTER_S } }),
+            requestIdOf(context.set),
+          )
+        }
+      },
+      routeOptions(ctx, pairs),
+    )
+    .get(
+      currencies.path,
+      function tradeCurrenciesRoute() {
+        const rails = paymentRails(ctx.config)
+        const offered = ctx.payments instanceof PaymentGate ? offerableRails(rails, ctx.payments.supported) : []
+        return {
+          schema_version: SCHEMA_VERSION,
+          currencies: rails.map((rail) => ({
+            currency: 'USDC' as const,
+            decimals: 6 as const,
+            chain: rail.name,
+            network: rail.network,
+            asset: rail.asset,
+            pay_to: rail.payTo ?? null,
+            accepted: offered.includes(rail),
+          })),
+          prices: ctx.registry
+            .prices()
+            .map((price) => ({ route: price.route, skill: price.skill ?? null, usd: price.usd, amount: price.atomic })),
+        }
+      },
+      routeOptions(ctx, currencies),
+    )
 }

@@ -1,7 +1,14 @@
 import { encodeBase58 } from '../../src/onchain/base58.ts'
 import type { JobStore } from '../../src/store/jobs.ts'
 import { SCHEMA_VERSION } from '../../src/core/version.ts'
-import { REJECTED_STATUSES, type JobView, type QuoteDetails, type Rejection, type RiskGate, type TradeStatus } from './schemas.ts'
+import {
+  REJECTED_STATUSES,
+  type JobView,
+  type QuoteDetails,
+  type Rejection,
+  type RiskGate,
+  type TradeStatus,
+} from './schemas.ts'
 
 /** A trade job as stored: what the status route shows, plus the transaction the quote built. */
 export interface TradeJob extends Omit<JobView, 'schema_version'> {
@@ -71,11 +78,22 @@ export class Jobs {
   async quoted(
     id: string,
     request: TradeRequest,
-    outcome: { status: TradeStatus; quote: QuoteDetails | null; risk_gate: RiskGate | null; unsigned_transaction_b64: string | null; rejection: Rejection | null; note: string | null },
+    outcome: {
+      status: TradeStatus
+      quote: QuoteDetails | null
+      risk_gate: RiskGate | null
+      unsigned_transaction_b64: string | null
+      rejection: Rejection | null
+      note: string | null
+    },
     nowMs = Date.now(),
   ): Promise<TradeJob | undefined> {
     const previous = await this.get(id)
-    if (previous && (!REQUOTABLE.includes(previous.status) || previous.request.user_public_key !== request.user_public_key)) return undefined
+    if (
+      previous &&
+      (!REQUOTABLE.includes(previous.status) || previous.request.user_public_key !== request.user_public_key)
+    )
+      return undefined
     const at = iso(nowMs)
     const job: TradeJob = {
       job_id: id,
@@ -105,7 +123,13 @@ export class Jobs {
   }
 
   /** Moves `job` from its current status to `to` with `changes`; the stored job, or undefined when another move won. */
-  async move(job: TradeJob, to: TradeStatus, changes: Partial<TradeJob> = {}, note: string | null = null, nowMs = Date.now()): Promise<TradeJob | undefined> {
+  async move(
+    job: TradeJob,
+    to: TradeStatus,
+    changes: Partial<TradeJob> = {},
+    note: string | null = null,
+    nowMs = Date.now(),
+  ): Promise<TradeJob | undefined> {
     const at = iso(nowMs)
     const history = to === job.status && note === null ? job.history : [...job.history, { status: to, at, note }]
     const next: TradeJob = { ...job, ...changes, status: to, updated_at: at, history }

@@ -1,5 +1,15 @@
 import { defineManifest } from '../../src/core/manifest.ts'
-import { CurrenciesResult, ExecuteRequest, ExecuteResult, JobView, PairsResult, QuoteRequest, QuoteResult, StatusParams, TradeRejectedBody } from './schemas.ts'
+import {
+  CurrenciesResult,
+  ExecuteRequest,
+  ExecuteResult,
+  JobView,
+  PairsResult,
+  QuoteRequest,
+  QuoteResult,
+  StatusParams,
+  TradeRejectedBody,
+} from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'trade',
@@ -9,7 +19,10 @@ export const manifest = defineManifest({
     description:
       'Bring-your-own-wallet swaps: a free quote with a risk gate on the token being bought and an unsigned transaction, then a paid broadcast of the signed transaction, charged only when it confirms.',
     tags: ['solana', 'swap', 'trade', 'risk'],
-    examples: ['Swap 0.5 SOL for DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263 if it is safe', 'Sell 100 USDC for SOL from my wallet'],
+    examples: [
+      'Swap 0.5 SOL for DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263 if it is safe',
+      'Sell 100 USDC for SOL from my wallet',
+    ],
   },
   routes: {
     quote: {
@@ -17,7 +30,7 @@ export const manifest = defineManifest({
       path: '/trade/quote',
       summary: 'Swap quote with a risk gate (free)',
       description:
-        'Quotes the swap through the aggregator, runs the risk gate (a quick scan of output_mint; BLOCK stops the trade), checks the wallet\'s balance and builds the unsigned transaction for user_public_key. 200: status QUOTED, quote, risk_gate, unsigned_transaction_b64. A trade that cannot go ahead: 422 TRADE_REJECTED with status REJECTED_* and rejection {code, reason, refundable}. Never charged.',
+        "Quotes the swap through the aggregator, runs the risk gate (a quick scan of output_mint; BLOCK stops the trade), checks the wallet's balance and builds the unsigned transaction for user_public_key. 200: status QUOTED, quote, risk_gate, unsigned_transaction_b64. A trade that cannot go ahead: 422 TRADE_REJECTED with status REJECTED_* and rejection {code, reason, refundable}. Never charged.",
       price: 'free',
       body: QuoteRequest,
       response: QuoteResult,
@@ -44,8 +57,9 @@ export const manifest = defineManifest({
     status: {
       method: 'GET',
       path: '/trade/status/:job_id',
-      summary: 'A trade job\'s status (free)',
-      description: 'The job as stored: status, quote summary, risk gate, execution or rejection, fee, and every transition with its time. Quotes past their blockhash read EXPIRED.',
+      summary: "A trade job's status (free)",
+      description:
+        'The job as stored: status, quote summary, risk gate, execution or rejection, fee, and every transition with its time. Quotes past their blockhash read EXPIRED.',
       price: 'free',
       params: StatusParams,
       response: JobView,
@@ -56,7 +70,7 @@ export const manifest = defineManifest({
       method: 'GET',
       path: '/trade/pairs',
       summary: 'Verified tradeable tokens (free)',
-      description: 'The tokens the aggregator\'s token list marks verified: mint, symbol, name, decimals.',
+      description: "The tokens the aggregator's token list marks verified: mint, symbol, name, decimals.",
       price: 'free',
       response: PairsResult,
       errors: ['UPSTREAM_UNAVAILABLE'],
@@ -66,7 +80,8 @@ export const manifest = defineManifest({
       method: 'GET',
       path: '/trade/currencies',
       summary: 'Accepted payment currencies and chains (free)',
-      description: 'USDC on each payment rail (network, asset, payTo, whether it is offered now) and the price of every paid route.',
+      description:
+        'USDC on each payment rail (network, asset, payTo, whether it is offered now) and the price of every paid route.',
       price: 'free',
       response: CurrenciesResult,
       tags: ['trade'],

@@ -9,7 +9,8 @@ import type { TradeJob } from './job.ts'
 import type { QuoteDetails, RiskGate, TradeStatus } from './schemas.ts'
 
 /** A job that did not go ahead, as its 422 shows it. */
-export type RefusedJob = Pick<TradeJob, 'job_id' | 'status' | 'execution' | 'rejection'> & Partial<Pick<TradeJob, 'quote' | 'risk_gate'>>
+export type RefusedJob = Pick<TradeJob, 'job_id' | 'status' | 'execution' | 'rejection'> &
+  Partial<Pick<TradeJob, 'quote' | 'risk_gate'>>
 
 export type TradeOutcome =
   /** A quote built: the job is QUOTED. */
@@ -25,7 +26,10 @@ export type TradeOutcome =
   | { kind: 'payment'; answer: GateAnswer }
 
 /** An outcome as HTTP: 200, 422 TRADE_REJECTED, 404 JOB_NOT_FOUND, 409 JOB_CONFLICT, or the payment's answer. */
-export function tradeAnswer(outcome: TradeOutcome, requestId: string): { status: number; body: unknown; headers?: Record<string, string> } {
+export function tradeAnswer(
+  outcome: TradeOutcome,
+  requestId: string,
+): { status: number; body: unknown; headers?: Record<string, string> } {
   switch (outcome.kind) {
     case 'quoted': {
       const { kind: _kind, ...quoted } = outcome
@@ -35,19 +39,40 @@ export function tradeAnswer(outcome: TradeOutcome, requestId: string): { status:
       return {
         status: 200,
         headers: outcome.headers,
-        body: { schema_version: SCHEMA_VERSION, job_id: outcome.job.job_id, status: 'CONFIRMED', execution: outcome.job.execution, rejection: null },
+        body: {
+          schema_version: SCHEMA_VERSION,
+          job_id: outcome.job.job_id,
+          status: 'CONFIRMED',
+          execution: outcome.job.execution,
+          rejection: null,
+        },
       }
     case 'refused': {
       const { job_id, status, execution, rejection } = outcome.job
-      const extra = { ...(outcome.job.quote ? { quote: outcome.job.quote } : {}), ...(outcome.job.risk_gate ? { risk_gate: outcome.job.risk_gate } : {}) }
+      const extra = {
+        ...(outcome.job.quote ? { quote: outcome.job.quote } : {}),
+        ...(outcome.job.risk_gate ? { risk_gate: outcome.job.risk_gate } : {}),
+      }
       const message = `${status}: ${rejection?.reason ?? 'the trade did not go ahead'}`
-      return { status: 422, body: errorBody(new ApiError('TRADE_REJECTED', { message, details: { job_id, status, execution, rejection, ...extra } }), requestId) }
+      return {
+        status: 422,
+        body: errorBody(
+          new ApiError('TRADE_REJECTED', { message, details: { job_id, status, execution, rejection, ...extra } }),
+          requestId,
+        ),
+      }
     }
     case 'job_not_found':
-      return { status: 404, body: errorBody(new ApiError('JOB_NOT_FOUND', { details: { job_id: outcome.job_id } }), requestId) }
+      return {
+        status: 404,
+        body: errorBody(new ApiError('JOB_NOT_FOUND', { details: { job_id: outcome.job_id } }), requestId),
+      }
     case 'job_conflict': {
       const details = { job_id: outcome.job_id, ...(outcome.job_status ? { job_status: outcome.job_status } : {}) }
-      return { status: 409, body: errorBody(new ApiError('JOB_CONFLICT', { message: outcome.message, details }), requestId) }
+      return {
+        status: 409,
+        body: errorBody(new ApiError('JOB_CONFLICT', { message: outcome.message, details }), requestId),
+      }
     }
     case 'payment':
       return outcome.answer

@@ -4,18 +4,32 @@
  */
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
 import type { ServiceContext } from '../../src/context.ts'
-import type { JupiterQuote } from '../../src/sources/jupiter.ts'
+import type { JupiterQuote, JupiterSwap } from '../../src/sources/jupiter.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter, UpstreamError } from '../../src/sources/upstream.ts'
 import { blockHeight, spendable } from './chain.ts'
-import { Jobs, REQUOTABLE, trackingAccountOf } from './job.ts'
+import { type Jobs, REQUOTABLE, trackingAccountOf } from './job.ts'
 import type { TradeOutcome } from './outcome.ts'
 import { riskGate } from './risk-gate.ts'
 import { rejection, statusOf, type RejectionCode } from './rejections.ts'
 import { SLIPPAGE_BPS, type QuoteDetails, type QuoteRequest, type RiskGate } from './schemas.ts'
 
 /** The rejections a quote can answer (they leave the job REJECTED_*). */
-type QuoteRejection = Extract<RejectionCode, 'SAME_MINT' | 'SLIPPAGE_OUT_OF_RANGE' | 'AMOUNT_OUT_OF_RANGE' | 'AGGREGATOR_REFUSED' | 'RISK_GATE' | 'NO_ROUTE' | 'PRICE_IMPACT' | 'INSUFFICIENT_BALANCE' | 'NOT_CONFIGURED' | 'AGGREGATOR_UNAVAILABLE' | 'SWAP_BUILD_FAILED' | 'SWAP_BUILD_INVALID'>
+type QuoteRejection = Extract<
+  RejectionCode,
+  | 'SAME_MINT'
+  | 'SLIPPAGE_OUT_OF_RANGE'
+  | 'AMOUNT_OUT_OF_RANGE'
+  | 'AGGREGATOR_REFUSED'
+  | 'RISK_GATE'
+  | 'NO_ROUTE'
+  | 'PRICE_IMPACT'
+  | 'INSUFFICIENT_BALANCE'
+  | 'NOT_CONFIGURED'
+  | 'AGGREGATOR_UNAVAILABLE'
+  | 'SWAP_BUILD_FAILED'
+  | 'SWAP_BUILD_INVALID'
+>
 
 /**
  * Price impact (percent) above which a quote is refused: the caller would give a seventh of the value
@@ -31,7 +45,12 @@ const SLOT_MS = 400
 const MAX_U64 = 2n ** 64n - 1n
 
 /** Aggregator refusals that mean there is no way to make this swap. */
-const NO_ROUTE_CODES = new Set(['COULD_NOT_FIND_ANY_ROUTE', 'TOKEN_NOT_TRADABLE', 'MARKET_NOT_FOUND', 'NO_ROUTES_FOUND'])
+const NO_ROUTE_CODES = new Set([
+  'COULD_NOT_FIND_ANY_ROUTE',
+  'TOKEN_NOT_TRADABLE',
+  'MARKET_NOT_FOUND',
+  'NO_ROUTES_FOUND',
+])
 
 /** Buying SOL itself (a sale of a token for SOL): the native coin has nothing to scan. */
 const NATIVE_SOL_GATE: RiskGate = {
@@ -39,7 +58,13 @@ const NATIVE_SOL_GATE: RiskGate = {
   token: WRAPPED_SOL_MINT_ADDRESS,
   grade: null,
   data_quality: 'FULL',
-  reasons: [{ code: 'NATIVE_SOL', severity: 'info', detail: 'The token bought is SOL itself: no authorities, holders or pools to judge.' }],
+  reasons: [
+    {
+      code: 'NATIVE_SOL',
+      severity: 'info',
+      detail: 'The token bought is SOL itself: no authorities, holders or pools to judge.',
+    },
+  ],
 }
 
 export function newJobId(): string {
@@ -56,35 +81,67 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
     user_public_key: body.user_public_key,
   }
   const previous = await jobs.get(jobId)
-  if (previous && !REQUOTABLE.includes(previous.status)) return { kind: 'job_conflict', job_id: jobId, job_status: previous.status }
+  if (previous && !REQUOTABLE.includes(previous.status))
+    return { kind: 'job_conflict', job_id: jobId, job_status: previous.status }
   // A job belongs to the wallet that quoted it: nobody else may re-quote it under their own key.
   if (previous && previous.request.user_public_key !== request.user_public_key) {
-    const message = 'this job_id belongs to another wallet: quote without a job_id (one is generated) or with an id of your own'
+    const message =
+      'this job_id belongs to another wallet: quote without a job_id (one is generated) or with an id of your own'
     return { kind: 'job_conflict', job_id: jobId, message }
   }
 
-  const reject = async (code: QuoteRejection, reason: string, found: { quote?: QuoteDetails | null; risk_gate?: RiskGate | null } = {}) => {
+  const reject = async (
+    code: QuoteRejection,
+    reason: string,
+    found: { quote?: QuoteDetails | null; risk_gate?: RiskGate | null } = {},
+  ) => {
     const refused = rejection(code, reason)
-    const outcome = { status: statusOf(code), quote: found.quote ?? null, risk_gate: found.risk_gate ?? null, unsigned_transaction_b64: null, rejection: refused, note: code }
+    const outcome = {
+      status: statusOf(code),
+      quote: found.quote ?? null,
+      risk_gate: found.risk_gate ?? null,
+      unsigned_transaction_b64: null,
+      rejection: refused,
+      note: code,
+    }
     const job = await jobs.quoted(jobId, request, outcome)
     if (!job) return conflict(jobId)
     return { kind: 'refused' as const, job }
   }
 
-  if (request.input_mint === request.output_mint) return reject('SAME_MINT', 'input_mint and output_mint are the same token: nothing to swap')
+  if (request.input_mint === request.output_mint)
+    return reject('SAME_MINT', 'input_mint and output_mint are the same token: nothing to swap')
   if (request.slippage_bps < SLIPPAGE_BPS.min || request.slippage_bps > SLIPPAGE_BPS.max)
-    return reject('SLIPPAGE_OUT_OF_RANGE', `slippage_bps must be ${SLIPPAGE_BPS.min} to ${SLIPPAGE_BPS.max} (got ${request.slippage_bps})`)
+    return reject(
+      'SLIPPAGE_OUT_OF_RANGE',
+      `slippage_bps must be ${SLIPPAGE_BPS.min} to ${SLIPPAGE_BPS.max} (got ${request.slippage_bps})`,
+    )
   const amount = BigInt(request.amount_in)
-  if (amount === 0n || amount > MAX_U64) return reject('AMOUNT_OUT_OF_RANGE', `amount_in must be 1 to ${MAX_U64} atomic units (got ${request.amount_in})`)
+  if (amount === 0n || amount > MAX_U64)
+    return reject('AMOUNT_OUT_OF_RANGE', `amount_in must be 1 to ${MAX_U64} atomic units (got ${request.amount_in})`)
   const { jupiter, solana } = ctx.sources
-  if (!jupiter || !solana) return reject('NOT_CONFIGURED', 'the swap aggregator or the Solana RPC is not configured on this service')
+  if (!jupiter || !solana)
+    return reject('NOT_CONFIGURED', 'the swap aggregator or the Solana RPC is not configured on this service')
 
   const meter = new CallMeter()
   const rpc = solana.rpc(meter)
-  const settled = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }))
+  const settled = <T>(promise: Promise<T>) =>
+    promise.then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    )
   const [gate, quoted, balance, height] = await Promise.all([
-    settled(request.output_mint === WRAPPED_SOL_MINT_ADDRESS ? Promise.resolve(NATIVE_SOL_GATE) : riskGate(ctx, request.output_mint, Date.now() + GATE_DEADLINE_MS)),
-    settled(jupiter.quote({ inputMint: request.input_mint, outputMint: request.output_mint, amount, slippageBps: request.slippage_bps }, meter)),
+    settled(
+      request.output_mint === WRAPPED_SOL_MINT_ADDRESS
+        ? Promise.resolve(NATIVE_SOL_GATE)
+        : riskGate(ctx, request.output_mint, Date.now() + GATE_DEADLINE_MS),
+    ),
+    settled(
+      jupiter.quote(
+        { inputMint: request.input_mint, outputMint: request.output_mint, amount, slippageBps: request.slippage_bps },
+        meter,
+      ),
+    ),
     settled(spendable(rpc, request.user_public_key, request.input_mint)),
     settled(blockHeight(rpc)),
   ])
@@ -92,46 +149,114 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
   // A gate that could not run is not a pass.
   const risk: RiskGate = gate.ok
     ? { ...gate.value, reasons: [...gate.value.reasons] }
-    : { verdict: 'WARN', token: request.output_mint, grade: null, data_quality: 'LIMITED', reasons: [{ code: 'GATE_UNAVAILABLE', severity: 'medium', detail: `The risk gate could not run: ${(gate.error as Error).message}` }] }
+    : {
+        verdict: 'WARN',
+        token: request.output_mint,
+        grade: null,
+        data_quality: 'LIMITED',
+        reasons: [
+          {
+            code: 'GATE_UNAVAILABLE',
+            severity: 'medium',
+            detail: `The risk gate could not run: ${(gate.error as Error).message}`,
+          },
+        ],
+      }
   if (risk.verdict === 'BLOCK')
-    return reject('RISK_GATE', `the risk gate blocks buying ${request.output_mint}: ${risk.reasons.map((entry) => entry.detail).join(' ') || `grade ${risk.grade}`}`, { risk_gate: risk })
+    return reject(
+      'RISK_GATE',
+      `the risk gate blocks buying ${request.output_mint}: ${risk.reasons.map((entry) => entry.detail).join(' ') || `grade ${risk.grade}`}`,
+      { risk_gate: risk },
+    )
 
   if (!quoted.ok) {
     const error = quoted.error
-    const refusal = error instanceof UpstreamError ? (error.body as { error?: string; errorCode?: string } | undefined) : undefined
+    const refusal =
+      error instanceof UpstreamError ? (error.body as { error?: string; errorCode?: string } | undefined) : undefined
     if (refusal?.errorCode && NO_ROUTE_CODES.has(refusal.errorCode))
-      return reject('NO_ROUTE', `the aggregator has no route from ${request.input_mint} to ${request.output_mint} (${refusal.errorCode}: ${refusal.error ?? ''})`, { risk_gate: risk })
-    if (refusal?.errorCode === 'CIRCULAR_ARBITRAGE_IS_DISABLED') return reject('SAME_MINT', 'the aggregator refuses a swap into the same token')
+      return reject(
+        'NO_ROUTE',
+        `the aggregator has no route from ${request.input_mint} to ${request.output_mint} (${refusal.errorCode}: ${refusal.error ?? ''})`,
+        { risk_gate: risk },
+      )
+    if (refusal?.errorCode === 'CIRCULAR_ARBITRAGE_IS_DISABLED')
+      return reject('SAME_MINT', 'the aggregator refuses a swap into the same token')
     if (error instanceof UpstreamError && error.reason === 'rejected')
-      return reject('AGGREGATOR_REFUSED', `the aggregator refused the request: ${refusal?.error ?? error.message}`, { risk_gate: risk })
-    return reject('AGGREGATOR_UNAVAILABLE', `the swap aggregator could not be reached (${(error as Error).message}); nothing was charged: retry`, { risk_gate: risk })
+      return reject('AGGREGATOR_REFUSED', `the aggregator refused the request: ${refusal?.error ?? error.message}`, {
+        risk_gate: risk,
+      })
+    return reject(
+      'AGGREGATOR_UNAVAILABLE',
+      `the swap aggregator could not be reached (${(error as Error).message}); nothing was charged: retry`,
+      { risk_gate: risk },
+    )
   }
   const quote = quoted.value
   // No transaction yet: its expiry is not known (a rejected quote reports none).
   const details = quoteDetails(quote, request.slippage_bps)
   if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT)
-    return reject('PRICE_IMPACT', `this size moves the price ${details.price_impact_pct.toFixed(2)}%, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`, { quote: details, risk_gate: risk })
+    return reject(
+      'PRICE_IMPACT',
+      `this size moves the price ${details.price_impact_pct.toFixed(2)}%, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`,
+      { quote: details, risk_gate: risk },
+    )
   if (details.price_impact_pct > PRICE_IMPACT_WARN_PCT) {
-    risk.reasons.push({ code: 'PRICE_IMPACT_HIGH', severity: 'medium', detail: `This size moves the price ${details.price_impact_pct.toFixed(2)}%.` })
+    risk.reasons.push({
+      code: 'PRICE_IMPACT_HIGH',
+      severity: 'medium',
+      detail: `This size moves the price ${details.price_impact_pct.toFixed(2)}%.`,
+    })
     if (risk.verdict === 'PASS') risk.verdict = 'WARN'
   }
   if (balance.ok && balance.value < amount)
-    return reject('INSUFFICIENT_BALANCE', `${request.user_public_key} can spend ${balance.value} of ${request.input_mint}, less than amount_in ${amount}`, { quote: details, risk_gate: risk })
-  if (!balance.ok) risk.reasons.push({ code: 'BALANCE_UNCHECKED', severity: 'info', detail: 'The wallet\'s balance could not be read: the swap may fail if it is short.' })
+    return reject(
+      'INSUFFICIENT_BALANCE',
+      `${request.user_public_key} can spend ${balance.value} of ${request.input_mint}, less than amount_in ${amount}`,
+      { quote: details, risk_gate: risk },
+    )
+  if (!balance.ok)
+    risk.reasons.push({
+      code: 'BALANCE_UNCHECKED',
+      severity: 'info',
+      detail: "The wallet's balance could not be read: the swap may fail if it is short.",
+    })
 
-  let swap
+  let swap: JupiterSwap
   try {
-    swap = await jupiter.swap({ quote, userPublicKey: request.user_public_key, trackingAccount: trackingAccountOf(jobId) }, meter)
+    swap = await jupiter.swap(
+      { quote, userPublicKey: request.user_public_key, trackingAccount: trackingAccountOf(jobId) },
+      meter,
+    )
   } catch (error) {
     const refusal = error instanceof UpstreamError ? (error.body as { error?: string } | undefined) : undefined
-    return reject('SWAP_BUILD_FAILED', `the aggregator could not build the transaction: ${refusal?.error ?? (error as Error).message}; quote again`, { quote: details, risk_gate: risk })
+    return reject(
+      'SWAP_BUILD_FAILED',
+      `the aggregator could not build the transaction: ${refusal?.error ?? (error as Error).message}; quote again`,
+      { quote: details, risk_gate: risk },
+    )
   }
   const built = checkBuilt(swap.swapTransaction, request.user_public_key)
   if (!built.ok) return reject('SWAP_BUILD_INVALID', built.reason, { quote: details, risk_gate: risk })
-  const final = quoteDetails(quote, request.slippage_bps, { lastValid: BigInt(swap.lastValidBlockHeight), height: height.ok ? height.value : undefined })
-  const job = await jobs.quoted(jobId, request, { status: 'QUOTED', quote: final, risk_gate: risk, unsigned_transaction_b64: swap.swapTransaction, rejection: null, note: risk.verdict })
+  const final = quoteDetails(quote, request.slippage_bps, {
+    lastValid: BigInt(swap.lastValidBlockHeight),
+    height: height.ok ? height.value : undefined,
+  })
+  const job = await jobs.quoted(jobId, request, {
+    status: 'QUOTED',
+    quote: final,
+    risk_gate: risk,
+    unsigned_transaction_b64: swap.swapTransaction,
+    rejection: null,
+    note: risk.verdict,
+  })
   if (!job) return conflict(jobId)
-  return { kind: 'quoted', job_id: jobId, quote: final, risk_gate: risk, unsigned_transaction_b64: swap.swapTransaction }
+  return {
+    kind: 'quoted',
+    job_id: jobId,
+    quote: final,
+    risk_gate: risk,
+    unsigned_transaction_b64: swap.swapTransaction,
+  }
 }
 
 function conflict(jobId: string): TradeOutcome {
@@ -142,7 +267,11 @@ function conflict(jobId: string): TradeOutcome {
  * The quote's terms; with the built transaction's `expiry`, its last valid block height and (when the
  * current height was read) the estimated wall time of it. Without them both are null, never guessed.
  */
-function quoteDetails(quote: JupiterQuote, slippageBps: number, expiry?: { lastValid: bigint; height: bigint | undefined }): QuoteDetails {
+function quoteDetails(
+  quote: JupiterQuote,
+  slippageBps: number,
+  expiry?: { lastValid: bigint; height: bigint | undefined },
+): QuoteDetails {
   return {
     input_mint: quote.inputMint,
     output_mint: quote.outputMint,
@@ -160,7 +289,9 @@ function quoteDetails(quote: JupiterQuote, slippageBps: number, expiry?: { lastV
     })),
     last_valid_block_height: expiry ? Number(expiry.lastValid) : null,
     expires_at:
-      expiry?.height !== undefined ? new Date(Date.now() + Math.max(0, Number(expiry.lastValid - expiry.height)) * SLOT_MS).toISOString() : null,
+      expiry?.height !== undefined
+        ? new Date(Date.now() + Math.max(0, Number(expiry.lastValid - expiry.height)) * SLOT_MS).toISOString()
+        : null,
   }
 }
 
@@ -169,8 +300,10 @@ function checkBuilt(b64: string, user: string): { ok: true } | { ok: false; reas
   try {
     const transaction = getTransactionDecoder().decode(Buffer.from(b64, 'base64'))
     const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
-    if (message.staticAccounts[0] !== user) return { ok: false, reason: 'the aggregator built a transaction paid by another wallet: refused' }
-    if (!(user in transaction.signatures)) return { ok: false, reason: 'the aggregator built a transaction the user does not sign: refused' }
+    if (message.staticAccounts[0] !== user)
+      return { ok: false, reason: 'the aggregator built a transaction paid by another wallet: refused' }
+    if (!(user in transaction.signatures))
+      return { ok: false, reason: 'the aggregator built a transaction the user does not sign: refused' }
     return { ok: true }
   } catch (error) {
     return { ok: false, reason: `the aggregator's transaction does not decode: ${(error as Error).message}` }

@@ -17,12 +17,16 @@ const EXPIRY_GRACE_MS = 30_000
 /** Marks a quote past its blockhash EXPIRED (nothing was sent; nothing can be now). */
 export function expireQuote(jobs: Jobs, job: TradeJob): Promise<TradeJob | undefined> {
   const expired = rejection('QUOTE_EXPIRED', 'the quote expired with its blockhash before it was executed: quote again')
-  return jobs.move(job, 'EXPIRED', { rejection: expired }, 'the quote\'s blockhash expired')
+  return jobs.move(job, 'EXPIRED', { rejection: expired }, "the quote's blockhash expired")
 }
 
 /** Whether a quoted job is past its estimated expiry (with grace: execute asks the chain itself). */
 export function quoteExpired(job: TradeJob, nowMs = Date.now()): boolean {
-  return job.status === 'QUOTED' && job.quote?.expires_at != null && Date.parse(job.quote.expires_at) + EXPIRY_GRACE_MS < nowMs
+  return (
+    job.status === 'QUOTED' &&
+    job.quote?.expires_at != null &&
+    Date.parse(job.quote.expires_at) + EXPIRY_GRACE_MS < nowMs
+  )
 }
 
 /**
@@ -49,11 +53,18 @@ function orphaned(ctx: ServiceContext, job: TradeJob, nowMs: number): boolean {
  * land now — and a fee whose settlement was pending is read again from the ledger. The fee is what
  * the ledger says (feeOnRecord): charged once if it settled on chain, nothing otherwise.
  */
-export async function resolveJob(ctx: ServiceContext, jobs: Jobs, job: TradeJob, nowMs = Date.now()): Promise<TradeJob> {
+export async function resolveJob(
+  ctx: ServiceContext,
+  jobs: Jobs,
+  job: TradeJob,
+  nowMs = Date.now(),
+): Promise<TradeJob> {
   if (job.status !== 'EXECUTING') {
     if (job.fee?.status !== 'pending') return job
     const fee = await feeOnRecord(ctx, job)
-    return fee.status === 'pending' ? job : ((await jobs.move(job, job.status, { fee }, `fee ${fee.status} (read from the chain)`)) ?? job)
+    return fee.status === 'pending'
+      ? job
+      : ((await jobs.move(job, job.status, { fee }, `fee ${fee.status} (read from the chain)`)) ?? job)
   }
   if (!orphaned(ctx, job, nowMs) || !ctx.sources.solana) return job
   const rpc = ctx.sources.solana.rpc(new CallMeter())
@@ -63,24 +74,38 @@ export async function resolveJob(ctx: ServiceContext, jobs: Jobs, job: TradeJob,
   }
   try {
     if (!job.execution) {
-      return await resolved('FAILED', { rejection: rejection('INTERRUPTED', 'the service stopped before the transaction was sent: quote again') })
+      return await resolved('FAILED', {
+        rejection: rejection('INTERRUPTED', 'the service stopped before the transaction was sent: quote again'),
+      })
     }
     const landed = await landingOf(rpc, job.execution.tx_signature)
-    if (landed?.kind === 'confirmed') return await resolved('CONFIRMED', { execution: { ...job.execution, slot: landed.slot } })
+    if (landed?.kind === 'confirmed')
+      return await resolved('CONFIRMED', { execution: { ...job.execution, slot: landed.slot } })
     if (landed?.kind === 'failed') {
-      return await resolved('FAILED', { rejection: rejection('TRANSACTION_FAILED', `the transaction failed on chain (${JSON.stringify(landed.err, bigintSafe)})`) })
+      return await resolved('FAILED', {
+        rejection: rejection(
+          'TRANSACTION_FAILED',
+          `the transaction failed on chain (${JSON.stringify(landed.err, bigintSafe)})`,
+        ),
+      })
     }
     const quoted = job.unsigned_transaction_b64
-    const message = quoted === null ? null : getCompiledTransactionMessageDecoder().decode(getTransactionDecoder().decode(Buffer.from(quoted, 'base64')).messageBytes)
+    const message =
+      quoted === null
+        ? null
+        : getCompiledTransactionMessageDecoder().decode(
+            getTransactionDecoder().decode(Buffer.from(quoted, 'base64')).messageBytes,
+          )
     if (message && !(await blockhashValid(rpc, message.lifetimeToken))) {
-      return await resolved('FAILED', { rejection: rejection('NOT_CONFIRMED', 'the transaction did not land before its blockhash expired') })
+      return await resolved('FAILED', {
+        rejection: rejection('NOT_CONFIRMED', 'the transaction did not land before its blockhash expired'),
+      })
     }
   } catch (error) {
     ctx.logger.warn({ job_id: job.job_id, err: (error as Error).message }, 'cannot resolve an orphaned execute yet')
   }
   return job
 }
-
 
 /** JSON.stringify replacer for chain errors carrying bigints. */
 export function bigintSafe(_key: string, value: unknown): unknown {

@@ -3,8 +3,13 @@ import type { Grade } from '../../src/pipeline/grade.ts'
 import { factor, type Severity } from '../../src/pipeline/signal.ts'
 import { gateVerdict } from './risk-gate.ts'
 
-const finding = (code: string, severity: Severity, hardFail = false) => factor({ id: 'test' }, code, severity, 0, code, `${code} found`, {}, hardFail)
-const scan = (grade: Grade, factors = [] as ReturnType<typeof finding>[], dataQuality: 'FULL' | 'PARTIAL' | 'LIMITED' = 'FULL') => ({ grade, dataQuality, missing: dataQuality === 'LIMITED' ? ['holders'] : [], factors })
+const finding = (code: string, severity: Severity, hardFail = false) =>
+  factor({ id: 'test' }, code, severity, 0, code, `${code} found`, {}, hardFail)
+const scan = (
+  grade: Grade,
+  factors = [] as ReturnType<typeof finding>[],
+  dataQuality: 'FULL' | 'PARTIAL' | 'LIMITED' = 'FULL',
+) => ({ grade, dataQuality, missing: dataQuality === 'LIMITED' ? ['holders'] : [], factors })
 
 describe('the risk gate verdict', () => {
   test.each([
@@ -24,7 +29,9 @@ describe('the risk gate verdict', () => {
   })
 
   test('the reasons name what decided it, and say when the scan was limited', () => {
-    const { reasons } = gateVerdict(scan('A', [finding('LP_UNLOCKED_SHORT', 'low'), finding('MINT_AUTHORITY_LIVE', 'high')], 'LIMITED'))
+    const { reasons } = gateVerdict(
+      scan('A', [finding('LP_UNLOCKED_SHORT', 'low'), finding('MINT_AUTHORITY_LIVE', 'high')], 'LIMITED'),
+    )
     expect(reasons.map((reason) => reason.code)).toEqual(['MINT_AUTHORITY_LIVE', 'SCAN_LIMITED'])
     expect(reasons[1]!.detail).toContain('holders')
   })

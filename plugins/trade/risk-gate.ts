@@ -23,13 +23,27 @@ const WARN_CODES = new Set(['SELL_BLOCKABLE'])
 const serious = (entry: Factor) => entry.severity === 'high' || entry.severity === 'critical'
 
 /** The verdict and its reasons, from a scan's grade, data quality and findings (pure). */
-export function gateVerdict(scan: { grade: Grade; dataQuality: DataQuality; missing: readonly string[]; factors: readonly Factor[] }): Pick<RiskGate, 'verdict' | 'reasons'> {
-  const blocking = scan.factors.some((entry) => entry.hard_fail || BLOCK_CODES.has(entry.code)) || BLOCK_GRADES.has(scan.grade)
+export function gateVerdict(scan: {
+  grade: Grade
+  dataQuality: DataQuality
+  missing: readonly string[]
+  factors: readonly Factor[]
+}): Pick<RiskGate, 'verdict' | 'reasons'> {
+  const blocking =
+    scan.factors.some((entry) => entry.hard_fail || BLOCK_CODES.has(entry.code)) || BLOCK_GRADES.has(scan.grade)
   const limited = scan.dataQuality === 'LIMITED'
-  const warning = WARN_GRADES.has(scan.grade) || limited || scan.factors.some((entry) => WARN_CODES.has(entry.code) || serious(entry))
-  const shown = scan.factors.filter((entry) => entry.hard_fail || BLOCK_CODES.has(entry.code) || WARN_CODES.has(entry.code) || serious(entry))
+  const warning =
+    WARN_GRADES.has(scan.grade) || limited || scan.factors.some((entry) => WARN_CODES.has(entry.code) || serious(entry))
+  const shown = scan.factors.filter(
+    (entry) => entry.hard_fail || BLOCK_CODES.has(entry.code) || WARN_CODES.has(entry.code) || serious(entry),
+  )
   const reasons = shown.map((entry) => ({ code: entry.code, severity: entry.severity, detail: entry.detail }))
-  if (limited) reasons.push({ code: 'SCAN_LIMITED', severity: 'medium', detail: `The scan could not read ${scan.missing.join(', ') || 'enough data'}: the token is not vouched for.` })
+  if (limited)
+    reasons.push({
+      code: 'SCAN_LIMITED',
+      severity: 'medium',
+      detail: `The scan could not read ${scan.missing.join(', ') || 'enough data'}: the token is not vouched for.`,
+    })
   return { verdict: blocking ? 'BLOCK' : warning ? 'WARN' : 'PASS', reasons }
 }
 
@@ -40,7 +54,12 @@ export async function riskGate(ctx: ServiceContext, mint: string, deadlineMs: nu
     // The deep dive's honeypot detector (imported, so it cannot be missing), over the facts the quick scan gathered.
     const sellCheck = honeypot.detect(scan.facts, honeypot.meta.defaults, { mint, now: scan.now }).factors
     const { data_quality, missing_fields } = scan.quality
-    const verdict = gateVerdict({ grade: scan.grade, dataQuality: data_quality, missing: missing_fields, factors: [...scan.factors, ...sellCheck] })
+    const verdict = gateVerdict({
+      grade: scan.grade,
+      dataQuality: data_quality,
+      missing: missing_fields,
+      factors: [...scan.factors, ...sellCheck],
+    })
     return { ...verdict, token: mint, grade: scan.grade, data_quality }
   } finally {
     facts.close(ctx.logger)

@@ -16,12 +16,18 @@ export const REJECTED_STATUSES = [
 export const TRADE_STATUSES = ['QUOTED', 'EXECUTING', 'CONFIRMED', 'FAILED', 'EXPIRED', ...REJECTED_STATUSES] as const
 export type TradeStatus = (typeof TRADE_STATUSES)[number]
 export type RejectedStatus = (typeof REJECTED_STATUSES)[number]
-const Status = Type.Union(TRADE_STATUSES.map((status) => Type.Literal(status)), { description: 'The job\'s status (docs/trade.md)' })
+const Status = Type.Union(
+  TRADE_STATUSES.map((status) => Type.Literal(status)),
+  { description: "The job's status (docs/trade.md)" },
+)
 
 /** Slippage the quote accepts, in basis points, and its default. */
 export const SLIPPAGE_BPS = { min: 1, max: 1_000, default: 50 } as const
 
-export const JobId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Job id: 1 to 64 letters, digits, _ or -' })
+export const JobId = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  description: 'Job id: 1 to 64 letters, digits, _ or -',
+})
 
 export const QuoteRequest = Type.Object(
   {
@@ -30,12 +36,17 @@ export const QuoteRequest = Type.Object(
     output_mint: SolanaAddress('Mint being bought'),
     amount_in: Type.String({
       pattern: '^[0-9]{1,20}$',
-      description: 'Amount of input_mint to sell, in its atomic units (lamports for SOL; 1 USDC = "1000000"), as a decimal string; 1 to 18446744073709551615',
+      description:
+        'Amount of input_mint to sell, in its atomic units (lamports for SOL; 1 USDC = "1000000"), as a decimal string; 1 to 18446744073709551615',
     }),
     slippage_bps: Type.Optional(
-      Type.Integer({ description: `Slippage tolerance in basis points, ${SLIPPAGE_BPS.min} to ${SLIPPAGE_BPS.max} (default ${SLIPPAGE_BPS.default}); outside → REJECTED_SLIPPAGE_OUT_OF_RANGE` }),
+      Type.Integer({
+        description: `Slippage tolerance in basis points, ${SLIPPAGE_BPS.min} to ${SLIPPAGE_BPS.max} (default ${SLIPPAGE_BPS.default}); outside → REJECTED_SLIPPAGE_OUT_OF_RANGE`,
+      }),
     ),
-    user_public_key: SolanaAddress('The wallet that will sign and pay for the swap (the transaction is built for it). Not in spec §4.2, which cannot build a transaction without it'),
+    user_public_key: SolanaAddress(
+      'The wallet that will sign and pay for the swap (the transaction is built for it). Not in spec §4.2, which cannot build a transaction without it',
+    ),
   },
   { additionalProperties: false },
 )
@@ -45,7 +56,9 @@ export const Rejection = Type.Object(
   {
     code: Type.String({ description: 'Machine code of the rejection (docs/trade.md lists them)' }),
     reason: Type.String({ description: 'What happened and what to do about it' }),
-    refundable: Type.Boolean({ description: 'True when nothing of the caller\'s was spent: no fee charged and no transaction landed on chain' }),
+    refundable: Type.Boolean({
+      description: "True when nothing of the caller's was spent: no fee charged and no transaction landed on chain",
+    }),
   },
   { description: 'Why the trade was not executed' },
 )
@@ -64,21 +77,27 @@ export const QuoteDetails = Type.Object({
   output_mint: Type.String(),
   in_amount: Type.String({ description: 'Atomic units of input_mint sold' }),
   out_amount: Type.String({ description: 'Atomic units of output_mint expected' }),
-  min_out_amount: Type.String({ description: 'The least output the transaction accepts (out_amount less the slippage)' }),
+  min_out_amount: Type.String({
+    description: 'The least output the transaction accepts (out_amount less the slippage)',
+  }),
   slippage_bps: Type.Integer(),
   price_impact_pct: Type.Number({ description: 'Price impact of this size, in percent' }),
   route: Type.Array(RouteLeg),
   last_valid_block_height: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'The transaction is valid until the chain passes this block height; null when no transaction was built (a rejected quote)',
+    description:
+      'The transaction is valid until the chain passes this block height; null when no transaction was built (a rejected quote)',
   }),
   expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'Estimated wall time of that block height (~0.4 s a block); null when there is none or the current height could not be read',
+    description:
+      'Estimated wall time of that block height (~0.4 s a block); null when there is none or the current height could not be read',
   }),
 })
 export type QuoteDetails = Static<typeof QuoteDetails>
 
 export const RiskGate = Type.Object({
-  verdict: Type.Union([Type.Literal('PASS'), Type.Literal('WARN'), Type.Literal('BLOCK')], { description: 'BLOCK stops the quote (REJECTED_RISK_GATE); WARN lets it through with reasons' }),
+  verdict: Type.Union([Type.Literal('PASS'), Type.Literal('WARN'), Type.Literal('BLOCK')], {
+    description: 'BLOCK stops the quote (REJECTED_RISK_GATE); WARN lets it through with reasons',
+  }),
   token: Type.String({ description: 'The mint checked: the one being bought' }),
   grade: Type.Union([Type.String(), Type.Null()], { description: 'Its quick-scan structural grade (A to F)' }),
   data_quality: Type.String({ description: 'FULL, PARTIAL or LIMITED: how much of the scan could be read' }),
@@ -87,7 +106,7 @@ export const RiskGate = Type.Object({
 export type RiskGate = Static<typeof RiskGate>
 
 export const Execution = Type.Object({
-  tx_signature: Type.String({ description: 'The swap transaction\'s signature' }),
+  tx_signature: Type.String({ description: "The swap transaction's signature" }),
   slot: Type.Union([Type.Integer(), Type.Null()], { description: 'Slot it was confirmed in; null while unknown' }),
 })
 
@@ -97,14 +116,20 @@ export const QuoteResult = Type.Object({
   status: Type.Literal('QUOTED'),
   quote: QuoteDetails,
   risk_gate: RiskGate,
-  unsigned_transaction_b64: Type.String({ description: 'Base64 v0 transaction: sign it with user_public_key\'s key, leave every byte of the message as it is' }),
+  unsigned_transaction_b64: Type.String({
+    description: "Base64 v0 transaction: sign it with user_public_key's key, leave every byte of the message as it is",
+  }),
   rejection: Type.Null(),
 })
 
 export const ExecuteRequest = Type.Object(
   {
     job_id: JobId,
-    signed_transaction_b64: Type.String({ minLength: 1, maxLength: 2_000, description: 'The quoted transaction, signed by user_public_key, base64' }),
+    signed_transaction_b64: Type.String({
+      minLength: 1,
+      maxLength: 2_000,
+      description: 'The quoted transaction, signed by user_public_key, base64',
+    }),
   },
   { additionalProperties: false },
 )
@@ -143,35 +168,62 @@ export const JobView = Type.Object({
   status: Status,
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-  request: Type.Object({ input_mint: Type.String(), output_mint: Type.String(), amount_in: Type.String(), slippage_bps: Type.Integer(), user_public_key: Type.String() }),
+  request: Type.Object({
+    input_mint: Type.String(),
+    output_mint: Type.String(),
+    amount_in: Type.String(),
+    slippage_bps: Type.Integer(),
+    user_public_key: Type.String(),
+  }),
   quote: Type.Union([QuoteDetails, Type.Null()]),
   risk_gate: Type.Union([RiskGate, Type.Null()]),
   execution: Type.Union([Execution, Type.Null()]),
   rejection: Type.Union([Rejection, Type.Null()]),
-  fee: Type.Union([
-    Type.Object({
-      status: Type.Union([Type.Literal('settled'), Type.Literal('pending'), Type.Literal('cancelled'), Type.Literal('not_settled')], {
-        description:
-          'settled: charged (transaction names the settlement); pending: its settlement was sent when the service stopped and its outcome is being read from the chain; cancelled / not_settled: nothing was charged',
+  fee: Type.Union(
+    [
+      Type.Object({
+        status: Type.Union(
+          [Type.Literal('settled'), Type.Literal('pending'), Type.Literal('cancelled'), Type.Literal('not_settled')],
+          {
+            description:
+              'settled: charged (transaction names the settlement); pending: its settlement was sent when the service stopped and its outcome is being read from the chain; cancelled / not_settled: nothing was charged',
+          },
+        ),
+        amount: Type.String({ description: 'USDC atomic units' }),
+        network: Type.Union([Type.String(), Type.Null()]),
+        transaction: Type.Union([Type.String(), Type.Null()]),
+        note: Type.Union([Type.String(), Type.Null()]),
       }),
-      amount: Type.String({ description: 'USDC atomic units' }),
-      network: Type.Union([Type.String(), Type.Null()]),
-      transaction: Type.Union([Type.String(), Type.Null()]),
+      Type.Null(),
+    ],
+    {
+      description:
+        'The execute fee once known, as it stands on chain: settled on CONFIRMED, cancelled otherwise (docs/trade.md, "Fees")',
+    },
+  ),
+  last_attempt: Type.Union(
+    [Type.Object({ at: Type.String({ format: 'date-time' }), rejection: Rejection }), Type.Null()],
+    {
+      description:
+        'The last execute attempt refused without consuming the job (e.g. a transaction that is not the quoted one)',
+    },
+  ),
+  history: Type.Array(
+    Type.Object({
+      status: Status,
+      at: Type.String({ format: 'date-time' }),
       note: Type.Union([Type.String(), Type.Null()]),
     }),
-    Type.Null(),
-  ], { description: 'The execute fee once known, as it stands on chain: settled on CONFIRMED, cancelled otherwise (docs/trade.md, "Fees")' }),
-  last_attempt: Type.Union([Type.Object({ at: Type.String({ format: 'date-time' }), rejection: Rejection }), Type.Null()], {
-    description: 'The last execute attempt refused without consuming the job (e.g. a transaction that is not the quoted one)',
-  }),
-  history: Type.Array(Type.Object({ status: Status, at: Type.String({ format: 'date-time' }), note: Type.Union([Type.String(), Type.Null()]) })),
+  ),
 })
 export type JobView = Static<typeof JobView>
 
 export const PairsResult = Type.Object({
   schema_version: SchemaVersion,
   count: Type.Integer(),
-  pairs: Type.Array(Type.Object({ mint: Type.String(), symbol: Type.String(), name: Type.String(), decimals: Type.Integer() })),
+  pairs: Type.Array(
+    Type.Object({ mint: Type.String(), symbol: Type.String(), name: Type.String(), decimals: Type.Integer() }),
+  ),
 })
 
 export const CurrenciesResult = Type.Object({
@@ -187,5 +239,12 @@ export const CurrenciesResult = Type.Object({
       accepted: Type.Boolean({ description: 'Offered now: configured and settled by the facilitator' }),
     }),
   ),
-  prices: Type.Array(Type.Object({ route: Type.String(), skill: Type.Union([Type.String(), Type.Null()]), usd: Type.String(), amount: Type.String({ description: 'USDC atomic units' }) })),
+  prices: Type.Array(
+    Type.Object({
+      route: Type.String(),
+      skill: Type.Union([Type.String(), Type.Null()]),
+      usd: Type.String(),
+      amount: Type.String({ description: 'USDC atomic units' }),
+    }),
+  ),
 })

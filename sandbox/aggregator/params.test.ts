@@ -19,10 +19,13 @@ describe('parsers that fail as Jupiter (Rust) reports it', () => {
       expect(parseQueryInteger(text, max)).toEqual(expected)
     })
 
-  test('body integers fail with serde\'s Display text', () => {
+  test("body integers fail with serde's Display text", () => {
     expect(parseBodyInteger('12.5')).toEqual({ ok: false, reason: 'invalid digit found in string' })
     expect(parseBodyInteger('')).toEqual({ ok: false, reason: 'cannot parse integer from empty string' })
-    expect(parseBodyInteger('99999999999999999999')).toEqual({ ok: false, reason: 'number too large to fit in target type' })
+    expect(parseBodyInteger('99999999999999999999')).toEqual({
+      ok: false,
+      reason: 'number too large to fit in target type',
+    })
   })
 
   const PUBKEYS: [string, ReturnType<typeof parsePubkey>][] = [

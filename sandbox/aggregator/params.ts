@@ -26,7 +26,10 @@ const INT_ERROR_DISPLAY: Record<IntErrorKind, string> = {
 }
 
 /** An unsigned integer up to `max`, as Rust's `u64::from_str` reads it (an optional `+`, digits only). */
-export function parseUnsigned(text: string, max = U64_MAX): { ok: true; value: bigint } | { ok: false; kind: IntErrorKind } {
+export function parseUnsigned(
+  text: string,
+  max = U64_MAX,
+): { ok: true; value: bigint } | { ok: false; kind: IntErrorKind } {
   if (text === '') return { ok: false, kind: 'Empty' }
   if (!/^\+?[0-9]+$/.test(text)) return { ok: false, kind: 'InvalidDigit' }
   const value = BigInt(text)

@@ -3,7 +3,12 @@ import type { Pool } from '../world/pool-book.ts'
 import { formatFraction, minimumOut, routePriceImpact, type RouteHop } from './quote.ts'
 
 function hop(priceImpact: number): RouteHop {
-  return { pool: {} as Pool, inputMint: 'a', outputMint: 'b', quote: { amountIn: 1n, amountOut: 1n, feeAmount: 0n, priceImpact } }
+  return {
+    pool: {} as Pool,
+    inputMint: 'a',
+    outputMint: 'b',
+    quote: { amountIn: 1n, amountOut: 1n, feeAmount: 0n, priceImpact },
+  }
 }
 
 describe('quote arithmetic', () => {

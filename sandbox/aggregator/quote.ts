@@ -166,12 +166,14 @@ export function quoteFromQuery(world: World, query: URLSearchParams): Outcome<Qu
   if (slippageText !== null) {
     const parsed = parseQueryInteger(slippageText, U16_MAX)
     if (!parsed.ok) return badQueryParameter('slippageBps', parsed.reason)
-    if (parsed.value > BigInt(MAX_SLIPPAGE_BPS)) return refuse(400, `slippageBps must be at most ${MAX_SLIPPAGE_BPS} (100%)`)
+    if (parsed.value > BigInt(MAX_SLIPPAGE_BPS))
+      return refuse(400, `slippageBps must be at most ${MAX_SLIPPAGE_BPS} (100%)`)
     slippageBps = Number(parsed.value)
   }
   const swapMode = query.get('swapMode') ?? 'ExactIn'
   if (swapMode === 'ExactOut') return exactOutNotSupported()
-  if (swapMode !== 'ExactIn') return badQueryParameter('swapMode', `unknown variant \`${swapMode}\`, expected \`ExactIn\` or \`ExactOut\``)
+  if (swapMode !== 'ExactIn')
+    return badQueryParameter('swapMode', `unknown variant \`${swapMode}\`, expected \`ExactIn\` or \`ExactOut\``)
   let onlyDirectRoutes = false
   const directText = query.get('onlyDirectRoutes')
   if (directText !== null) {
@@ -182,7 +184,8 @@ export function quoteFromQuery(world: World, query: URLSearchParams): Outcome<Qu
 
   if (inputMint.value === outputMint.value) return circularArbitrage()
   for (const mint of [inputMint.value, outputMint.value])
-    if (!isTradable(world, mint)) return refuse(400, `The token ${mint} is not tradable`, ERROR_CODES.TOKEN_NOT_TRADABLE)
+    if (!isTradable(world, mint))
+      return refuse(400, `The token ${mint} is not tradable`, ERROR_CODES.TOKEN_NOT_TRADABLE)
   // Jupiter answers a zero amount with "no route" rather than a parse error.
   if (amount.value === 0n) return noRoute()
   const hops = findRoute(world.pools, inputMint.value, outputMint.value, amount.value, { onlyDirectRoutes })

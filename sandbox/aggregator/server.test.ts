@@ -1,4 +1,10 @@
-import { getCompiledTransactionMessageDecoder, getTransactionDecoder, getTransactionEncoder, signTransaction, type KeyPairSigner } from '@solana/kit'
+import {
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  getTransactionEncoder,
+  signTransaction,
+  type KeyPairSigner,
+} from '@solana/kit'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readTokenAccount } from '../chain/token-balances.ts'
 import { encodeBase58 } from '../../src/onchain/base58.ts'
@@ -23,29 +29,66 @@ async function setup() {
   const world = await World.create({ genesisUnixS: 1_700_000_000, venues: VENUES })
   const dev = await world.wallet('dev', 1_000)
   const usdc = await world.createMint(
-    { key: 'usdc', name: 'USD Coin', symbol: 'USDC', decimals: 6, mintAuthority: dev, freezeAuthority: dev.address, tags: ['verified', 'stablecoin'] },
+    {
+      key: 'usdc',
+      name: 'USD Coin',
+      symbol: 'USDC',
+      decimals: 6,
+      mintAuthority: dev,
+      freezeAuthority: dev.address,
+      tags: ['verified', 'stablecoin'],
+    },
     dev,
   )
   world.usdcMint = usdc
-  const tst = await world.createMint({ key: 'tst', name: 'Test Token', symbol: 'TST', decimals: 6, mintAuthority: dev, tags: ['verified'] }, dev)
-  const pmp = await world.createMint({ key: 'pmp', name: 'Pumped', symbol: 'PMP', decimals: 6, mintAuthority: dev }, dev)
-  const lonely = await world.createMint({ key: 'lonely', name: 'Lonely', symbol: 'LNY', decimals: 6, mintAuthority: dev }, dev)
+  const tst = await world.createMint(
+    { key: 'tst', name: 'Test Token', symbol: 'TST', decimals: 6, mintAuthority: dev, tags: ['verified'] },
+    dev,
+  )
+  const pmp = await world.createMint(
+    { key: 'pmp', name: 'Pumped', symbol: 'PMP', decimals: 6, mintAuthority: dev },
+    dev,
+  )
+  const lonely = await world.createMint(
+    { key: 'lonely', name: 'Lonely', symbol: 'LNY', decimals: 6, mintAuthority: dev },
+    dev,
+  )
   await world.mintTo(usdc, dev.address, 1_000_000n * USDC, dev)
   await world.mintTo(tst, dev.address, 1_000_000n * TST, dev)
   await world.mintTo(pmp, dev.address, 1_000_000n * TST, dev)
   // Revoked, as a launch that renounces it: the token list reports the mint authority disabled.
   await world.setMintAuthority(pmp, 'mint', dev, null)
   const tstPool = await world.createPool({
-    key: 'tst-sol', kind: 'raydium-amm-v4', baseMint: tst, quoteMint: NATIVE_MINT,
-    baseAmount: 500_000n * TST, quoteAmount: 50n * SOL, provider: dev, feeBps: 25, lp: 'burn',
+    key: 'tst-sol',
+    kind: 'raydium-amm-v4',
+    baseMint: tst,
+    quoteMint: NATIVE_MINT,
+    baseAmount: 500_000n * TST,
+    quoteAmount: 50n * SOL,
+    provider: dev,
+    feeBps: 25,
+    lp: 'burn',
   })
   const usdcPool = await world.createPool({
-    key: 'sol-usdc', kind: 'orca-whirlpool', baseMint: NATIVE_MINT, quoteMint: usdc,
-    baseAmount: 100n * SOL, quoteAmount: 15_000n * USDC, provider: dev, feeBps: 5,
+    key: 'sol-usdc',
+    kind: 'orca-whirlpool',
+    baseMint: NATIVE_MINT,
+    quoteMint: usdc,
+    baseAmount: 100n * SOL,
+    quoteAmount: 15_000n * USDC,
+    provider: dev,
+    feeBps: 5,
   })
   const pmpPool = await world.createPool({
-    key: 'pmp-sol', kind: 'pumpswap', baseMint: pmp, quoteMint: NATIVE_MINT,
-    baseAmount: 100_000n * TST, quoteAmount: 10n * SOL, provider: dev, feeBps: 25, lp: 'burn',
+    key: 'pmp-sol',
+    kind: 'pumpswap',
+    baseMint: pmp,
+    quoteMint: NATIVE_MINT,
+    baseAmount: 100_000n * TST,
+    quoteAmount: 10n * SOL,
+    provider: dev,
+    feeBps: 25,
+    lp: 'burn',
   })
   return { world, dev, usdc, tst, pmp, lonely, tstPool, usdcPool, pmpPool }
 }
@@ -58,8 +101,16 @@ async function getJson<T>(server: RunningAggregatorServer, path: string): Promis
   return { status: response.status, body: (await response.json()) as T }
 }
 
-async function postJson<T>(server: RunningAggregatorServer, path: string, body: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+async function postJson<T>(
+  server: RunningAggregatorServer,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   return { status: response.status, body: (await response.json()) as T }
 }
 
@@ -67,7 +118,10 @@ function quotePath(params: Record<string, string | number | boolean>): string {
   return `/swap/v1/quote?${new URLSearchParams(Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]))}`
 }
 
-async function quote(server: RunningAggregatorServer, params: Record<string, string | number | boolean>): Promise<QuoteResponse> {
+async function quote(
+  server: RunningAggregatorServer,
+  params: Record<string, string | number | boolean>,
+): Promise<QuoteResponse> {
   const { status, body } = await getJson<QuoteResponse>(server, quotePath(params))
   expect(status).toBe(200)
   return body
@@ -108,7 +162,12 @@ describe('aggregator stand-in: quote → swap → sign → send', () => {
     withServer(async ({ world, server, tst, tstPool }) => {
       const user = await world.wallet('buyer', 5)
       const expected = world.pools.quote(tstPool, NATIVE_MINT, SOL)
-      const body = await quote(server, { inputMint: NATIVE_MINT, outputMint: tst, amount: SOL.toString(), slippageBps: 100 })
+      const body = await quote(server, {
+        inputMint: NATIVE_MINT,
+        outputMint: tst,
+        amount: SOL.toString(),
+        slippageBps: 100,
+      })
       expect(body).toMatchObject({
         inputMint: NATIVE_MINT,
         inAmount: SOL.toString(),
@@ -123,8 +182,14 @@ describe('aggregator stand-in: quote → swap → sign → send', () => {
         routePlan: [
           {
             swapInfo: {
-              ammKey: tstPool.address, label: 'Raydium', inputMint: NATIVE_MINT, outputMint: tst,
-              inAmount: SOL.toString(), outAmount: expected.amountOut.toString(), feeAmount: expected.feeAmount.toString(), feeMint: NATIVE_MINT,
+              ammKey: tstPool.address,
+              label: 'Raydium',
+              inputMint: NATIVE_MINT,
+              outputMint: tst,
+              inAmount: SOL.toString(),
+              outAmount: expected.amountOut.toString(),
+              feeAmount: expected.feeAmount.toString(),
+              feeMint: NATIVE_MINT,
             },
             percent: 100,
           },
@@ -136,7 +201,11 @@ describe('aggregator stand-in: quote → swap → sign → send', () => {
       expect(typeof body.timeTaken).toBe('number')
 
       const swap = await postJson<SwapResponse>(server, '/swap/v1/swap', {
-        quoteResponse: body, userPublicKey: user.address, wrapAndUnwrapSol: true, dynamicComputeUnitLimit: true, prioritizationFeeLamports: 'auto',
+        quoteResponse: body,
+        userPublicKey: user.address,
+        wrapAndUnwrapSol: true,
+        dynamicComputeUnitLimit: true,
+        prioritizationFeeLamports: 'auto',
       })
       expect(swap.status).toBe(200)
       expect(swap.body).toMatchObject({
@@ -146,7 +215,9 @@ describe('aggregator stand-in: quote → swap → sign → send', () => {
         simulationError: null,
       })
       // No compute-budget instruction: the runtime's default of 200k units per instruction applies.
-      const message = getCompiledTransactionMessageDecoder().decode(getTransactionDecoder().decode(Buffer.from(swap.body.swapTransaction, 'base64')).messageBytes)
+      const message = getCompiledTransactionMessageDecoder().decode(
+        getTransactionDecoder().decode(Buffer.from(swap.body.swapTransaction, 'base64')).messageBytes,
+      )
       const instructions = 'instructions' in message ? message.instructions.length : 0
       expect(instructions).toBeGreaterThan(0)
       expect(swap.body.computeUnitLimit).toBe(Math.min(1_400_000, instructions * 200_000))
@@ -155,19 +226,36 @@ describe('aggregator stand-in: quote → swap → sign → send', () => {
       expect(await tokenBalance(world, tst, user.address)).toBe(BigInt(body.outAmount))
 
       // Jupiter's trackingAccount rides along read-only: one quote swapped for two tracking keys builds two transactions.
-      const again = await quote(server, { inputMint: NATIVE_MINT, outputMint: tst, amount: SOL.toString(), slippageBps: 100 })
+      const again = await quote(server, {
+        inputMint: NATIVE_MINT,
+        outputMint: tst,
+        amount: SOL.toString(),
+        slippageBps: 100,
+      })
       const keys = [1, 2].map((seed) => encodeBase58(new Uint8Array(32).fill(seed)))
-      const built = await Promise.all(keys.map(async (trackingAccount) => {
-        const swapped = await postJson<SwapResponse>(server, '/swap/v1/swap', { quoteResponse: again, userPublicKey: user.address, trackingAccount })
-        return getTransactionDecoder().decode(Buffer.from(swapped.body.swapTransaction, 'base64')).messageBytes
-      }))
-      const accounts = built.map((bytes) => getCompiledTransactionMessageDecoder().decode(bytes).staticAccounts as string[])
+      const built = await Promise.all(
+        keys.map(async (trackingAccount) => {
+          const swapped = await postJson<SwapResponse>(server, '/swap/v1/swap', {
+            quoteResponse: again,
+            userPublicKey: user.address,
+            trackingAccount,
+          })
+          return getTransactionDecoder().decode(Buffer.from(swapped.body.swapTransaction, 'base64')).messageBytes
+        }),
+      )
+      const accounts = built.map(
+        (bytes) => getCompiledTransactionMessageDecoder().decode(bytes).staticAccounts as string[],
+      )
       expect(accounts[0]).toContain(keys[0]!)
       expect(accounts[0]).not.toContain(keys[1]!)
       expect(accounts[1]).toContain(keys[1]!)
       expect(Buffer.from(built[0]!).equals(Buffer.from(built[1]!))).toBe(false)
       expect(world.pools.tradesOf(tstPool.address).at(-1)).toMatchObject({
-        signature: stored.signature, side: 'buy', wallet: user.address, baseAmount: BigInt(body.outAmount), quoteAmount: SOL,
+        signature: stored.signature,
+        side: 'buy',
+        wallet: user.address,
+        baseAmount: BigInt(body.outAmount),
+        quoteAmount: SOL,
       })
     }),
   )
@@ -181,12 +269,19 @@ describe('aggregator stand-in: quote → swap → sign → send', () => {
       expect(body.slippageBps).toBe(50)
       expect(body.routePlan[0]!.swapInfo.feeMint).toBe(tst)
       const before = world.chain.getBalance(user.address)
-      const swap = await postJson<SwapResponse>(server, '/swap/v1/swap', { quoteResponse: body, userPublicKey: user.address })
+      const swap = await postJson<SwapResponse>(server, '/swap/v1/swap', {
+        quoteResponse: body,
+        userPublicKey: user.address,
+      })
       expect(swap.status).toBe(200)
       const stored = await signAndSend(world, user, swap.body)
       expect(world.chain.getBalance(user.address) - before).toBe(BigInt(body.outAmount) - stored.meta.fee)
       expect(await tokenBalance(world, tst, user.address)).toBe(0n)
-      expect(world.pools.tradesOf(tstPool.address).at(-1)).toMatchObject({ side: 'sell', wallet: user.address, baseAmount: 10_000n * TST })
+      expect(world.pools.tradesOf(tstPool.address).at(-1)).toMatchObject({
+        side: 'sell',
+        wallet: user.address,
+        baseAmount: 10_000n * TST,
+      })
     }),
   )
 
@@ -195,18 +290,37 @@ describe('aggregator stand-in: quote → swap → sign → send', () => {
     withServer(async ({ world, server, dev, tst, usdc, tstPool, usdcPool }) => {
       const user = await world.wallet('router', 1)
       await world.transfer(tst, dev, user.address, 5_000n * TST)
-      const direct = await getJson(server, quotePath({ inputMint: tst, outputMint: usdc, amount: (5_000n * TST).toString(), onlyDirectRoutes: true }))
-      expect(direct).toEqual({ status: 400, body: { error: 'Could not find any route', errorCode: 'COULD_NOT_FIND_ANY_ROUTE' } })
+      const direct = await getJson(
+        server,
+        quotePath({ inputMint: tst, outputMint: usdc, amount: (5_000n * TST).toString(), onlyDirectRoutes: true }),
+      )
+      expect(direct).toEqual({
+        status: 400,
+        body: { error: 'Could not find any route', errorCode: 'COULD_NOT_FIND_ANY_ROUTE' },
+      })
 
       const body = await quote(server, { inputMint: tst, outputMint: usdc, amount: (5_000n * TST).toString() })
       const [first, second] = body.routePlan
       expect(body.routePlan).toHaveLength(2)
-      expect(first!.swapInfo).toMatchObject({ ammKey: tstPool.address, label: 'Raydium', inputMint: tst, outputMint: NATIVE_MINT })
-      expect(second!.swapInfo).toMatchObject({ ammKey: usdcPool.address, label: 'Whirlpool', inputMint: NATIVE_MINT, outputMint: usdc })
+      expect(first!.swapInfo).toMatchObject({
+        ammKey: tstPool.address,
+        label: 'Raydium',
+        inputMint: tst,
+        outputMint: NATIVE_MINT,
+      })
+      expect(second!.swapInfo).toMatchObject({
+        ammKey: usdcPool.address,
+        label: 'Whirlpool',
+        inputMint: NATIVE_MINT,
+        outputMint: usdc,
+      })
       expect(second!.swapInfo.inAmount).toBe(first!.swapInfo.outAmount)
       expect(body.outAmount).toBe(second!.swapInfo.outAmount)
 
-      const swap = await postJson<SwapResponse>(server, '/swap/v1/swap', { quoteResponse: body, userPublicKey: user.address })
+      const swap = await postJson<SwapResponse>(server, '/swap/v1/swap', {
+        quoteResponse: body,
+        userPublicKey: user.address,
+      })
       expect(swap.status).toBe(200)
       const solBefore = world.chain.getBalance(user.address)
       const stored = await signAndSend(world, user, swap.body)
@@ -215,11 +329,18 @@ describe('aggregator stand-in: quote → swap → sign → send', () => {
       // The SOL of the first leg is spent by the second: only the fee and the new USDC account's rent leave the wallet.
       const usdcAccountRent = world.chain.svm.minimumBalanceForRentExemption(165n)
       expect(solBefore - world.chain.getBalance(user.address)).toBe(stored.meta.fee + usdcAccountRent)
-      expect(world.pools.tradesOf(tstPool.address).at(-1)).toMatchObject({ signature: stored.signature, side: 'sell', wallet: user.address })
+      expect(world.pools.tradesOf(tstPool.address).at(-1)).toMatchObject({
+        signature: stored.signature,
+        side: 'sell',
+        wallet: user.address,
+      })
       // Not the wallet: the pool book attributes a trade by net token-balance changes, and in a two-leg
       // transaction the first pool's wSOL vault moves by exactly what the second pool's vault receives.
       expect(world.pools.tradesOf(usdcPool.address).at(-1)).toMatchObject({
-        signature: stored.signature, side: 'sell', baseAmount: BigInt(first!.swapInfo.outAmount), quoteAmount: BigInt(body.outAmount),
+        signature: stored.signature,
+        side: 'sell',
+        baseAmount: BigInt(first!.swapInfo.outAmount),
+        quoteAmount: BigInt(body.outAmount),
       })
     }),
   )
@@ -238,10 +359,18 @@ describe('aggregator stand-in: the price moves between quote and swap', () => {
     'beyond the slippage, the swap is refused and nothing is built',
     withServer(async ({ world, server, tst, tstPool }) => {
       const user = await world.wallet('late-buyer', 5)
-      const body = await quote(server, { inputMint: NATIVE_MINT, outputMint: tst, amount: SOL.toString(), slippageBps: 10 })
+      const body = await quote(server, {
+        inputMint: NATIVE_MINT,
+        outputMint: tst,
+        amount: SOL.toString(),
+        slippageBps: 10,
+      })
       await world.swap(await world.wallet('whale', 20), tstPool, NATIVE_MINT, 10n * SOL)
       const fresh = world.pools.quote(tstPool, NATIVE_MINT, SOL).amountOut
-      const swap = await postJson<{ error: string; errorCode: string }>(server, '/swap/v1/swap', { quoteResponse: body, userPublicKey: user.address })
+      const swap = await postJson<{ error: string; errorCode: string }>(server, '/swap/v1/swap', {
+        quoteResponse: body,
+        userPublicKey: user.address,
+      })
       expect(swap.status).toBe(400)
       expect(swap.body.errorCode).toBe('SLIPPAGE_TOLERANCE_EXCEEDED')
       expect(swap.body.error).toContain(`now pays ${fresh}`)
@@ -253,12 +382,20 @@ describe('aggregator stand-in: the price moves between quote and swap', () => {
     'within the slippage, the user gets the fresh (smaller) amount',
     withServer(async ({ world, server, tst, tstPool }) => {
       const user = await world.wallet('patient-buyer', 5)
-      const body = await quote(server, { inputMint: NATIVE_MINT, outputMint: tst, amount: SOL.toString(), slippageBps: 1_000 })
+      const body = await quote(server, {
+        inputMint: NATIVE_MINT,
+        outputMint: tst,
+        amount: SOL.toString(),
+        slippageBps: 1_000,
+      })
       await world.swap(await world.wallet('small-fish', 2), tstPool, NATIVE_MINT, SOL / 2n)
       const fresh = world.pools.quote(tstPool, NATIVE_MINT, SOL).amountOut
       expect(fresh).toBeLessThan(BigInt(body.outAmount))
       expect(fresh).toBeGreaterThanOrEqual(BigInt(body.otherAmountThreshold))
-      const swap = await postJson<SwapResponse>(server, '/swap/v1/swap', { quoteResponse: body, userPublicKey: user.address })
+      const swap = await postJson<SwapResponse>(server, '/swap/v1/swap', {
+        quoteResponse: body,
+        userPublicKey: user.address,
+      })
       expect(swap.status).toBe(200)
       await signAndSend(world, user, swap.body)
       expect(await tokenBalance(world, tst, user.address)).toBe(fresh)
@@ -266,13 +403,16 @@ describe('aggregator stand-in: the price moves between quote and swap', () => {
   )
 
   test(
-    'in the user\'s favour, the pool still pays only the quoted outAmount',
+    "in the user's favour, the pool still pays only the quoted outAmount",
     withServer(async ({ world, server, dev, tst, tstPool }) => {
       const user = await world.wallet('lucky-buyer', 5)
       const body = await quote(server, { inputMint: NATIVE_MINT, outputMint: tst, amount: SOL.toString() })
       await world.swap(dev, tstPool, tst, 50_000n * TST)
       expect(world.pools.quote(tstPool, NATIVE_MINT, SOL).amountOut).toBeGreaterThan(BigInt(body.outAmount))
-      const swap = await postJson<SwapResponse>(server, '/swap/v1/swap', { quoteResponse: body, userPublicKey: user.address })
+      const swap = await postJson<SwapResponse>(server, '/swap/v1/swap', {
+        quoteResponse: body,
+        userPublicKey: user.address,
+      })
       await signAndSend(world, user, swap.body)
       expect(await tokenBalance(world, tst, user.address)).toBe(BigInt(body.outAmount))
     }),
@@ -291,36 +431,108 @@ describe('aggregator stand-in: refusals as Jupiter words them', () => {
   afterAll(() => server.stop())
 
   const QUOTE_CASES: [string, (c: Setup) => Record<string, string>, number, unknown | ((c: Setup) => unknown)][] = [
-    ['same input and output mint', (c) => ({ inputMint: c.tst, outputMint: c.tst, amount: '1000' }), 400,
-      { error: 'Input and output mints are not allowed to be equal', errorCode: 'CIRCULAR_ARBITRAGE_IS_DISABLED' }],
-    ['no route between two tradable tokens (direct only)', (c) => ({ inputMint: c.tst, outputMint: c.usdc, amount: '1000', onlyDirectRoutes: 'true' }), 400,
-      { error: 'Could not find any route', errorCode: 'COULD_NOT_FIND_ANY_ROUTE' }],
-    ['a zero amount', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '0' }), 400,
-      { error: 'Could not find any route', errorCode: 'COULD_NOT_FIND_ANY_ROUTE' }],
-    ['a token with no pool', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.lonely, amount: '1000' }), 400,
-      (c: Setup) => ({ error: `The token ${c.lonely} is not tradable`, errorCode: 'TOKEN_NOT_TRADABLE' })],
-    ['a mint the world does not know', () => ({ inputMint: NATIVE_MINT, outputMint: '11111111111111111111111111111112', amount: '1000' }), 400,
-      { error: 'The token 11111111111111111111111111111112 is not tradable', errorCode: 'TOKEN_NOT_TRADABLE' }],
-    ['ExactOut', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1000', swapMode: 'ExactOut' }), 400,
-      { error: 'swapMode ExactOut is not supported by the sandbox aggregator: quote with swapMode=ExactIn', errorCode: 'NOT_SUPPORTED' }],
-    ['an unknown swapMode', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1000', swapMode: 'Sideways' }), 400,
-      { error: 'Query parameter swapMode cannot be parsed: unknown variant `Sideways`, expected `ExactIn` or `ExactOut`' }],
-    ['a decimal amount', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1.5' }), 400,
-      { error: 'Query parameter amount cannot be parsed: ParseIntError { kind: InvalidDigit }' }],
-    ['an amount above u64', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '18446744073709551616' }), 400,
-      { error: 'Query parameter amount cannot be parsed: ParseIntError { kind: PosOverflow }' }],
-    ['an empty amount', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '' }), 400,
-      { error: 'Query parameter amount cannot be parsed: ParseIntError { kind: Empty }' }],
-    ['no amount', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst }), 400, { error: 'Query parameter amount is required' }],
-    ['no inputMint', (c) => ({ outputMint: c.tst, amount: '1000' }), 400, { error: 'Query parameter inputMint is required' }],
-    ['a short mint', (c) => ({ inputMint: 'So1111', outputMint: c.tst, amount: '1000' }), 400,
-      { error: 'Query parameter inputMint cannot be parsed: WrongSize' }],
-    ['a mint outside base58', (c) => ({ inputMint: NATIVE_MINT, outputMint: '0OIl111111111111111111111111111111111111111', amount: '1000' }), 400,
-      { error: 'Query parameter outputMint cannot be parsed: Invalid' }],
-    ['slippage above 100%', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1000', slippageBps: '10001' }), 400,
-      { error: 'slippageBps must be at most 10000 (100%)' }],
-    ['onlyDirectRoutes not a bool', (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1000', onlyDirectRoutes: 'yes' }), 400,
-      { error: 'Query parameter onlyDirectRoutes cannot be parsed: provided string was not `true` or `false`' }],
+    [
+      'same input and output mint',
+      (c) => ({ inputMint: c.tst, outputMint: c.tst, amount: '1000' }),
+      400,
+      { error: 'Input and output mints are not allowed to be equal', errorCode: 'CIRCULAR_ARBITRAGE_IS_DISABLED' },
+    ],
+    [
+      'no route between two tradable tokens (direct only)',
+      (c) => ({ inputMint: c.tst, outputMint: c.usdc, amount: '1000', onlyDirectRoutes: 'true' }),
+      400,
+      { error: 'Could not find any route', errorCode: 'COULD_NOT_FIND_ANY_ROUTE' },
+    ],
+    [
+      'a zero amount',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '0' }),
+      400,
+      { error: 'Could not find any route', errorCode: 'COULD_NOT_FIND_ANY_ROUTE' },
+    ],
+    [
+      'a token with no pool',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.lonely, amount: '1000' }),
+      400,
+      (c: Setup) => ({ error: `The token ${c.lonely} is not tradable`, errorCode: 'TOKEN_NOT_TRADABLE' }),
+    ],
+    [
+      'a mint the world does not know',
+      () => ({ inputMint: NATIVE_MINT, outputMint: '11111111111111111111111111111112', amount: '1000' }),
+      400,
+      { error: 'The token 11111111111111111111111111111112 is not tradable', errorCode: 'TOKEN_NOT_TRADABLE' },
+    ],
+    [
+      'ExactOut',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1000', swapMode: 'ExactOut' }),
+      400,
+      {
+        error: 'swapMode ExactOut is not supported by the sandbox aggregator: quote with swapMode=ExactIn',
+        errorCode: 'NOT_SUPPORTED',
+      },
+    ],
+    [
+      'an unknown swapMode',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1000', swapMode: 'Sideways' }),
+      400,
+      {
+        error:
+          'Query parameter swapMode cannot be parsed: unknown variant `Sideways`, expected `ExactIn` or `ExactOut`',
+      },
+    ],
+    [
+      'a decimal amount',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1.5' }),
+      400,
+      { error: 'Query parameter amount cannot be parsed: ParseIntError { kind: InvalidDigit }' },
+    ],
+    [
+      'an amount above u64',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '18446744073709551616' }),
+      400,
+      { error: 'Query parameter amount cannot be parsed: ParseIntError { kind: PosOverflow }' },
+    ],
+    [
+      'an empty amount',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '' }),
+      400,
+      { error: 'Query parameter amount cannot be parsed: ParseIntError { kind: Empty }' },
+    ],
+    [
+      'no amount',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst }),
+      400,
+      { error: 'Query parameter amount is required' },
+    ],
+    [
+      'no inputMint',
+      (c) => ({ outputMint: c.tst, amount: '1000' }),
+      400,
+      { error: 'Query parameter inputMint is required' },
+    ],
+    [
+      'a short mint',
+      (c) => ({ inputMint: 'So1111', outputMint: c.tst, amount: '1000' }),
+      400,
+      { error: 'Query parameter inputMint cannot be parsed: WrongSize' },
+    ],
+    [
+      'a mint outside base58',
+      (_c) => ({ inputMint: NATIVE_MINT, outputMint: '0OIl111111111111111111111111111111111111111', amount: '1000' }),
+      400,
+      { error: 'Query parameter outputMint cannot be parsed: Invalid' },
+    ],
+    [
+      'slippage above 100%',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1000', slippageBps: '10001' }),
+      400,
+      { error: 'slippageBps must be at most 10000 (100%)' },
+    ],
+    [
+      'onlyDirectRoutes not a bool',
+      (c) => ({ inputMint: NATIVE_MINT, outputMint: c.tst, amount: '1000', onlyDirectRoutes: 'yes' }),
+      400,
+      { error: 'Query parameter onlyDirectRoutes cannot be parsed: provided string was not `true` or `false`' },
+    ],
   ]
   for (const [name, params, status, body] of QUOTE_CASES)
     test(`quote: ${name}`, async () => {
@@ -329,34 +541,113 @@ describe('aggregator stand-in: refusals as Jupiter words them', () => {
     })
 
   const SWAP_CASES: [string, () => unknown, number, unknown | (() => unknown)][] = [
-    ['an empty userPublicKey', () => ({ quoteResponse: validQuote, userPublicKey: '' }), 422,
-      { error: 'Failed to deserialize the JSON body into the target type: userPublicKey: Parse error: WrongSize' }],
-    ['a userPublicKey outside base58', () => ({ quoteResponse: validQuote, userPublicKey: '0OIl111111111111111111111111111111111111111' }), 422,
-      { error: 'Failed to deserialize the JSON body into the target type: userPublicKey: Parse error: Invalid' }],
-    ['a trackingAccount outside base58', () => ({ quoteResponse: validQuote, userPublicKey: context.dev.address, trackingAccount: 'not-a-key' }), 422,
-      { error: 'Failed to deserialize the JSON body into the target type: trackingAccount: Parse error: Invalid' }],
-    ['no quoteResponse', () => ({ userPublicKey: context.dev.address }), 422,
-      { error: 'Failed to deserialize the JSON body into the target type: missing field `quoteResponse`' }],
-    ['no userPublicKey', () => ({ quoteResponse: validQuote }), 422,
-      { error: 'Failed to deserialize the JSON body into the target type: missing field `userPublicKey`' }],
-    ['an empty quoteResponse', () => ({ quoteResponse: {}, userPublicKey: context.dev.address }), 422,
-      { error: 'Failed to deserialize the JSON body into the target type: quoteResponse: missing field `inputMint`' }],
-    ['a negative inAmount', () => ({ quoteResponse: { ...validQuote, inAmount: '-5' }, userPublicKey: context.dev.address }), 422,
-      { error: 'Failed to deserialize the JSON body into the target type: quoteResponse.inAmount: invalid digit found in string' }],
-    ['the same input and output mint', () => ({ quoteResponse: { ...validQuote, outputMint: validQuote.inputMint }, userPublicKey: context.dev.address }), 400,
-      { error: 'Input and output mints are not allowed to be equal', errorCode: 'CIRCULAR_ARBITRAGE_IS_DISABLED' }],
-    ['an ExactOut quote', () => ({ quoteResponse: { ...validQuote, swapMode: 'ExactOut' }, userPublicKey: context.dev.address }), 400,
-      { error: 'swapMode ExactOut is not supported by the sandbox aggregator: quote with swapMode=ExactIn', errorCode: 'NOT_SUPPORTED' }],
-    ['an unknown pool', () => ({
-      quoteResponse: { ...validQuote, routePlan: [{ ...validQuote.routePlan[0], swapInfo: { ...validQuote.routePlan[0]!.swapInfo, ammKey: context.dev.address } }] },
-      userPublicKey: context.dev.address,
-    }), 400, () => ({ error: `Market ${context.dev.address} not found`, errorCode: 'MARKET_NOT_FOUND' })],
-    ['a route that does not lead to the output', () => ({
-      quoteResponse: { ...validQuote, routePlan: [{ ...validQuote.routePlan[0], swapInfo: { ...validQuote.routePlan[0]!.swapInfo, ammKey: context.usdcPool.address, outputMint: context.usdc } }] },
-      userPublicKey: context.dev.address,
-    }), 400, () => ({ error: `Invalid route plan: it ends in ${context.usdc}, not ${context.tst}` })],
-    ['an empty route plan', () => ({ quoteResponse: { ...validQuote, routePlan: [] }, userPublicKey: context.dev.address }), 400,
-      { error: 'Invalid route plan: it has no steps' }],
+    [
+      'an empty userPublicKey',
+      () => ({ quoteResponse: validQuote, userPublicKey: '' }),
+      422,
+      { error: 'Failed to deserialize the JSON body into the target type: userPublicKey: Parse error: WrongSize' },
+    ],
+    [
+      'a userPublicKey outside base58',
+      () => ({ quoteResponse: validQuote, userPublicKey: '0OIl111111111111111111111111111111111111111' }),
+      422,
+      { error: 'Failed to deserialize the JSON body into the target type: userPublicKey: Parse error: Invalid' },
+    ],
+    [
+      'a trackingAccount outside base58',
+      () => ({ quoteResponse: validQuote, userPublicKey: context.dev.address, trackingAccount: 'not-a-key' }),
+      422,
+      { error: 'Failed to deserialize the JSON body into the target type: trackingAccount: Parse error: Invalid' },
+    ],
+    [
+      'no quoteResponse',
+      () => ({ userPublicKey: context.dev.address }),
+      422,
+      { error: 'Failed to deserialize the JSON body into the target type: missing field `quoteResponse`' },
+    ],
+    [
+      'no userPublicKey',
+      () => ({ quoteResponse: validQuote }),
+      422,
+      { error: 'Failed to deserialize the JSON body into the target type: missing field `userPublicKey`' },
+    ],
+    [
+      'an empty quoteResponse',
+      () => ({ quoteResponse: {}, userPublicKey: context.dev.address }),
+      422,
+      { error: 'Failed to deserialize the JSON body into the target type: quoteResponse: missing field `inputMint`' },
+    ],
+    [
+      'a negative inAmount',
+      () => ({ quoteResponse: { ...validQuote, inAmount: '-5' }, userPublicKey: context.dev.address }),
+      422,
+      {
+        error:
+          'Failed to deserialize the JSON body into the target type: quoteResponse.inAmount: invalid digit found in string',
+      },
+    ],
+    [
+      'the same input and output mint',
+      () => ({
+        quoteResponse: { ...validQuote, outputMint: validQuote.inputMint },
+        userPublicKey: context.dev.address,
+      }),
+      400,
+      { error: 'Input and output mints are not allowed to be equal', errorCode: 'CIRCULAR_ARBITRAGE_IS_DISABLED' },
+    ],
+    [
+      'an ExactOut quote',
+      () => ({ quoteResponse: { ...validQuote, swapMode: 'ExactOut' }, userPublicKey: context.dev.address }),
+      400,
+      {
+        error: 'swapMode ExactOut is not supported by the sandbox aggregator: quote with swapMode=ExactIn',
+        errorCode: 'NOT_SUPPORTED',
+      },
+    ],
+    [
+      'an unknown pool',
+      () => ({
+        quoteResponse: {
+          ...validQuote,
+          routePlan: [
+            {
+              ...validQuote.routePlan[0],
+              swapInfo: { ...validQuote.routePlan[0]!.swapInfo, ammKey: context.dev.address },
+            },
+          ],
+        },
+        userPublicKey: context.dev.address,
+      }),
+      400,
+      () => ({ error: `Market ${context.dev.address} not found`, errorCode: 'MARKET_NOT_FOUND' }),
+    ],
+    [
+      'a route that does not lead to the output',
+      () => ({
+        quoteResponse: {
+          ...validQuote,
+          routePlan: [
+            {
+              ...validQuote.routePlan[0],
+              swapInfo: {
+                ...validQuote.routePlan[0]!.swapInfo,
+                ammKey: context.usdcPool.address,
+                outputMint: context.usdc,
+              },
+            },
+          ],
+        },
+        userPublicKey: context.dev.address,
+      }),
+      400,
+      () => ({ error: `Invalid route plan: it ends in ${context.usdc}, not ${context.tst}` }),
+    ],
+    [
+      'an empty route plan',
+      () => ({ quoteResponse: { ...validQuote, routePlan: [] }, userPublicKey: context.dev.address }),
+      400,
+      { error: 'Invalid route plan: it has no steps' },
+    ],
   ]
   for (const [name, body, status, answer] of SWAP_CASES)
     test(`swap: ${name}`, async () => {
@@ -365,7 +656,11 @@ describe('aggregator stand-in: refusals as Jupiter words them', () => {
     })
 
   test('swap: a body that is not JSON is a 400', async () => {
-    const response = await fetch(`${server.url}/swap/v1/swap`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"quoteResponse":' })
+    const response = await fetch(`${server.url}/swap/v1/swap`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"quoteResponse":',
+    })
     expect(response.status).toBe(400)
     expect(((await response.json()) as { error: string }).error).toStartWith('Failed to parse the request body as JSON')
   })
@@ -390,11 +685,21 @@ describe('aggregator stand-in: tokens v2', () => {
     expect(status).toBe(200)
     expect(body).toEqual([
       {
-        id: context.usdc, name: 'USD Coin', symbol: 'USDC', icon: null, decimals: 6, tokenProgram: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+        id: context.usdc,
+        name: 'USD Coin',
+        symbol: 'USDC',
+        icon: null,
+        decimals: 6,
+        tokenProgram: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
         totalSupply: 1_000_000,
-        firstPool: { id: context.usdcPool.address, createdAt: new Date(context.usdcPool.createdAtUnixS * 1000).toISOString() },
+        firstPool: {
+          id: context.usdcPool.address,
+          createdAt: new Date(context.usdcPool.createdAtUnixS * 1000).toISOString(),
+        },
         audit: { mintAuthorityDisabled: false, freezeAuthorityDisabled: false },
-        isVerified: true, tags: ['verified', 'stablecoin'], updatedAt: new Date(Math.floor(context.world.chain.unixS) * 1000).toISOString(),
+        isVerified: true,
+        tags: ['verified', 'stablecoin'],
+        updatedAt: new Date(Math.floor(context.world.chain.unixS) * 1000).toISOString(),
       },
     ])
   })
@@ -411,7 +716,11 @@ describe('aggregator stand-in: tokens v2', () => {
     const query = [context.pmp, '11111111111111111111111111111112', context.tst].join(',')
     const { body } = await getJson<TokenInfo[]>(server, `/tokens/v2/search?query=${query}`)
     expect(body.map((token) => token.id)).toEqual([context.pmp, context.tst])
-    expect(body[0]).toMatchObject({ isVerified: false, tags: [], audit: { mintAuthorityDisabled: true, freezeAuthorityDisabled: true } })
+    expect(body[0]).toMatchObject({
+      isVerified: false,
+      tags: [],
+      audit: { mintAuthorityDisabled: true, freezeAuthorityDisabled: true },
+    })
   })
 
   test('a search with no match is an empty list; a search with no query is a 400', async () => {

@@ -129,10 +129,16 @@ function priceLegs(world: World, quote: QuotedSwap): Outcome<Leg[]> {
     const pool = world.pools.get(quotedLeg.ammKey)
     if (!pool) return refuse(400, `Market ${quotedLeg.ammKey} not found`, ERROR_CODES.MARKET_NOT_FOUND)
     const pair = [pool.baseMint, pool.quoteMint]
-    if (quotedLeg.inputMint !== mint || !pair.includes(quotedLeg.inputMint) || !pair.includes(quotedLeg.outputMint) || quotedLeg.inputMint === quotedLeg.outputMint)
+    if (
+      quotedLeg.inputMint !== mint ||
+      !pair.includes(quotedLeg.inputMint) ||
+      !pair.includes(quotedLeg.outputMint) ||
+      quotedLeg.inputMint === quotedLeg.outputMint
+    )
       return refuse(400, `Invalid route plan: step ${index} does not trade ${mint} on ${pool.address}`)
     const fresh = world.pools.quote(pool, mint, amount).amountOut
-    const cap = index === quote.legs.length - 1 && quote.outAmount < quotedLeg.outAmount ? quote.outAmount : quotedLeg.outAmount
+    const cap =
+      index === quote.legs.length - 1 && quote.outAmount < quotedLeg.outAmount ? quote.outAmount : quotedLeg.outAmount
     const amountOut = fresh < cap ? fresh : cap
     if (amountOut === 0n) return noRoute()
     legs.push({ pool, inputMint: mint, amountIn: amount, amountOut })
@@ -154,14 +160,24 @@ async function buildSwap(world: World, user: string, legs: readonly Leg[], track
   }
   const instructions: Instruction[] = []
   for (const leg of legs)
-    instructions.push(...(await swapInstructions({ ...leg, user: address(user), operator: world.operator, trackingAccount })))
+    instructions.push(
+      ...(await swapInstructions({ ...leg, user: address(user), operator: world.operator, trackingAccount })),
+    )
   return buildPartiallySigned(world.chain, address(user), instructions)
 }
 
 function readQuote(value: unknown): Outcome<QuotedSwap> {
   const path = 'quoteResponse'
   if (!isRecord(value)) return badBody(path, `invalid type: ${jsonType(value)}, expected struct QuoteResponse`)
-  const fields = requireFields(value, path, ['inputMint', 'inAmount', 'outputMint', 'outAmount', 'otherAmountThreshold', 'swapMode', 'routePlan'])
+  const fields = requireFields(value, path, [
+    'inputMint',
+    'inAmount',
+    'outputMint',
+    'outAmount',
+    'otherAmountThreshold',
+    'swapMode',
+    'routePlan',
+  ])
   if (fields) return fields
   const inputMint = readPubkey(value.inputMint, `${path}.inputMint`)
   if (!inputMint.ok) return inputMint
@@ -174,8 +190,12 @@ function readQuote(value: unknown): Outcome<QuotedSwap> {
   const threshold = readAmount(value.otherAmountThreshold, `${path}.otherAmountThreshold`)
   if (!threshold.ok) return threshold
   if (value.swapMode !== 'ExactIn' && value.swapMode !== 'ExactOut')
-    return badBody(`${path}.swapMode`, `unknown variant \`${String(value.swapMode)}\`, expected \`ExactIn\` or \`ExactOut\``)
-  if (!Array.isArray(value.routePlan)) return badBody(`${path}.routePlan`, `invalid type: ${jsonType(value.routePlan)}, expected a sequence`)
+    return badBody(
+      `${path}.swapMode`,
+      `unknown variant \`${String(value.swapMode)}\`, expected \`ExactIn\` or \`ExactOut\``,
+    )
+  if (!Array.isArray(value.routePlan))
+    return badBody(`${path}.routePlan`, `invalid type: ${jsonType(value.routePlan)}, expected a sequence`)
 
   const legs: QuotedSwap['legs'] = []
   for (const [index, step] of value.routePlan.entries()) {

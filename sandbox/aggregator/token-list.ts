@@ -37,7 +37,8 @@ export function tokenInfo(world: World, token: TokenRecord): TokenInfo {
   const account = world.chain.getAccount(token.mint)
   const data = account?.data
   // The native mint's account says nothing about SOL's supply (wrapping mints nothing): report none.
-  const mint = token.mint !== NATIVE_MINT && data && data.length >= FREEZE_AUTHORITY_OPTION_OFFSET + 4 ? data : undefined
+  const mint =
+    token.mint !== NATIVE_MINT && data && data.length >= FREEZE_AUTHORITY_OPTION_OFFSET + 4 ? data : undefined
   const view = mint && new DataView(mint.buffer, mint.byteOffset, mint.byteLength)
   const pools = world.pools.poolsOf(token.mint).sort((a, b) => a.createdAtUnixS - b.createdAtUnixS)
   const first = pools[0]
@@ -71,7 +72,14 @@ export function searchTokens(world: World, query: string | null): Outcome<TokenI
   const text = query?.trim() ?? ''
   if (text === '') return refuse(400, 'Query parameter query is required')
   if (text.includes(',')) {
-    const mints = [...new Set(text.split(',').map((mint) => mint.trim()).filter((mint) => mint !== ''))]
+    const mints = [
+      ...new Set(
+        text
+          .split(',')
+          .map((mint) => mint.trim())
+          .filter((mint) => mint !== ''),
+      ),
+    ]
     if (mints.length > MAX_SEARCH_MINTS) return refuse(400, `query takes at most ${MAX_SEARCH_MINTS} mint addresses`)
     return ok(mints.flatMap((mint) => world.tokens.get(mint) ?? []).map((token) => tokenInfo(world, token)))
   }
@@ -81,7 +89,10 @@ export function searchTokens(world: World, query: string | null): Outcome<TokenI
   const ranked = [...world.tokens.values()]
     .map((token) => ({ token, rank: matchRank(token, term) }))
     .filter((entry): entry is { token: TokenRecord; rank: number } => entry.rank !== undefined)
-    .sort((a, b) => a.rank - b.rank || Number(b.token.tags.includes('verified')) - Number(a.token.tags.includes('verified')))
+    .sort(
+      (a, b) =>
+        a.rank - b.rank || Number(b.token.tags.includes('verified')) - Number(a.token.tags.includes('verified')),
+    )
   return ok(ranked.slice(0, SEARCH_RESULT_LIMIT).map((entry) => tokenInfo(world, entry.token)))
 }
 
@@ -89,7 +100,9 @@ export function searchTokens(world: World, query: string | null): Outcome<TokenI
 export function tokensByTag(world: World, tag: string | null): Outcome<TokenInfo[]> {
   const wanted = tag?.trim() ?? ''
   if (wanted === '') return refuse(400, 'Query parameter query is required')
-  return ok([...world.tokens.values()].filter((token) => token.tags.includes(wanted)).map((token) => tokenInfo(world, token)))
+  return ok(
+    [...world.tokens.values()].filter((token) => token.tags.includes(wanted)).map((token) => tokenInfo(world, token)),
+  )
 }
 
 /** 0 exact symbol, 1 symbol prefix, 2 name contains; undefined when the token does not match. */

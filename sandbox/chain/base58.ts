@@ -12,13 +12,19 @@ const toBytes = new Map<string, Uint8Array>()
 export function base58Encode(bytes: ArrayLike<number>): string {
   const key = Buffer.from(bytes as Uint8Array).toString('latin1')
   let text = toText.get(key)
-  if (text === undefined) toText.set(key, (text = encodeBase58(bytes)))
+  if (text === undefined) {
+    text = encodeBase58(bytes)
+    toText.set(key, text)
+  }
   return text
 }
 
 /** Bytes of base58 `text`; throws on a character outside the alphabet. */
 export function base58Decode(text: string): Uint8Array {
   let bytes = toBytes.get(text)
-  if (bytes === undefined) toBytes.set(text, (bytes = decodeBase58(text)))
+  if (bytes === undefined) {
+    bytes = decodeBase58(text)
+    toBytes.set(text, bytes)
+  }
   return bytes
 }

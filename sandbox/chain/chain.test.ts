@@ -17,12 +17,22 @@ import { BLOCKHASH_VALID_BLOCKS, Chain, SLOT_MS } from './chain.ts'
 
 const GENESIS = 1_700_000_000
 
-async function transfer(chain: Chain, from: KeyPairSigner, to: string, amount: bigint, blockhash = chain.latestBlockhash()) {
+async function transfer(
+  chain: Chain,
+  from: KeyPairSigner,
+  to: string,
+  amount: bigint,
+  blockhash = chain.latestBlockhash(),
+) {
   const message = pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(from, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-    (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: from, destination: address(to), amount: lamports(amount) })], m),
+    (m) =>
+      appendTransactionMessageInstructions(
+        [getTransferSolInstruction({ source: from, destination: address(to), amount: lamports(amount) })],
+        m,
+      ),
   )
   return new Uint8Array(getTransactionEncoder().encode(await signTransactionMessageWithSigners(message)))
 }

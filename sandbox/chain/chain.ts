@@ -1,10 +1,4 @@
-import {
-  type Address,
-  type Blockhash,
-  type EncodedAccount,
-  type ReadonlyUint8Array,
-  type Transaction,
-} from '@solana/kit'
+import type { Address, Blockhash, EncodedAccount, ReadonlyUint8Array } from '@solana/kit'
 import { Account, Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
 import { base58Decode, base58Encode } from './base58.ts'
 import { parseWire } from './wire.ts'
@@ -22,7 +16,6 @@ const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111'
 const DEFAULT_COMPUTE_UNITS_PER_INSTRUCTION = 200_000n
 const MAX_COMPUTE_UNITS = 1_400_000n
 const ADDRESS_LOOKUP_TABLE_META_SIZE = 56
-
 
 interface NativeLiteSvm {
   getAccount(pubkey: Uint8Array): Account | null
@@ -253,7 +246,13 @@ export class Chain {
   setAccount(account: Omit<EncodedAccount, 'space'>): void {
     this.#native.setAccount(
       base58Decode(account.address),
-      new Account(BigInt(account.lamports), Uint8Array.from(account.data), base58Decode(account.programAddress), account.executable, 0n),
+      new Account(
+        BigInt(account.lamports),
+        Uint8Array.from(account.data),
+        base58Decode(account.programAddress),
+        account.executable,
+        0n,
+      ),
     )
     this.#indexTokenAccount(account.address)
   }
@@ -369,7 +368,12 @@ export class Chain {
       const result = this.#simulate(message, decoded.version)
       if (result instanceof FailedTransactionMetadata) {
         const meta = result.meta()
-        return { err: toTransactionErrorJson(result), logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed(), replacementBlockhash }
+        return {
+          err: toTransactionErrorJson(result),
+          logs: meta.logs(),
+          unitsConsumed: meta.computeUnitsConsumed(),
+          replacementBlockhash,
+        }
       }
       const meta = result.meta()
       return { err: null, logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed(), replacementBlockhash }
@@ -381,7 +385,8 @@ export class Chain {
   #indexTokenAccount(key: string, read: (key: string) => EncodedAccount | undefined = (k) => this.getAccount(k)): void {
     const previous = this.#tokenAccounts.get(key)
     const account = read(key)
-    const current = account && isTokenAccountData(account.programAddress, account.data) ? readTokenAccount(account.data) : undefined
+    const current =
+      account && isTokenAccountData(account.programAddress, account.data) ? readTokenAccount(account.data) : undefined
     if (previous && (previous.mint !== current?.mint || previous.owner !== current?.owner)) {
       this.#tokenAccountsByMint.get(previous.mint)?.delete(key)
       this.#tokenAccountsByOwner.get(previous.owner)?.delete(key)
@@ -408,7 +413,7 @@ export class Chain {
   #decode(wire: Uint8Array): Decoded {
     const parsed = parseWire(wire)
     const first = parsed.signatures[0]
-    const signature = first && first.some((byte) => byte !== 0) ? base58Encode(first) : undefined
+    const signature = first?.some((byte) => byte !== 0) ? base58Encode(first) : undefined
     const loadedWritable: string[] = []
     const loadedReadonly: string[] = []
     for (const lookup of parsed.lookups) {
@@ -437,8 +442,13 @@ export class Chain {
     return version === 'legacy' ? this.#native.sendLegacyTransaction(wire) : this.#native.sendVersionedTransaction(wire)
   }
 
-  #simulate(wire: Uint8Array, version: StoredTransaction['version']): { meta(): TransactionMetadata } | FailedTransactionMetadata {
-    return version === 'legacy' ? this.#native.simulateLegacyTransaction(wire) : this.#native.simulateVersionedTransaction(wire)
+  #simulate(
+    wire: Uint8Array,
+    version: StoredTransaction['version'],
+  ): { meta(): TransactionMetadata } | FailedTransactionMetadata {
+    return version === 'legacy'
+      ? this.#native.simulateLegacyTransaction(wire)
+      : this.#native.simulateVersionedTransaction(wire)
   }
 
   /** Reads accounts through a per-call cache: a transaction's snapshot reads each account once. */
@@ -527,7 +537,12 @@ function lookupTableAddresses(data: ReadonlyUint8Array): string[] {
 }
 
 /** Byte offset of the recent blockhash inside a serialised transaction (signatures, then the message). */
-function blockhashOffset(wireLength: number, messageBytes: { length: number }, version: unknown, keyCount: number): number {
+function _blockhashOffset(
+  wireLength: number,
+  messageBytes: { length: number },
+  version: unknown,
+  keyCount: number,
+): number {
   const messageStart = wireLength - messageBytes.length
   const versionPrefix = version === 'legacy' ? 0 : 1
   const header = 3

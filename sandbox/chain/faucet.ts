@@ -30,7 +30,11 @@ export class Faucet {
 
   /** Transfers `amount` lamports to `to`; resolves to the transaction signature. */
   async airdrop(to: string, amount: bigint): Promise<string> {
-    const instruction = getTransferSolInstruction({ source: this.signer, destination: address(to), amount: lamports(amount) })
+    const instruction = getTransferSolInstruction({
+      source: this.signer,
+      destination: address(to),
+      amount: lamports(amount),
+    })
     return (await execute(this.chain, this.signer, [instruction])).signature
   }
 }

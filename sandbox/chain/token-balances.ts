@@ -15,7 +15,6 @@ const ACCOUNT_TYPE_OFFSET = 165
 const ACCOUNT_TYPE_MINT = 1
 const ACCOUNT_TYPE_ACCOUNT = 2
 
-
 /** `uiTokenAmount` as the RPC prints it: `1234500` with 6 decimals → `{ uiAmount: 1.2345, uiAmountString: "1.2345" }`. */
 export function uiTokenAmount(amount: bigint, decimals: number) {
   return tokenAmountToUiAmount(amount, { decimals })
@@ -29,7 +28,10 @@ export function isTokenProgram(owner: string): boolean {
 export function isTokenAccountData(owner: string, data: ReadonlyUint8Array): boolean {
   if (owner === TOKEN_PROGRAM) return data.length === TOKEN_ACCOUNT_SIZE
   if (owner === TOKEN_2022_PROGRAM)
-    return data.length === TOKEN_ACCOUNT_SIZE || (data.length > TOKEN_ACCOUNT_SIZE && data[ACCOUNT_TYPE_OFFSET] === ACCOUNT_TYPE_ACCOUNT)
+    return (
+      data.length === TOKEN_ACCOUNT_SIZE ||
+      (data.length > TOKEN_ACCOUNT_SIZE && data[ACCOUNT_TYPE_OFFSET] === ACCOUNT_TYPE_ACCOUNT)
+    )
   return false
 }
 
@@ -37,12 +39,19 @@ export function isTokenAccountData(owner: string, data: ReadonlyUint8Array): boo
 export function isMintData(owner: string, data: ReadonlyUint8Array): boolean {
   if (owner === TOKEN_PROGRAM) return data.length === MINT_SIZE
   if (owner === TOKEN_2022_PROGRAM)
-    return data.length === MINT_SIZE || (data.length > TOKEN_ACCOUNT_SIZE && data[ACCOUNT_TYPE_OFFSET] === ACCOUNT_TYPE_MINT)
+    return (
+      data.length === MINT_SIZE || (data.length > TOKEN_ACCOUNT_SIZE && data[ACCOUNT_TYPE_OFFSET] === ACCOUNT_TYPE_MINT)
+    )
   return false
 }
 
 /** The fields of a token account every reader needs (mint, owner, amount), read from its fixed base layout. */
-export function readTokenAccount(data: ReadonlyUint8Array): { mint: string; owner: string; amount: bigint; state: number } {
+export function readTokenAccount(data: ReadonlyUint8Array): {
+  mint: string
+  owner: string
+  amount: bigint
+  state: number
+} {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
   return {
     mint: base58Encode(data.subarray(0, 32)),
@@ -79,7 +88,13 @@ export function tokenBalances(
     const mintAccount = getAccount(mint)
     if (!mintAccount || !isMintData(mintAccount.programAddress, mintAccount.data)) return
     const { decimals } = readMint(mintAccount.data)
-    balances.push({ accountIndex, mint, owner, programId: account.programAddress, uiTokenAmount: uiTokenAmount(amount, decimals) })
+    balances.push({
+      accountIndex,
+      mint,
+      owner,
+      programId: account.programAddress,
+      uiTokenAmount: uiTokenAmount(amount, decimals),
+    })
   })
   return balances
 }

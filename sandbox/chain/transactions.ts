@@ -20,7 +20,9 @@ export async function execute(
   const outcome = chain.send(await buildTransaction(chain, feePayer, instructions))
   if (!outcome.ok) throw new Error(`transaction refused: ${JSON.stringify(outcome.err)}\n${outcome.logs.join('\n')}`)
   if (outcome.stored.meta.err !== null)
-    throw new Error(`transaction failed: ${JSON.stringify(outcome.stored.meta.err)}\n${outcome.stored.meta.logMessages.join('\n')}`)
+    throw new Error(
+      `transaction failed: ${JSON.stringify(outcome.stored.meta.err)}\n${outcome.stored.meta.logMessages.join('\n')}`,
+    )
   return outcome
 }
 
@@ -34,5 +36,8 @@ export async function buildPartiallySigned(
   instructions: readonly Instruction[],
 ): Promise<{ wire: Uint8Array; lastValidBlockHeight: bigint }> {
   const lifetime = chain.latestBlockhash()
-  return { wire: await compileAndSign(feePayer, instructions, lifetime.blockhash), lastValidBlockHeight: lifetime.lastValidBlockHeight }
+  return {
+    wire: await compileAndSign(feePayer, instructions, lifetime.blockhash),
+    lastValidBlockHeight: lifetime.lastValidBlockHeight,
+  }
 }

@@ -28,10 +28,23 @@ function anvilBinary(): string {
 const READY_TIMEOUT_MS = 15_000
 
 export async function startAnvil(hostname: string, port: number): Promise<AnvilNode> {
-  const child = Bun.spawn([anvilBinary(), '--host', hostname, '--port', String(port), '--chain-id', String(ANVIL_CHAIN_ID), '--accounts', '0'], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
+  const child = Bun.spawn(
+    [
+      anvilBinary(),
+      '--host',
+      hostname,
+      '--port',
+      String(port),
+      '--chain-id',
+      String(ANVIL_CHAIN_ID),
+      '--accounts',
+      '0',
+    ],
+    {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  )
   // anvil outlives a parent that exits without stopping the sandbox; kill it on the way out.
   const killOnExit = () => child.kill()
   process.once('exit', killOnExit)
@@ -52,7 +65,11 @@ export async function startAnvil(hostname: string, port: number): Promise<AnvilN
 }
 
 /** Reads anvil's output until it prints `Listening on host:port`. */
-async function listeningUrl(child: Bun.Subprocess<'ignore', 'pipe', 'pipe'>, hostname: string, stderr: Promise<string>): Promise<string> {
+async function listeningUrl(
+  child: Bun.Subprocess<'ignore', 'pipe', 'pipe'>,
+  hostname: string,
+  stderr: Promise<string>,
+): Promise<string> {
   const reader = child.stdout.getReader()
   const decoder = new TextDecoder()
   let seen = ''
@@ -65,7 +82,9 @@ async function listeningUrl(child: Bun.Subprocess<'ignore', 'pipe', 'pipe'>, hos
       const match = /Listening on ([^\s:]+):(\d+)/.exec(seen)
       if (match) {
         // Keep draining stdout so anvil never blocks on a full pipe.
-        void (async () => { while (!(await reader.read()).done); })().catch(() => {})
+        void (async () => {
+          while (!(await reader.read()).done);
+        })().catch(() => {})
         return `http://${hostname}:${match[2]}`
       }
     }

@@ -27,7 +27,9 @@ export interface Artifacts {
 }
 
 function readSources(): Record<string, { content: string }> {
-  return Object.fromEntries(SOURCES.map((file) => [file, { content: readFileSync(join(DIR, 'contracts', file), 'utf8') }]))
+  return Object.fromEntries(
+    SOURCES.map((file) => [file, { content: readFileSync(join(DIR, 'contracts', file), 'utf8') }]),
+  )
 }
 
 export function sourcesSha256(): string {
@@ -38,7 +40,13 @@ export function sourcesSha256(): string {
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[]
-  contracts: Record<string, Record<string, { abi: ContractArtifact['abi']; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>
+  contracts: Record<
+    string,
+    Record<
+      string,
+      { abi: ContractArtifact['abi']; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }
+    >
+  >
 }
 
 /** Compiles the sources with the installed solc-js; throws with solc's messages on an error. */
@@ -59,12 +67,19 @@ export async function compileContracts(): Promise<Artifacts> {
   const artifact = (file: string, name: string): ContractArtifact => {
     const contract = output.contracts[file]?.[name]
     if (!contract) throw new Error(`solc produced no ${name} in ${file}`)
-    return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}`, deployedBytecode: `0x${contract.evm.deployedBytecode.object}` }
+    return {
+      abi: contract.abi,
+      bytecode: `0x${contract.evm.bytecode.object}`,
+      deployedBytecode: `0x${contract.evm.deployedBytecode.object}`,
+    }
   }
   return {
     compiler: `solc ${solc.version()}`,
     sourcesSha256: sourcesSha256(),
-    contracts: { SandboxUSDC: artifact('SandboxUSDC.sol', 'SandboxUSDC'), Multicall: artifact('Multicall.sol', 'Multicall') },
+    contracts: {
+      SandboxUSDC: artifact('SandboxUSDC.sol', 'SandboxUSDC'),
+      Multicall: artifact('Multicall.sol', 'Multicall'),
+    },
   }
 }
 

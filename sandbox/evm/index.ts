@@ -4,7 +4,16 @@
  * deterministic accounts: the token's issuer, the x402 facilitator (pays settlement gas), the
  * service's treasury (is paid) and the demo buyer (holds test USDC).
  */
-import { createPublicClient, createWalletClient, defineChain, http, parseEther, publicActions, type Chain, type Hex } from 'viem'
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseEther,
+  publicActions,
+  type Chain,
+  type Hex,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { evmPrivateKey } from '../keys.ts'
 import { ANVIL_CHAIN_ID, startAnvil } from './anvil.ts'
@@ -63,17 +72,28 @@ export async function startEvmChain(hostname: string, port: number, buyerUsdc: b
     const treasury = named('service-treasury')
     const buyer = named('demo-buyer')
     await Promise.all(
-      [issuer, facilitator, treasury, buyer].map(({ address }) => client.request({ method: 'anvil_setBalance', params: [address, `0x${START_ETH.toString(16)}`] } as never)),
+      [issuer, facilitator, treasury, buyer].map(({ address }) =>
+        client.request({ method: 'anvil_setBalance', params: [address, `0x${START_ETH.toString(16)}`] } as never),
+      ),
     )
     const { SandboxUSDC, Multicall } = readArtifacts().contracts
     await client.request({ method: 'anvil_setCode', params: [MULTICALL3_ADDRESS, Multicall.deployedBytecode] } as never)
 
-    const wallet = createWalletClient({ account: privateKeyToAccount(issuer.privateKey), chain, transport }).extend(publicActions)
-    const deployed = await wallet.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi: SandboxUSDC.abi, bytecode: SandboxUSDC.bytecode }) })
+    const wallet = createWalletClient({ account: privateKeyToAccount(issuer.privateKey), chain, transport }).extend(
+      publicActions,
+    )
+    const deployed = await wallet.waitForTransactionReceipt({
+      hash: await wallet.deployContract({ abi: SandboxUSDC.abi, bytecode: SandboxUSDC.bytecode }),
+    })
     if (!deployed.contractAddress) throw new Error('the sandbox USDC deployment produced no contract')
     const usdc = deployed.contractAddress
     const mintUsdc = async (to: Hex, amount: bigint) => {
-      const hash = await wallet.writeContract({ address: usdc, abi: SandboxUSDC.abi, functionName: 'mint', args: [to, amount] })
+      const hash = await wallet.writeContract({
+        address: usdc,
+        abi: SandboxUSDC.abi,
+        functionName: 'mint',
+        args: [to, amount],
+      })
       const receipt = await wallet.waitForTransactionReceipt({ hash })
       if (receipt.status !== 'success') throw new Error(`minting ${amount} sandbox USDC to ${to} reverted`)
     }
@@ -90,7 +110,12 @@ export async function startEvmChain(hostname: string, port: number, buyerUsdc: b
       buyer,
       mintUsdc,
       usdcBalance: async (owner) =>
-        (await client.readContract({ address: usdc, abi: SandboxUSDC.abi, functionName: 'balanceOf', args: [owner] })) as bigint,
+        (await client.readContract({
+          address: usdc,
+          abi: SandboxUSDC.abi,
+          functionName: 'balanceOf',
+          args: [owner],
+        })) as bigint,
       stop: node.stop,
     }
   } catch (error) {

@@ -32,10 +32,17 @@ export interface EvmFacilitatorSetup {
  * A facilitator whose Solana fee payer is `feePayer`, settling through the JSON-RPC at `rpcUrl`, and,
  * with `evm`, settling EIP-3009 payments on that chain.
  */
-export function createSandboxFacilitator(feePayer: KeyPairSigner, rpcUrl: string, evm?: EvmFacilitatorSetup): x402Facilitator {
+export function createSandboxFacilitator(
+  feePayer: KeyPairSigner,
+  rpcUrl: string,
+  evm?: EvmFacilitatorSetup,
+): x402Facilitator {
   const facilitator = new x402Facilitator()
   // A per-network RPC map would serve v2 lookups only; `defaultRpcUrl` serves v1 names as well.
-  registerExactSvmScheme(facilitator, { signer: toFacilitatorSvmSigner(feePayer, { defaultRpcUrl: rpcUrl }), networks: SANDBOX_SOLANA_NETWORK })
+  registerExactSvmScheme(facilitator, {
+    signer: toFacilitatorSvmSigner(feePayer, { defaultRpcUrl: rpcUrl }),
+    networks: SANDBOX_SOLANA_NETWORK,
+  })
   if (evm) {
     // Concurrent settlements each need their own nonce, as a hosted facilitator's sender gives them: without
     // a nonce manager two settlements at once read the same nonce and the second transaction fails. One
@@ -45,7 +52,9 @@ export function createSandboxFacilitator(feePayer: KeyPairSigner, rpcUrl: string
     // A settlement is bounded by the service's facilitator timeout; anvil mines at once.
     // viem 2.57's verifyTypedData takes a union the scheme's narrower signer type does not name; the
     // call the scheme makes (address, domain, types, primaryType, message, signature) is one of its members.
-    const viemSigner = { ...client, address: account.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]
+    const viemSigner = { ...client, address: account.address } as unknown as Parameters<
+      typeof toFacilitatorEvmSigner
+    >[0]
     const signer = toFacilitatorEvmSigner(viemSigner, { confirmationTimeoutMs: 30_000 })
     registerExactEvmScheme(facilitator, { signer, networks: evm.network })
   }
@@ -59,7 +68,12 @@ export async function handleFacilitatorRequest(facilitator: x402Facilitator, req
   const { pathname } = new URL(request.url)
   if (request.method === 'GET' && pathname === '/supported') return json(facilitator.getSupported())
   if (request.method !== 'POST' || (pathname !== '/verify' && pathname !== '/settle')) {
-    return json({ error: `no route ${request.method} ${pathname}: this facilitator serves GET /supported, POST /verify and POST /settle` }, 404)
+    return json(
+      {
+        error: `no route ${request.method} ${pathname}: this facilitator serves GET /supported, POST /verify and POST /settle`,
+      },
+      404,
+    )
   }
   let body: { paymentPayload?: unknown; paymentRequirements?: unknown }
   try {
@@ -67,13 +81,22 @@ export async function handleFacilitatorRequest(facilitator: x402Facilitator, req
   } catch {
     return json({ error: 'the body must be JSON: {"x402Version", "paymentPayload", "paymentRequirements"}' }, 400)
   }
-  if (typeof body?.paymentPayload !== 'object' || body.paymentPayload === null || typeof body.paymentRequirements !== 'object' || body.paymentRequirements === null) {
+  if (
+    typeof body?.paymentPayload !== 'object' ||
+    body.paymentPayload === null ||
+    typeof body.paymentRequirements !== 'object' ||
+    body.paymentRequirements === null
+  ) {
     return json({ error: 'paymentPayload and paymentRequirements must both be objects' }, 400)
   }
   const payload = body.paymentPayload as Parameters<x402Facilitator['verify']>[0]
   const requirements = body.paymentRequirements as Parameters<x402Facilitator['verify']>[1]
   try {
-    return json(pathname === '/verify' ? await facilitator.verify(payload, requirements) : await facilitator.settle(payload, requirements))
+    return json(
+      pathname === '/verify'
+        ? await facilitator.verify(payload, requirements)
+        : await facilitator.settle(payload, requirements),
+    )
   } catch (error) {
     // What the scheme could not even judge (an unknown network or scheme, a payload it cannot parse).
     return json({ error: error instanceof Error ? error.message : String(error) }, 400)

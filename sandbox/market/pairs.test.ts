@@ -3,7 +3,14 @@ import type { Trade } from '../world/pool-book.ts'
 import { NATIVE_MINT } from '../world/swap.ts'
 import { PUMP_INITIAL_VIRTUAL_SOL, PUMP_TOTAL_SUPPLY } from '../world/venues.ts'
 import { pairOf } from './pairs.ts'
-import { GENESIS_UNIX_S, marketWorld, NOW_UNIX_S, SOL_USD, tradedMarketWorld, type TradedMarketWorld } from './test-world.ts'
+import {
+  GENESIS_UNIX_S,
+  marketWorld,
+  NOW_UNIX_S,
+  SOL_USD,
+  tradedMarketWorld,
+  type TradedMarketWorld,
+} from './test-world.ts'
 
 let market: TradedMarketWorld
 
@@ -68,7 +75,14 @@ describe('pairOf', () => {
   })
 
   test('priceChange compares the price now with the exact price at each window start', () => {
-    const [t1, t2, , t4, t5, t6] = market.trades.map(({ spotAfter }) => spotAfter) as [number, number, number, number, number, number]
+    const [t1, t2, , t4, t5, t6] = market.trades.map(({ spotAfter }) => spotAfter) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ]
     const pair = pairOf(market.world, market.tstSol, NOW_UNIX_S)
     expect(pair.priceChange).toEqual({
       m5: change(t5, t6), // the window opens after the whale's dump
@@ -145,13 +159,26 @@ describe('pairOf, USD and missing prices', () => {
 
   test('a quote token with no USD route: null USD figures, native price change, no USD volume for windows with trades', async () => {
     const { world, dev } = await marketWorld()
-    const abc = await world.createMint({ key: 'abc', name: 'Alphabet', symbol: 'ABC', decimals: 9, mintAuthority: dev }, dev)
-    const xyz = await world.createMint({ key: 'xyz', name: 'Xyzzy', symbol: 'XYZ', decimals: 6, mintAuthority: dev }, dev)
+    const abc = await world.createMint(
+      { key: 'abc', name: 'Alphabet', symbol: 'ABC', decimals: 9, mintAuthority: dev },
+      dev,
+    )
+    const xyz = await world.createMint(
+      { key: 'xyz', name: 'Xyzzy', symbol: 'XYZ', decimals: 6, mintAuthority: dev },
+      dev,
+    )
     await world.mintTo(abc, dev.address, 1_000_000_000_000n, dev)
     await world.mintTo(xyz, dev.address, 1_000_000_000_000n, dev)
     const pool = await world.createPool({
-      key: 'xyz-abc', kind: 'raydium-amm-v4', baseMint: xyz, quoteMint: abc,
-      baseAmount: 500_000_000_000n, quoteAmount: 500_000_000_000n, provider: dev, feeBps: 25, lp: 'burn',
+      key: 'xyz-abc',
+      kind: 'raydium-amm-v4',
+      baseMint: xyz,
+      quoteMint: abc,
+      baseAmount: 500_000_000_000n,
+      quoteAmount: 500_000_000_000n,
+      provider: dev,
+      feeBps: 25,
+      lp: 'burn',
     })
     const before = world.pools.spotPrice(pool)
     world.chain.advanceTo(GENESIS_UNIX_S + 3 * 3_600)
@@ -170,11 +197,23 @@ describe('pairOf, USD and missing prices', () => {
 
   test('a bonding curve prices on its virtual reserves but reports its real ones as liquidity', async () => {
     const { world, dev } = await marketWorld()
-    const mint = await world.createMint({ key: 'pumpy', name: 'Pumpy', symbol: 'PMP', decimals: 6, mintAuthority: dev }, dev)
+    const mint = await world.createMint(
+      { key: 'pumpy', name: 'Pumpy', symbol: 'PMP', decimals: 6, mintAuthority: dev },
+      dev,
+    )
     await world.mintTo(mint, dev.address, PUMP_TOTAL_SUPPLY, dev)
     const curve = await world.createPool({
-      key: 'curve', kind: 'pump-curve', baseMint: mint, quoteMint: NATIVE_MINT, baseAmount: PUMP_TOTAL_SUPPLY, quoteAmount: 0n,
-      provider: dev, feeBps: 100, virtualBase: 73_000_000_000_000n, virtualQuote: PUMP_INITIAL_VIRTUAL_SOL, creator: dev.address,
+      key: 'curve',
+      kind: 'pump-curve',
+      baseMint: mint,
+      quoteMint: NATIVE_MINT,
+      baseAmount: PUMP_TOTAL_SUPPLY,
+      quoteAmount: 0n,
+      provider: dev,
+      feeBps: 100,
+      virtualBase: 73_000_000_000_000n,
+      virtualQuote: PUMP_INITIAL_VIRTUAL_SOL,
+      creator: dev.address,
     })
     world.chain.advanceTo(GENESIS_UNIX_S + 60)
     const buy = await world.swap(await world.wallet('ape', 3), curve, NATIVE_MINT, 2_000_000_000n)

@@ -28,7 +28,10 @@ const USD_DECIMALS = 2
 /** Percent changes are rounded to two decimals, as DexScreener does. */
 const PERCENT_DECIMALS = 2
 
-const priceFormat = new Intl.NumberFormat('en-US', { useGrouping: false, maximumSignificantDigits: PRICE_SIGNIFICANT_DIGITS })
+const priceFormat = new Intl.NumberFormat('en-US', {
+  useGrouping: false,
+  maximumSignificantDigits: PRICE_SIGNIFICANT_DIGITS,
+})
 
 /** A token as a DexScreener pair names it. */
 export interface DexToken {
@@ -110,7 +113,8 @@ export function pairOf(world: World, pool: Pool, nowUnixS: number, history = new
     let usd: number | null = 0
     for (const trade of trades) {
       const unitUsd = history.usdPriceAt(pool.quoteMint, trade.unixS)
-      usd = usd === null || unitUsd === null ? null : usd + (Number(trade.quoteAmount) / 10 ** pool.quoteDecimals) * unitUsd
+      usd =
+        usd === null || unitUsd === null ? null : usd + (Number(trade.quoteAmount) / 10 ** pool.quoteDecimals) * unitUsd
     }
     if (usd !== null) volume[window] = roundTo(usd, USD_DECIMALS)
     priceChange[window] = percentChange(history, pool, startUnixS, nowUnixS)
@@ -130,7 +134,10 @@ export function pairOf(world: World, pool: Pool, nowUnixS: number, history = new
     volume,
     priceChange,
     liquidity: {
-      usd: quoteUsd === null || priceUsd === null ? null : roundTo(baseAmount * priceUsd + quoteAmount * quoteUsd, USD_DECIMALS),
+      usd:
+        quoteUsd === null || priceUsd === null
+          ? null
+          : roundTo(baseAmount * priceUsd + quoteAmount * quoteUsd, USD_DECIMALS),
       base: baseAmount,
       quote: quoteAmount,
     },
@@ -188,7 +195,8 @@ function percentChange(history: PriceHistory, pool: Pool, windowStartUnixS: numb
   const nativeNow = history.nativePriceAt(pool, toUnixS)
   const usdThen = history.usdPriceAt(pool.quoteMint, fromUnixS)
   const usdNow = history.usdPriceAt(pool.quoteMint, toUnixS)
-  const [then, now] = usdThen === null || usdNow === null ? [nativeThen, nativeNow] : [nativeThen * usdThen, nativeNow * usdNow]
+  const [then, now] =
+    usdThen === null || usdNow === null ? [nativeThen, nativeNow] : [nativeThen * usdThen, nativeNow * usdNow]
   if (then === 0) return 0
   return roundTo((now / then - 1) * 100, PERCENT_DECIMALS)
 }

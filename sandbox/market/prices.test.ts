@@ -5,7 +5,14 @@ import type { Pool } from '../world/pool-book.ts'
 import { NATIVE_MINT } from '../world/swap.ts'
 import type { World } from '../world/world.ts'
 import { PriceHistory } from './prices.ts'
-import { GENESIS_UNIX_S, marketWorld, NOW_UNIX_S, SOL_USD, tradedMarketWorld, type TradedMarketWorld } from './test-world.ts'
+import {
+  GENESIS_UNIX_S,
+  marketWorld,
+  NOW_UNIX_S,
+  SOL_USD,
+  tradedMarketWorld,
+  type TradedMarketWorld,
+} from './test-world.ts'
 
 let market: TradedMarketWorld
 
@@ -16,14 +23,30 @@ let market: TradedMarketWorld
 async function pullLiquidity(world: World, pool: Pool, to: KeyPairSigner, fraction: number): Promise<void> {
   const reserves = world.pools.realReserves(pool)
   const instructions: Instruction[] = []
-  for (const [mint, vault, held] of [[pool.baseMint, pool.baseVault, reserves.base], [pool.quoteMint, pool.quoteVault, reserves.quote]] as const) {
+  for (const [mint, vault, held] of [
+    [pool.baseMint, pool.baseVault, reserves.base],
+    [pool.quoteMint, pool.quoteVault, reserves.quote],
+  ] as const) {
     const token = world.token(mint)
     const destination = await world.ata(mint, to.address)
     const amount = (held * BigInt(Math.round(fraction * 100))) / 100n
     instructions.push(
-      getCreateAssociatedTokenIdempotentInstruction({ payer: to, ata: destination, owner: to.address, mint: address(mint), tokenProgram: address(token.program) }),
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: to,
+        ata: destination,
+        owner: to.address,
+        mint: address(mint),
+        tokenProgram: address(token.program),
+      }),
       getTransferCheckedInstruction(
-        { source: address(vault), mint: address(mint), destination, authority: world.operator, amount, decimals: token.decimals },
+        {
+          source: address(vault),
+          mint: address(mint),
+          destination,
+          authority: world.operator,
+          amount,
+          decimals: token.decimals,
+        },
         { programAddress: address(token.program) },
       ),
     )
@@ -39,12 +62,16 @@ describe('PriceHistory', () => {
   test('reserves at any past time are exactly what the vaults held then', () => {
     const history = new PriceHistory(market.world)
     const { tstSol, trades } = market
-    expect(history.realReservesAt(tstSol, GENESIS_UNIX_S)).toEqual({ base: 400_000_000_000_000n, quote: 100_000_000_000n })
+    expect(history.realReservesAt(tstSol, GENESIS_UNIX_S)).toEqual({
+      base: 400_000_000_000_000n,
+      quote: 100_000_000_000n,
+    })
     for (const [index, { trade, reservesAfter, spotAfter }] of trades.entries()) {
       // At the trade's second the trade has happened; just before it, the previous state holds.
       expect(history.realReservesAt(tstSol, trade.unixS)).toEqual(reservesAfter)
       expect(history.nativePriceAt(tstSol, trade.unixS)).toBe(spotAfter)
-      const before = index === 0 ? { base: 400_000_000_000_000n, quote: 100_000_000_000n } : trades[index - 1]!.reservesAfter
+      const before =
+        index === 0 ? { base: 400_000_000_000_000n, quote: 100_000_000_000n } : trades[index - 1]!.reservesAfter
       expect(history.realReservesAt(tstSol, trade.unixS - 1)).toEqual(before)
     }
     expect(history.realReservesAt(tstSol, NOW_UNIX_S)).toEqual(market.world.pools.realReserves(tstSol))
@@ -64,7 +91,10 @@ describe('PriceHistory', () => {
     expect(world.pools.tradesOf(tstSol.address)).toHaveLength(2)
 
     const history = new PriceHistory(world)
-    expect(history.realReservesAt(tstSol, GENESIS_UNIX_S + 99)).toEqual({ base: 400_000_000_000_000n, quote: 100_000_000_000n })
+    expect(history.realReservesAt(tstSol, GENESIS_UNIX_S + 99)).toEqual({
+      base: 400_000_000_000_000n,
+      quote: 100_000_000_000n,
+    })
     expect(history.realReservesAt(tstSol, GENESIS_UNIX_S + 199)).toEqual(beforePull.reserves)
     expect(history.nativePriceAt(tstSol, GENESIS_UNIX_S + 199)).toBe(beforePull.spot)
     expect(history.realReservesAt(tstSol, GENESIS_UNIX_S + 200)).toEqual(afterPull)
@@ -92,8 +122,15 @@ describe('PriceHistory', () => {
     await world.transfer(world.usdcMint, issuer, dev.address, 20_000_000_000n)
     // 500M TST against 20,000 USDC: $0.00004 a token, $20k deep against the SOL pool's $15k.
     await world.createPool({
-      key: 'tst-usdc-deep', kind: 'raydium-amm-v4', baseMint: tst, quoteMint: world.usdcMint,
-      baseAmount: 500_000_000_000_000n, quoteAmount: 20_000_000_000n, provider: dev, feeBps: 25, lp: 'burn',
+      key: 'tst-usdc-deep',
+      kind: 'raydium-amm-v4',
+      baseMint: tst,
+      quoteMint: world.usdcMint,
+      baseAmount: 500_000_000_000_000n,
+      quoteAmount: 20_000_000_000n,
+      provider: dev,
+      feeBps: 25,
+      lp: 'burn',
     })
     expect(new PriceHistory(world).usdPriceAt(tst, NOW_UNIX_S)).toBe(0.00004)
   })

@@ -112,10 +112,13 @@ export class PriceHistory {
       // Depth is the USD value of the anchor side: the deepest market is the hardest to move.
       const reserves = this.realReservesAt(pool, unixS)
       const anchorIsBase = pool.baseMint === anchor
-      const anchorAmount = Number(anchorIsBase ? reserves.base : reserves.quote) / 10 ** (anchorIsBase ? pool.baseDecimals : pool.quoteDecimals)
+      const anchorAmount =
+        Number(anchorIsBase ? reserves.base : reserves.quote) /
+        10 ** (anchorIsBase ? pool.baseDecimals : pool.quoteDecimals)
       const depthUsd = anchorAmount * anchorUsd
       const route = { pool, mintIsBase: !anchorIsBase, anchor }
-      if (!best || depthUsd > best.depthUsd || (depthUsd === best.depthUsd && pool.address < best.route.pool.address)) best = { route, depthUsd }
+      if (!best || depthUsd > best.depthUsd || (depthUsd === best.depthUsd && pool.address < best.route.pool.address))
+        best = { route, depthUsd }
     }
     return best?.route ?? null
   }

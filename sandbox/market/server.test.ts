@@ -41,7 +41,12 @@ describe('market server', () => {
     expect(contentType).toContain('application/json')
     expect(addresses(body)).toEqual([tstSol.address, tstUsdc.address])
     expect(body[0]).toEqual(wire(pairOf(world, tstSol, NOW_UNIX_S)))
-    expect(body[0].txns).toEqual({ m5: { buys: 1, sells: 0 }, h1: { buys: 1, sells: 1 }, h6: { buys: 2, sells: 2 }, h24: { buys: 3, sells: 2 } })
+    expect(body[0].txns).toEqual({
+      m5: { buys: 1, sells: 0 },
+      h1: { buys: 1, sells: 1 },
+      h6: { buys: 2, sells: 2 },
+      h24: { buys: 3, sells: 2 },
+    })
     expect(body[0].volume.m5).toBe(75)
     expect(body[0].liquidity.usd).toBeGreaterThan(body[1].liquidity.usd)
     expect(body[0].pairCreatedAt).toBe(1_700_000_000_000)
@@ -55,7 +60,12 @@ describe('market server', () => {
     const sol = (await get(`/tokens/v1/solana/${NATIVE_MINT}`)).body as DexPair[]
     expect(addresses(sol)).toEqual([solUsdc.address, tstSol.address])
     // wSOL as a base token: the chain has no SOL supply to value it with.
-    expect(sol[0]).toMatchObject({ priceUsd: '150', liquidity: { usd: 300_000, base: 1_000, quote: 150_000 }, fdv: null, marketCap: null })
+    expect(sol[0]).toMatchObject({
+      priceUsd: '150',
+      liquidity: { usd: 300_000, base: 1_000, quote: 150_000 },
+      fdv: null,
+      marketCap: null,
+    })
   })
 
   test('GET /tokens/v1: unknown tokens and other chains give an empty list', async () => {
@@ -68,7 +78,11 @@ describe('market server', () => {
     const tooMany = `${thirty},${UNKNOWN_MINT}`
     expect((await get(`/tokens/v1/solana/${thirty}`)).status).toBe(200)
     expect((await get(`/latest/dex/tokens/${thirty}`)).status).toBe(200)
-    for (const path of [`/tokens/v1/solana/${tooMany}`, `/latest/dex/tokens/${tooMany}`, `/latest/dex/pairs/solana/${tooMany}`]) {
+    for (const path of [
+      `/tokens/v1/solana/${tooMany}`,
+      `/latest/dex/tokens/${tooMany}`,
+      `/latest/dex/pairs/solana/${tooMany}`,
+    ]) {
       const { status, contentType, body } = await get(path)
       expect(status).toBe(400)
       expect(contentType).toContain('application/json')
@@ -82,7 +96,10 @@ describe('market server', () => {
     expect(found.status).toBe(200)
     expect(found.body.schemaVersion).toBe('1.0.0')
     expect(addresses(found.body.pairs)).toEqual([tstSol.address, tstUsdc.address])
-    expect(await get(`/latest/dex/tokens/${UNKNOWN_MINT}`)).toMatchObject({ status: 200, body: { schemaVersion: '1.0.0', pairs: null } })
+    expect(await get(`/latest/dex/tokens/${UNKNOWN_MINT}`)).toMatchObject({
+      status: 200,
+      body: { schemaVersion: '1.0.0', pairs: null },
+    })
   })
 
   test('GET /token-pairs/v1/solana/{token}: the pools of one token', async () => {
@@ -103,7 +120,10 @@ describe('market server', () => {
     expect(one.body.pairs[0].labels).toEqual(['CLMM'])
     const two = await get(`/latest/dex/pairs/solana/${tstUsdc.address},${UNKNOWN_MINT},${tstSol.address}`)
     expect(addresses(two.body.pairs)).toEqual([tstSol.address, tstUsdc.address])
-    expect((await get(`/latest/dex/pairs/solana/${UNKNOWN_MINT}`)).body).toEqual({ schemaVersion: '1.0.0', pairs: null })
+    expect((await get(`/latest/dex/pairs/solana/${UNKNOWN_MINT}`)).body).toEqual({
+      schemaVersion: '1.0.0',
+      pairs: null,
+    })
   })
 
   test('unknown routes are 404 JSON; other methods on a route are 405', async () => {
@@ -124,7 +144,8 @@ describe('market server over time', () => {
     const later = await tradedMarketWorld()
     const running = startMarketServer(later.world, { hostname: '127.0.0.1', port: 0 })
     try {
-      const read = async () => ((await (await fetch(`${running.url}/tokens/v1/solana/${later.tst}`)).json()) as DexPair[])[0]!
+      const read = async () =>
+        ((await (await fetch(`${running.url}/tokens/v1/solana/${later.tst}`)).json()) as DexPair[])[0]!
       expect((await read()).txns.m5).toEqual({ buys: 1, sells: 0 })
       // Ten minutes on, the last trade (2 minutes old before) is 12 minutes old.
       later.world.chain.advanceTo(NOW_UNIX_S + 600)

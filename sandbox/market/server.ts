@@ -54,7 +54,8 @@ const ROUTES: Route[] = [
   {
     pattern: /^\/latest\/dex\/pairs\/([^/]+)\/([^/]+)$/,
     batch: true,
-    answer: (world, chainId, addresses, now) => envelope(onChain(chainId, () => pairsAtAddresses(world, addresses, now))),
+    answer: (world, chainId, addresses, now) =>
+      envelope(onChain(chainId, () => pairsAtAddresses(world, addresses, now))),
   },
 ]
 
@@ -68,7 +69,9 @@ export function handleMarketRequest(world: World, request: Request): Response {
     const match = route.pattern.exec(pathname)
     if (!match) continue
     if (request.method !== 'GET' && request.method !== 'HEAD')
-      return json({ error: 'Method Not Allowed', message: `${request.method} is not supported; use GET` }, 405, { allow: 'GET, HEAD' })
+      return json({ error: 'Method Not Allowed', message: `${request.method} is not supported; use GET` }, 405, {
+        allow: 'GET, HEAD',
+      })
     const [chainId, list] = match.length === 3 ? [match[1]!, match[2]!] : [DEX_CHAIN_ID, match[1]!]
     let segment: string
     try {
@@ -76,10 +79,18 @@ export function handleMarketRequest(world: World, request: Request): Response {
     } catch {
       return json({ error: 'Bad Request', message: 'malformed percent-encoding in the address list' }, 400)
     }
-    const addresses = route.batch ? segment.split(',').map((address) => address.trim()).filter((address) => address !== '') : [segment]
+    const addresses = route.batch
+      ? segment
+          .split(',')
+          .map((address) => address.trim())
+          .filter((address) => address !== '')
+      : [segment]
     if (addresses.length > MAX_ADDRESSES_PER_REQUEST)
       return json(
-        { error: 'Bad Request', message: `at most ${MAX_ADDRESSES_PER_REQUEST} addresses per request (got ${addresses.length})` },
+        {
+          error: 'Bad Request',
+          message: `at most ${MAX_ADDRESSES_PER_REQUEST} addresses per request (got ${addresses.length})`,
+        },
         400,
       )
     return json(route.answer(world, chainId, addresses, world.chain.unixS), 200)

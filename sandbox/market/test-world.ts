@@ -43,25 +43,55 @@ export async function marketWorld(): Promise<MarketWorld> {
   const world = await World.create({ genesisUnixS: GENESIS_UNIX_S, venues: VENUES })
   const issuer = await world.wallet('issuer', 1_100)
   world.usdcMint = await world.createMint(
-    { key: 'usdc', name: 'USD Coin', symbol: 'USDC', decimals: 6, mintAuthority: issuer, tags: ['verified', 'stablecoin'] },
+    {
+      key: 'usdc',
+      name: 'USD Coin',
+      symbol: 'USDC',
+      decimals: 6,
+      mintAuthority: issuer,
+      tags: ['verified', 'stablecoin'],
+    },
     issuer,
   )
   await world.mintTo(world.usdcMint, issuer.address, 1_000_000_000_000n, issuer)
   const solUsdc = await world.createPool({
-    key: 'sol-usdc', kind: 'raydium-amm-v4', baseMint: NATIVE_MINT, quoteMint: world.usdcMint,
-    baseAmount: SOL_POOL_SOL, quoteAmount: SOL_POOL_USDC, provider: issuer, feeBps: FEE_BPS, lp: 'burn',
+    key: 'sol-usdc',
+    kind: 'raydium-amm-v4',
+    baseMint: NATIVE_MINT,
+    quoteMint: world.usdcMint,
+    baseAmount: SOL_POOL_SOL,
+    quoteAmount: SOL_POOL_USDC,
+    provider: issuer,
+    feeBps: FEE_BPS,
+    lp: 'burn',
   })
   const dev = await world.wallet('dev', 200)
-  const tst = await world.createMint({ key: 'tst', name: 'Test Token', symbol: 'TST', decimals: 6, mintAuthority: dev }, dev)
+  const tst = await world.createMint(
+    { key: 'tst', name: 'Test Token', symbol: 'TST', decimals: 6, mintAuthority: dev },
+    dev,
+  )
   await world.mintTo(tst, dev.address, TST_SUPPLY, dev)
   const tstSol = await world.createPool({
-    key: 'tst-sol', kind: 'raydium-amm-v4', baseMint: tst, quoteMint: NATIVE_MINT,
-    baseAmount: TST_POOL_TST, quoteAmount: TST_POOL_SOL, provider: dev, feeBps: FEE_BPS, lp: 'burn',
+    key: 'tst-sol',
+    kind: 'raydium-amm-v4',
+    baseMint: tst,
+    quoteMint: NATIVE_MINT,
+    baseAmount: TST_POOL_TST,
+    quoteAmount: TST_POOL_SOL,
+    provider: dev,
+    feeBps: FEE_BPS,
+    lp: 'burn',
   })
   await world.transfer(world.usdcMint, issuer, dev.address, ORCA_POOL_USDC)
   const tstUsdc = await world.createPool({
-    key: 'tst-usdc', kind: 'orca-whirlpool', baseMint: tst, quoteMint: world.usdcMint,
-    baseAmount: ORCA_POOL_TST, quoteAmount: ORCA_POOL_USDC, provider: dev, feeBps: FEE_BPS,
+    key: 'tst-usdc',
+    kind: 'orca-whirlpool',
+    baseMint: tst,
+    quoteMint: world.usdcMint,
+    baseAmount: ORCA_POOL_TST,
+    quoteAmount: ORCA_POOL_USDC,
+    provider: dev,
+    feeBps: FEE_BPS,
   })
   return { world, issuer, dev, usdc: world.usdcMint, tst, solUsdc, tstSol, tstUsdc }
 }

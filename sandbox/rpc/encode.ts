@@ -88,7 +88,9 @@ function encodeTransactionBody(stored: StoredTransaction, encoding: TransactionE
   if (encoding === 'base58') return [base58.decode(stored.wire), 'base58']
   const transaction = transactionDecoder.decode(stored.wire)
   const message = messageDecoder.decode(transaction.messageBytes)
-  const signatures = Object.values(transaction.signatures).map((bytes) => (bytes ? base58.decode(bytes) : base58.decode(new Uint8Array(64))))
+  const signatures = Object.values(transaction.signatures).map((bytes) =>
+    bytes ? base58.decode(bytes) : base58.decode(new Uint8Array(64)),
+  )
   const instructions = ('instructions' in message ? message.instructions : []).map((instruction) => ({
     programIdIndex: instruction.programAddressIndex,
     accounts: [...(instruction.accountIndices ?? [])],

@@ -1,6 +1,13 @@
 import { getBase58Encoder, getBase64Encoder } from '@solana/kit'
 import type { Chain } from '../chain/chain.ts'
-import { isMintData, readMint, readTokenAccount, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, uiTokenAmount } from '../chain/token-balances.ts'
+import {
+  isMintData,
+  readMint,
+  readTokenAccount,
+  TOKEN_2022_PROGRAM,
+  TOKEN_PROGRAM,
+  uiTokenAmount,
+} from '../chain/token-balances.ts'
 import {
   ACCOUNT_ENCODINGS,
   encodeAccount,
@@ -38,7 +45,10 @@ const SLOTS_PER_EPOCH = 432_000n
 /** A version string clients accept; the feature set is LiteSVM's. */
 const VERSION = { 'solana-core': '2.2.0', 'feature-set': 3294202862 }
 
-const withContext = (ctx: RpcContext, value: unknown) => ({ context: { apiVersion: VERSION['solana-core'], slot: ctx.chain.slot }, value })
+const withContext = (ctx: RpcContext, value: unknown) => ({
+  context: { apiVersion: VERSION['solana-core'], slot: ctx.chain.slot },
+  value,
+})
 
 function accountEncoding(params: Params, index: number, fallback: AccountEncoding = 'binary') {
   const config = params.config(index)
@@ -90,8 +100,14 @@ export const METHODS: Record<string, Handler> = {
   getHealth: () => 'ok',
   getVersion: () => VERSION,
   getGenesisHash: (_params, ctx) => ctx.genesisHash,
-  getSlot: (params, ctx) => (params.config(0), ctx.chain.slot),
-  getBlockHeight: (params, ctx) => (params.config(0), ctx.chain.blockHeight),
+  getSlot: (params, ctx) => {
+    params.config(0)
+    return ctx.chain.slot
+  },
+  getBlockHeight: (params, ctx) => {
+    params.config(0)
+    return ctx.chain.blockHeight
+  },
   getEpochInfo: (params, ctx) => {
     params.config(0)
     const slot = ctx.chain.slot
@@ -104,7 +120,10 @@ export const METHODS: Record<string, Handler> = {
       transactionCount: null,
     }
   },
-  getLatestBlockhash: (params, ctx) => (params.config(0), withContext(ctx, ctx.chain.latestBlockhash())),
+  getLatestBlockhash: (params, ctx) => {
+    params.config(0)
+    return withContext(ctx, ctx.chain.latestBlockhash())
+  },
   isBlockhashValid: (params, ctx) => withContext(ctx, ctx.chain.isBlockhashValid(params.string(0))),
   getMinimumBalanceForRentExemption: (params, ctx) => ctx.chain.svm.minimumBalanceForRentExemption(params.u64(0)),
   getBalance: (params, ctx) => {
@@ -122,7 +141,8 @@ export const METHODS: Record<string, Handler> = {
 
   getMultipleAccounts: (params, ctx) => {
     const keys = params.array(0)
-    if (keys.length > MAX_MULTIPLE_ACCOUNTS) throw invalidParams(`too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`)
+    if (keys.length > MAX_MULTIPLE_ACCOUNTS)
+      throw invalidParams(`too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`)
     const checked = keys.map((_, index) => new Params(keys, ctx.chain.slot).pubkey(index))
     const { encoding, dataSlice } = accountEncoding(params, 1, 'base64')
     return withContext(
@@ -183,14 +203,19 @@ export const METHODS: Record<string, Handler> = {
     const filter = params.config(1).raw as { mint?: unknown; programId?: unknown }
     let selector: { mint?: string; programId?: string }
     if (typeof filter.mint === 'string') selector = { mint: new Params([filter.mint], 0n).pubkey(0) }
-    else if (filter.programId === TOKEN_PROGRAM || filter.programId === TOKEN_2022_PROGRAM) selector = { programId: filter.programId }
-    else if (typeof filter.programId === 'string') throw new RpcError(RPC_ERRORS.INVALID_PARAMS, 'Invalid param: unrecognized Token program id')
+    else if (filter.programId === TOKEN_PROGRAM || filter.programId === TOKEN_2022_PROGRAM)
+      selector = { programId: filter.programId }
+    else if (typeof filter.programId === 'string')
+      throw new RpcError(RPC_ERRORS.INVALID_PARAMS, 'Invalid param: unrecognized Token program id')
     else throw invalidParams('expected { mint } or { programId } at position 1')
     const { encoding, dataSlice } = accountEncoding(params, 2)
     const accounts = tokenAccounts(ctx, ctx.chain.tokenAccountsOfOwner(owner), selector)
     return withContext(
       ctx,
-      accounts.map(({ key, account }) => ({ pubkey: key, account: encodeAccount(account, encoding, dataSlice, ctx.parse) })),
+      accounts.map(({ key, account }) => ({
+        pubkey: key,
+        account: encodeAccount(account, encoding, dataSlice, ctx.parse),
+      })),
     )
   },
 
@@ -198,7 +223,8 @@ export const METHODS: Record<string, Handler> = {
     const key = params.pubkey(0)
     const config = params.config(1)
     const limit = config.optionalNumber('limit') ?? MAX_SIGNATURES_FOR_ADDRESS
-    if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS) throw invalidParams(`limit must be 1 to ${MAX_SIGNATURES_FOR_ADDRESS}`)
+    if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS)
+      throw invalidParams(`limit must be 1 to ${MAX_SIGNATURES_FOR_ADDRESS}`)
     const before = typeof config.raw.before === 'string' ? params.signature(1, config.raw.before) : undefined
     const until = typeof config.raw.until === 'string' ? params.signature(1, config.raw.until) : undefined
     let signatures = ctx.chain.signaturesFor(key)
@@ -229,7 +255,8 @@ export const METHODS: Record<string, Handler> = {
     // The second parameter may also be a bare encoding string (legacy form).
     const config = typeof raw === 'string' ? { encoding: raw } : raw
     const encoding = config.encoding ?? 'json'
-    if (!TRANSACTION_ENCODINGS.includes(encoding as never)) throw invalidParams(`unknown encoding ${JSON.stringify(encoding)}`)
+    if (!TRANSACTION_ENCODINGS.includes(encoding as never))
+      throw invalidParams(`unknown encoding ${JSON.stringify(encoding)}`)
     if (encoding === 'jsonParsed') throw invalidParams('the sandbox RPC serves transactions as json, base58 or base64')
     const stored = ctx.chain.getTransaction(signature)
     if (!stored) return null
@@ -244,7 +271,8 @@ export const METHODS: Record<string, Handler> = {
 
   getSignatureStatuses: (params, ctx) => {
     const signatures = params.array(0)
-    if (signatures.length > MAX_SIGNATURE_STATUSES) throw invalidParams(`too many inputs provided; max ${MAX_SIGNATURE_STATUSES}`)
+    if (signatures.length > MAX_SIGNATURE_STATUSES)
+      throw invalidParams(`too many inputs provided; max ${MAX_SIGNATURE_STATUSES}`)
     params.config(1)
     return withContext(
       ctx,
@@ -269,17 +297,24 @@ export const METHODS: Record<string, Handler> = {
     if (!config.boolean('skipPreflight', false)) {
       const preflight = ctx.chain.simulate(wire, { sigVerify: true })
       if (preflight.err === 'SignatureFailure')
-        throw new RpcError(RPC_ERRORS.TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure')
+        throw new RpcError(
+          RPC_ERRORS.TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
+          'Transaction signature verification failure',
+        )
       if (preflight.err !== null)
-        throw new RpcError(RPC_ERRORS.SEND_TRANSACTION_PREFLIGHT_FAILURE, `Transaction simulation failed: ${describeError(preflight.err)}`, {
-          accounts: null,
-          err: preflight.err,
-          innerInstructions: null,
-          logs: preflight.logs,
-          replacementBlockhash: null,
-          returnData: null,
-          unitsConsumed: preflight.unitsConsumed,
-        })
+        throw new RpcError(
+          RPC_ERRORS.SEND_TRANSACTION_PREFLIGHT_FAILURE,
+          `Transaction simulation failed: ${describeError(preflight.err)}`,
+          {
+            accounts: null,
+            err: preflight.err,
+            innerInstructions: null,
+            logs: preflight.logs,
+            replacementBlockhash: null,
+            returnData: null,
+            unitsConsumed: preflight.unitsConsumed,
+          },
+        )
     }
     const outcome = ctx.chain.send(wire)
     if (outcome.signature === undefined) throw invalidParams('transaction has no signature')
@@ -292,7 +327,8 @@ export const METHODS: Record<string, Handler> = {
     const config = params.config(1)
     const sigVerify = config.boolean('sigVerify', false)
     const replaceRecentBlockhash = config.boolean('replaceRecentBlockhash', false)
-    if (sigVerify && replaceRecentBlockhash) throw invalidParams('sigVerify may not be used with replaceRecentBlockhash')
+    if (sigVerify && replaceRecentBlockhash)
+      throw invalidParams('sigVerify may not be used with replaceRecentBlockhash')
     const wire = decodeWire(encoded, config.string('encoding', ['base58', 'base64'] as const, 'base58'))
     const outcome = ctx.chain.simulate(wire, { sigVerify, replaceRecentBlockhash })
     return withContext(ctx, {
@@ -329,7 +365,9 @@ function programAccountFilter(filter: unknown): (data: Uint8Array | ArrayLike<nu
     const { offset } = value.memcmp
     let bytes: Uint8Array
     try {
-      bytes = new Uint8Array(value.memcmp.encoding === 'base64' ? base64.encode(value.memcmp.bytes) : base58.encode(value.memcmp.bytes))
+      bytes = new Uint8Array(
+        value.memcmp.encoding === 'base64' ? base64.encode(value.memcmp.bytes) : base58.encode(value.memcmp.bytes),
+      )
     } catch {
       throw invalidParams('memcmp bytes are not valid')
     }

@@ -65,7 +65,8 @@ export class Params {
   config(index: number): Config {
     const value = this.values[index]
     if (value === undefined || value === null) return new Config({})
-    if (typeof value !== 'object' || Array.isArray(value)) throw invalidParams(`expected a config object at position ${index}`)
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw invalidParams(`expected a config object at position ${index}`)
     const config = new Config(value as Record<string, unknown>)
     const commitment = config.raw.commitment
     if (commitment !== undefined && (typeof commitment !== 'string' || !COMMITMENTS.has(commitment)))
@@ -98,7 +99,8 @@ export class Config {
   optionalNumber(key: string): number | undefined {
     const value = this.raw[key]
     if (value === undefined || value === null) return undefined
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalidParams(`${key} must be a non-negative integer`)
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+      throw invalidParams(`${key} must be a non-negative integer`)
     return value
   }
 

@@ -53,7 +53,12 @@ beforeAll(async () => {
   chain = new Chain({ genesisUnixS: Math.floor(Date.now() / 1000) - 3600 })
   const faucet = new Faucet(chain, await namedSigner('test-faucet'))
   server = startRpcServer(
-    { chain, parse: () => undefined, airdrop: (to, amount) => faucet.airdrop(to, amount), genesisHash: 'sandbox-genesis' },
+    {
+      chain,
+      parse: () => undefined,
+      airdrop: (to, amount) => faucet.airdrop(to, amount),
+      genesisHash: 'sandbox-genesis',
+    },
     { hostname: '127.0.0.1', port: 0, wsPort: 0 },
   )
   rpc = createSolanaRpc(server.url)
@@ -62,12 +67,31 @@ beforeAll(async () => {
   mint = await generateKeyPairSigner()
   holderA = await generateKeyPairSigner()
   holderB = await generateKeyPairSigner()
-  ;[ataA] = await findAssociatedTokenPda({ mint: mint.address, owner: holderA.address, tokenProgram: TOKEN_PROGRAM_ADDRESS })
-  ;[ataB] = await findAssociatedTokenPda({ mint: mint.address, owner: holderB.address, tokenProgram: TOKEN_PROGRAM_ADDRESS })
+  ;[ataA] = await findAssociatedTokenPda({
+    mint: mint.address,
+    owner: holderA.address,
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  })
+  ;[ataB] = await findAssociatedTokenPda({
+    mint: mint.address,
+    owner: holderB.address,
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  })
   const rent = chain.svm.minimumBalanceForRentExemption(82n)
   await execute(chain, payer, [
-    getCreateAccountInstruction({ payer, newAccount: mint, lamports: lamports(rent), space: 82, programAddress: TOKEN_PROGRAM_ADDRESS }),
-    getInitializeMint2Instruction({ mint: mint.address, decimals: 6, mintAuthority: payer.address, freezeAuthority: null }),
+    getCreateAccountInstruction({
+      payer,
+      newAccount: mint,
+      lamports: lamports(rent),
+      space: 82,
+      programAddress: TOKEN_PROGRAM_ADDRESS,
+    }),
+    getInitializeMint2Instruction({
+      mint: mint.address,
+      decimals: 6,
+      mintAuthority: payer.address,
+      freezeAuthority: null,
+    }),
     getCreateAssociatedTokenIdempotentInstruction({ payer, ata: ataA, owner: holderA.address, mint: mint.address }),
     getCreateAssociatedTokenIdempotentInstruction({ payer, ata: ataB, owner: holderB.address, mint: mint.address }),
     getMintToInstruction({ mint: mint.address, token: ataA, mintAuthority: payer, amount: 900_000_000n }),
@@ -76,7 +100,14 @@ beforeAll(async () => {
   await faucet.airdrop(holderA.address, 1_000_000_000n)
   transferSignature = (
     await execute(chain, holderA, [
-      getTransferCheckedInstruction({ source: ataA, mint: mint.address, destination: ataB, authority: holderA, amount: 1_500_000n, decimals: 6 }),
+      getTransferCheckedInstruction({
+        source: ataA,
+        mint: mint.address,
+        destination: ataB,
+        authority: holderA,
+        amount: 1_500_000n,
+        decimals: 6,
+      }),
     ])
   ).signature
 })
@@ -85,13 +116,22 @@ afterAll(async () => {
   await server.stop()
 })
 
-async function signedTransfer(from: KeyPairSigner, to: Address, amount: bigint, blockhash?: Awaited<ReturnType<typeof latest>>) {
+async function signedTransfer(
+  from: KeyPairSigner,
+  to: Address,
+  amount: bigint,
+  blockhash?: Awaited<ReturnType<typeof latest>>,
+) {
   const lifetime = blockhash ?? (await latest())
   const message = pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(from, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-    (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: from, destination: to, amount: lamports(amount) })], m),
+    (m) =>
+      appendTransactionMessageInstructions(
+        [getTransferSolInstruction({ source: from, destination: to, amount: lamports(amount) })],
+        m,
+      ),
   )
   return signTransactionMessageWithSigners(message)
 }
@@ -138,7 +178,9 @@ describe('accounts', () => {
     expect<unknown>(Buffer.from(base64.value!.data[0], 'base64')[44]).toBe(6)
     const base58 = await rpc.getAccountInfo(mint.address, { encoding: 'base58' }).send()
     expect<unknown>(base58.value?.data[1]).toBe('base58')
-    const slice = await rpc.getAccountInfo(mint.address, { encoding: 'base64', dataSlice: { offset: 44, length: 1 } }).send()
+    const slice = await rpc
+      .getAccountInfo(mint.address, { encoding: 'base64', dataSlice: { offset: 44, length: 1 } })
+      .send()
     expect<unknown>(Buffer.from(slice.value!.data[0], 'base64')).toEqual(Buffer.from([6]))
     const missing = await rpc.getAccountInfo((await generateKeyPairSigner()).address, { encoding: 'base64' }).send()
     expect<unknown>(missing.value).toBeNull()
@@ -154,7 +196,10 @@ describe('accounts', () => {
     const accounts = await rpc
       .getProgramAccounts(TOKEN_PROGRAM_ADDRESS, {
         encoding: 'base64',
-        filters: [{ dataSize: 165n }, { memcmp: { offset: 0n, bytes: mint.address as string as Base58EncodedBytes, encoding: 'base58' } }],
+        filters: [
+          { dataSize: 165n },
+          { memcmp: { offset: 0n, bytes: mint.address as string as Base58EncodedBytes, encoding: 'base58' } },
+        ],
       })
       .send()
     expect<unknown>(accounts.map((entry) => entry.pubkey).sort()).toEqual([ataA, ataB].sort())
@@ -178,9 +223,13 @@ describe('token queries', () => {
   })
 
   test('getTokenAccountsByOwner by mint and by program, and getTokenAccountBalance', async () => {
-    const byMint = await rpc.getTokenAccountsByOwner(holderB.address, { mint: mint.address }, { encoding: 'base64' }).send()
+    const byMint = await rpc
+      .getTokenAccountsByOwner(holderB.address, { mint: mint.address }, { encoding: 'base64' })
+      .send()
     expect<unknown>(byMint.value.map((entry) => entry.pubkey)).toEqual([ataB])
-    const byProgram = await rpc.getTokenAccountsByOwner(holderB.address, { programId: TOKEN_PROGRAM_ADDRESS }, { encoding: 'base64' }).send()
+    const byProgram = await rpc
+      .getTokenAccountsByOwner(holderB.address, { programId: TOKEN_PROGRAM_ADDRESS }, { encoding: 'base64' })
+      .send()
     expect<unknown>(byProgram.value).toHaveLength(1)
     const balance = await rpc.getTokenAccountBalance(ataB).send()
     expect<unknown>(balance.value.amount).toBe('101500000')
@@ -225,7 +274,9 @@ describe('history', () => {
     const transaction = await rpc
       .getTransaction(transferSignature as Signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 })
       .send()
-    expect<unknown>(Buffer.from(transaction!.transaction[0], 'base64')).toEqual(Buffer.from(chain.getTransaction(transferSignature)!.wire))
+    expect<unknown>(Buffer.from(transaction!.transaction[0], 'base64')).toEqual(
+      Buffer.from(chain.getTransaction(transferSignature)!.wire),
+    )
   })
 
   test('a v0 transaction without maxSupportedTransactionVersion is refused as the real RPC does', async () => {
@@ -235,7 +286,9 @@ describe('history', () => {
 
   test('an unknown signature is null', async () => {
     const unknown = '1'.repeat(64)
-    expect<unknown>(await rawCall('getTransaction', [unknown, { maxSupportedTransactionVersion: 0 }])).toMatchObject({ result: null })
+    expect<unknown>(await rawCall('getTransaction', [unknown, { maxSupportedTransactionVersion: 0 }])).toMatchObject({
+      result: null,
+    })
   })
 })
 
@@ -249,7 +302,10 @@ describe('sending', () => {
   })
 
   test('kit send-and-confirm works over HTTP and WebSocket', async () => {
-    const sendAndConfirm = sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions: createSolanaRpcSubscriptions(server.wsUrl) })
+    const sendAndConfirm = sendAndConfirmTransactionFactory({
+      rpc,
+      rpcSubscriptions: createSolanaRpcSubscriptions(server.wsUrl),
+    })
     const to = (await generateKeyPairSigner()).address
     // Above the rent-exempt minimum of an empty account, or the runtime refuses it (InsufficientFundsForRent).
     const transaction = await signedTransfer(payer, to, 1_000_000n)
@@ -261,19 +317,32 @@ describe('sending', () => {
     const poor = await generateKeyPairSigner()
     await rpc.requestAirdrop(poor.address, lamports(1_000_000n)).send()
     const transaction = await signedTransfer(poor, payer.address, 5_000_000n)
-    const answer = await rawCall('sendTransaction', [getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }])
+    const answer = await rawCall('sendTransaction', [
+      getBase64EncodedWireTransaction(transaction),
+      { encoding: 'base64' },
+    ])
     expect<unknown>(answer.error?.code).toBe(-32002)
-    expect<unknown>(answer.error?.message).toBe('Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1')
-    expect<unknown>((answer.error?.data as { err: unknown }).err).toEqual({ InstructionError: [0, { Custom: 1 }] })
-    expect<unknown>((answer.error?.data as { logs: string[] }).logs.length).toBeGreaterThan(0)
+    expect<unknown>(answer.error?.message).toBe(
+      'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1',
+    )
+    expect<unknown>((answer.error?.data as { err: unknown } | undefined)?.err).toEqual({
+      InstructionError: [0, { Custom: 1 }],
+    })
+    expect<unknown>((answer.error?.data as { logs: string[] } | undefined)?.logs.length).toBeGreaterThan(0)
   })
 
   test('a stale blockhash fails preflight with BlockhashNotFound', async () => {
     const stale = await latest()
     for (let i = 0; i <= 150; i++) chain.produceBlock()
     const transaction = await signedTransfer(payer, payer.address, 1n, stale)
-    const answer = await rawCall('sendTransaction', [getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }])
-    expect<unknown>(answer.error).toMatchObject({ code: -32002, message: 'Transaction simulation failed: Blockhash not found' })
+    const answer = await rawCall('sendTransaction', [
+      getBase64EncodedWireTransaction(transaction),
+      { encoding: 'base64' },
+    ])
+    expect<unknown>(answer.error).toMatchObject({
+      code: -32002,
+      message: 'Transaction simulation failed: Blockhash not found',
+    })
   })
 
   test('a tampered signature fails with -32003', async () => {
@@ -287,13 +356,18 @@ describe('sending', () => {
   test('simulateTransaction: sigVerify, replaceRecentBlockhash, and both together refused', async () => {
     const stale = await latest()
     for (let i = 0; i <= 150; i++) chain.produceBlock()
-    const wire = getBase64EncodedWireTransaction(await signedTransfer(payer, payer.address, 1n, stale)) as Base64EncodedWireTransaction
+    const wire = getBase64EncodedWireTransaction(
+      await signedTransfer(payer, payer.address, 1n, stale),
+    ) as Base64EncodedWireTransaction
     const plain = await rpc.simulateTransaction(wire, { encoding: 'base64' }).send()
     expect<unknown>(plain.value.err).toBe('BlockhashNotFound')
     const replaced = await rpc.simulateTransaction(wire, { encoding: 'base64', replaceRecentBlockhash: true }).send()
     expect<unknown>(replaced.value.err).toBeNull()
     expect<unknown>(replaced.value.replacementBlockhash?.blockhash).toBe(chain.latestBlockhash().blockhash)
-    const both = await rawCall('simulateTransaction', [wire, { encoding: 'base64', sigVerify: true, replaceRecentBlockhash: true }])
+    const both = await rawCall('simulateTransaction', [
+      wire,
+      { encoding: 'base64', sigVerify: true, replaceRecentBlockhash: true },
+    ])
     expect<unknown>(both.error?.code).toBe(-32602)
   })
 })

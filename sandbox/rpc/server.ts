@@ -32,20 +32,37 @@ const JSON_HEADERS = { 'content-type': 'application/json' }
 /** Answers one JSON-RPC request object (never throws: errors become `error` members). */
 export async function handleRpcRequest(ctx: RpcContext, request: JsonRpcRequest): Promise<unknown> {
   const id = request?.id ?? null
-  if (typeof request !== 'object' || request === null || request.jsonrpc !== '2.0' || typeof request.method !== 'string')
+  if (
+    typeof request !== 'object' ||
+    request === null ||
+    request.jsonrpc !== '2.0' ||
+    typeof request.method !== 'string'
+  )
     return { jsonrpc: '2.0', id, error: { code: RPC_ERRORS.INVALID_REQUEST, message: 'Invalid request' } }
   const handler = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined
   if (!handler) return { jsonrpc: '2.0', id, error: { code: RPC_ERRORS.METHOD_NOT_FOUND, message: 'Method not found' } }
   const params = request.params ?? []
   if (!Array.isArray(params))
-    return { jsonrpc: '2.0', id, error: { code: RPC_ERRORS.INVALID_PARAMS, message: 'Invalid params: expected an array' } }
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: { code: RPC_ERRORS.INVALID_PARAMS, message: 'Invalid params: expected an array' },
+    }
   try {
     const result = await handler(new Params(params, ctx.chain.slot), ctx)
     return { jsonrpc: '2.0', id, result }
   } catch (error) {
     if (error instanceof RpcError)
-      return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } }
-    return { jsonrpc: '2.0', id, error: { code: RPC_ERRORS.INTERNAL_ERROR, message: `Internal error: ${(error as Error).message}` } }
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) },
+      }
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: { code: RPC_ERRORS.INTERNAL_ERROR, message: `Internal error: ${(error as Error).message}` },
+    }
   }
 }
 
@@ -61,21 +78,29 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
     async fetch(request) {
       const { pathname } = new URL(request.url)
       if (request.method === 'GET' && pathname === '/health') return new Response('ok')
-      if (request.method !== 'POST') return new Response('Used HTTP Method is not allowed. POST or OPTIONS is required', { status: 405 })
+      if (request.method !== 'POST')
+        return new Response('Used HTTP Method is not allowed. POST or OPTIONS is required', { status: 405 })
       let body: unknown
       try {
         body = await request.json()
       } catch {
-        return new Response(stringifyRpc({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } }), {
-          headers: JSON_HEADERS,
-        })
+        return new Response(
+          stringifyRpc({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } }),
+          {
+            headers: JSON_HEADERS,
+          },
+        )
       }
       const calls = (Array.isArray(body) ? body : [body]) as JsonRpcRequest[]
       if (faults) {
         faults.count('rpc')
         for (const call of calls) faults.count(`rpc:${String(call?.method)}`)
         const fault = calls.map((call) => faults.match('rpc', String(call?.method))).find(Boolean)
-        const wrongShape = calls.map((call) => ({ jsonrpc: '2.0', id: call?.id ?? null, result: { unexpected: 'shape' } }))
+        const wrongShape = calls.map((call) => ({
+          jsonrpc: '2.0',
+          id: call?.id ?? null,
+          result: { unexpected: 'shape' },
+        }))
         const injected = await faultResponse(fault, Array.isArray(body) ? wrongShape : wrongShape[0], faults.latencyMs)
         if (injected) return injected
       }
@@ -130,32 +155,38 @@ class Subscriptions {
     try {
       request = JSON.parse(text)
     } catch {
-      socket.send(stringifyRpc({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } }))
+      socket.send(
+        stringifyRpc({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } }),
+      )
       return
     }
     const id = request.id ?? null
     const params = Array.isArray(request.params) ? request.params : []
     const reply = (result: unknown): void => void socket.send(stringifyRpc({ jsonrpc: '2.0', id, result }))
-    const fail = (code: number, message: string): void => void socket.send(stringifyRpc({ jsonrpc: '2.0', id, error: { code, message } }))
+    const fail = (code: number, message: string): void =>
+      void socket.send(stringifyRpc({ jsonrpc: '2.0', id, error: { code, message } }))
     try {
       switch (request.method) {
         case 'signatureSubscribe':
-          return reply(this.#signature(socket, new Params(params, this.chain.slot).signature(0)))
+          reply(this.#signature(socket, new Params(params, this.chain.slot).signature(0)))
+          break
         case 'slotSubscribe':
-          return reply(this.#slot(socket))
+          reply(this.#slot(socket))
+          break
         case 'signatureUnsubscribe':
         case 'slotUnsubscribe': {
           const cancel = socket.data.subscriptions.get(Number(params[0]))
           cancel?.()
           socket.data.subscriptions.delete(Number(params[0]))
-          return reply(cancel !== undefined)
+          reply(cancel !== undefined)
+          break
         }
         default:
-          return fail(RPC_ERRORS.METHOD_NOT_FOUND, 'Method not found')
+          fail(RPC_ERRORS.METHOD_NOT_FOUND, 'Method not found')
       }
     } catch (error) {
-      if (error instanceof RpcError) return fail(error.code, error.message)
-      return fail(RPC_ERRORS.INTERNAL_ERROR, (error as Error).message)
+      if (error instanceof RpcError) fail(error.code, error.message)
+      else fail(RPC_ERRORS.INTERNAL_ERROR, (error as Error).message)
     }
   }
 

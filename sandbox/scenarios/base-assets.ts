@@ -21,12 +21,26 @@ export async function scheduleBaseAssets(world: World, timeline: Timeline, now: 
   timeline.at(start, 'base assets: USDC and SOL/USDC', async () => {
     const issuer = await world.wallet('usdc-issuer', 10)
     await world.createMint(
-      { key: 'usdc', name: 'USD Coin', symbol: 'USDC', decimals: 6, mintAuthority: issuer, freezeAuthority: issuer.address, tags: ['verified', 'stablecoin'] },
+      {
+        key: 'usdc',
+        name: 'USD Coin',
+        symbol: 'USDC',
+        decimals: 6,
+        mintAuthority: issuer,
+        freezeAuthority: issuer.address,
+        tags: ['verified', 'stablecoin'],
+      },
       issuer,
     )
     world.usdcMint = usdc
     world.tokens.get(usdc)!.logoURI = 'https://sandbox.solsentry.invalid/usdc.png'
-    await writeMetadata(world, usdc, { name: 'USD Coin', symbol: 'USDC', uri: 'https://sandbox.solsentry.invalid/usdc.json', updateAuthority: issuer.address, isMutable: true })
+    await writeMetadata(world, usdc, {
+      name: 'USD Coin',
+      symbol: 'USDC',
+      uri: 'https://sandbox.solsentry.invalid/usdc.json',
+      updateAuthority: issuer.address,
+      isMutable: true,
+    })
     const maker = await world.wallet('market-maker', MARKET_MAKER_SOL)
     await world.mintTo(usdc, maker.address, units(POOL_SOL * SOL_PRICE_USDC * 2, 6), issuer)
     solUsdcPool = await world.createPool({

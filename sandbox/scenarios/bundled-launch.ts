@@ -17,7 +17,17 @@ export const bundledLaunch: Scenario = {
     const launchAt = now - 20 * HOUR
     timeline.at(launchAt - 30 * MINUTE, 'bundled-launch mint', async () => {
       const dev = await world.wallet('bundled:dev', 120)
-      await launch(world, { key: 'bundled-launch', name: 'Bundle Bros', symbol: 'BNDL', decimals: 6, supply: 1_000_000_000, dev, mintAuthority: 'revoke', freezeAuthority: 'none', metadata: { mutable: true } })
+      await launch(world, {
+        key: 'bundled-launch',
+        name: 'Bundle Bros',
+        symbol: 'BNDL',
+        decimals: 6,
+        supply: 1_000_000_000,
+        dev,
+        mintAuthority: 'revoke',
+        freezeAuthority: 'none',
+        metadata: { mutable: true },
+      })
     })
     timeline.at(launchAt - 10 * MINUTE, 'bundled-launch funding', async () => {
       const dev = await world.signer('bundled:dev')
@@ -27,15 +37,30 @@ export const bundledLaunch: Scenario = {
       const dev = await world.signer('bundled:dev')
       await world.chain.sameBlock(async () => {
         pool = await world.createPool({
-          key: 'bundled:raydium', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-          baseAmount: units(800_000_000, 6), quoteAmount: units(60, 9), provider: dev, feeBps: 25, lp: 'keep',
+          key: 'bundled:raydium',
+          kind: 'raydium-amm-v4',
+          baseMint: mint,
+          quoteMint: NATIVE_MINT,
+          baseAmount: units(800_000_000, 6),
+          quoteAmount: units(60, 9),
+          provider: dev,
+          feeBps: 25,
+          lp: 'keep',
         })
-        for (let i = 0; i < BUNDLE_WALLETS; i++) await trade(world, await world.signer(`bundled:wallet-${i}`), pool, 'buy', 5)
+        for (let i = 0; i < BUNDLE_WALLETS; i++)
+          await trade(world, await world.signer(`bundled:wallet-${i}`), pool, 'buy', 5)
       })
     })
     scheduleTape(ctx, {
-      pool: () => pool!, traders: Array.from({ length: 15 }, (_, i) => `bundled:retail-${i}`), traderSol: 5,
-      from: launchAt + MINUTE, to: launchAt + 3 * HOUR, count: 30, sizeSol: [0.2, 2], buyShare: 0.9, label: 'bundled retail buy',
+      pool: () => pool!,
+      traders: Array.from({ length: 15 }, (_, i) => `bundled:retail-${i}`),
+      traderSol: 5,
+      from: launchAt + MINUTE,
+      to: launchAt + 3 * HOUR,
+      count: 30,
+      sizeSol: [0.2, 2],
+      buyShare: 0.9,
+      label: 'bundled retail buy',
     })
     for (let i = 0; i < BUNDLE_WALLETS; i++)
       timeline.at(launchAt + 3 * HOUR + i * 7 * MINUTE, 'bundled dump', async () => {

@@ -14,13 +14,38 @@ export const deadToken: Scenario = {
     const created = now - 32 * DAY
     timeline.at(created, 'dead-token launch', async () => {
       const dev = await world.wallet('dead:dev', 10)
-      await launch(world, { key: 'dead-token', name: 'Ghost Town', symbol: 'GHOST', decimals: 6, supply: 100_000_000, dev, mintAuthority: 'revoke', freezeAuthority: 'none', metadata: { mutable: true } })
+      await launch(world, {
+        key: 'dead-token',
+        name: 'Ghost Town',
+        symbol: 'GHOST',
+        decimals: 6,
+        supply: 100_000_000,
+        dev,
+        mintAuthority: 'revoke',
+        freezeAuthority: 'none',
+        metadata: { mutable: true },
+      })
       pool = await world.createPool({
-        key: 'dead:raydium', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-        baseAmount: units(50_000_000, 6), quoteAmount: units(0.3, 9), provider: dev, feeBps: 25, lp: 'burn',
+        key: 'dead:raydium',
+        kind: 'raydium-amm-v4',
+        baseMint: mint,
+        quoteMint: NATIVE_MINT,
+        baseAmount: units(50_000_000, 6),
+        quoteAmount: units(0.3, 9),
+        provider: dev,
+        feeBps: 25,
+        lp: 'burn',
       })
     })
-    scheduleHolders(ctx, { mint: () => mint, source: 'dead:dev', prefix: 'dead', count: 12, amount: () => 1_000_000, from: created + HOUR, to: created + 2 * DAY })
+    scheduleHolders(ctx, {
+      mint: () => mint,
+      source: 'dead:dev',
+      prefix: 'dead',
+      count: 12,
+      amount: () => 1_000_000,
+      from: created + HOUR,
+      to: created + 2 * DAY,
+    })
     for (let i = 0; i < 6; i++)
       timeline.at(now - (20 - i) * DAY, 'dead-token trade', async () => {
         await trade(world, await world.wallet(`dead:trader-${i}`, 1), pool!, i % 2 ? 'sell' : 'buy', 0.02)

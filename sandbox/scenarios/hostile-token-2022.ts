@@ -1,4 +1,8 @@
-import { getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction, getThawAccountInstruction } from '@solana-program/token'
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  getMintToCheckedInstruction,
+  getThawAccountInstruction,
+} from '@solana-program/token'
 import { address } from '@solana/kit'
 import {
   getInitializeDefaultAccountStateInstruction,
@@ -28,8 +32,18 @@ export const hostileToken2022: Scenario = {
   name: 'hostile-token-2022',
   title: 'Token-2022 mint built to trap holders',
   description:
-    'A Token-2022 mint with a permanent delegate (the issuer can move anyone\'s tokens), a 10% transfer fee whose authority is kept, a transfer hook to a program that does not exist (no transfer can succeed), accounts frozen by default, and a mint close authority. Holders were minted to directly; nothing can be sold.',
-  traits: ['token_2022', 'permanent_delegate', 'transfer_fee_high', 'transfer_fee_mutable', 'transfer_hook', 'default_account_state_frozen', 'mint_close_authority', 'is_honeypot', 'freeze_authority_live'],
+    "A Token-2022 mint with a permanent delegate (the issuer can move anyone's tokens), a 10% transfer fee whose authority is kept, a transfer hook to a program that does not exist (no transfer can succeed), accounts frozen by default, and a mint close authority. Holders were minted to directly; nothing can be sold.",
+  traits: [
+    'token_2022',
+    'permanent_delegate',
+    'transfer_fee_high',
+    'transfer_fee_mutable',
+    'transfer_hook',
+    'default_account_state_frozen',
+    'mint_close_authority',
+    'is_honeypot',
+    'freeze_authority_live',
+  ],
   async schedule(ctx) {
     const { world, timeline, now } = ctx
     const mint = await mintAddress(world, 'hostile-token-2022')
@@ -37,18 +51,33 @@ export const hostileToken2022: Scenario = {
     timeline.at(created, 'hostile-token-2022 mint', async () => {
       const dev = await world.wallet('hostile:dev', 20)
       const metadata = { name: NAME, symbol: SYMBOL, uri: URI }
-      const extensions = ['permanentDelegate', 'transferFeeConfig', 'transferHook', 'defaultAccountState', 'mintCloseAuthority', 'metadataPointer'] as const
+      const extensions = [
+        'permanentDelegate',
+        'transferFeeConfig',
+        'transferHook',
+        'defaultAccountState',
+        'mintCloseAuthority',
+        'metadataPointer',
+      ] as const
       await world.createMint(
         {
-          key: 'hostile-token-2022', name: NAME, symbol: SYMBOL, decimals: 6, mintAuthority: dev, freezeAuthority: dev.address,
+          key: 'hostile-token-2022',
+          name: NAME,
+          symbol: SYMBOL,
+          decimals: 6,
+          mintAuthority: dev,
+          freezeAuthority: dev.address,
           token2022: {
             space: getMintSizeWithExtensions([...extensions]),
             fundedSpace: getMintSizeWithExtensions([...extensions], metadata),
             extensions: (mint) => [
               getInitializePermanentDelegateInstruction({ mint, delegate: dev.address }),
               getInitializeTransferFeeConfigInstruction({
-                mint, transferFeeConfigAuthority: dev.address, withdrawWithheldAuthority: dev.address,
-                transferFeeBasisPoints: TRANSFER_FEE_BPS, maximumFee: NO_FEE_CAP,
+                mint,
+                transferFeeConfigAuthority: dev.address,
+                withdrawWithheldAuthority: dev.address,
+                transferFeeBasisPoints: TRANSFER_FEE_BPS,
+                maximumFee: NO_FEE_CAP,
               }),
               getInitializeTransferHookInstruction({ mint, authority: dev.address, programId: address(HOOK_PROGRAM) }),
               getInitializeDefaultAccountStateInstruction({ mint, state: 'frozen' }),
@@ -56,7 +85,12 @@ export const hostileToken2022: Scenario = {
               getInitializeMetadataPointerInstruction({ mint, authority: dev.address, metadataAddress: mint }),
             ],
             after: (mint) => [
-              getInitializeTokenMetadataInstruction({ mint, updateAuthority: dev.address, mintAuthority: dev, ...metadata }),
+              getInitializeTokenMetadataInstruction({
+                mint,
+                updateAuthority: dev.address,
+                mintAuthority: dev,
+                ...metadata,
+              }),
             ],
           },
         },
@@ -71,9 +105,27 @@ export const hostileToken2022: Scenario = {
         const holder = await world.signer(`hostile:holder-${i}`)
         const account = await world.ata(mint, holder.address)
         await world.run(dev, [
-          getCreateAssociatedTokenIdempotentInstruction({ payer: dev, ata: account, owner: holder.address, mint: address(mint), tokenProgram: TOKEN_2022_PROGRAM_ADDRESS }),
-          getThawAccountInstruction({ account, mint: address(mint), owner: dev }, { programAddress: TOKEN_2022_PROGRAM_ADDRESS }),
-          getMintToCheckedInstruction({ mint: address(mint), token: account, mintAuthority: dev, amount: units(5_000_000 + i * 1_000_000, 6), decimals: 6 }, { programAddress: TOKEN_2022_PROGRAM_ADDRESS }),
+          getCreateAssociatedTokenIdempotentInstruction({
+            payer: dev,
+            ata: account,
+            owner: holder.address,
+            mint: address(mint),
+            tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+          }),
+          getThawAccountInstruction(
+            { account, mint: address(mint), owner: dev },
+            { programAddress: TOKEN_2022_PROGRAM_ADDRESS },
+          ),
+          getMintToCheckedInstruction(
+            {
+              mint: address(mint),
+              token: account,
+              mintAuthority: dev,
+              amount: units(5_000_000 + i * 1_000_000, 6),
+              decimals: 6,
+            },
+            { programAddress: TOKEN_2022_PROGRAM_ADDRESS },
+          ),
         ])
       })
     return { mint }

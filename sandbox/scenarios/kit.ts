@@ -5,7 +5,7 @@ import { TOKEN_METADATA_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 import type { Pool } from '../world/pool-book.ts'
 import { NATIVE_MINT } from '../world/swap.ts'
 import { solToLamports, type World } from '../world/world.ts'
-import { HOUR, Random, type Timeline } from './timeline.ts'
+import { HOUR, type Random, type Timeline } from './timeline.ts'
 
 /** What every scenario is given to schedule its steps. */
 export interface ScenarioContext {
@@ -152,7 +152,13 @@ export function scheduleTape(ctx: ScenarioContext, spec: TapeSpec): void {
 }
 
 /** Buys with `sizeSol` of the quote, or sells up to `sizeSol` worth of the base the wallet holds. */
-export async function trade(world: World, wallet: KeyPairSigner, pool: Pool, side: 'buy' | 'sell', sizeSol: number): Promise<void> {
+export async function trade(
+  world: World,
+  wallet: KeyPairSigner,
+  pool: Pool,
+  side: 'buy' | 'sell',
+  sizeSol: number,
+): Promise<void> {
   const quoteAmount = quoteUnits(world, pool, sizeSol)
   if (side === 'sell') {
     const held = await holding(world, pool.baseMint, wallet.address)
@@ -198,14 +204,27 @@ export async function holding(world: World, mint: string, owner: string): Promis
 /** Spreads `count` holders over [from, to): each gets `amount(i)` whole tokens from the `source` wallet. */
 export function scheduleHolders(
   ctx: ScenarioContext,
-  spec: { mint: () => string; source: string; prefix: string; count: number; amount: (index: number) => number; from: number; to: number },
+  spec: {
+    mint: () => string
+    source: string
+    prefix: string
+    count: number
+    amount: (index: number) => number
+    from: number
+    to: number
+  },
 ): void {
   for (let i = 0; i < spec.count; i++) {
     const at = spec.from + ((spec.to - spec.from) * i) / Math.max(1, spec.count)
     ctx.timeline.at(at, `${spec.prefix} holder ${i}`, async () => {
       const holder = await ctx.world.signer(`${spec.prefix}:holder-${i}`)
       const mint = spec.mint()
-      await ctx.world.transfer(mint, await ctx.world.signer(spec.source), holder.address, units(spec.amount(i), ctx.world.token(mint).decimals))
+      await ctx.world.transfer(
+        mint,
+        await ctx.world.signer(spec.source),
+        holder.address,
+        units(spec.amount(i), ctx.world.token(mint).decimals),
+      )
     })
   }
 }

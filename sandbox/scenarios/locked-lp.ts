@@ -1,7 +1,16 @@
 import { lamports } from '@solana/kit'
 import type { Pool } from '../world/pool-book.ts'
 import { trusted } from '../world/addresses.ts'
-import { holding, launch, mintAddress, NATIVE_MINT, scheduleHolders, scheduleTape, units, type Scenario } from './kit.ts'
+import {
+  holding,
+  launch,
+  mintAddress,
+  NATIVE_MINT,
+  scheduleHolders,
+  scheduleTape,
+  units,
+  type Scenario,
+} from './kit.ts'
 import { DAY, HOUR } from './timeline.ts'
 
 /** Jupiter Lock's mainnet program (jup-ag docs); its escrows hold locked tokens. */
@@ -20,10 +29,27 @@ export const lockedLp: Scenario = {
     const created = now - 8 * DAY
     timeline.at(created, 'locked-lp launch', async () => {
       const dev = await world.wallet('locked-lp:dev', 250)
-      await launch(world, { key: 'locked-lp', name: 'Vaulted', symbol: 'VAULT', decimals: 6, supply: 400_000_000, dev, mintAuthority: 'revoke', freezeAuthority: 'none', metadata: { mutable: false } })
+      await launch(world, {
+        key: 'locked-lp',
+        name: 'Vaulted',
+        symbol: 'VAULT',
+        decimals: 6,
+        supply: 400_000_000,
+        dev,
+        mintAuthority: 'revoke',
+        freezeAuthority: 'none',
+        metadata: { mutable: false },
+      })
       pool = await world.createPool({
-        key: 'locked-lp:raydium', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-        baseAmount: units(200_000_000, 6), quoteAmount: units(150, 9), provider: dev, feeBps: 25, lp: 'keep',
+        key: 'locked-lp:raydium',
+        kind: 'raydium-amm-v4',
+        baseMint: mint,
+        quoteMint: NATIVE_MINT,
+        baseAmount: units(200_000_000, 6),
+        quoteAmount: units(150, 9),
+        provider: dev,
+        feeBps: 25,
+        lp: 'keep',
       })
       // The lock: an escrow account of the lock program (its state is written with setAccount: the
       // program cannot run offline, and only its ownership matters to a scanner) receives every LP token.
@@ -37,10 +63,25 @@ export const lockedLp: Scenario = {
       })
       await world.transfer(pool.lpMint!, dev, escrow.address, await holding(world, pool.lpMint!, dev.address))
     })
-    scheduleHolders(ctx, { mint: () => mint, source: 'locked-lp:dev', prefix: 'locked-lp', count: 25, amount: () => 4_000_000, from: created + HOUR, to: created + 3 * DAY })
+    scheduleHolders(ctx, {
+      mint: () => mint,
+      source: 'locked-lp:dev',
+      prefix: 'locked-lp',
+      count: 25,
+      amount: () => 4_000_000,
+      from: created + HOUR,
+      to: created + 3 * DAY,
+    })
     scheduleTape(ctx, {
-      pool: () => pool!, traders: Array.from({ length: 12 }, (_, i) => `locked-lp:trader-${i}`), traderSol: 10,
-      from: now - 2 * DAY, to: now - 60, count: 30, sizeSol: [0.2, 3], buyShare: 0.5, label: 'locked-lp trade',
+      pool: () => pool!,
+      traders: Array.from({ length: 12 }, (_, i) => `locked-lp:trader-${i}`),
+      traderSol: 10,
+      from: now - 2 * DAY,
+      to: now - 60,
+      count: 30,
+      sizeSol: [0.2, 3],
+      buyShare: 0.5,
+      label: 'locked-lp trade',
     })
     return { mint }
   },

@@ -1,6 +1,11 @@
 import type { KeyPairSigner } from '@solana/kit'
 import type { Pool } from '../world/pool-book.ts'
-import { PUMP_INITIAL_VIRTUAL_SOL, PUMP_INITIAL_VIRTUAL_TOKENS, PUMP_RESERVED_TOKENS, PUMP_TOTAL_SUPPLY } from '../world/venues.ts'
+import {
+  PUMP_INITIAL_VIRTUAL_SOL,
+  PUMP_INITIAL_VIRTUAL_TOKENS,
+  PUMP_RESERVED_TOKENS,
+  PUMP_TOTAL_SUPPLY,
+} from '../world/venues.ts'
 import type { World } from '../world/world.ts'
 import { holding, mintAddress, NATIVE_MINT, scheduleTape, trade, writeMetadata, type Scenario } from './kit.ts'
 import { DAY, HOUR, MINUTE } from './timeline.ts'
@@ -12,16 +17,38 @@ const PUMP_FEE_BPS = 100
  * authority revoked, immutable metadata, the curve account at its PDA with the program's initial
  * virtual reserves, and the creator's first buy in the same block.
  */
-async function pumpLaunch(world: World, key: string, name: string, symbol: string, dev: KeyPairSigner, devBuySol: number): Promise<Pool> {
+async function pumpLaunch(
+  world: World,
+  key: string,
+  name: string,
+  symbol: string,
+  dev: KeyPairSigner,
+  devBuySol: number,
+): Promise<Pool> {
   const mint = await world.createMint({ key, name, symbol, decimals: 6, mintAuthority: dev }, dev)
   await world.mintTo(mint, dev.address, PUMP_TOTAL_SUPPLY, dev)
-  await writeMetadata(world, mint, { name, symbol, uri: `https://sandbox.solsentry.invalid/pump/${key}.json`, updateAuthority: dev.address, isMutable: false })
+  await writeMetadata(world, mint, {
+    name,
+    symbol,
+    uri: `https://sandbox.solsentry.invalid/pump/${key}.json`,
+    updateAuthority: dev.address,
+    isMutable: false,
+  })
   await world.setMintAuthority(mint, 'mint', dev, null)
   return world.chain.sameBlock(async () => {
     const pool = await world.createPool({
-      key: `${key}:curve`, kind: 'pump-curve', baseMint: mint, quoteMint: NATIVE_MINT, baseAmount: PUMP_TOTAL_SUPPLY, quoteAmount: 0n,
-      provider: dev, feeBps: PUMP_FEE_BPS, virtualBase: PUMP_INITIAL_VIRTUAL_TOKENS - PUMP_TOTAL_SUPPLY, virtualQuote: PUMP_INITIAL_VIRTUAL_SOL,
-      reservedBase: PUMP_RESERVED_TOKENS, creator: dev.address,
+      key: `${key}:curve`,
+      kind: 'pump-curve',
+      baseMint: mint,
+      quoteMint: NATIVE_MINT,
+      baseAmount: PUMP_TOTAL_SUPPLY,
+      quoteAmount: 0n,
+      provider: dev,
+      feeBps: PUMP_FEE_BPS,
+      virtualBase: PUMP_INITIAL_VIRTUAL_TOKENS - PUMP_TOTAL_SUPPLY,
+      virtualQuote: PUMP_INITIAL_VIRTUAL_SOL,
+      reservedBase: PUMP_RESERVED_TOKENS,
+      creator: dev.address,
     })
     await trade(world, dev, pool, 'buy', devBuySol)
     return pool
@@ -40,11 +67,25 @@ export const pumpBonding: Scenario = {
     let pool: Pool | undefined
     const created = now - 6 * HOUR
     timeline.at(created, 'pump-bonding launch', async () => {
-      pool = await pumpLaunch(world, 'pump-bonding', 'Curvy Cat', 'CURVY', await world.wallet('pump-bonding:dev', 20), 1)
+      pool = await pumpLaunch(
+        world,
+        'pump-bonding',
+        'Curvy Cat',
+        'CURVY',
+        await world.wallet('pump-bonding:dev', 20),
+        1,
+      )
     })
     scheduleTape(ctx, {
-      pool: () => pool!, traders: Array.from({ length: 25 }, (_, i) => `pump-bonding:trader-${i}`), traderSol: 8,
-      from: created + MINUTE, to: now - 60, count: 60, sizeSol: [0.05, 1.5], buyShare: 0.65, label: 'pump-bonding trade',
+      pool: () => pool!,
+      traders: Array.from({ length: 25 }, (_, i) => `pump-bonding:trader-${i}`),
+      traderSol: 8,
+      from: created + MINUTE,
+      to: now - 60,
+      count: 60,
+      sizeSol: [0.05, 1.5],
+      buyShare: 0.65,
+      label: 'pump-bonding trade',
     })
     return { mint }
   },
@@ -63,7 +104,14 @@ export const pumpGraduated: Scenario = {
     let amm: Pool | undefined
     const created = now - 3 * DAY
     timeline.at(created, 'pump-graduated launch', async () => {
-      curve = await pumpLaunch(world, 'pump-graduated', 'Moon Grad', 'GRAD', await world.wallet('pump-graduated:dev', 20), 2)
+      curve = await pumpLaunch(
+        world,
+        'pump-graduated',
+        'Moon Grad',
+        'GRAD',
+        await world.wallet('pump-graduated:dev', 20),
+        2,
+      )
     })
     // Twenty buyers fill the curve within two hours (about 85 SOL sells out its 793M tokens).
     for (let i = 0; i < 20; i++)
@@ -81,14 +129,27 @@ export const pumpGraduated: Scenario = {
       await world.removeLiquidity(pool, migrator, 1)
       // The deposit takes the wrapped SOL straight from the migrator's wSOL account.
       amm = await world.createPool({
-        key: 'pump-graduated:pumpswap', kind: 'pumpswap', baseMint: mint, quoteMint: NATIVE_MINT,
-        baseAmount: await holding(world, mint, migrator.address), quoteAmount: await holding(world, NATIVE_MINT, migrator.address),
-        provider: migrator, feeBps: 25, lp: 'burn',
+        key: 'pump-graduated:pumpswap',
+        kind: 'pumpswap',
+        baseMint: mint,
+        quoteMint: NATIVE_MINT,
+        baseAmount: await holding(world, mint, migrator.address),
+        quoteAmount: await holding(world, NATIVE_MINT, migrator.address),
+        provider: migrator,
+        feeBps: 25,
+        lp: 'burn',
       })
     })
     scheduleTape(ctx, {
-      pool: () => amm!, traders: Array.from({ length: 20 }, (_, i) => `pump-graduated:trader-${i}`), traderSol: 15,
-      from: created + 4 * HOUR, to: now - 60, count: 70, sizeSol: [0.1, 3], buyShare: 0.5, label: 'pump-graduated trade',
+      pool: () => amm!,
+      traders: Array.from({ length: 20 }, (_, i) => `pump-graduated:trader-${i}`),
+      traderSol: 15,
+      from: created + 4 * HOUR,
+      to: now - 60,
+      count: 70,
+      sizeSol: [0.1, 3],
+      buyShare: 0.5,
+      label: 'pump-graduated trade',
     })
     return { mint }
   },

@@ -1,5 +1,14 @@
 import type { Pool } from '../world/pool-book.ts'
-import { launch, mintAddress, NATIVE_MINT, scheduleTape, trade, units, type Scenario, type ScenarioContext } from './kit.ts'
+import {
+  launch,
+  mintAddress,
+  NATIVE_MINT,
+  scheduleTape,
+  trade,
+  units,
+  type Scenario,
+  type ScenarioContext,
+} from './kit.ts'
 import { DAY, HOUR, MINUTE } from './timeline.ts'
 
 const EARLIER_TOKENS = 3
@@ -11,10 +20,27 @@ function scheduleRug(ctx: ScenarioContext, index: number, launchAt: number): voi
   let pool: Pool | undefined
   timeline.at(launchAt, `serial-rugger earlier launch ${index}`, async () => {
     const dev = await world.signer('rugger:dev')
-    const mint = await launch(world, { key, name: `Safe Moon ${index + 1}`, symbol: `SAFE${index + 1}`, decimals: 6, supply: 1_000_000_000, dev, mintAuthority: 'revoke', freezeAuthority: 'none', metadata: { mutable: true } })
+    const mint = await launch(world, {
+      key,
+      name: `Safe Moon ${index + 1}`,
+      symbol: `SAFE${index + 1}`,
+      decimals: 6,
+      supply: 1_000_000_000,
+      dev,
+      mintAuthority: 'revoke',
+      freezeAuthority: 'none',
+      metadata: { mutable: true },
+    })
     pool = await world.createPool({
-      key: `${key}:raydium`, kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-      baseAmount: units(900_000_000, 6), quoteAmount: units(40, 9), provider: dev, feeBps: 25, lp: 'keep',
+      key: `${key}:raydium`,
+      kind: 'raydium-amm-v4',
+      baseMint: mint,
+      quoteMint: NATIVE_MINT,
+      baseAmount: units(900_000_000, 6),
+      quoteAmount: units(40, 9),
+      provider: dev,
+      feeBps: 25,
+      lp: 'keep',
     })
   })
   for (let i = 0; i < 8; i++)
@@ -43,15 +69,39 @@ export const serialRugger: Scenario = {
     const created = now - 6 * HOUR
     timeline.at(created, 'serial-rugger launch', async () => {
       const dev = await world.signer('rugger:dev')
-      await launch(world, { key: 'serial-rugger', name: 'Totally Legit', symbol: 'LEGIT', decimals: 6, supply: 1_000_000_000, dev, mintAuthority: 'revoke', freezeAuthority: 'none', metadata: { mutable: true } })
+      await launch(world, {
+        key: 'serial-rugger',
+        name: 'Totally Legit',
+        symbol: 'LEGIT',
+        decimals: 6,
+        supply: 1_000_000_000,
+        dev,
+        mintAuthority: 'revoke',
+        freezeAuthority: 'none',
+        metadata: { mutable: true },
+      })
       pool = await world.createPool({
-        key: 'serial-rugger:raydium', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-        baseAmount: units(900_000_000, 6), quoteAmount: units(40, 9), provider: dev, feeBps: 25, lp: 'keep',
+        key: 'serial-rugger:raydium',
+        kind: 'raydium-amm-v4',
+        baseMint: mint,
+        quoteMint: NATIVE_MINT,
+        baseAmount: units(900_000_000, 6),
+        quoteAmount: units(40, 9),
+        provider: dev,
+        feeBps: 25,
+        lp: 'keep',
       })
     })
     scheduleTape(ctx, {
-      pool: () => pool!, traders: Array.from({ length: 12 }, (_, i) => `serial-rugger:trader-${i}`), traderSol: 6,
-      from: created + 10 * MINUTE, to: now - 60, count: 25, sizeSol: [0.2, 2], buyShare: 0.8, label: 'serial-rugger trade',
+      pool: () => pool!,
+      traders: Array.from({ length: 12 }, (_, i) => `serial-rugger:trader-${i}`),
+      traderSol: 6,
+      from: created + 10 * MINUTE,
+      to: now - 60,
+      count: 25,
+      sizeSol: [0.2, 2],
+      buyShare: 0.8,
+      label: 'serial-rugger trade',
     })
     return { mint }
   },

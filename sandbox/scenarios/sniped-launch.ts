@@ -19,17 +19,36 @@ export const snipedLaunch: Scenario = {
     const launchAt = now - 10 * HOUR
     timeline.at(launchAt - HOUR, 'sniped-launch mint and snipers', async () => {
       const dev = await world.wallet('sniped:dev', 80)
-      await launch(world, { key: 'sniped-launch', name: 'Snipe Magnet', symbol: 'SNIPE', decimals: 6, supply: 1_000_000_000, dev, mintAuthority: 'revoke', freezeAuthority: 'none', metadata: { mutable: false } })
+      await launch(world, {
+        key: 'sniped-launch',
+        name: 'Snipe Magnet',
+        symbol: 'SNIPE',
+        decimals: 6,
+        supply: 1_000_000_000,
+        dev,
+        mintAuthority: 'revoke',
+        freezeAuthority: 'none',
+        metadata: { mutable: false },
+      })
       // Each sniper is funded from its own source (the faucet stands in for exchanges): no common funder.
       for (let i = 0; i < SNIPERS; i++) await world.wallet(`sniped:sniper-${i}`, 8)
     })
     timeline.at(launchAt, 'sniped-launch pool', async () => {
       // The pool opens in one block, as a single initialize transaction does on mainnet.
       const dev = await world.signer('sniped:dev')
-      pool = await world.chain.sameBlock(() => world.createPool({
-        key: 'sniped:raydium', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-        baseAmount: units(900_000_000, 6), quoteAmount: units(50, 9), provider: dev, feeBps: 25, lp: 'burn',
-      }))
+      pool = await world.chain.sameBlock(() =>
+        world.createPool({
+          key: 'sniped:raydium',
+          kind: 'raydium-amm-v4',
+          baseMint: mint,
+          quoteMint: NATIVE_MINT,
+          baseAmount: units(900_000_000, 6),
+          quoteAmount: units(50, 9),
+          provider: dev,
+          feeBps: 25,
+          lp: 'burn',
+        }),
+      )
     })
     // Four snipers land in each of the three slots after the pool opens.
     for (let slot = 1; slot <= 3; slot++)
@@ -40,8 +59,15 @@ export const snipedLaunch: Scenario = {
         })
       })
     scheduleTape(ctx, {
-      pool: () => pool!, traders: Array.from({ length: 20 }, (_, i) => `sniped:retail-${i}`), traderSol: 6,
-      from: launchAt + 5 * MINUTE, to: now - 60, count: 40, sizeSol: [0.1, 2], buyShare: 0.6, label: 'sniped retail trade',
+      pool: () => pool!,
+      traders: Array.from({ length: 20 }, (_, i) => `sniped:retail-${i}`),
+      traderSol: 6,
+      from: launchAt + 5 * MINUTE,
+      to: now - 60,
+      count: 40,
+      sizeSol: [0.1, 2],
+      buyShare: 0.6,
+      label: 'sniped retail trade',
     })
     for (let i = 0; i < SNIPERS; i++)
       timeline.at(launchAt + 30 * MINUTE + i * 9 * MINUTE, 'sniped-launch sniper exit', async () => {

@@ -18,13 +18,38 @@ export const washTraded: Scenario = {
     const created = now - 5 * DAY
     timeline.at(created, 'wash-traded launch', async () => {
       const dev = await world.wallet('wash:dev', 150)
-      await launch(world, { key: 'wash-traded', name: 'Spin Cycle', symbol: 'SPIN', decimals: 6, supply: 1_000_000_000, dev, mintAuthority: 'revoke', freezeAuthority: 'none', metadata: { mutable: true } })
+      await launch(world, {
+        key: 'wash-traded',
+        name: 'Spin Cycle',
+        symbol: 'SPIN',
+        decimals: 6,
+        supply: 1_000_000_000,
+        dev,
+        mintAuthority: 'revoke',
+        freezeAuthority: 'none',
+        metadata: { mutable: true },
+      })
       pool = await world.createPool({
-        key: 'wash:raydium', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-        baseAmount: units(600_000_000, 6), quoteAmount: units(100, 9), provider: dev, feeBps: 25, lp: 'burn',
+        key: 'wash:raydium',
+        kind: 'raydium-amm-v4',
+        baseMint: mint,
+        quoteMint: NATIVE_MINT,
+        baseAmount: units(600_000_000, 6),
+        quoteAmount: units(100, 9),
+        provider: dev,
+        feeBps: 25,
+        lp: 'burn',
       })
     })
-    scheduleHolders(ctx, { mint: () => mint, source: 'wash:dev', prefix: 'wash', count: 15, amount: () => 10_000_000, from: created + HOUR, to: created + DAY })
+    scheduleHolders(ctx, {
+      mint: () => mint,
+      source: 'wash:dev',
+      prefix: 'wash',
+      count: 15,
+      amount: () => 10_000_000,
+      from: created + HOUR,
+      to: created + DAY,
+    })
     timeline.at(now - 26 * HOUR, 'wash funding', async () => {
       const funder = await world.wallet('wash:funder', 200)
       for (let i = 0; i < WASHERS; i++) await world.wallet(`wash:washer-${i}`, 30, funder)

@@ -15,19 +15,59 @@ export const whaleConcentrated: Scenario = {
     const created = now - 10 * DAY
     timeline.at(created, 'whale launch', async () => {
       const dev = await world.wallet('whale:dev', 200)
-      await launch(world, { key: 'whale-concentrated', name: 'Whale Pod', symbol: 'POD', decimals: 6, supply: 1_000_000_000, dev, mintAuthority: 'revoke', freezeAuthority: 'none', metadata: { mutable: false } })
+      await launch(world, {
+        key: 'whale-concentrated',
+        name: 'Whale Pod',
+        symbol: 'POD',
+        decimals: 6,
+        supply: 1_000_000_000,
+        dev,
+        mintAuthority: 'revoke',
+        freezeAuthority: 'none',
+        metadata: { mutable: false },
+      })
       pool = await world.createPool({
-        key: 'whale:raydium', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-        baseAmount: units(30_000_000, 6), quoteAmount: units(120, 9), provider: dev, feeBps: 25, lp: 'burn',
+        key: 'whale:raydium',
+        kind: 'raydium-amm-v4',
+        baseMint: mint,
+        quoteMint: NATIVE_MINT,
+        baseAmount: units(30_000_000, 6),
+        quoteAmount: units(120, 9),
+        provider: dev,
+        feeBps: 25,
+        lp: 'burn',
       })
       const whale = await world.signer('whale:whale')
       await world.transfer(mint, dev, whale.address, units(700_000_000, 6))
     })
-    scheduleHolders(ctx, { mint: () => mint, source: 'whale:dev', prefix: 'whale-top', count: 9, amount: () => 27_000_000, from: created + HOUR, to: created + 2 * HOUR })
-    scheduleHolders(ctx, { mint: () => mint, source: 'whale:dev', prefix: 'whale-small', count: 20, amount: () => 500_000, from: created + DAY, to: created + 3 * DAY })
+    scheduleHolders(ctx, {
+      mint: () => mint,
+      source: 'whale:dev',
+      prefix: 'whale-top',
+      count: 9,
+      amount: () => 27_000_000,
+      from: created + HOUR,
+      to: created + 2 * HOUR,
+    })
+    scheduleHolders(ctx, {
+      mint: () => mint,
+      source: 'whale:dev',
+      prefix: 'whale-small',
+      count: 20,
+      amount: () => 500_000,
+      from: created + DAY,
+      to: created + 3 * DAY,
+    })
     scheduleTape(ctx, {
-      pool: () => pool!, traders: Array.from({ length: 10 }, (_, i) => `whale:trader-${i}`), traderSol: 10,
-      from: now - DAY, to: now - 300, count: 20, sizeSol: [0.1, 2], buyShare: 0.5, label: 'whale trade',
+      pool: () => pool!,
+      traders: Array.from({ length: 10 }, (_, i) => `whale:trader-${i}`),
+      traderSol: 10,
+      from: now - DAY,
+      to: now - 300,
+      count: 20,
+      sizeSol: [0.1, 2],
+      buyShare: 0.5,
+      label: 'whale trade',
     })
     return { mint }
   },

@@ -31,8 +31,7 @@ function concat(...parts: Uint8Array[]): Uint8Array {
 }
 
 /** A COption<Pubkey>: 4-byte tag then the key (zeros for None). */
-const coption = (fill: number | null) =>
-  fill === null ? new Uint8Array(36) : concat(le(1, 4), key(fill))
+const coption = (fill: number | null) => (fill === null ? new Uint8Array(36) : concat(le(1, 4), key(fill)))
 
 function mintBytes(m: {
   mintAuthority?: number | null
@@ -258,7 +257,13 @@ describe('parseTokenAccount: Token-2022 extensions', () => {
       tlv(3, key(5)),
       tlv(
         1,
-        concat(key(6), key(0), le(7n, 8), transferFee(1n, 100n, 10), transferFee(2n, 18_446_744_073_709_551_615n, 1000)),
+        concat(
+          key(6),
+          key(0),
+          le(7n, 8),
+          transferFee(1n, 100n, 10),
+          transferFee(2n, 18_446_744_073_709_551_615n, 1000),
+        ),
       ),
       tlv(12, key(7)),
       tlv(14, concat(key(0), key(8))),
@@ -452,11 +457,14 @@ describe('parseTokenAccount: Token-2022 extensions', () => {
   })
 
   test.each([
-    ['non-zero padding before the AccountType', () => {
-      const data = extended(mintBase, MINT, tlv(12, key(7)))
-      data[100] = 1
-      return data
-    }],
+    [
+      'non-zero padding before the AccountType',
+      () => {
+        const data = extended(mintBase, MINT, tlv(12, key(7)))
+        data[100] = 1
+        return data
+      },
+    ],
     ['a mint tagged as an account', () => extended(mintBase, ACCOUNT, tlv(12, key(7)))],
     ['an AccountType of 0', () => extended(mintBase, 0, tlv(12, key(7)))],
   ])('%s falls back to base64', (_, build) => {

@@ -125,7 +125,12 @@ describe('a hostile Token-2022 mint built by real transactions', () => {
     mint = await generateKeyPairSigner()
     const keys = await Promise.all(Array.from({ length: 6 }, () => generateKeyPairSigner()))
     const [closer, feeAuthority, delegate, hookAuthority, hookProgram, holder] = keys.map((k) => k.address) as [
-      Address, Address, Address, Address, Address, Address,
+      Address,
+      Address,
+      Address,
+      Address,
+      Address,
+      Address,
     ]
     roles = { closer, feeAuthority, delegate, hookAuthority, hookProgram, holder }
     const m = mint.address
@@ -268,7 +273,12 @@ describe('a classic SPL Token mint and an account with a delegate', () => {
       getInitializeMint2Instruction({ mint: mint.address, decimals: 9, mintAuthority: payer.address }),
       createAccount(account, 165, TOKEN_PROGRAM_ADDRESS),
       getInitializeAccount3Instruction({ account: account.address, mint: mint.address, owner: payer.address }),
-      getMintToInstruction({ mint: mint.address, token: account.address, mintAuthority: payer, amount: 2_500_000_000n }),
+      getMintToInstruction({
+        mint: mint.address,
+        token: account.address,
+        mintAuthority: payer,
+        amount: 2_500_000_000n,
+      }),
       getApproveInstruction({ source: account.address, delegate: delegate.address, owner: payer, amount: 10n ** 9n }),
     )
     expect(rpcView(mint.address)).toEqual({

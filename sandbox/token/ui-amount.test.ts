@@ -74,7 +74,7 @@ describe('tokenAmountToUiAmount on an interest-bearing mint', () => {
 
   test('prints an empty string when the i64 timespan overflows', () => {
     const config = { ...fivePercent, lastUpdateTimestamp: -(1n << 63n) }
-    const info = { decimals: 2, interestBearing: { config, unixTimestamp: (1n << 62n) } }
+    const info = { decimals: 2, interestBearing: { config, unixTimestamp: 1n << 62n } }
     expect(tokenAmountToUiAmount(100n, info)).toMatchObject({ uiAmount: null, uiAmountString: '' })
   })
 })

@@ -122,8 +122,7 @@ function scaledUiAmount(
   decimals: number,
   unixTimestamp: bigint,
 ): string {
-  const multiplier =
-    unixTimestamp >= config.newMultiplierEffectiveTimestamp ? config.newMultiplier : config.multiplier
+  const multiplier = unixTimestamp >= config.newMultiplierEffectiveTimestamp ? config.newMultiplier : config.multiplier
   const scaled = Number(amount) * (multiplier / powF64(10, decimals))
   return trimUiAmountString(formatF64Fixed(scaled, decimals), decimals)
 }

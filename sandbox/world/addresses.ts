@@ -20,7 +20,11 @@ export function associatedTokenAddress(mint: string, owner: string, tokenProgram
   const key = `${mint}:${owner}:${tokenProgram}`
   let found = associated.get(key)
   if (!found) {
-    found = findAssociatedTokenPda({ mint: trusted(mint), owner: trusted(owner), tokenProgram: trusted(tokenProgram) }).then(([ata]) => ata)
+    found = findAssociatedTokenPda({
+      mint: trusted(mint),
+      owner: trusted(owner),
+      tokenProgram: trusted(tokenProgram),
+    }).then(([ata]) => ata)
     associated.set(key, found)
   }
   return found

@@ -198,7 +198,12 @@ function delta(stored: StoredTransaction, account: string): bigint {
  * The owner of the token account of `mint` whose balance moved by `expected`: the trader's side. Pool
  * vaults are skipped, so in a routed swap the intermediate pool is not taken for the trader.
  */
-function counterparty(stored: StoredTransaction, mint: string, expected: bigint, isVault: (key: string) => boolean): string | undefined {
+function counterparty(
+  stored: StoredTransaction,
+  mint: string,
+  expected: bigint,
+  isVault: (key: string) => boolean,
+): string | undefined {
   for (const post of stored.meta.postTokenBalances) {
     if (post.mint !== mint || isVault(stored.accountKeys[post.accountIndex]!)) continue
     const change = BigInt(post.uiTokenAmount.amount) - amountAt(stored.meta.preTokenBalances, post.accountIndex)

@@ -55,12 +55,26 @@ export async function swapInstructions(plan: SwapPlan): Promise<Instruction[]> {
   instructions.push(
     createAta(payer, userOutput, owner, output),
     getTransferCheckedInstruction(
-      { source: userInput, mint: address(input.mint), destination: address(input.vault), authority, amount: amountIn, decimals: input.decimals },
+      {
+        source: userInput,
+        mint: address(input.mint),
+        destination: address(input.vault),
+        authority,
+        amount: amountIn,
+        decimals: input.decimals,
+      },
       { programAddress: address(input.program) },
     ),
     withReadonlyAccounts(
       getTransferCheckedInstruction(
-        { source: address(output.vault), mint: address(output.mint), destination: userOutput, authority: operator, amount: amountOut, decimals: output.decimals },
+        {
+          source: address(output.vault),
+          mint: address(output.mint),
+          destination: userOutput,
+          authority: operator,
+          amount: amountOut,
+          decimals: output.decimals,
+        },
         { programAddress: address(output.program) },
       ),
       plan.trackingAccount ? [pool.address, plan.trackingAccount] : [pool.address],
@@ -72,7 +86,12 @@ export async function swapInstructions(plan: SwapPlan): Promise<Instruction[]> {
 }
 
 /** Picks the pool that gives the most output for a direct swap between two mints, with its quote. */
-export function bestRoute(book: PoolBook, inputMint: string, outputMint: string, amountIn: bigint): { pool: Pool; quote: Quote } | undefined {
+export function bestRoute(
+  book: PoolBook,
+  inputMint: string,
+  outputMint: string,
+  amountIn: bigint,
+): { pool: Pool; quote: Quote } | undefined {
   let best: { pool: Pool; quote: Quote } | undefined
   for (const pool of book.poolsOf(inputMint)) {
     const other = pool.baseMint === inputMint ? pool.quoteMint : pool.baseMint
@@ -89,7 +108,12 @@ function side(pool: Pool, which: 'base' | 'quote') {
     : { mint: pool.quoteMint, vault: pool.quoteVault, decimals: pool.quoteDecimals, program: pool.quoteTokenProgram }
 }
 
-function createAta(payer: TransactionSigner, ata: Address, owner: Address, token: { mint: string; program: string }): Instruction {
+function createAta(
+  payer: TransactionSigner,
+  ata: Address,
+  owner: Address,
+  token: { mint: string; program: string },
+): Instruction {
   return getCreateAssociatedTokenIdempotentInstruction({
     payer,
     ata,
@@ -99,8 +123,16 @@ function createAta(payer: TransactionSigner, ata: Address, owner: Address, token
   })
 }
 
-function closeAccount(account: Address, owner: Address, authority: TransactionSigner | Address, program: string): Instruction {
-  return getCloseAccountInstruction({ account, destination: owner, owner: authority }, { programAddress: address(program) })
+function closeAccount(
+  account: Address,
+  owner: Address,
+  authority: TransactionSigner | Address,
+  program: string,
+): Instruction {
+  return getCloseAccountInstruction(
+    { account, destination: owner, owner: authority },
+    { programAddress: address(program) },
+  )
 }
 
 /** Appends accounts (read-only, not signers: the pool, a tracking key); the token program ignores them. */

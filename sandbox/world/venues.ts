@@ -7,7 +7,13 @@ import {
   BONDING_CURVE_DISCRIMINATOR,
   BONDING_CURVE_SIZE,
 } from '../../src/onchain/pump.ts'
-import { findPumpPoolAddress, findPumpPoolAuthorityAddress, getPumpPoolCodec, PUMP_POOL_DISCRIMINATOR, PUMP_POOL_SIZE } from '../../src/onchain/pump-amm.ts'
+import {
+  findPumpPoolAddress,
+  findPumpPoolAuthorityAddress,
+  getPumpPoolCodec,
+  PUMP_POOL_DISCRIMINATOR,
+  PUMP_POOL_SIZE,
+} from '../../src/onchain/pump-amm.ts'
 import { AMM_INFO_SIZE, AMM_STATUS, getAmmInfoCodec } from '../../src/onchain/raydium-amm-v4.ts'
 import { getWhirlpoolCodec, WHIRLPOOL_DISCRIMINATOR, WHIRLPOOL_SIZE } from '../../src/onchain/orca-whirlpool.ts'
 import { getLbPairCodec, LB_PAIR_DISCRIMINATOR, LB_PAIR_SIZE } from '../../src/onchain/meteora-dlmm.ts'
@@ -78,7 +84,13 @@ const raydiumAmmV4: VenueWriter = async (world, draft) => {
             status: AMM_STATUS.SwapOnly ?? AMM_STATUS.Initialized,
             coinDecimals: BigInt(state.baseDecimals),
             pcDecimals: BigInt(state.quoteDecimals),
-            fees: { ...info.fees, tradeFeeNumerator: fee, tradeFeeDenominator: 10_000n, swapFeeNumerator: fee, swapFeeDenominator: 10_000n },
+            fees: {
+              ...info.fees,
+              tradeFeeNumerator: fee,
+              tradeFeeDenominator: 10_000n,
+              swapFeeNumerator: fee,
+              swapFeeDenominator: 10_000n,
+            },
             stateData: { ...info.stateData, poolOpenTime: BigInt(state.createdAtUnixS) },
             coinVault: address(state.baseVault),
             pcVault: address(state.quoteVault),

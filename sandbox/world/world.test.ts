@@ -10,7 +10,10 @@ import { World } from './world.ts'
 async function setup() {
   const world = await World.create({ genesisUnixS: 1_700_000_000, venues: VENUES })
   const dev = await world.wallet('dev', 100)
-  const mint = await world.createMint({ key: 'test', name: 'Test', symbol: 'TST', decimals: 6, mintAuthority: dev }, dev)
+  const mint = await world.createMint(
+    { key: 'test', name: 'Test', symbol: 'TST', decimals: 6, mintAuthority: dev },
+    dev,
+  )
   await world.mintTo(mint, dev.address, 1_000_000_000_000n, dev)
   return { world, dev, mint }
 }
@@ -19,8 +22,15 @@ describe('World', () => {
   test('a Raydium AMM v4 pool: real vaults with the operator as delegate, burned LP, the pool account in its layout', async () => {
     const { world, dev, mint } = await setup()
     const pool = await world.createPool({
-      key: 'pool-a', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-      baseAmount: 500_000_000_000n, quoteAmount: 50_000_000_000n, provider: dev, feeBps: 25, lp: 'burn',
+      key: 'pool-a',
+      kind: 'raydium-amm-v4',
+      baseMint: mint,
+      quoteMint: NATIVE_MINT,
+      baseAmount: 500_000_000_000n,
+      quoteAmount: 50_000_000_000n,
+      provider: dev,
+      feeBps: 25,
+      lp: 'burn',
     })
     expect(world.pools.realReserves(pool)).toEqual({ base: 500_000_000_000n, quote: 50_000_000_000n })
     const vault = world.chain.getAccount(pool.baseVault)!
@@ -35,8 +45,15 @@ describe('World', () => {
   test('swaps are real transactions read back as trades, and move the price', async () => {
     const { world, dev, mint } = await setup()
     const pool = await world.createPool({
-      key: 'pool-b', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-      baseAmount: 500_000_000_000n, quoteAmount: 50_000_000_000n, provider: dev, feeBps: 25, lp: 'keep',
+      key: 'pool-b',
+      kind: 'raydium-amm-v4',
+      baseMint: mint,
+      quoteMint: NATIVE_MINT,
+      baseAmount: 500_000_000_000n,
+      quoteAmount: 50_000_000_000n,
+      provider: dev,
+      feeBps: 25,
+      lp: 'keep',
     })
     const trader = await world.wallet('trader', 10)
     const before = world.pools.spotPrice(pool)
@@ -55,8 +72,15 @@ describe('World', () => {
   test('an aggregator-style swap: the operator signs now, the user signs later, and the chain accepts it', async () => {
     const { world, dev, mint } = await setup()
     const pool = await world.createPool({
-      key: 'pool-c', kind: 'raydium-amm-v4', baseMint: mint, quoteMint: NATIVE_MINT,
-      baseAmount: 500_000_000_000n, quoteAmount: 50_000_000_000n, provider: dev, feeBps: 25, lp: 'burn',
+      key: 'pool-c',
+      kind: 'raydium-amm-v4',
+      baseMint: mint,
+      quoteMint: NATIVE_MINT,
+      baseAmount: 500_000_000_000n,
+      quoteAmount: 50_000_000_000n,
+      provider: dev,
+      feeBps: 25,
+      lp: 'burn',
     })
     const user = await world.wallet('user', 3)
     const quote = world.pools.quote(pool, NATIVE_MINT, 500_000_000n)
@@ -67,20 +91,40 @@ describe('World', () => {
     const signed = await signTransaction([user.keyPair], unsigned as Parameters<typeof signTransaction>[1])
     const outcome = world.chain.send(new Uint8Array(getTransactionEncoder().encode(signed)))
     expect(outcome.ok && outcome.stored.meta.err).toBeNull()
-    expect(world.pools.tradesOf(pool.address).at(-1)).toMatchObject({ side: 'buy', wallet: user.address, baseAmount: quote.amountOut })
+    expect(world.pools.tradesOf(pool.address).at(-1)).toMatchObject({
+      side: 'buy',
+      wallet: user.address,
+      baseAmount: quote.amountOut,
+    })
   })
 
   test('a pump.fun bonding curve at its PDA follows its trades', async () => {
     const world = await World.create({ genesisUnixS: 1_700_000_000, venues: VENUES })
     const dev = await world.wallet('dev', 100)
-    const mint = await world.createMint({ key: 'pumpy', name: 'Pumpy', symbol: 'PMP', decimals: 6, mintAuthority: dev }, dev)
+    const mint = await world.createMint(
+      { key: 'pumpy', name: 'Pumpy', symbol: 'PMP', decimals: 6, mintAuthority: dev },
+      dev,
+    )
     await world.mintTo(mint, dev.address, PUMP_TOTAL_SUPPLY, dev)
     const pool = await world.createPool({
-      key: 'curve', kind: 'pump-curve', baseMint: mint, quoteMint: NATIVE_MINT, baseAmount: PUMP_TOTAL_SUPPLY, quoteAmount: 0n,
-      provider: dev, feeBps: 100, virtualBase: 73_000_000_000_000n, virtualQuote: PUMP_INITIAL_VIRTUAL_SOL, creator: dev.address,
+      key: 'curve',
+      kind: 'pump-curve',
+      baseMint: mint,
+      quoteMint: NATIVE_MINT,
+      baseAmount: PUMP_TOTAL_SUPPLY,
+      quoteAmount: 0n,
+      provider: dev,
+      feeBps: 100,
+      virtualBase: 73_000_000_000_000n,
+      virtualQuote: PUMP_INITIAL_VIRTUAL_SOL,
+      creator: dev.address,
     })
     const curve = decodeBondingCurve(world.chain.getAccount(pool.address)!.data)!
-    expect(curve).toMatchObject({ virtualTokenReserves: 1_073_000_000_000_000n, virtualQuoteReserves: 30_000_000_000n, complete: false })
+    expect(curve).toMatchObject({
+      virtualTokenReserves: 1_073_000_000_000_000n,
+      virtualQuoteReserves: 30_000_000_000n,
+      complete: false,
+    })
     await world.swap(await world.wallet('buyer', 5), pool, NATIVE_MINT, 2_000_000_000n)
     const after = decodeBondingCurve(world.chain.getAccount(pool.address)!.data)!
     // The fee stays in the pool (as LP fees do on an AMM).

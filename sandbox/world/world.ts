@@ -14,7 +14,14 @@ import { associatedTokenAddress, trusted as address } from './addresses.ts'
 import { base58Decode } from '../chain/base58.ts'
 import { Chain } from '../chain/chain.ts'
 import { Faucet } from '../chain/faucet.ts'
-import { isTokenAccountData, MINT_SIZE, readMint, readTokenAccount, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM } from '../chain/token-balances.ts'
+import {
+  isTokenAccountData,
+  MINT_SIZE,
+  readMint,
+  readTokenAccount,
+  TOKEN_ACCOUNT_SIZE,
+  TOKEN_PROGRAM,
+} from '../chain/token-balances.ts'
 import { TOKEN_2022_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 import { buildPartiallySigned, execute } from '../chain/transactions.ts'
 import { namedSigner } from '../keys.ts'
@@ -148,7 +155,10 @@ export class World {
   /** The deterministic keypair called `name` (cached). */
   signer(name: string): Promise<KeyPairSigner> {
     let signer = this.#signers.get(name)
-    if (!signer) this.#signers.set(name, (signer = namedSigner(name)))
+    if (!signer) {
+      signer = namedSigner(name)
+      this.#signers.set(name, signer)
+    }
     return signer
   }
 
@@ -170,7 +180,9 @@ export class World {
   async transferSol(from: KeyPairSigner, to: string, sol: number): Promise<string> {
     const { getTransferSolInstruction } = await import('@solana-program/system')
     const amount = lamports(solToLamports(sol))
-    return (await execute(this.chain, from, [getTransferSolInstruction({ source: from, destination: address(to), amount })])).signature
+    return (
+      await execute(this.chain, from, [getTransferSolInstruction({ source: from, destination: address(to), amount })])
+    ).signature
   }
 
   /** Creates and initialises a mint (Token, or Token-2022 with extensions) in one transaction. */
@@ -189,7 +201,12 @@ export class World {
       }),
       ...(spec.token2022?.extensions(mint.address) ?? []),
       getInitializeMint2Instruction(
-        { mint: mint.address, decimals: spec.decimals, mintAuthority: spec.mintAuthority.address, freezeAuthority: spec.freezeAuthority ?? null },
+        {
+          mint: mint.address,
+          decimals: spec.decimals,
+          mintAuthority: spec.mintAuthority.address,
+          freezeAuthority: spec.freezeAuthority ?? null,
+        },
         { programAddress: address(program) },
       ),
       ...(spec.token2022?.after?.(mint.address) ?? []),
@@ -218,7 +235,13 @@ export class World {
   }
 
   /** Mints `amount` (atomic) to `owner`'s associated account, creating it. */
-  async mintTo(mint: string, owner: string, amount: bigint, authority: KeyPairSigner, payer = authority): Promise<Address> {
+  async mintTo(
+    mint: string,
+    owner: string,
+    amount: bigint,
+    authority: KeyPairSigner,
+    payer = authority,
+  ): Promise<Address> {
     const token = this.token(mint)
     const ata = await this.ata(mint, owner)
     await execute(this.chain, payer, [
@@ -238,7 +261,14 @@ export class World {
     const outcome = await execute(this.chain, payer, [
       this.#createAta(payer, destination, to, token),
       getTransferCheckedInstruction(
-        { source: await this.ata(mint, from.address), mint: address(mint), destination, authority: from, amount, decimals: token.decimals },
+        {
+          source: await this.ata(mint, from.address),
+          mint: address(mint),
+          destination,
+          authority: from,
+          amount,
+          decimals: token.decimals,
+        },
         { programAddress: address(token.program) },
       ),
     ])
@@ -257,7 +287,12 @@ export class World {
   }
 
   /** Sets or revokes (`null`) a mint's mint or freeze authority. */
-  async setMintAuthority(mint: string, kind: 'mint' | 'freeze', current: KeyPairSigner, next: Address | null): Promise<string> {
+  async setMintAuthority(
+    mint: string,
+    kind: 'mint' | 'freeze',
+    current: KeyPairSigner,
+    next: Address | null,
+  ): Promise<string> {
     const instruction = getSetAuthorityInstruction(
       {
         owned: address(mint),
@@ -313,7 +348,10 @@ export class World {
     // Token-2022 vaults are associated accounts: the ATA program sizes them for the mint's extensions.
     if (!venue.vaults && base.program !== TOKEN_PROGRAM) vaults.base = await this.ata(base.mint, venue.vaultOwner)
     if (!venue.vaults && quote.program !== TOKEN_PROGRAM) vaults.quote = await this.ata(quote.mint, venue.vaultOwner)
-    for (const [side, vault] of [['base', vaults.base], ['quote', vaults.quote]] as const) {
+    for (const [side, vault] of [
+      ['base', vaults.base],
+      ['quote', vaults.quote],
+    ] as const) {
       const token = side === 'base' ? base : quote
       if (venue.vaults || token.program !== TOKEN_PROGRAM) {
         await execute(this.chain, payer, [this.#createAta(payer, address(vault), venue.vaultOwner, token)])
@@ -354,7 +392,13 @@ export class World {
       // The venue makes the LP mint (on mainnet its program does, inside the deposit), so the operator
       // creates it and mints the provider's LP, then hands the mint authority to the venue's authority.
       const lpMint = await this.createMint(
-        { key: `${spec.key}:lp`, name: `${base.symbol}-${quote.symbol} LP`, symbol: 'LP', decimals: base.decimals, mintAuthority: this.operator },
+        {
+          key: `${spec.key}:lp`,
+          name: `${base.symbol}-${quote.symbol} LP`,
+          symbol: 'LP',
+          decimals: base.decimals,
+          mintAuthority: this.operator,
+        },
         this.operator,
       )
       pool.lpMint = lpMint
@@ -384,7 +428,14 @@ export class World {
       instructions.push(
         this.#createAta(provider, destination, provider.address, token),
         getTransferCheckedInstruction(
-          { source: address(vault), mint: address(mint), destination, authority: this.operator, amount, decimals: token.decimals },
+          {
+            source: address(vault),
+            mint: address(mint),
+            destination,
+            authority: this.operator,
+            amount,
+            decimals: token.decimals,
+          },
           { programAddress: address(token.program) },
         ),
       )
@@ -413,10 +464,18 @@ export class World {
   async swap(user: KeyPairSigner, pool: Pool, inputMint: string, amountIn: bigint): Promise<Trade> {
     const quote = this.pools.quote(pool, inputMint, amountIn)
     if (quote.amountOut === 0n) throw new Error(`pool ${pool.address} cannot pay out for ${amountIn} of ${inputMint}`)
-    const instructions = await swapInstructions({ pool, user, inputMint, amountIn, amountOut: quote.amountOut, operator: this.operator })
+    const instructions = await swapInstructions({
+      pool,
+      user,
+      inputMint,
+      amountIn,
+      amountOut: quote.amountOut,
+      operator: this.operator,
+    })
     const outcome = await execute(this.chain, user, instructions)
     const trade = this.pools.tradesOf(pool.address).at(-1)
-    if (!trade || trade.signature !== outcome.signature) throw new Error(`swap ${outcome.signature} did not register as a trade`)
+    if (!trade || trade.signature !== outcome.signature)
+      throw new Error(`swap ${outcome.signature} did not register as a trade`)
     return trade
   }
 
@@ -424,8 +483,23 @@ export class World {
    * A swap transaction for `user` to sign: paid by the user, the pool's side already signed by the
    * operator, the user's signature slot empty (what an aggregator's swap endpoint returns).
    */
-  async unsignedSwap(user: Address, pool: Pool, inputMint: string, amountIn: bigint, amountOut: bigint, trackingAccount?: string) {
-    const instructions = await swapInstructions({ pool, user, inputMint, amountIn, amountOut, operator: this.operator, trackingAccount })
+  async unsignedSwap(
+    user: Address,
+    pool: Pool,
+    inputMint: string,
+    amountIn: bigint,
+    amountOut: bigint,
+    trackingAccount?: string,
+  ) {
+    const instructions = await swapInstructions({
+      pool,
+      user,
+      inputMint,
+      amountIn,
+      amountOut,
+      operator: this.operator,
+      trackingAccount,
+    })
     return buildPartiallySigned(this.chain, user, instructions)
   }
 
@@ -452,7 +526,14 @@ export class World {
       await execute(this.chain, provider, [
         withReadonlyAccounts(
           getTransferCheckedInstruction(
-            { source, mint: address(mint), destination: address(vault), authority: provider, amount, decimals: token.decimals },
+            {
+              source,
+              mint: address(mint),
+              destination: address(vault),
+              authority: provider,
+              amount,
+              decimals: token.decimals,
+            },
             { programAddress: address(token.program) },
           ),
           [pool.address],
@@ -467,7 +548,8 @@ export class World {
    */
   #delegateVault(vault: string): void {
     const account = this.chain.getAccount(vault)
-    if (!account || !isTokenAccountData(account.programAddress, account.data)) throw new Error(`vault ${vault} is not a token account`)
+    if (!account || !isTokenAccountData(account.programAddress, account.data))
+      throw new Error(`vault ${vault} is not a token account`)
     const data = Uint8Array.from(account.data)
     const view = new DataView(data.buffer)
     view.setUint32(DELEGATE_OPTION_OFFSET, 1, true)
@@ -476,7 +558,12 @@ export class World {
     this.chain.setAccount({ ...account, data })
   }
 
-  #createAta(payer: TransactionSigner, ata: Address, owner: string, token: { mint: string; program: string }): Instruction {
+  #createAta(
+    payer: TransactionSigner,
+    ata: Address,
+    owner: string,
+    token: { mint: string; program: string },
+  ): Instruction {
     return getCreateAssociatedTokenIdempotentInstruction({
       payer,
       ata,
@@ -493,7 +580,6 @@ export class World {
     return readMint(account.data)
   }
 }
-
 
 function integerSqrt(value: bigint): bigint {
   if (value < 2n) return value

@@ -9,5 +9,6 @@ export const EXEMPT_TAGS: readonly string[] = ['stablecoin', 'wrapped', 'lst']
 
 /** Whether the token list makes the token authority-exempt. */
 export function isAuthorityExempt(list: TokenListFact | undefined): boolean {
-  return list !== undefined && list.verified && list.tags.some((tag) => EXEMPT_TAGS.includes(tag))
+  if (!list) return false
+  return list.verified && list.tags.some((tag) => EXEMPT_TAGS.includes(tag))
 }

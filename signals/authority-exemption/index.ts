@@ -25,7 +25,17 @@ export default defineSignal({
     if (!isAuthorityExempt(list)) return ok([], { authority_exempt: false })
     const tags = list.tags.filter((tag) => EXEMPT_TAGS.includes(tag))
     return ok(
-      [factor(meta, 'AUTHORITY_EXEMPT', 'info', 0, 'Issuer-controlled asset', `Verified on the token list as ${tags.join(', ')}: its live authorities are expected and not penalised.`, { tags: list.tags })],
+      [
+        factor(
+          meta,
+          'AUTHORITY_EXEMPT',
+          'info',
+          0,
+          'Issuer-controlled asset',
+          `Verified on the token list as ${tags.join(', ')}: its live authorities are expected and not penalised.`,
+          { tags: list.tags },
+        ),
+      ],
       { authority_exempt: true },
     )
   },

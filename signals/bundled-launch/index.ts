@@ -1,5 +1,13 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, missingOf, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import {
+  defineSignal,
+  factor,
+  missingOf,
+  ok,
+  signalMeta,
+  unknownOutcome,
+  type Factor,
+} from '../../src/pipeline/signal.ts'
 import { linkWallets } from '../wallet-clustering/links.ts'
 import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../launch-pattern/opening.ts'
 
@@ -8,7 +16,7 @@ const meta = signalMeta({
   version: '1.0.0',
   title: 'Bundled launch',
   risk: 'Developer-funded wallets bought in the very slot the pool opened (a bundle submitted with the pool creation).',
-  why: 'Nobody outside can see a pool before its creation lands, so same-slot buys are the developer\'s: it takes cheap supply through wallets that look like buyers, and dumps it on them.',
+  why: "Nobody outside can see a pool before its creation lands, so same-slot buys are the developer's: it takes cheap supply through wallets that look like buyers, and dumps it on them.",
   scanners: ['deep_dive'],
   facts: ['launch', 'funding', 'mint', ...POOL_FACTS],
   impact: 'high',
@@ -29,7 +37,21 @@ export default defineSignal({
     // Never traded: nothing was bundled.
     if (launch.mainPool === null) return ok([], { bundled_launch_detected: false })
     if (launch.poolOpenedSlot === null)
-      return { status: 'unknown', missing: [], factors: [factor(meta, 'UNKNOWN', 'info', 0, 'Bundled launch: not assessed', 'The pool\'s history is longer than what is read: its opening slot is unknown.')], fields: {} }
+      return {
+        status: 'unknown',
+        missing: [],
+        factors: [
+          factor(
+            meta,
+            'UNKNOWN',
+            'info',
+            0,
+            'Bundled launch: not assessed',
+            "The pool's history is longer than what is read: its opening slot is unknown.",
+          ),
+        ],
+        fields: {},
+      }
     const sameSlot = openingBuys(launch, 0).filter((trade) => trade.wallet !== launch.creator)
     const buyers = [...new Set(sameSlot.map((trade) => trade.wallet))]
     if (buyers.length < options.minBuyers) return ok([], { bundled_launch_detected: false })
@@ -39,13 +61,41 @@ export default defineSignal({
     const links = linkWallets(facts.get('funding')!, launch.creator)
     const linked = buyers.filter((wallet) => links.creatorLinked.has(wallet) || links.linked.has(wallet))
     const found: Factor[] = []
-    const bought = supplyPct(sameSlot.filter((trade) => linked.includes(trade.wallet)), facts.get('mint')!.supply)
-    const evidence = { opening_slot: String(launch.poolOpenedSlot), same_slot_buyers: buyers.length, linked_buyers: linked, supply_bought_pct: bought }
+    const bought = supplyPct(
+      sameSlot.filter((trade) => linked.includes(trade.wallet)),
+      facts.get('mint')!.supply,
+    )
+    const evidence = {
+      opening_slot: String(launch.poolOpenedSlot),
+      same_slot_buyers: buyers.length,
+      linked_buyers: linked,
+      supply_bought_pct: bought,
+    }
     const detected = linked.length >= options.minBuyers
     if (detected)
-      found.push(factor(meta, 'BUNDLED_LAUNCH', 'high', -25, `${linked.length} linked wallets bought in the opening slot`, `Wallets funded by the developer (or by one funder in one sitting) bought ${bought}% of the supply in the slot the pool opened.`, evidence))
+      found.push(
+        factor(
+          meta,
+          'BUNDLED_LAUNCH',
+          'high',
+          -25,
+          `${linked.length} linked wallets bought in the opening slot`,
+          `Wallets funded by the developer (or by one funder in one sitting) bought ${bought}% of the supply in the slot the pool opened.`,
+          evidence,
+        ),
+      )
     else
-      found.push(factor(meta, 'SAME_SLOT_BUYERS', 'info', 0, `${buyers.length} wallets bought in the opening slot`, 'Several wallets bought in the slot the pool opened, but none is tied to the developer by its funding.', evidence))
+      found.push(
+        factor(
+          meta,
+          'SAME_SLOT_BUYERS',
+          'info',
+          0,
+          `${buyers.length} wallets bought in the opening slot`,
+          'Several wallets bought in the slot the pool opened, but none is tied to the developer by its funding.',
+          evidence,
+        ),
+      )
     return ok(found, { bundled_launch_detected: detected })
   },
 })

@@ -12,7 +12,7 @@ const meta = signalMeta({
   id: 'buy-sell-pressure',
   version: '1.0.0',
   title: 'Buy and sell pressure',
-  risk: 'Sellers dominate the last day\'s flow.',
+  risk: "Sellers dominate the last day's flow.",
   why: 'When most of the value traded is selling, someone is exiting into every bid; buying into that flow is providing their exit liquidity.',
   scanners: ['market_intel'],
   facts: ['market', 'trades'],
@@ -33,39 +33,103 @@ export default defineSignal({
   detect(facts, options, { mint, now }) {
     const { market, tape, missing } = marketInputs(facts, mint)
     const pairs = market ? tokenPairs(market, mint) : []
-    if (market && pairs.length === 0) return noMarket(meta, { buy_sell_ratio: null, buy_pressure: null, sell_pressure: null })
+    if (market && pairs.length === 0)
+      return noMarket(meta, { buy_sell_ratio: null, buy_pressure: null, sell_pressure: null })
 
     // Counts: the market's 24 h transactions; without market data, the trades when they span the day.
     const day = tape ? tradesSince(tape, now - DAY_S) : []
     const counts = market
       ? tradeCounts(pairs, 'h24')
       : tape && covers(tape, now - DAY_S)
-        ? { buys: day.filter((trade) => trade.side === 'buy').length, sells: day.filter((trade) => trade.side === 'sell').length }
+        ? {
+            buys: day.filter((trade) => trade.side === 'buy').length,
+            sells: day.filter((trade) => trade.side === 'sell').length,
+          }
         : null
     const ratio = counts ? round(counts.buys / Math.max(counts.sells, 1), 2) : null
 
     // Pressure: the buy share of the value traded on the main pool in the last day (a few large sells
     // outweigh many small buys); without those trades, the buy share of the transaction count.
-    const value = (side: 'buy' | 'sell') => day.filter((trade) => trade.side === side).reduce((sum, trade) => sum + trade.quoteAtomic, 0)
+    const value = (side: 'buy' | 'sell') =>
+      day.filter((trade) => trade.side === side).reduce((sum, trade) => sum + trade.quoteAtomic, 0)
     const basis =
-      day.length >= options.minTrades ? 'trade_value' : counts && counts.buys + counts.sells >= options.minTrades ? 'trade_count' : 'too_few_trades'
+      day.length >= options.minTrades
+        ? 'trade_value'
+        : counts && counts.buys + counts.sells >= options.minTrades
+          ? 'trade_count'
+          : 'too_few_trades'
     const buyShare =
-      basis === 'trade_value' ? value('buy') / (value('buy') + value('sell') || 1) : basis === 'trade_count' ? counts!.buys / (counts!.buys + counts!.sells) : null
+      basis === 'trade_value'
+        ? value('buy') / (value('buy') + value('sell') || 1)
+        : basis === 'trade_count'
+          ? counts!.buys / (counts!.buys + counts!.sells)
+          : null
     // Only without market data and without a day of trades: `missing` names what was lost.
-    if (counts === null && buyShare === null) return outcomeOf(meta, missing, [], { buy_sell_ratio: null, buy_pressure: null, sell_pressure: null })
-    const level = (share: number | null): Level => (share === null ? 'LOW' : share >= options.highShare ? 'HIGH' : share >= options.mediumShare ? 'MEDIUM' : 'LOW')
+    if (counts === null && buyShare === null)
+      return outcomeOf(meta, missing, [], { buy_sell_ratio: null, buy_pressure: null, sell_pressure: null })
+    const level = (share: number | null): Level =>
+      share === null ? 'LOW' : share >= options.highShare ? 'HIGH' : share >= options.mediumShare ? 'MEDIUM' : 'LOW'
     const buy_pressure = level(buyShare)
     const sell_pressure = level(buyShare === null ? null : 1 - buyShare)
-    const evidence = { buys_24h: counts?.buys ?? null, sells_24h: counts?.sells ?? null, buy_share: buyShare === null ? null : round(buyShare, 3), basis }
+    const evidence = {
+      buys_24h: counts?.buys ?? null,
+      sells_24h: counts?.sells ?? null,
+      buy_share: buyShare === null ? null : round(buyShare, 3),
+      basis,
+    }
     const found: Factor[] = []
-    if (counts === null) found.push(notMeasured(meta, ['buy_sell_ratio'], 'Without market data, the trades read do not span the last day.'))
+    if (counts === null)
+      found.push(
+        notMeasured(meta, ['buy_sell_ratio'], 'Without market data, the trades read do not span the last day.'),
+      )
     if (sell_pressure === 'HIGH')
-      found.push(factor(meta, 'SELL_PRESSURE_HIGH', 'medium', -10, `Sellers took ${round((1 - buyShare!) * 100, 1)}% of the flow`, 'Selling dominated the last day: holders are exiting.', evidence))
+      found.push(
+        factor(
+          meta,
+          'SELL_PRESSURE_HIGH',
+          'medium',
+          -10,
+          `Sellers took ${round((1 - buyShare!) * 100, 1)}% of the flow`,
+          'Selling dominated the last day: holders are exiting.',
+          evidence,
+        ),
+      )
     else if (buy_pressure === 'HIGH')
-      found.push(factor(meta, 'BUY_PRESSURE_HIGH', 'info', 0, `Buyers took ${round(buyShare! * 100, 1)}% of the flow`, 'Buying dominated the last day.', evidence))
+      found.push(
+        factor(
+          meta,
+          'BUY_PRESSURE_HIGH',
+          'info',
+          0,
+          `Buyers took ${round(buyShare! * 100, 1)}% of the flow`,
+          'Buying dominated the last day.',
+          evidence,
+        ),
+      )
     else if (basis === 'too_few_trades')
-      found.push(factor(meta, 'FEW_TRADES', 'info', 0, 'Too few trades to read pressure', `Fewer than ${options.minTrades} trades in the last day: no pressure either way.`, evidence))
-    else found.push(factor(meta, 'PRESSURE_BALANCED', 'info', 0, 'Buying and selling balanced', 'Neither side dominated the last day.', evidence))
+      found.push(
+        factor(
+          meta,
+          'FEW_TRADES',
+          'info',
+          0,
+          'Too few trades to read pressure',
+          `Fewer than ${options.minTrades} trades in the last day: no pressure either way.`,
+          evidence,
+        ),
+      )
+    else
+      found.push(
+        factor(
+          meta,
+          'PRESSURE_BALANCED',
+          'info',
+          0,
+          'Buying and selling balanced',
+          'Neither side dominated the last day.',
+          evidence,
+        ),
+      )
     return outcomeOf(meta, missing, found, { buy_sell_ratio: ratio, buy_pressure, sell_pressure })
   },
 })

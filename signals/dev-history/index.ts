@@ -35,13 +35,54 @@ export default defineSignal({
     const found: Factor[] = []
     const rugged = history.earlierTokens.filter((token) => token.pulled)
     if (rugs >= options.serialRugs)
-      found.push(factor(meta, 'DEV_SERIAL_RUGGER', 'critical', -40, `Developer rugged ${rugs} earlier tokens`, 'The creator pulled the liquidity of its own earlier tokens again and again.', { rugged_tokens: history.previousRugs, earlier_tokens: rugged }, true))
+      found.push(
+        factor(
+          meta,
+          'DEV_SERIAL_RUGGER',
+          'critical',
+          -40,
+          `Developer rugged ${rugs} earlier tokens`,
+          'The creator pulled the liquidity of its own earlier tokens again and again.',
+          { rugged_tokens: history.previousRugs, earlier_tokens: rugged },
+          true,
+        ),
+      )
     else if (rugs > 0)
-      found.push(factor(meta, 'DEV_PREVIOUS_RUG', 'critical', -40, 'Developer rugged an earlier token', 'The creator pulled the liquidity of one of its own earlier tokens.', { rugged_tokens: history.previousRugs, earlier_tokens: rugged }))
+      found.push(
+        factor(
+          meta,
+          'DEV_PREVIOUS_RUG',
+          'critical',
+          -40,
+          'Developer rugged an earlier token',
+          'The creator pulled the liquidity of one of its own earlier tokens.',
+          { rugged_tokens: history.previousRugs, earlier_tokens: rugged },
+        ),
+      )
     if (created >= options.factoryTokens)
-      found.push(factor(meta, 'DEV_TOKEN_FACTORY', 'medium', -10, `Developer created ${created}${history.complete ? '' : '+'} other tokens`, 'The creator mass-produces tokens: most such launches are abandoned.', { created_tokens_count: created, history_complete: history.complete }))
+      found.push(
+        factor(
+          meta,
+          'DEV_TOKEN_FACTORY',
+          'medium',
+          -10,
+          `Developer created ${created}${history.complete ? '' : '+'} other tokens`,
+          'The creator mass-produces tokens: most such launches are abandoned.',
+          { created_tokens_count: created, history_complete: history.complete },
+        ),
+      )
     if (!history.complete)
-      found.push(factor(meta, 'DEV_HISTORY_PARTIAL', 'info', 0, 'Developer history read in part', 'The wallet has more transactions than are read: earlier tokens and rugs may be unseen.', { created_tokens_seen: created, rugs_seen: rugs }))
+      found.push(
+        factor(
+          meta,
+          'DEV_HISTORY_PARTIAL',
+          'info',
+          0,
+          'Developer history read in part',
+          'The wallet has more transactions than are read: earlier tokens and rugs may be unseen.',
+          { created_tokens_seen: created, rugs_seen: rugs },
+        ),
+      )
     return ok(found, {
       dev_wallet_analysis: {
         address: history.wallet,

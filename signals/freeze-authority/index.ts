@@ -6,7 +6,7 @@ const meta = signalMeta({
   id: 'freeze-authority',
   version: '1.0.0',
   title: 'Freeze authority',
-  risk: 'A wallet can still freeze any holder\'s token account.',
+  risk: "A wallet can still freeze any holder's token account.",
   why: 'A frozen account cannot sell: the issuer can trap buyers at will (a common honeypot).',
   scanners: ['quick_scan', 'deep_dive'],
   facts: ['mint', 'token_list'],
@@ -26,8 +26,24 @@ export default defineSignal({
     return ok(
       [
         exempt
-          ? factor(meta, 'FREEZE_AUTHORITY_LIVE_EXEMPT', 'info', 0, 'Freeze authority live (issuer-controlled asset)', 'The issuer can freeze accounts, as a regulated stablecoin must; not penalised.', { authority: mint.freezeAuthority })
-          : factor(meta, 'FREEZE_AUTHORITY_LIVE', 'high', options.penalty, 'Freeze authority live', 'A wallet can freeze any holder\'s account, stopping it from selling.', { authority: mint.freezeAuthority }),
+          ? factor(
+              meta,
+              'FREEZE_AUTHORITY_LIVE_EXEMPT',
+              'info',
+              0,
+              'Freeze authority live (issuer-controlled asset)',
+              'The issuer can freeze accounts, as a regulated stablecoin must; not penalised.',
+              { authority: mint.freezeAuthority },
+            )
+          : factor(
+              meta,
+              'FREEZE_AUTHORITY_LIVE',
+              'high',
+              options.penalty,
+              'Freeze authority live',
+              "A wallet can freeze any holder's account, stopping it from selling.",
+              { authority: mint.freezeAuthority },
+            ),
       ],
       { freeze_authority_revoked: false },
     )

@@ -22,14 +22,46 @@ export default defineSignal({
     const holders = facts.get('holders')
     if (!holders) return unknownOutcome(meta, ['holders'], { top_10_holder_pct: null })
     const top10 = holders.top10WalletPct
-    const largest = holders.accounts.filter((account) => account.kind === 'wallet').reduce((max, account) => Math.max(max, account.pct), 0)
+    const largest = holders.accounts
+      .filter((account) => account.kind === 'wallet')
+      .reduce((max, account) => Math.max(max, account.pct), 0)
     const found: Factor[] = []
     if (top10 > options.extremePct)
-      found.push(factor(meta, 'TOP10_EXTREME', 'critical', -35, `Top 10 wallets hold ${top10}%`, 'Almost the whole float is in ten wallets.', { top_10_holder_pct: top10 }))
+      found.push(
+        factor(
+          meta,
+          'TOP10_EXTREME',
+          'critical',
+          -35,
+          `Top 10 wallets hold ${top10}%`,
+          'Almost the whole float is in ten wallets.',
+          { top_10_holder_pct: top10 },
+        ),
+      )
     else if (top10 > options.highPct)
-      found.push(factor(meta, 'TOP10_HIGH', 'high', -20, `Top 10 wallets hold ${top10}%`, 'Most of the float is in ten wallets.', { top_10_holder_pct: top10 }))
+      found.push(
+        factor(
+          meta,
+          'TOP10_HIGH',
+          'high',
+          -20,
+          `Top 10 wallets hold ${top10}%`,
+          'Most of the float is in ten wallets.',
+          { top_10_holder_pct: top10 },
+        ),
+      )
     if (largest > options.singlePct)
-      found.push(factor(meta, 'SINGLE_HOLDER_DOMINANT', 'high', -10, `One wallet holds ${largest}%`, 'A single wallet can move the price on its own.', { largest_pct: largest }))
+      found.push(
+        factor(
+          meta,
+          'SINGLE_HOLDER_DOMINANT',
+          'high',
+          -10,
+          `One wallet holds ${largest}%`,
+          'A single wallet can move the price on its own.',
+          { largest_pct: largest },
+        ),
+      )
     return ok(found, { top_10_holder_pct: top10 })
   },
 })

@@ -3,8 +3,26 @@ import type { Facts, MintExtensions, MintFact } from '../../src/facts/types.ts'
 import type { FactView } from '../../src/pipeline/signal.ts'
 import honeypot from './index.ts'
 
-const NO_EXTENSIONS: MintExtensions = { transferFee: null, permanentDelegate: null, transferHook: null, nonTransferable: false, defaultAccountState: null, mintCloseAuthority: null, pausable: null, metadataPointer: null, tokenMetadata: null, other: [] }
-const mint = (extensions: Partial<MintExtensions> = {}, freezeAuthority: string | null = null): MintFact => ({ program: 'spl-token-2022', supply: 1n, decimals: 6, mintAuthority: null, freezeAuthority, extensions: { ...NO_EXTENSIONS, ...extensions } })
+const NO_EXTENSIONS: MintExtensions = {
+  transferFee: null,
+  permanentDelegate: null,
+  transferHook: null,
+  nonTransferable: false,
+  defaultAccountState: null,
+  mintCloseAuthority: null,
+  pausable: null,
+  metadataPointer: null,
+  tokenMetadata: null,
+  other: [],
+}
+const mint = (extensions: Partial<MintExtensions> = {}, freezeAuthority: string | null = null): MintFact => ({
+  program: 'spl-token-2022',
+  supply: 1n,
+  decimals: 6,
+  mintAuthority: null,
+  freezeAuthority,
+  extensions: { ...NO_EXTENSIONS, ...extensions },
+})
 const pair = { pairAddress: 'p' } as Facts['market']['pairs'][number]
 const traded = { market: { pairs: [pair] }, pools: { pools: [] }, launchpad: { pumpFun: null } }
 const untraded = { market: { pairs: [] }, pools: { pools: [] }, launchpad: { pumpFun: null } }
@@ -15,14 +33,60 @@ const detect = (facts: Partial<Facts>) => honeypot.detect(view(facts), {}, { min
 describe('honeypot', () => {
   const cases: { name: string; facts: Partial<Facts>; honeypot: boolean; code: string | null }[] = [
     { name: 'plain token with a market', facts: { mint: mint(), ...traded }, honeypot: false, code: null },
-    { name: 'non-transferable', facts: { mint: mint({ nonTransferable: true }), ...traded }, honeypot: true, code: 'HONEYPOT' },
-    { name: 'paused', facts: { mint: mint({ pausable: { authority: 'x', paused: true } }), ...traded }, honeypot: true, code: 'HONEYPOT' },
-    { name: 'accounts frozen by default', facts: { mint: mint({ defaultAccountState: 'frozen' }, 'x'), ...traded }, honeypot: true, code: 'HONEYPOT' },
-    { name: 'frozen by default but a verified stablecoin (permissioned by design)', facts: { mint: mint({ defaultAccountState: 'frozen' }, 'x'), token_list: stablecoin, ...traded }, honeypot: false, code: null },
-    { name: 'nothing to sell into: no pair, no pool, no live curve', facts: { mint: mint(), ...untraded }, honeypot: true, code: 'HONEYPOT' },
-    { name: 'a live bonding curve is a sell route', facts: { mint: mint(), ...untraded, launchpad: { pumpFun: { bondingCurve: 'c', complete: false, realQuoteReserves: 1n, creator: null, graduatedPool: null } } }, honeypot: false, code: null },
-    { name: 'freeze authority live: sellable today, blockable at will', facts: { mint: mint({}, 'x'), ...traded }, honeypot: false, code: 'SELL_BLOCKABLE' },
-    { name: 'transfer hook: its program is not read, so a risk, not a certainty', facts: { mint: mint({ transferHook: { programId: 'h', authority: null } }), ...traded }, honeypot: false, code: 'SELL_BLOCKABLE' },
+    {
+      name: 'non-transferable',
+      facts: { mint: mint({ nonTransferable: true }), ...traded },
+      honeypot: true,
+      code: 'HONEYPOT',
+    },
+    {
+      name: 'paused',
+      facts: { mint: mint({ pausable: { authority: 'x', paused: true } }), ...traded },
+      honeypot: true,
+      code: 'HONEYPOT',
+    },
+    {
+      name: 'accounts frozen by default',
+      facts: { mint: mint({ defaultAccountState: 'frozen' }, 'x'), ...traded },
+      honeypot: true,
+      code: 'HONEYPOT',
+    },
+    {
+      name: 'frozen by default but a verified stablecoin (permissioned by design)',
+      facts: { mint: mint({ defaultAccountState: 'frozen' }, 'x'), token_list: stablecoin, ...traded },
+      honeypot: false,
+      code: null,
+    },
+    {
+      name: 'nothing to sell into: no pair, no pool, no live curve',
+      facts: { mint: mint(), ...untraded },
+      honeypot: true,
+      code: 'HONEYPOT',
+    },
+    {
+      name: 'a live bonding curve is a sell route',
+      facts: {
+        mint: mint(),
+        ...untraded,
+        launchpad: {
+          pumpFun: { bondingCurve: 'c', complete: false, realQuoteReserves: 1n, creator: null, graduatedPool: null },
+        },
+      },
+      honeypot: false,
+      code: null,
+    },
+    {
+      name: 'freeze authority live: sellable today, blockable at will',
+      facts: { mint: mint({}, 'x'), ...traded },
+      honeypot: false,
+      code: 'SELL_BLOCKABLE',
+    },
+    {
+      name: 'transfer hook: its program is not read, so a risk, not a certainty',
+      facts: { mint: mint({ transferHook: { programId: 'h', authority: null } }), ...traded },
+      honeypot: false,
+      code: 'SELL_BLOCKABLE',
+    },
   ]
   for (const entry of cases)
     test(entry.name, () => {
@@ -33,11 +97,18 @@ describe('honeypot', () => {
     })
 
   test('a blocker on the mint is certain even without market data', () => {
-    expect(detect({ mint: mint({ nonTransferable: true }) })).toMatchObject({ status: 'ok', fields: { is_honeypot: true } })
+    expect(detect({ mint: mint({ nonTransferable: true }) })).toMatchObject({
+      status: 'ok',
+      fields: { is_honeypot: true },
+    })
   })
 
   test('no blocker but the sell route unreadable: unknown, no verdict', () => {
-    expect(detect({ mint: mint(), market: { pairs: [] } })).toMatchObject({ status: 'unknown', missing: ['pools', 'launchpad'], fields: {} })
+    expect(detect({ mint: mint(), market: { pairs: [] } })).toMatchObject({
+      status: 'unknown',
+      missing: ['pools', 'launchpad'],
+      fields: {},
+    })
     expect(detect({})).toMatchObject({ status: 'unknown', missing: ['mint'], fields: {} })
   })
 })

@@ -1,5 +1,13 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, missingOf, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import {
+  defineSignal,
+  factor,
+  missingOf,
+  ok,
+  signalMeta,
+  unknownOutcome,
+  type Factor,
+} from '../../src/pipeline/signal.ts'
 import { isAuthorityExempt } from '../authority-exemption/exempt.ts'
 
 const meta = signalMeta({
@@ -7,7 +15,7 @@ const meta = signalMeta({
   version: '1.0.0',
   title: 'Honeypot',
   risk: 'A holder cannot sell: the token cannot move, accounts start frozen, transfers are paused, or nothing trades it.',
-  why: 'A honeypot takes buyers\' money and gives them a token that cannot be sold at any price.',
+  why: "A honeypot takes buyers' money and gives them a token that cannot be sold at any price.",
   scanners: ['deep_dive'],
   facts: ['mint', 'token_list', 'market', 'pools', 'launchpad'],
   impact: 'high',
@@ -52,13 +60,42 @@ export default defineSignal({
 
     const found: Factor[] = []
     if (blockers.length > 0)
-      found.push(factor(meta, 'HONEYPOT', 'critical', 0, 'Honeypot: holders cannot sell', `Selling is blocked: ${blockers.join(', ')}.`, { blockers, issuer_can_block: risks }, true))
+      found.push(
+        factor(
+          meta,
+          'HONEYPOT',
+          'critical',
+          0,
+          'Honeypot: holders cannot sell',
+          `Selling is blocked: ${blockers.join(', ')}.`,
+          { blockers, issuer_can_block: risks },
+          true,
+        ),
+      )
     else if (risks.length > 0)
-      found.push(factor(meta, 'SELL_BLOCKABLE', 'info', 0, 'The issuer can block sales', `Holders can sell today, but ${risks.join(', ')} lets the issuer stop them.`, { issuer_can_block: risks }))
+      found.push(
+        factor(
+          meta,
+          'SELL_BLOCKABLE',
+          'info',
+          0,
+          'The issuer can block sales',
+          `Holders can sell today, but ${risks.join(', ')} lets the issuer stop them.`,
+          { issuer_can_block: risks },
+        ),
+      )
     // Without market, pool and launchpad data a missing sell route cannot be ruled out: no "sellable" verdict.
     if (blockers.length === 0 && !routeKnown) {
       const missing = missingOf(facts, ['market', 'pools', 'launchpad'])
-      const unknown = factor(meta, 'UNKNOWN', 'info', 0, 'Honeypot: not assessed', `No transfer blocker on the mint, but whether anything trades the token (a pool, a pair or a live curve) could not be read: ${missing.join(', ')} could not be gathered.`, { missing })
+      const unknown = factor(
+        meta,
+        'UNKNOWN',
+        'info',
+        0,
+        'Honeypot: not assessed',
+        `No transfer blocker on the mint, but whether anything trades the token (a pool, a pair or a live curve) could not be read: ${missing.join(', ')} could not be gathered.`,
+        { missing },
+      )
       return { status: 'unknown', missing, factors: [...found, unknown], fields: {} }
     }
     return ok(found, { is_honeypot: blockers.length > 0 })

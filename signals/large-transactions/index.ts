@@ -38,7 +38,14 @@ export default defineSignal({
     if (!tape) return outcomeOf(meta, missing, [], { large_txs_last_hour: null })
     const hour = tradesSince(tape, now - HOUR_S)
     if (hour.length > 0 && tape.unpricedReason !== null)
-      return outcomeOf(meta, missing, missing.length > 0 ? [] : [notMeasured(meta, ['large_txs_last_hour'], `Trades could not be valued in USD: ${tape.unpricedReason}.`)], { large_txs_last_hour: null })
+      return outcomeOf(
+        meta,
+        missing,
+        missing.length > 0
+          ? []
+          : [notMeasured(meta, ['large_txs_last_hour'], `Trades could not be valued in USD: ${tape.unpricedReason}.`)],
+        { large_txs_last_hour: null },
+      )
 
     const large = hour.filter((trade) => trade.usd !== null && trade.usd >= options.largeUsd)
     const buys = large.filter((trade) => trade.side === 'buy').length
@@ -52,11 +59,37 @@ export default defineSignal({
     }
     const found: Factor[] = []
     if (!covers(tape, now - HOUR_S))
-      found.push(notMeasured(meta, ['large_txs_last_hour'], 'The trades read (the main pool\'s latest transactions) do not span the whole hour: the count is a lower bound.'))
+      found.push(
+        notMeasured(
+          meta,
+          ['large_txs_last_hour'],
+          "The trades read (the main pool's latest transactions) do not span the whole hour: the count is a lower bound.",
+        ),
+      )
     if (sells > buys)
-      found.push(factor(meta, 'LARGE_SELLS', 'medium', -5, `${sells} large sell${sells === 1 ? '' : 's'} in the last hour`, `More trades of $${options.largeUsd} or more were sells than buys: a large holder is leaving.`, evidence))
+      found.push(
+        factor(
+          meta,
+          'LARGE_SELLS',
+          'medium',
+          -5,
+          `${sells} large sell${sells === 1 ? '' : 's'} in the last hour`,
+          `More trades of $${options.largeUsd} or more were sells than buys: a large holder is leaving.`,
+          evidence,
+        ),
+      )
     else if (buys > 0)
-      found.push(factor(meta, 'LARGE_BUYS', 'info', 0, `${buys} large buy${buys === 1 ? '' : 's'} in the last hour`, `Trades of $${options.largeUsd} or more were mostly buys.`, evidence))
+      found.push(
+        factor(
+          meta,
+          'LARGE_BUYS',
+          'info',
+          0,
+          `${buys} large buy${buys === 1 ? '' : 's'} in the last hour`,
+          `Trades of $${options.largeUsd} or more were mostly buys.`,
+          evidence,
+        ),
+      )
     return outcomeOf(meta, missing, found, { large_txs_last_hour: large.length })
   },
 })

@@ -8,7 +8,7 @@ const meta = signalMeta({
   version: '1.0.0',
   title: 'Launch anomalies',
   risk: 'A token younger than a day, or one whose pool opened minutes ago.',
-  why: 'Most rug pulls happen in a token\'s first hours, before any track record exists.',
+  why: "Most rug pulls happen in a token's first hours, before any track record exists.",
   scanners: ['quick_scan'],
   facts: ['market'],
   impact: 'medium',
@@ -22,15 +22,44 @@ export default defineSignal({
   meta,
   detect(facts, options, { now }) {
     const market = facts.get('market')
-    if (!market) return unknownOutcome(meta, ['market'], { launch_anomaly: { detected: null, pair_age_hours: null, reasons: [] } })
-    const created = market.pairs.map((pair) => pair.pairCreatedAt).filter((value): value is number => typeof value === 'number')
+    if (!market)
+      return unknownOutcome(meta, ['market'], { launch_anomaly: { detected: null, pair_age_hours: null, reasons: [] } })
+    const created = market.pairs
+      .map((pair) => pair.pairCreatedAt)
+      .filter((value): value is number => typeof value === 'number')
     if (created.length === 0) return ok([], { launch_anomaly: { detected: null, pair_age_hours: null, reasons: [] } })
     const ageHours = Math.round(((now - Math.min(...created) / 1000) / HOUR) * 10) / 10
     const found: Factor[] = []
     if (ageHours < options.veryNewHours)
-      found.push(factor(meta, 'VERY_NEW_TOKEN', 'high', -20, `Trading for ${ageHours} h`, 'The first pool opened less than an hour ago.', { pair_age_hours: ageHours }))
+      found.push(
+        factor(
+          meta,
+          'VERY_NEW_TOKEN',
+          'high',
+          -20,
+          `Trading for ${ageHours} h`,
+          'The first pool opened less than an hour ago.',
+          { pair_age_hours: ageHours },
+        ),
+      )
     else if (ageHours < options.newHours)
-      found.push(factor(meta, 'NEW_TOKEN', 'medium', -15, `Trading for ${ageHours} h`, 'The first pool opened less than a day ago.', { pair_age_hours: ageHours }))
-    return ok(found, { launch_anomaly: { detected: found.length > 0, pair_age_hours: ageHours, reasons: found.map((entry) => entry.code) } })
+      found.push(
+        factor(
+          meta,
+          'NEW_TOKEN',
+          'medium',
+          -15,
+          `Trading for ${ageHours} h`,
+          'The first pool opened less than a day ago.',
+          { pair_age_hours: ageHours },
+        ),
+      )
+    return ok(found, {
+      launch_anomaly: {
+        detected: found.length > 0,
+        pair_age_hours: ageHours,
+        reasons: found.map((entry) => entry.code),
+      },
+    })
   },
 })

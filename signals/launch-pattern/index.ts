@@ -32,12 +32,46 @@ export default defineSignal({
     const links = linkWallets(facts.get('funding')!, launch.creator)
     const early = openingBuys(launch, options.windowSlots)
     const insiders = early.filter((trade) => links.linked.has(trade.wallet) || links.creatorLinked.has(trade.wallet))
-    const devPct = supplyPct(early.filter((trade) => trade.wallet === launch.creator), facts.get('mint')!.supply)
+    const devPct = supplyPct(
+      early.filter((trade) => trade.wallet === launch.creator),
+      facts.get('mint')!.supply,
+    )
     const insiderPct = supplyPct(insiders, facts.get('mint')!.supply)
-    const evidence = { window_slots: options.windowSlots, insider_buyers: [...new Set(insiders.map((trade) => trade.wallet))], insider_supply_pct: insiderPct, developer_supply_pct: devPct }
+    const evidence = {
+      window_slots: options.windowSlots,
+      insider_buyers: [...new Set(insiders.map((trade) => trade.wallet))],
+      insider_supply_pct: insiderPct,
+      developer_supply_pct: devPct,
+    }
     // The penalties for the same facts are the bundled-launch and wallet-clustering signals'.
     if (insiders.length > 0 || devPct > options.devBuyPct)
-      return ok([factor(meta, 'STEALTH_LAUNCH', 'info', 0, 'Stealth launch', 'Insiders bought in the launch window, before the public could see the pool.', evidence)], { launch_pattern: 'STEALTH_LAUNCH' })
-    return ok([factor(meta, 'FAIR_LAUNCH', 'info', 0, 'Fair launch', 'No insider bought in the launch window: the first buyers met the market at the same time.', evidence)], { launch_pattern: 'FAIR_LAUNCH' })
+      return ok(
+        [
+          factor(
+            meta,
+            'STEALTH_LAUNCH',
+            'info',
+            0,
+            'Stealth launch',
+            'Insiders bought in the launch window, before the public could see the pool.',
+            evidence,
+          ),
+        ],
+        { launch_pattern: 'STEALTH_LAUNCH' },
+      )
+    return ok(
+      [
+        factor(
+          meta,
+          'FAIR_LAUNCH',
+          'info',
+          0,
+          'Fair launch',
+          'No insider bought in the launch window: the first buyers met the market at the same time.',
+          evidence,
+        ),
+      ],
+      { launch_pattern: 'FAIR_LAUNCH' },
+    )
   },
 })

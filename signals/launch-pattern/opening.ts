@@ -20,7 +20,9 @@ export function poolUnknown(facts: FactView, pool: string | null): FactName[] {
 export function openingBuys(launch: LaunchFact, slots: number, from = 0): SwapRecord[] {
   const opened = launch.poolOpenedSlot
   if (opened === null) return []
-  return launch.firstTrades.filter((trade) => trade.side === 'buy' && trade.slot >= opened + BigInt(from) && trade.slot <= opened + BigInt(slots))
+  return launch.firstTrades.filter(
+    (trade) => trade.side === 'buy' && trade.slot >= opened + BigInt(from) && trade.slot <= opened + BigInt(slots),
+  )
 }
 
 /** Share of the supply (percent, two decimals) that `trades` moved. */

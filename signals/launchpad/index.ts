@@ -26,8 +26,24 @@ export default defineSignal({
     return ok(
       [
         curve.complete
-          ? factor(meta, 'PUMP_FUN_GRADUATED', 'info', 0, 'Launched on pump.fun, graduated', 'The bonding curve filled and its reserves moved to an AMM pool.', { bonding_curve: curve.bondingCurve, graduated_pool: curve.graduatedPool, creator: curve.creator })
-          : factor(meta, 'PUMP_FUN_BONDING_CURVE', 'info', 0, 'Launched on pump.fun, still on its curve', 'The token trades against its bonding curve; it has not graduated to an AMM.', { bonding_curve: curve.bondingCurve, creator: curve.creator }),
+          ? factor(
+              meta,
+              'PUMP_FUN_GRADUATED',
+              'info',
+              0,
+              'Launched on pump.fun, graduated',
+              'The bonding curve filled and its reserves moved to an AMM pool.',
+              { bonding_curve: curve.bondingCurve, graduated_pool: curve.graduatedPool, creator: curve.creator },
+            )
+          : factor(
+              meta,
+              'PUMP_FUN_BONDING_CURVE',
+              'info',
+              0,
+              'Launched on pump.fun, still on its curve',
+              'The token trades against its bonding curve; it has not graduated to an AMM.',
+              { bonding_curve: curve.bondingCurve, creator: curve.creator },
+            ),
       ],
       { pump_launchpad_launched: true },
     )

@@ -5,13 +5,16 @@ const meta = signalMeta({
   id: 'liquidity-lock',
   version: '1.0.0',
   title: 'Liquidity lock',
-  risk: 'The main pool\'s LP is neither burned nor held by a lock program, and one wallet holds enough of it to pull the pool.',
+  risk: "The main pool's LP is neither burned nor held by a lock program, and one wallet holds enough of it to pull the pool.",
   why: 'Burned or locked LP cannot be withdrawn; LP in one wallet is a rug pull one transaction away.',
   scanners: ['deep_dive'],
   facts: ['pools', 'lp_locks', 'launchpad'],
   impact: 'high',
   confidence: 'high',
-  options: Type.Object({ lockedPct: Type.Number({ minimum: 0, maximum: 100 }), pullablePct: Type.Number({ minimum: 0, maximum: 100 }) }),
+  options: Type.Object({
+    lockedPct: Type.Number({ minimum: 0, maximum: 100 }),
+    pullablePct: Type.Number({ minimum: 0, maximum: 100 }),
+  }),
   // 95% locked: the lp-status threshold (a pool's minimum LP and dust do not make it pullable). One
   // wallet with half the LP can take half the pool in one transaction.
   defaults: { lockedPct: 95, pullablePct: 50 },
@@ -30,7 +33,14 @@ export default defineSignal({
     if (!pools) return unknownOutcome(meta, ['pools'])
     const main = pools.pools[0]
     const status = (locked: boolean, burned: number, program: number, source: 'lp' | 'bonding_curve') => ({
-      liquidity_lock_status: { locked, lock_duration_days: null, locked_pct: round2(Math.min(100, burned + program)), burned_pct: round2(burned), lock_program_pct: round2(program), source },
+      liquidity_lock_status: {
+        locked,
+        lock_duration_days: null,
+        locked_pct: round2(Math.min(100, burned + program)),
+        burned_pct: round2(burned),
+        lock_program_pct: round2(program),
+        source,
+      },
     })
     if (!main) {
       const launchpad = facts.get('launchpad')
@@ -38,27 +48,101 @@ export default defineSignal({
       const curve = launchpad.pumpFun
       // Curve reserves belong to the launchpad program: nobody can withdraw them.
       if (curve && !curve.complete)
-        return ok([factor(meta, 'CURVE_CUSTODY', 'info', 0, 'Liquidity held by the bonding curve', 'The launchpad program holds the reserves; no one can withdraw them.', { bonding_curve: curve.bondingCurve })], status(true, 0, 100, 'bonding_curve'))
+        return ok(
+          [
+            factor(
+              meta,
+              'CURVE_CUSTODY',
+              'info',
+              0,
+              'Liquidity held by the bonding curve',
+              'The launchpad program holds the reserves; no one can withdraw them.',
+              { bonding_curve: curve.bondingCurve },
+            ),
+          ],
+          status(true, 0, 100, 'bonding_curve'),
+        )
       return ok([], {})
     }
     if (main.model === 'CLMM_DLMM')
-      return ok([factor(meta, 'LOCK_NOT_READ', 'info', 0, 'Lock not assessed', 'Concentrated-liquidity positions are NFTs; whether they sit in lockers is not read.', { pool: main.address })], {})
-    if (!main.lp) return ok([factor(meta, 'LOCK_NOT_READ', 'info', 0, 'Lock not assessed', 'The pool\'s LP mint could not be read.', { pool: main.address })], {})
+      return ok(
+        [
+          factor(
+            meta,
+            'LOCK_NOT_READ',
+            'info',
+            0,
+            'Lock not assessed',
+            'Concentrated-liquidity positions are NFTs; whether they sit in lockers is not read.',
+            { pool: main.address },
+          ),
+        ],
+        {},
+      )
+    if (!main.lp)
+      return ok(
+        [
+          factor(meta, 'LOCK_NOT_READ', 'info', 0, 'Lock not assessed', "The pool's LP mint could not be read.", {
+            pool: main.address,
+          }),
+        ],
+        {},
+      )
     const lp = main.lp
     const entry = facts.get('lp_locks')?.pools.find((candidate) => candidate.pool === main.address)
-    if (lp.supply === 0n || (!entry && lp.burnedPct >= options.lockedPct)) return ok([], status(true, lp.burnedPct, 0, 'lp'))
+    if (lp.supply === 0n || (!entry && lp.burnedPct >= options.lockedPct))
+      return ok([], status(true, lp.burnedPct, 0, 'lp'))
     if (!entry) {
       const locks = facts.get('lp_locks')
       return locks ? ok([], {}) : unknownOutcome(meta, ['lp_locks'])
     }
     const locked = entry.burnedPct + entry.lockedPct >= options.lockedPct
-    const evidence = { pool: main.address, burned_pct: entry.burnedPct, locked_pct: entry.lockedPct, largest_holder_pct: entry.largestHolderPct, holders: entry.holders.slice(0, 5) }
+    const evidence = {
+      pool: main.address,
+      burned_pct: entry.burnedPct,
+      locked_pct: entry.lockedPct,
+      largest_holder_pct: entry.largestHolderPct,
+      holders: entry.holders.slice(0, 5),
+    }
     if (locked)
-      return ok([factor(meta, 'LP_LOCKED', 'info', 0, `LP ${round2(entry.burnedPct + entry.lockedPct)}% burned or locked`, 'The LP is burned or held by a lock program; the lock\'s end date is not read.', evidence)], status(true, entry.burnedPct, entry.lockedPct, 'lp'))
+      return ok(
+        [
+          factor(
+            meta,
+            'LP_LOCKED',
+            'info',
+            0,
+            `LP ${round2(entry.burnedPct + entry.lockedPct)}% burned or locked`,
+            "The LP is burned or held by a lock program; the lock's end date is not read.",
+            evidence,
+          ),
+        ],
+        status(true, entry.burnedPct, entry.lockedPct, 'lp'),
+      )
     const found =
       entry.largestHolderPct >= options.pullablePct
-        ? [factor(meta, 'LP_PULLABLE', 'high', -10, `One wallet holds ${entry.largestHolderPct}% of the LP`, 'A single wallet can withdraw most of the pool\'s liquidity in one transaction.', evidence)]
-        : [factor(meta, 'LP_UNLOCKED', 'info', 0, `LP ${round2(entry.burnedPct + entry.lockedPct)}% burned or locked`, 'Most of the LP is neither burned nor locked, but spread over several wallets.', evidence)]
+        ? [
+            factor(
+              meta,
+              'LP_PULLABLE',
+              'high',
+              -10,
+              `One wallet holds ${entry.largestHolderPct}% of the LP`,
+              "A single wallet can withdraw most of the pool's liquidity in one transaction.",
+              evidence,
+            ),
+          ]
+        : [
+            factor(
+              meta,
+              'LP_UNLOCKED',
+              'info',
+              0,
+              `LP ${round2(entry.burnedPct + entry.lockedPct)}% burned or locked`,
+              'Most of the LP is neither burned nor locked, but spread over several wallets.',
+              evidence,
+            ),
+          ]
     return ok(found, status(false, entry.burnedPct, entry.lockedPct, 'lp'))
   },
 })

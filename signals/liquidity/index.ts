@@ -8,10 +8,30 @@ import type { LiquidityRating as Rating } from '../../src/pipeline/vocabulary.ts
  * trade with under 2% impact, THIN moves over 10% on a $500 sell, below $5k the pool is a trap door.
  */
 const BANDS: readonly { rating: Exclude<Rating, 'UNKNOWN'>; min: number; meaning: string; guidance: string }[] = [
-  { rating: 'DEEP', min: 500_000, meaning: 'Deep liquidity: large trades move the price little.', guidance: 'Position sizes up to a few thousand USD exit with little slippage.' },
-  { rating: 'ADEQUATE', min: 50_000, meaning: 'Adequate liquidity for ordinary trades.', guidance: 'Keep single trades under about 1% of the pool; split larger exits.' },
-  { rating: 'THIN', min: 5_000, meaning: 'Thin liquidity: a few hundred dollars move the price several percent.', guidance: 'Trade small, set tight slippage, expect a hard exit.' },
-  { rating: 'CRITICAL', min: 0, meaning: 'Critical: the pool is nearly empty; selling may be impossible at any useful price.', guidance: 'Avoid buying: there is no exit.' },
+  {
+    rating: 'DEEP',
+    min: 500_000,
+    meaning: 'Deep liquidity: large trades move the price little.',
+    guidance: 'Position sizes up to a few thousand USD exit with little slippage.',
+  },
+  {
+    rating: 'ADEQUATE',
+    min: 50_000,
+    meaning: 'Adequate liquidity for ordinary trades.',
+    guidance: 'Keep single trades under about 1% of the pool; split larger exits.',
+  },
+  {
+    rating: 'THIN',
+    min: 5_000,
+    meaning: 'Thin liquidity: a few hundred dollars move the price several percent.',
+    guidance: 'Trade small, set tight slippage, expect a hard exit.',
+  },
+  {
+    rating: 'CRITICAL',
+    min: 0,
+    meaning: 'Critical: the pool is nearly empty; selling may be impossible at any useful price.',
+    guidance: 'Avoid buying: there is no exit.',
+  },
 ]
 
 const meta = signalMeta({
@@ -35,25 +55,63 @@ export default defineSignal({
     const market = facts.get('market')
     if (!market)
       return unknownOutcome(meta, ['market'], {
-        liquidity_check: { rating: 'UNKNOWN', meaning: 'Liquidity could not be measured: market data is unavailable.', threshold_usd: null, action_guidance: 'Check the pools yourself before trading.' },
+        liquidity_check: {
+          rating: 'UNKNOWN',
+          meaning: 'Liquidity could not be measured: market data is unavailable.',
+          threshold_usd: null,
+          action_guidance: 'Check the pools yourself before trading.',
+        },
         liquidity_usd: null,
       })
     const usd = market.pairs.reduce((sum, pair) => sum + (pair.liquidity?.usd ?? 0), 0)
     if (market.pairs.length === 0)
-      return ok([factor(meta, 'NO_MARKET', 'critical', -35, 'No market', 'No pool trades this token: it cannot be sold.', {})], {
-        liquidity_check: { rating: 'CRITICAL', meaning: 'No pool trades this token: there is no exit.', threshold_usd: BANDS[2]!.min, action_guidance: 'Avoid buying: there is no exit.' },
-        liquidity_usd: 0,
-      })
+      return ok(
+        [factor(meta, 'NO_MARKET', 'critical', -35, 'No market', 'No pool trades this token: it cannot be sold.', {})],
+        {
+          liquidity_check: {
+            rating: 'CRITICAL',
+            meaning: 'No pool trades this token: there is no exit.',
+            threshold_usd: BANDS[2]!.min,
+            action_guidance: 'Avoid buying: there is no exit.',
+          },
+          liquidity_usd: 0,
+        },
+      )
     const band = BANDS.find((entry) => usd >= entry.min)!
     const found =
       usd < options.criticalUsd
-        ? [factor(meta, 'LIQUIDITY_CRITICAL', 'critical', -35, `Liquidity $${Math.round(usd)}`, 'Under $1k of liquidity: any sale crashes the price.', { liquidity_usd: usd })]
+        ? [
+            factor(
+              meta,
+              'LIQUIDITY_CRITICAL',
+              'critical',
+              -35,
+              `Liquidity $${Math.round(usd)}`,
+              'Under $1k of liquidity: any sale crashes the price.',
+              { liquidity_usd: usd },
+            ),
+          ]
         : usd < options.lowUsd
-          ? [factor(meta, 'LIQUIDITY_LOW', 'high', -20, `Liquidity $${Math.round(usd)}`, 'Under $10k of liquidity: sales of a few hundred dollars move the price a lot.', { liquidity_usd: usd })]
+          ? [
+              factor(
+                meta,
+                'LIQUIDITY_LOW',
+                'high',
+                -20,
+                `Liquidity $${Math.round(usd)}`,
+                'Under $10k of liquidity: sales of a few hundred dollars move the price a lot.',
+                { liquidity_usd: usd },
+              ),
+            ]
           : []
     return ok(found, {
       // For CRITICAL the threshold is the one it failed to reach (THIN's floor); otherwise its band's floor.
-      liquidity_check: { rating: band.rating, meaning: band.meaning, threshold_usd: band.rating === 'CRITICAL' ? BANDS[2]!.min : band.min, action_guidance: band.guidance },
+      liquidity_check: {
+        rating: band.rating,
+        meaning: band.meaning,
+        threshold_usd: band.rating === 'CRITICAL' ? BANDS[2]!.min : band.min,
+        action_guidance: band.guidance,
+      },
       liquidity_usd: Math.round(usd * 100) / 100,
     })
   },

@@ -21,29 +21,103 @@ export default defineSignal({
   detect(facts, options) {
     const pools = facts.get('pools')
     const launchpad = facts.get('launchpad')
-    const lock = (source: string, burned: number | null, locked: boolean | null) => ({ locked, locked_pct: null, burned_pct: burned, lock_duration_days: null, source })
-    if (!pools) return unknownOutcome(meta, ['pools'], { lp_model: 'UNKNOWN', lp_status: 'UNKNOWN', lp_burned: null, liquidity_lock_status: lock('unknown', null, null) })
+    const lock = (source: string, burned: number | null, locked: boolean | null) => ({
+      locked,
+      locked_pct: null,
+      burned_pct: burned,
+      lock_duration_days: null,
+      source,
+    })
+    if (!pools)
+      return unknownOutcome(meta, ['pools'], {
+        lp_model: 'UNKNOWN',
+        lp_status: 'UNKNOWN',
+        lp_burned: null,
+        liquidity_lock_status: lock('unknown', null, null),
+      })
     // The main pool: the first listed (the market lists the deepest first).
     const main = pools.pools[0]
     if (!main) {
       const curve = launchpad?.pumpFun
       if (curve && !curve.complete)
-        return ok([factor(meta, 'BONDING_CURVE', 'info', 0, 'Liquidity on a bonding curve', 'The liquidity is held by the launchpad\'s bonding-curve program, not by LP holders.', { bonding_curve: curve.bondingCurve })], {
-          lp_model: 'UNKNOWN', lp_status: 'CUSTODIAL', lp_burned: null, liquidity_lock_status: lock('bonding_curve', null, true),
-        })
-      return ok([], { lp_model: 'UNKNOWN', lp_status: 'UNKNOWN', lp_burned: null, liquidity_lock_status: lock('no_pool', null, null) })
+        return ok(
+          [
+            factor(
+              meta,
+              'BONDING_CURVE',
+              'info',
+              0,
+              'Liquidity on a bonding curve',
+              "The liquidity is held by the launchpad's bonding-curve program, not by LP holders.",
+              { bonding_curve: curve.bondingCurve },
+            ),
+          ],
+          {
+            lp_model: 'UNKNOWN',
+            lp_status: 'CUSTODIAL',
+            lp_burned: null,
+            liquidity_lock_status: lock('bonding_curve', null, true),
+          },
+        )
+      return ok([], {
+        lp_model: 'UNKNOWN',
+        lp_status: 'UNKNOWN',
+        lp_burned: null,
+        liquidity_lock_status: lock('no_pool', null, null),
+      })
     }
     if (main.model === 'CLMM_DLMM')
-      return ok([factor(meta, 'LP_NOT_APPLICABLE', 'info', 0, `${main.venue}: positions, not LP tokens`, 'Concentrated-liquidity positions are NFTs: LP burn does not apply; providers can withdraw their own positions.', { pool: main.address })], {
-        lp_model: 'CLMM_DLMM', lp_status: 'NOT_APPLICABLE', lp_burned: null, liquidity_lock_status: lock('not_applicable', null, null),
-      })
+      return ok(
+        [
+          factor(
+            meta,
+            'LP_NOT_APPLICABLE',
+            'info',
+            0,
+            `${main.venue}: positions, not LP tokens`,
+            'Concentrated-liquidity positions are NFTs: LP burn does not apply; providers can withdraw their own positions.',
+            { pool: main.address },
+          ),
+        ],
+        {
+          lp_model: 'CLMM_DLMM',
+          lp_status: 'NOT_APPLICABLE',
+          lp_burned: null,
+          liquidity_lock_status: lock('not_applicable', null, null),
+        },
+      )
     if (!main.lp)
-      return ok([], { lp_model: 'TRADITIONAL_AMM', lp_status: 'UNKNOWN', lp_burned: null, liquidity_lock_status: lock('unknown', null, null) })
+      return ok([], {
+        lp_model: 'TRADITIONAL_AMM',
+        lp_status: 'UNKNOWN',
+        lp_burned: null,
+        liquidity_lock_status: lock('unknown', null, null),
+      })
     const burned = main.lp.burnedPct >= options.burnedPct
     return ok(
       burned
-        ? [factor(meta, 'LP_BURNED', 'info', 0, `LP ${main.lp.burnedPct}% burned`, 'The pool\'s LP tokens are burned: its liquidity cannot be pulled.', { pool: main.address, burned_pct: main.lp.burnedPct })]
-        : [factor(meta, 'LP_UNBURNED', 'high', options.penalty, `LP ${main.lp.burnedPct}% burned`, 'Most LP tokens still exist: their holders can withdraw the liquidity (a rug pull).', { pool: main.address, burned_pct: main.lp.burnedPct })],
+        ? [
+            factor(
+              meta,
+              'LP_BURNED',
+              'info',
+              0,
+              `LP ${main.lp.burnedPct}% burned`,
+              "The pool's LP tokens are burned: its liquidity cannot be pulled.",
+              { pool: main.address, burned_pct: main.lp.burnedPct },
+            ),
+          ]
+        : [
+            factor(
+              meta,
+              'LP_UNBURNED',
+              'high',
+              options.penalty,
+              `LP ${main.lp.burnedPct}% burned`,
+              'Most LP tokens still exist: their holders can withdraw the liquidity (a rug pull).',
+              { pool: main.address, burned_pct: main.lp.burnedPct },
+            ),
+          ],
       {
         lp_model: 'TRADITIONAL_AMM',
         lp_status: burned ? 'BURNED' : 'UNBURNED',

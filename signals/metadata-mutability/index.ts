@@ -5,7 +5,7 @@ const meta = signalMeta({
   id: 'metadata-mutability',
   version: '1.0.0',
   title: 'Mutable metadata',
-  risk: 'The update authority can still change the token\'s name, symbol and image.',
+  risk: "The update authority can still change the token's name, symbol and image.",
   why: 'Mutable metadata lets a token be renamed to impersonate another after buyers arrive.',
   scanners: ['quick_scan', 'deep_dive'],
   facts: ['metadata'],
@@ -22,7 +22,17 @@ export default defineSignal({
     if (!metadata) return unknownOutcome(meta, ['metadata'], { metadata_mutable: null })
     if (metadata.isMutable !== true) return ok([], { metadata_mutable: metadata.isMutable })
     return ok(
-      [factor(meta, 'METADATA_MUTABLE', 'low', options.penalty, 'Mutable metadata', 'The update authority can change name, symbol and image.', { update_authority: metadata.updateAuthority })],
+      [
+        factor(
+          meta,
+          'METADATA_MUTABLE',
+          'low',
+          options.penalty,
+          'Mutable metadata',
+          'The update authority can change name, symbol and image.',
+          { update_authority: metadata.updateAuthority },
+        ),
+      ],
       { metadata_mutable: true },
     )
   },

@@ -27,8 +27,24 @@ export default defineSignal({
     return ok(
       [
         exempt
-          ? factor(meta, 'MINT_AUTHORITY_LIVE_EXEMPT', 'info', 0, 'Mint authority live (issuer-controlled asset)', 'The issuer can mint, as a verified stablecoin or wrapped asset must; not penalised.', { authority: mint.mintAuthority })
-          : factor(meta, 'MINT_AUTHORITY_LIVE', 'high', options.penalty, 'Mint authority live', 'A wallet can still mint new tokens and dilute holders.', { authority: mint.mintAuthority }),
+          ? factor(
+              meta,
+              'MINT_AUTHORITY_LIVE_EXEMPT',
+              'info',
+              0,
+              'Mint authority live (issuer-controlled asset)',
+              'The issuer can mint, as a verified stablecoin or wrapped asset must; not penalised.',
+              { authority: mint.mintAuthority },
+            )
+          : factor(
+              meta,
+              'MINT_AUTHORITY_LIVE',
+              'high',
+              options.penalty,
+              'Mint authority live',
+              'A wallet can still mint new tokens and dilute holders.',
+              { authority: mint.mintAuthority },
+            ),
       ],
       { mint_authority_revoked: false },
     )

@@ -3,8 +3,13 @@ import type { Facts } from '../../src/facts/types.ts'
 import momentum from './index.ts'
 
 type Pair = Facts['market']['pairs'][number]
-const pair = (priceChange: Pair['priceChange'], volume: Pair['volume']) => ({ pairAddress: 'p', priceChange, volume }) as Pair
-const detect = (pairs: Pair[] | undefined) => momentum.detect({ get: () => (pairs ? { pairs } : undefined) as never }, momentum.meta.defaults, { mint: 'm', now: 0 })
+const pair = (priceChange: Pair['priceChange'], volume: Pair['volume']) =>
+  ({ pairAddress: 'p', priceChange, volume }) as Pair
+const detect = (pairs: Pair[] | undefined) =>
+  momentum.detect({ get: () => (pairs ? { pairs } : undefined) as never }, momentum.meta.defaults, {
+    mint: 'm',
+    now: 0,
+  })
 const score = (pairs: Pair[]) => detect(pairs).fields.momentum_score as number
 
 describe('momentum', () => {
@@ -33,8 +38,11 @@ describe('momentum', () => {
     expect(detect([pair({ h24: 150 }, { h24: 1 })]).factors.map((factor) => factor.code)).toEqual(['PARABOLIC_24H'])
   })
 
-  test('volume adds up over pairs; the 24 h change is the main pair\'s', () => {
-    expect(detect([pair({ h24: 5 }, { h24: 100 }), pair({ h24: 50 }, { h24: 20.5 })]).fields).toMatchObject({ volume_24h: 120.5, price_change_24h_pct: 5 })
+  test("volume adds up over pairs; the 24 h change is the main pair's", () => {
+    expect(detect([pair({ h24: 5 }, { h24: 100 }), pair({ h24: 50 }, { h24: 20.5 })]).fields).toMatchObject({
+      volume_24h: 120.5,
+      price_change_24h_pct: 5,
+    })
   })
 
   test('missing market: unknown, no fields', () => {

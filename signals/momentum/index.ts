@@ -34,7 +34,8 @@ export default defineSignal({
     if (market.pairs.length === 0) return ok([], { momentum_score: 0, volume_24h: 0 })
     const main = market.pairs[0]!
     const change = main.priceChange ?? {}
-    const weighted = PRICE_WEIGHTS.h1 * (change.h1 ?? 0) + PRICE_WEIGHTS.h6 * (change.h6 ?? 0) + PRICE_WEIGHTS.h24 * (change.h24 ?? 0)
+    const weighted =
+      PRICE_WEIGHTS.h1 * (change.h1 ?? 0) + PRICE_WEIGHTS.h6 * (change.h6 ?? 0) + PRICE_WEIGHTS.h24 * (change.h24 ?? 0)
     const pricePart = 50 + 50 * Math.tanh(weighted / PRICE_SCALE_PCT)
     const volume = (window: 'h6' | 'h24') => market.pairs.reduce((sum, pair) => sum + (pair.volume?.[window] ?? 0), 0)
     const day = volume('h24')
@@ -44,11 +45,40 @@ export default defineSignal({
     const score = Math.round(PRICE_WEIGHT * pricePart + VOLUME_WEIGHT * volumePart)
     const change24 = change.h24
     const found: Factor[] = []
-    const evidence = { price_change_pct: change, volume_24h_usd: round2(day), volume_trend: round2(trend), momentum_score: score }
+    const evidence = {
+      price_change_pct: change,
+      volume_24h_usd: round2(day),
+      volume_trend: round2(trend),
+      momentum_score: score,
+    }
     if (change24 !== undefined && change24 <= options.crashPct)
-      found.push(factor(meta, 'PRICE_CRASH_24H', 'medium', -10, `Price ${change24}% in 24 h`, 'The price more than halved in a day.', evidence))
+      found.push(
+        factor(
+          meta,
+          'PRICE_CRASH_24H',
+          'medium',
+          -10,
+          `Price ${change24}% in 24 h`,
+          'The price more than halved in a day.',
+          evidence,
+        ),
+      )
     else if (change24 !== undefined && change24 >= options.parabolicPct)
-      found.push(factor(meta, 'PARABOLIC_24H', 'low', -5, `Price +${change24}% in 24 h`, 'The price more than doubled in a day: buying now chases the move.', evidence))
-    return ok(found, { momentum_score: score, volume_24h: round2(day), ...(change24 === undefined ? {} : { price_change_24h_pct: change24 }) })
+      found.push(
+        factor(
+          meta,
+          'PARABOLIC_24H',
+          'low',
+          -5,
+          `Price +${change24}% in 24 h`,
+          'The price more than doubled in a day: buying now chases the move.',
+          evidence,
+        ),
+      )
+    return ok(found, {
+      momentum_score: score,
+      volume_24h: round2(day),
+      ...(change24 === undefined ? {} : { price_change_24h_pct: change24 }),
+    })
   },
 })

@@ -12,7 +12,7 @@ const meta = signalMeta({
   version: '1.0.0',
   title: 'Price action',
   risk: 'A price falling hard (a crash over 24 h or 1 h) or far below its all-time high; a price surging.',
-  why: 'Direction and distance from the high say who is in control: a buyer into a crash is catching sellers\' exits, a buyer into a surge is late to someone else\'s entry.',
+  why: "Direction and distance from the high say who is in control: a buyer into a crash is catching sellers' exits, a buyer into a surge is late to someone else's entry.",
   scanners: ['market_intel'],
   facts: ['market', 'trades'],
   impact: 'medium',
@@ -53,28 +53,75 @@ export default defineSignal({
     if (pairs.length === 0) return noMarket(meta, NULL_FIELDS)
     const pricing = pricingPair(pairs)
     const price = pricing?.priceUsd ?? null
-    if (price === null) found.push(notMeasured(meta, ['current_price_usd', 'price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct'], 'No pair of the token has a USD price (its quote token has no USD route).'))
+    if (price === null)
+      found.push(
+        notMeasured(
+          meta,
+          ['current_price_usd', 'price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct'],
+          'No pair of the token has a USD price (its quote token has no USD route).',
+        ),
+      )
     else if (!pricing!.tokenIsBase)
       found.push(
-        notMeasured(meta, ['price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct'], 'The token is only ever the quote of its pairs: the market reports the changes of the other side, not of this token.'),
+        notMeasured(
+          meta,
+          ['price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct'],
+          'The token is only ever the quote of its pairs: the market reports the changes of the other side, not of this token.',
+        ),
       )
     const change = { m5: priceChange(pricing, 'm5'), h1: priceChange(pricing, 'h1'), h24: priceChange(pricing, 'h24') }
-    if (pricing?.tokenIsBase && change.m5 === null) found.push(notMeasured(meta, ['price_change_5m_pct'], 'The market reports no 5-minute change for the pair.'))
+    if (pricing?.tokenIsBase && change.m5 === null)
+      found.push(notMeasured(meta, ['price_change_5m_pct'], 'The market reports no 5-minute change for the pair.'))
 
     const ath = tape ? allTimeHigh(tape, pairs) : undefined
     if (ath && 'reason' in ath) found.push(notMeasured(meta, ['pct_from_ath', 'ath_price_usd'], ath.reason))
     const highRatio = ath && 'ratio' in ath ? ath.ratio : null
     const pctFromAth = highRatio === null ? null : round((1 / highRatio - 1) * 100, 2)
     // Without a USD price the high is known relative to the price (pct_from_ath), not in USD.
-    if (highRatio !== null && price === null) found.push(notMeasured(meta, ['ath_price_usd'], 'No USD price to express the all-time high in.'))
+    if (highRatio !== null && price === null)
+      found.push(notMeasured(meta, ['ath_price_usd'], 'No USD price to express the all-time high in.'))
 
-    if ((change.h24 !== null && change.h24 <= options.crash24hPct) || (change.h1 !== null && change.h1 <= options.crash1hPct))
-      found.push(factor(meta, 'PRICE_CRASH', 'high', -15, `Price ${describe(change)}`, `The price fell ${-options.crash24hPct}% or more in a day, or ${-options.crash1hPct}% or more in an hour: sellers are in control.`, { ...change }))
-    else if ((change.h24 !== null && change.h24 >= options.surge24hPct) || (change.h1 !== null && change.h1 >= options.surge1hPct))
-      found.push(factor(meta, 'PRICE_SURGE', 'info', 0, `Price ${describe(change)}`, `The price rose ${options.surge24hPct}% or more in a day, or ${options.surge1hPct}% or more in an hour.`, { ...change }))
+    if (
+      (change.h24 !== null && change.h24 <= options.crash24hPct) ||
+      (change.h1 !== null && change.h1 <= options.crash1hPct)
+    )
+      found.push(
+        factor(
+          meta,
+          'PRICE_CRASH',
+          'high',
+          -15,
+          `Price ${describe(change)}`,
+          `The price fell ${-options.crash24hPct}% or more in a day, or ${-options.crash1hPct}% or more in an hour: sellers are in control.`,
+          { ...change },
+        ),
+      )
+    else if (
+      (change.h24 !== null && change.h24 >= options.surge24hPct) ||
+      (change.h1 !== null && change.h1 >= options.surge1hPct)
+    )
+      found.push(
+        factor(
+          meta,
+          'PRICE_SURGE',
+          'info',
+          0,
+          `Price ${describe(change)}`,
+          `The price rose ${options.surge24hPct}% or more in a day, or ${options.surge1hPct}% or more in an hour.`,
+          { ...change },
+        ),
+      )
     if (pctFromAth !== null && pctFromAth <= options.farBelowAthPct)
       found.push(
-        factor(meta, 'FAR_BELOW_ATH', 'medium', -5, `${pctFromAth}% from the all-time high`, `The price is ${-pctFromAth}% below its high: nearly every buyer holds a loss.`, { pct_from_ath: pctFromAth }),
+        factor(
+          meta,
+          'FAR_BELOW_ATH',
+          'medium',
+          -5,
+          `${pctFromAth}% from the all-time high`,
+          `The price is ${-pctFromAth}% below its high: nearly every buyer holds a loss.`,
+          { pct_from_ath: pctFromAth },
+        ),
       )
 
     return outcomeOf(meta, missing, found, {
@@ -91,7 +138,12 @@ export default defineSignal({
 
 function describe(change: { h1: number | null; h24: number | null }): string {
   const sign = (value: number) => `${value > 0 ? '+' : ''}${value}%`
-  return [change.h1 === null ? null : `${sign(change.h1)} in 1 h`, change.h24 === null ? null : `${sign(change.h24)} in 24 h`].filter(Boolean).join(', ')
+  return [
+    change.h1 === null ? null : `${sign(change.h1)} in 1 h`,
+    change.h24 === null ? null : `${sign(change.h24)} in 24 h`,
+  ]
+    .filter(Boolean)
+    .join(', ')
 }
 
 /**
@@ -99,14 +151,22 @@ function describe(change: { h1: number | null; h24: number | null }): string {
  * trade at or before the window's start (both in the pool's quote token, so the quote's own USD move
  * is not in it). Without a trade in the window the two are the same trade: 0%.
  */
-export function changeFromTrades(tape: TradeTape | undefined, now: number, windowS: number): { value: number | null; reason: string } {
+export function changeFromTrades(
+  tape: TradeTape | undefined,
+  now: number,
+  windowS: number,
+): { value: number | null; reason: string } {
   if (!tape) return { value: null, reason: 'The trades could not be read.' }
   const latest = tape.trades[0]
   if (!latest) return { value: null, reason: 'No trade of the main pool was read.' }
   const start = now - windowS
-  if (!covers(tape, start)) return { value: null, reason: 'The trades read (the main pool\'s latest transactions) do not reach back to the window\'s start.' }
+  if (!covers(tape, start))
+    return {
+      value: null,
+      reason: "The trades read (the main pool's latest transactions) do not reach back to the window's start.",
+    }
   const anchor = tape.trades.find((trade) => trade.at <= start)
-  if (!anchor) return { value: null, reason: 'No trade before the window\'s start: the pool had not traded yet.' }
+  if (!anchor) return { value: null, reason: "No trade before the window's start: the pool had not traded yet." }
   return { value: round((latest.unitPrice / anchor.unitPrice - 1) * 100, 2), reason: '' }
 }
 
@@ -117,11 +177,18 @@ export function changeFromTrades(tape: TradeTape | undefined, now: number, windo
  * USD through the current price, so the high is never below the current price.
  */
 function allTimeHigh(tape: TradeTape, pairs: readonly TokenPair[]): { ratio: number } | { reason: string } {
-  if (tape.coveredSince !== null) return { reason: 'The main pool has more history than is read (its latest transactions): its high may be earlier.' }
+  if (tape.coveredSince !== null)
+    return { reason: 'The main pool has more history than is read (its latest transactions): its high may be earlier.' }
   if (!tape.pair) return { reason: 'The market does not list the main pool, so its age is unknown.' }
   const own = tape.pair.pair.pairCreatedAt
-  if (typeof own !== 'number' || pairs.some(({ pair }) => typeof pair.pairCreatedAt !== 'number' || pair.pairCreatedAt < own))
-    return { reason: 'The token traded in another pool before its main pool opened (or a pool\'s age is unknown): its high may be there.' }
+  if (
+    typeof own !== 'number' ||
+    pairs.some(({ pair }) => typeof pair.pairCreatedAt !== 'number' || pair.pairCreatedAt < own)
+  )
+    return {
+      reason:
+        "The token traded in another pool before its main pool opened (or a pool's age is unknown): its high may be there.",
+    }
   const latest = tape.trades[0]
   if (!latest) return { reason: 'The main pool has never traded.' }
   return { ratio: Math.max(...tape.trades.map((trade) => trade.unitPrice)) / latest.unitPrice }

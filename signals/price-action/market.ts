@@ -45,7 +45,10 @@ export function tokenPairs(market: MarketFact, mint: string): TokenPair[] {
  * price is known, its changes are not: DexScreener's changes are the base token's).
  */
 export function pricingPair(pairs: readonly TokenPair[]): TokenPair | undefined {
-  return pairs.find((entry) => entry.tokenIsBase && entry.priceUsd !== null) ?? pairs.find((entry) => entry.priceUsd !== null)
+  return (
+    pairs.find((entry) => entry.tokenIsBase && entry.priceUsd !== null) ??
+    pairs.find((entry) => entry.priceUsd !== null)
+  )
 }
 
 /** Buys and sells of the token in a window, over every pair (sides swapped where the token is quoted). */
@@ -66,14 +69,28 @@ export function tradeCounts(pairs: readonly TokenPair[], window: DexWindow): { b
  * a USD route reports no volume). Pairs without a figure are left out of the sum.
  */
 export function volumeUsd(pairs: readonly TokenPair[], window: DexWindow): number | null {
-  const values = pairs.map(({ pair }) => pair.volume?.[window]).filter((value): value is number => typeof value === 'number' && Number.isFinite(value))
-  return values.length === 0 ? null : round(values.reduce((sum, value) => sum + value, 0), 2)
+  const values = pairs
+    .map(({ pair }) => pair.volume?.[window])
+    .filter((value): value is number => typeof value === 'number' && Number.isFinite(value))
+  return values.length === 0
+    ? null
+    : round(
+        values.reduce((sum, value) => sum + value, 0),
+        2,
+      )
 }
 
 /** USD liquidity over every pair, to the cent; null when no pair reports it. */
 export function liquidityUsd(pairs: readonly TokenPair[]): number | null {
-  const values = pairs.map(({ pair }) => pair.liquidity?.usd).filter((value): value is number => typeof value === 'number' && Number.isFinite(value))
-  return values.length === 0 ? null : round(values.reduce((sum, value) => sum + value, 0), 2)
+  const values = pairs
+    .map(({ pair }) => pair.liquidity?.usd)
+    .filter((value): value is number => typeof value === 'number' && Number.isFinite(value))
+  return values.length === 0
+    ? null
+    : round(
+        values.reduce((sum, value) => sum + value, 0),
+        2,
+      )
 }
 
 /** The token's own USD price change over a window (percent), from a pair where it is the base; else null. */

@@ -25,7 +25,12 @@ export function pair(overrides: Partial<DexPair> & { priceUsd?: string | null } 
     quoteToken: { address: SOL, name: 'Wrapped SOL', symbol: 'SOL' },
     priceNative: priceUsd === null ? '0.00001' : String(Number(priceUsd) / 150),
     priceUsd,
-    txns: { m5: { buys: 0, sells: 0 }, h1: { buys: 2, sells: 1 }, h6: { buys: 6, sells: 4 }, h24: { buys: 20, sells: 10 } },
+    txns: {
+      m5: { buys: 0, sells: 0 },
+      h1: { buys: 2, sells: 1 },
+      h6: { buys: 6, sells: 4 },
+      h24: { buys: 20, sells: 10 },
+    },
     volume: { m5: 0, h1: 900, h6: 6_000, h24: 25_000 },
     priceChange: { m5: 0, h1: 1, h6: 2, h24: 3 },
     liquidity: { usd: 200_000, base: 66_666_666, quote: 666.67 },
@@ -38,7 +43,13 @@ export function pair(overrides: Partial<DexPair> & { priceUsd?: string | null } 
  * A swap of MINT (6 decimals) for SOL (9 decimals) `agoS` seconds before NOW, at `priceSol` SOL per
  * token, worth `sol` SOL.
  */
-export function swap(agoS: number, side: 'buy' | 'sell', sol: number, priceSol = 0.00001, wallet = `wallet-${agoS}`): SwapRecord {
+export function swap(
+  agoS: number,
+  side: 'buy' | 'sell',
+  sol: number,
+  priceSol = 0.00001,
+  wallet = `wallet-${agoS}`,
+): SwapRecord {
   return {
     signature: `sig-${agoS}-${side}-${wallet}`,
     slot: BigInt(NOW - agoS),
@@ -53,7 +64,12 @@ export function swap(agoS: number, side: 'buy' | 'sell', sol: number, priceSol =
 
 /** A trades fact of POOL, newest first as the fact lists them. */
 export function trades(swaps: SwapRecord[], coveredSince: number | null = null): TradesFact {
-  return { pool: POOL, swaps: [...swaps].sort((a, b) => b.blockTime! - a.blockTime!), coveredSince, complete24h: coveredSince === null || coveredSince <= NOW - DAY }
+  return {
+    pool: POOL,
+    swaps: [...swaps].sort((a, b) => b.blockTime! - a.blockTime!),
+    coveredSince,
+    complete24h: coveredSince === null || coveredSince <= NOW - DAY,
+  }
 }
 
 export function market(...pairs: DexPair[]): MarketFact {

@@ -75,7 +75,8 @@ export function tradeTape(facts: FactView, mint: string): TradeTape | undefined 
   const trades = facts.get('trades')
   if (!trades?.pool) return undefined
   const market = facts.get('market')
-  const pair = market && trades.pool ? tokenPairs(market, mint).find((entry) => entry.pair.pairAddress === trades.pool) : undefined
+  const pair =
+    market && trades.pool ? tokenPairs(market, mint).find((entry) => entry.pair.pairAddress === trades.pool) : undefined
   const quoteMint = pair?.otherMint ?? dominantQuote(trades.swaps)
   const decimals = quoteMint === null ? null : quoteDecimals(quoteMint, pair, facts.get('pools'), trades.pool)
   const usdPerAtomic = pair?.otherUsd != null && decimals !== null ? pair.otherUsd / 10 ** decimals : null
@@ -85,12 +86,21 @@ export function tradeTape(facts: FactView, mint: string): TradeTape | undefined 
       : !pair
         ? 'the market does not list the main pool'
         : pair.otherUsd === null
-          ? 'the pool\'s quote token has no USD price'
-          : 'the quote token\'s decimals could not be read'
+          ? "the pool's quote token has no USD price"
+          : "the quote token's decimals could not be read"
   const priced = trades.swaps.flatMap((swap): PricedTrade[] => {
     if (swap.blockTime === null || swap.quoteMint !== quoteMint || swap.tokenAmount === 0n) return []
     const quote = Number(swap.quoteAmount)
-    return [{ at: swap.blockTime, side: swap.side, wallet: swap.wallet, unitPrice: quote / Number(swap.tokenAmount), quoteAtomic: quote, usd: usdPerAtomic === null ? null : quote * usdPerAtomic }]
+    return [
+      {
+        at: swap.blockTime,
+        side: swap.side,
+        wallet: swap.wallet,
+        unitPrice: quote / Number(swap.tokenAmount),
+        quoteAtomic: quote,
+        usd: usdPerAtomic === null ? null : quote * usdPerAtomic,
+      },
+    ]
   })
   // The fact lists trades newest first by transaction; a stable sort keeps that order within a second.
   priced.sort((a, b) => b.at - a.at)
@@ -108,12 +118,18 @@ function dominantQuote(swaps: readonly SwapRecord[]): string | null {
  * comparing its vault's atomic reserve (pools fact) with the decimal amount the market reports for
  * that side — 10^decimals apart. Null when neither is available.
  */
-export function quoteDecimals(quoteMint: string, pair: TokenPair | undefined, pools: PoolsFact | undefined, poolAddress: string | null): number | null {
+export function quoteDecimals(
+  quoteMint: string,
+  pair: TokenPair | undefined,
+  pools: PoolsFact | undefined,
+  poolAddress: string | null,
+): number | null {
   const known = KNOWN_QUOTE_DECIMALS[quoteMint]
   if (known !== undefined) return known
   const pool = pools?.pools.find((entry) => entry.address === poolAddress)
   if (!pool || !pair?.pair.liquidity) return null
-  const atomic = pool.baseMint === quoteMint ? pool.baseReserve : pool.quoteMint === quoteMint ? pool.quoteReserve : null
+  const atomic =
+    pool.baseMint === quoteMint ? pool.baseReserve : pool.quoteMint === quoteMint ? pool.quoteReserve : null
   const whole = pair.pair.baseToken.address === quoteMint ? pair.pair.liquidity.base : pair.pair.liquidity.quote
   if (atomic === null || atomic <= 0n || !(whole > 0)) return null
   const exponent = Math.log10(Number(atomic) / whole)

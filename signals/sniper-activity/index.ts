@@ -35,16 +35,61 @@ export default defineSignal({
     // Never traded: nobody sniped it.
     if (launch.mainPool === null) return ok([], { sniper_activity: 'LOW' })
     if (launch.poolOpenedSlot === null)
-      return { status: 'unknown', missing: [], factors: [factor(meta, 'UNKNOWN', 'info', 0, 'Sniper activity: not assessed', 'The pool\'s history is longer than what is read: its opening slot is unknown.')], fields: {} }
+      return {
+        status: 'unknown',
+        missing: [],
+        factors: [
+          factor(
+            meta,
+            'UNKNOWN',
+            'info',
+            0,
+            'Sniper activity: not assessed',
+            "The pool's history is longer than what is read: its opening slot is unknown.",
+          ),
+        ],
+        fields: {},
+      }
     // After the opening slot (same-slot buys are the bundle signal's), the creator's own buys aside.
     const buys = openingBuys(launch, options.windowSlots, 1).filter((trade) => trade.wallet !== launch.creator)
     const snipers = new Set(buys.map((trade) => trade.wallet)).size
     const pct = supplyPct(buys, facts.get('mint')!.supply)
-    const evidence = { window_slots: options.windowSlots, snipers, supply_bought_pct: pct, wallets: [...new Set(buys.map((trade) => trade.wallet))] }
+    const evidence = {
+      window_slots: options.windowSlots,
+      snipers,
+      supply_bought_pct: pct,
+      wallets: [...new Set(buys.map((trade) => trade.wallet))],
+    }
     if (snipers >= options.highBuyers || pct >= options.highPct)
-      return ok([factor(meta, 'SNIPER_SWARM', 'high', -15, `${snipers} snipers took ${pct}% of the supply`, `${snipers} wallets bought within ${options.windowSlots} slots of the pool opening.`, evidence)], { sniper_activity: 'HIGH' })
+      return ok(
+        [
+          factor(
+            meta,
+            'SNIPER_SWARM',
+            'high',
+            -15,
+            `${snipers} snipers took ${pct}% of the supply`,
+            `${snipers} wallets bought within ${options.windowSlots} slots of the pool opening.`,
+            evidence,
+          ),
+        ],
+        { sniper_activity: 'HIGH' },
+      )
     if (snipers >= options.mediumBuyers || pct >= options.mediumPct)
-      return ok([factor(meta, 'SNIPERS', 'medium', -5, `${snipers} snipers took ${pct}% of the supply`, `${snipers} wallets bought within ${options.windowSlots} slots of the pool opening.`, evidence)], { sniper_activity: 'MEDIUM' })
+      return ok(
+        [
+          factor(
+            meta,
+            'SNIPERS',
+            'medium',
+            -5,
+            `${snipers} snipers took ${pct}% of the supply`,
+            `${snipers} wallets bought within ${options.windowSlots} slots of the pool opening.`,
+            evidence,
+          ),
+        ],
+        { sniper_activity: 'MEDIUM' },
+      )
     return ok([], { sniper_activity: 'LOW' })
   },
 })

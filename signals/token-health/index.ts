@@ -1,6 +1,14 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { liquidityUsd, priceChange, pricingPair, round, tokenPairs, tradeCounts, volumeUsd } from '../price-action/market.ts'
+import {
+  liquidityUsd,
+  priceChange,
+  pricingPair,
+  round,
+  tokenPairs,
+  tradeCounts,
+  volumeUsd,
+} from '../price-action/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../price-action/outcome.ts'
 import { covers, tradesSince, marketInputs, type TradeTape } from '../price-action/trades.ts'
 
@@ -57,7 +65,17 @@ export default defineSignal({
     if (!market) return outcomeOf(meta, missing, [], NULL_FIELDS)
     const pairs = tokenPairs(market, mint)
     if (pairs.length === 0)
-      return noMarket(meta, NULL_FIELDS, [factor(meta, 'NO_MARKET', 'high', -25, 'No market', 'No pool trades this token: it cannot be bought or sold at any price.', {})])
+      return noMarket(meta, NULL_FIELDS, [
+        factor(
+          meta,
+          'NO_MARKET',
+          'high',
+          -25,
+          'No market',
+          'No pool trades this token: it cannot be bought or sold at any price.',
+          {},
+        ),
+      ])
 
     const liquidity = liquidityUsd(pairs)
     const volume24h = volumeUsd(pairs, 'h24')
@@ -68,8 +86,15 @@ export default defineSignal({
     const tradesRecent = recent.buys + recent.sells
     const change24h = priceChange(pricingPair(pairs), 'h24')
     // Distinct wallets only when the trades read span the whole day (else the count is partial).
-    const wallets24h = tape && covers(tape, now - DAY_S) ? new Set(tradesSince(tape, now - DAY_S).map((trade) => trade.wallet)).size : null
-    const lastTradeAge = lastTradeAgeS(tape, pairs.map((entry) => entry.pair.pairCreatedAt), now)
+    const wallets24h =
+      tape && covers(tape, now - DAY_S)
+        ? new Set(tradesSince(tape, now - DAY_S).map((trade) => trade.wallet)).size
+        : null
+    const lastTradeAge = lastTradeAgeS(
+      tape,
+      pairs.map((entry) => entry.pair.pairCreatedAt),
+      now,
+    )
 
     const evidence = {
       trades_24h: trades24h,
@@ -81,34 +106,109 @@ export default defineSignal({
       price_change_24h_pct: change24h,
     }
     const found: Factor[] = []
-    const unmeasured = [...(liquidity === null ? ['liquidity_usd'] : []), ...(volume24h === null ? ['volume_24h_usd'] : []), ...(volume1h === null ? ['volume_1h_usd'] : [])]
-    if (unmeasured.length > 0) found.push(notMeasured(meta, unmeasured, 'The market reports no USD figure for the token\'s pairs (their quote has no USD route).'))
+    const unmeasured = [
+      ...(liquidity === null ? ['liquidity_usd'] : []),
+      ...(volume24h === null ? ['volume_24h_usd'] : []),
+      ...(volume1h === null ? ['volume_1h_usd'] : []),
+    ]
+    if (unmeasured.length > 0)
+      found.push(
+        notMeasured(
+          meta,
+          unmeasured,
+          "The market reports no USD figure for the token's pairs (their quote has no USD route).",
+        ),
+      )
 
     const fewTraders = wallets24h !== null && trades24h >= options.activeTrades24h && wallets24h < options.minTraders24h
     if (fewTraders)
       found.push(
-        factor(meta, 'FEW_TRADERS', 'medium', -10, `${trades24h} trades by ${wallets24h} wallet${wallets24h === 1 ? '' : 's'} in 24 h`, 'Nearly all of the day\'s trading came from a handful of wallets: the volume does not show real demand.', evidence),
+        factor(
+          meta,
+          'FEW_TRADERS',
+          'medium',
+          -10,
+          `${trades24h} trades by ${wallets24h} wallet${wallets24h === 1 ? '' : 's'} in 24 h`,
+          "Nearly all of the day's trading came from a handful of wallets: the volume does not show real demand.",
+          evidence,
+        ),
       )
 
     let health: TokenHealth
     if (lastTradeAge !== null && lastTradeAge >= options.deadDays * DAY_S) {
       health = 'DEAD'
-      found.push(factor(meta, 'TOKEN_DEAD', 'high', -25, `No trade for ${round(lastTradeAge / DAY_S, 1)} days`, `Nobody has traded this token for over ${options.deadDays} days: its price is stale and there is no one to sell to.`, evidence))
+      found.push(
+        factor(
+          meta,
+          'TOKEN_DEAD',
+          'high',
+          -25,
+          `No trade for ${round(lastTradeAge / DAY_S, 1)} days`,
+          `Nobody has traded this token for over ${options.deadDays} days: its price is stale and there is no one to sell to.`,
+          evidence,
+        ),
+      )
     } else if (liquidity !== null && liquidity < options.illiquidUsd) {
       health = 'ILLIQUID'
-      found.push(factor(meta, 'ILLIQUID', 'high', -25, `Liquidity $${Math.round(liquidity)}`, `Under $${options.illiquidUsd} of liquidity: any sale crashes the price.`, evidence))
-    } else if ((change24h !== null && change24h <= options.decliningDropPct) || (trades24h >= options.activeTrades24h && tradesRecent === 0)) {
+      found.push(
+        factor(
+          meta,
+          'ILLIQUID',
+          'high',
+          -25,
+          `Liquidity $${Math.round(liquidity)}`,
+          `Under $${options.illiquidUsd} of liquidity: any sale crashes the price.`,
+          evidence,
+        ),
+      )
+    } else if (
+      (change24h !== null && change24h <= options.decliningDropPct) ||
+      (trades24h >= options.activeTrades24h && tradesRecent === 0)
+    ) {
       health = 'DECLINING'
-      const why = change24h !== null && change24h <= options.decliningDropPct ? `The price fell ${change24h}% in 24 h.` : `${trades24h} trades in 24 h but none in the last 6 h: trading has stopped.`
+      const why =
+        change24h !== null && change24h <= options.decliningDropPct
+          ? `The price fell ${change24h}% in 24 h.`
+          : `${trades24h} trades in 24 h but none in the last 6 h: trading has stopped.`
       found.push(factor(meta, 'DECLINING', 'medium', -10, 'Declining', why, evidence))
-    } else if (trades24h >= options.activeTrades24h && (volume24h ?? 0) >= options.activeVolumeUsd && tradesRecent > 0 && !fewTraders) {
+    } else if (
+      trades24h >= options.activeTrades24h &&
+      (volume24h ?? 0) >= options.activeVolumeUsd &&
+      tradesRecent > 0 &&
+      !fewTraders
+    ) {
       health = 'ACTIVE'
-      found.push(factor(meta, 'ACTIVE', 'info', 0, `${trades24h} trades, $${Math.round(volume24h!)} in 24 h`, 'Traded steadily, recently and by many wallets.', evidence))
+      found.push(
+        factor(
+          meta,
+          'ACTIVE',
+          'info',
+          0,
+          `${trades24h} trades, $${Math.round(volume24h!)} in 24 h`,
+          'Traded steadily, recently and by many wallets.',
+          evidence,
+        ),
+      )
     } else {
       health = 'LOW_ACTIVITY'
-      found.push(factor(meta, 'LOW_ACTIVITY', 'low', -5, `${trades24h} trades, $${Math.round(volume24h ?? 0)} in 24 h`, 'Thinly traded: entries and exits depend on a few counterparties.', evidence))
+      found.push(
+        factor(
+          meta,
+          'LOW_ACTIVITY',
+          'low',
+          -5,
+          `${trades24h} trades, $${Math.round(volume24h ?? 0)} in 24 h`,
+          'Thinly traded: entries and exits depend on a few counterparties.',
+          evidence,
+        ),
+      )
     }
-    return outcomeOf(meta, missing, found, { token_health: health, volume_1h_usd: volume1h, volume_24h_usd: volume24h, liquidity_usd: liquidity })
+    return outcomeOf(meta, missing, found, {
+      token_health: health,
+      volume_1h_usd: volume1h,
+      volume_24h_usd: volume24h,
+      liquidity_usd: liquidity,
+    })
   },
 })
 
@@ -117,7 +217,11 @@ export default defineSignal({
  * the newest one; with none read, since the oldest time covered (the last trade is older), or since
  * the oldest pool opened when its whole history was read (it never traded).
  */
-function lastTradeAgeS(tape: TradeTape | undefined, created: readonly (number | null | undefined)[], now: number): number | null {
+function lastTradeAgeS(
+  tape: TradeTape | undefined,
+  created: readonly (number | null | undefined)[],
+  now: number,
+): number | null {
   if (!tape) return null
   const newest = tape.trades[0]
   if (newest) return now - newest.at

@@ -34,19 +34,62 @@ export default defineSignal({
     const pricing = pricingPair(pairs)
     const windows = { h1: priceChange(pricing, 'h1'), h6: priceChange(pricing, 'h6'), h24: priceChange(pricing, 'h24') }
     const day = tape ? tradesSince(tape, now - DAY_S) : []
-    const range = day.length >= 2 ? round((Math.max(...day.map((trade) => trade.unitPrice)) / Math.min(...day.map((trade) => trade.unitPrice)) - 1) * 100, 2) : null
+    const range =
+      day.length >= 2
+        ? round(
+            (Math.max(...day.map((trade) => trade.unitPrice)) / Math.min(...day.map((trade) => trade.unitPrice)) - 1) *
+              100,
+            2,
+          )
+        : null
     const swings = [...Object.values(windows), range].filter((value): value is number => value !== null).map(Math.abs)
     if (swings.length === 0) {
-      const found = missing.length === 0 ? [notMeasured(meta, ['volatility'], 'No price change of the token is reported and fewer than two trades were read in the last day.')] : []
+      const found =
+        missing.length === 0
+          ? [
+              notMeasured(
+                meta,
+                ['volatility'],
+                'No price change of the token is reported and fewer than two trades were read in the last day.',
+              ),
+            ]
+          : []
       return outcomeOf(meta, missing, found, { volatility: null })
     }
     const swing = Math.max(...swings)
     const volatility = swing >= options.highPct ? 'HIGH' : swing >= options.mediumPct ? 'MEDIUM' : 'LOW'
-    const evidence = { swing_pct: swing, change_1h_pct: windows.h1, change_6h_pct: windows.h6, change_24h_pct: windows.h24, trade_range_24h_pct: range, trades_24h: day.length }
+    const evidence = {
+      swing_pct: swing,
+      change_1h_pct: windows.h1,
+      change_6h_pct: windows.h6,
+      change_24h_pct: windows.h24,
+      trade_range_24h_pct: range,
+      trades_24h: day.length,
+    }
     const found: Factor[] =
       volatility === 'HIGH'
-        ? [factor(meta, 'VOLATILITY_HIGH', 'medium', -5, `Price swing ${swing}% in a day`, `The price moved ${swing}% within the last day: expect large moves against any entry.`, evidence)]
-        : [factor(meta, `VOLATILITY_${volatility}`, 'info', 0, `Price swing ${swing}% in a day`, `The widest move of the last day was ${swing}%.`, evidence)]
+        ? [
+            factor(
+              meta,
+              'VOLATILITY_HIGH',
+              'medium',
+              -5,
+              `Price swing ${swing}% in a day`,
+              `The price moved ${swing}% within the last day: expect large moves against any entry.`,
+              evidence,
+            ),
+          ]
+        : [
+            factor(
+              meta,
+              `VOLATILITY_${volatility}`,
+              'info',
+              0,
+              `Price swing ${swing}% in a day`,
+              `The widest move of the last day was ${swing}%.`,
+              evidence,
+            ),
+          ]
     return outcomeOf(meta, missing, found, { volatility })
   },
 })

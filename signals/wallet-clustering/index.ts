@@ -1,5 +1,13 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, missingOf, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import {
+  defineSignal,
+  factor,
+  missingOf,
+  ok,
+  signalMeta,
+  unknownOutcome,
+  type Factor,
+} from '../../src/pipeline/signal.ts'
 import { linkWallets } from './links.ts'
 
 const meta = signalMeta({
@@ -35,22 +43,83 @@ export default defineSignal({
     const links = linkWallets(funding, creator)
     const insiders = new Set([creator, ...links.linked])
     // Shares of the largest accounts only (the holders fact): a lower bound of what insiders hold.
-    const insiderPct = round2(holders.accounts.filter((account) => account.kind === 'wallet' && account.owner !== null && insiders.has(account.owner)).reduce((sum, account) => sum + account.pct, 0))
+    const insiderPct = round2(
+      holders.accounts
+        .filter((account) => account.kind === 'wallet' && account.owner !== null && insiders.has(account.owner))
+        .reduce((sum, account) => sum + account.pct, 0),
+    )
     const clustered = links.linked.size
     const devLinked = links.creatorLinked.size > 0
     const found: Factor[] = []
-    const evidence = { clusters: links.clusters.map((cluster) => ({ funder: cluster.funder, link: cluster.link, wallets: cluster.wallets.length, creator: cluster.creator })), wallets_traced: funding.wallets.length }
+    const evidence = {
+      clusters: links.clusters.map((cluster) => ({
+        funder: cluster.funder,
+        link: cluster.link,
+        wallets: cluster.wallets.length,
+        creator: cluster.creator,
+      })),
+      wallets_traced: funding.wallets.length,
+    }
     if (devLinked)
-      found.push(factor(meta, 'DEV_LINKED_WALLETS', 'high', -15, `${links.creatorLinked.size} wallet(s) tied to the developer`, 'Holders or first buyers got their first SOL from the developer wallet (or funded it): they are the developer\'s wallets.', { ...evidence, dev_linked_wallets: [...links.creatorLinked] }))
-    const sharedFunder = links.clusters.filter((cluster) => !cluster.creator && cluster.wallets.length >= options.clusterWallets)
+      found.push(
+        factor(
+          meta,
+          'DEV_LINKED_WALLETS',
+          'high',
+          -15,
+          `${links.creatorLinked.size} wallet(s) tied to the developer`,
+          "Holders or first buyers got their first SOL from the developer wallet (or funded it): they are the developer's wallets.",
+          { ...evidence, dev_linked_wallets: [...links.creatorLinked] },
+        ),
+      )
+    const sharedFunder = links.clusters.filter(
+      (cluster) => !cluster.creator && cluster.wallets.length >= options.clusterWallets,
+    )
     if (sharedFunder.length > 0) {
       const wallets = new Set(sharedFunder.flatMap((cluster) => cluster.wallets))
-      found.push(factor(meta, 'WALLET_CLUSTER', 'medium', -10, `${wallets.size} wallets share a funder`, 'Several holders or first buyers were funded by one wallet in one sitting: one operator behind them.', { ...evidence, clustered_wallets: [...wallets] }))
+      found.push(
+        factor(
+          meta,
+          'WALLET_CLUSTER',
+          'medium',
+          -10,
+          `${wallets.size} wallets share a funder`,
+          'Several holders or first buyers were funded by one wallet in one sitting: one operator behind them.',
+          { ...evidence, clustered_wallets: [...wallets] },
+        ),
+      )
     }
     if (clustered > 0 && insiderPct >= options.insiderExtremePct)
-      found.push(factor(meta, 'INSIDER_CONTROL_EXTREME', 'critical', -20, `Insiders hold ${insiderPct}%`, 'The developer and its linked wallets hold half the supply or more.', { insider_control_percent: insiderPct }))
+      found.push(
+        factor(
+          meta,
+          'INSIDER_CONTROL_EXTREME',
+          'critical',
+          -20,
+          `Insiders hold ${insiderPct}%`,
+          'The developer and its linked wallets hold half the supply or more.',
+          { insider_control_percent: insiderPct },
+        ),
+      )
     else if (clustered > 0 && insiderPct >= options.insiderPct)
-      found.push(factor(meta, 'INSIDER_CONTROL_HIGH', 'medium', -10, `Insiders hold ${insiderPct}%`, 'The developer and its linked wallets hold a fifth of the supply or more.', { insider_control_percent: insiderPct }))
-    return ok(found, { wallet_analysis: { clustered_wallets: clustered, insider_control_percent: insiderPct, dev_wallet_linked: devLinked, wallets_traced: funding.wallets.length } })
+      found.push(
+        factor(
+          meta,
+          'INSIDER_CONTROL_HIGH',
+          'medium',
+          -10,
+          `Insiders hold ${insiderPct}%`,
+          'The developer and its linked wallets hold a fifth of the supply or more.',
+          { insider_control_percent: insiderPct },
+        ),
+      )
+    return ok(found, {
+      wallet_analysis: {
+        clustered_wallets: clustered,
+        insider_control_percent: insiderPct,
+        dev_wallet_linked: devLinked,
+        wallets_traced: funding.wallets.length,
+      },
+    })
   },
 })

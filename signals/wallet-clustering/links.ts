@@ -53,7 +53,9 @@ export function linkWallets(funding: FundingFact, creator: string | null): Walle
   const known = funding.wallets.filter((entry) => entry.funder !== null)
 
   if (creator !== null) {
-    const funded = known.filter((entry) => entry.funder === creator && entry.wallet !== creator).map((entry) => entry.wallet)
+    const funded = known
+      .filter((entry) => entry.funder === creator && entry.wallet !== creator)
+      .map((entry) => entry.wallet)
     if (funded.length > 0) clusters.push({ funder: creator, wallets: funded, creator: true, link: 'creator_funded' })
     const creatorsFunder = known.find((entry) => entry.wallet === creator)?.funder
     if (creatorsFunder && traced.has(creatorsFunder) && creatorsFunder !== creator)
@@ -72,7 +74,8 @@ export function linkWallets(funding: FundingFact, creator: string | null): Walle
       // A traced wallet paying another is a direct link, whatever the timing (paying only the creator
       // is the funded_creator link above).
       const members = [funder, ...wallets].filter((wallet) => wallet !== creator)
-      if (members.length > 1) clusters.push({ funder, wallets: [...new Set(members)], creator: fundsCreator, link: 'traced_wallet_funder' })
+      if (members.length > 1)
+        clusters.push({ funder, wallets: [...new Set(members)], creator: fundsCreator, link: 'traced_wallet_funder' })
       continue
     }
     const slots = entries.map((entry) => entry.slot)

@@ -7,13 +7,23 @@ import { washScore } from './score.ts'
 const NOW = 1_000_000
 const view = (facts: Partial<Facts>): FactView => ({ get: (name) => facts[name] as never })
 const swap = (wallet: string, side: 'buy' | 'sell', secondsAgo: number, quote = 1_000n): SwapRecord => ({
-  signature: `${wallet}-${side}-${secondsAgo}`, slot: 1n, blockTime: NOW - secondsAgo, side, wallet, tokenAmount: 1n, quoteMint: 'So11111111111111111111111111111111111111112', quoteAmount: quote,
+  signature: `${wallet}-${side}-${secondsAgo}`,
+  slot: 1n,
+  blockTime: NOW - secondsAgo,
+  side,
+  wallet,
+  tokenAmount: 1n,
+  quoteMint: 'So11111111111111111111111111111111111111112',
+  quoteAmount: quote,
 })
 const self = (wallet: string) => wallet
 
 describe('washScore', () => {
   test('one wallet flipping the same size back and forth scores 100', () => {
-    const swaps = Array.from({ length: 10 }, (_, i) => [swap('w', 'buy', 10_000 - i * 600), swap('w', 'sell', 9_900 - i * 600)]).flat()
+    const swaps = Array.from({ length: 10 }, (_, i) => [
+      swap('w', 'buy', 10_000 - i * 600),
+      swap('w', 'sell', 9_900 - i * 600),
+    ]).flat()
     expect(washScore(swaps, self)).toMatchObject({ score: 100, roundTripShare: 1, roundTrips: 10, traders: 1 })
   })
 
@@ -22,18 +32,31 @@ describe('washScore', () => {
   })
 
   test('legs of different sizes or more than an hour apart are not round trips', () => {
-    const swaps = [swap('w', 'buy', 9_000, 1_000n), swap('w', 'sell', 8_900, 500n), swap('w', 'buy', 8_000), swap('w', 'sell', 1_000)]
+    const swaps = [
+      swap('w', 'buy', 9_000, 1_000n),
+      swap('w', 'sell', 8_900, 500n),
+      swap('w', 'buy', 8_000),
+      swap('w', 'sell', 1_000),
+    ]
     expect(washScore(swaps, self).roundTrips).toBe(0)
   })
 
   test('linked wallets trade as one trader', () => {
-    const swaps = Array.from({ length: 4 }, (_, i) => [swap(`w${i}`, 'buy', 5_000 - i * 600), swap(`w${i}`, 'sell', 4_900 - i * 600)]).flat()
+    const swaps = Array.from({ length: 4 }, (_, i) => [
+      swap(`w${i}`, 'buy', 5_000 - i * 600),
+      swap(`w${i}`, 'sell', 4_900 - i * 600),
+    ]).flat()
     expect(washScore(swaps, self).roundTripShare).toBe(0)
     expect(washScore(swaps, () => 'operator')).toMatchObject({ roundTripShare: 1, traders: 1 })
   })
 
   test('independent traders buying once each score about zero', () => {
-    expect(washScore(Array.from({ length: 20 }, (_, i) => swap(`w${i}`, 'buy', i * 60)), self).score).toBe(0)
+    expect(
+      washScore(
+        Array.from({ length: 20 }, (_, i) => swap(`w${i}`, 'buy', i * 60)),
+        self,
+      ).score,
+    ).toBe(0)
   })
 })
 
@@ -41,23 +64,80 @@ describe('wash-trading signal', () => {
   const market = { pairs: [] }
   const pools = { pools: [] }
   const launchpad = { pumpFun: null }
-  const trades = (swaps: SwapRecord[], pool: string | null = 'pool'): Facts['trades'] => ({ pool, swaps, coveredSince: null, complete24h: true })
-  const detect = (facts: Partial<Facts>) => washTrading.detect(view(facts), washTrading.meta.defaults, { mint: 'm', now: NOW })
+  const trades = (swaps: SwapRecord[], pool: string | null = 'pool'): Facts['trades'] => ({
+    pool,
+    swaps,
+    coveredSince: null,
+    complete24h: true,
+  })
+  const detect = (facts: Partial<Facts>) =>
+    washTrading.detect(view(facts), washTrading.meta.defaults, { mint: 'm', now: NOW })
 
   test('unique buyers are distinct wallets, not buys; the hour ratio counts trades', () => {
-    const outcome = detect({ trades: trades([swap('a', 'buy', 60), swap('a', 'buy', 120), swap('b', 'buy', 200), swap('c', 'sell', 300), swap('d', 'buy', 30_000)]), funding: { wallets: [] }, launch: { creator: 'dev' } as Facts['launch'], market, pools, launchpad })
+    const outcome = detect({
+      trades: trades([
+        swap('a', 'buy', 60),
+        swap('a', 'buy', 120),
+        swap('b', 'buy', 200),
+        swap('c', 'sell', 300),
+        swap('d', 'buy', 30_000),
+      ]),
+      funding: { wallets: [] },
+      launch: { creator: 'dev' } as Facts['launch'],
+      market,
+      pools,
+      launchpad,
+    })
     expect(outcome.status).toBe('ok')
-    expect(outcome.fields.trading_pattern).toMatchObject({ unique_buyers_24h: 3, buy_sell_ratio_1h: 3, swaps_24h: 5, window_complete: true })
+    expect(outcome.fields.trading_pattern).toMatchObject({
+      unique_buyers_24h: 3,
+      buy_sell_ratio_1h: 3,
+      swaps_24h: 5,
+      window_complete: true,
+    })
   })
 
   test('no trade in the hour: ratio null, not 0; no sell: sells count as one', () => {
-    expect((detect({ trades: trades([swap('a', 'buy', 7_200)]), funding: { wallets: [] }, launch: { creator: 'dev' } as Facts['launch'] }).fields.trading_pattern as any).buy_sell_ratio_1h).toBeNull()
-    expect((detect({ trades: trades([swap('a', 'buy', 60), swap('b', 'buy', 70)]), funding: { wallets: [] }, launch: { creator: 'dev' } as Facts['launch'] }).fields.trading_pattern as any).buy_sell_ratio_1h).toBe(2)
+    expect(
+      (
+        detect({
+          trades: trades([swap('a', 'buy', 7_200)]),
+          funding: { wallets: [] },
+          launch: { creator: 'dev' } as Facts['launch'],
+        }).fields.trading_pattern as any
+      ).buy_sell_ratio_1h,
+    ).toBeNull()
+    expect(
+      (
+        detect({
+          trades: trades([swap('a', 'buy', 60), swap('b', 'buy', 70)]),
+          funding: { wallets: [] },
+          launch: { creator: 'dev' } as Facts['launch'],
+        }).fields.trading_pattern as any
+      ).buy_sell_ratio_1h,
+    ).toBe(2)
   })
 
   test('an empty trades fact whose pool is unknown (pools missing) is unknown, not "no trades"', () => {
-    expect(detect({ trades: trades([], null), funding: { wallets: [] }, launch: { creator: 'dev' } as Facts['launch'], market, launchpad })).toMatchObject({ status: 'unknown', missing: ['pools'], fields: {} })
-    expect(detect({ trades: trades([], null), funding: { wallets: [] }, launch: { creator: 'dev' } as Facts['launch'], market, pools, launchpad })).toMatchObject({ status: 'ok' })
+    expect(
+      detect({
+        trades: trades([], null),
+        funding: { wallets: [] },
+        launch: { creator: 'dev' } as Facts['launch'],
+        market,
+        launchpad,
+      }),
+    ).toMatchObject({ status: 'unknown', missing: ['pools'], fields: {} })
+    expect(
+      detect({
+        trades: trades([], null),
+        funding: { wallets: [] },
+        launch: { creator: 'dev' } as Facts['launch'],
+        market,
+        pools,
+        launchpad,
+      }),
+    ).toMatchObject({ status: 'ok' })
   })
 
   test('without funding the score is per wallet, reported with an unknown status', () => {
@@ -67,8 +147,23 @@ describe('wash-trading signal', () => {
   })
 
   test('flags only with enough swaps', () => {
-    const washing = Array.from({ length: 10 }, (_, i) => [swap('w', 'buy', 10_000 - i * 600), swap('w', 'sell', 9_900 - i * 600)]).flat()
-    expect(detect({ trades: trades(washing), funding: { wallets: [] }, launch: { creator: 'dev' } as Facts['launch'] }).factors.map((entry) => entry.code)).toEqual(['WASH_TRADING'])
-    expect(detect({ trades: trades(washing.slice(0, 8)), funding: { wallets: [] }, launch: { creator: 'dev' } as Facts['launch'] }).factors).toEqual([])
+    const washing = Array.from({ length: 10 }, (_, i) => [
+      swap('w', 'buy', 10_000 - i * 600),
+      swap('w', 'sell', 9_900 - i * 600),
+    ]).flat()
+    expect(
+      detect({
+        trades: trades(washing),
+        funding: { wallets: [] },
+        launch: { creator: 'dev' } as Facts['launch'],
+      }).factors.map((entry) => entry.code),
+    ).toEqual(['WASH_TRADING'])
+    expect(
+      detect({
+        trades: trades(washing.slice(0, 8)),
+        funding: { wallets: [] },
+        launch: { creator: 'dev' } as Facts['launch'],
+      }).factors,
+    ).toEqual([])
   })
 })

@@ -1,6 +1,14 @@
 import { Type } from '@sinclair/typebox'
 import type { FactName } from '../../src/facts/types.ts'
-import { defineSignal, factor, missingOf, signalMeta, unknownOutcome, type Factor, type SignalOutcome } from '../../src/pipeline/signal.ts'
+import {
+  defineSignal,
+  factor,
+  missingOf,
+  signalMeta,
+  unknownOutcome,
+  type Factor,
+  type SignalOutcome,
+} from '../../src/pipeline/signal.ts'
 import { poolUnknown, POOL_FACTS } from '../launch-pattern/opening.ts'
 import { linkWallets } from '../wallet-clustering/links.ts'
 import { washScore } from './score.ts'
@@ -20,7 +28,11 @@ const meta = signalMeta({
   facts: ['trades', 'funding', 'launch', ...POOL_FACTS],
   impact: 'high',
   confidence: 'medium',
-  options: Type.Object({ highScore: Type.Number(), suspectScore: Type.Number(), minSwaps: Type.Integer({ minimum: 0 }) }),
+  options: Type.Object({
+    highScore: Type.Number(),
+    suspectScore: Type.Number(),
+    minSwaps: Type.Integer({ minimum: 0 }),
+  }),
   // At 60 most of the volume is repeated round trips; at 30 a third is, or a few wallets make all the
   // trades. Under ten swaps a day there is no volume worth faking.
   defaults: { highScore: 60, suspectScore: 30, minSwaps: 10 },
@@ -36,7 +48,8 @@ export default defineSignal({
     const poolMissing = poolUnknown(facts, trades.pool)
     if (poolMissing.length > 0) return unknownOutcome(meta, poolMissing)
     const linkMissing = missingOf(facts, ['funding', 'launch'])
-    const links = linkMissing.length === 0 ? linkWallets(facts.get('funding')!, facts.get('launch')!.creator) : undefined
+    const links =
+      linkMissing.length === 0 ? linkWallets(facts.get('funding')!, facts.get('launch')!.creator) : undefined
     const traderOf = (wallet: string) => links?.groupOf.get(wallet) ?? wallet
 
     const day = trades.swaps.filter((swap) => swap.blockTime !== null && swap.blockTime >= now - DAY_S)
@@ -45,15 +58,52 @@ export default defineSignal({
     const buys1h = hour.filter((swap) => swap.side === 'buy').length
     const sells1h = hour.length - buys1h
     const uniqueBuyers = new Set(day.filter((swap) => swap.side === 'buy').map((swap) => swap.wallet)).size
-    const evidence = { swaps_24h: day.length, traders: wash.traders, round_trips: wash.roundTrips, round_trip_volume_share: wash.roundTripShare, trades_per_trader: wash.tradesPerTrader, wallets_linked: links !== undefined }
+    const evidence = {
+      swaps_24h: day.length,
+      traders: wash.traders,
+      round_trips: wash.roundTrips,
+      round_trip_volume_share: wash.roundTripShare,
+      trades_per_trader: wash.tradesPerTrader,
+      wallets_linked: links !== undefined,
+    }
 
     const found: Factor[] = []
     if (day.length >= options.minSwaps && wash.score >= options.highScore)
-      found.push(factor(meta, 'WASH_TRADING', 'high', -20, `Wash trading score ${wash.score}`, `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`, evidence))
+      found.push(
+        factor(
+          meta,
+          'WASH_TRADING',
+          'high',
+          -20,
+          `Wash trading score ${wash.score}`,
+          `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`,
+          evidence,
+        ),
+      )
     else if (day.length >= options.minSwaps && wash.score >= options.suspectScore)
-      found.push(factor(meta, 'WASH_TRADING_SUSPECTED', 'medium', -10, `Wash trading score ${wash.score}`, `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`, evidence))
+      found.push(
+        factor(
+          meta,
+          'WASH_TRADING_SUSPECTED',
+          'medium',
+          -10,
+          `Wash trading score ${wash.score}`,
+          `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`,
+          evidence,
+        ),
+      )
     if (!trades.complete24h)
-      found.push(factor(meta, 'TRADES_WINDOW_PARTIAL', 'info', 0, 'Last 24 h read in part', 'The pool traded more than the transactions read: the day\'s counts are floors.', { covered_since: trades.coveredSince }))
+      found.push(
+        factor(
+          meta,
+          'TRADES_WINDOW_PARTIAL',
+          'info',
+          0,
+          'Last 24 h read in part',
+          "The pool traded more than the transactions read: the day's counts are floors.",
+          { covered_since: trades.coveredSince },
+        ),
+      )
 
     const fields = {
       trading_pattern: {
@@ -67,6 +117,22 @@ export default defineSignal({
     }
     if (links) return { status: 'ok', factors: found, fields } satisfies SignalOutcome
     // Scored per wallet only: linked wallets may be counted as separate traders.
-    return { status: 'unknown', missing: linkMissing as FactName[], factors: [...found, factor(meta, 'WALLETS_NOT_LINKED', 'info', 0, 'Wash trading: wallets not linked', `Scored wallet by wallet: ${linkMissing.join(', ')} could not be gathered, so linked wallets count as separate traders.`, { missing: linkMissing })], fields }
+    return {
+      status: 'unknown',
+      missing: linkMissing as FactName[],
+      factors: [
+        ...found,
+        factor(
+          meta,
+          'WALLETS_NOT_LINKED',
+          'info',
+          0,
+          'Wash trading: wallets not linked',
+          `Scored wallet by wallet: ${linkMissing.join(', ')} could not be gathered, so linked wallets count as separate traders.`,
+          { missing: linkMissing },
+        ),
+      ],
+      fields,
+    }
   },
 })

@@ -42,19 +42,31 @@ export function washScore(swaps: readonly SwapRecord[], traderOf: (wallet: strin
     const open: SwapRecord[] = []
     const pairs: [SwapRecord, SwapRecord][] = []
     for (const leg of ordered) {
-      const match = open.findIndex((other) => other.side !== leg.side && (leg.blockTime ?? 0) - (other.blockTime ?? 0) <= ROUND_TRIP_S && sizeMatches(other, leg))
+      const match = open.findIndex(
+        (other) =>
+          other.side !== leg.side &&
+          (leg.blockTime ?? 0) - (other.blockTime ?? 0) <= ROUND_TRIP_S &&
+          sizeMatches(other, leg),
+      )
       if (match >= 0) pairs.push([open.splice(match, 1)[0]!, leg])
       else open.push(leg)
     }
     roundTrips += pairs.length
-    if (pairs.length >= REPEAT_ROUND_TRIPS) washVolume += pairs.reduce((sum, [a, b]) => sum + Number(a.quoteAmount) + Number(b.quoteAmount), 0)
+    if (pairs.length >= REPEAT_ROUND_TRIPS)
+      washVolume += pairs.reduce((sum, [a, b]) => sum + Number(a.quoteAmount) + Number(b.quoteAmount), 0)
   }
   const roundTripShare = total > 0 ? washVolume / total : 0
   const traders = byTrader.size
   const tradesPerTrader = traders > 0 ? swaps.length / traders : 0
   const repetition = Math.min(1, Math.max(0, (tradesPerTrader - 1) / (TRADES_PER_TRADER_SATURATION - 1)))
   const score = Math.round(100 * (ROUND_TRIP_WEIGHT * roundTripShare + REPETITION_WEIGHT * repetition))
-  return { score, roundTripShare: Math.round(roundTripShare * 100) / 100, tradesPerTrader: Math.round(tradesPerTrader * 100) / 100, roundTrips, traders }
+  return {
+    score,
+    roundTripShare: Math.round(roundTripShare * 100) / 100,
+    tradesPerTrader: Math.round(tradesPerTrader * 100) / 100,
+    roundTrips,
+    traders,
+  }
 }
 
 function sizeMatches(a: SwapRecord, b: SwapRecord): boolean {

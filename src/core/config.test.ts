@@ -54,14 +54,26 @@ describe('loadConfig', () => {
     [{ PAY_TO_BASE: '0x12' }, 'PAY_TO_BASE: must be a 0x-prefixed 20-byte hex address'],
     [{ PAY_TO_SOLANA: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }, 'PAY_TO_SOLANA: EVM addresses are not supported'],
     [{ RATE_LIMIT_SCANNER_PER_MINUTE: '0' }, 'RATE_LIMIT_SCANNER_PER_MINUTE: must be a positive number'],
-    [{ FACILITATOR_HEADERS: 'Bearer abc' }, 'FACILITATOR_HEADERS: must be a JSON object of header names to string values'],
-    [{ FACILITATOR_HEADERS: '{"x-api-key": 42}' }, 'FACILITATOR_HEADERS: must be a JSON object of header names to string values'],
+    [
+      { FACILITATOR_HEADERS: 'Bearer abc' },
+      'FACILITATOR_HEADERS: must be a JSON object of header names to string values',
+    ],
+    [
+      { FACILITATOR_HEADERS: '{"x-api-key": 42}' },
+      'FACILITATOR_HEADERS: must be a JSON object of header names to string values',
+    ],
     [{ SOLANA_PAYMENT_NETWORK: 'solana:localnet' }, 'SOLANA_PAYMENT_NETWORK: must be a CAIP-2 Solana chain id'],
-    [{ SOLANA_PAYMENT_ASSET: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }, 'SOLANA_PAYMENT_ASSET: EVM addresses are not supported'],
+    [
+      { SOLANA_PAYMENT_ASSET: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
+      'SOLANA_PAYMENT_ASSET: EVM addresses are not supported',
+    ],
     [{ SOLSENTRY_PROFILE: 'mainnet' }, 'PUBLIC_URL: required when SOLSENTRY_PROFILE=mainnet'],
     [{ ...MAINNET, PUBLIC_URL: '' }, 'PUBLIC_URL: required when SOLSENTRY_PROFILE=mainnet'],
     [{ ...MAINNET, FACILITATOR_URL: '' }, 'FACILITATOR_URL: required when SOLSENTRY_PROFILE=mainnet'],
-    [{ FACILITATOR_VERIFY_BUDGET_MS: '10000' }, 'FACILITATOR_VERIFY_BUDGET_MS: must be milliseconds, an integer from 100 to 4000'],
+    [
+      { FACILITATOR_VERIFY_BUDGET_MS: '10000' },
+      'FACILITATOR_VERIFY_BUDGET_MS: must be milliseconds, an integer from 100 to 4000',
+    ],
     [{ ...MAINNET, PAY_TO_BASE: '' }, 'PAY_TO_BASE: required when SOLSENTRY_PROFILE=mainnet'],
   ])('rejects %p with one line naming the variable', (env, message) => {
     let thrown: unknown

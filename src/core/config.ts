@@ -20,9 +20,16 @@ export const ConfigSchema = Type.Object({
     description: 'TCP port to listen on (0 picks a free port)',
     hint: 'an integer from 0 to 65535',
   }),
-  HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to bind', hint: 'a host name or IP' }),
+  HOST: Type.String({
+    minLength: 1,
+    default: '127.0.0.1',
+    description: 'Interface to bind',
+    hint: 'a host name or IP',
+  }),
   PUBLIC_URL: Type.Optional(
-    Url('Base URL callers use to reach the service (agent card, payment resources, llm.txt); required on mainnet, where a request\'s Host header must not name the resource callers pay for; defaults to the request origin in the sandbox'),
+    Url(
+      "Base URL callers use to reach the service (agent card, payment resources, llm.txt); required on mainnet, where a request's Host header must not name the resource callers pay for; defaults to the request origin in the sandbox",
+    ),
   ),
   SOLSENTRY_PROFILE: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], {
     default: 'sandbox',
@@ -51,7 +58,12 @@ export const ConfigSchema = Type.Object({
   JUPITER_URL: Type.Optional(Url('Jupiter swap API base (mainnet default: https://lite-api.jup.ag)')),
   FACILITATOR_URL: Type.Optional(Url('x402 facilitator base URL (required on mainnet)')),
   CDP_API_KEY_ID: Type.Optional(
-    Type.String({ minLength: 1, description: 'Coinbase CDP API key id: with CDP_API_KEY_SECRET, every facilitator request carries a fresh signed JWT', hint: 'the key id' }),
+    Type.String({
+      minLength: 1,
+      description:
+        'Coinbase CDP API key id: with CDP_API_KEY_SECRET, every facilitator request carries a fresh signed JWT',
+      hint: 'the key id',
+    }),
   ),
   CDP_API_KEY_SECRET: Type.Optional(
     Type.String({
@@ -62,7 +74,8 @@ export const ConfigSchema = Type.Object({
   ),
   FACILITATOR_HEADERS: Type.Optional(
     Type.String({
-      description: 'Headers sent with every facilitator request, as a JSON object (e.g. the API key of a hosted facilitator)',
+      description:
+        'Headers sent with every facilitator request, as a JSON object (e.g. the API key of a hosted facilitator)',
       hint: 'a JSON object of header names to string values, such as {"Authorization": "Bearer <key>"}',
     }),
   ),
@@ -70,17 +83,22 @@ export const ConfigSchema = Type.Object({
     minimum: 100,
     maximum: 4_000,
     default: 2_000,
-    description: 'How long a payment verification may take, retries included; a facilitator slower than this is an outage (503), so paid routes keep their deadlines',
+    description:
+      'How long a payment verification may take, retries included; a facilitator slower than this is an outage (503), so paid routes keep their deadlines',
     hint: 'milliseconds, an integer from 100 to 4000',
   }),
   FACILITATOR_SETTLE_TIMEOUT_MS: Type.Integer({
     minimum: 1_000,
     default: 40_000,
-    description: 'How long a settlement is waited for (facilitators confirm on chain first); past it the payment is pending and resolved from the chain, never re-sent',
+    description:
+      'How long a settlement is waited for (facilitators confirm on chain first); past it the payment is pending and resolved from the chain, never re-sent',
     hint: 'milliseconds, an integer ≥ 1000',
   }),
   PAY_TO_SOLANA: Type.Optional(
-    Type.String({ description: 'Solana address that receives USDC payments (required on mainnet)', hint: 'a base58 Solana address' }),
+    Type.String({
+      description: 'Solana address that receives USDC payments (required on mainnet)',
+      hint: 'a base58 Solana address',
+    }),
   ),
   PAY_TO_BASE: Type.Optional(
     Type.String({
@@ -92,12 +110,16 @@ export const ConfigSchema = Type.Object({
   SOLANA_PAYMENT_NETWORK: Type.Optional(
     Type.String({
       pattern: '^solana:[1-9A-HJ-NP-Za-km-z]{32}$',
-      description: 'CAIP-2 id of the Solana rail (default: mainnet; the sandbox poses as devnet, solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1)',
+      description:
+        'CAIP-2 id of the Solana rail (default: mainnet; the sandbox poses as devnet, solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1)',
       hint: 'a CAIP-2 Solana chain id such as solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
     }),
   ),
   SOLANA_PAYMENT_ASSET: Type.Optional(
-    Type.String({ description: 'USDC mint offered on the Solana rail (default: mainnet USDC)', hint: 'a base58 Solana mint address' }),
+    Type.String({
+      description: 'USDC mint offered on the Solana rail (default: mainnet USDC)',
+      hint: 'a base58 Solana mint address',
+    }),
   ),
   BASE_PAYMENT_NETWORK: Type.Optional(
     Type.String({
@@ -121,7 +143,9 @@ export const ConfigSchema = Type.Object({
     }),
   ),
   BASE_RPC_URL: Type.Optional(
-    Url('EVM JSON-RPC of the Base rail, read to resolve payments whose settlement went unanswered (mainnet default: https://mainnet.base.org)'),
+    Url(
+      'EVM JSON-RPC of the Base rail, read to resolve payments whose settlement went unanswered (mainnet default: https://mainnet.base.org)',
+    ),
   ),
   TRUST_PROXY: Bool('Take the client IP from X-Forwarded-For (only behind a proxy you run)', false),
   RATE_LIMIT_SCANNER_PER_MINUTE: Type.Number({
@@ -139,7 +163,8 @@ export const ConfigSchema = Type.Object({
   SIGNAL_PLUGINS: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'Third-party signal packages to load, comma-separated package names or ./paths (docs/signals.md; not in the compiled binary)',
+      description:
+        'Third-party signal packages to load, comma-separated package names or ./paths (docs/signals.md; not in the compiled binary)',
       hint: 'comma-separated package names or paths',
     }),
   ),
@@ -163,7 +188,12 @@ export const MAINNET_UPSTREAMS = {
 } as const satisfies Partial<Config>
 
 /** Settings the mainnet profile refuses to start without. */
-const MAINNET_REQUIRED = ['PUBLIC_URL', 'FACILITATOR_URL', 'PAY_TO_SOLANA', 'PAY_TO_BASE'] as const satisfies SettingName[]
+const MAINNET_REQUIRED = [
+  'PUBLIC_URL',
+  'FACILITATOR_URL',
+  'PAY_TO_SOLANA',
+  'PAY_TO_BASE',
+] as const satisfies SettingName[]
 
 /** A configuration problem: one line that names the variable. */
 export class ConfigError extends Error {
@@ -198,7 +228,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   if (config.FACILITATOR_HEADERS !== undefined) facilitatorHeaders(config)
   if ((config.CDP_API_KEY_ID === undefined) !== (config.CDP_API_KEY_SECRET === undefined))
-    throw new ConfigError(`${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_ID' : 'CDP_API_KEY_SECRET'}: required with ${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_SECRET' : 'CDP_API_KEY_ID'}`)
+    throw new ConfigError(
+      `${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_ID' : 'CDP_API_KEY_SECRET'}: required with ${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_SECRET' : 'CDP_API_KEY_ID'}`,
+    )
   if (config.CDP_API_KEY_SECRET !== undefined) {
     try {
       cdpSigningKey(config.CDP_API_KEY_SECRET)
@@ -214,8 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.SOLSENTRY_PROFILE === 'mainnet') {
     for (const name of MAINNET_REQUIRED)
-      if (config[name] === undefined)
-        throw new ConfigError(`${name}: required when SOLSENTRY_PROFILE=mainnet`)
+      if (config[name] === undefined) throw new ConfigError(`${name}: required when SOLSENTRY_PROFILE=mainnet`)
     return { ...MAINNET_UPSTREAMS, ...config }
   }
   return config
@@ -230,8 +261,15 @@ export function facilitatorHeaders(config: Pick<Config, 'FACILITATOR_HEADERS'>):
   } catch {
     parsed = undefined
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Object.values(parsed).every((value) => typeof value === 'string'))
-    throw new ConfigError('FACILITATOR_HEADERS: must be a JSON object of header names to string values, such as {"Authorization": "Bearer <key>"}')
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    !Object.values(parsed).every((value) => typeof value === 'string')
+  )
+    throw new ConfigError(
+      'FACILITATOR_HEADERS: must be a JSON object of header names to string values, such as {"Authorization": "Bearer <key>"}',
+    )
   return parsed as Record<string, string>
 }
 
@@ -258,7 +296,9 @@ function readConfigFile(path: string | undefined): Record<string, unknown> {
     throw new ConfigError(`SOLSENTRY_CONFIG: ${path} must hold a JSON object of settings`)
   const unknown = Object.keys(parsed).find((key) => !SETTING_NAMES.includes(key as SettingName))
   if (unknown !== undefined)
-    throw new ConfigError(`SOLSENTRY_CONFIG: ${path} names an unknown setting ${unknown} (known: ${SETTING_NAMES.join(', ')})`)
+    throw new ConfigError(
+      `SOLSENTRY_CONFIG: ${path} names an unknown setting ${unknown} (known: ${SETTING_NAMES.join(', ')})`,
+    )
   return parsed as Record<string, unknown>
 }
 

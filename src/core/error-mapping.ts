@@ -12,7 +12,12 @@ interface ValidationLike {
  * NOT_FOUND) never reach a client in Elysia's shape. Returns `internal: true` for unexpected errors,
  * which are logged with their stack and answered without it.
  */
-export function toApiError(code: string | number, error: unknown, method: string, path: string): { apiError: ApiError; internal: boolean } {
+export function toApiError(
+  code: string | number,
+  error: unknown,
+  method: string,
+  path: string,
+): { apiError: ApiError; internal: boolean } {
   if (error instanceof ApiError) return { apiError: error, internal: false }
   switch (code) {
     case 'PARSE': {
@@ -22,7 +27,8 @@ export function toApiError(code: string | number, error: unknown, method: string
     }
     case 'VALIDATION': {
       const validation = error as ValidationLike
-      if (validation.type === 'response') return { apiError: new ApiError('INTERNAL', { cause: error }), internal: true }
+      if (validation.type === 'response')
+        return { apiError: new ApiError('INTERNAL', { cause: error }), internal: true }
       return { apiError: fromValidation(validation), internal: false }
     }
     case 'NOT_FOUND':

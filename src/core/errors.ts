@@ -19,7 +19,8 @@ export const ERROR_CATALOGUE = {
   },
   PAYMENT_REQUIRED: {
     status: 402,
-    message: 'this call is paid: sign a payment for one of the offers (payment-required header or accepts[]) and repeat the request with it in X-PAYMENT',
+    message:
+      'this call is paid: sign a payment for one of the offers (payment-required header or accepts[]) and repeat the request with it in X-PAYMENT',
   },
   NOT_FOUND: {
     status: 404,
@@ -31,7 +32,8 @@ export const ERROR_CATALOGUE = {
   },
   JOB_CONFLICT: {
     status: 409,
-    message: 'this job_id belongs to a trade that is executing or was executed: quote with a new job_id (or omit it to get one)',
+    message:
+      'this job_id belongs to a trade that is executing or was executed: quote with a new job_id (or omit it to get one)',
   },
   PAYLOAD_TOO_LARGE: {
     status: 413,
@@ -55,7 +57,8 @@ export const ERROR_CATALOGUE = {
   },
   FACILITATOR_UNAVAILABLE: {
     status: 503,
-    message: 'the payment facilitator cannot be reached, so no payment can be taken: nothing was charged; retry after Retry-After seconds',
+    message:
+      'the payment facilitator cannot be reached, so no payment can be taken: nothing was charged; retry after Retry-After seconds',
   },
   UPSTREAM_UNAVAILABLE: {
     status: 503,
@@ -121,6 +124,8 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
 
 /** docs/errors.md's table, generated from the catalogue (a test keeps the document in step). */
 export function errorTable(): string {
-  const rows = ERROR_CODES.map((code) => `| \`${code}\` | ${ERROR_CATALOGUE[code].status} | ${ERROR_CATALOGUE[code].message} |`)
+  const rows = ERROR_CODES.map(
+    (code) => `| \`${code}\` | ${ERROR_CATALOGUE[code].status} | ${ERROR_CATALOGUE[code].message} |`,
+  )
   return ['| Code | HTTP | Default message |', '|---|---|---|', ...rows].join('\n')
 }

@@ -27,7 +27,8 @@ const CORS_HEADERS = {
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'content-type, x-payment, payment-signature, sign-in-with-x, access-control-expose-headers, x-request-id',
+  'access-control-allow-headers':
+    'content-type, x-payment, payment-signature, sign-in-with-x, access-control-expose-headers, x-request-id',
   'access-control-max-age': '600',
 }
 /** On every answer: a browser never guesses a type other than the one declared. */
@@ -106,7 +107,8 @@ export function core(ctx: ServiceContext) {
         Object.assign(set.headers, PREFLIGHT_HEADERS)
         return new Response(null, { status: 204 })
       }
-      if (lifecycle.draining) throw new ApiError('SHUTTING_DOWN', { headers: { 'retry-after': '5', connection: 'close' } })
+      if (lifecycle.draining)
+        throw new ApiError('SHUTTING_DOWN', { headers: { 'retry-after': '5', connection: 'close' } })
       checkDeclaredLength(request)
     })
     .onRequest(limitRequest)
@@ -119,7 +121,10 @@ export function core(ctx: ServiceContext) {
       const fields = registry.route(request.method, route)?.addressFields
       if (!fields?.length) return
       for (const field of fields) {
-        const value = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[field] : undefined
+        const value =
+          typeof body === 'object' && body !== null && !Array.isArray(body)
+            ? (body as Record<string, unknown>)[field]
+            : undefined
         const check = checkSolanaAddress(value, field)
         if (!check.ok) throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
       }
@@ -156,7 +161,11 @@ export function core(ctx: ServiceContext) {
     })
 }
 
-function clientIp(request: Request, server: { requestIP(r: Request): { address: string } | null } | null, trustProxy: boolean): string {
+function clientIp(
+  request: Request,
+  server: { requestIP(r: Request): { address: string } | null } | null,
+  trustProxy: boolean,
+): string {
   if (trustProxy) {
     // The right-most entry is the one our own proxy appended; entries to its left are client-supplied.
     const forwarded = request.headers.get('x-forwarded-for')

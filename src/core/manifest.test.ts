@@ -39,12 +39,17 @@ describe('Registry', () => {
     const registry = new Registry()
     registry.register(defineManifest({ name: 'quick-scan', skill: skill('sol_quick_scan'), routes: { scan: route() } }))
     registry.register(
-      defineManifest({ name: 'other', routes: { free: route({ method: 'GET', path: '/free', price: 'free', body: undefined }) } }),
+      defineManifest({
+        name: 'other',
+        routes: { free: route({ method: 'GET', path: '/free', price: 'free', body: undefined }) },
+      }),
     )
     expect(registry.route('POST', '/scan/quick')?.plugin).toBe('quick-scan')
     expect(registry.route('GET', '/scan/quick')).toBeUndefined()
     expect(registry.skills().map((s) => s.id)).toEqual(['sol_quick_scan'])
-    expect(registry.prices()).toEqual([{ route: 'POST /scan/quick', skill: 'sol_quick_scan', usd: '0.02', atomic: '20000' }])
+    expect(registry.prices()).toEqual([
+      { route: 'POST /scan/quick', skill: 'sol_quick_scan', usd: '0.02', atomic: '20000' },
+    ])
   })
 
   test('refuses a duplicate route and names both plugins', () => {
@@ -99,6 +104,8 @@ describe('routeErrors', () => {
   })
 
   test('a free GET route without inputs can only fail internally', () => {
-    expect(routeErrors(route({ method: 'GET', body: undefined, rateLimit: undefined, price: 'free' }))).toEqual(['INTERNAL'])
+    expect(routeErrors(route({ method: 'GET', body: undefined, rateLimit: undefined, price: 'free' }))).toEqual([
+      'INTERNAL',
+    ])
   })
 })

@@ -105,7 +105,10 @@ export class Registry {
     if (this.#plugins.has(manifest.name)) throw new ManifestError(`${owner} is registered twice`)
     if (manifest.skill) {
       const other = this.#skills.get(manifest.skill.id)
-      if (other) throw new ManifestError(`duplicate skill id ${manifest.skill.id}: declared by plugin:${other.plugin} and ${owner}`)
+      if (other)
+        throw new ManifestError(
+          `duplicate skill id ${manifest.skill.id}: declared by plugin:${other.plugin} and ${owner}`,
+        )
     }
     const added: RegisteredRoute[] = []
     for (const spec of Object.values(manifest.routes)) {

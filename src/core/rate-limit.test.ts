@@ -2,14 +2,14 @@ import { describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { MemoryBuckets, takeFromBucket, type BucketShape } from './rate-limit.ts'
+import { type BucketShape, type BucketState, MemoryBuckets, takeFromBucket } from './rate-limit.ts'
 import { openSqliteStore } from '../store/index.ts'
 
 const shape: BucketShape = { capacity: 3, refillPerSecond: 1 }
 
 describe('takeFromBucket', () => {
   test('a new client gets the full burst, then waits for refill', () => {
-    let state
+    let state: BucketState | undefined
     const results = []
     for (let i = 0; i < 4; i++) {
       const taken = takeFromBucket(state, shape, 1_000)

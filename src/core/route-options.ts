@@ -4,7 +4,9 @@ import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from './manifest.ts'
 import { paymentHooks } from '../payments/http.ts'
 import { paymentRails } from '../payments/rails.ts'
 
-type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: infer S extends TSchema } ? S : undefined
+type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: infer S extends TSchema }
+  ? S
+  : undefined
 
 /**
  * Elysia hook options for a manifest route: its schemas (validated at runtime and published in

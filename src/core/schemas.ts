@@ -20,7 +20,9 @@ export const SolanaAddress = (description: string) =>
 
 /** The request body of the scanners (spec §2): one SPL mint and nothing else identifies a token. */
 export const TokenRequest = Type.Object({
-  token_address: SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters); not an EVM address, not a ticker'),
+  token_address: SolanaAddress(
+    'Solana SPL mint address (base58, 32 to 44 characters); not an EVM address, not a ticker',
+  ),
 })
 
 export const SchemaVersion = Type.Literal(SCHEMA_VERSION, { description: 'Wire schema version, always "2.0"' })

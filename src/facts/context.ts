@@ -66,7 +66,8 @@ export class TokenContext {
   /** A configured source, or FactUnavailable naming the setting that would configure it. */
   source<K extends 'dexscreener' | 'jupiter'>(name: K): NonNullable<Sources[K]> {
     const found = this.sources[name]
-    if (!found) throw new FactUnavailable(`${name === 'dexscreener' ? 'DEXSCREENER_URL' : 'JUPITER_URL'} is not configured`)
+    if (!found)
+      throw new FactUnavailable(`${name === 'dexscreener' ? 'DEXSCREENER_URL' : 'JUPITER_URL'} is not configured`)
     return found as NonNullable<Sources[K]>
   }
 
@@ -113,7 +114,12 @@ export class TokenContext {
   close(logger?: { info(object: object, message: string): void }): void {
     clearTimeout(this.#timer)
     logger?.info(
-      { mint: this.mint, upstream_calls: this.meter.toJSON(), round_trips: this.meter.depth(), missing: this.missing() },
+      {
+        mint: this.mint,
+        upstream_calls: this.meter.toJSON(),
+        round_trips: this.meter.depth(),
+        missing: this.missing(),
+      },
       'facts gathered',
     )
   }

@@ -30,7 +30,9 @@ export function assessDataQuality(policy: FactPolicy, missing: readonly FactName
   const missing_fields = requested.filter((name) => lost.has(name))
   const coreMissing = policy.core.some((name) => lost.has(name))
   const data_quality: DataQuality = missing_fields.length === 0 ? 'FULL' : coreMissing ? 'LIMITED' : 'PARTIAL'
-  const data_confidence: DataConfidence = data_quality === 'FULL' ? 'HIGH' : data_quality === 'PARTIAL' ? 'MEDIUM' : 'LOW'
-  const completeness = requested.length === 0 ? 1 : Math.round(((requested.length - missing_fields.length) / requested.length) * 100) / 100
+  const data_confidence: DataConfidence =
+    data_quality === 'FULL' ? 'HIGH' : data_quality === 'PARTIAL' ? 'MEDIUM' : 'LOW'
+  const completeness =
+    requested.length === 0 ? 1 : Math.round(((requested.length - missing_fields.length) / requested.length) * 100) / 100
   return { data_quality, data_confidence, missing_fields, completeness }
 }

@@ -24,8 +24,13 @@ export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact>
     ctx.rpc.getBalance(wallet as Address).send(),
     signatures(ctx, wallet, Math.min(SIGNATURES_PAGE, DEV_TRANSACTIONS)),
   ])
-  const list = await transactions(ctx, recent.filter((entry) => !entry.failed).map((entry) => entry.signature))
-  const created = list.flatMap((transaction) => createdMints(transaction, wallet)).filter((entry) => entry.mint !== ctx.mint)
+  const list = await transactions(
+    ctx,
+    recent.filter((entry) => !entry.failed).map((entry) => entry.signature),
+  )
+  const created = list
+    .flatMap((transaction) => createdMints(transaction, wallet))
+    .filter((entry) => entry.mint !== ctx.mint)
   const pulls = list.flatMap((transaction) => liquidityPull(transaction, wallet))
   const createdSet = new Set(created.map((entry) => entry.mint))
   const pulled = new Set(pulls.map((pull) => pull.mint))
@@ -58,7 +63,9 @@ function createdMints(transaction: ParsedTransaction, wallet: string) {
   return transaction.instructions.flatMap((instruction) => {
     if (!TOKEN_PROGRAMS.has(instruction.program) || instruction.accounts.length === 0) return []
     const data = decodeBase58(instruction.data)
-    return INITIALIZE_MINT.has(data[0] ?? -1) ? [{ mint: instruction.accounts[0]!, signature: transaction.signature, at: transaction.blockTime }] : []
+    return INITIALIZE_MINT.has(data[0] ?? -1)
+      ? [{ mint: instruction.accounts[0]!, signature: transaction.signature, at: transaction.blockTime }]
+      : []
   })
 }
 
@@ -69,8 +76,12 @@ function createdMints(transaction: ParsedTransaction, wallet: string) {
  */
 function liquidityPull(transaction: ParsedTransaction, wallet: string) {
   if (transaction.failed) return []
-  const othersLost = new Set(transaction.tokenDeltas.filter((entry) => entry.owner !== wallet && entry.delta < 0n).map((entry) => entry.mint))
-  const sides = transaction.tokenDeltas.filter((entry) => entry.owner === wallet && entry.delta > 0n && othersLost.has(entry.mint))
+  const othersLost = new Set(
+    transaction.tokenDeltas.filter((entry) => entry.owner !== wallet && entry.delta < 0n).map((entry) => entry.mint),
+  )
+  const sides = transaction.tokenDeltas.filter(
+    (entry) => entry.owner === wallet && entry.delta > 0n && othersLost.has(entry.mint),
+  )
   if (sides.length < 2) return []
   const token = sides.find((entry) => entry.mint !== WRAPPED_SOL_MINT_ADDRESS) ?? sides[0]!
   return [{ mint: token.mint, signature: transaction.signature, at: transaction.blockTime }]

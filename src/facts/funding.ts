@@ -16,14 +16,25 @@ export async function loadFunding(ctx: TokenContext): Promise<FundingFact> {
   if (!holders && !launch) await need(ctx, 'holders')
   const wallets = [
     ...new Set([
-      ...(holders?.accounts.filter((account) => account.kind === 'wallet' && account.owner).map((account) => account.owner!) ?? []).slice(0, TOP_HOLDERS),
-      ...(launch?.firstTrades.filter((trade) => trade.side === 'buy').map((trade) => trade.wallet) ?? []).slice(0, EARLY_BUYERS),
+      ...(
+        holders?.accounts
+          .filter((account) => account.kind === 'wallet' && account.owner)
+          .map((account) => account.owner!) ?? []
+      ).slice(0, TOP_HOLDERS),
+      ...(launch?.firstTrades.filter((trade) => trade.side === 'buy').map((trade) => trade.wallet) ?? []).slice(
+        0,
+        EARLY_BUYERS,
+      ),
     ]),
   ]
   const histories = await Promise.all(wallets.map((wallet) => signatures(ctx, wallet)))
-  const oldest = histories.map((entries) => (entries.length > 0 && entries.length < SIGNATURES_PAGE ? entries.at(-1)!.signature : null))
+  const oldest = histories.map((entries) =>
+    entries.length > 0 && entries.length < SIGNATURES_PAGE ? entries.at(-1)!.signature : null,
+  )
   const known = oldest.filter((signature): signature is string => signature !== null)
-  const bySignature = new Map((await transactions(ctx, known)).map((transaction) => [transaction.signature, transaction]))
+  const bySignature = new Map(
+    (await transactions(ctx, known)).map((transaction) => [transaction.signature, transaction]),
+  )
   return {
     wallets: wallets.map((wallet, index) => {
       const transaction = oldest[index] ? bySignature.get(oldest[index]!) : undefined

@@ -14,7 +14,12 @@ export interface SignatureEntry {
 }
 
 /** Newest-first signatures of `address` (one page of up to `limit`). */
-export async function signatures(ctx: TokenContext, address: string, limit = SIGNATURES_PAGE, before?: string): Promise<SignatureEntry[]> {
+export async function signatures(
+  ctx: TokenContext,
+  address: string,
+  limit = SIGNATURES_PAGE,
+  before?: string,
+): Promise<SignatureEntry[]> {
   const page = await ctx.rpc
     .getSignaturesForAddress(address as Address, { limit, ...(before ? { before: before as Signature } : {}) })
     .send()
@@ -30,7 +35,11 @@ export async function signatures(ctx: TokenContext, address: string, limit = SIG
  * The oldest signatures of `address` (oldest first, up to `count`), walking back at most
  * MAX_HISTORY_PAGES pages; undefined when its history is longer than that (the start is unknown).
  */
-export async function oldestSignatures(ctx: TokenContext, address: string, count: number): Promise<SignatureEntry[] | undefined> {
+export async function oldestSignatures(
+  ctx: TokenContext,
+  address: string,
+  count: number,
+): Promise<SignatureEntry[] | undefined> {
   let before: string | undefined
   let collected: SignatureEntry[] = []
   for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
@@ -65,7 +74,9 @@ export async function transactions(ctx: TokenContext, list: readonly string[]): 
       ctx.rpc.getTransaction(signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send(),
     ),
   )
-  return fetched.flatMap((transaction, index) => (transaction ? [parseTransaction(list[index]!, transaction as unknown as RpcTransaction)] : []))
+  return fetched.flatMap((transaction, index) =>
+    transaction ? [parseTransaction(list[index]!, transaction as unknown as RpcTransaction)] : [],
+  )
 }
 
 interface RpcTokenBalance {
@@ -109,12 +120,19 @@ function parseTransaction(signature: string, raw: RpcTransaction): ParsedTransac
     [meta?.postTokenBalances ?? [], 'post'],
   ] as const)
     for (const balance of list) {
-      const entry = byIndex.get(balance.accountIndex) ?? { mint: balance.mint, owner: balance.owner ?? null, pre: 0n, post: 0n }
+      const entry = byIndex.get(balance.accountIndex) ?? {
+        mint: balance.mint,
+        owner: balance.owner ?? null,
+        pre: 0n,
+        post: 0n,
+      }
       entry[side] = BigInt(balance.uiTokenAmount.amount)
       byIndex.set(balance.accountIndex, entry)
     }
   const tokenDeltas = [...byIndex].flatMap(([index, entry]) =>
-    entry.post === entry.pre ? [] : [{ account: keys[index]!, owner: entry.owner, mint: entry.mint, delta: entry.post - entry.pre }],
+    entry.post === entry.pre
+      ? []
+      : [{ account: keys[index]!, owner: entry.owner, mint: entry.mint, delta: entry.post - entry.pre }],
   )
   return {
     signature,

@@ -1,6 +1,12 @@
 import type { Address } from '@solana/kit'
 import { encodeBase58 } from '../onchain/base58.ts'
-import { BURN_ADDRESSES, PUMP_PROGRAM_ADDRESS, RAYDIUM_AMM_V4_AUTHORITY_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../onchain/programs.ts'
+import {
+  BURN_ADDRESSES,
+  PUMP_PROGRAM_ADDRESS,
+  RAYDIUM_AMM_V4_AUTHORITY_ADDRESS,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+} from '../onchain/programs.ts'
 import { FactUnavailable, need, type TokenContext } from './context.ts'
 import { readAccounts } from './onchain-accounts.ts'
 import { decodedPools, POOL_PROGRAMS } from './pools.ts'
@@ -22,10 +28,16 @@ const TOP_WALLETS = 10
  * a lock program) and wallets. Concentration counts wallets only, grouped by owner.
  */
 export async function loadHolders(ctx: TokenContext): Promise<HoldersFact> {
-  const [{ value: largest }, mint] = await Promise.all([ctx.rpc.getTokenLargestAccounts(ctx.mint as Address).send(), need(ctx, 'mint')])
+  const [{ value: largest }, mint] = await Promise.all([
+    ctx.rpc.getTokenLargestAccounts(ctx.mint as Address).send(),
+    need(ctx, 'mint'),
+  ])
   if (mint.supply === 0n) throw new FactUnavailable('the supply is zero')
   const [tokenAccounts, pools] = await Promise.all([
-    readAccounts(ctx, largest.map((entry) => entry.address)),
+    readAccounts(
+      ctx,
+      largest.map((entry) => entry.address),
+    ),
     decodedPools(ctx).catch(() => []),
   ])
   const owners = tokenAccounts.map((account) =>
@@ -50,17 +62,32 @@ export async function loadHolders(ctx: TokenContext): Promise<HoldersFact> {
   const accounts: HolderAccount[] = largest.map((entry, index) => {
     const amount = BigInt(entry.amount)
     const owner = owners[index] ?? null
-    return { address: entry.address, owner, amount, pct: pct(amount, mint.supply), kind: classify(entry.address, owner) }
+    return {
+      address: entry.address,
+      owner,
+      amount,
+      pct: pct(amount, mint.supply),
+      kind: classify(entry.address, owner),
+    }
   })
   const byOwner = new Map<string, bigint>()
   for (const account of accounts)
-    if (account.kind === 'wallet') byOwner.set(account.owner ?? account.address, (byOwner.get(account.owner ?? account.address) ?? 0n) + account.amount)
+    if (account.kind === 'wallet')
+      byOwner.set(
+        account.owner ?? account.address,
+        (byOwner.get(account.owner ?? account.address) ?? 0n) + account.amount,
+      )
   const topWallets = [...byOwner.values()].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)).slice(0, TOP_WALLETS)
-  const excluded = accounts.filter((account) => account.kind !== 'wallet').reduce((sum, account) => sum + account.amount, 0n)
+  const excluded = accounts
+    .filter((account) => account.kind !== 'wallet')
+    .reduce((sum, account) => sum + account.amount, 0n)
   return {
     supply: mint.supply,
     accounts,
-    top10WalletPct: pct(topWallets.reduce((sum, amount) => sum + amount, 0n), mint.supply),
+    top10WalletPct: pct(
+      topWallets.reduce((sum, amount) => sum + amount, 0n),
+      mint.supply,
+    ),
     excludedPct: pct(excluded, mint.supply),
   }
 }

@@ -81,7 +81,8 @@ export function swapsIn(transaction: ParsedTransaction, mint: string, liquidity:
 export function creation(ctx: TokenContext) {
   return ctx.shared('creation', async () => {
     const first = await oldestSignatures(ctx, ctx.mint, 1)
-    if (!first || first.length === 0) throw new FactUnavailable('the mint has more history than we page through, so its creation is unknown')
+    if (!first || first.length === 0)
+      throw new FactUnavailable('the mint has more history than we page through, so its creation is unknown')
     const [transaction] = await transactions(ctx, [first[0]!.signature])
     if (!transaction) throw new FactUnavailable('the creation transaction could not be read')
     return transaction
@@ -93,7 +94,10 @@ function firstTrades(ctx: TokenContext) {
   return ctx.shared('first-trades', async () => {
     const liquidity = await liquidityAccounts(ctx)
     const early = liquidity.main ? await oldestSignatures(ctx, liquidity.main, FIRST_TRANSACTIONS) : []
-    const list = await transactions(ctx, (early ?? []).map((entry) => entry.signature))
+    const list = await transactions(
+      ctx,
+      (early ?? []).map((entry) => entry.signature),
+    )
     return {
       main: liquidity.main,
       openedSlot: early && early.length > 0 ? early[0]!.slot : null,

@@ -21,24 +21,39 @@ export async function loadLpLocks(ctx: TokenContext): Promise<LpLocksFact> {
     open.map(async (pool) => {
       const lp = pool.lp!
       const { value: largest } = await ctx.rpc.getTokenLargestAccounts(lp.mint as Address).send()
-      const accounts = await readAccounts(ctx, largest.map((entry) => entry.address))
-      const owners = accounts.map((account) => (account ? encodeBase58(account.data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32)) : null))
-      const ownerAccounts = await readAccounts(ctx, [...new Set(owners.filter((owner): owner is string => owner !== null))])
+      const accounts = await readAccounts(
+        ctx,
+        largest.map((entry) => entry.address),
+      )
+      const owners = accounts.map((account) =>
+        account ? encodeBase58(account.data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32)) : null,
+      )
+      const ownerAccounts = await readAccounts(ctx, [
+        ...new Set(owners.filter((owner): owner is string => owner !== null)),
+      ])
       const program = new Map(ownerAccounts.flatMap((account) => (account ? [[account.address, account.owner]] : [])))
       const share = (amount: bigint) => (lp.minted > 0n ? Number((amount * 10_000n) / lp.minted) / 100 : 0)
       const holders = largest.map((entry, index) => {
         const owner = owners[index] ?? null
         const kind: 'locker' | 'burn' | 'wallet' =
-          owner && BURNS.has(owner) ? 'burn' : owner && LOCKER_PROGRAMS.has(program.get(owner) ?? '') ? 'locker' : 'wallet'
+          owner && BURNS.has(owner)
+            ? 'burn'
+            : owner && LOCKER_PROGRAMS.has(program.get(owner) ?? '')
+              ? 'locker'
+              : 'wallet'
         return { owner, kind, pct: share(BigInt(entry.amount)) }
       })
-      const sum = (kind: string) => holders.filter((holder) => holder.kind === kind).reduce((total, holder) => total + holder.pct, 0)
+      const sum = (kind: string) =>
+        holders.filter((holder) => holder.kind === kind).reduce((total, holder) => total + holder.pct, 0)
       return {
         pool: pool.address,
         lpMint: lp.mint,
         burnedPct: Math.round((lp.burnedPct + sum('burn')) * 100) / 100,
         lockedPct: Math.round(sum('locker') * 100) / 100,
-        largestHolderPct: Math.max(0, ...holders.filter((holder) => holder.kind === 'wallet').map((holder) => holder.pct)),
+        largestHolderPct: Math.max(
+          0,
+          ...holders.filter((holder) => holder.kind === 'wallet').map((holder) => holder.pct),
+        ),
         holders,
       }
     }),

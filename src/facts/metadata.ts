@@ -10,8 +10,14 @@ import type { MetadataFact } from './types.ts'
  * logo from the token list or the market data. Off-chain URIs are never fetched.
  */
 export async function loadMetadata(ctx: TokenContext): Promise<MetadataFact> {
-  const [accounts, mint, list, market] = await Promise.all([mintDerivedAccounts(ctx), ctx.fact('mint'), ctx.fact('token_list'), ctx.fact('market')])
-  const pairLogo = market?.pairs.find((pair) => pair.baseToken.address === ctx.mint && pair.info?.imageUrl)?.info?.imageUrl
+  const [accounts, mint, list, market] = await Promise.all([
+    mintDerivedAccounts(ctx),
+    ctx.fact('mint'),
+    ctx.fact('token_list'),
+    ctx.fact('market'),
+  ])
+  const pairLogo = market?.pairs.find((pair) => pair.baseToken.address === ctx.mint && pair.info?.imageUrl)?.info
+    ?.imageUrl
   const logoUri = list?.logoUri ?? pairLogo ?? null
   const account = accounts.metadata
   if (account && account.owner === TOKEN_METADATA_PROGRAM_ADDRESS) {

@@ -39,7 +39,8 @@ export async function loadMint(ctx: TokenContext): Promise<MintFact> {
 
 type State = Record<string, unknown>
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
-const integer = (value: unknown): bigint => (typeof value === 'bigint' ? value : typeof value === 'number' ? BigInt(value) : BigInt(String(value ?? 0)))
+const integer = (value: unknown): bigint =>
+  typeof value === 'bigint' ? value : typeof value === 'number' ? BigInt(value) : BigInt(String(value ?? 0))
 
 /** Reads the RPC's `UiExtension` list into the fields the signals use; unknown ones are listed by name. */
 export function normaliseExtensions(list: readonly { extension: string; state?: unknown }[]): MintExtensions {

@@ -14,7 +14,7 @@ import { decodeAmmInfo } from '../onchain/raydium-amm-v4.ts'
 import { decodeCpmmPoolState } from '../onchain/raydium-cpmm.ts'
 import type { TokenContext } from './context.ts'
 import { mintDerivedAccounts, readAccounts, type RawAccount } from './onchain-accounts.ts'
-import type { PoolFact, PoolModel, PoolsFact } from './types.ts'
+import type { PoolFact, PoolsFact } from './types.ts'
 
 /** A pool account decoded, before its vaults and LP mint are read (reserves and LP supply come after). */
 export type DecodedPool = Omit<PoolFact, 'baseReserve' | 'quoteReserve' | 'lp' | 'liquidityUsd'> & {
@@ -28,76 +28,88 @@ type Decoder = (account: RawAccount) => Omit<DecodedPool, 'address' | 'program'>
 const DECODERS: Record<string, Decoder> = {
   [RAYDIUM_AMM_V4_PROGRAM_ADDRESS]: (account) => {
     const pool = decodeAmmInfo(account.data)
-    return pool && {
-      venue: 'Raydium AMM v4',
-      model: 'TRADITIONAL_AMM',
-      baseMint: pool.coinVaultMint,
-      quoteMint: pool.pcVaultMint,
-      baseVault: pool.coinVault,
-      quoteVault: pool.pcVault,
-      lp: { mint: pool.lpMint, minted: pool.lpAmount },
-    }
+    return (
+      pool && {
+        venue: 'Raydium AMM v4',
+        model: 'TRADITIONAL_AMM',
+        baseMint: pool.coinVaultMint,
+        quoteMint: pool.pcVaultMint,
+        baseVault: pool.coinVault,
+        quoteVault: pool.pcVault,
+        lp: { mint: pool.lpMint, minted: pool.lpAmount },
+      }
+    )
   },
   [RAYDIUM_CPMM_PROGRAM_ADDRESS]: (account) => {
     const pool = decodeCpmmPoolState(account.data)
-    return pool && {
-      venue: 'Raydium CPMM',
-      model: 'TRADITIONAL_AMM',
-      baseMint: pool.token0Mint,
-      quoteMint: pool.token1Mint,
-      baseVault: pool.token0Vault,
-      quoteVault: pool.token1Vault,
-      lp: { mint: pool.lpMint, minted: pool.lpSupply },
-    }
+    return (
+      pool && {
+        venue: 'Raydium CPMM',
+        model: 'TRADITIONAL_AMM',
+        baseMint: pool.token0Mint,
+        quoteMint: pool.token1Mint,
+        baseVault: pool.token0Vault,
+        quoteVault: pool.token1Vault,
+        lp: { mint: pool.lpMint, minted: pool.lpSupply },
+      }
+    )
   },
   [PUMP_AMM_PROGRAM_ADDRESS]: (account) => {
     const pool = decodePumpPool(account.data)
-    return pool && {
-      venue: 'PumpSwap',
-      model: 'TRADITIONAL_AMM',
-      baseMint: pool.baseMint,
-      quoteMint: pool.quoteMint,
-      baseVault: pool.poolBaseTokenAccount,
-      quoteVault: pool.poolQuoteTokenAccount,
-      lp: { mint: pool.lpMint, minted: pool.lpSupply },
-    }
+    return (
+      pool && {
+        venue: 'PumpSwap',
+        model: 'TRADITIONAL_AMM',
+        baseMint: pool.baseMint,
+        quoteMint: pool.quoteMint,
+        baseVault: pool.poolBaseTokenAccount,
+        quoteVault: pool.poolQuoteTokenAccount,
+        lp: { mint: pool.lpMint, minted: pool.lpSupply },
+      }
+    )
   },
   [ORCA_WHIRLPOOL_PROGRAM_ADDRESS]: (account) => {
     const pool = decodeWhirlpool(account.data)
-    return pool && {
-      venue: 'Orca Whirlpool',
-      model: 'CLMM_DLMM',
-      baseMint: pool.tokenMintA,
-      quoteMint: pool.tokenMintB,
-      baseVault: pool.tokenVaultA,
-      quoteVault: pool.tokenVaultB,
-      lp: null,
-    }
+    return (
+      pool && {
+        venue: 'Orca Whirlpool',
+        model: 'CLMM_DLMM',
+        baseMint: pool.tokenMintA,
+        quoteMint: pool.tokenMintB,
+        baseVault: pool.tokenVaultA,
+        quoteVault: pool.tokenVaultB,
+        lp: null,
+      }
+    )
   },
   [METEORA_DLMM_PROGRAM_ADDRESS]: (account) => {
     const pool = decodeLbPair(account.data)
-    return pool && {
-      venue: 'Meteora DLMM',
-      model: 'CLMM_DLMM',
-      baseMint: pool.tokenXMint,
-      quoteMint: pool.tokenYMint,
-      baseVault: pool.reserveX,
-      quoteVault: pool.reserveY,
-      lp: null,
-    }
+    return (
+      pool && {
+        venue: 'Meteora DLMM',
+        model: 'CLMM_DLMM',
+        baseMint: pool.tokenXMint,
+        quoteMint: pool.tokenYMint,
+        baseVault: pool.reserveX,
+        quoteVault: pool.reserveY,
+        lp: null,
+      }
+    )
   },
   [METEORA_DAMM_V2_PROGRAM_ADDRESS]: (account) => {
     const pool = decodeDammV2Pool(account.data)
     // DAMM v2 liquidity sits in position NFTs, as on a CLMM: no fungible LP to burn.
-    return pool && {
-      venue: 'Meteora DAMM v2',
-      model: 'CLMM_DLMM',
-      baseMint: pool.tokenAMint,
-      quoteMint: pool.tokenBMint,
-      baseVault: pool.tokenAVault,
-      quoteVault: pool.tokenBVault,
-      lp: null,
-    }
+    return (
+      pool && {
+        venue: 'Meteora DAMM v2',
+        model: 'CLMM_DLMM',
+        baseMint: pool.tokenAMint,
+        quoteMint: pool.tokenBMint,
+        baseVault: pool.tokenAVault,
+        quoteVault: pool.tokenBVault,
+        lp: null,
+      }
+    )
   },
 }
 
@@ -134,7 +146,11 @@ const MINT_SUPPLY_OFFSET = 36
 export async function loadPools(ctx: TokenContext): Promise<PoolsFact> {
   const [decoded, market] = await Promise.all([decodedPools(ctx), ctx.fact('market')])
   const addresses = decoded.flatMap((pool) => [pool.baseVault, pool.quoteVault, ...(pool.lp ? [pool.lp.mint] : [])])
-  const accounts = new Map((await readAccounts(ctx, [...new Set(addresses)])).flatMap((account) => (account ? [[account.address, account]] : [])))
+  const accounts = new Map(
+    (await readAccounts(ctx, [...new Set(addresses)])).flatMap((account) =>
+      account ? [[account.address, account]] : [],
+    ),
+  )
   const u64 = (address: string, offset: number): bigint | null => {
     const account = accounts.get(address)
     if (!account || account.data.length < offset + 8) return null

@@ -16,7 +16,10 @@ export async function loadTrades(ctx: TokenContext): Promise<TradesFact> {
   const liquidity = await liquidityAccounts(ctx)
   if (!liquidity.main) return { pool: null, swaps: [], coveredSince: null, complete24h: true }
   const recent = await signatures(ctx, liquidity.main, MAX_TRANSACTIONS)
-  const list = await transactions(ctx, recent.filter((entry) => !entry.failed).map((entry) => entry.signature))
+  const list = await transactions(
+    ctx,
+    recent.filter((entry) => !entry.failed).map((entry) => entry.signature),
+  )
   const swaps = list.flatMap((transaction) => swapsIn(transaction, ctx.mint, liquidity.accounts))
   const oldest = recent.at(-1)?.blockTime ?? null
   const now = Math.floor(Date.now() / 1000)

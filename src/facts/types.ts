@@ -46,7 +46,13 @@ export interface MintFact {
 }
 
 export interface MintExtensions {
-  transferFee: { basisPoints: number; maximumFee: bigint; configAuthority: string | null; newerBasisPoints: number; newerEpoch: bigint } | null
+  transferFee: {
+    basisPoints: number
+    maximumFee: bigint
+    configAuthority: string | null
+    newerBasisPoints: number
+    newerEpoch: bigint
+  } | null
   permanentDelegate: string | null
   transferHook: { programId: string | null; authority: string | null } | null
   nonTransferable: boolean

@@ -22,16 +22,14 @@ export function checkSolanaAddress(
   noun = 'Solana SPL mint address',
 ): AddressCheck {
   if (value === undefined || value === null) return fail(`${field} is required: send {"${field}": "<${noun}>"}`)
-  if (typeof value !== 'string') return fail(`${field} must be a string holding a base58 ${noun}, not ${withArticle(jsonType(value))}`)
-  if (value.trim() !== value)
-    return fail(`${field} has leading or trailing whitespace: send the bare base58 address`)
+  if (typeof value !== 'string')
+    return fail(`${field} must be a string holding a base58 ${noun}, not ${withArticle(jsonType(value))}`)
+  if (value.trim() !== value) return fail(`${field} has leading or trailing whitespace: send the bare base58 address`)
   if (EVM_ADDRESS.test(value)) return fail(`EVM addresses are not supported: send a ${noun}`)
   if (value.length < ADDRESS_MIN_LENGTH && TICKER.test(value))
     return fail(`"${value}" looks like a ticker: send the token's mint address, not its ticker`)
   if (value.length < ADDRESS_MIN_LENGTH || value.length > ADDRESS_MAX_LENGTH)
-    return fail(
-      `${field} must be ${ADDRESS_MIN_LENGTH} to ${ADDRESS_MAX_LENGTH} characters long (got ${value.length})`,
-    )
+    return fail(`${field} must be ${ADDRESS_MIN_LENGTH} to ${ADDRESS_MAX_LENGTH} characters long (got ${value.length})`)
   if (!BASE58.test(value)) {
     const bad = [...value].find((ch) => !BASE58.test(ch))
     return fail(`${field} contains "${bad}", which is not in the base58 alphabet (no 0, O, I or l)`)

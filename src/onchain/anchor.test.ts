@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'bun:test'
 import { getStructCodec, getU8Codec } from '@solana/kit'
-import { anchorAccountDiscriminator, decodeOrUndefined, startsWith, withAnchorDiscriminator, zeroPadded } from './anchor.ts'
+import {
+  anchorAccountDiscriminator,
+  decodeOrUndefined,
+  startsWith,
+  withAnchorDiscriminator,
+  zeroPadded,
+} from './anchor.ts'
 
 describe('anchorAccountDiscriminator', () => {
   test('matches the discriminator pump.fun publishes for BondingCurve', () => {

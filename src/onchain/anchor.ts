@@ -25,7 +25,10 @@ export function anchorAccountDiscriminator(accountName: string): Uint8Array {
  * Wraps the codec of an account body so that it writes `discriminator` first and, when decoding,
  * refuses (throws) any bytes that do not start with it. The discriminator is not part of the value.
  */
-export function withAnchorDiscriminator<T>(discriminator: ReadonlyUint8Array, body: FixedSizeCodec<T>): FixedSizeCodec<T>
+export function withAnchorDiscriminator<T>(
+  discriminator: ReadonlyUint8Array,
+  body: FixedSizeCodec<T>,
+): FixedSizeCodec<T>
 export function withAnchorDiscriminator<T>(discriminator: ReadonlyUint8Array, body: Codec<T>): Codec<T>
 export function withAnchorDiscriminator<T>(discriminator: ReadonlyUint8Array, body: Codec<T>): Codec<T> {
   return getHiddenPrefixCodec(body, [getConstantCodec(discriminator)])

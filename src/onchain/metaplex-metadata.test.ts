@@ -23,7 +23,8 @@ import {
 import { TOKEN_METADATA_PROGRAM_ADDRESS } from './programs.ts'
 
 /** A made-up address: 32 bytes counting up from `seed`, distinct for every seed used below. */
-const key = (seed: number): Address => getAddressDecoder().decode(Uint8Array.from({ length: 32 }, (_, i) => (seed + i) & 0xff))
+const key = (seed: number): Address =>
+  getAddressDecoder().decode(Uint8Array.from({ length: 32 }, (_, i) => (seed + i) & 0xff))
 const keyBytes = (value: Address): ReadonlyUint8Array => getAddressEncoder().encode(value)
 
 const NFT_MINT = key(0x60)
@@ -173,10 +174,17 @@ describe('reading metadata accounts', () => {
       ...puffed('Synthetic Dragon #7', 32),
       ...puffed('SYNTH', 10),
       ...puffed('https://example.com/nft/7.json', 200),
-      0xee, 0x02, // seller_fee_basis_points: 750 LE
-      1, ...u32(1), ...keyBytes(NFT_AUTHORITY), 1, 100, // creators: Some(vec![{ verified, share 100 }])
-      1, 1, // primary_sale_happened, is_mutable
-      1, EDITION_BUMP, // edition_nonce: Some(bump)
+      0xee,
+      0x02, // seller_fee_basis_points: 750 LE
+      1,
+      ...u32(1),
+      ...keyBytes(NFT_AUTHORITY),
+      1,
+      100, // creators: Some(vec![{ verified, share 100 }])
+      1,
+      1, // primary_sale_happened, is_mutable
+      1,
+      EDITION_BUMP, // edition_nonce: Some(bump)
     ]
     expect(expected.length).toBe(END_OF_FIXED_PART)
     expect([...legacyAccount.slice(0, END_OF_FIXED_PART)]).toEqual(expected)
@@ -193,7 +201,12 @@ describe('reading metadata accounts', () => {
   })
 
   test('keeps the V1.2 fields together: a bad `uses` voids a good token standard and collection', () => {
-    const good = getMetadataCodec().encode({ ...everyOption, uses: null, collectionDetails: null, programmableConfig: null })
+    const good = getMetadataCodec().encode({
+      ...everyOption,
+      uses: null,
+      collectionDetails: null,
+      programmableConfig: null,
+    })
     // Tail: token_standard (2 bytes), collection (34), uses (1 = None), details (1), config (1).
     const corrupt = good.slice()
     corrupt[good.length - 3] = 7 // `uses` option tag that is neither None nor Some

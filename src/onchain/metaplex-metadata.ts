@@ -221,7 +221,15 @@ function getMetadataEncoder(): VariableSizeEncoder<Metadata> {
       ['isMutable', getBooleanEncoder()],
       ['editionNonce', getNullableEncoder(getU8Encoder())],
       ['tokenStandard', getNullableEncoder(getLiteralUnionEncoder(TOKEN_STANDARDS))],
-      ['collection', getNullableEncoder(getStructEncoder([['verified', getBooleanEncoder()], ['key', key]]))],
+      [
+        'collection',
+        getNullableEncoder(
+          getStructEncoder([
+            ['verified', getBooleanEncoder()],
+            ['key', key],
+          ]),
+        ),
+      ],
       [
         'uses',
         getNullableEncoder(
@@ -243,7 +251,9 @@ function getMetadataEncoder(): VariableSizeEncoder<Metadata> {
       ],
       [
         'programmableConfig',
-        getNullableEncoder(getDiscriminatedUnionEncoder([['V1', getStructEncoder([['ruleSet', getNullableEncoder(key)]])]])),
+        getNullableEncoder(
+          getDiscriminatedUnionEncoder([['V1', getStructEncoder([['ruleSet', getNullableEncoder(key)]])]]),
+        ),
       ],
     ]),
     [getConstantEncoder(new Uint8Array([METADATA_KEY]))],
@@ -368,12 +378,18 @@ function readMetadata(bytes: ReadonlyUint8Array, offset: number): [Metadata, num
     r.option(() => ({ useMethod: USE_METHODS[r.variant(USE_METHODS.length)]!, remaining: r.u64(), total: r.u64() })),
   )
   const collectionDetails = attempt(() =>
-    r.option((): CollectionDetails =>
-      r.variant(COLLECTION_DETAILS_VARIANTS) === 0 ? { __kind: 'V1', size: r.u64() } : { __kind: 'V2', padding: r.bytesOf(COLLECTION_DETAILS_V2_PADDING) },
+    r.option(
+      (): CollectionDetails =>
+        r.variant(COLLECTION_DETAILS_VARIANTS) === 0
+          ? { __kind: 'V1', size: r.u64() }
+          : { __kind: 'V2', padding: r.bytesOf(COLLECTION_DETAILS_V2_PADDING) },
     ),
   )
   const programmableConfig = attempt(() =>
-    r.option((): ProgrammableConfig => (r.variant(PROGRAMMABLE_CONFIG_VARIANTS), { __kind: 'V1', ruleSet: r.option(() => r.address()) })),
+    r.option((): ProgrammableConfig => {
+      r.variant(PROGRAMMABLE_CONFIG_VARIANTS)
+      return { __kind: 'V1', ruleSet: r.option(() => r.address()) }
+    }),
   )
   // The program trusts the three V1.2 fields only together: corrupt data can parse "validly" in one.
   const v12 = tokenStandard.ok && collection.ok && uses.ok

@@ -12,9 +12,11 @@ import { SYSTEM_PROGRAM_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from './programs.ts'
 import { PUMP_POOL_ALLOCATED_SIZE, getPumpPoolCodec } from './pump-amm.ts'
 
 /** A made-up address: 32 bytes counting up from `seed`, distinct for every seed used below. */
-const key = (seed: number): Address => getAddressDecoder().decode(Uint8Array.from({ length: 32 }, (_, i) => (seed + i) & 0xff))
+const key = (seed: number): Address =>
+  getAddressDecoder().decode(Uint8Array.from({ length: 32 }, (_, i) => (seed + i) & 0xff))
 /** A U256 as the program stores it: 32 little-endian bytes. */
-const u256 = (value: bigint): Uint8Array => Uint8Array.from({ length: 32 }, (_, i) => Number((value >> BigInt(8 * i)) & 0xffn))
+const u256 = (value: bigint): Uint8Array =>
+  Uint8Array.from({ length: 32 }, (_, i) => Number((value >> BigInt(8 * i)) & 0xffn))
 
 /** Little-endian reads at absolute offsets, to check the encoding by hand. */
 function at(bytes: ReadonlyUint8Array) {

@@ -168,7 +168,13 @@ function getDynamicFeeCodec(): FixedSizeCodec<DammV2DynamicFee> {
 
 function getPoolFeesCodec(): FixedSizeCodec<DammV2PoolFees> {
   return getStructCodec([
-    ['baseFee', getStructCodec([['baseFeeInfo', bytes(BASE_FEE_INFO_BYTES)], ['padding1', getU64Codec()]])],
+    [
+      'baseFee',
+      getStructCodec([
+        ['baseFeeInfo', bytes(BASE_FEE_INFO_BYTES)],
+        ['padding1', getU64Codec()],
+      ]),
+    ],
     ['protocolFeePercent', getU8Codec()],
     ['padding0', getU8Codec()],
     ['referralFeePercent', getU8Codec()],

@@ -21,7 +21,8 @@ import {
 import { METEORA_DLMM_PROGRAM_ADDRESS } from './programs.ts'
 
 /** A made-up address: 32 bytes counting up from `seed`, distinct for every seed used below. */
-const key = (seed: number): Address => getAddressDecoder().decode(Uint8Array.from({ length: 32 }, (_, i) => (seed + i) & 0xff))
+const key = (seed: number): Address =>
+  getAddressDecoder().decode(Uint8Array.from({ length: 32 }, (_, i) => (seed + i) & 0xff))
 const keyBytes = (value: Address): ReadonlyUint8Array => getAddressEncoder().encode(value)
 
 /** Little-endian reads at absolute offsets, to check the encoding by hand. */

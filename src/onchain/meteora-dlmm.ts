@@ -121,7 +121,12 @@ export const LB_PAIR_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([33, 11,
 export const LB_PAIR_SIZE = 904
 
 /** `PairType` variants, in IDL order. */
-export const DLMM_PAIR_TYPE = { Permissionless: 0, Permission: 1, CustomizablePermissionless: 2, PermissionlessV2: 3 } as const
+export const DLMM_PAIR_TYPE = {
+  Permissionless: 0,
+  Permission: 1,
+  CustomizablePermissionless: 2,
+  PermissionlessV2: 3,
+} as const
 
 const REWARD_COUNT = 2 // reward_infos: [RewardInfo; 2]
 const BIN_ARRAY_BITMAP_WORDS = 16 // bin_array_bitmap: [u64; 16]
@@ -196,7 +201,13 @@ export function getLbPairCodec(): FixedSizeCodec<LbPair> {
       ['tokenYMint', key],
       ['reserveX', key],
       ['reserveY', key],
-      ['protocolFee', getStructCodec([['amountX', getU64Codec()], ['amountY', getU64Codec()]])],
+      [
+        'protocolFee',
+        getStructCodec([
+          ['amountX', getU64Codec()],
+          ['amountY', getU64Codec()],
+        ]),
+      ],
       ['padding1', bytes(32)],
       ['rewardInfos', getArrayCodec(getRewardInfoCodec(), { size: REWARD_COUNT })],
       ['oracle', key],

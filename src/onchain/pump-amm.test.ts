@@ -86,7 +86,13 @@ describe('PumpSwap Pool layout', () => {
   })
 
   test.each([
-    ['another discriminator', () => getPumpPoolCodec().encode(pool).map((b, i) => (i === 7 ? b ^ 1 : b))],
+    [
+      'another discriminator',
+      () =>
+        getPumpPoolCodec()
+          .encode(pool)
+          .map((b, i) => (i === 7 ? b ^ 1 : b)),
+    ],
     ['a pool cut inside lp_supply', () => getPumpPoolCodec().encode(pool).slice(0, 210)],
   ])('returns undefined for %s', (_name, data) => {
     expect(decodePumpPool(data())).toBeUndefined()
@@ -94,7 +100,7 @@ describe('PumpSwap Pool layout', () => {
 })
 
 describe('PumpSwap PDAs, checked against the docs example pool', () => {
-  test('the canonical pool creator is pump\'s pool-authority PDA of the coin', async () => {
+  test("the canonical pool creator is pump's pool-authority PDA of the coin", async () => {
     expect((await findPumpPoolAuthorityAddress(pool.baseMint))[0]).toBe(pool.creator)
   })
 

@@ -14,7 +14,13 @@ import {
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from '@solana/kit'
-import { ANCHOR_DISCRIMINATOR_SIZE, decodeOrUndefined, startsWith, withAnchorDiscriminator, zeroPadded } from './anchor.ts'
+import {
+  ANCHOR_DISCRIMINATOR_SIZE,
+  decodeOrUndefined,
+  startsWith,
+  withAnchorDiscriminator,
+  zeroPadded,
+} from './anchor.ts'
 import { PUMP_AMM_PROGRAM_ADDRESS, PUMP_PROGRAM_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from './programs.ts'
 
 /**

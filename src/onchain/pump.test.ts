@@ -77,7 +77,13 @@ describe('BondingCurve layout', () => {
   })
 
   test.each([
-    ['another discriminator', () => getBondingCurveCodec().encode(curve).map((b, i) => (i === 0 ? b ^ 1 : b))],
+    [
+      'another discriminator',
+      () =>
+        getBondingCurveCodec()
+          .encode(curve)
+          .map((b, i) => (i === 0 ? b ^ 1 : b)),
+    ],
     ['data shorter than the original layout', () => getBondingCurveCodec().encode(curve).slice(0, 48)],
     ['no data', () => new Uint8Array(0)],
   ])('returns undefined for %s', (_name, data) => {
@@ -92,7 +98,7 @@ describe('bonding curve PDAs', () => {
     expect(curveAddress).toBe(address('64m1i2ynsvz9wphz9PeFS22WNipBLCeBocKTXzjTkdDd'))
   })
 
-  test('the associated bonding curve is the curve PDA\'s token account under the given token program', async () => {
+  test("the associated bonding curve is the curve PDA's token account under the given token program", async () => {
     const mint = address('2SC3yZyeHSjUMcWqQ89j5pmr6cNsC3KftR9X6APkpump')
     const [curveAddress] = await findBondingCurveAddress(mint)
     for (const tokenProgram of [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS]) {

@@ -10,7 +10,13 @@ import {
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from '@solana/kit'
-import { ANCHOR_DISCRIMINATOR_SIZE, decodeOrUndefined, startsWith, withAnchorDiscriminator, zeroPadded } from './anchor.ts'
+import {
+  ANCHOR_DISCRIMINATOR_SIZE,
+  decodeOrUndefined,
+  startsWith,
+  withAnchorDiscriminator,
+  zeroPadded,
+} from './anchor.ts'
 import { findAssociatedTokenAddress } from './pda.ts'
 import { PUMP_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from './programs.ts'
 

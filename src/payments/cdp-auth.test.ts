@@ -9,7 +9,10 @@ import { cdpAuthorizer, cdpSigningKey } from './cdp-auth.ts'
 function ed25519Secret() {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519')
   const jwk = privateKey.export({ format: 'jwk' })
-  return { secret: Buffer.concat([Buffer.from(jwk.d!, 'base64url'), Buffer.from(jwk.x!, 'base64url')]).toString('base64'), publicKey }
+  return {
+    secret: Buffer.concat([Buffer.from(jwk.d!, 'base64url'), Buffer.from(jwk.x!, 'base64url')]).toString('base64'),
+    publicKey,
+  }
 }
 
 const bearer = (headers: Record<string, string>) => headers.authorization!.replace(/^Bearer /, '')
@@ -30,8 +33,16 @@ describe('CDP per-request JWT', () => {
 
   test('EC P-256 PEM (SEC1 or PKCS#8): ES256', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    for (const pem of [privateKey.export({ format: 'pem', type: 'sec1' }), privateKey.export({ format: 'pem', type: 'pkcs8' })]) {
-      const token = bearer(await cdpAuthorizer('key-2', String(pem))('GET', new URL('https://api.cdp.coinbase.com/platform/v2/x402/supported')))
+    for (const pem of [
+      privateKey.export({ format: 'pem', type: 'sec1' }),
+      privateKey.export({ format: 'pem', type: 'pkcs8' }),
+    ]) {
+      const token = bearer(
+        await cdpAuthorizer('key-2', String(pem))(
+          'GET',
+          new URL('https://api.cdp.coinbase.com/platform/v2/x402/supported'),
+        ),
+      )
       const { payload, protectedHeader } = await jwtVerify(token, publicKey)
       expect(protectedHeader.alg).toBe('ES256')
       expect(payload.uris).toEqual(['GET api.cdp.coinbase.com/platform/v2/x402/supported'])
@@ -40,7 +51,9 @@ describe('CDP per-request JWT', () => {
 
   test('a secret of neither form is refused at start-up with one line naming the setting', () => {
     expect(() => cdpSigningKey('not a key')).toThrow('expected an Ed25519 secret')
-    expect(() => loadConfig({ CDP_API_KEY_ID: 'k', CDP_API_KEY_SECRET: 'bm9wZQ==' })).toThrow('CDP_API_KEY_SECRET: expected an Ed25519 secret')
+    expect(() => loadConfig({ CDP_API_KEY_ID: 'k', CDP_API_KEY_SECRET: 'bm9wZQ==' })).toThrow(
+      'CDP_API_KEY_SECRET: expected an Ed25519 secret',
+    )
     expect(() => loadConfig({ CDP_API_KEY_ID: 'k' })).toThrow('CDP_API_KEY_SECRET: required with CDP_API_KEY_ID')
     expect(loadConfig({ CDP_API_KEY_ID: 'k', CDP_API_KEY_SECRET: ed25519Secret().secret }).CDP_API_KEY_ID).toBe('k')
   })
@@ -51,15 +64,27 @@ describe('CDP per-request JWT', () => {
     const recorder = Bun.serve({
       port: 0,
       fetch: (request) => {
-        seen.push({ method: request.method, path: new URL(request.url).pathname, token: (request.headers.get('authorization') ?? '').replace(/^Bearer /, '') })
-        return request.method === 'GET' ? Response.json({ kinds: [] }) : Response.json({ isValid: false, invalidReason: 'test' })
+        seen.push({
+          method: request.method,
+          path: new URL(request.url).pathname,
+          token: (request.headers.get('authorization') ?? '').replace(/^Bearer /, ''),
+        })
+        return request.method === 'GET'
+          ? Response.json({ kinds: [] })
+          : Response.json({ isValid: false, invalidReason: 'test' })
       },
     })
     try {
-      const client = new FacilitatorClient({ url: `http://127.0.0.1:${recorder.port}/platform/v2/x402`, authorize: cdpAuthorizer('key-3', secret) })
+      const client = new FacilitatorClient({
+        url: `http://127.0.0.1:${recorder.port}/platform/v2/x402`,
+        authorize: cdpAuthorizer('key-3', secret),
+      })
       await client.supported()
       await client.verify({ x402Version: 2, accepted: {} as never, payload: {} } as never, {})
-      expect(seen.map(({ method, path }) => `${method} ${path}`)).toEqual(['GET /platform/v2/x402/supported', 'POST /platform/v2/x402/verify'])
+      expect(seen.map(({ method, path }) => `${method} ${path}`)).toEqual([
+        'GET /platform/v2/x402/supported',
+        'POST /platform/v2/x402/verify',
+      ])
       for (const { method, path, token } of seen) {
         const { payload } = await jwtVerify(token, publicKey)
         expect(payload.uris).toEqual([`${method} 127.0.0.1:${recorder.port}${path}`])

@@ -32,7 +32,12 @@ export function cdpSigningKey(secret: string): SigningKey {
   if (bytes.length !== 64) throw new Error('expected an Ed25519 secret (base64 of 64 bytes) or an EC private key PEM')
   const key = createPrivateKey({
     format: 'jwk',
-    key: { kty: 'OKP', crv: 'Ed25519', d: bytes.subarray(0, 32).toString('base64url'), x: bytes.subarray(32).toString('base64url') },
+    key: {
+      kty: 'OKP',
+      crv: 'Ed25519',
+      d: bytes.subarray(0, 32).toString('base64url'),
+      x: bytes.subarray(32).toString('base64url'),
+    },
   })
   return { alg: 'EdDSA', key }
 }
@@ -42,7 +47,11 @@ export function cdpAuthorizer(keyId: string, secret: string): Authorizer {
   const signing = cdpSigningKey(secret)
   return async (method, url) => {
     const now = Math.floor(Date.now() / 1000)
-    const jwt = await new SignJWT({ sub: keyId, iss: 'cdp', uris: [`${method.toUpperCase()} ${url.host}${url.pathname}`] })
+    const jwt = await new SignJWT({
+      sub: keyId,
+      iss: 'cdp',
+      uris: [`${method.toUpperCase()} ${url.host}${url.pathname}`],
+    })
       .setProtectedHeader({ alg: signing.alg, kid: keyId, typ: 'JWT', nonce: randomBytes(16).toString('hex') })
       .setIssuedAt(now)
       .setNotBefore(now)

@@ -60,7 +60,10 @@ function feePayerOf(rail: Rail, supported: Supported): string | undefined {
  * network and, on Solana, naming its fee payer (without it no payer can build the transaction).
  */
 export function offerableRails(rails: Rail[], supported: Supported): Rail[] {
-  return rails.filter((rail) => rail.payTo && rail.asset && supportOf(rail, supported) && (rail.name !== 'solana' || feePayerOf(rail, supported)))
+  return rails.filter(
+    (rail) =>
+      rail.payTo && rail.asset && supportOf(rail, supported) && (rail.name !== 'solana' || feePayerOf(rail, supported)),
+  )
 }
 
 /** The v2 offers: exactly what a payment must match, field for field. */
@@ -89,7 +92,16 @@ export function paymentChallenge(input: ChallengeInput) {
     const name = input.rails.find((rail) => rail.network === offer.network)?.v1Network
     if (!name) return []
     const { amount, ...terms } = offer
-    return [{ ...terms, network: name, maxAmountRequired: amount, resource: input.resource, description: input.description, mimeType: 'application/json' }]
+    return [
+      {
+        ...terms,
+        network: name,
+        maxAmountRequired: amount,
+        resource: input.resource,
+        description: input.description,
+        mimeType: 'application/json',
+      },
+    ]
   })
   return {
     header: Buffer.from(JSON.stringify(header)).toString('base64'),

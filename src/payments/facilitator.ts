@@ -20,7 +20,12 @@ const SettleAnswer = Type.Object({
 })
 const SupportedAnswer = Type.Object({
   kinds: Type.Array(
-    Type.Object({ x402Version: Type.Number(), scheme: Type.String(), network: Type.String(), extra: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }),
+    Type.Object({
+      x402Version: Type.Number(),
+      scheme: Type.String(),
+      network: Type.String(),
+      extra: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
   ),
 })
 
@@ -63,8 +68,19 @@ export class FacilitatorClient {
   constructor(options: FacilitatorOptions) {
     const common = { baseUrl: options.url, headers: options.headers, authorize: options.authorize }
     this.#verifyBudgetMs = options.verifyBudgetMs ?? DEFAULT_VERIFY_BUDGET_MS
-    this.#judge = new HttpJsonSource({ ...common, name: 'facilitator', timeoutMs: options.timeoutMs ?? DEFAULT_VERIFY_BUDGET_MS, retries: 2 })
-    this.#settle = new HttpJsonSource({ ...common, name: 'facilitator', timeoutMs: options.settleTimeoutMs ?? 40_000, retries: 0, breakerThreshold: Number.POSITIVE_INFINITY })
+    this.#judge = new HttpJsonSource({
+      ...common,
+      name: 'facilitator',
+      timeoutMs: options.timeoutMs ?? DEFAULT_VERIFY_BUDGET_MS,
+      retries: 2,
+    })
+    this.#settle = new HttpJsonSource({
+      ...common,
+      name: 'facilitator',
+      timeoutMs: options.settleTimeoutMs ?? 40_000,
+      retries: 0,
+      breakerThreshold: Number.POSITIVE_INFINITY,
+    })
   }
 
   /** ok, degraded or down, from the breaker of the judging calls (for /health). */
@@ -78,20 +94,32 @@ export class FacilitatorClient {
 
   async verify(payment: PaymentV1 | PaymentV2, requirements: object, meter = new CallMeter()): Promise<VerifyAnswer> {
     const budget = AbortSignal.timeout(this.#verifyBudgetMs)
-    return refusalAsAnswer(this.#judge.post('/verify', body(payment, requirements), VerifyAnswer, meter, budget), VerifyAnswer, (detail) => ({ isValid: false, invalidReason: detail }))
+    return refusalAsAnswer(
+      this.#judge.post('/verify', body(payment, requirements), VerifyAnswer, meter, budget),
+      VerifyAnswer,
+      (detail) => ({ isValid: false, invalidReason: detail }),
+    )
   }
 
   async settle(payment: PaymentV1 | PaymentV2, requirements: object, meter = new CallMeter()): Promise<SettleAnswer> {
-    return refusalAsAnswer(this.#settle.post('/settle', body(payment, requirements), SettleAnswer, meter), SettleAnswer, (detail) => ({
-      success: false,
-      errorReason: detail,
-      transaction: '',
-      network: 'network' in requirements ? String(requirements.network) : '',
-    }))
+    return refusalAsAnswer(
+      this.#settle.post('/settle', body(payment, requirements), SettleAnswer, meter),
+      SettleAnswer,
+      (detail) => ({
+        success: false,
+        errorReason: detail,
+        transaction: '',
+        network: 'network' in requirements ? String(requirements.network) : '',
+      }),
+    )
   }
 }
 
-const body = (payment: PaymentV1 | PaymentV2, requirements: object) => ({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: requirements })
+const body = (payment: PaymentV1 | PaymentV2, requirements: object) => ({
+  x402Version: payment.x402Version,
+  paymentPayload: payment,
+  paymentRequirements: requirements,
+})
 
 /**
  * Verify's budget: a healthy facilitator verifies in well under a second (a signature check and a
@@ -110,7 +138,11 @@ const REFUSAL_STATUSES = new Set([400, 402, 409, 422])
  * A 4xx refusal is the facilitator's verdict: its body if it has the answer's shape, else its error
  * text when the status is one of a refused payment (REFUSAL_STATUSES). Anything else throws.
  */
-async function refusalAsAnswer<T>(call: Promise<T>, shape: typeof VerifyAnswer | typeof SettleAnswer, fallback: (detail: string) => T): Promise<T> {
+async function refusalAsAnswer<T>(
+  call: Promise<T>,
+  shape: typeof VerifyAnswer | typeof SettleAnswer,
+  fallback: (detail: string) => T,
+): Promise<T> {
   try {
     return await call
   } catch (error) {

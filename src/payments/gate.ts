@@ -2,7 +2,7 @@ import type { Logger } from '../core/logger.ts'
 import type { PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
 import { offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'
-import type { FacilitatorClient, SettleAnswer } from './facilitator.ts'
+import type { FacilitatorClient, SettleAnswer, VerifyAnswer } from './facilitator.ts'
 import { matchOffer } from './match.ts'
 import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
 import { paymentKey } from './payment-key.ts'
@@ -28,7 +28,10 @@ interface Admitted extends Ticket {
  * it) the request it first paid for. Otherwise why not, for the 402.
  */
 function owedCall(credit: PaymentRecord, call: PaidCall, amount: string): { ok: true } | { ok: false; reason: string } {
-  const same = credit.resource === call.resource && credit.amount === amount && (credit.requestHash === null || credit.requestHash === call.requestHash)
+  const same =
+    credit.resource === call.resource &&
+    credit.amount === amount &&
+    (credit.requestHash === null || credit.requestHash === call.requestHash)
   if (same) return { ok: true }
   return {
     ok: false,
@@ -71,7 +74,12 @@ export class PaymentGate implements Payments {
     this.#facilitator = deps.facilitator
     this.#logger = deps.logger
     this.#support = new FacilitatorSupport({ facilitator: deps.facilitator, rails: deps.rails, logger: deps.logger })
-    this.recovery = new PaymentRecovery({ ledger: deps.ledger, logger: deps.logger, sharedLedger: deps.sharedLedger ?? false, checker: deps.checker })
+    this.recovery = new PaymentRecovery({
+      ledger: deps.ledger,
+      logger: deps.logger,
+      sharedLedger: deps.sharedLedger ?? false,
+      checker: deps.checker,
+    })
   }
 
   /** The networks the facilitator settles, with each kind's `extra` (the Solana fee payer), from its /supported. */
@@ -121,7 +129,14 @@ export class PaymentGate implements Payments {
   }
 
   challenge(call: PaidCall, reason: string): Challenge {
-    const { header, body } = paymentChallenge({ rails: this.#rails, supported: this.supported, amount: call.amount, resource: call.url, description: call.description, reason })
+    const { header, body } = paymentChallenge({
+      rails: this.#rails,
+      supported: this.supported,
+      amount: call.amount,
+      resource: call.url,
+      description: call.description,
+      reason,
+    })
     return { header, body }
   }
 
@@ -131,9 +146,11 @@ export class PaymentGate implements Payments {
     const required = (reason: string) => refuse({ kind: 'payment_required', reason })
     // Nothing to offer (the facilitator has not answered /supported yet): a challenge would be empty.
     const offers = this.offers(call.amount)
-    if (offers.length === 0) return refuse(this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)'))
+    if (offers.length === 0)
+      return refuse(this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)'))
     const read = readPayment(call.headers)
-    if (read.kind === 'none') return required('payment required: sign a payment for one of the offers and send it in X-PAYMENT')
+    if (read.kind === 'none')
+      return required('payment required: sign a payment for one of the offers and send it in X-PAYMENT')
     if (read.kind === 'invalid') return required(read.reason)
     const match = matchOffer(read.payment, offers, this.#rails)
     if (!match.ok) return required(match.reason)
@@ -157,19 +174,27 @@ export class PaymentGate implements Payments {
       const owed = owedCall(claim.existing, call, offer.amount)
       if (!owed.ok) return required(owed.reason)
       if (await this.#ledger.transition(key, 'credited', 'redeeming', { reason: `redeemed by ${call.requestId}` })) {
-        const admitted: Admitted = { key, payment: read.payment, requirements: {}, payer: claim.existing.payer, credit: claim.existing }
+        const admitted: Admitted = {
+          key,
+          payment: read.payment,
+          requirements: {},
+          payer: claim.existing.payer,
+          credit: claim.existing,
+        }
         return { ok: true, ticket: admitted }
       }
     }
     if (!claim.ok) {
       const { state, transaction } = claim.existing
       return required(
-        state === 'settled' ? `this payment was already used (settled${transaction ? ` in ${transaction}` : ''}): sign a new one` : `this payment is being used by another request (${state}): sign a new one`,
+        state === 'settled'
+          ? `this payment was already used (settled${transaction ? ` in ${transaction}` : ''}): sign a new one`
+          : `this payment is being used by another request (${state}): sign a new one`,
       )
     }
 
     const requirements = this.#requirements(read.payment, offer, call)
-    let verified
+    let verified: VerifyAnswer
     try {
       verified = await this.#facilitator.verify(read.payment, requirements)
     } catch (error) {
@@ -178,7 +203,9 @@ export class PaymentGate implements Payments {
     }
     if (!verified.isValid) {
       await this.#ledger.transition(key, 'verifying', 'rejected', { reason: verified.invalidReason ?? 'invalid' })
-      return required(`the facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`)
+      return required(
+        `the facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`,
+      )
     }
     await this.#ledger.transition(key, 'verifying', 'verified', { payer: verified.payer ?? null })
     const admitted: Admitted = { key, payment: read.payment, requirements, payer: verified.payer ?? null }
@@ -197,8 +224,15 @@ export class PaymentGate implements Payments {
     const { key, credit, payment, requirements } = ticket as Admitted
     if (credit) {
       // Already settled on chain: the receipt says so; nothing is sent to the facilitator.
-      await this.#ledger.transition(key, 'redeeming', 'settled', { reason: `settled on chain earlier; result delivered to ${call.requestId}` })
-      const receipt: SettleAnswer = { success: true, transaction: credit.transaction ?? '', network: credit.network, ...(credit.payer ? { payer: credit.payer } : {}) }
+      await this.#ledger.transition(key, 'redeeming', 'settled', {
+        reason: `settled on chain earlier; result delivered to ${call.requestId}`,
+      })
+      const receipt: SettleAnswer = {
+        success: true,
+        transaction: credit.transaction ?? '',
+        network: credit.network,
+        ...(credit.payer ? { payer: credit.payer } : {}),
+      }
       return { ok: true, receipt }
     }
     await this.#ledger.transition(key, 'verified', 'settling')
@@ -208,15 +242,27 @@ export class PaymentGate implements Payments {
     } catch (error) {
       // It may have settled: never re-send, reconcile (docs/payments.md).
       await this.#ledger.transition(key, 'settling', 'pending', { reason: (error as Error).message })
-      this.#logger.warn({ request_id: call.requestId, err: (error as Error).message }, 'settlement outcome unknown: payment left pending')
+      this.#logger.warn(
+        { request_id: call.requestId, err: (error as Error).message },
+        'settlement outcome unknown: payment left pending',
+      )
       const why = error instanceof UpstreamError ? error.reason : 'no answer'
-      return { ok: false, reason: `the settlement's outcome is not known yet (${why}); it will not be sent again and is being reconciled; the result is withheld` }
+      return {
+        ok: false,
+        reason: `the settlement's outcome is not known yet (${why}); it will not be sent again and is being reconciled; the result is withheld`,
+      }
     }
     if (!settled.success) {
       await this.#ledger.transition(key, 'settling', 'failed', { reason: settled.errorReason ?? 'settlement failed' })
-      return { ok: false, reason: `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld` }
+      return {
+        ok: false,
+        reason: `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld`,
+      }
     }
-    await this.#ledger.transition(key, 'settling', 'settled', { transaction: settled.transaction, payer: settled.payer ?? null })
+    await this.#ledger.transition(key, 'settling', 'settled', {
+      transaction: settled.transaction,
+      payer: settled.payer ?? null,
+    })
     return { ok: true, receipt: settled }
   }
 
@@ -224,7 +270,14 @@ export class PaymentGate implements Payments {
   #requirements(payment: PaymentV1 | PaymentV2, offer: OfferV2, call: PaidCall): object {
     if (payment.x402Version === 2) return offer
     const { amount, ...terms } = offer
-    return { ...terms, network: payment.network, maxAmountRequired: amount, resource: call.url, description: call.description, mimeType: 'application/json' }
+    return {
+      ...terms,
+      network: payment.network,
+      maxAmountRequired: amount,
+      resource: call.url,
+      description: call.description,
+      mimeType: 'application/json',
+    }
   }
 
   #unavailable(call: PaidCall, detail: string): Refusal {

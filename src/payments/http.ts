@@ -40,7 +40,13 @@ export function refusalAnswer(payments: Payments, call: PaidCall, refusal: Refus
     return {
       status: 402,
       headers: { 'payment-required': header },
-      body: errorBody(new ApiError('PAYMENT_REQUIRED', { message: refusal.reason, details: { x402Version: body.x402Version, accepts: body.accepts } }), call.requestId),
+      body: errorBody(
+        new ApiError('PAYMENT_REQUIRED', {
+          message: refusal.reason,
+          details: { x402Version: body.x402Version, accepts: body.accepts },
+        }),
+        call.requestId,
+      ),
     }
   }
   const details = refusal.retryAfterS === null ? undefined : { retry_after_s: refusal.retryAfterS }
@@ -56,10 +62,14 @@ export function refusalAnswer(payments: Payments, call: PaidCall, refusal: Refus
  * or answers non-2xx gets its payment released. What the route hooks do across Elysia's lifecycle,
  * in one function (for callers outside a route).
  */
-export async function runPaid(payments: Payments, call: PaidCall, handler: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>): Promise<GateAnswer> {
+export async function runPaid(
+  payments: Payments,
+  call: PaidCall,
+  handler: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
+): Promise<GateAnswer> {
   const admission = await payments.admit(call)
   if (!admission.ok) return refusalAnswer(payments, call, admission.refusal)
-  let result
+  let result: Awaited<ReturnType<typeof handler>>
   try {
     result = await handler()
   } catch (error) {
@@ -72,7 +82,11 @@ export async function runPaid(payments: Payments, call: PaidCall, handler: () =>
   }
   const settled = await payments.settle(admission.ticket, call)
   if (!settled.ok) return refusalAnswer(payments, call, { kind: 'payment_required', reason: settled.reason })
-  return { status: result.status, body: result.body, headers: { ...result.headers, ...(settled.receipt ? receiptHeaders(settled.receipt) : {}) } }
+  return {
+    status: result.status,
+    body: result.body,
+    headers: { ...result.headers, ...(settled.receipt ? receiptHeaders(settled.receipt) : {}) },
+  }
 }
 
 /** A verified payment held for the deferred mode: settle it when the work succeeded, else cancel it. */
@@ -81,13 +95,18 @@ export interface PaymentHold {
   key: string | null
   payer: string | null
   /** Settles once: the receipt and its headers, or why it did not settle. */
-  settle(): Promise<{ ok: true; settlement: SettleAnswer | null; headers: Record<string, string> } | { ok: false; reason: string }>
+  settle(): Promise<
+    { ok: true; settlement: SettleAnswer | null; headers: Record<string, string> } | { ok: false; reason: string }
+  >
   /** Releases the payment unsettled (the caller may present it again). */
   cancel(reason: string): Promise<void>
 }
 
 /** The deferred mode (trade execute): the payment is admitted and held now, settled or cancelled later. */
-export async function holdCall(payments: Payments, call: PaidCall): Promise<{ ok: false; answer: GateAnswer } | { ok: true; hold: PaymentHold }> {
+export async function holdCall(
+  payments: Payments,
+  call: PaidCall,
+): Promise<{ ok: false; answer: GateAnswer } | { ok: true; hold: PaymentHold }> {
   const admission = await payments.admit(call)
   if (!admission.ok) return { ok: false, answer: refusalAnswer(payments, call, admission.refusal) }
   const { ticket } = admission
@@ -105,7 +124,11 @@ export async function holdCall(payments: Payments, call: PaidCall): Promise<{ ok
         once()
         const settled = await payments.settle(ticket, call)
         if (!settled.ok) return settled
-        return { ok: true, settlement: settled.receipt, headers: settled.receipt ? receiptHeaders(settled.receipt) : {} }
+        return {
+          ok: true,
+          settlement: settled.receipt,
+          headers: settled.receipt ? receiptHeaders(settled.receipt) : {},
+        }
       },
       async cancel(reason: string) {
         once()
@@ -139,9 +162,14 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
       if (!entry) return
       admitted.delete(context.request)
       const status = typeof context.set.status === 'number' ? context.set.status : 200
-      if (status < 200 || status >= 300) return void (await ctx.payments.release(entry.ticket, `the call answered ${status}`))
+      if (status < 200 || status >= 300)
+        return void (await ctx.payments.release(entry.ticket, `the call answered ${status}`))
       const settled = await ctx.payments.settle(entry.ticket, entry.call)
-      if (!settled.ok) return answer(context, refusalAnswer(ctx.payments, entry.call, { kind: 'payment_required', reason: settled.reason }))
+      if (!settled.ok)
+        return answer(
+          context,
+          refusalAnswer(ctx.payments, entry.call, { kind: 'payment_required', reason: settled.reason }),
+        )
       if (settled.receipt) Object.assign(context.set.headers, receiptHeaders(settled.receipt))
     },
   }
@@ -170,7 +198,10 @@ export function holdPayment(ctx: ServiceContext, spec: RouteSpec) {
 }
 
 /** Sets an answer's status and headers on the Elysia context; its body is what the handler returns. */
-export function answer(context: Pick<HandlerContext, 'set'>, reply: { status: number; body: unknown; headers?: Record<string, string> }): unknown {
+export function answer(
+  context: Pick<HandlerContext, 'set'>,
+  reply: { status: number; body: unknown; headers?: Record<string, string> },
+): unknown {
   context.set.status = reply.status
   Object.assign(context.set.headers, reply.headers)
   return reply.body
@@ -199,9 +230,12 @@ export function requestHash(resource: string, body: unknown): string {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical)
     if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+      )
     return value
   }
   return new Bun.CryptoHasher('sha256').update(`${resource}\n${JSON.stringify(canonical(body) ?? null)}`).digest('hex')
 }
-

@@ -14,17 +14,27 @@ export function matchOffer(payment: PaymentV1 | PaymentV2, offers: OfferV2[], ra
   if (payment.x402Version === 1) {
     const rail = rails.find((entry) => entry.v1Network === payment.network)
     const offer = rail && offers.find((entry) => entry.network === rail.network)
-    if (!offer) return { ok: false, reason: `network "${payment.network}" is not offered for this call (offered: ${offeredV1(offers, rails)})` }
-    if (payment.scheme !== offer.scheme) return { ok: false, reason: `scheme "${payment.scheme}" is not offered: pay with "exact"` }
+    if (!offer)
+      return {
+        ok: false,
+        reason: `network "${payment.network}" is not offered for this call (offered: ${offeredV1(offers, rails)})`,
+      }
+    if (payment.scheme !== offer.scheme)
+      return { ok: false, reason: `scheme "${payment.scheme}" is not offered: pay with "exact"` }
     return { ok: true, offer }
   }
   const { accepted } = payment
   const offer = offers.find((entry) => entry.network === accepted.network)
-  if (!offer) return { ok: false, reason: `network "${accepted.network}" is not offered for this call (offered: ${networks})` }
-  if (accepted.scheme !== offer.scheme) return { ok: false, reason: `scheme "${accepted.scheme}" is not offered: pay with "exact"` }
-  if (accepted.amount !== offer.amount) return { ok: false, reason: `the payment is for ${accepted.amount} atomic units; this call costs ${offer.amount}` }
-  if (accepted.asset !== offer.asset) return { ok: false, reason: `asset ${accepted.asset} is not accepted on ${offer.network}: pay in ${offer.asset}` }
-  if (accepted.payTo !== offer.payTo) return { ok: false, reason: `the payment goes to ${accepted.payTo}; pay ${offer.payTo} as the challenge says` }
+  if (!offer)
+    return { ok: false, reason: `network "${accepted.network}" is not offered for this call (offered: ${networks})` }
+  if (accepted.scheme !== offer.scheme)
+    return { ok: false, reason: `scheme "${accepted.scheme}" is not offered: pay with "exact"` }
+  if (accepted.amount !== offer.amount)
+    return { ok: false, reason: `the payment is for ${accepted.amount} atomic units; this call costs ${offer.amount}` }
+  if (accepted.asset !== offer.asset)
+    return { ok: false, reason: `asset ${accepted.asset} is not accepted on ${offer.network}: pay in ${offer.asset}` }
+  if (accepted.payTo !== offer.payTo)
+    return { ok: false, reason: `the payment goes to ${accepted.payTo}; pay ${offer.payTo} as the challenge says` }
   return { ok: true, offer }
 }
 

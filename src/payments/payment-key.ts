@@ -21,4 +21,3 @@ export function paymentKey(payment: PaymentV1 | PaymentV2, network: string): str
   }
   return undefined
 }
-

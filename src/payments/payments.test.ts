@@ -15,44 +15,95 @@ const MAINNET = loadConfig({
 const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 const FEE_PAYER = 'FeePayer11111111111111111111111111111111111'
 /** A facilitator's /supported for both mainnet rails (the Base kind listed under its v1 name). */
-const supported = new Map<string, Record<string, unknown>>([[SOLANA_MAINNET, { feePayer: FEE_PAYER }], ['base', {}]])
+const supported = new Map<string, Record<string, unknown>>([
+  [SOLANA_MAINNET, { feePayer: FEE_PAYER }],
+  ['base', {}],
+])
 const rails = paymentRails(MAINNET)
-const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64')
+const b64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64')
 const headers = (name: string, value: string) => new Headers({ [name]: value })
 
 describe('rails', () => {
   test('mainnet offers USDC on Base and Solana, with v1 short names', () => {
     expect(rails.map(({ name, network, v1Network, asset }) => ({ name, network, v1Network, asset }))).toEqual([
       { name: 'base', network: 'eip155:8453', v1Network: 'base', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' },
-      { name: 'solana', network: SOLANA_MAINNET, v1Network: 'solana', asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
+      {
+        name: 'solana',
+        network: SOLANA_MAINNET,
+        v1Network: 'solana',
+        asset: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      },
     ])
     expect(rails[0]!.extra).toEqual({ name: 'USD Coin', version: '2' })
   })
 
   test('settings override the network, asset and EIP-712 domain; anvil has no v1 name', () => {
-    const sandbox = paymentRails(loadConfig({ BASE_PAYMENT_ASSET: '0x2222222222222222222222222222222222222222', BASE_PAYMENT_ASSET_DOMAIN: 'Test USD,1' }))
-    expect(sandbox[0]).toMatchObject({ network: 'eip155:31337', v1Network: null, asset: '0x2222222222222222222222222222222222222222', extra: { name: 'Test USD', version: '1' } })
-    expect(sandbox[1]).toMatchObject({ network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', v1Network: 'solana-devnet', asset: '' })
+    const sandbox = paymentRails(
+      loadConfig({
+        BASE_PAYMENT_ASSET: '0x2222222222222222222222222222222222222222',
+        BASE_PAYMENT_ASSET_DOMAIN: 'Test USD,1',
+      }),
+    )
+    expect(sandbox[0]).toMatchObject({
+      network: 'eip155:31337',
+      v1Network: null,
+      asset: '0x2222222222222222222222222222222222222222',
+      extra: { name: 'Test USD', version: '1' },
+    })
+    expect(sandbox[1]).toMatchObject({
+      network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+      v1Network: 'solana-devnet',
+      asset: '',
+    })
     expect(v1NetworkName('eip155:84532')).toBe('base-sepolia')
   })
 })
 
 describe('the 402 challenge', () => {
-  const challenge = paymentChallenge({ rails, supported, amount: '20000', resource: 'https://solsentry.example/scan/quick', description: 'quick scan', reason: 'payment required' })
+  const challenge = paymentChallenge({
+    rails,
+    supported,
+    amount: '20000',
+    resource: 'https://solsentry.example/scan/quick',
+    description: 'quick scan',
+    reason: 'payment required',
+  })
 
   test('the payment-required header is base64 v2 PaymentRequired with CAIP-2 networks and atomic amounts', () => {
     const decoded = JSON.parse(Buffer.from(challenge.header, 'base64').toString())
     expect(decoded).toEqual(challenge.headerPayload)
-    expect(decoded).toMatchObject({ x402Version: 2, resource: { url: 'https://solsentry.example/scan/quick', mimeType: 'application/json' } })
+    expect(decoded).toMatchObject({
+      x402Version: 2,
+      resource: { url: 'https://solsentry.example/scan/quick', mimeType: 'application/json' },
+    })
     expect(decoded.accepts).toEqual([
-      { scheme: 'exact', network: 'eip155:8453', amount: '20000', asset: rails[0]!.asset, payTo: rails[0]!.payTo, maxTimeoutSeconds: 120, extra: { name: 'USD Coin', version: '2' } },
-      { scheme: 'exact', network: SOLANA_MAINNET, amount: '20000', asset: rails[1]!.asset, payTo: rails[1]!.payTo, maxTimeoutSeconds: 120, extra: { feePayer: FEE_PAYER } },
+      {
+        scheme: 'exact',
+        network: 'eip155:8453',
+        amount: '20000',
+        asset: rails[0]!.asset,
+        payTo: rails[0]!.payTo,
+        maxTimeoutSeconds: 120,
+        extra: { name: 'USD Coin', version: '2' },
+      },
+      {
+        scheme: 'exact',
+        network: SOLANA_MAINNET,
+        amount: '20000',
+        asset: rails[1]!.asset,
+        payTo: rails[1]!.payTo,
+        maxTimeoutSeconds: 120,
+        extra: { feePayer: FEE_PAYER },
+      },
     ])
   })
 
   test('the body carries the same offers in v1 form', () => {
     expect(challenge.body).toMatchObject({ x402Version: 1, error: 'payment required' })
-    expect(challenge.body.accepts.map((offer) => [offer.network, offer.maxAmountRequired, offer.payTo, offer.resource])).toEqual([
+    expect(
+      challenge.body.accepts.map((offer) => [offer.network, offer.maxAmountRequired, offer.payTo, offer.resource]),
+    ).toEqual([
       ['base', '20000', rails[0]!.payTo!, 'https://solsentry.example/scan/quick'],
       ['solana', '20000', rails[1]!.payTo!, 'https://solsentry.example/scan/quick'],
     ])
@@ -61,8 +112,21 @@ describe('the 402 challenge', () => {
   test('a rail without a payTo, one the facilitator does not settle, or Solana without a fee payer, is not offered', () => {
     const networks = (offers: { network: string }[]) => offers.map((offer) => offer.network)
     expect(networks(offersV2({ rails, supported: new Map([['base', {}]]), amount: '1' }))).toEqual(['eip155:8453'])
-    expect(networks(offersV2({ rails, supported: new Map([['base', {}], [SOLANA_MAINNET, {}]]), amount: '1' }))).toEqual(['eip155:8453'])
-    expect(networks(offersV2({ rails, supported: new Map([[SOLANA_MAINNET, { feePayer: FEE_PAYER }]]), amount: '1' }))).toEqual([SOLANA_MAINNET])
+    expect(
+      networks(
+        offersV2({
+          rails,
+          supported: new Map([
+            ['base', {}],
+            [SOLANA_MAINNET, {}],
+          ]),
+          amount: '1',
+        }),
+      ),
+    ).toEqual(['eip155:8453'])
+    expect(
+      networks(offersV2({ rails, supported: new Map([[SOLANA_MAINNET, { feePayer: FEE_PAYER }]]), amount: '1' })),
+    ).toEqual([SOLANA_MAINNET])
     const unpaid = rails.map((rail) => (rail.name === 'base' ? { ...rail, payTo: undefined } : rail))
     expect(networks(offersV2({ rails: unpaid, supported, amount: '1' }))).toEqual([SOLANA_MAINNET])
   })
@@ -71,7 +135,14 @@ describe('the 402 challenge', () => {
 describe('reading the payment header', () => {
   const v2: PaymentV2 = {
     x402Version: 2,
-    accepted: { scheme: 'exact', network: SOLANA_MAINNET, amount: '20000', asset: rails[1]!.asset, payTo: rails[1]!.payTo!, maxTimeoutSeconds: 120 },
+    accepted: {
+      scheme: 'exact',
+      network: SOLANA_MAINNET,
+      amount: '20000',
+      asset: rails[1]!.asset,
+      payTo: rails[1]!.payTo!,
+      maxTimeoutSeconds: 120,
+    },
     payload: { transaction: 'AQID' },
   }
 
@@ -99,7 +170,10 @@ describe('reading the payment header', () => {
 
   describe('matching the offers', () => {
     const offers = offersV2({ rails, supported, amount: '20000' })
-    const with_ = (change: Partial<PaymentV2['accepted']>): PaymentV2 => ({ ...v2, accepted: { ...v2.accepted, ...change } })
+    const with_ = (change: Partial<PaymentV2['accepted']>): PaymentV2 => ({
+      ...v2,
+      accepted: { ...v2.accepted, ...change },
+    })
 
     test('a v2 payment that repeats an offer matches it', () => {
       expect(matchOffer(v2, offers, rails)).toMatchObject({ ok: true, offer: { network: SOLANA_MAINNET } })
@@ -118,8 +192,14 @@ describe('reading the payment header', () => {
     })
 
     test('a v1 payment names its offer by short network name', () => {
-      expect(matchOffer({ x402Version: 1, scheme: 'exact', network: 'base', payload: {} }, offers, rails)).toMatchObject({ ok: true, offer: { network: 'eip155:8453' } })
-      const unknown = matchOffer({ x402Version: 1, scheme: 'exact', network: 'solana-devnet', payload: {} }, offers, rails)
+      expect(
+        matchOffer({ x402Version: 1, scheme: 'exact', network: 'base', payload: {} }, offers, rails),
+      ).toMatchObject({ ok: true, offer: { network: 'eip155:8453' } })
+      const unknown = matchOffer(
+        { x402Version: 1, scheme: 'exact', network: 'solana-devnet', payload: {} },
+        offers,
+        rails,
+      )
       expect(!unknown.ok && unknown.reason).toContain('offered: base, solana')
     })
   })

@@ -60,8 +60,12 @@ export interface Payments {
 /** Payments without a facilitator (no FACILITATOR_URL): nothing can be taken, so every paid call is refused. */
 export const UNCONFIGURED_PAYMENTS: Payments = {
   async admit() {
-    const message = 'no payment facilitator is configured (FACILITATOR_URL), so no payment can be taken: nothing was charged'
-    return { ok: false, refusal: { kind: 'unavailable', detail: 'no facilitator is configured', retryAfterS: null, message } }
+    const message =
+      'no payment facilitator is configured (FACILITATOR_URL), so no payment can be taken: nothing was charged'
+    return {
+      ok: false,
+      refusal: { kind: 'unavailable', detail: 'no facilitator is configured', retryAfterS: null, message },
+    }
   },
   async settle() {
     return { ok: false, reason: 'no facilitator is configured' }

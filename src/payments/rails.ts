@@ -39,7 +39,8 @@ export function v1NetworkName(network: string): string | null {
   for (const [name, caip2] of Object.entries(V1_TO_V2_NETWORK_MAP)) if (caip2 === network) return name
   const [namespace, reference] = network.split(':')
   if (namespace === 'eip155')
-    for (const [name, chainId] of Object.entries(EVM_NETWORK_CHAIN_ID_MAP)) if (String(chainId) === reference) return name
+    for (const [name, chainId] of Object.entries(EVM_NETWORK_CHAIN_ID_MAP))
+      if (String(chainId) === reference) return name
   return null
 }
 
@@ -49,7 +50,10 @@ export function paymentRails(config: Config): Rail[] {
   const defaults = mainnet ? MAINNET : SANDBOX
   const baseNetwork = config.BASE_PAYMENT_NETWORK ?? defaults.base.network
   const solanaNetwork = config.SOLANA_PAYMENT_NETWORK ?? defaults.solana.network
-  const [domainName, domainVersion] = (config.BASE_PAYMENT_ASSET_DOMAIN ?? MAINNET.base.domain).split(',') as [string, string]
+  const [domainName, domainVersion] = (config.BASE_PAYMENT_ASSET_DOMAIN ?? MAINNET.base.domain).split(',') as [
+    string,
+    string,
+  ]
   return [
     {
       name: 'base',

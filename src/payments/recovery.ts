@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../core/logger.ts'
 import type { PaymentLedger } from '../store/ledger.ts'
-import type { Evidence, SettlementChecker } from './settlement-check.ts'
+import type { Evidence, Outcome, SettlementChecker } from './settlement-check.ts'
 
 /** How often pending payments are looked for on their chains. */
 const PENDING_CHECK_MS = 30_000
@@ -16,7 +16,12 @@ export class PaymentRecovery {
   readonly #checker: SettlementChecker | undefined
   #loop: ReturnType<typeof setInterval> | undefined
 
-  constructor(deps: { ledger: PaymentLedger; logger: Logger; sharedLedger: boolean; checker: SettlementChecker | undefined }) {
+  constructor(deps: {
+    ledger: PaymentLedger
+    logger: Logger
+    sharedLedger: boolean
+    checker: SettlementChecker | undefined
+  }) {
     this.#ledger = deps.ledger
     this.#logger = deps.logger
     this.#shared = deps.sharedLedger
@@ -26,7 +31,10 @@ export class PaymentRecovery {
   /** Resolves pending payments now, then every 30 s (nothing without a checker). */
   start(): void {
     if (!this.#checker || this.#loop) return
-    const resolve = () => void this.resolvePending().catch((error: Error) => this.#logger.warn({ err: error.message }, 'resolving pending payments failed'))
+    const resolve = () =>
+      void this.resolvePending().catch((error: Error) =>
+        this.#logger.warn({ err: error.message }, 'resolving pending payments failed'),
+      )
     resolve()
     this.#loop = setInterval(resolve, PENDING_CHECK_MS)
     this.#loop.unref?.()
@@ -51,11 +59,14 @@ export class PaymentRecovery {
         counts.pending++
         continue
       }
-      let outcome
+      let outcome: Outcome
       try {
         outcome = await this.#checker.check(evidence, record.createdAt, nowMs)
       } catch (error) {
-        this.#logger.warn({ key: record.key, err: (error as Error).message }, 'cannot read the chain for a pending payment: asking again later')
+        this.#logger.warn(
+          { key: record.key, err: (error as Error).message },
+          'cannot read the chain for a pending payment: asking again later',
+        )
         counts.pending++
         continue
       }
@@ -63,8 +74,26 @@ export class PaymentRecovery {
       else if (outcome.state === 'settled') {
         // The call's result was withheld when its settlement went unanswered: the payment is owed one call.
         const reason = `resolved on chain: ${outcome.how}; owed one call (present the same payment again)`
-        if (await this.#ledger.transition(record.key, 'pending', 'credited', { transaction: outcome.transaction, reason }, nowMs)) counts.credited++
-      } else if (await this.#ledger.transition(record.key, 'pending', 'failed', { reason: `resolved on chain: ${outcome.reason}` }, nowMs)) counts.failed++
+        if (
+          await this.#ledger.transition(
+            record.key,
+            'pending',
+            'credited',
+            { transaction: outcome.transaction, reason },
+            nowMs,
+          )
+        )
+          counts.credited++
+      } else if (
+        await this.#ledger.transition(
+          record.key,
+          'pending',
+          'failed',
+          { reason: `resolved on chain: ${outcome.reason}` },
+          nowMs,
+        )
+      )
+        counts.failed++
     }
     if (counts.credited + counts.failed > 0) this.#logger.info(counts, 'pending payments resolved on chain')
     return counts
@@ -84,15 +113,25 @@ export class PaymentRecovery {
     if (this.#shared) return { released, pending: (await this.#ledger.unresolved()).length }
     for (const record of await this.#ledger.unresolved()) {
       const reason = 'the service stopped before settlement'
-      if (record.state === 'verifying') released += Number(await this.#ledger.transition(record.key, 'verifying', 'rejected', { reason }))
-      else if (record.state === 'verified') released += Number(await this.#ledger.transition(record.key, 'verified', 'cancelled', { reason }))
-      else if (record.state === 'redeeming') released += Number(await this.#ledger.transition(record.key, 'redeeming', 'credited', { reason }))
+      if (record.state === 'verifying')
+        released += Number(await this.#ledger.transition(record.key, 'verifying', 'rejected', { reason }))
+      else if (record.state === 'verified')
+        released += Number(await this.#ledger.transition(record.key, 'verified', 'cancelled', { reason }))
+      else if (record.state === 'redeeming')
+        released += Number(await this.#ledger.transition(record.key, 'redeeming', 'credited', { reason }))
       else {
-        if (record.state === 'settling') await this.#ledger.transition(record.key, 'settling', 'pending', { reason: 'the service stopped during settlement' })
+        if (record.state === 'settling')
+          await this.#ledger.transition(record.key, 'settling', 'pending', {
+            reason: 'the service stopped during settlement',
+          })
         pending++
       }
     }
-    if (released + pending > 0) this.#logger.warn({ released, pending }, 'payments left unfinished by the last run: released those never settled; the rest stay pending')
+    if (released + pending > 0)
+      this.#logger.warn(
+        { released, pending },
+        'payments left unfinished by the last run: released those never settled; the rest stay pending',
+      )
     return { released, pending }
   }
 }

@@ -10,7 +10,14 @@
  */
 import { decodeTransactionFromPayload } from '@x402/svm'
 import { eip3009ABI } from '@x402/evm'
-import { getBase58Decoder, getCompiledTransactionMessageDecoder, type Address, type Rpc, type Signature, type SolanaRpcApi } from '@solana/kit'
+import {
+  getBase58Decoder,
+  getCompiledTransactionMessageDecoder,
+  type Address,
+  type Rpc,
+  type Signature,
+  type SolanaRpcApi,
+} from '@solana/kit'
 import { Type } from '@sinclair/typebox'
 import { decodeFunctionResult, encodeFunctionData, pad, toEventSelector, type Hex } from 'viem'
 import type { HttpJsonSource } from '../sources/http-json.ts'
@@ -43,7 +50,12 @@ export function evidenceOf(payment: PaymentV1 | PaymentV2, offer: OfferV2): Evid
     const signed = Object.entries(transaction.signatures).find(([, signature]) => signature !== null)
     if (!signed) return undefined
     const { lifetimeToken } = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
-    return { chain: 'svm', payer: signed[0], signature: getBase58Decoder().decode(signed[1]!), blockhash: lifetimeToken }
+    return {
+      chain: 'svm',
+      payer: signed[0],
+      signature: getBase58Decoder().decode(signed[1]!),
+      blockhash: lifetimeToken,
+    }
   } catch {
     return undefined
   }
@@ -54,7 +66,10 @@ const HISTORY_LIMIT = 100
 const CLOCK_SLACK_MS = 120_000
 
 const JsonRpcAnswer = Type.Object({ result: Type.Optional(Type.String()), error: Type.Optional(Type.Unknown()) })
-const LogsAnswer = Type.Object({ result: Type.Optional(Type.Array(Type.Object({ transactionHash: Type.String() }))), error: Type.Optional(Type.Unknown()) })
+const LogsAnswer = Type.Object({
+  result: Type.Optional(Type.Array(Type.Object({ transactionHash: Type.String() }))),
+  error: Type.Optional(Type.Unknown()),
+})
 
 /** EIP-3009's event for a used authorization (FiatTokenV2: `AuthorizationUsed(address indexed, bytes32 indexed)`). */
 const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
@@ -83,11 +98,30 @@ export class SettlementChecker {
     if (!this.#evm) return { state: 'pending', reason: 'no RPC for the EVM rail is configured (BASE_RPC_URL)' }
     // Read the deadline before the state: an authorization unused after its deadline stays unused.
     const expired = nowMs / 1000 > evidence.validBefore + CLOCK_SLACK_MS / 1000
-    const data = encodeFunctionData({ abi: eip3009ABI, functionName: 'authorizationState', args: [evidence.from as Hex, evidence.nonce as Hex] })
-    const answer = await this.#evm.post('', { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: evidence.token, data }, 'latest'] }, JsonRpcAnswer, new CallMeter())
-    if (answer.result === undefined) throw new Error(`eth_call authorizationState failed: ${JSON.stringify(answer.error)}`)
-    const used = decodeFunctionResult({ abi: eip3009ABI, functionName: 'authorizationState', data: answer.result as Hex })
-    if (used) return { state: 'settled', transaction: await this.#usedIn(evidence), how: 'the token reports the authorization used' }
+    const data = encodeFunctionData({
+      abi: eip3009ABI,
+      functionName: 'authorizationState',
+      args: [evidence.from as Hex, evidence.nonce as Hex],
+    })
+    const answer = await this.#evm.post(
+      '',
+      { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: evidence.token, data }, 'latest'] },
+      JsonRpcAnswer,
+      new CallMeter(),
+    )
+    if (answer.result === undefined)
+      throw new Error(`eth_call authorizationState failed: ${JSON.stringify(answer.error)}`)
+    const used = decodeFunctionResult({
+      abi: eip3009ABI,
+      functionName: 'authorizationState',
+      data: answer.result as Hex,
+    })
+    if (used)
+      return {
+        state: 'settled',
+        transaction: await this.#usedIn(evidence),
+        how: 'the token reports the authorization used',
+      }
     if (expired) return { state: 'failed', reason: 'the authorization expired unused: it can never settle' }
     return { state: 'pending', reason: 'the authorization is unused and still valid' }
   }
@@ -96,11 +130,26 @@ export class SettlementChecker {
   async #usedIn(evidence: Extract<Evidence, { chain: 'evm' }>): Promise<string | null> {
     const rpc = this.#evm!
     try {
-      const height = await rpc.post('', { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }, JsonRpcAnswer, new CallMeter())
+      const height = await rpc.post(
+        '',
+        { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+        JsonRpcAnswer,
+        new CallMeter(),
+      )
       const latest = BigInt(height.result ?? '0x0')
       const fromBlock = `0x${(latest > LOG_LOOKBACK_BLOCKS ? latest - LOG_LOOKBACK_BLOCKS : 0n).toString(16)}`
-      const filter = { address: evidence.token, fromBlock, toBlock: 'latest', topics: [AUTHORIZATION_USED, pad(evidence.from as Hex), evidence.nonce] }
-      const logs = await rpc.post('', { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [filter] }, LogsAnswer, new CallMeter())
+      const filter = {
+        address: evidence.token,
+        fromBlock,
+        toBlock: 'latest',
+        topics: [AUTHORIZATION_USED, pad(evidence.from as Hex), evidence.nonce],
+      }
+      const logs = await rpc.post(
+        '',
+        { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [filter] },
+        LogsAnswer,
+        new CallMeter(),
+      )
       return logs.result?.at(-1)?.transactionHash ?? null
     } catch {
       return null
@@ -111,18 +160,33 @@ export class SettlementChecker {
     const rpc = this.#solana
     if (!rpc) return { state: 'pending', reason: 'no Solana RPC is configured' }
     // Whether it can still land is read first: a transaction absent after its blockhash expired never lands.
-    const { value: canLand } = await rpc.isBlockhashValid(evidence.blockhash as never, { commitment: 'confirmed' }).send()
-    const history = await rpc.getSignaturesForAddress(evidence.payer as Address, { limit: HISTORY_LIMIT, commitment: 'confirmed' }).send()
+    const { value: canLand } = await rpc
+      .isBlockhashValid(evidence.blockhash as never, { commitment: 'confirmed' })
+      .send()
+    const history = await rpc
+      .getSignaturesForAddress(evidence.payer as Address, { limit: HISTORY_LIMIT, commitment: 'confirmed' })
+      .send()
     const since = (claimedAtMs - CLOCK_SLACK_MS) / 1000
     const candidates = history.filter((entry) => entry.blockTime === null || Number(entry.blockTime) >= since)
     const transactions = await Promise.all(
       candidates.map((entry) =>
-        rpc.getTransaction(entry.signature as Signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 }).send().then((tx) => ({ entry, tx })),
+        rpc
+          .getTransaction(entry.signature as Signature, {
+            commitment: 'confirmed',
+            encoding: 'json',
+            maxSupportedTransactionVersion: 0,
+          })
+          .send()
+          .then((tx) => ({ entry, tx })),
       ),
     )
     const found = transactions.find(({ tx }) => tx?.transaction.signatures.includes(evidence.signature as Signature))
     if (found) {
-      if (found.tx?.meta?.err) return { state: 'failed', reason: `the payment transaction ${found.entry.signature} failed on chain: ${JSON.stringify(found.tx.meta.err)}` }
+      if (found.tx?.meta?.err)
+        return {
+          state: 'failed',
+          reason: `the payment transaction ${found.entry.signature} failed on chain: ${JSON.stringify(found.tx.meta.err)}`,
+        }
       return { state: 'settled', transaction: found.entry.signature, how: 'the payment transaction is on chain' }
     }
     if (canLand) return { state: 'pending', reason: 'not on chain yet, and its blockhash is still valid' }

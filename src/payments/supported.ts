@@ -30,11 +30,20 @@ export class FacilitatorSupport {
       try {
         const answer = await this.#facilitator.supported()
         // v2 kinds first: a network listed under both generations keeps the v2 kind's extra.
-        const kinds = answer.kinds.filter((kind) => kind.scheme === 'exact').sort((a, b) => b.x402Version - a.x402Version)
-        for (const kind of kinds) if (!this.supported.has(kind.network)) this.supported.set(kind.network, kind.extra ?? {})
-        this.#logger.info({ networks: offerableRails(this.#rails, this.supported).map((rail) => rail.network) }, 'payment facilitator ready')
+        const kinds = answer.kinds
+          .filter((kind) => kind.scheme === 'exact')
+          .sort((a, b) => b.x402Version - a.x402Version)
+        for (const kind of kinds)
+          if (!this.supported.has(kind.network)) this.supported.set(kind.network, kind.extra ?? {})
+        this.#logger.info(
+          { networks: offerableRails(this.#rails, this.supported).map((rail) => rail.network) },
+          'payment facilitator ready',
+        )
       } catch (error) {
-        this.#logger.warn({ err: (error as Error).message, retry_ms: delay }, 'payment facilitator unreachable: retrying')
+        this.#logger.warn(
+          { err: (error as Error).message, retry_ms: delay },
+          'payment facilitator unreachable: retrying',
+        )
         this.#retry = setTimeout(() => void attempt(Math.min(delay * 2, 30_000)), delay)
       }
     }

@@ -5,10 +5,23 @@ import type { Factor } from './signal.ts'
 
 const RANK: Record<Grade, number> = { A: 4, B: 3, C: 2, D: 1, F: 0 }
 
-const factorArbitrary = fc.record({
-  impact: fc.integer({ min: -100, max: 0 }),
-  hard_fail: fc.boolean(),
-}).map(({ impact, hard_fail }): Factor => ({ code: 'X', signal: 's', severity: impact < 0 ? 'high' : 'info', impact, hard_fail, title: '', detail: '', evidence: {} }))
+const factorArbitrary = fc
+  .record({
+    impact: fc.integer({ min: -100, max: 0 }),
+    hard_fail: fc.boolean(),
+  })
+  .map(
+    ({ impact, hard_fail }): Factor => ({
+      code: 'X',
+      signal: 's',
+      severity: impact < 0 ? 'high' : 'info',
+      impact,
+      hard_fail,
+      title: '',
+      detail: '',
+      evidence: {},
+    }),
+  )
 
 describe('grading properties', () => {
   test('adding a risk never improves the grade or the score', () => {

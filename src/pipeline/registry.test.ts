@@ -17,7 +17,8 @@ const base: SignalMeta = {
   options: Type.Object({ limit: Type.Number() }),
   defaults: { limit: 1 },
 }
-const sample = (overrides: Partial<SignalMeta>): Signal => defineSignal({ meta: { ...base, ...overrides }, detect: () => ok([], {}) })
+const sample = (overrides: Partial<SignalMeta>): Signal =>
+  defineSignal({ meta: { ...base, ...overrides }, detect: () => ok([], {}) })
 
 describe('SignalRegistry', () => {
   test('accepts every built-in signal', () => {

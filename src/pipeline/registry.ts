@@ -37,10 +37,14 @@ export class SignalRegistry {
       const meta = pkg?.meta
       if (!meta || typeof meta.name !== 'string' || typeof meta.namespace !== 'string' || !ID.test(meta.namespace))
         throw new SignalRegistryError(`${label}: meta must have name, version and a kebab-case namespace`)
-      if (!SEMVER.test(String(meta.version))) throw new SignalRegistryError(`${label}: version "${meta.version}" is not semver`)
+      if (!SEMVER.test(String(meta.version)))
+        throw new SignalRegistryError(`${label}: version "${meta.version}" is not semver`)
       if (meta.apiVersion !== SIGNAL_API_VERSION)
-        throw new SignalRegistryError(`${label}: written for signal API ${meta.apiVersion}, this service speaks ${SIGNAL_API_VERSION}`)
-      if (typeof pkg.signals !== 'object' || pkg.signals === null) throw new SignalRegistryError(`${label}: exports no signals`)
+        throw new SignalRegistryError(
+          `${label}: written for signal API ${meta.apiVersion}, this service speaks ${SIGNAL_API_VERSION}`,
+        )
+      if (typeof pkg.signals !== 'object' || pkg.signals === null)
+        throw new SignalRegistryError(`${label}: exports no signals`)
       for (const signal of Object.values(pkg.signals)) this.#add(signal, meta.namespace)
     }
   }
@@ -61,25 +65,34 @@ export class SignalRegistry {
   #add(signal: Signal, namespace: string | undefined): void {
     const meta = signal?.meta
     const where = `signal ${meta?.id ?? '(no id)'}`
-    if (!meta || typeof signal.detect !== 'function') throw new SignalRegistryError(`${where}: must export { meta, detect }`)
+    if (!meta || typeof signal.detect !== 'function')
+      throw new SignalRegistryError(`${where}: must export { meta, detect }`)
     const [prefix, local] = meta.id.includes('/') ? meta.id.split('/') : [undefined, meta.id]
-    if (namespace === undefined && prefix !== undefined) throw new SignalRegistryError(`${where}: built-in ids have no namespace`)
+    if (namespace === undefined && prefix !== undefined)
+      throw new SignalRegistryError(`${where}: built-in ids have no namespace`)
     if (namespace !== undefined && prefix !== namespace)
       throw new SignalRegistryError(`${where}: third-party ids are "${namespace}/<id>" (the package's namespace)`)
     if (!local || !ID.test(local)) throw new SignalRegistryError(`${where}: id must be kebab-case`)
     if (this.#signals.has(meta.id)) throw new SignalRegistryError(`${where}: registered twice`)
     if (!SEMVER.test(meta.version)) throw new SignalRegistryError(`${where}: version "${meta.version}" is not semver`)
-    if (!meta.title || !meta.risk || !meta.why) throw new SignalRegistryError(`${where}: needs a title, the risk it detects and why it matters`)
+    if (!meta.title || !meta.risk || !meta.why)
+      throw new SignalRegistryError(`${where}: needs a title, the risk it detects and why it matters`)
     if (meta.scanners.length === 0 || meta.scanners.some((scanner) => !SCANNER_IDS.includes(scanner)))
       throw new SignalRegistryError(`${where}: scanners must be among ${SCANNER_IDS.join(', ')}`)
     const unknownFact = meta.facts.find((fact) => !FACTS.has(fact))
-    if (unknownFact) throw new SignalRegistryError(`${where}: needs unknown fact "${unknownFact}" (known: ${[...FACTS].join(', ')})`)
+    if (unknownFact)
+      throw new SignalRegistryError(`${where}: needs unknown fact "${unknownFact}" (known: ${[...FACTS].join(', ')})`)
     if (!IMPACTS.has(meta.impact) || !CONFIDENCES.has(meta.confidence))
-      throw new SignalRegistryError(`${where}: impact must be high/medium/low/informational and confidence high/medium/low`)
-    if ((meta.options as TObject)?.[Kind] !== 'Object') throw new SignalRegistryError(`${where}: options must be a TypeBox object schema`)
+      throw new SignalRegistryError(
+        `${where}: impact must be high/medium/low/informational and confidence high/medium/low`,
+      )
+    if ((meta.options as TObject)?.[Kind] !== 'Object')
+      throw new SignalRegistryError(`${where}: options must be a TypeBox object schema`)
     if (!Value.Check(meta.options, meta.defaults)) {
       const first = Value.Errors(meta.options, meta.defaults).First()
-      throw new SignalRegistryError(`${where}: defaults do not match the options schema (${first?.path} ${first?.message})`)
+      throw new SignalRegistryError(
+        `${where}: defaults do not match the options schema (${first?.path} ${first?.message})`,
+      )
     }
     this.#signals.set(meta.id, signal)
   }
@@ -92,7 +105,10 @@ export class SignalRegistry {
 export async function loadSignalPackages(spec: string | undefined): Promise<SignalPackage[]> {
   if (!spec) return []
   const packages: SignalPackage[] = []
-  for (const name of spec.split(',').map((entry) => entry.trim()).filter(Boolean)) {
+  for (const name of spec
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
     let module: { default?: SignalPackage } & Partial<SignalPackage>
     try {
       module = await import(name.startsWith('.') ? `${process.cwd()}/${name}` : name)

@@ -35,9 +35,18 @@ const CONFIDENCE_WEIGHT = { high: 1, medium: 0.8, low: 0.6 } as const
  * them, and scores, grades and qualifies the result. A detector that throws (a bug, not a data
  * problem) becomes an `unknown` outcome with a SIGNAL_ERROR factor: it never fails the scan.
  */
-export async function runScan(ctx: TokenContext, registry: SignalRegistry, policy: ScanPolicy, now = Math.floor(Date.now() / 1000)): Promise<ScanResult> {
+export async function runScan(
+  ctx: TokenContext,
+  registry: SignalRegistry,
+  policy: ScanPolicy,
+  now = Math.floor(Date.now() / 1000),
+): Promise<ScanResult> {
   const signals = registry.forScanner(policy.scanner)
-  const names = new Set<FactName>([...policy.facts.core, ...policy.facts.optional, ...signals.flatMap((signal) => signal.meta.facts)])
+  const names = new Set<FactName>([
+    ...policy.facts.core,
+    ...policy.facts.optional,
+    ...signals.flatMap((signal) => signal.meta.facts),
+  ])
   await ctx.gather([...names])
   const values = new Map<FactName, unknown>()
   for (const name of names) values.set(name, await ctx.fact(name))
@@ -51,7 +60,16 @@ export async function runScan(ctx: TokenContext, registry: SignalRegistry, polic
       const outcome: SignalOutcome = {
         status: 'unknown',
         missing: [],
-        factors: [factor(signal.meta, 'SIGNAL_ERROR', 'info', 0, `${signal.meta.title}: not assessed`, `The detector failed: ${(error as Error).message}`)],
+        factors: [
+          factor(
+            signal.meta,
+            'SIGNAL_ERROR',
+            'info',
+            0,
+            `${signal.meta.title}: not assessed`,
+            `The detector failed: ${(error as Error).message}`,
+          ),
+        ],
         fields: {},
       }
       return { signal, outcome }
@@ -60,7 +78,10 @@ export async function runScan(ctx: TokenContext, registry: SignalRegistry, polic
   const factors = outcomes.flatMap(({ outcome }) => outcome.factors)
   const fields = Object.assign({}, ...outcomes.map(({ outcome }) => outcome.fields)) as Record<string, unknown>
   const score = scoreOf(factors)
-  const quality = assessDataQuality(policy.facts, ctx.missing().map((entry) => entry.name))
+  const quality = assessDataQuality(
+    policy.facts,
+    ctx.missing().map((entry) => entry.name),
+  )
   return {
     outcomes,
     factors,
@@ -78,7 +99,12 @@ function confidenceOf(outcomes: ScanResult['outcomes'], quality: QualityAssessme
   const round = (value: number) => Math.round(value * 100) / 100
   const assessed = outcomes.filter(({ outcome }) => outcome.status === 'ok')
   const model =
-    outcomes.length === 0 ? 0 : outcomes.reduce((sum, { signal, outcome }) => sum + (outcome.status === 'ok' ? CONFIDENCE_WEIGHT[signal.meta.confidence] : 0), 0) / outcomes.length
+    outcomes.length === 0
+      ? 0
+      : outcomes.reduce(
+          (sum, { signal, outcome }) => sum + (outcome.status === 'ok' ? CONFIDENCE_WEIGHT[signal.meta.confidence] : 0),
+          0,
+        ) / outcomes.length
   const risky = assessed.filter(({ outcome }) => outcome.factors.some((entry) => entry.impact < 0)).length
   const consensus = assessed.length === 0 ? 0 : Math.max(risky, assessed.length - risky) / assessed.length
   return { model: round(model), data_completeness: quality.completeness, signal_consensus: round(consensus) }

@@ -3,7 +3,10 @@ import { SchemaVersion } from '../core/schemas.ts'
 import { DATA_QUALITIES, GRADES, LEVELS, SEVERITIES } from './vocabulary.ts'
 
 const Enum = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Union(values.map((value) => Type.Literal(value)), description ? { description } : {})
+  Type.Union(
+    values.map((value) => Type.Literal(value)),
+    description ? { description } : {},
+  )
 
 export const DataConfidence = Enum(LEVELS, 'Confidence in the verdict (docs/data-quality.md)')
 export const DataQuality = Enum(DATA_QUALITIES, 'Completeness of the source data (docs/data-quality.md)')
@@ -11,9 +14,17 @@ export const Grade = Enum(GRADES)
 
 /** The envelope's `confidence` object (spec §2.1), each member 0–1 (docs/scoring.md). */
 export const ConfidenceObject = Type.Object({
-  model: Type.Number({ minimum: 0, maximum: 1, description: 'Share of the scanner\'s signals that could run, weighted by their own confidence' }),
+  model: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description: "Share of the scanner's signals that could run, weighted by their own confidence",
+  }),
   data_completeness: Type.Number({ minimum: 0, maximum: 1, description: 'Share of the requested facts gathered' }),
-  signal_consensus: Type.Number({ minimum: 0, maximum: 1, description: 'Share of assessed signals agreeing (all clean or all flagging)' }),
+  signal_consensus: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description: 'Share of assessed signals agreeing (all clean or all flagging)',
+  }),
 })
 
 /** An item of `factors` (spec leaves it open): one finding of one signal. */

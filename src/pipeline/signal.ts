@@ -100,11 +100,25 @@ export function factor(
  * The outcome of a detector whose facts are missing: one informational factor naming them, no
  * penalty and no invented values.
  */
-export function unknownOutcome(meta: Pick<SignalMeta, 'id' | 'title'>, missing: FactName[], fields: SignalFields = {}): SignalOutcome {
+export function unknownOutcome(
+  meta: Pick<SignalMeta, 'id' | 'title'>,
+  missing: FactName[],
+  fields: SignalFields = {},
+): SignalOutcome {
   return {
     status: 'unknown',
     missing,
-    factors: [factor(meta, 'UNKNOWN', 'info', 0, `${meta.title}: not assessed`, `Could not be assessed: ${missing.join(', ')} could not be gathered.`, { missing })],
+    factors: [
+      factor(
+        meta,
+        'UNKNOWN',
+        'info',
+        0,
+        `${meta.title}: not assessed`,
+        `Could not be assessed: ${missing.join(', ')} could not be gathered.`,
+        { missing },
+      ),
+    ],
     fields,
   }
 }

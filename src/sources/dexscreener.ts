@@ -3,7 +3,12 @@ import { HttpJsonSource, type HttpJsonSourceOptions } from './http-json.ts'
 import type { CallMeter } from './upstream.ts'
 
 const Window = <T extends ReturnType<typeof Type.Number>>(value: T) =>
-  Type.Object({ m5: Type.Optional(value), h1: Type.Optional(value), h6: Type.Optional(value), h24: Type.Optional(value) })
+  Type.Object({
+    m5: Type.Optional(value),
+    h1: Type.Optional(value),
+    h6: Type.Optional(value),
+    h24: Type.Optional(value),
+  })
 const Token = Type.Object({ address: Type.String(), name: Type.String(), symbol: Type.String() })
 const Count = Type.Object({ buys: Type.Number(), sells: Type.Number() })
 
@@ -18,12 +23,21 @@ export const DexPairSchema = Type.Object({
   priceNative: Type.String(),
   priceUsd: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   txns: Type.Optional(
-    Type.Object({ m5: Type.Optional(Count), h1: Type.Optional(Count), h6: Type.Optional(Count), h24: Type.Optional(Count) }),
+    Type.Object({
+      m5: Type.Optional(Count),
+      h1: Type.Optional(Count),
+      h6: Type.Optional(Count),
+      h24: Type.Optional(Count),
+    }),
   ),
   volume: Type.Optional(Window(Type.Number())),
   priceChange: Type.Optional(Type.Union([Window(Type.Number()), Type.Null()])),
   liquidity: Type.Optional(
-    Type.Object({ usd: Type.Optional(Type.Union([Type.Number(), Type.Null()])), base: Type.Number(), quote: Type.Number() }),
+    Type.Object({
+      usd: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+      base: Type.Number(),
+      quote: Type.Number(),
+    }),
   ),
   fdv: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
   marketCap: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
@@ -54,7 +68,12 @@ export class DexScreenerSource {
   /** `GET /tokens/v1/solana/{mints}`: pairs of up to 30 tokens in one call. */
   pairsOfTokens(mints: readonly string[], meter: CallMeter): Promise<DexPair[]> {
     if (mints.length === 0) return Promise.resolve([])
-    return this.#http.get(`/tokens/v1/solana/${mints.slice(0, MAX_TOKENS_PER_CALL).join(',')}`, Type.Array(DexPairSchema), meter, PAIRS_TTL_MS)
+    return this.#http.get(
+      `/tokens/v1/solana/${mints.slice(0, MAX_TOKENS_PER_CALL).join(',')}`,
+      Type.Array(DexPairSchema),
+      meter,
+      PAIRS_TTL_MS,
+    )
   }
 
   /** `GET /token-pairs/v1/solana/{mint}`: pairs where the token is base or quote. */

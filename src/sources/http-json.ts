@@ -1,7 +1,7 @@
 import type { TSchema, Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { SharedCache } from './shared-cache.ts'
-import { CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
+import { type CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
 /** Makes the headers that authorize one request: its method and full URL. */
 export type Authorizer = (method: string, url: URL) => Promise<Record<string, string>>
@@ -38,43 +38,78 @@ export class HttpJsonSource {
   }
 
   get<S extends TSchema>(path: string, schema: S, meter: CallMeter, ttlMs: number): Promise<Static<S>> {
-    return this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () => this.#request(path, schema, meter, { headers: this.#headers }))
+    return this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () =>
+      this.#request(path, schema, meter, { headers: this.#headers }),
+    )
   }
 
   /**
    * A POST with a JSON body: never cached or coalesced (it asks for something new each time). `budget`
    * bounds every attempt and retry together (the caller's deadline), on top of the per-attempt timeout.
    */
-  post<S extends TSchema>(path: string, body: unknown, schema: S, meter: CallMeter, budget?: AbortSignal): Promise<Static<S>> {
-    return this.#request(path, schema, meter, {
-      method: 'POST',
-      headers: { ...this.#headers, 'content-type': 'application/json' },
-      body: JSON.stringify(body, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)),
-    }, budget)
+  post<S extends TSchema>(
+    path: string,
+    body: unknown,
+    schema: S,
+    meter: CallMeter,
+    budget?: AbortSignal,
+  ): Promise<Static<S>> {
+    return this.#request(
+      path,
+      schema,
+      meter,
+      {
+        method: 'POST',
+        headers: { ...this.#headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)),
+      },
+      budget,
+    )
   }
 
-  #request<S extends TSchema>(path: string, schema: S, meter: CallMeter, init: RequestInit, budget?: AbortSignal): Promise<Static<S>> {
-    return this.upstream.run([meter], async (signal) => {
-      const url = `${this.#baseUrl}${path}`
-      const headers = this.#authorize ? { ...(init.headers as Record<string, string>), ...(await this.#authorize(init.method ?? 'GET', new URL(url))) } : init.headers
-      const response = await fetch(url, { ...init, headers, signal })
-      const failure = statusFailure(this.upstream.name, response.status)
-      if (failure) {
-        // Keep a refusal's body: callers branch on its error codes (e.g. no route).
-        const refusal = failure.reason === 'rejected' ? await response.json().catch(() => undefined) : undefined
-        throw refusal === undefined ? failure : new UpstreamError(failure.source, failure.reason, `HTTP ${response.status}`, refusal, response.status)
-      }
-      let body: unknown
-      try {
-        body = await response.json()
-      } catch {
-        throw new UpstreamError(this.upstream.name, 'malformed', `${path}: the answer is not JSON`)
-      }
-      if (!Value.Check(schema, body)) {
-        const first = Value.Errors(schema, body).First()
-        throw new UpstreamError(this.upstream.name, 'malformed', `${path}: ${first?.path ?? ''} ${first?.message ?? 'unexpected shape'}`)
-      }
-      return body as Static<S>
-    }, budget)
+  #request<S extends TSchema>(
+    path: string,
+    schema: S,
+    meter: CallMeter,
+    init: RequestInit,
+    budget?: AbortSignal,
+  ): Promise<Static<S>> {
+    return this.upstream.run(
+      [meter],
+      async (signal) => {
+        const url = `${this.#baseUrl}${path}`
+        const headers = this.#authorize
+          ? {
+              ...(init.headers as Record<string, string>),
+              ...(await this.#authorize(init.method ?? 'GET', new URL(url))),
+            }
+          : init.headers
+        const response = await fetch(url, { ...init, headers, signal })
+        const failure = statusFailure(this.upstream.name, response.status)
+        if (failure) {
+          // Keep a refusal's body: callers branch on its error codes (e.g. no route).
+          const refusal = failure.reason === 'rejected' ? await response.json().catch(() => undefined) : undefined
+          throw refusal === undefined
+            ? failure
+            : new UpstreamError(failure.source, failure.reason, `HTTP ${response.status}`, refusal, response.status)
+        }
+        let body: unknown
+        try {
+          body = await response.json()
+        } catch {
+          throw new UpstreamError(this.upstream.name, 'malformed', `${path}: the answer is not JSON`)
+        }
+        if (!Value.Check(schema, body)) {
+          const first = Value.Errors(schema, body).First()
+          throw new UpstreamError(
+            this.upstream.name,
+            'malformed',
+            `${path}: ${first?.path ?? ''} ${first?.message ?? 'unexpected shape'}`,
+          )
+        }
+        return body as Static<S>
+      },
+      budget,
+    )
   }
 }

@@ -16,13 +16,17 @@ export interface ConfiguredSources {
  * report those facts missing), sharing the Redis cache when REDIS_URL is set. Each registers its
  * breaker state (and the cache its reachability) on the health board.
  */
-export function createSources(config: Config, health?: HealthBoard): Partial<ConfiguredSources> & { cache?: SharedCache } {
+export function createSources(
+  config: Config,
+  health?: HealthBoard,
+): Partial<ConfiguredSources> & { cache?: SharedCache } {
   // RPC answers are cached in kit's bigint form; the HTTP sources' JSON stays plain.
   const cache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, 'json-bigint') : undefined
   const httpCache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, 'json') : undefined
   const sources: Partial<ConfiguredSources> = {}
   if (config.SOLANA_RPC_URL) sources.solana = new SolanaSource({ url: config.SOLANA_RPC_URL, cache })
-  if (config.DEXSCREENER_URL) sources.dexscreener = new DexScreenerSource({ baseUrl: config.DEXSCREENER_URL, cache: httpCache })
+  if (config.DEXSCREENER_URL)
+    sources.dexscreener = new DexScreenerSource({ baseUrl: config.DEXSCREENER_URL, cache: httpCache })
   if (config.JUPITER_URL) sources.jupiter = new JupiterSource({ baseUrl: config.JUPITER_URL, cache: httpCache })
   if (health) {
     for (const source of Object.values(sources)) health.register(source.upstream.name, () => source.upstream.health())

@@ -27,7 +27,12 @@ export const JupiterQuoteSchema = Type.Object({
   priceImpactPct: Type.String(),
   routePlan: Type.Array(
     Type.Object({
-      swapInfo: Type.Object({ ammKey: Type.String(), label: Type.Optional(Type.String()), inputMint: Type.String(), outputMint: Type.String() }),
+      swapInfo: Type.Object({
+        ammKey: Type.String(),
+        label: Type.Optional(Type.String()),
+        inputMint: Type.String(),
+        outputMint: Type.String(),
+      }),
       percent: Type.Number(),
     }),
   ),
@@ -62,7 +67,10 @@ export class JupiterSource {
    * A swap quote (`GET /swap/v1/quote`, ExactIn). A refusal (no route, same mint, ...) throws an
    * UpstreamError with reason `rejected` whose `body` carries Jupiter's `{ error, errorCode }`.
    */
-  quote(request: { inputMint: string; outputMint: string; amount: bigint; slippageBps: number }, meter: CallMeter): Promise<JupiterQuote> {
+  quote(
+    request: { inputMint: string; outputMint: string; amount: bigint; slippageBps: number },
+    meter: CallMeter,
+  ): Promise<JupiterQuote> {
     const query = new URLSearchParams({
       inputMint: request.inputMint,
       outputMint: request.outputMint,
@@ -78,11 +86,20 @@ export class JupiterSource {
    * `trackingAccount` is Jupiter's integrator tracking key ("any public key"), added read-only to the
    * swap: a key of its own per trade job makes each job's transaction distinct.
    */
-  swap(request: { quote: JupiterQuote; userPublicKey: string; trackingAccount?: string }, meter: CallMeter): Promise<JupiterSwap> {
+  swap(
+    request: { quote: JupiterQuote; userPublicKey: string; trackingAccount?: string },
+    meter: CallMeter,
+  ): Promise<JupiterSwap> {
     const tracking = request.trackingAccount ? { trackingAccount: request.trackingAccount } : {}
     return this.#http.post(
       '/swap/v1/swap',
-      { quoteResponse: request.quote, userPublicKey: request.userPublicKey, wrapAndUnwrapSol: true, dynamicComputeUnitLimit: true, ...tracking },
+      {
+        quoteResponse: request.quote,
+        userPublicKey: request.userPublicKey,
+        wrapAndUnwrapSol: true,
+        dynamicComputeUnitLimit: true,
+        ...tracking,
+      },
       JupiterSwapSchema,
       meter,
     )
@@ -95,12 +112,22 @@ export class JupiterSource {
 
   /** Every token-list entry carrying `tag` (`verified`, `stablecoin`, ...). */
   tagged(tag: string, meter: CallMeter): Promise<JupiterToken[]> {
-    return this.#http.get(`/tokens/v2/tag?query=${encodeURIComponent(tag)}`, Type.Array(JupiterTokenSchema), meter, TOKEN_TTL_MS)
+    return this.#http.get(
+      `/tokens/v2/tag?query=${encodeURIComponent(tag)}`,
+      Type.Array(JupiterTokenSchema),
+      meter,
+      TOKEN_TTL_MS,
+    )
   }
 
   /** The token-list entry of `mint`, or null when the list does not know it. */
   async token(mint: string, meter: CallMeter): Promise<JupiterToken | null> {
-    const found = await this.#http.get(`/tokens/v2/search?query=${mint}`, Type.Array(JupiterTokenSchema), meter, TOKEN_TTL_MS)
+    const found = await this.#http.get(
+      `/tokens/v2/search?query=${mint}`,
+      Type.Array(JupiterTokenSchema),
+      meter,
+      TOKEN_TTL_MS,
+    )
     return found.find((token) => token.id === mint) ?? null
   }
 }

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { eventually } from '../../test/support/eventually.ts'
 import { describeWithRedis, redisForFile } from '../../test/support/redis.ts'
+import { redisClient } from '../store/redis.ts'
 import { RedisCache } from './shared-cache.ts'
 import { SolanaSource } from './solana-rpc.ts'
 import { CallMeter } from './upstream.ts'
@@ -14,8 +16,12 @@ const rpcPeer = Bun.serve({
     const calls = Array.isArray(body) ? body : [body]
     answered += calls.length
     // The u64 is written as bare digits, as a real RPC does (a JS number would lose it).
-    const answers = calls.map((call) => `{"jsonrpc":"2.0","id":${call.id},"result":{"context":{"slot":1},"value":12345678901234567890}}`)
-    return new Response(Array.isArray(body) ? `[${answers.join(',')}]` : answers[0], { headers: { 'content-type': 'application/json' } })
+    const answers = calls.map(
+      (call) => `{"jsonrpc":"2.0","id":${call.id},"result":{"context":{"slot":1},"value":12345678901234567890}}`,
+    )
+    return new Response(Array.isArray(body) ? `[${answers.join(',')}]` : answers[0], {
+      headers: { 'content-type': 'application/json' },
+    })
   },
 })
 
@@ -46,7 +52,11 @@ describeWithRedis('RedisCache', () => {
     answered = 0
     const account = '11111111111111111111111111111112' as never
     const a = await first.rpc(new CallMeter()).getBalance(account).send()
-    await Bun.sleep(20) // the write to Redis is not awaited by the caller
+    // The write to Redis is not awaited by the caller: wait until Redis holds it.
+    const probe = redisClient(redis.url)
+    const keys = async () => ((await probe.send('KEYS', ['*getBalance*'])) as string[]).length
+    await eventually('the answer in Redis', keys, (count) => count > 0)
+    probe.close()
     const meter = new CallMeter()
     const b = await second.rpc(meter).getBalance(account).send()
     expect<unknown>(b.value).toBe(a.value)
@@ -64,7 +74,10 @@ describe('RedisCache without a server', () => {
     expect(cache.health()).toBe('down')
     const source = new SolanaSource({ url: `http://127.0.0.1:${rpcPeer.port}`, cache })
     answered = 0
-    const { value } = await source.rpc(new CallMeter()).getBalance('11111111111111111111111111111113' as never).send()
+    const { value } = await source
+      .rpc(new CallMeter())
+      .getBalance('11111111111111111111111111111113' as never)
+      .send()
     expect<unknown>(value).toBe(12345678901234567890n)
     expect(answered).toBe(1)
   })

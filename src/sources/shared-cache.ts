@@ -38,14 +38,14 @@ export class RedisCache implements SharedCache {
   }
 
   async get(key: string): Promise<unknown | undefined> {
-    const text = await this.#within(this.#client.get(PREFIX + this.#format + ':' + key))
+    const text = await this.#within(this.#client.get(`${PREFIX + this.#format}:${key}`))
     if (typeof text !== 'string') return undefined
     return this.#format === 'json-bigint' ? parseJsonWithBigInts(text) : JSON.parse(text)
   }
 
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {
     const text = this.#format === 'json-bigint' ? stringifyJsonWithBigInts(value) : JSON.stringify(value)
-    await this.#within(this.#client.set(PREFIX + this.#format + ':' + key, text, 'PX', Math.max(1, Math.round(ttlMs))))
+    await this.#within(this.#client.set(`${PREFIX + this.#format}:${key}`, text, 'PX', Math.max(1, Math.round(ttlMs))))
   }
 
   /** The command's answer, or undefined when it fails or takes longer than CACHE_TIMEOUT_MS. */

@@ -1,7 +1,7 @@
 import { createSolanaRpcFromTransport, type Rpc, type SolanaRpcApi } from '@solana/kit'
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
 import type { SharedCache } from './shared-cache.ts'
-import { CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
+import { type CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
 /**
  * How long an answer may be reused, per read method. Finalized transactions never change; account
@@ -62,7 +62,8 @@ export class SolanaSource {
 
   /** A kit RPC client whose calls count into `meter`. */
   rpc(meter: CallMeter): Rpc<SolanaRpcApi> {
-    const transport = <T>(config: { payload: unknown }): Promise<T> => this.#call(config.payload as JsonRpcPayload, meter) as Promise<T>
+    const transport = <T>(config: { payload: unknown }): Promise<T> =>
+      this.#call(config.payload as JsonRpcPayload, meter) as Promise<T>
     return createSolanaRpcFromTransport(transport) as unknown as Rpc<SolanaRpcApi>
   }
 
@@ -128,12 +129,15 @@ export class SolanaSource {
           throw new UpstreamError(this.upstream.name, 'malformed', 'the answer is not JSON')
         }
         const list = Array.isArray(parsed) ? parsed : [parsed]
-        if (!list.every(isJsonRpcResponse)) throw new UpstreamError(this.upstream.name, 'malformed', 'not JSON-RPC responses')
+        if (!list.every(isJsonRpcResponse))
+          throw new UpstreamError(this.upstream.name, 'malformed', 'not JSON-RPC responses')
         return list
       })
       for (const [index, item] of batch.entries()) {
         // Ids come back through the bigint-preserving parser: compare as numbers.
-        const answer = answers.find((entry) => Number(entry.id) === index || (wire.length === 1 && answers.length === 1))
+        const answer = answers.find(
+          (entry) => Number(entry.id) === index || (wire.length === 1 && answers.length === 1),
+        )
         if (answer) item.resolve(answer)
         else item.reject(new UpstreamError(this.upstream.name, 'malformed', `no answer for ${item.payload.method}`))
       }

@@ -59,7 +59,13 @@ describe('Upstream', () => {
   })
 
   test('times out a slow answer as `timeout`', async () => {
-    const slow = Bun.serve({ port: 0, fetch: async () => (await Bun.sleep(500), new Response('{}')) })
+    const slow = Bun.serve({
+      port: 0,
+      fetch: async () => {
+        await Bun.sleep(500)
+        return new Response('{}')
+      },
+    })
     const upstream = new Upstream({ name: 'slow', timeoutMs: 50, retries: 0 })
     await expect(
       upstream.run([new CallMeter()], (signal) => fetch(`http://127.0.0.1:${slow.port}`, { signal })),
@@ -72,7 +78,10 @@ describe('Memo', () => {
   test('coalesces concurrent loads and serves the cached value within the TTL', async () => {
     const memo = new Memo()
     let loads = 0
-    const load = async () => (await Bun.sleep(5), ++loads)
+    const load = async () => {
+      await Bun.sleep(5)
+      return ++loads
+    }
     const values = await Promise.all(Array.from({ length: 10 }, () => memo.get('k', 1_000, load)))
     expect(values).toEqual(Array(10).fill(1))
     expect(await memo.get('k', 1_000, load)).toBe(1)

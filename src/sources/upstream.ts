@@ -7,7 +7,14 @@ import type { SharedCache } from './shared-cache.ts'
  */
 
 /** Why an upstream call produced no usable answer; recorded as the reason a fact is missing. */
-export type UpstreamFailure = 'timeout' | 'rate_limited' | 'server_error' | 'network' | 'malformed' | 'circuit_open' | 'rejected'
+export type UpstreamFailure =
+  | 'timeout'
+  | 'rate_limited'
+  | 'server_error'
+  | 'network'
+  | 'malformed'
+  | 'circuit_open'
+  | 'rejected'
 
 export class UpstreamError extends Error {
   constructor(
@@ -47,7 +54,8 @@ export class CallMeter {
     const chain: number[] = []
     spans.forEach((span, index) => {
       let best = 0
-      for (let before = 0; before < index; before++) if (spans[before]!.end <= span.start) best = Math.max(best, chain[before]!)
+      for (let before = 0; before < index; before++)
+        if (spans[before]!.end <= span.start) best = Math.max(best, chain[before]!)
       chain.push(best + 1)
     })
     return Math.max(0, ...chain)
@@ -123,13 +131,19 @@ export class Upstream {
    * Runs `attempt` (one HTTP request) with the timeout, retries and breaker. `attempt` must throw an
    * UpstreamError to classify a failure; anything else thrown counts as `network`.
    */
-  async run<T>(meters: readonly CallMeter[], attempt: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
+  async run<T>(
+    meters: readonly CallMeter[],
+    attempt: (signal: AbortSignal) => Promise<T>,
+    outer?: AbortSignal,
+  ): Promise<T> {
     if (this.#isOpen()) throw new UpstreamError(this.name, 'circuit_open', `${this.#failures} consecutive failures`)
     for (let attemptNo = 0; ; attemptNo++) {
-      if (outer?.aborted) throw new UpstreamError(this.name, 'timeout', 'the caller\'s deadline passed')
+      if (outer?.aborted) throw new UpstreamError(this.name, 'timeout', "the caller's deadline passed")
       this.requests++
       for (const meter of meters) meter.count(this.name)
-      const signal = outer ? AbortSignal.any([outer, AbortSignal.timeout(this.#timeoutMs)]) : AbortSignal.timeout(this.#timeoutMs)
+      const signal = outer
+        ? AbortSignal.any([outer, AbortSignal.timeout(this.#timeoutMs)])
+        : AbortSignal.timeout(this.#timeoutMs)
       const started = performance.now()
       const recordSpan = () => {
         const ended = performance.now()
@@ -144,7 +158,8 @@ export class Upstream {
         recordSpan()
         const failure = classify(this.name, error, signal)
         if (failure.reason !== 'rejected' && failure.reason !== 'malformed') this.#recordFailure()
-        if (!RETRYABLE.has(failure.reason) || attemptNo >= this.#retries || outer?.aborted || this.#isOpen()) throw failure
+        if (!RETRYABLE.has(failure.reason) || attemptNo >= this.#retries || outer?.aborted || this.#isOpen())
+          throw failure
         await Bun.sleep(this.#backoffMs * 2 ** attemptNo * (0.5 + Math.random()))
       }
     }

@@ -34,7 +34,15 @@ return {allowed, string.format('%.17g', tokens)}`
 export function redisBuckets(client: RedisClient) {
   return {
     async take(key: string, shape: BucketShape, nowMs = Date.now()): Promise<TakeResult> {
-      const run = client.send('EVAL', [TAKE, '1', PREFIX + key, String(shape.capacity), String(shape.refillPerSecond), String(Math.floor(nowMs)), String(idleExpiryMs(shape))])
+      const run = client.send('EVAL', [
+        TAKE,
+        '1',
+        PREFIX + key,
+        String(shape.capacity),
+        String(shape.refillPerSecond),
+        String(Math.floor(nowMs)),
+        String(idleExpiryMs(shape)),
+      ])
       let timer: Timer | undefined
       const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, TAKE_TIMEOUT_MS)))
       try {

@@ -19,15 +19,24 @@ const SEQUENCE: [number, TakeResult][] = [
 ]
 
 let unique = 0
-const backends: [string, () => { take(key: string, shape: BucketShape, now: number): Promise<TakeResult>; close(): void }][] = [
-  ['memory', () => {
-    const buckets = new MemoryBuckets()
-    return { take: async (key: string, shape: BucketShape, now: number) => buckets.take(key, shape, now), close() {} }
-  }],
-  ['Redis', () => {
-    const client = redisClient(redis.url)
-    return { take: redisBuckets(client).take, close: () => client.close() }
-  }],
+const backends: [
+  string,
+  () => { take(key: string, shape: BucketShape, now: number): Promise<TakeResult>; close(): void },
+][] = [
+  [
+    'memory',
+    () => {
+      const buckets = new MemoryBuckets()
+      return { take: async (key: string, shape: BucketShape, now: number) => buckets.take(key, shape, now), close() {} }
+    },
+  ],
+  [
+    'Redis',
+    () => {
+      const client = redisClient(redis.url)
+      return { take: redisBuckets(client).take, close: () => client.close() }
+    },
+  ],
 ]
 describeBackends(backends, 'token buckets: the same arithmetic', (open) => {
   test('a burst, a refusal with its wait, the refill, the cap', async () => {
@@ -39,11 +48,16 @@ describeBackends(backends, 'token buckets: the same arithmetic', (open) => {
 })
 
 describeWithRedis('Redis buckets', () => {
-  test('two instances share one client\'s bucket', async () => {
+  test("two instances share one client's bucket", async () => {
     const clients = [redisClient(redis.url), redisClient(redis.url)]
     const [a, b] = clients.map(redisBuckets) as [ReturnType<typeof redisBuckets>, ReturnType<typeof redisBuckets>]
     const key = `shared-${process.pid}-${++unique}`
-    const answers = [await a.take(key, SHAPE, 5_000), await b.take(key, SHAPE, 5_000), await a.take(key, SHAPE, 5_000), await b.take(key, SHAPE, 5_000)]
+    const answers = [
+      await a.take(key, SHAPE, 5_000),
+      await b.take(key, SHAPE, 5_000),
+      await a.take(key, SHAPE, 5_000),
+      await b.take(key, SHAPE, 5_000),
+    ]
     expect(answers.map((answer) => answer.allowed)).toEqual([true, true, true, false])
     expect(await redisPing(clients[0]!)).toBe(true)
     for (const client of clients) client.close()

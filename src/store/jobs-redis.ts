@@ -25,7 +25,17 @@ export function redisJobs(client: RedisClient): JobStore {
     },
     async transition(id, from, status, job, nowMs = Date.now()) {
       const allowed = `,${from.join(',')},`
-      return (await client.send('EVAL', [TRANSITION, '1', PREFIX + id, allowed, status, JSON.stringify(job), String(nowMs)])) === 1
+      return (
+        (await client.send('EVAL', [
+          TRANSITION,
+          '1',
+          PREFIX + id,
+          allowed,
+          status,
+          JSON.stringify(job),
+          String(nowMs),
+        ])) === 1
+      )
     },
     async claimTransaction(signature, jobId) {
       const key = TRANSACTION_PREFIX + signature

@@ -36,7 +36,9 @@ describeBackends(backends, 'trade jobs', (open) => {
     const { jobs, close } = open()
     const job = id('race')
     await jobs.create(job, 'QUOTED', { n: 0 })
-    const wins = await Promise.all(Array.from({ length: 10 }, (_, n) => jobs.transition(job, ['QUOTED'], 'EXECUTING', { n })))
+    const wins = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => jobs.transition(job, ['QUOTED'], 'EXECUTING', { n })),
+    )
     expect(wins.filter(Boolean)).toHaveLength(1)
     expect((await jobs.get(job))?.status).toBe('EXECUTING')
     expect(await jobs.transition(job, ['QUOTED', 'EXPIRED'], 'QUOTED', {})).toBe(false)

@@ -52,13 +52,32 @@ export function redisLedger(client: RedisClient): PaymentLedger {
   const hash = async (key: string) => (await client.send('HGETALL', [PREFIX + key])) as Record<string, string> | null
   return {
     async claim(payment, nowMs = Date.now()) {
-      const args = [payment.key, payment.network, payment.amount, payment.resource, payment.requestId, String(nowMs), retryable, payment.evidence ?? '', payment.requestHash ?? '']
+      const args = [
+        payment.key,
+        payment.network,
+        payment.amount,
+        payment.resource,
+        payment.requestId,
+        String(nowMs),
+        retryable,
+        payment.evidence ?? '',
+        payment.requestHash ?? '',
+      ]
       const won = await client.send('EVAL', [CLAIM, '2', PREFIX + payment.key, OPEN, ...args])
       if (won === 1) return { ok: true }
       return { ok: false, existing: toRecord((await hash(payment.key))!) }
     },
     async transition(key, from, to, fields = {}, nowMs = Date.now()) {
-      const args = [from, to, String(nowMs), fields.payer ?? '', fields.transaction ?? '', fields.reason ?? '', key, open]
+      const args = [
+        from,
+        to,
+        String(nowMs),
+        fields.payer ?? '',
+        fields.transaction ?? '',
+        fields.reason ?? '',
+        key,
+        open,
+      ]
       return (await client.send('EVAL', [TRANSITION, '2', PREFIX + key, OPEN, ...args])) === 1
     },
     async get(key) {

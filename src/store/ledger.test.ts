@@ -46,7 +46,13 @@ function redisLedgerOpened(): Opened {
 let unique = 0
 const payment = (name: string) => {
   const key = `${name}-${process.pid}-${++unique}`
-  return { key, network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', amount: '20000', resource: 'POST /scan/quick', requestId: `req-${key}` }
+  return {
+    key,
+    network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+    amount: '20000',
+    resource: 'POST /scan/quick',
+    requestId: `req-${key}`,
+  }
 }
 
 describeBackends(backends, 'payment ledger', (backend) => {
@@ -56,7 +62,12 @@ describeBackends(backends, 'payment ledger', (backend) => {
     expect(await ledger.claim(a)).toEqual({ ok: true })
     const again = await ledger.claim(a)
     expect(again.ok).toBe(false)
-    expect(!again.ok && again.existing).toMatchObject({ key: a.key, state: 'verifying', amount: '20000', resource: 'POST /scan/quick' })
+    expect(!again.ok && again.existing).toMatchObject({
+      key: a.key,
+      state: 'verifying',
+      amount: '20000',
+      resource: 'POST /scan/quick',
+    })
     await close()
   })
 
@@ -121,17 +132,28 @@ describeBackends(backends, 'payment ledger', (backend) => {
 
   test('evidence and the request paid for are kept with the payment; a credit is redeemed by one caller at a time and listed while redeeming', async () => {
     const { ledger, close } = backend.fresh()
-    const paid = { ...payment('credit'), evidence: '{"chain":"svm","payer":"P","signature":"S","blockhash":"B"}', requestHash: 'sha256:abc' }
+    const paid = {
+      ...payment('credit'),
+      evidence: '{"chain":"svm","payer":"P","signature":"S","blockhash":"B"}',
+      requestHash: 'sha256:abc',
+    }
     await ledger.claim(paid)
     expect(await ledger.get(paid.key)).toMatchObject({ evidence: paid.evidence, requestHash: 'sha256:abc' })
     const bare = payment('bare')
     await ledger.claim(bare)
     expect(await ledger.get(bare.key)).toMatchObject({ evidence: null, requestHash: null })
-    for (const [from, to] of [['verifying', 'verified'], ['verified', 'settling'], ['settling', 'pending'], ['pending', 'credited']] as const)
+    for (const [from, to] of [
+      ['verifying', 'verified'],
+      ['verified', 'settling'],
+      ['settling', 'pending'],
+      ['pending', 'credited'],
+    ] as const)
       expect(await ledger.transition(paid.key, from, to)).toBe(true)
     // A credited payment is not claimable as new: it is redeemed through its own guarded transition.
     expect(await ledger.claim(paid)).toMatchObject({ ok: false, existing: { state: 'credited' } })
-    const redeemers = await Promise.all(Array.from({ length: 5 }, () => ledger.transition(paid.key, 'credited', 'redeeming')))
+    const redeemers = await Promise.all(
+      Array.from({ length: 5 }, () => ledger.transition(paid.key, 'credited', 'redeeming')),
+    )
     expect(redeemers.filter(Boolean)).toHaveLength(1)
     expect((await ledger.unresolved()).map((record) => record.key)).toContain(paid.key)
     expect(await ledger.transition(paid.key, 'redeeming', 'settled')).toBe(true)
@@ -149,7 +171,12 @@ test('a SQLite ledger written before evidence and request_hash existed gains the
   db.run(`INSERT INTO payments VALUES ('old', 'settled', 'n', '1', 'POST /scan/quick', 'r', NULL, 'tx', NULL, 1, 1)`)
   db.close()
   const store = openSqliteStore(old)
-  expect(await store.ledger.get('old')).toMatchObject({ state: 'settled', transaction: 'tx', evidence: null, requestHash: null })
+  expect(await store.ledger.get('old')).toMatchObject({
+    state: 'settled',
+    transaction: 'tx',
+    evidence: null,
+    requestHash: null,
+  })
   await store.close()
   rmSync(old, { recursive: true, force: true })
 })

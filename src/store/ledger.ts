@@ -14,7 +14,16 @@
  *                                             back to credited)
  */
 export type PaymentState =
-  | 'verifying' | 'rejected' | 'verified' | 'cancelled' | 'settling' | 'settled' | 'failed' | 'pending' | 'credited' | 'redeeming'
+  | 'verifying'
+  | 'rejected'
+  | 'verified'
+  | 'cancelled'
+  | 'settling'
+  | 'settled'
+  | 'failed'
+  | 'pending'
+  | 'credited'
+  | 'redeeming'
 
 /** States from which the same payment may be presented again: no money moved and none can. */
 export const RETRYABLE_STATES: readonly PaymentState[] = ['rejected', 'cancelled']
@@ -64,7 +73,13 @@ export interface PaymentLedger {
    */
   claim(payment: NewPayment, nowMs?: number): Promise<Claim>
   /** Moves a payment on; `from` guards the transition (false when the record was not in that state). */
-  transition(key: string, from: PaymentState, to: PaymentState, fields?: Partial<Pick<PaymentRecord, 'payer' | 'transaction' | 'reason'>>, nowMs?: number): Promise<boolean>
+  transition(
+    key: string,
+    from: PaymentState,
+    to: PaymentState,
+    fields?: Partial<Pick<PaymentRecord, 'payer' | 'transaction' | 'reason'>>,
+    nowMs?: number,
+  ): Promise<boolean>
   get(key: string): Promise<PaymentRecord | undefined>
   /** Payments left mid-way (OPEN_STATES): what a restart must reconcile. */
   unresolved(): Promise<PaymentRecord[]>

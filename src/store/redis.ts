@@ -7,6 +7,9 @@ export function redisClient(url: string): RedisClient {
 
 /** True when Redis answers PING within a second (the store's health). */
 export function redisPing(client: RedisClient): Promise<boolean> {
-  const answer = client.send('PING', []).then((reply) => reply === 'PONG', () => false)
+  const answer = client.send('PING', []).then(
+    (reply) => reply === 'PONG',
+    () => false,
+  )
   return Promise.race([answer, Bun.sleep(1_000).then(() => false)])
 }

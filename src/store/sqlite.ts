@@ -85,8 +85,14 @@ function sqliteLedger(db: Database): PaymentLedger {
     key TEXT PRIMARY KEY, state TEXT NOT NULL, network TEXT NOT NULL, amount TEXT NOT NULL, resource TEXT NOT NULL,
     request_id TEXT NOT NULL, payer TEXT, tx TEXT, reason TEXT, evidence TEXT, request_hash TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`)
   // A data directory from before `evidence` or `request_hash` existed gets the column (NULL for its old payments).
-  const columns = new Set(db.query<{ name: string }, []>('PRAGMA table_info(payments)').all().map((column) => column.name))
-  for (const column of ['evidence', 'request_hash']) if (!columns.has(column)) db.run(`ALTER TABLE payments ADD COLUMN ${column} TEXT`)
+  const columns = new Set(
+    db
+      .query<{ name: string }, []>('PRAGMA table_info(payments)')
+      .all()
+      .map((column) => column.name),
+  )
+  for (const column of ['evidence', 'request_hash'])
+    if (!columns.has(column)) db.run(`ALTER TABLE payments ADD COLUMN ${column} TEXT`)
   db.run('CREATE INDEX IF NOT EXISTS payments_state ON payments (state)')
   const retryable = RETRYABLE_STATES.map((state) => `'${state}'`).join(', ')
   const insert = db.query(
@@ -102,15 +108,30 @@ function sqliteLedger(db: Database): PaymentLedger {
     `UPDATE payments SET state = $to, payer = COALESCE($payer, payer), tx = COALESCE($tx, tx), reason = COALESCE($reason, reason), updated_at = $now
      WHERE key = $key AND state = $from`,
   )
-  const open = db.query<PaymentRow, []>(`SELECT * FROM payments WHERE state IN (${OPEN_STATES.map((state) => `'${state}'`).join(', ')}) ORDER BY created_at`)
+  const open = db.query<PaymentRow, []>(
+    `SELECT * FROM payments WHERE state IN (${OPEN_STATES.map((state) => `'${state}'`).join(', ')}) ORDER BY created_at`,
+  )
   return {
     async claim(payment, nowMs = Date.now()) {
-      const { changes } = insert.run({ ...payment, evidence: payment.evidence ?? null, requestHash: payment.requestHash ?? null, now: nowMs })
+      const { changes } = insert.run({
+        ...payment,
+        evidence: payment.evidence ?? null,
+        requestHash: payment.requestHash ?? null,
+        now: nowMs,
+      })
       if (changes > 0) return { ok: true }
       return { ok: false, existing: toRecord(select.get({ key: payment.key })!) }
     },
     async transition(key, from, to, fields = {}, nowMs = Date.now()) {
-      const { changes } = move.run({ key, from, to, payer: fields.payer ?? null, tx: fields.transaction ?? null, reason: fields.reason ?? null, now: nowMs })
+      const { changes } = move.run({
+        key,
+        from,
+        to,
+        payer: fields.payer ?? null,
+        tx: fields.transaction ?? null,
+        reason: fields.reason ?? null,
+        now: nowMs,
+      })
       return changes > 0
     },
     async get(key) {
@@ -125,12 +146,22 @@ function sqliteLedger(db: Database): PaymentLedger {
 
 /** Trade jobs in one table: the status in its own column (the guard of every transition), the job as JSON. */
 function sqliteJobs(db: Database): JobStore {
-  db.run('CREATE TABLE IF NOT EXISTS trade_jobs (id TEXT PRIMARY KEY, status TEXT NOT NULL, job TEXT NOT NULL, updated_at INTEGER NOT NULL)')
-  const insert = db.query('INSERT INTO trade_jobs (id, status, job, updated_at) VALUES ($id, $status, $job, $now) ON CONFLICT (id) DO NOTHING')
-  const select = db.query<{ id: string; status: string; job: string; updated_at: number }, { id: string }>('SELECT * FROM trade_jobs WHERE id = $id')
+  db.run(
+    'CREATE TABLE IF NOT EXISTS trade_jobs (id TEXT PRIMARY KEY, status TEXT NOT NULL, job TEXT NOT NULL, updated_at INTEGER NOT NULL)',
+  )
+  const insert = db.query(
+    'INSERT INTO trade_jobs (id, status, job, updated_at) VALUES ($id, $status, $job, $now) ON CONFLICT (id) DO NOTHING',
+  )
+  const select = db.query<{ id: string; status: string; job: string; updated_at: number }, { id: string }>(
+    'SELECT * FROM trade_jobs WHERE id = $id',
+  )
   db.run('CREATE TABLE IF NOT EXISTS trade_transactions (signature TEXT PRIMARY KEY, job_id TEXT NOT NULL)')
-  const bind = db.query('INSERT INTO trade_transactions (signature, job_id) VALUES ($signature, $jobId) ON CONFLICT (signature) DO NOTHING')
-  const ownerOf = db.query<{ job_id: string }, { signature: string }>('SELECT job_id FROM trade_transactions WHERE signature = $signature')
+  const bind = db.query(
+    'INSERT INTO trade_transactions (signature, job_id) VALUES ($signature, $jobId) ON CONFLICT (signature) DO NOTHING',
+  )
+  const ownerOf = db.query<{ job_id: string }, { signature: string }>(
+    'SELECT job_id FROM trade_transactions WHERE signature = $signature',
+  )
   return {
     async claimTransaction(signature, jobId) {
       bind.run({ signature, jobId })
@@ -143,7 +174,9 @@ function sqliteJobs(db: Database): JobStore {
       if (from.length === 0) return false
       const guard = from.map((_, index) => `$from${index}`).join(', ')
       const params = Object.fromEntries(from.map((value, index) => [`from${index}`, value]))
-      const update = db.query(`UPDATE trade_jobs SET status = $status, job = $job, updated_at = $now WHERE id = $id AND status IN (${guard})`)
+      const update = db.query(
+        `UPDATE trade_jobs SET status = $status, job = $job, updated_at = $now WHERE id = $id AND status IN (${guard})`,
+      )
       return update.run({ id, status, job: JSON.stringify(job), now: nowMs, ...params }).changes > 0
     },
     async get(id) {

@@ -14,12 +14,19 @@ import { usdcOf } from './x402.ts'
  * A payment gate on the sandbox's rails and facilitator, with an in-memory ledger; started (it has
  * read /supported). `close()` stops it and its store, not the sandbox.
  */
-export async function sandboxGate(sandbox: RunningSandbox, options: { facilitator?: Partial<FacilitatorOptions>; checker?: SettlementChecker } = {}) {
+export async function sandboxGate(
+  sandbox: RunningSandbox,
+  options: { facilitator?: Partial<FacilitatorOptions>; checker?: SettlementChecker } = {},
+) {
   const store = openSqliteStore(':memory:')
   const gate = new PaymentGate({
     rails: paymentRails(loadConfig(sandbox.serviceSettings)),
     ledger: store.ledger,
-    facilitator: new FacilitatorClient({ url: sandbox.file.urls.facilitator, timeoutMs: 1_000, ...options.facilitator }),
+    facilitator: new FacilitatorClient({
+      url: sandbox.file.urls.facilitator,
+      timeoutMs: 1_000,
+      ...options.facilitator,
+    }),
     logger: pino({ level: 'silent' }),
     checker: options.checker,
   })
@@ -39,8 +46,18 @@ export async function payingRails(sandbox: RunningSandbox) {
   const { x402: offers } = sandbox.file
   const [solana, evm] = await Promise.all([demoPayer(sandbox.file, 'solana'), demoPayer(sandbox.file, 'base')])
   return [
-    { name: 'solana', client: solana.client, payer: solana.payer, treasury: () => usdcOf(sandbox, offers.solana.pay_to) },
-    { name: 'base (anvil)', client: evm.client, payer: evm.payer, treasury: () => sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`) },
+    {
+      name: 'solana',
+      client: solana.client,
+      payer: solana.payer,
+      treasury: () => usdcOf(sandbox, offers.solana.pay_to),
+    },
+    {
+      name: 'base (anvil)',
+      client: evm.client,
+      payer: evm.payer,
+      treasury: () => sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`),
+    },
   ]
 }
 export type PayingRail = Awaited<ReturnType<typeof payingRails>>[number]

@@ -26,8 +26,7 @@ export async function launch(cmd: string[], options: { cwd: string; env: Record<
     const { done, value } = await reader.read()
     if (done) break
     buffer += decoder.decode(value)
-    let newline
-    while ((newline = buffer.indexOf('\n')) >= 0) {
+    for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
       lines.push(JSON.parse(buffer.slice(0, newline)))
       buffer = buffer.slice(newline + 1)
     }
@@ -66,10 +65,14 @@ export async function restartableService(name: string) {
     service: () => launch([process.execPath, join(import.meta.dir, '..', '..', 'src/main.ts')], { cwd: work, env }),
     /** The payments table of the service's own SQLite file (empty before the service has made it). */
     payments(): { state: string; reason: string | null; tx: string | null }[] {
-      let db
+      let db: Database | undefined
       try {
         db = new Database(join(work, 'data', 'solsentry.db'), { readonly: true })
-        return db.query<{ state: string; reason: string | null; tx: string | null }, []>('SELECT state, reason, tx FROM payments').all()
+        return db
+          .query<{ state: string; reason: string | null; tx: string | null }, []>(
+            'SELECT state, reason, tx FROM payments',
+          )
+          .all()
       } catch {
         return []
       } finally {

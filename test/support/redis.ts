@@ -64,7 +64,10 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
   for (let attempt = 0; attempt < 100; attempt++) {
     try {
       await new Promise<void>((resolve, reject) => {
-        const socket = createConnection({ host: '127.0.0.1', port }, () => (socket.end(), resolve()))
+        const socket = createConnection({ host: '127.0.0.1', port }, () => {
+          socket.end()
+          resolve()
+        })
         socket.on('error', reject)
       })
       return {

@@ -10,9 +10,15 @@ export const REPLAYED_MINT = {
   pubkey: 'Rep1ayedMint1111111111111111111111111111111',
   account: {
     lamports: 1461600,
-    data: [Buffer.concat([Buffer.alloc(36), Buffer.from([42, 0, 0, 0, 0, 0, 0, 0, 6, 1]), Buffer.alloc(36)]).toString('base64'), 'base64'],
+    data: [
+      Buffer.concat([Buffer.alloc(36), Buffer.from([42, 0, 0, 0, 0, 0, 0, 0, 6, 1]), Buffer.alloc(36)]).toString(
+        'base64',
+      ),
+      'base64',
+    ],
     owner: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
     executable: false,
+    // biome-ignore lint/correctness/noPrecisionLoss: u64::MAX, as `solana account --output json` writes it
     rentEpoch: 18446744073709551615,
     space: 82,
   },

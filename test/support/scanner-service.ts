@@ -22,7 +22,13 @@ export async function scannerService() {
   const freshApp = (env: Record<string, string> = {}) =>
     createApp(
       createContext(
-        loadConfig({ DATA_DIR: ':memory:', LOG_LEVEL: 'silent', ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...env }),
+        loadConfig({
+          DATA_DIR: ':memory:',
+          LOG_LEVEL: 'silent',
+          ...sandbox.serviceSettings,
+          RATE_LIMIT_SCANNER_BURST: '100000',
+          ...env,
+        }),
         { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS },
       ),
     )
@@ -33,7 +39,11 @@ export async function scannerService() {
   /** POSTs `{token_address}` to a scanner route; `errors` lists where the answer breaks the OpenAPI schema. */
   async function post(path: string, mint: string, service = app) {
     const response = await service.handle(
-      new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_address: mint }) }),
+      new Request(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token_address: mint }),
+      }),
     )
     const body = (await response.json()) as any
     return { status: response.status, body, errors: validate('POST', path, response.status, body) }

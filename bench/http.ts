@@ -6,7 +6,7 @@
  *   npm run bench -- http [--duration 5] [--concurrency 32]
  */
 import { join } from 'node:path'
-import { load, startTarget, type LoadResult, numberOption } from './load.ts'
+import { type LoadResult, load, numberOption, startTarget, wrkLoad } from './load.ts'
 
 export async function run(args: string[]): Promise<void> {
   const option = (name: string, fallback: number) => numberOption(args, name, fallback)
@@ -27,15 +27,23 @@ export async function run(args: string[]): Promise<void> {
     { name: 'bare Bun.serve', script: join(import.meta.dir, 'targets/bare.ts') },
   ]
 
-  console.log(`bench http: ${durationMs / 1000} s per cell, ${concurrency} concurrent connections, Bun ${Bun.version}`)
+  const generator = Bun.which('wrk')
+    ? 'wrk (1 thread, its own process)'
+    : 'fetch in the bench process (install wrk for a generator outside the runtime)'
+  console.log(
+    `bench http: ${durationMs / 1000} s per cell, ${concurrency} concurrent connections, Bun ${Bun.version}; load: ${generator}`,
+  )
   const results = new Map<string, LoadResult & { cpuUsPerRequest: number }>()
   // Each (target, scenario) cell gets its own process, so its CPU time divides by its own requests.
   for (const scenario of scenarios)
     for (const target of targets) {
       const server = await startTarget(target.script)
       const options = { ...scenario, url: server.url + scenario.path, concurrency }
-      const warmup = await load({ ...options, durationMs: 1000 }) // JIT, connection pool
-      const result = await load({ ...options, durationMs })
+      // wrk when installed (a load generator outside the server's runtime), else fetch from this process.
+      const measure = async (ms: number) =>
+        (await wrkLoad({ ...options, durationMs: ms })) ?? load({ ...options, durationMs: ms })
+      const warmup = await measure(1000) // JIT, connection pool
+      const result = await measure(durationMs)
       const cpuUs = await server.stop()
       const cpuUsPerRequest = cpuUs / (warmup.requests + result.requests)
       results.set(`${target.name}|${scenario.name}`, { ...result, cpuUsPerRequest })

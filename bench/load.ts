@@ -83,3 +83,53 @@ export function numberOption(args: string[], name: string, fallback: number): nu
   const index = args.indexOf(`--${name}`)
   return index >= 0 ? Number(args[index + 1]) : fallback
 }
+
+/**
+ * The same measurement with Debian's `wrk` (C, its own process), so the load generator does not share
+ * the server's JavaScript runtime: undefined when `wrk` is not installed (`apt-get install wrk`).
+ * Each scenario's status is checked once with fetch first: wrk only counts non-2xx answers.
+ */
+export async function wrkLoad(options: LoadOptions & { threads?: number }): Promise<LoadResult | undefined> {
+  const wrk = Bun.which('wrk')
+  if (!wrk) return undefined
+  const probe = await fetch(options.url, {
+    method: options.method,
+    body: options.body,
+    headers: options.body ? { 'content-type': 'application/json' } : {},
+  })
+  await probe.arrayBuffer()
+  const args = [
+    wrk,
+    `-t${options.threads ?? 1}`,
+    `-c${options.concurrency}`,
+    `-d${Math.max(1, Math.round(options.durationMs / 1000))}s`,
+    '--latency',
+  ]
+  if (options.method === 'POST') {
+    const script = `${process.env.TMPDIR ?? '/tmp'}/solsentry-wrk-${process.pid}.lua`
+    const body = JSON.stringify(options.body ?? '')
+    await Bun.write(
+      script,
+      `wrk.method = "POST"\nwrk.body = ${body}\nwrk.headers["Content-Type"] = "application/json"\n`,
+    )
+    args.push('-s', script)
+  }
+  const child = Bun.spawn([...args, options.url], { stdout: 'pipe', stderr: 'pipe' })
+  const out = await new Response(child.stdout).text()
+  await child.exited
+  const number = (pattern: RegExp) => Number(pattern.exec(out)?.[1] ?? Number.NaN)
+  const ms = (pattern: RegExp) => {
+    const match = pattern.exec(out)
+    if (!match) return Number.NaN
+    const value = Number(match[1])
+    return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
+  }
+  const requests = number(/(\d+) requests in/)
+  return {
+    requests,
+    rps: number(/Requests\/sec:\s+([\d.]+)/),
+    p50Ms: ms(/50%\s+([\d.]+)(us|ms|s)/),
+    p99Ms: ms(/99%\s+([\d.]+)(us|ms|s)/),
+    unexpected: probe.status === options.expectStatus ? 0 : requests,
+  }
+}

@@ -14,7 +14,7 @@ import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import type { PaymentV2 } from '../src/payments/payment-header.ts'
-import { load, startTarget, type LoadResult, numberOption } from './load.ts'
+import { type LoadResult, load, numberOption, startTarget, wrkLoad } from './load.ts'
 
 export async function run(args: string[]): Promise<void> {
   const option = (name: string, fallback: number) => numberOption(args, name, fallback)
@@ -26,8 +26,9 @@ export async function run(args: string[]): Promise<void> {
   const env = { ...sandbox.serviceSettings, LOG_LEVEL: 'silent', BENCH_APP: 'service' }
   const body = JSON.stringify({ token_address: mint })
 
+  const generator = Bun.which('wrk') ? 'wrk (1 thread, its own process)' : 'fetch in the bench process (install wrk)'
   console.log(
-    `bench payments: ${durationMs / 1000} s per target, ${concurrency} concurrent connections, Bun ${Bun.version}`,
+    `bench payments: ${durationMs / 1000} s per target, ${concurrency} concurrent connections, Bun ${Bun.version}; load: ${generator}`,
   )
   const targets = [
     { name: 'solsentry', script: join(import.meta.dir, 'targets/solsentry.ts') },
@@ -45,8 +46,11 @@ export async function run(args: string[]): Promise<void> {
         ) as PaymentRequired
       ).accepts ?? []
     console.log(`  ${target.name} offers: ${offered.map((offer) => `${offer.network} ${offer.amount}`).join(', ')}`)
-    const warmup = await load({ ...options, durationMs: 1000 })
-    const result = await load({ ...options, durationMs })
+    // wrk when installed (a load generator outside the servers' runtime), else fetch from this process.
+    const measure = async (ms: number) =>
+      (await wrkLoad({ ...options, durationMs: ms })) ?? load({ ...options, durationMs: ms })
+    const warmup = await measure(1000)
+    const result = await measure(durationMs)
     const cpuUs = await server.stop()
     results.set(target.name, { ...result, cpuUsPerRequest: cpuUs / (warmup.requests + result.requests) })
     if (result.unexpected > 0) console.log(`  warning: ${result.unexpected} answers other than 402 from ${target.name}`)

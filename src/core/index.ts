@@ -78,87 +78,100 @@ export function core(ctx: ServiceContext) {
   // answer synchronously keep it synchronous (see Store.takeTokenSync).
   const takeTokenSync = store.takeTokenSync?.bind(store)
   const limitRequest = takeTokenSync
-    ? function limitRequest(context: { request: Request }) {
-        const limitClass = limitClassOf(context)
+    ? function limitRequest({ request, path }: { request: Request; path?: string }) {
+        const limitClass = limitClassOf({ request, path })
         if (!limitClass) return
-        const { ip } = metaOf(context.request)
+        const { ip } = metaOf(request)
         enforce(takeTokenSync(`rl:${limitClass}:${ip}`, shapes[limitClass]), ip)
       }
-    : async function limitRequestAsync(context: { request: Request }) {
-        const limitClass = limitClassOf(context)
+    : async function limitRequestAsync({ request, path }: { request: Request; path?: string }) {
+        const limitClass = limitClassOf({ request, path })
         if (!limitClass) return
-        const { ip } = metaOf(context.request)
+        const { ip } = metaOf(request)
         enforce(await store.takeToken(`rl:${limitClass}:${ip}`, shapes[limitClass]), ip)
       }
 
-  return new Elysia({ name: 'plugin:core' })
-    .onRequest(function identify(context) {
-      const { request, set, server } = context
-      markArrival(request)
-      const incoming = request.headers.get('x-request-id')
-      const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
-      requests.set(request, { id, startedAt: performance.now(), ip: clientIp(request, server, config.TRUST_PROXY) })
-      set.headers['x-request-id'] = id
-      Object.assign(set.headers, SECURITY_HEADERS)
-      const price = routeOf(context)?.price
-      if (price !== undefined && price !== 'free') Object.assign(set.headers, PAID_HEADERS)
-      if (request.headers.has('origin')) Object.assign(set.headers, CORS_HEADERS)
-      if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
-        Object.assign(set.headers, PREFLIGHT_HEADERS)
-        return new Response(null, { status: 204 })
-      }
-      if (lifecycle.draining)
-        throw new ApiError('SHUTTING_DOWN', { headers: { 'retry-after': '5', connection: 'close' } })
-      checkDeclaredLength(request)
-    })
-    .onRequest(limitRequest)
-    .onParse({ as: 'global' }, function parseJson({ request, contentType }) {
-      return readJsonBody(request, contentType)
-    })
-    .onTransform({ as: 'global' }, function checkAddresses({ body, request, route }) {
-      // Before schema validation: the common bad request gets its actionable INVALID_ADDRESS message
-      // without paying for Elysia's generic validation report.
-      const fields = registry.route(request.method, route)?.addressFields
-      if (!fields?.length) return
-      for (const field of fields) {
-        const value =
-          typeof body === 'object' && body !== null && !Array.isArray(body)
-            ? (body as Record<string, unknown>)[field]
-            : undefined
-        const check = checkSolanaAddress(value, field)
-        if (!check.ok) throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
-      }
-    })
-    .onAfterHandle({ as: 'global' }, function stampSchemaVersion({ response }) {
-      if (isPlainObject(response) && !('schema_version' in response))
-        return { schema_version: SCHEMA_VERSION, ...response }
-    })
-    .onError({ as: 'global' }, async function answerError({ code, error, request, set, path }) {
-      const meta = metaOf(request)
-      // A priced call whose handler threw gives its payment back (nothing is settled for it).
-      await releaseOnError(ctx.payments, request)
-      const { apiError, internal } = toApiError(code, error, request.method, path)
-      if (internal) logger.error({ req_id: meta.id, err: error }, 'unhandled error')
-      set.status = apiError.status
-      Object.assign(set.headers, apiError.headers)
-      set.headers['content-type'] = 'application/json'
-      return errorBody(apiError, meta.id)
-    })
-    .onAfterResponse({ as: 'global' }, function logRequest({ request, set, route, path }) {
-      const meta = metaOf(request)
-      logger.info(
-        {
-          req_id: meta.id,
-          method: request.method,
-          route: route || null,
-          path,
-          status: typeof set.status === 'number' ? set.status : 200,
-          duration_ms: Math.round((performance.now() - meta.startedAt) * 100) / 100,
-          ip: meta.ip,
-        },
-        'request',
-      )
-    })
+  return (
+    new Elysia({ name: 'plugin:core' })
+      // Hooks destructure what they read: Elysia parses only what some hook or handler names (a hook that
+      // takes the whole context makes it parse cookies and the query string on every request).
+      .onRequest(function identify({
+        request,
+        set,
+        server,
+        path,
+      }: {
+        request: Request
+        set: { headers: Record<string, string | number> }
+        server: { requestIP(request: Request): { address: string } | null } | null
+        path?: string
+      }) {
+        markArrival(request)
+        const incoming = request.headers.get('x-request-id')
+        const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+        requests.set(request, { id, startedAt: performance.now(), ip: clientIp(request, server, config.TRUST_PROXY) })
+        set.headers['x-request-id'] = id
+        Object.assign(set.headers, SECURITY_HEADERS)
+        const price = routeOf({ request, path })?.price
+        if (price !== undefined && price !== 'free') Object.assign(set.headers, PAID_HEADERS)
+        if (request.headers.has('origin')) Object.assign(set.headers, CORS_HEADERS)
+        if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+          Object.assign(set.headers, PREFLIGHT_HEADERS)
+          return new Response(null, { status: 204 })
+        }
+        if (lifecycle.draining)
+          throw new ApiError('SHUTTING_DOWN', { headers: { 'retry-after': '5', connection: 'close' } })
+        checkDeclaredLength(request)
+      })
+      .onRequest(limitRequest)
+      .onParse({ as: 'global' }, function parseJson({ request, contentType }) {
+        return readJsonBody(request, contentType)
+      })
+      .onTransform({ as: 'global' }, function checkAddresses({ body, request, route }) {
+        // Before schema validation: the common bad request gets its actionable INVALID_ADDRESS message
+        // without paying for Elysia's generic validation report.
+        const fields = registry.route(request.method, route)?.addressFields
+        if (!fields?.length) return
+        for (const field of fields) {
+          const value =
+            typeof body === 'object' && body !== null && !Array.isArray(body)
+              ? (body as Record<string, unknown>)[field]
+              : undefined
+          const check = checkSolanaAddress(value, field)
+          if (!check.ok) throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
+        }
+      })
+      .onAfterHandle({ as: 'global' }, function stampSchemaVersion({ response }) {
+        if (isPlainObject(response) && !('schema_version' in response))
+          return { schema_version: SCHEMA_VERSION, ...response }
+      })
+      .onError({ as: 'global' }, async function answerError({ code, error, request, set, path }) {
+        const meta = metaOf(request)
+        // A priced call whose handler threw gives its payment back (nothing is settled for it).
+        await releaseOnError(ctx.payments, request)
+        const { apiError, internal } = toApiError(code, error, request.method, path)
+        if (internal) logger.error({ req_id: meta.id, err: error }, 'unhandled error')
+        set.status = apiError.status
+        Object.assign(set.headers, apiError.headers)
+        set.headers['content-type'] = 'application/json'
+        return errorBody(apiError, meta.id)
+      })
+      .onAfterResponse({ as: 'global' }, function logRequest({ request, set, route, path }) {
+        const meta = metaOf(request)
+        logger.info(
+          {
+            req_id: meta.id,
+            method: request.method,
+            route: route || null,
+            path,
+            status: typeof set.status === 'number' ? set.status : 200,
+            duration_ms: Math.round((performance.now() - meta.startedAt) * 100) / 100,
+            ip: meta.ip,
+          },
+          'request',
+        )
+      })
+  )
 }
 
 function clientIp(

@@ -3,7 +3,7 @@ import { assessDataQuality, type FactPolicy, type QualityAssessment } from '../.
 import type { FactName } from '../../src/facts/types.ts'
 import type { ScanResult } from '../../src/pipeline/scan.ts'
 import { SCHEMA_VERSION } from '../../src/core/version.ts'
-import { NOT_MEASURED } from '../../signals/price-action/outcome.ts'
+import { NOT_MEASURED } from '../../src/pipeline/derive/outcome.ts'
 import type { MarketIntelResult } from './schemas.ts'
 import { SIGNAL_SUBTYPES, subtypeOf } from './subtypes.ts'
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
-import { EXEMPT_TAGS, isAuthorityExempt } from './exempt.ts'
+import { EXEMPT_TAGS, isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'authority-exemption',

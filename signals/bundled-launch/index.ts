@@ -8,8 +8,8 @@ import {
   unknownOutcome,
   type Factor,
 } from '../../src/pipeline/signal.ts'
-import { linkWallets } from '../wallet-clustering/links.ts'
-import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../launch-pattern/opening.ts'
+import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
+import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipeline/derive/opening.ts'
 
 const meta = signalMeta({
   id: 'bundled-launch',

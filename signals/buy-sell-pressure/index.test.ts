@@ -1,5 +1,16 @@
 import { describe, expect, test } from 'bun:test'
-import { codesOf, market, MINT, pair, run, SOL, swap, trades, unmeasuredOf, NOW } from '../price-action/test-facts.ts'
+import {
+  codesOf,
+  market,
+  MINT,
+  pair,
+  run,
+  SOL,
+  swap,
+  trades,
+  unmeasuredOf,
+  NOW,
+} from '../../src/pipeline/derive/test-facts.ts'
 import pressure from './index.ts'
 
 const HOUR = 3_600

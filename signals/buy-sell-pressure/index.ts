@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { round, tokenPairs, tradeCounts } from '../price-action/market.ts'
-import { noMarket, notMeasured, outcomeOf } from '../price-action/outcome.ts'
-import { covers, tradesSince, marketInputs } from '../price-action/trades.ts'
+import { round, tokenPairs, tradeCounts } from '../../src/pipeline/derive/market.ts'
+import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
+import { covers, tradesSince, marketInputs } from '../../src/pipeline/derive/trades.ts'
 
 const DAY_S = 24 * 60 * 60
 

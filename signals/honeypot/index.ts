@@ -8,7 +8,7 @@ import {
   unknownOutcome,
   type Factor,
 } from '../../src/pipeline/signal.ts'
-import { isAuthorityExempt } from '../authority-exemption/exempt.ts'
+import { isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'honeypot',

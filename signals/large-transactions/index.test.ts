@@ -1,5 +1,15 @@
 import { describe, expect, test } from 'bun:test'
-import { codesOf, market, NOW, pair, poolFact, run, swap, trades, unmeasuredOf } from '../price-action/test-facts.ts'
+import {
+  codesOf,
+  market,
+  NOW,
+  pair,
+  poolFact,
+  run,
+  swap,
+  trades,
+  unmeasuredOf,
+} from '../../src/pipeline/derive/test-facts.ts'
 import type { SwapRecord } from '../../src/facts/types.ts'
 import largeTransactions from './index.ts'
 

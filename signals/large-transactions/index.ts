@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox'
 import type { FactName } from '../../src/facts/types.ts'
 import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { round, tokenPairs } from '../price-action/market.ts'
-import { noMarket, notMeasured, outcomeOf } from '../price-action/outcome.ts'
-import { covers, isCommonQuote, tradesSince, tradeTape } from '../price-action/trades.ts'
+import { round, tokenPairs } from '../../src/pipeline/derive/market.ts'
+import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
+import { covers, isCommonQuote, tradesSince, tradeTape } from '../../src/pipeline/derive/trades.ts'
 
 const HOUR_S = 60 * 60
 

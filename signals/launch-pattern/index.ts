@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, factor, missingOf, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
-import { linkWallets } from '../wallet-clustering/links.ts'
-import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from './opening.ts'
+import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
+import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipeline/derive/opening.ts'
 
 const meta = signalMeta({
   id: 'launch-pattern',

@@ -1,6 +1,18 @@
 import { describe, expect, test } from 'bun:test'
 import priceAction from './index.ts'
-import { codesOf, DAY, market, MINT, NOW, pair, run, SOL, swap, trades, unmeasuredOf } from './test-facts.ts'
+import {
+  codesOf,
+  DAY,
+  market,
+  MINT,
+  NOW,
+  pair,
+  run,
+  SOL,
+  swap,
+  trades,
+  unmeasuredOf,
+} from '../../src/pipeline/derive/test-facts.ts'
 
 const MIN = 60
 const HOUR_AGO = 60 * MIN

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { priceChange, pricingPair, round, tokenPairs, type TokenPair } from './market.ts'
-import { noMarket, notMeasured, outcomeOf } from './outcome.ts'
-import { covers, marketInputs, type TradeTape } from './trades.ts'
+import { priceChange, pricingPair, round, tokenPairs, type TokenPair } from '../../src/pipeline/derive/market.ts'
+import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
+import { covers, marketInputs, type TradeTape } from '../../src/pipeline/derive/trades.ts'
 
 /** The window DexScreener lacks, measured from trades. */
 const WINDOW_15M_S = 15 * 60

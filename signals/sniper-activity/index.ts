@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, factor, missingOf, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
-import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../launch-pattern/opening.ts'
+import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipeline/derive/opening.ts'
 
 const meta = signalMeta({
   id: 'sniper-activity',

@@ -8,9 +8,9 @@ import {
   tokenPairs,
   tradeCounts,
   volumeUsd,
-} from '../price-action/market.ts'
-import { noMarket, notMeasured, outcomeOf } from '../price-action/outcome.ts'
-import { covers, tradesSince, marketInputs, type TradeTape } from '../price-action/trades.ts'
+} from '../../src/pipeline/derive/market.ts'
+import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
+import { covers, tradesSince, marketInputs, type TradeTape } from '../../src/pipeline/derive/trades.ts'
 
 const HOUR_S = 60 * 60
 /**

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { priceChange, pricingPair, round, tokenPairs } from '../price-action/market.ts'
-import { noMarket, notMeasured, outcomeOf } from '../price-action/outcome.ts'
-import { tradesSince, marketInputs } from '../price-action/trades.ts'
+import { priceChange, pricingPair, round, tokenPairs } from '../../src/pipeline/derive/market.ts'
+import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
+import { tradesSince, marketInputs } from '../../src/pipeline/derive/trades.ts'
 
 const DAY_S = 24 * 60 * 60
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { Facts, FundingFact, HolderAccount } from '../../src/facts/types.ts'
 import type { FactView } from '../../src/pipeline/signal.ts'
 import walletClustering from './index.ts'
-import { FUNDING_BURST_SLOTS, linkWallets } from './links.ts'
+import { FUNDING_BURST_SLOTS, linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
 
 const view = (facts: Partial<Facts>): FactView => ({ get: (name) => facts[name] as never })
 const funded = (wallet: string, funder: string | null, slot: bigint | null = 100n) => ({

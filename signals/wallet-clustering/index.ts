@@ -8,7 +8,7 @@ import {
   unknownOutcome,
   type Factor,
 } from '../../src/pipeline/signal.ts'
-import { linkWallets } from './links.ts'
+import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
 
 const meta = signalMeta({
   id: 'wallet-clustering',

@@ -9,8 +9,8 @@ import {
   type Factor,
   type SignalOutcome,
 } from '../../src/pipeline/signal.ts'
-import { poolUnknown, POOL_FACTS } from '../launch-pattern/opening.ts'
-import { linkWallets } from '../wallet-clustering/links.ts'
+import { poolUnknown, POOL_FACTS } from '../../src/pipeline/derive/opening.ts'
+import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
 import { washScore } from './score.ts'
 
 const HOUR_S = 3_600

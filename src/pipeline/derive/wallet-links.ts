@@ -1,4 +1,4 @@
-import type { FundingFact } from '../../src/facts/types.ts'
+import type { FundingFact } from '../../facts/types.ts'
 
 /**
  * Slots within which one funder paying several wallets counts as one sitting of one operator: 150

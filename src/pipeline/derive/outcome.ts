@@ -1,4 +1,4 @@
-import type { FactName } from '../../src/facts/types.ts'
+import type { FactName } from '../../facts/types.ts'
 import {
   factor,
   ok,
@@ -7,7 +7,7 @@ import {
   type SignalFields,
   type SignalMeta,
   type SignalOutcome,
-} from '../../src/pipeline/signal.ts'
+} from '../signal.ts'
 
 /**
  * The finding code of an answer field that could not be measured although its facts were gathered

@@ -1,5 +1,5 @@
-import type { MarketFact } from '../../src/facts/types.ts'
-import type { DexPair } from '../../src/sources/dexscreener.ts'
+import type { MarketFact } from '../../facts/types.ts'
+import type { DexPair } from '../../sources/dexscreener.ts'
 
 /**
  * A market pair seen from the scanned token's side. DexScreener prices, counts and changes a pair

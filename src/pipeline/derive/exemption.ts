@@ -1,4 +1,4 @@
-import type { TokenListFact } from '../../src/facts/types.ts'
+import type { TokenListFact } from '../../facts/types.ts'
 
 /**
  * Token-list tags that mark an issuer-controlled asset whose live authorities are its design, not a

@@ -2,10 +2,10 @@
  * Builders of market and trade facts for the market-intel signals' tests: a token (`MINT`) trading
  * against wrapped SOL in one pool (`POOL`) unless told otherwise.
  */
-import type { FactName, Facts, MarketFact, PoolFact, SwapRecord, TradesFact } from '../../src/facts/types.ts'
-import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
-import type { DetectContext, FactView, Signal } from '../../src/pipeline/signal.ts'
-import type { DexPair } from '../../src/sources/dexscreener.ts'
+import type { FactName, Facts, MarketFact, PoolFact, SwapRecord, TradesFact } from '../../facts/types.ts'
+import { WRAPPED_SOL_MINT_ADDRESS } from '../../onchain/programs.ts'
+import type { DetectContext, FactView, Signal } from '../signal.ts'
+import type { DexPair } from '../../sources/dexscreener.ts'
 
 export const MINT = 'Tok1111111111111111111111111111111111111111'
 export const POOL = 'Poo11111111111111111111111111111111111111111'

@@ -1,5 +1,5 @@
-import type { FactName, LaunchFact, SwapRecord } from '../../src/facts/types.ts'
-import { missingOf, type FactView } from '../../src/pipeline/signal.ts'
+import type { FactName, LaunchFact, SwapRecord } from '../../facts/types.ts'
+import { missingOf, type FactView } from '../signal.ts'
 
 /**
  * The facts the data layer finds a token's main pool from. When one of them is missing, the `launch`

@@ -1,6 +1,6 @@
-import { USDC_MINT_ADDRESS, USDT_MINT_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
-import type { FactName, PoolsFact, SwapRecord } from '../../src/facts/types.ts'
-import type { FactView } from '../../src/pipeline/signal.ts'
+import { USDC_MINT_ADDRESS, USDT_MINT_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../../onchain/programs.ts'
+import type { FactName, PoolsFact, SwapRecord } from '../../facts/types.ts'
+import type { FactView } from '../signal.ts'
 import { tokenPairs, type TokenPair } from './market.ts'
 
 /** One swap of the main pool with its price. */

@@ -1,0 +1,62 @@
+import { describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+
+// The dependency rules of docs/architecture.md, read from the import statements themselves.
+const ROOT = join(import.meta.dir, '..')
+
+/** Every .ts file below `dir` (relative to the repository). */
+function files(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => join(dir, name))
+}
+
+/** The repository-relative paths a file imports (relative specifiers only). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8')
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) => match[1]!)
+  return specifiers.map((specifier) => relative(ROOT, resolve(dirname(join(ROOT, file)), specifier)))
+}
+
+/** The top folder of a path under `area` (`signals/honeypot/index.ts` → `honeypot`). */
+const folderIn = (area: string, path: string) => (path.startsWith(`${area}/`) ? path.split('/')[1] : undefined)
+
+describe('dependency boundaries', () => {
+  test("a signal is a leaf: no file under signals/ imports another signal's folder", () => {
+    const crossings = files('signals').flatMap((file) => {
+      const own = folderIn('signals', file)
+      return importsOf(file)
+        .filter((target) => {
+          const other = folderIn('signals', target)
+          // signals/index.ts is the registry: it imports every signal.
+          return other !== undefined && other !== own && own !== 'index.ts' && other !== 'index.ts'
+        })
+        .map((target) => `${file} → ${target}`)
+    })
+    expect(crossings).toEqual([])
+  })
+
+  test('no plugin imports another plugin', () => {
+    const crossings = files('plugins').flatMap((file) => {
+      const own = folderIn('plugins', file)
+      return importsOf(file)
+        .filter((target) => {
+          const other = folderIn('plugins', target)
+          return other !== undefined && other !== own
+        })
+        .map((target) => `${file} → ${target}`)
+    })
+    expect(crossings).toEqual([])
+  })
+
+  test('services, facts, sources and signals never import Elysia (only the HTTP edge does)', () => {
+    const edge = new Set(['src/core', 'src/payments/http.ts', 'src/app.ts', 'src/main.ts'])
+    const offenders = [...files('src'), ...files('signals')].filter((file) => {
+      if ([...edge].some((allowed) => file === allowed || file.startsWith(`${allowed}/`))) return false
+      if (file.endsWith('.test.ts')) return false
+      return /from ['"]elysia['"]/.test(readFileSync(join(ROOT, file), 'utf8'))
+    })
+    expect(offenders).toEqual([])
+  })
+})

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import { assessDataQuality, type FactPolicy } from '../../src/facts/data-quality.ts'
 import type { ScanResult } from '../../src/pipeline/scan.ts'
-import { missingOf, type Factor } from '../../src/pipeline/signal.ts'
+import { missingOf, type Signal } from '../../src/pipeline/signal.ts'
 import { POOL_FACTS } from '../../src/pipeline/derive/opening.ts'
 import { SCHEMA_VERSION } from '../../src/core/version.ts'
 import { recommend } from './recommendation.ts'
@@ -11,30 +11,7 @@ import { RISK_GROUPS, type DeepDiveResult, type KeyDriver, type RiskGroup, type 
 type Level = (typeof RISK_LEVELS)[number]
 export type DeepDiveAnswer = Static<typeof DeepDiveResult>
 
-/**
- * Which risk group each signal's findings count in. Signals not listed (third-party packages serving
- * the deep dive) count as contract risk.
- */
-export const SIGNAL_GROUPS: Readonly<Record<string, RiskGroup>> = {
-  'mint-authority': 'contract_risk',
-  'freeze-authority': 'contract_risk',
-  'authority-exemption': 'contract_risk',
-  'token-2022-extensions': 'contract_risk',
-  'metadata-mutability': 'contract_risk',
-  honeypot: 'contract_risk',
-  liquidity: 'liquidity_risk',
-  'lp-status': 'liquidity_risk',
-  'liquidity-lock': 'liquidity_risk',
-  'holder-concentration': 'market_risk',
-  momentum: 'market_risk',
-  'bundled-launch': 'behavioral_risk',
-  'sniper-activity': 'behavioral_risk',
-  'wallet-clustering': 'behavioral_risk',
-  'dev-history': 'behavioral_risk',
-  'wash-trading': 'behavioral_risk',
-  'launch-pattern': 'behavioral_risk',
-  launchpad: 'behavioral_risk',
-}
+/** Where a signal that declares no risk group (a third-party one) counts: contract risk. */
 const DEFAULT_GROUP: RiskGroup = 'contract_risk'
 
 /** A group's points at or below which it is HIGH: more than one serious finding (unburned LP −25 held by one wallet −10; mint −25 and freeze −15 authorities). */
@@ -45,7 +22,7 @@ export const MEDIUM_POINTS = -10
 export const MAX_KEY_DRIVERS = 5
 const DAY_S = 86_400
 
-const groupOf = (signal: string): RiskGroup => SIGNAL_GROUPS[signal] ?? DEFAULT_GROUP
+const groupOf = (signal: Signal): RiskGroup => signal.meta.riskGroup ?? DEFAULT_GROUP
 
 /**
  * Each group's level: HIGH on a hard fail or a critical finding, or points ≤ HIGH_POINTS; MEDIUM at
@@ -55,7 +32,7 @@ const groupOf = (signal: string): RiskGroup => SIGNAL_GROUPS[signal] ?? DEFAULT_
 export function riskBreakdown(scan: ScanResult): Record<RiskGroup, Level> {
   const levels = {} as Record<RiskGroup, Level>
   for (const group of RISK_GROUPS) {
-    const outcomes = scan.outcomes.filter(({ signal }) => groupOf(signal.meta.id) === group)
+    const outcomes = scan.outcomes.filter(({ signal }) => groupOf(signal) === group)
     const factors = outcomes.flatMap(({ outcome }) => outcome.factors)
     const points = factors.reduce((sum, entry) => sum + entry.impact, 0)
     const assessed = outcomes.some(({ outcome }) => outcome.status === 'ok')
@@ -70,15 +47,17 @@ export function riskBreakdown(scan: ScanResult): Record<RiskGroup, Level> {
 }
 
 /** The findings that moved the verdict most: hard fails first, then the largest penalties. */
-export function keyDrivers(factors: readonly Factor[]): Static<typeof KeyDriver>[] {
-  return factors
+/** The worst findings of a scan, each with the risk group its signal declares. */
+export function keyDrivers(scan: Pick<ScanResult, 'factors' | 'outcomes'>): Static<typeof KeyDriver>[] {
+  const groups = new Map(scan.outcomes.map(({ signal }) => [signal.meta.id, groupOf(signal)]))
+  return scan.factors
     .filter((entry) => entry.hard_fail || entry.impact < 0)
     .sort((a, b) => Number(b.hard_fail) - Number(a.hard_fail) || a.impact - b.impact)
     .slice(0, MAX_KEY_DRIVERS)
     .map((entry) => ({
       code: entry.code,
       signal: entry.signal,
-      risk_group: groupOf(entry.signal),
+      risk_group: groups.get(entry.signal) ?? DEFAULT_GROUP,
       severity: entry.severity,
       impact: entry.impact,
       hard_fail: entry.hard_fail,
@@ -131,7 +110,7 @@ export function deepDiveAnswer(mint: string, run: ScanResult, policy: FactPolicy
   const launchpad = scan.facts.get('launchpad')
 
   const breakdown = riskBreakdown(scan)
-  const drivers = keyDrivers(scan.factors)
+  const drivers = keyDrivers(scan)
   // A bonding curve has no LP (the deep dive's enum has no CUSTODIAL).
   const lpStatus = structural.lp_status === 'CUSTODIAL' ? 'NOT_APPLICABLE' : (structural.lp_status ?? 'UNKNOWN')
   const exempt = structural.authority_exempt === true

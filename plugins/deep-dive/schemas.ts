@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox'
 import { Enum, envelope, FactorItem, Grade, Nullable } from '../../src/pipeline/schemas.ts'
-import { LP_MODELS, LP_STATUSES } from '../../src/pipeline/vocabulary.ts'
+import { LP_MODELS, LP_STATUSES, RISK_GROUPS, type RiskGroup } from '../../src/pipeline/vocabulary.ts'
 
 /** The levels of `risk_breakdown` and `sniper_activity` (spec §2.4). */
 export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const
 export const RiskLevel = Enum(RISK_LEVELS)
 
-/** The risk groups of `risk_breakdown`, in the spec's order. */
-export const RISK_GROUPS = ['contract_risk', 'liquidity_risk', 'market_risk', 'behavioral_risk'] as const
-export type RiskGroup = (typeof RISK_GROUPS)[number]
+/** The risk groups of `risk_breakdown`, in the spec's order (src/pipeline/vocabulary.ts). */
+export { RISK_GROUPS, type RiskGroup }
 
 export const RiskBreakdown = Type.Object(
   Object.fromEntries(RISK_GROUPS.map((group) => [group, RiskLevel])) as Record<RiskGroup, typeof RiskLevel>,

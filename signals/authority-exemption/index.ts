@@ -4,6 +4,7 @@ import { EXEMPT_TAGS, isAuthorityExempt } from '../../src/pipeline/derive/exempt
 
 const meta = signalMeta({
   id: 'authority-exemption',
+  riskGroup: 'contract_risk',
   version: '1.0.0',
   title: 'Issuer-controlled asset',
   risk: 'Live mint/freeze authorities that are the design of a verified stablecoin, wrapped asset or liquid staking token.',

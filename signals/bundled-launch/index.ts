@@ -13,6 +13,7 @@ import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipel
 
 const meta = signalMeta({
   id: 'bundled-launch',
+  riskGroup: 'behavioral_risk',
   version: '1.0.0',
   title: 'Bundled launch',
   risk: 'Developer-funded wallets bought in the very slot the pool opened (a bundle submitted with the pool creation).',

@@ -10,6 +10,7 @@ import type { Level } from '../../src/pipeline/vocabulary.ts'
 
 const meta = signalMeta({
   id: 'buy-sell-pressure',
+  riskGroup: 'market_risk',
   version: '1.0.0',
   title: 'Buy and sell pressure',
   risk: "Sellers dominate the last day's flow.",

@@ -5,6 +5,7 @@ const LAMPORTS_PER_SOL = 1_000_000_000
 
 const meta = signalMeta({
   id: 'dev-history',
+  riskGroup: 'behavioral_risk',
   version: '1.0.0',
   title: 'Developer wallet history',
   risk: 'The wallet that created the token pulled the liquidity of its earlier tokens, or mass-produces tokens.',

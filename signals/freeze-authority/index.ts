@@ -4,6 +4,7 @@ import { isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'freeze-authority',
+  riskGroup: 'contract_risk',
   version: '1.0.0',
   title: 'Freeze authority',
   risk: "A wallet can still freeze any holder's token account.",

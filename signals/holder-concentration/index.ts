@@ -3,6 +3,7 @@ import { defineSignal, factor, ok, signalMeta, unknownOutcome, type Factor } fro
 
 const meta = signalMeta({
   id: 'holder-concentration',
+  riskGroup: 'market_risk',
   version: '1.0.0',
   title: 'Holder concentration',
   risk: 'A few wallets hold most of the supply (pool vaults, burns and lockers excluded).',

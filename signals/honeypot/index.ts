@@ -12,6 +12,7 @@ import { isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'honeypot',
+  riskGroup: 'contract_risk',
   version: '1.0.0',
   title: 'Honeypot',
   risk: 'A holder cannot sell: the token cannot move, accounts start frozen, transfers are paused, or nothing trades it.',

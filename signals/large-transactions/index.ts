@@ -9,6 +9,7 @@ const HOUR_S = 60 * 60
 
 const meta = signalMeta({
   id: 'large-transactions',
+  riskGroup: 'market_risk',
   version: '1.0.0',
   title: 'Large transactions',
   risk: 'Large trades in the last hour, and whether they were sells.',

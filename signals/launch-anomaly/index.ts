@@ -5,6 +5,7 @@ const HOUR = 3_600
 
 const meta = signalMeta({
   id: 'launch-anomaly',
+  riskGroup: 'behavioral_risk',
   version: '1.0.0',
   title: 'Launch anomalies',
   risk: 'A token younger than a day, or one whose pool opened minutes ago.',

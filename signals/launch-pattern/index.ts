@@ -5,6 +5,7 @@ import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipel
 
 const meta = signalMeta({
   id: 'launch-pattern',
+  riskGroup: 'behavioral_risk',
   version: '1.0.0',
   title: 'Launch pattern',
   risk: 'Insiders (the developer or wallets it funded) bought before the public could see the pool: a stealth launch.',

@@ -3,6 +3,7 @@ import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/
 
 const meta = signalMeta({
   id: 'launchpad',
+  riskGroup: 'behavioral_risk',
   version: '1.0.0',
   title: 'Launchpad origin',
   risk: 'The token was launched on a launchpad bonding curve (pump.fun), read from the curve account on chain.',

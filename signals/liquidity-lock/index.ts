@@ -3,6 +3,7 @@ import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/
 
 const meta = signalMeta({
   id: 'liquidity-lock',
+  riskGroup: 'liquidity_risk',
   version: '1.0.0',
   title: 'Liquidity lock',
   risk: "The main pool's LP is neither burned nor held by a lock program, and one wallet holds enough of it to pull the pool.",

@@ -36,6 +36,7 @@ const BANDS: readonly { rating: Exclude<Rating, 'UNKNOWN'>; min: number; meaning
 
 const meta = signalMeta({
   id: 'liquidity',
+  riskGroup: 'liquidity_risk',
   version: '1.0.0',
   title: 'Liquidity depth',
   risk: 'Too little liquidity to exit.',

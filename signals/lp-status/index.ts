@@ -3,6 +3,7 @@ import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/
 
 const meta = signalMeta({
   id: 'lp-status',
+  riskGroup: 'liquidity_risk',
   version: '1.0.0',
   title: 'Liquidity-provider status',
   risk: 'The LP of a traditional AMM pool is not burned, so its holder can pull the liquidity.',

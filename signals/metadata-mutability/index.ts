@@ -3,6 +3,7 @@ import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/
 
 const meta = signalMeta({
   id: 'metadata-mutability',
+  riskGroup: 'contract_risk',
   version: '1.0.0',
   title: 'Mutable metadata',
   risk: "The update authority can still change the token's name, symbol and image.",

@@ -4,6 +4,7 @@ import { isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'mint-authority',
+  riskGroup: 'contract_risk',
   version: '1.0.0',
   title: 'Mint authority',
   risk: 'A wallet can still mint new tokens.',

@@ -11,6 +11,7 @@ const VOLUME_WEIGHT = 0.4
 
 const meta = signalMeta({
   id: 'momentum',
+  riskGroup: 'market_risk',
   version: '1.0.0',
   title: 'Momentum',
   risk: 'The price collapsing, or going parabolic, over the last day.',

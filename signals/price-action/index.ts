@@ -9,6 +9,7 @@ const WINDOW_15M_S = 15 * 60
 
 const meta = signalMeta({
   id: 'price-action',
+  riskGroup: 'market_risk',
   version: '1.0.0',
   title: 'Price action',
   risk: 'A price falling hard (a crash over 24 h or 1 h) or far below its all-time high; a price surging.',

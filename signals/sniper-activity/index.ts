@@ -4,6 +4,7 @@ import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipel
 
 const meta = signalMeta({
   id: 'sniper-activity',
+  riskGroup: 'behavioral_risk',
   version: '1.0.0',
   title: 'Sniper activity',
   risk: 'Bots bought in the first slots after the pool opened, faster than any person can react.',

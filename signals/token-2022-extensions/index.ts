@@ -3,6 +3,7 @@ import { defineSignal, factor, ok, signalMeta, unknownOutcome, type Factor } fro
 
 const meta = signalMeta({
   id: 'token-2022-extensions',
+  riskGroup: 'contract_risk',
   version: '1.0.0',
   title: 'Token-2022 extensions',
   risk: "Token-2022 extensions that let the issuer take, tax, block or freeze holders' tokens.",

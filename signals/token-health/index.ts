@@ -25,6 +25,7 @@ export type TokenHealth = 'ACTIVE' | 'LOW_ACTIVITY' | 'DECLINING' | 'ILLIQUID' |
 
 const meta = signalMeta({
   id: 'token-health',
+  riskGroup: 'market_risk',
   version: '1.0.0',
   title: 'Token health',
   risk: 'A token nobody trades any more (dead), too shallow to sell (illiquid), fading, or traded by a handful of wallets.',

@@ -8,6 +8,7 @@ const DAY_S = 24 * 60 * 60
 
 const meta = signalMeta({
   id: 'volatility',
+  riskGroup: 'market_risk',
   version: '1.0.0',
   title: 'Volatility',
   risk: 'The price swings widely within a day.',

@@ -12,6 +12,7 @@ import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
 
 const meta = signalMeta({
   id: 'wallet-clustering',
+  riskGroup: 'behavioral_risk',
   version: '1.0.0',
   title: 'Wallet clustering',
   risk: 'Largest holders and first buyers that share a funder, or were funded by the developer: one operator behind many wallets.',

@@ -18,6 +18,7 @@ const DAY_S = 24 * HOUR_S
 
 const meta = signalMeta({
   id: 'wash-trading',
+  riskGroup: 'behavioral_risk',
   version: '1.0.0',
   title: 'Wash trading',
   risk: 'Volume made by the same (or linked) wallets buying and selling back and forth.',

@@ -16,7 +16,7 @@ export function signalCatalogue(registry = new SignalRegistry(BUILTIN_SIGNALS)):
       '',
       `- **Detects:** ${meta.risk}`,
       `- **Why it matters:** ${meta.why}`,
-      `- **Scanners:** ${meta.scanners.join(', ')} · **Facts:** ${meta.facts.join(', ')} · **Impact:** ${meta.impact} · **Confidence:** ${meta.confidence}`,
+      `- **Scanners:** ${meta.scanners.join(', ')} · **Risk group:** ${meta.riskGroup ?? 'contract_risk (not declared)'} · **Facts:** ${meta.facts.join(', ')} · **Impact:** ${meta.impact} · **Confidence:** ${meta.confidence}`,
       `- **Options:** ${defaults || 'none'}`,
     ].join('\n')
   })

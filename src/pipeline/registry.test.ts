@@ -27,6 +27,12 @@ describe('SignalRegistry', () => {
     expect(registry.forScanner('quick_scan').length).toBeGreaterThan(0)
   })
 
+  test('every built-in signal declares the risk group its findings count in', () => {
+    expect(
+      BUILTIN_SIGNALS.filter((signal) => signal.meta.riskGroup === undefined).map((signal) => signal.meta.id),
+    ).toEqual([])
+  })
+
   test.each([
     [{ id: 'Bad_Id' }, 'id must be kebab-case'],
     [{ version: 'one' }, 'is not semver'],
@@ -36,6 +42,7 @@ describe('SignalRegistry', () => {
     [{ impact: 'huge' as never }, 'impact must be'],
     [{ risk: '' }, 'needs a title, the risk it detects and why it matters'],
     [{ id: 'ns/sample' }, 'built-in ids have no namespace'],
+    [{ riskGroup: 'vibes' as never }, 'riskGroup must be one of'],
   ])('refuses %p with a clear message', (overrides, message) => {
     expect(() => new SignalRegistry([sample(overrides)])).toThrow(message)
   })

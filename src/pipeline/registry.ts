@@ -2,6 +2,7 @@ import { Kind, type TObject } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { LOADERS } from '../facts/index.ts'
 import { SCANNER_IDS, SIGNAL_API_VERSION, type ScannerId, type Signal } from './signal.ts'
+import { RISK_GROUPS } from './vocabulary.ts'
 
 /** A third-party signal package (ESLint-plugin style), named in SIGNAL_PLUGINS. */
 export interface SignalPackage {
@@ -79,6 +80,8 @@ export class SignalRegistry {
       throw new SignalRegistryError(`${where}: needs a title, the risk it detects and why it matters`)
     if (meta.scanners.length === 0 || meta.scanners.some((scanner) => !SCANNER_IDS.includes(scanner)))
       throw new SignalRegistryError(`${where}: scanners must be among ${SCANNER_IDS.join(', ')}`)
+    if (meta.riskGroup !== undefined && !RISK_GROUPS.includes(meta.riskGroup))
+      throw new SignalRegistryError(`${where}: riskGroup must be one of ${RISK_GROUPS.join(', ')}`)
     const unknownFact = meta.facts.find((fact) => !FACTS.has(fact))
     if (unknownFact)
       throw new SignalRegistryError(`${where}: needs unknown fact "${unknownFact}" (known: ${[...FACTS].join(', ')})`)

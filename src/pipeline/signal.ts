@@ -1,5 +1,6 @@
 import type { Static, TObject } from '@sinclair/typebox'
 import type { FactName, Facts } from '../facts/types.ts'
+import type { RiskGroup } from './vocabulary.ts'
 
 /** The scanners a signal can serve (spec §1: each scanner owns its own slice of signals). */
 export type ScannerId = 'quick_scan' | 'market_intel' | 'deep_dive'
@@ -23,6 +24,11 @@ export interface SignalMeta<Options extends TObject = TObject> {
   /** Why it matters to a buyer. */
   why: string
   scanners: readonly ScannerId[]
+  /**
+   * The risk group its findings count in (the deep dive's `risk_breakdown`). Every built-in signal
+   * declares one; a third-party signal that does not counts as contract risk.
+   */
+  riskGroup?: RiskGroup
   /** Facts `detect` reads; missing ones make its outcome `unknown`. */
   facts: readonly FactName[]
   impact: Impact

@@ -40,3 +40,10 @@ export type PoolModel = Exclude<LpModel, 'UNKNOWN'>
  */
 export const LP_STATUSES = ['BURNED', 'UNBURNED', 'CUSTODIAL', 'NOT_APPLICABLE', 'UNKNOWN'] as const
 export type LpStatus = (typeof LP_STATUSES)[number]
+
+/**
+ * The deep dive's risk groups (`risk_breakdown`): each signal declares in its meta the one its findings
+ * count in (SignalMeta.riskGroup).
+ */
+export const RISK_GROUPS = ['contract_risk', 'liquidity_risk', 'market_risk', 'behavioral_risk'] as const
+export type RiskGroup = (typeof RISK_GROUPS)[number]

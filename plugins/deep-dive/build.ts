@@ -1,8 +1,6 @@
 import type { Static } from '@sinclair/typebox'
-import { assessDataQuality, type FactPolicy } from '../../src/facts/data-quality.ts'
 import type { ScanResult } from '../../src/pipeline/scan.ts'
-import { missingOf, type Signal } from '../../src/pipeline/signal.ts'
-import { POOL_FACTS } from '../../src/pipeline/derive/opening.ts'
+import type { Signal } from '../../src/pipeline/signal.ts'
 import { SCHEMA_VERSION } from '../../src/core/version.ts'
 import { recommend } from './recommendation.ts'
 import { fullRiskReport } from './report.ts'
@@ -76,22 +74,8 @@ function defined<T extends Record<string, unknown>>(object: T): T {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T
 }
 
-/**
- * The scan's data quality, counting as missing a `trades` fact that names no pool because the pool
- * facts were unavailable: the data layer then loads it empty, which is not "no trades" (the market
- * intel scanner counts it the same way).
- */
-export function effectiveQuality(scan: ScanResult, policy: FactPolicy): Pick<ScanResult, 'quality' | 'confidence'> {
-  const trades = scan.facts.get('trades')
-  const hollow = trades !== undefined && trades.pool === null && missingOf(scan.facts, POOL_FACTS).length > 0
-  if (!hollow || scan.quality.missing_fields.includes('trades')) return scan
-  const quality = assessDataQuality(policy, [...scan.quality.missing_fields, 'trades'])
-  return { quality, confidence: { ...scan.confidence, data_completeness: quality.completeness } }
-}
-
-/** Maps a deep-dive run (under its fact policy) to the spec §2.4 answer. */
-export function deepDiveAnswer(mint: string, run: ScanResult, policy: FactPolicy): DeepDiveAnswer {
-  const scan: ScanResult = { ...run, ...effectiveQuality(run, policy) }
+/** Maps a deep-dive run to the spec §2.4 answer (its data quality as the pipeline assessed it under the policy). */
+export function deepDiveAnswer(mint: string, scan: ScanResult): DeepDiveAnswer {
   const structural = {
     ...fieldsOf(scan, 'mint-authority'),
     ...fieldsOf(scan, 'freeze-authority'),

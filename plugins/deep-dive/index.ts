@@ -14,5 +14,5 @@ export const deepDive = defineScanner({
   route: 'scan',
   policy: DEEP_DIVE_POLICY,
   deadlineMs: DEEP_DIVE_DEADLINE_MS,
-  answer: (scan, { mint, policy }) => deepDiveAnswer(mint, scan, policy.facts),
+  answer: (scan, { mint }) => deepDiveAnswer(mint, scan),
 })

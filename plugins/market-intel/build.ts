@@ -1,43 +1,22 @@
 import type { Static } from '@sinclair/typebox'
-import { assessDataQuality, type FactPolicy, type QualityAssessment } from '../../src/facts/data-quality.ts'
-import type { FactName } from '../../src/facts/types.ts'
 import type { ScanResult } from '../../src/pipeline/scan.ts'
 import { SCHEMA_VERSION } from '../../src/core/version.ts'
-import { NOT_MEASURED } from '../../src/pipeline/derive/outcome.ts'
 import type { MarketIntelResult } from './schemas.ts'
 import { SIGNAL_SUBTYPES, subtypeOf } from './subtypes.ts'
 
 type Answer = Static<typeof MarketIntelResult>
 
 /** Answer fields in wire order: unmeasured ones are listed in `missing_fields` in this order. */
-const FIELD_ORDER = [
-  'current_price_usd',
-  'price_change_5m_pct',
-  'price_change_15m_pct',
-  'price_change_1h_pct',
-  'price_change_24h_pct',
-  'pct_from_ath',
-  'ath_price_usd',
-  'volume_1h_usd',
-  'volume_24h_usd',
-  'liquidity_usd',
-  'buy_sell_ratio',
-  'buy_pressure',
-  'sell_pressure',
-  'large_txs_last_hour',
-  'volatility',
-  'token_health',
-]
 
 /**
  * Maps a market-intel run to the spec §2.3 answer. Required numbers a signal could not measure are 0
  * and required enums take their documented fallback; either way the cause is in `missing_fields`:
  * the missing fact, or the field's own name when the facts were read but did not hold it.
  */
-export function marketIntelAnswer(scan: ScanResult, policy: FactPolicy, mint: string): Answer {
+export function marketIntelAnswer(scan: ScanResult, mint: string): Answer {
   // biome-ignore lint/suspicious/noExplicitAny: signals type their own fields; the answer builder reads the ones it names
   const fields = scan.fields as Record<string, any>
-  const quality = qualityOf(scan, policy)
+  const { quality } = scan
   const number = (name: string): number => (typeof fields[name] === 'number' ? fields[name] : 0)
   const nullable = (name: string): number | null => (typeof fields[name] === 'number' ? fields[name] : null)
   const codes = new Set(scan.factors.map((entry) => entry.code))
@@ -83,29 +62,6 @@ export function marketIntelAnswer(scan: ScanResult, policy: FactPolicy, mint: st
   answer.signal_subtype = subtype
   answer.market_summary = summarise(answer, symbolOf(scan, mint))
   return answer
-}
-
-/**
- * The envelope's quality (docs/data-quality.md), with two additions of this scanner: a market that
- * lists no pair for the token counts as `market` missing (the data is not there), and fields the
- * signals could not measure from the facts they had are listed after the facts, lowering FULL to
- * PARTIAL.
- */
-function qualityOf(scan: ScanResult, policy: FactPolicy): QualityAssessment {
-  const missingFacts = new Set<FactName>(scan.quality.missing_fields)
-  for (const { outcome } of scan.outcomes)
-    if (outcome.status === 'unknown') for (const name of outcome.missing) missingFacts.add(name)
-  const quality = assessDataQuality(policy, [...missingFacts])
-  const unmeasured = new Set(
-    scan.factors
-      .filter((entry) => entry.code === NOT_MEASURED)
-      .flatMap((entry) => (entry.evidence.fields as string[] | undefined) ?? []),
-  )
-  if (unmeasured.size === 0) return quality
-  const fields = FIELD_ORDER.filter((name) => unmeasured.has(name))
-  const lowered =
-    quality.data_quality === 'FULL' ? { data_quality: 'PARTIAL' as const, data_confidence: 'MEDIUM' as const } : {}
-  return { ...quality, ...lowered, missing_fields: [...quality.missing_fields, ...(fields as FactName[])] }
 }
 
 function symbolOf(scan: ScanResult, mint: string): string | null {

@@ -14,5 +14,5 @@ export const marketIntel = defineScanner({
   route: 'intel',
   policy: MARKET_INTEL_POLICY,
   deadlineMs: MARKET_INTEL_DEADLINE_MS,
-  answer: (scan, { mint, policy }) => marketIntelAnswer(scan, policy.facts, mint),
+  answer: (scan, { mint }) => marketIntelAnswer(scan, mint),
 })

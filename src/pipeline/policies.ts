@@ -11,6 +11,26 @@ export const QUICK_SCAN_POLICY: ScanPolicy = {
   facts: { core: ['mint', 'holders', 'market'], optional: ['metadata', 'token_list', 'pools', 'launchpad'] },
 }
 
+/** The market intel answer's measured fields, in the order `missing_fields` lists the unmeasured ones. */
+export const MARKET_INTEL_FIELDS = [
+  'current_price_usd',
+  'price_change_5m_pct',
+  'price_change_15m_pct',
+  'price_change_1h_pct',
+  'price_change_24h_pct',
+  'pct_from_ath',
+  'ath_price_usd',
+  'volume_1h_usd',
+  'volume_24h_usd',
+  'liquidity_usd',
+  'buy_sell_ratio',
+  'buy_pressure',
+  'sell_pressure',
+  'large_txs_last_hour',
+  'volatility',
+  'token_health',
+] as const
+
 /**
  * Core: the market (price, changes, volume, liquidity, counts), without which there is no signal.
  * Optional: the main pool's trades (15-minute change, all-time high, value-weighted pressure, large
@@ -20,6 +40,9 @@ export const QUICK_SCAN_POLICY: ScanPolicy = {
 export const MARKET_INTEL_POLICY: ScanPolicy = {
   scanner: 'market_intel',
   facts: { core: ['market'], optional: ['trades', 'pools'] },
+  // A market listing no pair for the token counts as `market` missing (the data is not there), and the
+  // answer's fields the signals could not measure are listed after the facts, lowering FULL to PARTIAL.
+  quality: { signalMissing: true, unmeasuredFields: MARKET_INTEL_FIELDS },
 }
 
 /**
@@ -33,4 +56,6 @@ export const DEEP_DIVE_POLICY: ScanPolicy = {
     core: ['mint', 'holders', 'market', 'launch', 'dev_history'],
     optional: ['metadata', 'token_list', 'pools', 'launchpad', 'funding', 'trades', 'lp_locks'],
   },
+  // A trades fact naming no pool because the pool facts were unavailable is not "no trades".
+  quality: { hollowTrades: true },
 }

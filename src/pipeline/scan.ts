@@ -3,12 +3,39 @@ import { assessDataQuality, type FactPolicy, type QualityAssessment } from '../f
 import type { FactName, Facts } from '../facts/types.ts'
 import { gradeOf, scoreOf, type Grade } from './grade.ts'
 import type { SignalRegistry } from './registry.ts'
-import { factor, type Factor, type FactView, type ScannerId, type Signal, type SignalOutcome } from './signal.ts'
+import { NOT_MEASURED } from './derive/outcome.ts'
+import { POOL_FACTS } from './derive/opening.ts'
+import {
+  factor,
+  missingOf,
+  type Factor,
+  type FactView,
+  type ScannerId,
+  type Signal,
+  type SignalOutcome,
+} from './signal.ts'
+
+/**
+ * What a scanner's data quality counts beyond the facts the context lost (docs/data-quality.md): one
+ * computation, in the pipeline, read from the policy.
+ */
+export interface QualityRules {
+  /** Facts its signals report they could not use count as missing (a market listing no pair for the token). */
+  signalMissing?: boolean
+  /**
+   * Fields its signals could not measure from the facts they had (NOT_MEASURED findings): listed after
+   * the facts, in this order, and they lower FULL to PARTIAL.
+   */
+  unmeasuredFields?: readonly string[]
+  /** A trades fact naming no pool while the pool facts are missing counts as missing: "never traded" is not known. */
+  hollowTrades?: boolean
+}
 
 /** What a scanner runs: its signals (from the registry) over its facts (core and optional). */
 export interface ScanPolicy {
   scanner: ScannerId
   facts: FactPolicy
+  quality?: QualityRules
   /** Per-signal option overrides (defaults come from each signal's meta). */
   options?: Record<string, Record<string, unknown>>
 }
@@ -78,8 +105,11 @@ export async function runScan(
   const factors = outcomes.flatMap(({ outcome }) => outcome.factors)
   const fields = Object.assign({}, ...outcomes.map(({ outcome }) => outcome.fields)) as Record<string, unknown>
   const score = scoreOf(factors)
-  const quality = assessDataQuality(
-    policy.facts,
+  const quality = qualityOf(
+    policy,
+    facts,
+    outcomes,
+    factors,
     ctx.missing().map((entry) => entry.name),
   )
   return {
@@ -93,6 +123,40 @@ export async function runScan(
     facts,
     now,
   }
+}
+
+/**
+ * The scan's data quality (docs/data-quality.md): the requested facts the context lost, plus what the
+ * policy's rules count — facts signals could not use, a hollow trades fact, unmeasured fields.
+ */
+function qualityOf(
+  policy: ScanPolicy,
+  facts: FactView,
+  outcomes: ScanResult['outcomes'],
+  factors: readonly Factor[],
+  lost: readonly FactName[],
+): QualityAssessment {
+  const rules = policy.quality ?? {}
+  const missing = new Set<FactName>(lost)
+  if (rules.signalMissing)
+    for (const { outcome } of outcomes)
+      if (outcome.status === 'unknown') for (const name of outcome.missing) missing.add(name)
+  if (rules.hollowTrades) {
+    const trades = facts.get('trades')
+    if (trades !== undefined && trades.pool === null && missingOf(facts, POOL_FACTS).length > 0) missing.add('trades')
+  }
+  const quality = assessDataQuality(policy.facts, [...missing])
+  if (!rules.unmeasuredFields) return quality
+  const unmeasured = new Set(
+    factors
+      .filter((entry) => entry.code === NOT_MEASURED)
+      .flatMap((entry) => (entry.evidence.fields as string[] | undefined) ?? []),
+  )
+  const fields = rules.unmeasuredFields.filter((name) => unmeasured.has(name))
+  if (fields.length === 0) return quality
+  const lowered =
+    quality.data_quality === 'FULL' ? { data_quality: 'PARTIAL' as const, data_confidence: 'MEDIUM' as const } : {}
+  return { ...quality, ...lowered, missing_fields: [...quality.missing_fields, ...(fields as FactName[])] }
 }
 
 function confidenceOf(outcomes: ScanResult['outcomes'], quality: QualityAssessment): ScanResult['confidence'] {

@@ -10,13 +10,29 @@ export type HealthProbe = () => ComponentState | Promise<ComponentState>
  */
 export class HealthBoard {
   readonly #probes = new Map<string, HealthProbe>()
+  readonly #maxAgeMs: number
+  #last:
+    | { at: number; value: Promise<{ status: ComponentState; components: Record<string, ComponentState> }> }
+    | undefined
+
+  /** `maxAgeMs`: how long a reading is answered again (a busy /health asks the store once per second, not per request). */
+  constructor(maxAgeMs = 1_000) {
+    this.#maxAgeMs = maxAgeMs
+  }
 
   register(name: string, probe: HealthProbe): void {
     if (this.#probes.has(name)) throw new Error(`health probe ${name} is registered twice`)
     this.#probes.set(name, probe)
   }
 
-  async read(): Promise<{ status: ComponentState; components: Record<string, ComponentState> }> {
+  read(nowMs = Date.now()): Promise<{ status: ComponentState; components: Record<string, ComponentState> }> {
+    if (this.#last && nowMs - this.#last.at < this.#maxAgeMs) return this.#last.value
+    const value = this.#probe()
+    this.#last = { at: nowMs, value }
+    return value
+  }
+
+  async #probe(): Promise<{ status: ComponentState; components: Record<string, ComponentState> }> {
     const entries = await Promise.all(
       [...this.#probes].map(async ([name, probe]): Promise<[string, ComponentState]> => {
         try {

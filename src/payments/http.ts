@@ -175,12 +175,16 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
   }
 }
 
-/** Releases the payment a route admitted for a request whose handler threw (called by the core's error handler). */
-export async function releaseOnError(payments: Payments, request: Request): Promise<void> {
+/**
+ * Releases the payment a route admitted for a request whose handler threw (called by the core's error
+ * handler): the release's promise, or undefined (synchronously) when the request holds no payment, so
+ * the error path of every other request stays synchronous.
+ */
+export function releaseOnError(payments: Payments, request: Request): Promise<void> | undefined {
   const entry = admitted.get(request)
-  if (!entry) return
+  if (!entry) return undefined
   admitted.delete(request)
-  await payments.release(entry.ticket, 'the call failed')
+  return payments.release(entry.ticket, 'the call failed')
 }
 
 /**

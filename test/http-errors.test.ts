@@ -338,5 +338,10 @@ describe('logging', () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatchObject({ req_id: 'log-1', method: 'POST', route: '/fixture/scan', status: 400 })
     expect(typeof lines[0]!.duration_ms).toBe('number')
+    // Written in pino's own line format: level, time, the logger's bindings, the fields, msg.
+    expect(lines[0]).toMatchObject({ level: 30, msg: 'request', pid: process.pid })
+    expect(typeof lines[0]!.time).toBe('number')
+    // The fixture's scanner route is rate limited: it read the client address, so the line carries it.
+    expect(typeof lines[0]!.ip).toBe('string')
   })
 })

@@ -6,6 +6,7 @@ import { rateLimitShapes, type RateLimitClass, type TakeResult } from './rate-li
 import { SCHEMA_VERSION } from './version.ts'
 import { checkDeclaredLength, readJsonBody } from './body.ts'
 import { releaseOnError } from '../payments/http.ts'
+import { requestLogger } from './logger.ts'
 import { toApiError } from './error-mapping.ts'
 import { markArrival } from './request.ts'
 
@@ -56,6 +57,13 @@ export function core(ctx: ServiceContext) {
 
   const metaOf = (request: Request): RequestMeta =>
     requests.get(request) ?? { id: 'unknown', startedAt: performance.now(), ip: 'unknown', server: null }
+
+  const lines = requestLogger(logger)
+  /** The request's log line: id, route, status, duration, and the client address when a route read it. */
+  function requestLine(meta: RequestMeta, method: string, route: string | null, path: string, status: number): void {
+    const duration_ms = Math.round((performance.now() - meta.startedAt) * 100) / 100
+    lines({ req_id: meta.id, method, route, path, status, duration_ms, ip: meta.ip })
+  }
 
   /** The client's address (X-Forwarded-For's last hop behind TRUST_PROXY), read once per request. */
   function ipOf(request: Request): string {
@@ -170,18 +178,8 @@ export function core(ctx: ServiceContext) {
       })
       .onAfterResponse({ as: 'global' }, function logRequest({ request, set, route, path }) {
         const meta = metaOf(request)
-        logger.info(
-          {
-            req_id: meta.id,
-            method: request.method,
-            route: route || null,
-            path,
-            status: typeof set.status === 'number' ? set.status : 200,
-            duration_ms: Math.round((performance.now() - meta.startedAt) * 100) / 100,
-            ip: meta.ip,
-          },
-          'request',
-        )
+        const status = typeof set.status === 'number' ? set.status : 200
+        requestLine(meta, request.method, route || null, path, status)
       })
   )
 }

@@ -47,3 +47,36 @@ export async function flushLogs(logger: Logger, timeoutMs = 1_000): Promise<void
     // Not opened yet or already closed: nothing left to write.
   }
 }
+
+/** The fields of a request's log line. */
+export interface RequestLine {
+  req_id: string
+  method: string
+  route: string | null
+  path: string
+  status: number
+  duration_ms: number
+  ip?: string
+}
+
+/**
+ * Writes request lines in pino's own format (level, time, the logger's bindings, the fields, msg) by
+ * building the JSON directly: it runs once per request, and pino's generic serialisation of the same
+ * object cost about a tenth of a cheap request. Silent below `info`, as `logger.info` would be.
+ */
+export function requestLogger(logger: Logger): (line: RequestLine) => void {
+  const stream = (logger as unknown as Record<symbol, { write(line: string): void } | undefined>)[
+    pino.symbols.streamSym
+  ]
+  const bindings = (logger as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym] ?? ''
+  const level = logger.levels.values.info
+  return function writeRequestLine(line) {
+    if (!stream || !logger.isLevelEnabled('info')) return
+    const ip = line.ip === undefined ? '' : `,"ip":${JSON.stringify(line.ip)}`
+    stream.write(
+      `{"level":${level},"time":${Date.now()}${bindings},"req_id":${JSON.stringify(line.req_id)},"method":${JSON.stringify(line.method)},` +
+        `"route":${JSON.stringify(line.route)},"path":${JSON.stringify(line.path)},"status":${line.status},` +
+        `"duration_ms":${line.duration_ms}${ip},"msg":"request"}\n`,
+    )
+  }
+}

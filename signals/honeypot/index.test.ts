@@ -1,20 +1,11 @@
 import { describe, expect, test } from 'bun:test'
+import { normaliseExtensions } from '../../src/facts/mint.ts'
 import type { Facts, MintExtensions, MintFact } from '../../src/facts/types.ts'
 import type { FactView } from '../../src/pipeline/signal.ts'
 import honeypot from './index.ts'
 
-const NO_EXTENSIONS: MintExtensions = {
-  transferFee: null,
-  permanentDelegate: null,
-  transferHook: null,
-  nonTransferable: false,
-  defaultAccountState: null,
-  mintCloseAuthority: null,
-  pausable: null,
-  metadataPointer: null,
-  tokenMetadata: null,
-  other: [],
-}
+/** A mint without extensions, as the data layer reads one. */
+const NO_EXTENSIONS: MintExtensions = normaliseExtensions([])
 const mint = (extensions: Partial<MintExtensions> = {}, freezeAuthority: string | null = null): MintFact => ({
   program: 'spl-token-2022',
   supply: 1n,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { normaliseExtensions } from '../../src/facts/mint.ts'
 import type { MintExtensions, MintFact } from '../../src/facts/types.ts'
 import type { Factor, Severity } from '../../src/pipeline/signal.ts'
 import { MINT, NOW, run } from '../../src/pipeline/derive/test-facts.ts'
@@ -8,18 +9,8 @@ const DELEGATE = 'De1egate111111111111111111111111111111111111'
 const AUTHORITY = 'Auth1111111111111111111111111111111111111111'
 const HOOK = 'Hook1111111111111111111111111111111111111111'
 
-const NO_EXTENSIONS: MintExtensions = {
-  transferFee: null,
-  permanentDelegate: null,
-  transferHook: null,
-  nonTransferable: false,
-  defaultAccountState: null,
-  mintCloseAuthority: null,
-  pausable: null,
-  metadataPointer: null,
-  tokenMetadata: null,
-  other: [],
-}
+/** A mint without extensions, as the data layer reads one. */
+const NO_EXTENSIONS: MintExtensions = normaliseExtensions([])
 
 const mint = (extensions: Partial<MintExtensions> = {}, program: MintFact['program'] = 'spl-token-2022'): MintFact => ({
   program,

@@ -1,6 +1,6 @@
 import type { TSchema, Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { SharedCache } from './shared-cache.ts'
+import type { SharedCache } from '../store/shared-cache.ts'
 import { type CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
 /** Makes the headers that authorize one request: its method and full URL. */

@@ -2,7 +2,7 @@ import type { Config } from '../core/config.ts'
 import type { HealthBoard } from '../core/health.ts'
 import { DexScreenerSource } from './dexscreener.ts'
 import { JupiterSource } from './jupiter.ts'
-import { RedisCache, type SharedCache } from './shared-cache.ts'
+import { RedisCache, type SharedCache } from '../store/shared-cache.ts'
 import { SolanaSource } from './solana-rpc.ts'
 
 export interface ConfiguredSources {

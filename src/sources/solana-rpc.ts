@@ -1,6 +1,6 @@
 import { createSolanaRpcFromTransport, type Rpc, type SolanaRpcApi } from '@solana/kit'
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
-import type { SharedCache } from './shared-cache.ts'
+import type { SharedCache } from '../store/shared-cache.ts'
 import { type CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { SharedCache } from './shared-cache.ts'
+import type { SharedCache } from '../store/shared-cache.ts'
 
 /**
  * What every upstream call goes through: a timeout, bounded retries with jitter on 429/5xx and network

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { eventually } from '../../test/support/eventually.ts'
 import { describeWithRedis, redisForFile } from '../../test/support/redis.ts'
-import { redisClient } from '../store/redis.ts'
+import { redisClient } from './redis.ts'
 import { RedisCache } from './shared-cache.ts'
-import { SolanaSource } from './solana-rpc.ts'
-import { CallMeter } from './upstream.ts'
+import { SolanaSource } from '../sources/solana-rpc.ts'
+import { CallMeter } from '../sources/upstream.ts'
 
 const redis = redisForFile()
 /** A JSON-RPC peer that counts the getBalance calls it answers. */

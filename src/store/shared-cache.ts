@@ -1,6 +1,6 @@
 import type { RedisClient } from 'bun'
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
-import { redisClient } from '../store/redis.ts'
+import { redisClient } from './redis.ts'
 
 /**
  * A cache several service instances share (Redis), behind the in-process one: a fact one instance

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 
 // The dependency rules of docs/architecture.md, read from the import statements themselves.
@@ -35,6 +35,12 @@ describe('dependency boundaries', () => {
         .map((target) => `${file} → ${target}`)
     })
     expect(crossings).toEqual([])
+  })
+
+  test('every signal has a table test beside it', () => {
+    const signals = readdirSync(join(ROOT, 'signals'), { withFileTypes: true }).filter((entry) => entry.isDirectory())
+    const untested = signals.filter((entry) => !existsSync(join(ROOT, 'signals', entry.name, 'index.test.ts')))
+    expect(untested.map((entry) => entry.name)).toEqual([])
   })
 
   test('no plugin imports another plugin', () => {

@@ -12,8 +12,31 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
       base: { service: 'solsentry', version: SERVICE_VERSION },
       // Epoch milliseconds and numeric levels: the cheapest forms, as this runs once per request.
     },
-    pino.destination({ dest: 1, sync: false }),
+    stdoutSink(),
   )
+}
+
+/** How long a log line may wait in the sink's buffer, so a quiet service's lines still appear promptly. */
+const LOG_FLUSH_MS = 100
+
+/**
+ * Standard output through Bun's native buffered writer: lines are gathered in native memory and written
+ * when the buffer fills or every LOG_FLUSH_MS. pino's default destination (sonic-boom, asynchronous)
+ * recomputed the byte length of its whole pending buffer on every line — two fifths of the core's CPU
+ * under load.
+ */
+function stdoutSink(): { write(line: string): void; drain(): Promise<void> } {
+  const writer = Bun.stdout.writer({ highWaterMark: 64 * 1024 })
+  const timer = setInterval(() => void writer.flush(), LOG_FLUSH_MS)
+  timer.unref?.()
+  return {
+    write(line) {
+      writer.write(line)
+    },
+    async drain() {
+      await writer.flush()
+    },
+  }
 }
 
 /** What `flushLogs` needs of pino's sonic-boom destination. */
@@ -21,10 +44,13 @@ interface LogStream {
   _writing?: boolean
   flushSync?: () => void
   once?: (event: 'drain', listener: () => void) => void
+  /** The service's own stdout sink: writes out what it holds. */
+  drain?: () => Promise<void>
 }
 
 /**
- * Writes out every buffered log line before the process exits. sonic-boom's `flush(cb)` calls back at
+ * Writes out every buffered log line before the process exits: the service's stdout sink is drained;
+ * for a sonic-boom destination (tests, embedders), whose `flush(cb)` calls back at
  * once when no minimum length is set, and `flushSync` skips a write already in flight, which
  * `process.exit` would then cut off: so wait for the in-flight write to drain (at most `timeoutMs`),
  * then write what is left synchronously.
@@ -32,6 +58,10 @@ interface LogStream {
 export async function flushLogs(logger: Logger, timeoutMs = 1_000): Promise<void> {
   const stream = (logger as unknown as Record<symbol, LogStream | undefined>)[pino.symbols.streamSym]
   if (!stream) return
+  if (stream.drain) {
+    await Promise.race([stream.drain(), Bun.sleep(timeoutMs)])
+    return
+  }
   if (stream._writing && stream.once) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, timeoutMs)

@@ -151,26 +151,27 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
   const callOf = paidCallOf(ctx, spec)
   ctx.registry.markPaymentMounted(spec)
   return {
-    beforeHandle: async function admitPayment(context: HandlerContext) {
-      const call = callOf(context)
+    // Destructured: Elysia parses only what its hooks name (a whole-context hook makes it parse cookies).
+    beforeHandle: async function admitPayment({ request, body, set }: HandlerContext) {
+      const call = callOf({ request, body, set })
       const admission = await ctx.payments.admit(call)
-      if (!admission.ok) return answer(context, refusalAnswer(ctx.payments, call, admission.refusal))
-      admitted.set(context.request, { ticket: admission.ticket, call })
+      if (!admission.ok) return answer({ set }, refusalAnswer(ctx.payments, call, admission.refusal))
+      admitted.set(request, { ticket: admission.ticket, call })
     },
-    afterHandle: async function settlePayment(context: HandlerContext) {
-      const entry = admitted.get(context.request)
+    afterHandle: async function settlePayment({ request, set }: Pick<HandlerContext, 'request' | 'set'>) {
+      const entry = admitted.get(request)
       if (!entry) return
-      admitted.delete(context.request)
-      const status = typeof context.set.status === 'number' ? context.set.status : 200
+      admitted.delete(request)
+      const status = typeof set.status === 'number' ? set.status : 200
       if (status < 200 || status >= 300)
         return void (await ctx.payments.release(entry.ticket, `the call answered ${status}`))
       const settled = await ctx.payments.settle(entry.ticket, entry.call)
       if (!settled.ok)
         return answer(
-          context,
+          { set },
           refusalAnswer(ctx.payments, entry.call, { kind: 'payment_required', reason: settled.reason }),
         )
-      if (settled.receipt) Object.assign(context.set.headers, receiptHeaders(settled.receipt))
+      if (settled.receipt) Object.assign(set.headers, receiptHeaders(settled.receipt))
     },
   }
 }

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../src/context.ts'
 import type { GateAnswer, PaymentHold } from '../../src/payments/http.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { blockhashValid, confirm, send, simulate, type Landing } from './chain.ts'
-import { feeOnRecord, type Fee } from './fee.ts'
+import { EXECUTE_FEE, feeOf, feeOnRecord, type Fee } from './fee.ts'
 import type { Jobs, TradeJob } from './job.ts'
 import type { TradeOutcome } from './outcome.ts'
 import { bigintSafe, expireQuote, quoteExpired, resolveJob } from './recovery.ts'
@@ -25,8 +25,6 @@ export interface ExecuteDeps {
   /** Verifies and holds the fee (the payment layer's 402/503 answer when it cannot). */
   hold(): Promise<{ ok: false; answer: GateAnswer } | { ok: true; hold: PaymentHold }>
   requestId: string
-  /** The fee in USDC atomic units (recorded on the job). */
-  fee: string
 }
 
 export async function executeTrade(
@@ -64,7 +62,7 @@ export async function executeTrade(
   const executing = await jobs.move(
     job,
     'EXECUTING',
-    { last_attempt: null, fee_payment: { key: hold.key, amount: deps.fee }, executed_by: deps.ctx.instanceId },
+    { last_attempt: null, fee_payment: { key: hold.key, amount: EXECUTE_FEE }, executed_by: deps.ctx.instanceId },
     'fee held; checking and sending the transaction',
   )
   if (!executing) {
@@ -180,13 +178,7 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
     const execution = { tx_signature: signature, slot: result.slot }
     // Not settled: refused (nothing charged) or its answer lost (pending, resolved from the chain) — the ledger says which.
     const fee: Fee = settled.ok
-      ? {
-          status: 'settled',
-          amount: deps.fee,
-          network: settled.settlement?.network || null,
-          transaction: settled.settlement?.transaction || null,
-          note: null,
-        }
+      ? feeOf('settled', null, settled.settlement ?? {})
       : await feeOnRecord(deps.ctx, { ...job, status: 'CONFIRMED' })
     if (!settled.ok)
       deps.ctx.logger.warn(
@@ -209,12 +201,7 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
       'CONFIRMATION_UNKNOWN',
       `the transaction was sent but its outcome could not be read (${reason}): poll GET /trade/status/${job.job_id}; no fee was charged`,
     )
-    await jobs.move(
-      job,
-      'EXECUTING',
-      { fee: { status: 'cancelled', amount: deps.fee, network: null, transaction: null, note: unknown.reason } },
-      'outcome unknown',
-    )
+    await jobs.move(job, 'EXECUTING', { fee: feeOf('cancelled', unknown.reason) }, 'outcome unknown')
     return {
       kind: 'refused',
       job: { job_id: job.job_id, status: 'EXECUTING', execution: job.execution, rejection: unknown },
@@ -225,13 +212,7 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
     { request_id: requestId, job_id: job.job_id, status: 'FAILED', code: result.rejection.code },
     'trade not executed',
   )
-  const fee = {
-    status: 'cancelled' as const,
-    amount: deps.fee,
-    network: null,
-    transaction: null,
-    note: 'the trade did not confirm',
-  }
+  const fee = feeOf('cancelled', 'the trade did not confirm')
   const done =
     (await jobs.move(job, 'FAILED', { rejection: result.rejection, fee }, result.rejection.code)) ??
     (await jobs.current(job.job_id))

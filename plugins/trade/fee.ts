@@ -14,6 +14,14 @@ export type Fee = NonNullable<TradeJob['fee']>
 /** The execute fee in USDC atomic units, from the manifest's price. */
 export const EXECUTE_FEE = usdToAtomicUsdc((manifest.routes.execute.price as { usd: string }).usd)
 
+/** Where a settlement happened, when it did. */
+type Settled = { network?: string; transaction?: string | null }
+
+/** A job's `fee`: its status and note, the settlement's network and transaction when there is one. */
+export function feeOf(status: Fee['status'], note: string | null, settled: Settled = {}, amount = EXECUTE_FEE): Fee {
+  return { status, amount, network: settled.network || null, transaction: settled.transaction || null, note }
+}
+
 /**
  * The job's fee as the ledger records its payment. A credit (the fee settled on chain after its answer
  * was lost) of a job that confirmed is consumed here: the trade it paid for was delivered, so it is
@@ -21,17 +29,7 @@ export const EXECUTE_FEE = usdToAtomicUsdc((manifest.routes.execute.price as { u
  */
 export async function feeOnRecord(ctx: ServiceContext, job: TradeJob): Promise<Fee> {
   const amount = job.fee_payment?.amount ?? job.fee?.amount ?? EXECUTE_FEE
-  const fee = (
-    status: Fee['status'],
-    note: string | null,
-    settled: { network?: string; transaction?: string | null } = {},
-  ): Fee => ({
-    status,
-    amount,
-    network: settled.network || null,
-    transaction: settled.transaction || null,
-    note,
-  })
+  const fee = (status: Fee['status'], note: string | null, settled?: Settled) => feeOf(status, note, settled, amount)
   const key = job.fee_payment?.key
   const gate = ctx.payments
   if (!key || !(gate instanceof PaymentGate))

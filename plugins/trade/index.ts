@@ -10,7 +10,6 @@ import { offerableRails } from '../../src/payments/challenge.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { SCHEMA_VERSION } from '../../src/core/version.ts'
 import { executeTrade } from './execute.ts'
-import { EXECUTE_FEE } from './fee.ts'
 import { tradeAnswer } from './outcome.ts'
 import { expireQuote, quoteExpired, resolveJob } from './recovery.ts'
 import { Jobs, jobView } from './job.ts'
@@ -46,10 +45,7 @@ export function trade(ctx: ServiceContext) {
         const requestId = requestIdOf(context.set)
         return answer(
           context,
-          tradeAnswer(
-            await executeTrade({ ctx, jobs, hold: () => hold(context), requestId, fee: EXECUTE_FEE }, context.body),
-            requestId,
-          ),
+          tradeAnswer(await executeTrade({ ctx, jobs, hold: () => hold(context), requestId }, context.body), requestId),
         )
       },
       routeOptions(ctx, execute),

@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import { checkSolanaAddress } from '../onchain/address.ts'
 import type { ServiceContext } from '../context.ts'
 import { ApiError, errorBody } from './errors.ts'
-import { rateLimitShapes, type RateLimitClass, type TakeResult } from './rate-limit.ts'
+import type { RegisteredRoute } from './manifest.ts'
+import { rateLimitShapes, type TakeResult } from './rate-limit.ts'
 import { SCHEMA_VERSION } from './version.ts'
 import { checkDeclaredLength, readJsonBody } from './body.ts'
 import { releaseOnError } from '../payments/http.ts'
@@ -37,12 +38,17 @@ const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff' }
 /** On a paid route's every answer (402 challenges, paid results): never stored by a cache on the way. */
 const PAID_HEADERS = { 'cache-control': 'no-store' }
 
+/** What the core asks of the server about a request: the client's socket address. */
+type SocketServer = { requestIP(request: Request): { address: string } | null } | null
+
 interface RequestMeta {
   id: string
   startedAt: number
+  /** The manifest route, looked up once per request (payment headers, rate limits). */
+  route: RegisteredRoute | undefined
   /** The client's address, read when first needed (rate limits): asking the socket costs a sixth of a cheap request. */
   ip?: string
-  server: { requestIP(request: Request): { address: string } | null } | null
+  server: SocketServer
 }
 
 /**
@@ -56,7 +62,13 @@ export function core(ctx: ServiceContext) {
   const requests = new WeakMap<Request, RequestMeta>()
 
   const metaOf = (request: Request): RequestMeta =>
-    requests.get(request) ?? { id: 'unknown', startedAt: performance.now(), ip: 'unknown', server: null }
+    requests.get(request) ?? {
+      id: 'unknown',
+      startedAt: performance.now(),
+      route: undefined,
+      ip: 'unknown',
+      server: null,
+    }
 
   const lines = requestLogger(logger)
   /** The request's log line: id, route, status, duration, and the client address when a route read it. */
@@ -81,28 +93,23 @@ export function core(ctx: ServiceContext) {
       })
   }
 
-  function routeOf(context: { request: Request; path?: string }) {
+  function routeOf(request: Request, path: string | undefined): RegisteredRoute | undefined {
     // Elysia sets `path` before onRequest but does not type it there.
-    const path = context.path ?? new URL(context.request.url).pathname
-    return registry.route(context.request.method, path)
-  }
-
-  function limitClassOf(context: { request: Request; path?: string }): RateLimitClass | undefined {
-    return routeOf(context)?.rateLimit
+    return registry.route(request.method, path ?? new URL(request.url).pathname)
   }
 
   // Elysia makes the whole request pipeline asynchronous when an onRequest hook is; stores that can
   // answer synchronously keep it synchronous (see Store.takeTokenSync).
   const takeTokenSync = store.takeTokenSync?.bind(store)
   const limitRequest = takeTokenSync
-    ? function limitRequest({ request, path }: { request: Request; path?: string }) {
-        const limitClass = limitClassOf({ request, path })
+    ? function limitRequest({ request }: { request: Request }) {
+        const limitClass = metaOf(request).route?.rateLimit
         if (!limitClass) return
         const ip = ipOf(request)
         enforce(takeTokenSync(`rl:${limitClass}:${ip}`, shapes[limitClass]), ip)
       }
-    : async function limitRequestAsync({ request, path }: { request: Request; path?: string }) {
-        const limitClass = limitClassOf({ request, path })
+    : async function limitRequestAsync({ request }: { request: Request }) {
+        const limitClass = metaOf(request).route?.rateLimit
         if (!limitClass) return
         const ip = ipOf(request)
         enforce(await store.takeToken(`rl:${limitClass}:${ip}`, shapes[limitClass]), ip)
@@ -120,17 +127,17 @@ export function core(ctx: ServiceContext) {
       }: {
         request: Request
         set: { headers: Record<string, string | number> }
-        server: { requestIP(request: Request): { address: string } | null } | null
+        server: SocketServer
         path?: string
       }) {
         markArrival(request)
         const incoming = request.headers.get('x-request-id')
         const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
-        requests.set(request, { id, startedAt: performance.now(), server })
+        const route = routeOf(request, path)
+        requests.set(request, { id, startedAt: performance.now(), route, server })
         set.headers['x-request-id'] = id
         Object.assign(set.headers, SECURITY_HEADERS)
-        const price = routeOf({ request, path })?.price
-        if (price !== undefined && price !== 'free') Object.assign(set.headers, PAID_HEADERS)
+        if (route !== undefined && route.price !== 'free') Object.assign(set.headers, PAID_HEADERS)
         if (request.headers.has('origin')) Object.assign(set.headers, CORS_HEADERS)
         if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
           Object.assign(set.headers, PREFLIGHT_HEADERS)
@@ -184,11 +191,7 @@ export function core(ctx: ServiceContext) {
   )
 }
 
-function clientIp(
-  request: Request,
-  server: { requestIP(r: Request): { address: string } | null } | null,
-  trustProxy: boolean,
-): string {
+function clientIp(request: Request, server: SocketServer, trustProxy: boolean): string {
   if (trustProxy) {
     // The right-most entry is the one our own proxy appended; entries to its left are client-supplied.
     const forwarded = request.headers.get('x-forwarded-for')

@@ -58,6 +58,27 @@ export function refusalAnswer(payments: Payments, call: PaidCall, refusal: Refus
 }
 
 /**
+ * What follows a paid call that answered `status`: a 2xx settles its payment (the receipt's headers
+ * to add), anything else releases it (nothing to add: the call's answer stands); a settlement that
+ * fails withholds the result with a 402. Shared by `runPaid` and the route hooks.
+ */
+async function conclude(
+  payments: Payments,
+  ticket: Ticket,
+  call: PaidCall,
+  status: number,
+): Promise<{ ok: true; headers: Record<string, string> } | { ok: false; answer: GateAnswer }> {
+  if (status < 200 || status >= 300) {
+    await payments.release(ticket, `the call answered ${status}`)
+    return { ok: true, headers: {} }
+  }
+  const settled = await payments.settle(ticket, call)
+  if (!settled.ok)
+    return { ok: false, answer: refusalAnswer(payments, call, { kind: 'payment_required', reason: settled.reason }) }
+  return { ok: true, headers: settled.receipt ? receiptHeaders(settled.receipt) : {} }
+}
+
+/**
  * One paid call, start to end: admit → run → settle only on a 2xx → receipt; a handler that throws
  * or answers non-2xx gets its payment released. What the route hooks do across Elysia's lifecycle,
  * in one function (for callers outside a route).
@@ -76,17 +97,9 @@ export async function runPaid(
     await payments.release(admission.ticket, 'the call failed')
     throw error
   }
-  if (result.status < 200 || result.status >= 300) {
-    await payments.release(admission.ticket, `the call answered ${result.status}`)
-    return { ...result, headers: result.headers ?? {} }
-  }
-  const settled = await payments.settle(admission.ticket, call)
-  if (!settled.ok) return refusalAnswer(payments, call, { kind: 'payment_required', reason: settled.reason })
-  return {
-    status: result.status,
-    body: result.body,
-    headers: { ...result.headers, ...(settled.receipt ? receiptHeaders(settled.receipt) : {}) },
-  }
+  const concluded = await conclude(payments, admission.ticket, call, result.status)
+  if (!concluded.ok) return concluded.answer
+  return { status: result.status, body: result.body, headers: { ...result.headers, ...concluded.headers } }
 }
 
 /** A verified payment held for the deferred mode: settle it when the work succeeded, else cancel it. */
@@ -163,15 +176,9 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
       if (!entry) return
       admitted.delete(request)
       const status = typeof set.status === 'number' ? set.status : 200
-      if (status < 200 || status >= 300)
-        return void (await ctx.payments.release(entry.ticket, `the call answered ${status}`))
-      const settled = await ctx.payments.settle(entry.ticket, entry.call)
-      if (!settled.ok)
-        return answer(
-          { set },
-          refusalAnswer(ctx.payments, entry.call, { kind: 'payment_required', reason: settled.reason }),
-        )
-      if (settled.receipt) Object.assign(set.headers, receiptHeaders(settled.receipt))
+      const concluded = await conclude(ctx.payments, entry.ticket, entry.call, status)
+      if (!concluded.ok) return answer({ set }, concluded.answer)
+      Object.assign(set.headers, concluded.headers)
     },
   }
 }

@@ -9,7 +9,7 @@ import { checkDeclaredLength, readJsonBody } from './body.ts'
 import { releaseOnError } from '../payments/http.ts'
 import { requestLogger } from './logger.ts'
 import { toApiError } from './error-mapping.ts'
-import { markArrival } from './request.ts'
+import { metaOf, recordRequest, type RequestMeta, type SocketServer } from './request.ts'
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
@@ -38,19 +38,6 @@ const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff' }
 /** On a paid route's every answer (402 challenges, paid results): never stored by a cache on the way. */
 const PAID_HEADERS = { 'cache-control': 'no-store' }
 
-/** What the core asks of the server about a request: the client's socket address. */
-type SocketServer = { requestIP(request: Request): { address: string } | null } | null
-
-interface RequestMeta {
-  id: string
-  startedAt: number
-  /** The manifest route, looked up once per request (payment headers, rate limits). */
-  route: RegisteredRoute | undefined
-  /** The client's address, read when first needed (rate limits): asking the socket costs a sixth of a cheap request. */
-  ip?: string
-  server: SocketServer
-}
-
 /**
  * The core every feature plugs into: request ids, one JSON log line per request, CORS exposing the
  * payment headers, JSON body parsing with limits, per-IP rate limits declared by manifests,
@@ -59,16 +46,6 @@ interface RequestMeta {
 export function core(ctx: ServiceContext) {
   const { config, logger, registry, store, lifecycle } = ctx
   const shapes = rateLimitShapes(config)
-  const requests = new WeakMap<Request, RequestMeta>()
-
-  const metaOf = (request: Request): RequestMeta =>
-    requests.get(request) ?? {
-      id: 'unknown',
-      startedAt: performance.now(),
-      route: undefined,
-      ip: 'unknown',
-      server: null,
-    }
 
   const lines = requestLogger(logger)
   /** The request's log line: id, route, status, duration, and the client address when a route read it. */
@@ -130,11 +107,10 @@ export function core(ctx: ServiceContext) {
         server: SocketServer
         path?: string
       }) {
-        markArrival(request)
         const incoming = request.headers.get('x-request-id')
         const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
         const route = routeOf(request, path)
-        requests.set(request, { id, startedAt: performance.now(), route, server })
+        recordRequest(request, { id, startedAt: performance.now(), route, server })
         set.headers['x-request-id'] = id
         Object.assign(set.headers, SECURITY_HEADERS)
         if (route !== undefined && route.price !== 'free') Object.assign(set.headers, PAID_HEADERS)

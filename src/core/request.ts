@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.ts'
+import type { RegisteredRoute } from './manifest.ts'
 
 /** The origin callers reach the service at: PUBLIC_URL when set (required on mainnet), else the request's. */
 export function publicOrigin(ctx: ServiceContext, request: Request): string {
@@ -10,11 +11,39 @@ export function requestIdOf(set: { headers: Record<string, string | number> }): 
   return String(set.headers['x-request-id'] ?? '')
 }
 
-const arrivals = new WeakMap<Request, number>()
+/** What the core asks of the server about a request: the client's socket address. */
+export type SocketServer = { requestIP(request: Request): { address: string } | null } | null
 
-/** Records when a request arrived (the core does, first thing). */
-export function markArrival(request: Request, atMs = Date.now()): void {
-  arrivals.set(request, atMs)
+/** What the core records of each request when it arrives. */
+export interface RequestMeta {
+  id: string
+  /** performance.now() at arrival: durations, and (with the wall clock) the arrival time. */
+  startedAt: number
+  /** The manifest route, looked up once per request (payment headers, rate limits). */
+  route: RegisteredRoute | undefined
+  /** The client's address, read when first needed (rate limits): asking the socket costs a sixth of a cheap request. */
+  ip?: string
+  server: SocketServer
+}
+
+const requests = new WeakMap<Request, RequestMeta>()
+
+/** Records a request's meta (the core does, first thing). */
+export function recordRequest(request: Request, meta: RequestMeta): void {
+  requests.set(request, meta)
+}
+
+/** A request's meta; for a request the core did not see, an unknown one starting now. */
+export function metaOf(request: Request): RequestMeta {
+  return (
+    requests.get(request) ?? {
+      id: 'unknown',
+      startedAt: performance.now(),
+      route: undefined,
+      ip: 'unknown',
+      server: null,
+    }
+  )
 }
 
 /**
@@ -22,5 +51,6 @@ export function markArrival(request: Request, atMs = Date.now()): void {
  * handler (verifying the payment) is the route's too. Now, for a request the core did not see.
  */
 export function arrivalOf(request: Request): number {
-  return arrivals.get(request) ?? Date.now()
+  const meta = requests.get(request)
+  return meta ? Date.now() - (performance.now() - meta.startedAt) : Date.now()
 }

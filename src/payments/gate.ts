@@ -57,7 +57,7 @@ export class PaymentGate implements Payments {
   readonly #facilitator: FacilitatorClient
   readonly #logger: Logger
   readonly #support: FacilitatorSupport
-  readonly recovery: PaymentRecovery
+  readonly #recovery: PaymentRecovery
 
   constructor(deps: {
     rails: Rail[]
@@ -74,7 +74,7 @@ export class PaymentGate implements Payments {
     this.#facilitator = deps.facilitator
     this.#logger = deps.logger
     this.#support = new FacilitatorSupport({ facilitator: deps.facilitator, rails: deps.rails, logger: deps.logger })
-    this.recovery = new PaymentRecovery({
+    this.#recovery = new PaymentRecovery({
       ledger: deps.ledger,
       logger: deps.logger,
       sharedLedger: deps.sharedLedger ?? false,
@@ -93,22 +93,22 @@ export class PaymentGate implements Payments {
    */
   async start(retryMs = 2_000): Promise<void> {
     await this.#support.start(retryMs)
-    this.recovery.start()
+    this.#recovery.start()
   }
 
   stop(): void {
     this.#support.stop()
-    this.recovery.stop()
+    this.#recovery.stop()
   }
 
   /** See PaymentRecovery.reconcile. */
   reconcile(): Promise<{ released: number; pending: number }> {
-    return this.recovery.reconcile()
+    return this.#recovery.reconcile()
   }
 
   /** See PaymentRecovery.resolvePending. */
   resolvePending(nowMs = Date.now()): Promise<{ credited: number; failed: number; pending: number }> {
-    return this.recovery.resolvePending(nowMs)
+    return this.#recovery.resolvePending(nowMs)
   }
 
   /** A payment's ledger record, by its key. */

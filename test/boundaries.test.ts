@@ -37,6 +37,17 @@ describe('dependency boundaries', () => {
     expect(crossings).toEqual([])
   })
 
+  test("a signal raises findings only from its meta's catalogue (finding), never a hand-weighted factor", () => {
+    const offenders = files('signals').filter(
+      (file) =>
+        !file.endsWith('.test.ts') &&
+        /import\s*\{[^}]*\bfactor\b[^}]*\}\s*from\s*['"][./]+src\/pipeline\/signal\.ts['"]/.test(
+          readFileSync(join(ROOT, file), 'utf8'),
+        ),
+    )
+    expect(offenders).toEqual([])
+  })
+
   test('every signal has a table test beside it', () => {
     const signals = readdirSync(join(ROOT, 'signals'), { withFileTypes: true }).filter((entry) => entry.isDirectory())
     const untested = signals.filter((entry) => !existsSync(join(ROOT, 'signals', entry.name, 'index.test.ts')))

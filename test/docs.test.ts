@@ -1,9 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { configTable } from '../src/core/config.ts'
-import { errorTable } from '../src/core/errors.ts'
-import { signalCatalogue } from '../src/pipeline/docs.ts'
-import { rejectionTable } from '../plugins/trade/rejections.ts'
+import { current, GENERATED, rendered } from '../scripts/docs.ts'
 
 const read = (path: string) => Bun.file(join(import.meta.dir, '..', path)).text()
 
@@ -15,17 +12,13 @@ describe('documentation stays in step with the code', () => {
     expect(firstBlock).toContain('npm test')
   })
 
-  test('README configuration table is the one generated from the config schema', async () => {
-    expect(await read('README.md')).toContain(configTable())
-  })
-
-  test('docs/signals.md lists every registered signal (run `npm run docs` after changing one)', async () => {
-    expect(await read('docs/signals.md')).toContain(signalCatalogue())
-  })
-
-  test('docs/trade.md lists the trade rejection catalogue', async () => {
-    expect(await read('docs/trade.md')).toContain(rejectionTable())
-  })
+  // The configuration, error, rejection, signal, findings and risk-group tables.
+  test.each(GENERATED.map((section) => [`${section.file} § ${section.name}`, section] as const))(
+    '%s is the one generated from the code (run `npm run docs` after changing it)',
+    async (_, section) => {
+      expect(await current(section)).toBe(rendered(section))
+    },
+  )
 
   test('docs/architecture.md names every top-level folder and every folder of src/', async () => {
     const { readdirSync } = await import('node:fs')
@@ -41,9 +34,5 @@ describe('documentation stays in step with the code', () => {
         )
         .map((entry) => `${dir ? `${dir}/` : ''}${entry.name}/`)
     for (const folder of [...folders(''), ...folders('src')]) expect(page).toContain(`\`${folder}`)
-  })
-
-  test('docs/errors.md lists the error catalogue', async () => {
-    expect(await read('docs/errors.md')).toContain(errorTable())
   })
 })

@@ -4,7 +4,7 @@
  * SIGNAL_PLUGINS=./examples/signal-plugin/index.ts (a package name works too).
  */
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 import type { SignalPackage } from '../../src/pipeline/registry.ts'
 
 /** Symbols copycats imitate, with the one genuine mint of each. */
@@ -28,6 +28,14 @@ const meta = signalMeta({
   confidence: 'high',
   options: Type.Object({ penalty: Type.Number({ maximum: 0 }) }),
   defaults: { penalty: -30 },
+  findings: {
+    COPYCAT_SYMBOL: {
+      severity: 'high',
+      points: 'penalty',
+      when: "the metadata symbol is a well-known token's and the mint is not that token's (nor verified)",
+      why: 'Copycats rely on buyers matching by ticker',
+    },
+  },
 })
 
 const copycatSymbol = defineSignal({
@@ -40,11 +48,10 @@ const copycatSymbol = defineSignal({
     if (!genuine || genuine === mint || facts.get('token_list')?.verified) return ok([], {})
     return ok(
       [
-        factor(
+        finding(
           meta,
+          options,
           'COPYCAT_SYMBOL',
-          'high',
-          options.penalty,
           `Uses the ${symbol} symbol`,
           `This is not ${symbol}: the genuine mint is ${genuine}.`,
           { symbol, genuine_mint: genuine },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 import { EXEMPT_TAGS, isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
@@ -15,11 +15,19 @@ const meta = signalMeta({
   confidence: 'high',
   options: Type.Object({}),
   defaults: {},
+  findings: {
+    AUTHORITY_EXEMPT: {
+      severity: 'info',
+      points: 0,
+      when: 'the token list verifies the token as a stablecoin, wrapped asset or LST; the authority findings become informational',
+      why: 'An issuer-controlled asset must keep its authorities; penalising them is a false alarm',
+    },
+  },
 })
 
 export default defineSignal({
   meta,
-  detect(facts) {
+  detect(facts, options) {
     const list = facts.get('token_list')
     // Without the token list no exemption is granted (the conservative reading); it is listed missing.
     if (!list) return unknownOutcome(meta, ['token_list'], { authority_exempt: false })
@@ -27,11 +35,10 @@ export default defineSignal({
     const tags = list.tags.filter((tag) => EXEMPT_TAGS.includes(tag))
     return ok(
       [
-        factor(
+        finding(
           meta,
+          options,
           'AUTHORITY_EXEMPT',
-          'info',
-          0,
           'Issuer-controlled asset',
           `Verified on the token list as ${tags.join(', ')}: its live authorities are expected and not penalised.`,
           { tags: list.tags },

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import {
   defineSignal,
-  factor,
+  finding,
+  notAssessed,
   missingOf,
   ok,
   signalMeta,
@@ -26,6 +27,19 @@ const meta = signalMeta({
   // Three linked wallets in one slot is a deliberate bundle; one or two can be the developer's own buy
   // split for fees.
   defaults: { minBuyers: 3 },
+  findings: {
+    BUNDLED_LAUNCH: {
+      severity: 'high',
+      points: -25,
+      when: 'at least `minBuyers` creator-linked wallets bought in the opening slot',
+      why: 'Same-slot buyers are submitted with the pool: a deliberate set-up to dump on buyers',
+    },
+    SAME_SLOT_BUYERS: {
+      severity: 'info',
+      points: 0,
+      when: 'at least `minBuyers` wallets bought in the opening slot, none linked to the creator',
+    },
+  },
 })
 
 export default defineSignal({
@@ -41,16 +55,7 @@ export default defineSignal({
       return {
         status: 'unknown',
         missing: [],
-        factors: [
-          factor(
-            meta,
-            'UNKNOWN',
-            'info',
-            0,
-            'Bundled launch: not assessed',
-            "The pool's history is longer than what is read: its opening slot is unknown.",
-          ),
-        ],
+        factors: [notAssessed(meta, "The pool's history is longer than what is read: its opening slot is unknown.")],
         fields: {},
       }
     const sameSlot = openingBuys(launch, 0).filter((trade) => trade.wallet !== launch.creator)
@@ -75,11 +80,10 @@ export default defineSignal({
     const detected = linked.length >= options.minBuyers
     if (detected)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'BUNDLED_LAUNCH',
-          'high',
-          -25,
           `${linked.length} linked wallets bought in the opening slot`,
           `Wallets funded by the developer (or by one funder in one sitting) bought ${bought}% of the supply in the slot the pool opened.`,
           evidence,
@@ -87,11 +91,10 @@ export default defineSignal({
       )
     else
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'SAME_SLOT_BUYERS',
-          'info',
-          0,
           `${buyers.length} wallets bought in the opening slot`,
           'Several wallets bought in the slot the pool opened, but none is tied to the developer by its funding.',
           evidence,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
 import { round, tokenPairs, tradeCounts } from '../../src/pipeline/derive/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
 import { covers, tradesSince, marketInputs } from '../../src/pipeline/derive/trades.ts'
@@ -27,6 +27,17 @@ const meta = signalMeta({
   // A 60/40 split of the value traded is a clear imbalance; under 5 trades a day one trade decides
   // the split, so no pressure is read from it.
   defaults: { highShare: 0.6, mediumShare: 0.4, minTrades: 5 },
+  findings: {
+    SELL_PRESSURE_HIGH: {
+      severity: 'medium',
+      points: -10,
+      when: "sellers carry at least `highShare` of the day's flow",
+      why: "Buying into it is providing sellers' exit liquidity",
+    },
+    BUY_PRESSURE_HIGH: { severity: 'info', points: 0, when: 'buyers carry at least `highShare` of the flow' },
+    PRESSURE_BALANCED: { severity: 'info', points: 0, when: 'neither side reaches `highShare`' },
+    FEW_TRADES: { severity: 'info', points: 0, when: 'fewer than `minTrades` trades were read' },
+  },
 })
 
 export default defineSignal({
@@ -85,11 +96,10 @@ export default defineSignal({
       )
     if (sell_pressure === 'HIGH')
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'SELL_PRESSURE_HIGH',
-          'medium',
-          -10,
           `Sellers took ${round((1 - buyShare!) * 100, 1)}% of the flow`,
           'Selling dominated the last day: holders are exiting.',
           evidence,
@@ -97,11 +107,10 @@ export default defineSignal({
       )
     else if (buy_pressure === 'HIGH')
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'BUY_PRESSURE_HIGH',
-          'info',
-          0,
           `Buyers took ${round(buyShare! * 100, 1)}% of the flow`,
           'Buying dominated the last day.',
           evidence,
@@ -109,11 +118,10 @@ export default defineSignal({
       )
     else if (basis === 'too_few_trades')
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'FEW_TRADES',
-          'info',
-          0,
           'Too few trades to read pressure',
           `Fewer than ${options.minTrades} trades in the last day: no pressure either way.`,
           evidence,
@@ -121,11 +129,10 @@ export default defineSignal({
       )
     else
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'PRESSURE_BALANCED',
-          'info',
-          0,
           'Buying and selling balanced',
           'Neither side dominated the last day.',
           evidence,

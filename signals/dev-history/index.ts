@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 const LAMPORTS_PER_SOL = 1_000_000_000
 
@@ -21,6 +21,28 @@ const meta = signalMeta({
   // One pull of an own token can be a migration; two are a pattern (hard fail). Five other tokens is
   // beyond what a project team launches and what a launch factory does weekly.
   defaults: { serialRugs: 2, factoryTokens: 5 },
+  findings: {
+    DEV_SERIAL_RUGGER: {
+      severity: 'critical',
+      points: -40,
+      hardFail: true,
+      when: 'the creator pulled the liquidity of at least `serialRugs` earlier tokens',
+      why: 'A pattern: the strongest single predictor of a rug',
+    },
+    DEV_PREVIOUS_RUG: {
+      severity: 'critical',
+      points: -40,
+      when: 'the creator pulled the liquidity of one earlier token',
+      why: 'One pull can be a migration, so no hard fail',
+    },
+    DEV_TOKEN_FACTORY: {
+      severity: 'medium',
+      points: -10,
+      when: 'the creator initialised at least `factoryTokens` other tokens',
+      why: 'More than a project launches; launch factories abandon most',
+    },
+    DEV_HISTORY_PARTIAL: { severity: 'info', points: 0, when: "the creator's history was longer than what is read" },
+  },
 })
 
 export default defineSignal({
@@ -37,24 +59,21 @@ export default defineSignal({
     const rugged = history.earlierTokens.filter((token) => token.pulled)
     if (rugs >= options.serialRugs)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'DEV_SERIAL_RUGGER',
-          'critical',
-          -40,
           `Developer rugged ${rugs} earlier tokens`,
           'The creator pulled the liquidity of its own earlier tokens again and again.',
           { rugged_tokens: history.previousRugs, earlier_tokens: rugged },
-          true,
         ),
       )
     else if (rugs > 0)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'DEV_PREVIOUS_RUG',
-          'critical',
-          -40,
           'Developer rugged an earlier token',
           'The creator pulled the liquidity of one of its own earlier tokens.',
           { rugged_tokens: history.previousRugs, earlier_tokens: rugged },
@@ -62,11 +81,10 @@ export default defineSignal({
       )
     if (created >= options.factoryTokens)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'DEV_TOKEN_FACTORY',
-          'medium',
-          -10,
           `Developer created ${created}${history.complete ? '' : '+'} other tokens`,
           'The creator mass-produces tokens: most such launches are abandoned.',
           { created_tokens_count: created, history_complete: history.complete },
@@ -74,11 +92,10 @@ export default defineSignal({
       )
     if (!history.complete)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'DEV_HISTORY_PARTIAL',
-          'info',
-          0,
           'Developer history read in part',
           'The wallet has more transactions than are read: earlier tokens and rugs may be unseen.',
           { created_tokens_seen: created, rugs_seen: rugs },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 import { isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
@@ -15,6 +15,20 @@ const meta = signalMeta({
   confidence: 'high',
   options: Type.Object({ penalty: Type.Number({ maximum: 0 }) }),
   defaults: { penalty: -15 },
+  findings: {
+    FREEZE_AUTHORITY_LIVE: {
+      severity: 'high',
+      points: 'penalty',
+      when: 'the freeze authority is set',
+      why: 'Holders can be frozen and unable to sell (the reference weight)',
+    },
+    FREEZE_AUTHORITY_LIVE_EXEMPT: {
+      severity: 'info',
+      points: 0,
+      when: 'the freeze authority is set on an issuer-controlled asset (`AUTHORITY_EXEMPT`)',
+      why: 'A regulated stablecoin must be able to freeze; penalising it is a false alarm',
+    },
+  },
 })
 
 export default defineSignal({
@@ -27,20 +41,18 @@ export default defineSignal({
     return ok(
       [
         exempt
-          ? factor(
+          ? finding(
               meta,
+              options,
               'FREEZE_AUTHORITY_LIVE_EXEMPT',
-              'info',
-              0,
               'Freeze authority live (issuer-controlled asset)',
               'The issuer can freeze accounts, as a regulated stablecoin must; not penalised.',
               { authority: mint.freezeAuthority },
             )
-          : factor(
+          : finding(
               meta,
+              options,
               'FREEZE_AUTHORITY_LIVE',
-              'high',
-              options.penalty,
               'Freeze authority live',
               "A wallet can freeze any holder's account, stopping it from selling.",
               { authority: mint.freezeAuthority },

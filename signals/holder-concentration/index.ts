@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
   id: 'holder-concentration',
@@ -15,6 +15,26 @@ const meta = signalMeta({
   options: Type.Object({ extremePct: Type.Number(), highPct: Type.Number(), singlePct: Type.Number() }),
   // The reference scoring's bands (>90% −35, >60% −20); a single wallet over 30% can halve the price alone.
   defaults: { extremePct: 90, highPct: 60, singlePct: 30 },
+  findings: {
+    TOP10_EXTREME: {
+      severity: 'critical',
+      points: -35,
+      when: 'the ten largest wallets hold more than `extremePct` of the supply',
+      why: 'The reference band; wallets only (pool vaults, burns, lockers excluded)',
+    },
+    TOP10_HIGH: {
+      severity: 'high',
+      points: -20,
+      when: 'the ten largest wallets hold more than `highPct`',
+      why: 'The reference band',
+    },
+    SINGLE_HOLDER_DOMINANT: {
+      severity: 'high',
+      points: -10,
+      when: 'one wallet holds more than `singlePct`',
+      why: 'One wallet can halve the price alone',
+    },
+  },
 })
 
 export default defineSignal({
@@ -29,11 +49,10 @@ export default defineSignal({
     const found: Factor[] = []
     if (top10 > options.extremePct)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'TOP10_EXTREME',
-          'critical',
-          -35,
           `Top 10 wallets hold ${top10}%`,
           'Almost the whole float is in ten wallets.',
           { top_10_holder_pct: top10 },
@@ -41,23 +60,16 @@ export default defineSignal({
       )
     else if (top10 > options.highPct)
       found.push(
-        factor(
-          meta,
-          'TOP10_HIGH',
-          'high',
-          -20,
-          `Top 10 wallets hold ${top10}%`,
-          'Most of the float is in ten wallets.',
-          { top_10_holder_pct: top10 },
-        ),
+        finding(meta, options, 'TOP10_HIGH', `Top 10 wallets hold ${top10}%`, 'Most of the float is in ten wallets.', {
+          top_10_holder_pct: top10,
+        }),
       )
     if (largest > options.singlePct)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'SINGLE_HOLDER_DOMINANT',
-          'high',
-          -10,
           `One wallet holds ${largest}%`,
           'A single wallet can move the price on its own.',
           { largest_pct: largest },

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import {
   defineSignal,
-  factor,
+  finding,
+  notAssessed,
   missingOf,
   ok,
   signalMeta,
@@ -23,6 +24,20 @@ const meta = signalMeta({
   confidence: 'high',
   options: Type.Object({}),
   defaults: {},
+  findings: {
+    HONEYPOT: {
+      severity: 'critical',
+      points: 0,
+      hardFail: true,
+      when: 'selling is blocked now: non-transferable, paused, accounts frozen by default, or no sell route',
+      why: "The conditions' points are their own signals'; the hard fail makes it F",
+    },
+    SELL_BLOCKABLE: {
+      severity: 'info',
+      points: 0,
+      when: 'holders can sell today but the issuer can block it (freeze, pause, hook, delegate)',
+    },
+  },
 })
 
 /**
@@ -32,7 +47,7 @@ const meta = signalMeta({
  */
 export default defineSignal({
   meta,
-  detect(facts) {
+  detect(facts, options) {
     const mint = facts.get('mint')
     if (!mint) return unknownOutcome(meta, ['mint'])
     const exempt = isAuthorityExempt(facts.get('token_list'))
@@ -62,24 +77,21 @@ export default defineSignal({
     const found: Factor[] = []
     if (blockers.length > 0)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'HONEYPOT',
-          'critical',
-          0,
           'Honeypot: holders cannot sell',
           `Selling is blocked: ${blockers.join(', ')}.`,
           { blockers, issuer_can_block: risks },
-          true,
         ),
       )
     else if (risks.length > 0)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'SELL_BLOCKABLE',
-          'info',
-          0,
           'The issuer can block sales',
           `Holders can sell today, but ${risks.join(', ')} lets the issuer stop them.`,
           { issuer_can_block: risks },
@@ -88,12 +100,8 @@ export default defineSignal({
     // Without market, pool and launchpad data a missing sell route cannot be ruled out: no "sellable" verdict.
     if (blockers.length === 0 && !routeKnown) {
       const missing = missingOf(facts, ['market', 'pools', 'launchpad'])
-      const unknown = factor(
+      const unknown = notAssessed(
         meta,
-        'UNKNOWN',
-        'info',
-        0,
-        'Honeypot: not assessed',
         `No transfer blocker on the mint, but whether anything trades the token (a pool, a pair or a live curve) could not be read: ${missing.join(', ')} could not be gathered.`,
         { missing },
       )

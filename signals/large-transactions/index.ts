@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { FactName } from '../../src/facts/types.ts'
-import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
 import { round, tokenPairs } from '../../src/pipeline/derive/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
 import { covers, isCommonQuote, tradesSince, tradeTape } from '../../src/pipeline/derive/trades.ts'
@@ -21,6 +21,15 @@ const meta = signalMeta({
   options: Type.Object({ largeUsd: Type.Number({ minimum: 0 }) }),
   // $1,000 is about a tenth of a thin ($10k) pool's depth: one such trade alone moves its price ~10%.
   defaults: { largeUsd: 1_000 },
+  findings: {
+    LARGE_SELLS: {
+      severity: 'medium',
+      points: -5,
+      when: 'more large (≥ `largeUsd` USD) sells than buys in the last hour',
+      why: 'Someone big is leaving a thin market',
+    },
+    LARGE_BUYS: { severity: 'info', points: 0, when: 'large buys and no more large sells than buys in the last hour' },
+  },
 })
 
 export default defineSignal({
@@ -69,11 +78,10 @@ export default defineSignal({
       )
     if (sells > buys)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'LARGE_SELLS',
-          'medium',
-          -5,
           `${sells} large sell${sells === 1 ? '' : 's'} in the last hour`,
           `More trades of $${options.largeUsd} or more were sells than buys: a large holder is leaving.`,
           evidence,
@@ -81,11 +89,10 @@ export default defineSignal({
       )
     else if (buys > 0)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'LARGE_BUYS',
-          'info',
-          0,
           `${buys} large buy${buys === 1 ? '' : 's'} in the last hour`,
           `Trades of $${options.largeUsd} or more were mostly buys.`,
           evidence,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 const HOUR = 3_600
 
@@ -17,6 +17,20 @@ const meta = signalMeta({
   options: Type.Object({ newHours: Type.Number(), veryNewHours: Type.Number() }),
   // The reference penalty for age under a day is −15; under an hour there is not even a price history.
   defaults: { newHours: 24, veryNewHours: 1 },
+  findings: {
+    VERY_NEW_TOKEN: {
+      severity: 'high',
+      points: -20,
+      when: 'the oldest pair opened less than `veryNewHours` ago',
+      why: 'Most rugs happen in the first hours',
+    },
+    NEW_TOKEN: {
+      severity: 'medium',
+      points: -15,
+      when: 'the oldest pair opened less than `newHours` ago',
+      why: 'The reference weight for a token under a day old',
+    },
+  },
 })
 
 export default defineSignal({
@@ -33,11 +47,10 @@ export default defineSignal({
     const found: Factor[] = []
     if (ageHours < options.veryNewHours)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'VERY_NEW_TOKEN',
-          'high',
-          -20,
           `Trading for ${ageHours} h`,
           'The first pool opened less than an hour ago.',
           { pair_age_hours: ageHours },
@@ -45,15 +58,9 @@ export default defineSignal({
       )
     else if (ageHours < options.newHours)
       found.push(
-        factor(
-          meta,
-          'NEW_TOKEN',
-          'medium',
-          -15,
-          `Trading for ${ageHours} h`,
-          'The first pool opened less than a day ago.',
-          { pair_age_hours: ageHours },
-        ),
+        finding(meta, options, 'NEW_TOKEN', `Trading for ${ageHours} h`, 'The first pool opened less than a day ago.', {
+          pair_age_hours: ageHours,
+        }),
       )
     return ok(found, {
       launch_anomaly: {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, missingOf, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, missingOf, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
 import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipeline/derive/opening.ts'
 
@@ -18,6 +18,19 @@ const meta = signalMeta({
   // The opening slot and the three after it (~1.6 s) are before anyone can react; a developer's own
   // opening buy is normal (pump.fun's create-and-buy) up to a tenth of the supply.
   defaults: { windowSlots: 3, devBuyPct: 10 },
+  findings: {
+    STEALTH_LAUNCH: {
+      severity: 'info',
+      points: 0,
+      when: 'insiders bought in the launch window (the opening slot and `windowSlots` after it)',
+      why: "The penalties are the bundle and clustering signals'",
+    },
+    FAIR_LAUNCH: {
+      severity: 'info',
+      points: 0,
+      when: "the window's buyers are unlinked and the dev bought ≤ `devBuyPct`",
+    },
+  },
 })
 
 export default defineSignal({
@@ -48,11 +61,10 @@ export default defineSignal({
     if (insiders.length > 0 || devPct > options.devBuyPct)
       return ok(
         [
-          factor(
+          finding(
             meta,
+            options,
             'STEALTH_LAUNCH',
-            'info',
-            0,
             'Stealth launch',
             'Insiders bought in the launch window, before the public could see the pool.',
             evidence,
@@ -62,11 +74,10 @@ export default defineSignal({
       )
     return ok(
       [
-        factor(
+        finding(
           meta,
+          options,
           'FAIR_LAUNCH',
-          'info',
-          0,
           'Fair launch',
           'No insider bought in the launch window: the first buyers met the market at the same time.',
           evidence,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
   id: 'launchpad',
@@ -14,11 +14,15 @@ const meta = signalMeta({
   confidence: 'high',
   options: Type.Object({}),
   defaults: {},
+  findings: {
+    PUMP_FUN_BONDING_CURVE: { severity: 'info', points: 0, when: 'the pump.fun curve account exists and is live' },
+    PUMP_FUN_GRADUATED: { severity: 'info', points: 0, when: 'the pump.fun curve account exists and is complete' },
+  },
 })
 
 export default defineSignal({
   meta,
-  detect(facts) {
+  detect(facts, options) {
     const launchpad = facts.get('launchpad')
     if (!launchpad) return unknownOutcome(meta, ['launchpad'])
     const curve = launchpad.pumpFun
@@ -27,20 +31,18 @@ export default defineSignal({
     return ok(
       [
         curve.complete
-          ? factor(
+          ? finding(
               meta,
+              options,
               'PUMP_FUN_GRADUATED',
-              'info',
-              0,
               'Launched on pump.fun, graduated',
               'The bonding curve filled and its reserves moved to an AMM pool.',
               { bonding_curve: curve.bondingCurve, graduated_pool: curve.graduatedPool, creator: curve.creator },
             )
-          : factor(
+          : finding(
               meta,
+              options,
               'PUMP_FUN_BONDING_CURVE',
-              'info',
-              0,
               'Launched on pump.fun, still on its curve',
               'The token trades against its bonding curve; it has not graduated to an AMM.',
               { bonding_curve: curve.bondingCurve, creator: curve.creator },

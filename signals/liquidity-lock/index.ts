@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
   id: 'liquidity-lock',
@@ -19,6 +19,22 @@ const meta = signalMeta({
   // 95% locked: the lp-status threshold (a pool's minimum LP and dust do not make it pullable). One
   // wallet with half the LP can take half the pool in one transaction.
   defaults: { lockedPct: 95, pullablePct: 50 },
+  findings: {
+    LP_PULLABLE: {
+      severity: 'high',
+      points: -10,
+      when: 'one wallet holds at least `pullablePct` of the unlocked LP',
+      why: 'It can take half the pool in one transaction',
+    },
+    LP_LOCKED: { severity: 'info', points: 0, when: 'burned plus lock-program LP is at least `lockedPct`' },
+    LP_UNLOCKED: {
+      severity: 'info',
+      points: 0,
+      when: 'less than `lockedPct` burned or locked, no wallet able to pull it',
+    },
+    CURVE_CUSTODY: { severity: 'info', points: 0, when: 'the liquidity sits in a bonding curve' },
+    LOCK_NOT_READ: { severity: 'info', points: 0, when: "the pool's LP mint or holders could not be read" },
+  },
 })
 
 const round2 = (value: number) => Math.round(value * 100) / 100
@@ -51,11 +67,10 @@ export default defineSignal({
       if (curve && !curve.complete)
         return ok(
           [
-            factor(
+            finding(
               meta,
+              options,
               'CURVE_CUSTODY',
-              'info',
-              0,
               'Liquidity held by the bonding curve',
               'The launchpad program holds the reserves; no one can withdraw them.',
               { bonding_curve: curve.bondingCurve },
@@ -68,11 +83,10 @@ export default defineSignal({
     if (main.model === 'CLMM_DLMM')
       return ok(
         [
-          factor(
+          finding(
             meta,
+            options,
             'LOCK_NOT_READ',
-            'info',
-            0,
             'Lock not assessed',
             'Concentrated-liquidity positions are NFTs; whether they sit in lockers is not read.',
             { pool: main.address },
@@ -83,7 +97,7 @@ export default defineSignal({
     if (!main.lp)
       return ok(
         [
-          factor(meta, 'LOCK_NOT_READ', 'info', 0, 'Lock not assessed', "The pool's LP mint could not be read.", {
+          finding(meta, options, 'LOCK_NOT_READ', 'Lock not assessed', "The pool's LP mint could not be read.", {
             pool: main.address,
           }),
         ],
@@ -108,11 +122,10 @@ export default defineSignal({
     if (locked)
       return ok(
         [
-          factor(
+          finding(
             meta,
+            options,
             'LP_LOCKED',
-            'info',
-            0,
             `LP ${round2(entry.burnedPct + entry.lockedPct)}% burned or locked`,
             "The LP is burned or held by a lock program; the lock's end date is not read.",
             evidence,
@@ -123,22 +136,20 @@ export default defineSignal({
     const found =
       entry.largestHolderPct >= options.pullablePct
         ? [
-            factor(
+            finding(
               meta,
+              options,
               'LP_PULLABLE',
-              'high',
-              -10,
               `One wallet holds ${entry.largestHolderPct}% of the LP`,
               "A single wallet can withdraw most of the pool's liquidity in one transaction.",
               evidence,
             ),
           ]
         : [
-            factor(
+            finding(
               meta,
+              options,
               'LP_UNLOCKED',
-              'info',
-              0,
               `LP ${round2(entry.burnedPct + entry.lockedPct)}% burned or locked`,
               'Most of the LP is neither burned nor locked, but spread over several wallets.',
               evidence,

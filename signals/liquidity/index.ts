@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 import type { LiquidityRating as Rating } from '../../src/pipeline/vocabulary.ts'
 
@@ -48,6 +48,26 @@ const meta = signalMeta({
   options: Type.Object({ criticalUsd: Type.Number(), lowUsd: Type.Number() }),
   // Reference penalties: under $1k −35, under $10k −20.
   defaults: { criticalUsd: 1_000, lowUsd: 10_000 },
+  findings: {
+    LIQUIDITY_CRITICAL: {
+      severity: 'critical',
+      points: -35,
+      when: "total liquidity of the token's pairs under `criticalUsd`",
+      why: 'The reference weight: any sale crashes the price',
+    },
+    LIQUIDITY_LOW: {
+      severity: 'high',
+      points: -20,
+      when: 'total liquidity under `lowUsd`',
+      why: 'The reference weight: a sale of a few hundred dollars moves the price a lot',
+    },
+    NO_MARKET: {
+      severity: 'critical',
+      points: -35,
+      when: 'no pair trades the token',
+      why: 'There is no exit (weighted as the critical band)',
+    },
+  },
 })
 
 export default defineSignal({
@@ -67,7 +87,7 @@ export default defineSignal({
     const usd = market.pairs.reduce((sum, pair) => sum + (pair.liquidity?.usd ?? 0), 0)
     if (market.pairs.length === 0)
       return ok(
-        [factor(meta, 'NO_MARKET', 'critical', -35, 'No market', 'No pool trades this token: it cannot be sold.', {})],
+        [finding(meta, options, 'NO_MARKET', 'No market', 'No pool trades this token: it cannot be sold.', {})],
         {
           liquidity_check: {
             rating: 'CRITICAL',
@@ -82,11 +102,10 @@ export default defineSignal({
     const found =
       usd < options.criticalUsd
         ? [
-            factor(
+            finding(
               meta,
+              options,
               'LIQUIDITY_CRITICAL',
-              'critical',
-              -35,
               `Liquidity $${Math.round(usd)}`,
               'Under $1k of liquidity: any sale crashes the price.',
               { liquidity_usd: usd },
@@ -94,11 +113,10 @@ export default defineSignal({
           ]
         : usd < options.lowUsd
           ? [
-              factor(
+              finding(
                 meta,
+                options,
                 'LIQUIDITY_LOW',
-                'high',
-                -20,
                 `Liquidity $${Math.round(usd)}`,
                 'Under $10k of liquidity: sales of a few hundred dollars move the price a lot.',
                 { liquidity_usd: usd },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
   id: 'lp-status',
@@ -15,6 +15,21 @@ const meta = signalMeta({
   options: Type.Object({ burnedPct: Type.Number({ minimum: 0, maximum: 100 }), penalty: Type.Number({ maximum: 0 }) }),
   // 95%: the few LP tokens a pool keeps as its minimum (or dust) do not make it pullable; −25 is the reference penalty.
   defaults: { burnedPct: 95, penalty: -25 },
+  findings: {
+    LP_UNBURNED: {
+      severity: 'high',
+      points: 'penalty',
+      when: 'the main pool is a traditional AMM with less than `burnedPct` of its LP burned',
+      why: "Its holder can pull the liquidity (the reference weight); 95% leaves room for the pool's minimum LP",
+    },
+    LP_BURNED: { severity: 'info', points: 0, when: "the main pool's LP is burned (≥ `burnedPct`)" },
+    LP_NOT_APPLICABLE: {
+      severity: 'info',
+      points: 0,
+      when: 'the main pool is concentrated liquidity (CLMM, DLMM, DAMM v2): positions are NFTs',
+    },
+    BONDING_CURVE: { severity: 'info', points: 0, when: 'the liquidity sits in a launchpad bonding curve' },
+  },
 })
 
 export default defineSignal({
@@ -43,11 +58,10 @@ export default defineSignal({
       if (curve && !curve.complete)
         return ok(
           [
-            factor(
+            finding(
               meta,
+              options,
               'BONDING_CURVE',
-              'info',
-              0,
               'Liquidity on a bonding curve',
               "The liquidity is held by the launchpad's bonding-curve program, not by LP holders.",
               { bonding_curve: curve.bondingCurve },
@@ -70,11 +84,10 @@ export default defineSignal({
     if (main.model === 'CLMM_DLMM')
       return ok(
         [
-          factor(
+          finding(
             meta,
+            options,
             'LP_NOT_APPLICABLE',
-            'info',
-            0,
             `${main.venue}: positions, not LP tokens`,
             'Concentrated-liquidity positions are NFTs: LP burn does not apply; providers can withdraw their own positions.',
             { pool: main.address },
@@ -98,22 +111,20 @@ export default defineSignal({
     return ok(
       burned
         ? [
-            factor(
+            finding(
               meta,
+              options,
               'LP_BURNED',
-              'info',
-              0,
               `LP ${main.lp.burnedPct}% burned`,
               "The pool's LP tokens are burned: its liquidity cannot be pulled.",
               { pool: main.address, burned_pct: main.lp.burnedPct },
             ),
           ]
         : [
-            factor(
+            finding(
               meta,
+              options,
               'LP_UNBURNED',
-              'high',
-              options.penalty,
               `LP ${main.lp.burnedPct}% burned`,
               'Most LP tokens still exist: their holders can withdraw the liquidity (a rug pull).',
               { pool: main.address, burned_pct: main.lp.burnedPct },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
   id: 'metadata-mutability',
@@ -14,6 +14,14 @@ const meta = signalMeta({
   confidence: 'high',
   options: Type.Object({ penalty: Type.Number({ maximum: 0 }) }),
   defaults: { penalty: -5 },
+  findings: {
+    METADATA_MUTABLE: {
+      severity: 'low',
+      points: 'penalty',
+      when: 'the metadata update authority can still change it',
+      why: 'Name and image can be changed to impersonate another token',
+    },
+  },
 })
 
 export default defineSignal({
@@ -24,11 +32,10 @@ export default defineSignal({
     if (metadata.isMutable !== true) return ok([], { metadata_mutable: metadata.isMutable })
     return ok(
       [
-        factor(
+        finding(
           meta,
+          options,
           'METADATA_MUTABLE',
-          'low',
-          options.penalty,
           'Mutable metadata',
           'The update authority can change name, symbol and image.',
           { update_authority: metadata.updateAuthority },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 import { isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
@@ -15,6 +15,20 @@ const meta = signalMeta({
   confidence: 'high',
   options: Type.Object({ penalty: Type.Number({ maximum: 0 }) }),
   defaults: { penalty: -25 },
+  findings: {
+    MINT_AUTHORITY_LIVE: {
+      severity: 'high',
+      points: 'penalty',
+      when: 'the mint authority is set',
+      why: 'New supply can be printed and sold into the pool (the reference weight)',
+    },
+    MINT_AUTHORITY_LIVE_EXEMPT: {
+      severity: 'info',
+      points: 0,
+      when: 'the mint authority is set on an issuer-controlled asset (`AUTHORITY_EXEMPT`)',
+      why: 'A stablecoin or wrapped asset must be able to mint; penalising it is a false alarm',
+    },
+  },
 })
 
 export default defineSignal({
@@ -28,20 +42,18 @@ export default defineSignal({
     return ok(
       [
         exempt
-          ? factor(
+          ? finding(
               meta,
+              options,
               'MINT_AUTHORITY_LIVE_EXEMPT',
-              'info',
-              0,
               'Mint authority live (issuer-controlled asset)',
               'The issuer can mint, as a verified stablecoin or wrapped asset must; not penalised.',
               { authority: mint.mintAuthority },
             )
-          : factor(
+          : finding(
               meta,
+              options,
               'MINT_AUTHORITY_LIVE',
-              'high',
-              options.penalty,
               'Mint authority live',
               'A wallet can still mint new tokens and dilute holders.',
               { authority: mint.mintAuthority },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 /** Weights of the price changes in the price part (recent moves count most). */
 const PRICE_WEIGHTS = { h1: 0.5, h6: 0.3, h24: 0.2 } as const
@@ -22,6 +22,20 @@ const meta = signalMeta({
   confidence: 'medium',
   options: Type.Object({ crashPct: Type.Number({ maximum: 0 }), parabolicPct: Type.Number({ minimum: 0 }) }),
   defaults: { crashPct: -50, parabolicPct: 100 },
+  findings: {
+    PRICE_CRASH_24H: {
+      severity: 'medium',
+      points: -10,
+      when: "the main pair's 24 h change ≤ `crashPct`",
+      why: 'A halving in a day is sellers leaving',
+    },
+    PARABOLIC_24H: {
+      severity: 'low',
+      points: -5,
+      when: 'the 24 h change ≥ `parabolicPct`',
+      why: 'Buying now chases the move',
+    },
+  },
 })
 
 const round2 = (value: number) => Math.round(value * 100) / 100
@@ -54,11 +68,10 @@ export default defineSignal({
     }
     if (change24 !== undefined && change24 <= options.crashPct)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'PRICE_CRASH_24H',
-          'medium',
-          -10,
           `Price ${change24}% in 24 h`,
           'The price more than halved in a day.',
           evidence,
@@ -66,11 +79,10 @@ export default defineSignal({
       )
     else if (change24 !== undefined && change24 >= options.parabolicPct)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'PARABOLIC_24H',
-          'low',
-          -5,
           `Price +${change24}% in 24 h`,
           'The price more than doubled in a day: buying now chases the move.',
           evidence,

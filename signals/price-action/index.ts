@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
 import { priceChange, pricingPair, round, tokenPairs, type TokenPair } from '../../src/pipeline/derive/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
 import { covers, marketInputs, type TradeTape } from '../../src/pipeline/derive/trades.ts'
@@ -28,6 +28,25 @@ const meta = signalMeta({
   // A third off in a day, or a sixth in an hour, is a crash on any chart; the mirror moves are a
   // surge. Four fifths below the high: nearly every holder is at a loss and waiting to sell.
   defaults: { crash24hPct: -30, crash1hPct: -15, surge24hPct: 30, surge1hPct: 15, farBelowAthPct: -80 },
+  findings: {
+    PRICE_CRASH: {
+      severity: 'high',
+      points: -15,
+      when: '24 h change ≤ `crash24hPct` or 1 h change ≤ `crash1hPct`',
+      why: "A buyer into a crash is catching sellers' exits",
+    },
+    PRICE_SURGE: {
+      severity: 'info',
+      points: 0,
+      when: '24 h change ≥ `surge24hPct` or 1 h change ≥ `surge1hPct`',
+    },
+    FAR_BELOW_ATH: {
+      severity: 'medium',
+      points: -5,
+      when: 'the price is `farBelowAthPct` or more below the all-time high',
+      why: 'Nearly every holder is at a loss and waiting to sell',
+    },
+  },
 })
 
 const NULL_FIELDS = {
@@ -87,11 +106,10 @@ export default defineSignal({
       (change.h1 !== null && change.h1 <= options.crash1hPct)
     )
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'PRICE_CRASH',
-          'high',
-          -15,
           `Price ${describe(change)}`,
           `The price fell ${-options.crash24hPct}% or more in a day, or ${-options.crash1hPct}% or more in an hour: sellers are in control.`,
           { ...change },
@@ -102,11 +120,10 @@ export default defineSignal({
       (change.h1 !== null && change.h1 >= options.surge1hPct)
     )
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'PRICE_SURGE',
-          'info',
-          0,
           `Price ${describe(change)}`,
           `The price rose ${options.surge24hPct}% or more in a day, or ${options.surge1hPct}% or more in an hour.`,
           { ...change },
@@ -114,11 +131,10 @@ export default defineSignal({
       )
     if (pctFromAth !== null && pctFromAth <= options.farBelowAthPct)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'FAR_BELOW_ATH',
-          'medium',
-          -5,
           `${pctFromAth}% from the all-time high`,
           `The price is ${-pctFromAth}% below its high: nearly every buyer holds a loss.`,
           { pct_from_ath: pctFromAth },

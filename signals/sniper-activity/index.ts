@@ -1,5 +1,13 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, missingOf, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import {
+  defineSignal,
+  finding,
+  missingOf,
+  notAssessed,
+  ok,
+  signalMeta,
+  unknownOutcome,
+} from '../../src/pipeline/signal.ts'
 import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipeline/derive/opening.ts'
 
 const meta = signalMeta({
@@ -23,6 +31,20 @@ const meta = signalMeta({
   // Three slots (~1.2 s) is faster than a person reading a new pool and signing. Eight bots or a fifth
   // of the supply is a swarm; three bots or 5% of the supply is ordinary Solana sniping.
   defaults: { windowSlots: 3, highBuyers: 8, highPct: 20, mediumBuyers: 3, mediumPct: 5 },
+  findings: {
+    SNIPER_SWARM: {
+      severity: 'high',
+      points: -15,
+      when: 'at least `highBuyers` wallets, or `highPct` of supply, in the `windowSlots` slots after opening',
+      why: 'Snipers sell the cheapest supply into the first real buyers',
+    },
+    SNIPERS: {
+      severity: 'medium',
+      points: -5,
+      when: 'at least `mediumBuyers` wallets, or `mediumPct` of supply',
+      why: 'Ordinary Solana sniping',
+    },
+  },
 })
 
 export default defineSignal({
@@ -39,16 +61,7 @@ export default defineSignal({
       return {
         status: 'unknown',
         missing: [],
-        factors: [
-          factor(
-            meta,
-            'UNKNOWN',
-            'info',
-            0,
-            'Sniper activity: not assessed',
-            "The pool's history is longer than what is read: its opening slot is unknown.",
-          ),
-        ],
+        factors: [notAssessed(meta, "The pool's history is longer than what is read: its opening slot is unknown.")],
         fields: {},
       }
     // After the opening slot (same-slot buys are the bundle signal's), the creator's own buys aside.
@@ -64,11 +77,10 @@ export default defineSignal({
     if (snipers >= options.highBuyers || pct >= options.highPct)
       return ok(
         [
-          factor(
+          finding(
             meta,
+            options,
             'SNIPER_SWARM',
-            'high',
-            -15,
             `${snipers} snipers took ${pct}% of the supply`,
             `${snipers} wallets bought within ${options.windowSlots} slots of the pool opening.`,
             evidence,
@@ -79,11 +91,10 @@ export default defineSignal({
     if (snipers >= options.mediumBuyers || pct >= options.mediumPct)
       return ok(
         [
-          factor(
+          finding(
             meta,
+            options,
             'SNIPERS',
-            'medium',
-            -5,
             `${snipers} snipers took ${pct}% of the supply`,
             `${snipers} wallets bought within ${options.windowSlots} slots of the pool opening.`,
             evidence,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
   id: 'token-2022-extensions',
@@ -18,6 +18,70 @@ const meta = signalMeta({
   }),
   // Above 10% a round trip loses over a fifth of its value; above 1% the fee is a business, not dust.
   defaults: { highFeeBps: 1_000, feeBps: 100 },
+  findings: {
+    PERMANENT_DELEGATE: {
+      severity: 'critical',
+      points: -40,
+      when: 'the mint has a permanent delegate',
+      why: "Anyone's tokens can be moved or burned by the delegate",
+    },
+    NON_TRANSFERABLE: {
+      severity: 'critical',
+      points: -100,
+      hardFail: true,
+      when: 'the mint is non-transferable',
+      why: 'Nobody can sell',
+    },
+    TRANSFER_FEE_HIGH: {
+      severity: 'high',
+      points: -30,
+      when: 'the transfer fee (current or scheduled) is at least `highFeeBps`',
+      why: 'A 10% fee costs a fifth of a round trip',
+    },
+    TRANSFER_FEE: {
+      severity: 'medium',
+      points: -10,
+      when: 'the transfer fee is at least `feeBps`',
+      why: 'Above 1% the fee is a business, not dust',
+    },
+    TRANSFER_FEE_MUTABLE: {
+      severity: 'medium',
+      points: -10,
+      when: 'a fee authority can change the transfer fee',
+      why: 'The fee authority can raise it to 100% after you buy',
+    },
+    TRANSFER_HOOK: {
+      severity: 'high',
+      points: -20,
+      when: 'a transfer hook program is set',
+      why: "A program of the issuer's choice runs on, and can refuse, every transfer",
+    },
+    DEFAULT_FROZEN: {
+      severity: 'high',
+      points: -30,
+      when: 'new token accounts start frozen',
+      why: 'Buyers cannot move tokens until the issuer thaws them',
+    },
+    PAUSED: {
+      severity: 'critical',
+      points: -100,
+      hardFail: true,
+      when: 'the pausable extension is paused',
+      why: 'No transfer can succeed',
+    },
+    PAUSABLE: {
+      severity: 'high',
+      points: -20,
+      when: 'a pause authority exists (not paused)',
+      why: 'A pause stops every transfer',
+    },
+    MINT_CLOSE_AUTHORITY: {
+      severity: 'low',
+      points: -5,
+      when: 'a mint close authority is set',
+      why: 'The mint can be closed and re-created at the same address',
+    },
+  },
 })
 
 export default defineSignal({
@@ -29,11 +93,10 @@ export default defineSignal({
     const found: Factor[] = []
     if (x.permanentDelegate)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'PERMANENT_DELEGATE',
-          'critical',
-          -40,
           'Permanent delegate',
           "A permanent delegate can transfer or burn tokens from any holder's account without consent.",
           { delegate: x.permanentDelegate },
@@ -41,26 +104,22 @@ export default defineSignal({
       )
     if (x.nonTransferable)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'NON_TRANSFERABLE',
-          'critical',
-          -100,
           'Non-transferable token',
           'Tokens cannot be transferred at all: nobody can sell.',
-          {},
-          true,
         ),
       )
     if (x.transferFee) {
       const bps = Math.max(x.transferFee.basisPoints, x.transferFee.newerBasisPoints)
       if (bps >= options.highFeeBps)
         found.push(
-          factor(
+          finding(
             meta,
+            options,
             'TRANSFER_FEE_HIGH',
-            'high',
-            -30,
             `Transfer fee ${bps / 100}%`,
             `Every transfer pays ${bps / 100}% to the fee authority.`,
             { basis_points: bps },
@@ -68,23 +127,16 @@ export default defineSignal({
         )
       else if (bps >= options.feeBps)
         found.push(
-          factor(
-            meta,
-            'TRANSFER_FEE',
-            'medium',
-            -10,
-            `Transfer fee ${bps / 100}%`,
-            `Every transfer pays ${bps / 100}%.`,
-            { basis_points: bps },
-          ),
+          finding(meta, options, 'TRANSFER_FEE', `Transfer fee ${bps / 100}%`, `Every transfer pays ${bps / 100}%.`, {
+            basis_points: bps,
+          }),
         )
       if (x.transferFee.configAuthority)
         found.push(
-          factor(
+          finding(
             meta,
+            options,
             'TRANSFER_FEE_MUTABLE',
-            'medium',
-            -10,
             'Transfer fee can be changed',
             'The fee authority can raise the fee (up to 100%) after you buy.',
             { authority: x.transferFee.configAuthority },
@@ -93,11 +145,10 @@ export default defineSignal({
     }
     if (x.transferHook?.programId)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'TRANSFER_HOOK',
-          'high',
-          -20,
           'Transfer hook',
           'Every transfer runs a program chosen by the issuer, which can refuse it.',
           { program: x.transferHook.programId, authority: x.transferHook.authority },
@@ -105,11 +156,10 @@ export default defineSignal({
       )
     if (x.defaultAccountState === 'frozen')
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'DEFAULT_FROZEN',
-          'high',
-          -30,
           'Accounts frozen by default',
           'New token accounts start frozen: buyers cannot move tokens until the issuer thaws them.',
         ),
@@ -117,33 +167,19 @@ export default defineSignal({
     if (x.pausable)
       found.push(
         x.pausable.paused
-          ? factor(
-              meta,
-              'PAUSED',
-              'critical',
-              -100,
-              'Transfers paused',
-              'The token is paused: no transfer can succeed.',
-              { authority: x.pausable.authority },
-              true,
-            )
-          : factor(
-              meta,
-              'PAUSABLE',
-              'high',
-              -20,
-              'Pausable',
-              'The pause authority can stop every transfer at any time.',
-              { authority: x.pausable.authority },
-            ),
+          ? finding(meta, options, 'PAUSED', 'Transfers paused', 'The token is paused: no transfer can succeed.', {
+              authority: x.pausable.authority,
+            })
+          : finding(meta, options, 'PAUSABLE', 'Pausable', 'The pause authority can stop every transfer at any time.', {
+              authority: x.pausable.authority,
+            }),
       )
     if (x.mintCloseAuthority)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'MINT_CLOSE_AUTHORITY',
-          'low',
-          -5,
           'Mint close authority',
           'The mint can be closed (once supply is zero) and re-created at the same address.',
           { authority: x.mintCloseAuthority },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
 import {
   liquidityUsd,
   priceChange,
@@ -55,6 +55,44 @@ const meta = signalMeta({
     // A third of the price gone in a day.
     decliningDropPct: -30,
   },
+  findings: {
+    NO_MARKET: { severity: 'high', points: -25, when: 'no pair trades the token', why: 'There is nothing to trade' },
+    TOKEN_DEAD: {
+      severity: 'high',
+      points: -25,
+      when: 'no trade for `deadDays`',
+      why: 'A week without a trade is abandoned, not quiet',
+    },
+    ILLIQUID: {
+      severity: 'high',
+      points: -25,
+      when: 'liquidity under `illiquidUsd`',
+      why: "Any sale crashes the price (the liquidity signal's floor)",
+    },
+    FEW_TRADERS: {
+      severity: 'medium',
+      points: -10,
+      when: 'at least `activeTrades24h` trades in 24 h made by fewer than `minTraders24h` wallets',
+      why: 'A few wallets trading with themselves (wash-traded: 90 trades, 4 wallets)',
+    },
+    DECLINING: {
+      severity: 'medium',
+      points: -10,
+      when: '24 h change ≤ `decliningDropPct`, or a busy day (≥ `activeTrades24h` trades) with none in 6 h',
+      why: 'Trading is winding down',
+    },
+    LOW_ACTIVITY: {
+      severity: 'low',
+      points: -5,
+      when: 'none of the other bands',
+      why: 'Too little trading to enter and leave without moving the price',
+    },
+    ACTIVE: {
+      severity: 'info',
+      points: 0,
+      when: '≥ `activeTrades24h` trades, ≥ `activeVolumeUsd` volume and enough wallets in 24 h, a trade in 6 h',
+    },
+  },
 })
 
 const NULL_FIELDS = { token_health: null, volume_1h_usd: null, volume_24h_usd: null, liquidity_usd: null }
@@ -67,11 +105,10 @@ export default defineSignal({
     const pairs = tokenPairs(market, mint)
     if (pairs.length === 0)
       return noMarket(meta, NULL_FIELDS, [
-        factor(
+        finding(
           meta,
+          options,
           'NO_MARKET',
-          'high',
-          -25,
           'No market',
           'No pool trades this token: it cannot be bought or sold at any price.',
           {},
@@ -124,11 +161,10 @@ export default defineSignal({
     const fewTraders = wallets24h !== null && trades24h >= options.activeTrades24h && wallets24h < options.minTraders24h
     if (fewTraders)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'FEW_TRADERS',
-          'medium',
-          -10,
           `${trades24h} trades by ${wallets24h} wallet${wallets24h === 1 ? '' : 's'} in 24 h`,
           "Nearly all of the day's trading came from a handful of wallets: the volume does not show real demand.",
           evidence,
@@ -139,11 +175,10 @@ export default defineSignal({
     if (lastTradeAge !== null && lastTradeAge >= options.deadDays * DAY_S) {
       health = 'DEAD'
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'TOKEN_DEAD',
-          'high',
-          -25,
           `No trade for ${round(lastTradeAge / DAY_S, 1)} days`,
           `Nobody has traded this token for over ${options.deadDays} days: its price is stale and there is no one to sell to.`,
           evidence,
@@ -152,11 +187,10 @@ export default defineSignal({
     } else if (liquidity !== null && liquidity < options.illiquidUsd) {
       health = 'ILLIQUID'
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'ILLIQUID',
-          'high',
-          -25,
           `Liquidity $${Math.round(liquidity)}`,
           `Under $${options.illiquidUsd} of liquidity: any sale crashes the price.`,
           evidence,
@@ -171,7 +205,7 @@ export default defineSignal({
         change24h !== null && change24h <= options.decliningDropPct
           ? `The price fell ${change24h}% in 24 h.`
           : `${trades24h} trades in 24 h but none in the last 6 h: trading has stopped.`
-      found.push(factor(meta, 'DECLINING', 'medium', -10, 'Declining', why, evidence))
+      found.push(finding(meta, options, 'DECLINING', 'Declining', why, evidence))
     } else if (
       trades24h >= options.activeTrades24h &&
       (volume24h ?? 0) >= options.activeVolumeUsd &&
@@ -180,11 +214,10 @@ export default defineSignal({
     ) {
       health = 'ACTIVE'
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'ACTIVE',
-          'info',
-          0,
           `${trades24h} trades, $${Math.round(volume24h!)} in 24 h`,
           'Traded steadily, recently and by many wallets.',
           evidence,
@@ -193,11 +226,10 @@ export default defineSignal({
     } else {
       health = 'LOW_ACTIVITY'
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'LOW_ACTIVITY',
-          'low',
-          -5,
           `${trades24h} trades, $${Math.round(volume24h ?? 0)} in 24 h`,
           'Thinly traded: entries and exits depend on a few counterparties.',
           evidence,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineSignal, factor, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
+import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
 import { priceChange, pricingPair, round, tokenPairs } from '../../src/pipeline/derive/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
 import { tradesSince, marketInputs } from '../../src/pipeline/derive/trades.ts'
@@ -21,6 +21,16 @@ const meta = signalMeta({
   // Under 10% in a day is a calm day even for a large cap; 30% is a memecoin's ordinary day and a
   // large cap's crisis.
   defaults: { mediumPct: 10, highPct: 30 },
+  findings: {
+    VOLATILITY_HIGH: {
+      severity: 'medium',
+      points: -5,
+      when: "the day's widest swing is at least `highPct`",
+      why: 'Expect large moves against any entry',
+    },
+    VOLATILITY_MEDIUM: { severity: 'info', points: 0, when: 'the swing is at least `mediumPct`' },
+    VOLATILITY_LOW: { severity: 'info', points: 0, when: 'the swing is under `mediumPct`' },
+  },
 })
 
 export default defineSignal({
@@ -70,22 +80,20 @@ export default defineSignal({
     const found: Factor[] =
       volatility === 'HIGH'
         ? [
-            factor(
+            finding(
               meta,
+              options,
               'VOLATILITY_HIGH',
-              'medium',
-              -5,
               `Price swing ${swing}% in a day`,
               `The price moved ${swing}% within the last day: expect large moves against any entry.`,
               evidence,
             ),
           ]
         : [
-            factor(
+            finding(
               meta,
-              `VOLATILITY_${volatility}`,
-              'info',
-              0,
+              options,
+              volatility === 'MEDIUM' ? 'VOLATILITY_MEDIUM' : 'VOLATILITY_LOW',
               `Price swing ${swing}% in a day`,
               `The widest move of the last day was ${swing}%.`,
               evidence,

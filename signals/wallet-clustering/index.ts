@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import {
   defineSignal,
-  factor,
+  finding,
   missingOf,
   ok,
   signalMeta,
@@ -29,6 +29,32 @@ const meta = signalMeta({
   // Three linked wallets is a deliberate set-up; insiders with a fifth of the supply can halve the
   // price on exit, with half they own the market.
   defaults: { clusterWallets: 3, insiderPct: 20, insiderExtremePct: 50 },
+  findings: {
+    DEV_LINKED_WALLETS: {
+      severity: 'high',
+      points: -15,
+      when: 'traced wallets were funded by, or funded, the creator',
+      why: 'The developer holds more than its own wallet shows',
+    },
+    WALLET_CLUSTER: {
+      severity: 'medium',
+      points: -10,
+      when: 'at least `clusterWallets` wallets share a non-creator funder in one sitting',
+      why: 'One operator behind several "holders"',
+    },
+    INSIDER_CONTROL_EXTREME: {
+      severity: 'critical',
+      points: -20,
+      when: 'linked wallets and the creator hold at least `insiderExtremePct`',
+      why: 'Insiders can take the pool on exit',
+    },
+    INSIDER_CONTROL_HIGH: {
+      severity: 'medium',
+      points: -10,
+      when: 'linked wallets and the creator hold at least `insiderPct`',
+      why: 'A fifth of the supply can halve the price on exit',
+    },
+  },
 })
 
 const round2 = (value: number) => Math.round(value * 100) / 100
@@ -63,11 +89,10 @@ export default defineSignal({
     }
     if (devLinked)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'DEV_LINKED_WALLETS',
-          'high',
-          -15,
           `${links.creatorLinked.size} wallet(s) tied to the developer`,
           "Holders or first buyers got their first SOL from the developer wallet (or funded it): they are the developer's wallets.",
           { ...evidence, dev_linked_wallets: [...links.creatorLinked] },
@@ -79,11 +104,10 @@ export default defineSignal({
     if (sharedFunder.length > 0) {
       const wallets = new Set(sharedFunder.flatMap((cluster) => cluster.wallets))
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'WALLET_CLUSTER',
-          'medium',
-          -10,
           `${wallets.size} wallets share a funder`,
           'Several holders or first buyers were funded by one wallet in one sitting: one operator behind them.',
           { ...evidence, clustered_wallets: [...wallets] },
@@ -92,11 +116,10 @@ export default defineSignal({
     }
     if (clustered > 0 && insiderPct >= options.insiderExtremePct)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'INSIDER_CONTROL_EXTREME',
-          'critical',
-          -20,
           `Insiders hold ${insiderPct}%`,
           'The developer and its linked wallets hold half the supply or more.',
           { insider_control_percent: insiderPct },
@@ -104,11 +127,10 @@ export default defineSignal({
       )
     else if (clustered > 0 && insiderPct >= options.insiderPct)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'INSIDER_CONTROL_HIGH',
-          'medium',
-          -10,
           `Insiders hold ${insiderPct}%`,
           'The developer and its linked wallets hold a fifth of the supply or more.',
           { insider_control_percent: insiderPct },

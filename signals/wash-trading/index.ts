@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FactName } from '../../src/facts/types.ts'
 import {
   defineSignal,
-  factor,
+  finding,
   missingOf,
   signalMeta,
   unknownOutcome,
@@ -37,6 +37,22 @@ const meta = signalMeta({
   // At 60 most of the volume is repeated round trips; at 30 a third is, or a few wallets make all the
   // trades. Under ten swaps a day there is no volume worth faking.
   defaults: { highScore: 60, suspectScore: 30, minSwaps: 10 },
+  findings: {
+    WASH_TRADING: {
+      severity: 'high',
+      points: -20,
+      when: 'wash-trading score ≥ `highScore`, with at least `minSwaps` swaps in the day',
+      why: 'Most of the volume is repeated round trips: the activity is fake',
+    },
+    WASH_TRADING_SUSPECTED: {
+      severity: 'medium',
+      points: -10,
+      when: 'score ≥ `suspectScore`, with at least `minSwaps` swaps',
+      why: 'A large part of the volume is round trips',
+    },
+    TRADES_WINDOW_PARTIAL: { severity: 'info', points: 0, when: 'the pool traded more in the day than is read' },
+    WALLETS_NOT_LINKED: { severity: 'info', points: 0, when: 'scored wallet by wallet: funding or launch missing' },
+  },
 })
 
 const round2 = (value: number) => Math.round(value * 100) / 100
@@ -71,11 +87,10 @@ export default defineSignal({
     const found: Factor[] = []
     if (day.length >= options.minSwaps && wash.score >= options.highScore)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'WASH_TRADING',
-          'high',
-          -20,
           `Wash trading score ${wash.score}`,
           `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`,
           evidence,
@@ -83,11 +98,10 @@ export default defineSignal({
       )
     else if (day.length >= options.minSwaps && wash.score >= options.suspectScore)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'WASH_TRADING_SUSPECTED',
-          'medium',
-          -10,
           `Wash trading score ${wash.score}`,
           `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`,
           evidence,
@@ -95,11 +109,10 @@ export default defineSignal({
       )
     if (!trades.complete24h)
       found.push(
-        factor(
+        finding(
           meta,
+          options,
           'TRADES_WINDOW_PARTIAL',
-          'info',
-          0,
           'Last 24 h read in part',
           "The pool traded more than the transactions read: the day's counts are floors.",
           { covered_since: trades.coveredSince },
@@ -123,11 +136,10 @@ export default defineSignal({
       missing: linkMissing as FactName[],
       factors: [
         ...found,
-        factor(
+        finding(
           meta,
+          options,
           'WALLETS_NOT_LINKED',
-          'info',
-          0,
           'Wash trading: wallets not linked',
           `Scored wallet by wallet: ${linkMissing.join(', ')} could not be gathered, so linked wallets count as separate traders.`,
           { missing: linkMissing },

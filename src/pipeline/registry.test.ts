@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { describe, expect, test } from 'bun:test'
 import { BUILTIN_SIGNALS } from '../../signals/index.ts'
 import { loadSignalPackages, SignalRegistry, SignalRegistryError } from './registry.ts'
-import { defineSignal, ok, type Signal, type SignalMeta } from './signal.ts'
+import { defineSignal, finding, ok, type Signal, type SignalMeta, signalMeta } from './signal.ts'
 
 const base: SignalMeta = {
   id: 'sample',
@@ -16,6 +16,7 @@ const base: SignalMeta = {
   confidence: 'high',
   options: Type.Object({ limit: Type.Number() }),
   defaults: { limit: 1 },
+  findings: { SAMPLE: { severity: 'low', points: -5, when: 'always' } },
 }
 const sample = (overrides: Partial<SignalMeta>): Signal =>
   defineSignal({ meta: { ...base, ...overrides }, detect: () => ok([], {}) })
@@ -33,7 +34,7 @@ describe('SignalRegistry', () => {
     ).toEqual([])
   })
 
-  test.each([
+  test.each<[Partial<SignalMeta>, string]>([
     [{ id: 'Bad_Id' }, 'id must be kebab-case'],
     [{ version: 'one' }, 'is not semver'],
     [{ facts: ['nonsense' as never] }, 'needs unknown fact "nonsense"'],
@@ -43,8 +44,40 @@ describe('SignalRegistry', () => {
     [{ risk: '' }, 'needs a title, the risk it detects and why it matters'],
     [{ id: 'ns/sample' }, 'built-in ids have no namespace'],
     [{ riskGroup: 'vibes' as never }, 'riskGroup must be one of'],
+    [{ findings: {} }, 'needs a findings catalogue'],
+    [{ findings: { sample: { severity: 'low', points: -5, when: 'w' } } }, 'must be UPPER_SNAKE_CASE'],
+    [{ findings: { UNKNOWN: { severity: 'info', points: 0, when: 'w' } } }, "is the pipeline's own code"],
+    [{ findings: { SAMPLE: { severity: 'grave' as never, points: -5, when: 'w' } } }, 'severity must be one of'],
+    [{ findings: { SAMPLE: { severity: 'low', points: 5, when: 'w' } } }, 'points must be a number ≤ 0'],
+    [{ findings: { SAMPLE: { severity: 'low', points: 'nope', when: 'w' } } }, 'points must be a number ≤ 0'],
+    [{ findings: { SAMPLE: { severity: 'low', points: 'limit', when: 'w' } } }, 'points must be a number ≤ 0'],
+    [{ findings: { SAMPLE: { severity: 'low', points: -5, when: '' } } }, 'needs "when"'],
   ])('refuses %p with a clear message', (overrides, message) => {
     expect(() => new SignalRegistry([sample(overrides)])).toThrow(message)
+  })
+
+  test('a finding raised from the catalogue takes its severity, points and hard fail from it', () => {
+    const meta = signalMeta({
+      ...base,
+      options: Type.Object({ penalty: Type.Number() }),
+      defaults: { penalty: -7 },
+      findings: {
+        TUNED: { severity: 'high', points: 'penalty', when: 'w' },
+        FATAL: { severity: 'critical', points: -100, hardFail: true, when: 'w' },
+      },
+    })
+    expect(finding(meta, { penalty: -3 }, 'TUNED', 't', 'd')).toMatchObject({
+      code: 'TUNED',
+      severity: 'high',
+      impact: -3,
+      hard_fail: false,
+    })
+    expect(finding(meta, meta.defaults, 'FATAL', 't', 'd', { x: 1 })).toMatchObject({
+      impact: -100,
+      hard_fail: true,
+      evidence: { x: 1 },
+    })
+    expect(() => finding(meta, meta.defaults, 'OTHER' as never, 't', 'd')).toThrow('does not declare')
   })
 
   test('refuses a duplicate id', () => {

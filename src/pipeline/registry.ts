@@ -2,7 +2,7 @@ import { Kind, type TObject } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { LOADERS } from '../facts/index.ts'
 import { SCANNER_IDS, SIGNAL_API_VERSION, type ScannerId, type Signal } from './signal.ts'
-import { RISK_GROUPS } from './vocabulary.ts'
+import { RISK_GROUPS, SEVERITIES } from './vocabulary.ts'
 
 /** A third-party signal package (ESLint-plugin style), named in SIGNAL_PLUGINS. */
 export interface SignalPackage {
@@ -23,6 +23,29 @@ const SEMVER = /^\d+\.\d+\.\d+(?:-[\w.]+)?$/
 const IMPACTS = new Set(['high', 'medium', 'low', 'informational'])
 const CONFIDENCES = new Set(['high', 'medium', 'low'])
 const FACTS = new Set(Object.keys(LOADERS))
+const CODE = /^[A-Z][A-Z0-9_]*$/
+/** Codes the pipeline itself raises (docs/scoring.md); no signal declares them. */
+const PIPELINE_CODES = new Set(['UNKNOWN', 'SIGNAL_ERROR', 'NOT_MEASURED'])
+
+/** Why a findings catalogue is invalid, or undefined when it is valid. */
+function findingsProblem(findings: unknown, defaults: Record<string, unknown>): string | undefined {
+  if (typeof findings !== 'object' || findings === null || Object.keys(findings).length === 0)
+    return 'needs a findings catalogue (code → severity, points, when)'
+  for (const [code, spec] of Object.entries(findings as Record<string, Record<string, unknown>>)) {
+    if (!CODE.test(code)) return `finding "${code}" must be UPPER_SNAKE_CASE`
+    if (PIPELINE_CODES.has(code)) return `finding ${code} is the pipeline's own code`
+    if (!SEVERITIES.includes(spec?.severity as never))
+      return `finding ${code}: severity must be one of ${SEVERITIES.join(', ')}`
+    const points = typeof spec.points === 'string' ? defaults[spec.points] : spec.points
+    if (typeof points !== 'number' || !Number.isFinite(points) || points > 0)
+      return `finding ${code}: points must be a number ≤ 0 or the name of a numeric option (got ${JSON.stringify(spec.points)})`
+    if (spec.hardFail !== undefined && typeof spec.hardFail !== 'boolean')
+      return `finding ${code}: hardFail is a boolean`
+    if (typeof spec.when !== 'string' || spec.when === '')
+      return `finding ${code}: needs "when" (the condition in words)`
+  }
+  return undefined
+}
 
 /**
  * Every signal the scanners may run, validated at boot: unique ids, semver, known scanners and facts,
@@ -97,6 +120,8 @@ export class SignalRegistry {
         `${where}: defaults do not match the options schema (${first?.path} ${first?.message})`,
       )
     }
+    const problem = findingsProblem(meta.findings, meta.defaults as Record<string, unknown>)
+    if (problem) throw new SignalRegistryError(`${where}: ${problem}`)
     this.#signals.set(meta.id, signal)
   }
 }

@@ -13,7 +13,26 @@ export type Confidence = 'high' | 'medium' | 'low'
 /** The version of this contract; third-party signal packages declare the one they were written for. */
 export const SIGNAL_API_VERSION = 1
 
-export interface SignalMeta<Options extends TObject = TObject> {
+/**
+ * One finding a signal can raise, with its weight: the catalogue entry behind a `factors` item.
+ * docs/scoring.md's tables are generated from these.
+ */
+export interface FindingSpec<OptionKey extends string = string> {
+  severity: Severity
+  /**
+   * Score points (0 for information, negative for a risk): a number, or the name of the numeric
+   * option that holds them (so a policy can tune it).
+   */
+  points: number | OptionKey
+  /** Caps the grade at F whatever the score (a token nobody can sell). */
+  hardFail?: boolean
+  /** When it is raised, in words. */
+  when: string
+  /** Why this weight (a reference service's weight, a measured case…). */
+  why?: string
+}
+
+export interface SignalMeta<Options extends TObject = TObject, Code extends string = string> {
   /** kebab-case; third-party signals are `namespace/id`. */
   id: string
   /** semver of the detector's logic (bump when a verdict can change). */
@@ -35,6 +54,8 @@ export interface SignalMeta<Options extends TObject = TObject> {
   confidence: Confidence
   options: Options
   defaults: Static<Options>
+  /** Every finding `detect` can raise, by its stable code (raised with `finding`). */
+  findings: Readonly<Record<Code, FindingSpec<keyof Static<Options> & string>>>
 }
 
 export type { Severity } from './vocabulary.ts'
@@ -88,7 +109,10 @@ export function defineSignal<Options extends TObject>(signal: Signal<Options>): 
   return signal as Signal<Options>
 }
 
-/** A factor for a signal's meta. */
+/**
+ * A factor for a signal's meta, with its severity and points given here. Signals raise findings with
+ * `finding` (their catalogue); this is for the pipeline's own informational factors.
+ */
 export function factor(
   meta: Pick<SignalMeta, 'id'>,
   code: string,
@@ -103,30 +127,25 @@ export function factor(
 }
 
 /**
- * The outcome of a detector whose facts are missing: one informational factor naming them, no
- * penalty and no invented values.
+ * The informational `UNKNOWN` factor of a detector that could not assess the token, with why: no
+ * penalty and no invented values (docs/scoring.md: unknown is not clean).
  */
+export function notAssessed(
+  meta: Pick<SignalMeta, 'id' | 'title'>,
+  detail: string,
+  evidence: Record<string, unknown> = {},
+): Factor {
+  return factor(meta, 'UNKNOWN', 'info', 0, `${meta.title}: not assessed`, detail, evidence)
+}
+
+/** The outcome of a detector whose facts are missing: one `notAssessed` factor naming them. */
 export function unknownOutcome(
   meta: Pick<SignalMeta, 'id' | 'title'>,
   missing: FactName[],
   fields: SignalFields = {},
 ): SignalOutcome {
-  return {
-    status: 'unknown',
-    missing,
-    factors: [
-      factor(
-        meta,
-        'UNKNOWN',
-        'info',
-        0,
-        `${meta.title}: not assessed`,
-        `Could not be assessed: ${missing.join(', ')} could not be gathered.`,
-        { missing },
-      ),
-    ],
-    fields,
-  }
+  const detail = `Could not be assessed: ${missing.join(', ')} could not be gathered.`
+  return { status: 'unknown', missing, factors: [notAssessed(meta, detail, { missing })], fields }
 }
 
 /** The facts of `names` that are missing from `facts`. */
@@ -135,8 +154,33 @@ export function missingOf(facts: FactView, names: readonly FactName[]): FactName
 }
 
 /** Declares a signal's meta with its types checked (the registry re-validates it at boot). */
-export function signalMeta<Options extends TObject>(meta: SignalMeta<Options>): SignalMeta<Options> {
+export function signalMeta<Options extends TObject, Code extends string>(
+  meta: SignalMeta<Options, Code>,
+): SignalMeta<Options, Code> {
   return meta
+}
+
+/** The points of a finding under the options a scan runs with. */
+export function pointsOf(spec: FindingSpec, options: Record<string, unknown>): number {
+  return typeof spec.points === 'number' ? spec.points : (options[spec.points] as number)
+}
+
+/**
+ * A factor from the signal's findings catalogue: severity, points and hard fail come from
+ * `meta.findings[code]`; the call gives what was measured (title, detail, evidence).
+ */
+export function finding<Options extends TObject, Code extends string>(
+  meta: SignalMeta<Options, Code>,
+  options: Static<Options>,
+  code: NoInfer<Code>,
+  title: string,
+  detail: string,
+  evidence: Record<string, unknown> = {},
+): Factor {
+  const spec = meta.findings[code] as FindingSpec | undefined
+  if (!spec) throw new Error(`signal ${meta.id} raised ${code}, which its findings catalogue does not declare`)
+  const points = pointsOf(spec, options as Record<string, unknown>)
+  return factor(meta, code, spec.severity, points, title, detail, evidence, spec.hardFail === true)
 }
 
 /** An `ok` outcome. */

@@ -25,6 +25,8 @@ export async function run(args: string[]): Promise<void> {
   const targets = [
     { name: 'solsentry', script: join(import.meta.dir, 'targets/solsentry.ts') },
     { name: 'bare Bun.serve', script: join(import.meta.dir, 'targets/bare.ts') },
+    // The framework's floor: Elysia with the core's hook set, each hook doing the least it can.
+    { name: 'Elysia floor', script: join(import.meta.dir, 'targets/elysia-floor.ts') },
   ]
 
   const generator = Bun.which('wrk')
@@ -64,10 +66,12 @@ export async function run(args: string[]): Promise<void> {
   for (const scenario of scenarios) {
     const ours = results.get(`solsentry|${scenario.name}`)!
     const bare = results.get(`bare Bun.serve|${scenario.name}`)!
+    const floor = results.get(`Elysia floor|${scenario.name}`)!
     const ratio = ours.rps / bare.rps
     console.log(
       `${scenario.name.padEnd(24)} throughput solsentry / bare = ${(ratio * 100).toFixed(1)}% ` +
-        `(target ≥ 60%: ${ratio >= 0.6 ? 'met' : 'NOT met'}); server CPU per request ×${(ours.cpuUsPerRequest / bare.cpuUsPerRequest).toFixed(2)}`,
+        `(target ≥ 60%: ${ratio >= 0.6 ? 'met' : 'NOT met'}); server CPU per request ×${(ours.cpuUsPerRequest / bare.cpuUsPerRequest).toFixed(2)}; ` +
+        `Elysia floor / bare = ${((floor.rps / bare.rps) * 100).toFixed(1)}%`,
     )
   }
   console.log('The load generator runs on the same machine; on 2 cores it competes with the server for CPU.')

@@ -3,6 +3,9 @@ import { ApiError } from './errors.ts'
 /** Largest request body accepted (JSON requests here are a few hundred bytes). */
 export const MAX_BODY_BYTES = 16 * 1024
 
+/** One strict decoder for every body: decoding a whole buffer keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
 /** Rejects a declared Content-Length over the limit before any byte of the body is read. */
@@ -16,8 +19,15 @@ export function checkDeclaredLength(request: Request): void {
  * `application/json` (or `+json`) unless the body is empty, valid UTF-8 and valid JSON.
  * An empty body reads as `{}`, so a missing field is reported by validation as missing.
  */
-export async function readJsonBody(request: Request, contentType: string): Promise<unknown> {
-  const bytes = await readLimited(request)
+export function readJsonBody(request: Request, contentType: string): Promise<unknown> {
+  // With a Content-Length (already checked against the limit) HTTP framing bounds the body: read it at
+  // once, one promise and no async frames (this runs on every request with a body). Touching
+  // `request.body` would materialise a ReadableStream, which costs more than the read.
+  if (request.headers.has('content-length')) return request.bytes().then((bytes) => parseJsonBytes(bytes, contentType))
+  return readChunked(request).then((bytes) => parseJsonBytes(bytes, contentType))
+}
+
+function parseJsonBytes(bytes: Uint8Array, contentType: string): unknown {
   if (bytes.length === 0) return {}
   if (!JSON_MEDIA_TYPE.test(contentType))
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', {
@@ -26,7 +36,7 @@ export async function readJsonBody(request: Request, contentType: string): Promi
     })
   let text: string
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    text = UTF8.decode(bytes)
   } catch {
     throw new ApiError('INVALID_JSON', { message: 'the request body is not valid UTF-8: send UTF-8 encoded JSON' })
   }
@@ -39,10 +49,8 @@ export async function readJsonBody(request: Request, contentType: string): Promi
   }
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
-  // With a Content-Length (already checked against the limit) HTTP framing bounds the body: read it at
-  // once. Touching `request.body` would materialise a ReadableStream, which costs more than the read.
-  if (request.headers.has('content-length')) return new Uint8Array(await request.arrayBuffer())
+/** A body without a Content-Length (chunked), read up to MAX_BODY_BYTES. */
+async function readChunked(request: Request): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array()
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []

@@ -19,21 +19,36 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
 /** How long a log line may wait in the sink's buffer, so a quiet service's lines still appear promptly. */
 const LOG_FLUSH_MS = 100
 
+/** A sink's batch is written out once it holds this many characters. */
+const LOG_BATCH_CHARS = 64 * 1024
+
 /**
- * Standard output through Bun's native buffered writer: lines are gathered in native memory and written
- * when the buffer fills or every LOG_FLUSH_MS. pino's default destination (sonic-boom, asynchronous)
- * recomputed the byte length of its whole pending buffer on every line — two fifths of the core's CPU
- * under load.
+ * Standard output through Bun's native writer, lines batched in JavaScript: they are joined into one
+ * string and handed to the writer when the batch fills or every LOG_FLUSH_MS. One native write per
+ * line cost about 2 µs (measured on the HTTP bench: a tenth of a cheap request), one per batch a
+ * fraction of that. pino's default destination (sonic-boom) recomputed the byte length of its whole
+ * pending buffer on every line — two fifths of the core's CPU under load.
  */
 function stdoutSink(): { write(line: string): void; drain(): Promise<void> } {
-  const writer = Bun.stdout.writer({ highWaterMark: 64 * 1024 })
-  const timer = setInterval(() => void writer.flush(), LOG_FLUSH_MS)
+  const writer = Bun.stdout.writer({ highWaterMark: LOG_BATCH_CHARS })
+  let batch = ''
+  const writeOut = () => {
+    if (batch === '') return
+    writer.write(batch)
+    batch = ''
+  }
+  const timer = setInterval(() => {
+    writeOut()
+    void writer.flush()
+  }, LOG_FLUSH_MS)
   timer.unref?.()
   return {
     write(line) {
-      writer.write(line)
+      batch += line
+      if (batch.length >= LOG_BATCH_CHARS) writeOut()
     },
     async drain() {
+      writeOut()
       await writer.flush()
     },
   }

@@ -77,8 +77,15 @@ export class MemoryBuckets {
 
   take(key: string, shape: BucketShape, nowMs: number): TakeResult {
     if (++this.#takesSinceSweep >= SWEEP_EVERY_TAKES) this.sweep(nowMs)
-    const { next, result } = takeFromBucket(this.#buckets.get(key), shape, nowMs)
-    this.#buckets.set(key, { ...next, expiresMs: nowMs + idleExpiryMs(shape) })
+    const bucket = this.#buckets.get(key)
+    const { next, result } = takeFromBucket(bucket, shape, nowMs)
+    const expiresMs = nowMs + idleExpiryMs(shape)
+    // Updated in place: one bucket object per client, not one per request.
+    if (bucket) {
+      bucket.tokens = next.tokens
+      bucket.updatedMs = next.updatedMs
+      bucket.expiresMs = expiresMs
+    } else this.#buckets.set(key, { ...next, expiresMs })
     return result
   }
 

@@ -34,31 +34,27 @@ export function trade(ctx: ServiceContext) {
   return new Elysia({ name: 'plugin:trade' })
     .post(
       quote.path,
-      async function tradeQuoteRoute(context) {
-        return answer(context, tradeAnswer(await quoteTrade(ctx, jobs, context.body), requestIdOf(context.set)))
+      // Handlers destructure what they read: Elysia parses only what a handler names (docs/architecture.md).
+      async function tradeQuoteRoute({ body, set }) {
+        return answer({ set }, tradeAnswer(await quoteTrade(ctx, jobs, body), requestIdOf(set)))
       },
       routeOptions(ctx, quote),
     )
     .post(
       execute.path,
-      async function tradeExecuteRoute(context) {
-        const requestId = requestIdOf(context.set)
-        return answer(
-          context,
-          tradeAnswer(await executeTrade({ ctx, jobs, hold: () => hold(context), requestId }, context.body), requestId),
-        )
+      async function tradeExecuteRoute({ request, body, set }) {
+        const requestId = requestIdOf(set)
+        const held = () => hold({ request, body, set })
+        return answer({ set }, tradeAnswer(await executeTrade({ ctx, jobs, hold: held, requestId }, body), requestId))
       },
       routeOptions(ctx, execute),
     )
     .get(
       status.path,
-      async function tradeStatusRoute(context) {
-        let job = await jobs.get(context.params.job_id)
+      async function tradeStatusRoute({ params, set }) {
+        let job = await jobs.get(params.job_id)
         if (!job)
-          return answer(
-            context,
-            tradeAnswer({ kind: 'job_not_found', job_id: context.params.job_id }, requestIdOf(context.set)),
-          )
+          return answer({ set }, tradeAnswer({ kind: 'job_not_found', job_id: params.job_id }, requestIdOf(set)))
         if (quoteExpired(job)) job = (await expireQuote(jobs, job)) ?? (await jobs.current(job.job_id))
         job = await resolveJob(ctx, jobs, job)
         return jobView(job)
@@ -67,7 +63,7 @@ export function trade(ctx: ServiceContext) {
     )
     .get(
       pairs.path,
-      async function tradePairsRoute(context) {
+      async function tradePairsRoute({ set }) {
         try {
           if (!ctx.sources.jupiter) throw new Error('no token list is configured (JUPITER_URL)')
           const verified = await ctx.sources.jupiter.tagged('verified', new CallMeter())
@@ -76,12 +72,12 @@ export function trade(ctx: ServiceContext) {
             .sort((a, b) => a.symbol.localeCompare(b.symbol))
           return { schema_version: SCHEMA_VERSION, count: list.length, pairs: list }
         } catch (error) {
-          context.set.status = 503
-          context.set.headers['retry-after'] = String(RETRY_AFTER_S)
+          set.status = 503
+          set.headers['retry-after'] = String(RETRY_AFTER_S)
           const message = `the aggregator's token list cannot be read (${(error as Error).message}): retry after ${RETRY_AFTER_S} s`
           return errorBody(
             new ApiError('UPSTREAM_UNAVAILABLE', { message, details: { retry_after_s: RETRY_AFTER_S } }),
-            requestIdOf(context.set),
+            requestIdOf(set),
           )
         }
       },

@@ -1,19 +1,8 @@
 // Bench baseline: a bare Bun.serve answering the same JSON as the service, with no framework at all.
-const HEALTH = JSON.stringify({
-  schema_version: '2.0',
-  status: 'ok',
-  version: '2.0.0',
-  uptime_s: 0,
-  sources: { store: 'ok' },
-})
-const INVALID = JSON.stringify({
-  schema_version: '2.0',
-  error: true,
-  code: 'INVALID_ADDRESS',
-  message: `"BONK" looks like a ticker: send the token's mint address, not its ticker`,
-  request_id: '00000000-0000-0000-0000-000000000000',
-  field: 'token_address',
-})
+import * as answers from './answers.ts'
+
+const HEALTH = JSON.stringify(answers.HEALTH)
+const INVALID = JSON.stringify(answers.INVALID)
 const json = { 'content-type': 'application/json' }
 
 const server = Bun.serve({

@@ -3,8 +3,8 @@
 // and after-response hooks, an error hook, per-status response schemas, a before-handle — each doing
 // the least it can. The gap from the bare server is the framework's; the gap from here is our code's.
 import { Elysia, t } from 'elysia'
+import { HEALTH, INVALID } from './answers.ts'
 
-const HEALTH = { schema_version: '2.0', status: 'ok', version: '2.0.0', uptime_s: 0, sources: { store: 'ok' } }
 const ErrorBody = t.Object(
   { error: t.Boolean(), code: t.String(), message: t.String() },
   { additionalProperties: true },
@@ -28,14 +28,7 @@ const app = new Elysia()
   .onError({ as: 'global' }, ({ set }) => {
     set.status = 400
     set.headers['content-type'] = 'application/json'
-    return {
-      schema_version: '2.0',
-      error: true,
-      code: 'INVALID_ADDRESS',
-      message: `"BONK" looks like a ticker: send the token's mint address, not its ticker`,
-      request_id: '00000000-0000-0000-0000-000000000000',
-      field: 'token_address',
-    }
+    return INVALID
   })
   .get('/health', () => HEALTH)
   .post('/fixture/scan', ({ body }) => ({ token_address: body.token_address }), {

@@ -3,11 +3,21 @@ import type { Facts } from '../../src/facts/types.ts'
 import momentum from './index.ts'
 
 type Pair = Facts['market']['pairs'][number]
-const pair = (priceChange: Pair['priceChange'], volume: Pair['volume']) =>
-  ({ pairAddress: 'p', priceChange, volume }) as Pair
+const MINT = 'm'
+/** A pair of the scanned token, as the base (its changes are its own) or as the quote (they are the base's). */
+const pair = (priceChange: Pair['priceChange'], volume: Pair['volume'], side: 'base' | 'quote' = 'base') =>
+  ({
+    pairAddress: 'p',
+    baseToken: { address: side === 'base' ? MINT : 'So11111111111111111111111111111111111111112' },
+    quoteToken: { address: side === 'base' ? 'So11111111111111111111111111111111111111112' : MINT },
+    priceNative: side === 'base' ? '0.01' : '150',
+    priceUsd: side === 'base' ? '1.5' : '150',
+    priceChange,
+    volume,
+  }) as Pair
 const detect = (pairs: Pair[] | undefined) =>
   momentum.detect({ get: () => (pairs ? { pairs } : undefined) as never }, momentum.meta.defaults, {
-    mint: 'm',
+    mint: MINT,
     now: 0,
   })
 const score = (pairs: Pair[]) => detect(pairs).fields.momentum_score as number
@@ -43,6 +53,19 @@ describe('momentum', () => {
       volume_24h: 120.5,
       price_change_24h_pct: 5,
     })
+  })
+
+  test("a token only ever quoted (USDC in SOL/USDC) does not take the base token's move", () => {
+    // DexScreener's changes are SOL's here: a SOL crash is not a USDC crash.
+    const quoted = detect([pair({ h1: -20, h6: -40, h24: -60 }, { h6: 250, h24: 1_000 }, 'quote')])
+    expect(quoted.factors).toEqual([])
+    expect(quoted.fields).toEqual({ momentum_score: 50, volume_24h: 1_000 })
+  })
+
+  test('the changes come from a pair where the token is the base, wherever it sits in the list', () => {
+    const pairs = [pair({ h24: -60 }, { h24: 900 }, 'quote'), pair({ h24: 12 }, { h24: 100 })]
+    expect(detect(pairs).fields).toMatchObject({ price_change_24h_pct: 12, volume_24h: 1_000 })
+    expect(detect(pairs).factors).toEqual([])
   })
 
   test('missing market: unknown, no fields', () => {

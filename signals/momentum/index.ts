@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox'
+import { priceChange, pricingPair, tokenPairs } from '../../src/pipeline/derive/market.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 /** Weights of the price changes in the price part (recent moves count most). */
@@ -12,7 +13,7 @@ const VOLUME_WEIGHT = 0.4
 const meta = signalMeta({
   id: 'momentum',
   riskGroup: 'market_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Momentum',
   risk: 'The price collapsing, or going parabolic, over the last day.',
   why: 'A halving in a day is sellers leaving; a doubling is a chase that usually gives back most of it. Either way a position sized now sits in the swing.',
@@ -26,7 +27,7 @@ const meta = signalMeta({
     PRICE_CRASH_24H: {
       severity: 'medium',
       points: -10,
-      when: "the main pair's 24 h change ≤ `crashPct`",
+      when: "the token's own 24 h change ≤ `crashPct`",
       why: 'A halving in a day is sellers leaving',
     },
     PARABOLIC_24H: {
@@ -42,17 +43,24 @@ const round2 = (value: number) => Math.round(value * 100) / 100
 
 export default defineSignal({
   meta,
-  detect(facts, options) {
+  detect(facts, options, { mint }) {
     const market = facts.get('market')
     if (!market) return unknownOutcome(meta, ['market'])
+    const pairs = tokenPairs(market, mint)
     // Nothing trades: no volume and no momentum (measured, not assumed).
-    if (market.pairs.length === 0) return ok([], { momentum_score: 0, volume_24h: 0 })
-    const main = market.pairs[0]!
-    const change = main.priceChange ?? {}
+    if (pairs.length === 0) return ok([], { momentum_score: 0, volume_24h: 0 })
+    // The token's own changes: DexScreener's are the base token's, so a token that is only ever quoted
+    // (USDC in SOL/USDC) has none, and its price part stays flat rather than taking SOL's move.
+    const pricing = pricingPair(pairs)
+    const change = {
+      h1: priceChange(pricing, 'h1') ?? undefined,
+      h6: priceChange(pricing, 'h6') ?? undefined,
+      h24: priceChange(pricing, 'h24') ?? undefined,
+    }
     const weighted =
       PRICE_WEIGHTS.h1 * (change.h1 ?? 0) + PRICE_WEIGHTS.h6 * (change.h6 ?? 0) + PRICE_WEIGHTS.h24 * (change.h24 ?? 0)
     const pricePart = 50 + 50 * Math.tanh(weighted / PRICE_SCALE_PCT)
-    const volume = (window: 'h6' | 'h24') => market.pairs.reduce((sum, pair) => sum + (pair.volume?.[window] ?? 0), 0)
+    const volume = (window: 'h6' | 'h24') => pairs.reduce((sum, { pair }) => sum + (pair.volume?.[window] ?? 0), 0)
     const day = volume('h24')
     // The last 6 hours' hourly volume against the day's: each doubling moves the part by tanh(1) of its range.
     const trend = day > 0 ? volume('h6') / 6 / (day / 24) : 0

@@ -52,6 +52,11 @@ export async function runService(
     { url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length },
     'listening',
   )
+  if (config.SOLSENTRY_PROFILE === 'mainnet' && config.JUPITER_URL && !config.JUPITER_API_KEY)
+    ctx.logger.warn(
+      { jupiter: config.JUPITER_URL },
+      'no JUPITER_API_KEY: Jupiter answers at its keyless rate, token-list facts and trade quotes will be slow or refused; get a key at portal.jup.ag',
+    )
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => {
       running

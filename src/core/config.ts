@@ -55,7 +55,15 @@ export const ConfigSchema = Type.Object({
   ),
   SOLANA_RPC_URL: Type.Optional(Url('Solana JSON-RPC endpoint (mainnet default: https://api.mainnet-beta.solana.com)')),
   DEXSCREENER_URL: Type.Optional(Url('DexScreener API base (mainnet default: https://api.dexscreener.com)')),
-  JUPITER_URL: Type.Optional(Url('Jupiter swap API base (mainnet default: https://lite-api.jup.ag)')),
+  JUPITER_URL: Type.Optional(Url('Jupiter API base: token list and swaps (mainnet default: https://api.jup.ag)')),
+  JUPITER_API_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'Jupiter API key (portal.jup.ag), sent as x-api-key; without one api.jup.ag serves its keyless tier, slowly (docs/data-layer.md); never logged',
+      hint: 'the key',
+    }),
+  ),
   FACILITATOR_URL: Type.Optional(Url('x402 facilitator base URL (required on mainnet)')),
   CDP_API_KEY_ID: Type.Optional(
     Type.String({
@@ -183,7 +191,8 @@ export type SettingName = keyof Config
 export const MAINNET_UPSTREAMS = {
   SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com',
   DEXSCREENER_URL: 'https://api.dexscreener.com',
-  JUPITER_URL: 'https://lite-api.jup.ag',
+  // lite-api.jup.ag, the keyless host, is being retired: api.jup.ag with a key is the documented path.
+  JUPITER_URL: 'https://api.jup.ag',
   BASE_RPC_URL: 'https://mainnet.base.org',
 } as const satisfies Partial<Config>
 

@@ -27,7 +27,12 @@ export function createSources(
   if (config.SOLANA_RPC_URL) sources.solana = new SolanaSource({ url: config.SOLANA_RPC_URL, cache })
   if (config.DEXSCREENER_URL)
     sources.dexscreener = new DexScreenerSource({ baseUrl: config.DEXSCREENER_URL, cache: httpCache })
-  if (config.JUPITER_URL) sources.jupiter = new JupiterSource({ baseUrl: config.JUPITER_URL, cache: httpCache })
+  if (config.JUPITER_URL)
+    sources.jupiter = new JupiterSource({
+      baseUrl: config.JUPITER_URL,
+      cache: httpCache,
+      ...(config.JUPITER_API_KEY ? { headers: { 'x-api-key': config.JUPITER_API_KEY } } : {}),
+    })
   if (health) {
     for (const source of Object.values(sources)) health.register(source.upstream.name, () => source.upstream.health())
     if (cache) health.register('cache', () => cache.health())

@@ -235,7 +235,12 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       action: 'AVOID',
       check: (body) => {
         expect(codes(body)).toContain('LIQUIDITY_CRITICAL')
-        expect(body.trading_pattern).toMatchObject({ unique_buyers_24h: 0, swaps_24h: 0, buy_sell_ratio_1h: null })
+        expect(body.trading_pattern).toMatchObject({
+          unique_buyers_24h: 0,
+          swaps_24h: 0,
+          buy_sell_ratio_1h: 0,
+          swaps_1h: 0,
+        })
       },
     },
   }

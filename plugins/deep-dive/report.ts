@@ -72,7 +72,7 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
       : `Wallet clustering: ${NOT_MEASURED}.`,
     `Launch: ${answer.launch_pattern.toLowerCase().replace('_', ' ')}; bundled launch: ${answer.bundled_launch_detected === undefined ? NOT_MEASURED : answer.bundled_launch_detected ? 'yes' : 'no'}; sniper activity: ${answer.sniper_activity ?? NOT_MEASURED}; launchpad: ${answer.pump_launchpad_launched === undefined ? NOT_MEASURED : answer.pump_launchpad_launched ? 'pump.fun (read on chain)' : 'none'}.`,
     trading
-      ? `Trading: wash-trading score ${trading.wash_trading_score}/100, ${trading.unique_buyers_24h} distinct buyers and ${trading.swaps_24h} swaps in 24 h${trading.window_complete ? '' : ' (window read in part: floors)'}, buy/sell ratio 1 h ${trading.buy_sell_ratio_1h ?? 'n/a (no trade in the hour)'}.`
+      ? `Trading: wash-trading score ${trading.wash_trading_score}/100, ${trading.unique_buyers_24h} distinct buyers and ${trading.swaps_24h} swaps in 24 h${trading.window_complete ? '' : ' (window read in part: floors)'}, buy/sell ratio 1 h ${trading.swaps_1h === 0 ? 'n/a (no trade in the hour)' : trading.buy_sell_ratio_1h}.`
       : `Trading pattern: ${NOT_MEASURED}.`,
   ].join(' ')
 

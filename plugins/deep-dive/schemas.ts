@@ -90,15 +90,14 @@ export const DeepLockStatus = Type.Object({
 })
 
 export const TradingPattern = Type.Object({
-  buy_sell_ratio_1h: Nullable(
-    Type.Number({
-      minimum: 0,
-      description:
-        'Buys per sell over the last hour (sells counted as at least one); null when nothing traded in the hour (a documented deviation)',
-    }),
-  ),
+  buy_sell_ratio_1h: Type.Number({
+    minimum: 0,
+    description:
+      'Buys per sell over the last hour on the main pool (sells counted as at least one): 0 when nothing was bought, also when nothing traded (see swaps_1h)',
+  }),
   unique_buyers_24h: Type.Integer({ minimum: 0, description: 'Distinct buyer wallets over 24 h on the main pool' }),
   wash_trading_score: Type.Number({ minimum: 0, maximum: 100 }),
+  swaps_1h: Type.Integer({ minimum: 0, description: 'Swaps on the main pool in the last hour' }),
   swaps_24h: Type.Integer({ minimum: 0 }),
   window_complete: Type.Boolean({ description: 'False when the 24 h window was read in part (the counts are floors)' }),
 })

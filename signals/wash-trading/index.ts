@@ -19,7 +19,7 @@ const DAY_S = 24 * HOUR_S
 const meta = signalMeta({
   id: 'wash-trading',
   riskGroup: 'behavioral_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Wash trading',
   risk: 'Volume made by the same (or linked) wallets buying and selling back and forth.',
   why: 'Wash volume fakes demand: the token looks liquid and popular to buyers and trending lists while almost nobody trades it.',
@@ -121,8 +121,10 @@ export default defineSignal({
 
     const fields = {
       trading_pattern: {
-        // No trade in the hour: no ratio (null), not an invented 0 or 1. No sell: sells count as one.
-        buy_sell_ratio_1h: hour.length === 0 ? null : round2(buys1h / Math.max(1, sells1h)),
+        // Buys per sell, sells counted as at least one (the market intel's buy_sell_ratio rule): 0 when
+        // nothing was bought in the hour, also when nothing traded; swaps_1h tells the two apart.
+        buy_sell_ratio_1h: round2(buys1h / Math.max(1, sells1h)),
+        swaps_1h: hour.length,
         unique_buyers_24h: uniqueBuyers,
         wash_trading_score: wash.score,
         swaps_24h: day.length,

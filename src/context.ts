@@ -1,4 +1,4 @@
-import { facilitatorHeaders, type Config } from './core/config.ts'
+import { headersSetting, type Config } from './core/config.ts'
 import { HealthBoard } from './core/health.ts'
 import { createLogger, flushLogs, type Logger } from './core/logger.ts'
 import { Registry } from './core/manifest.ts'
@@ -81,7 +81,7 @@ function createPaymentGate(
   if (!config.FACILITATOR_URL) return UNCONFIGURED_PAYMENTS
   const facilitator = new FacilitatorClient({
     url: config.FACILITATOR_URL,
-    headers: facilitatorHeaders(config),
+    headers: headersSetting(config, 'FACILITATOR_HEADERS'),
     verifyBudgetMs: config.FACILITATOR_VERIFY_BUDGET_MS,
     settleTimeoutMs: config.FACILITATOR_SETTLE_TIMEOUT_MS,
     authorize:

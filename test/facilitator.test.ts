@@ -5,7 +5,7 @@ import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { paymentKey } from '../src/payments/payment-key.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
-import { facilitatorHeaders } from '../src/core/config.ts'
+import { headersSetting } from '../src/core/config.ts'
 import { UpstreamError } from '../src/sources/upstream.ts'
 import type { PaymentV2 } from '../src/payments/payment-header.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
@@ -230,7 +230,7 @@ describe('our facilitator client (src/payments/facilitator.ts) against the sandb
     try {
       const keyed = new FacilitatorClient({
         url: `http://127.0.0.1:${recorder.port}`,
-        headers: facilitatorHeaders({ FACILITATOR_HEADERS: '{"Authorization": "Bearer k-1"}' }),
+        headers: headersSetting({ FACILITATOR_HEADERS: '{"Authorization": "Bearer k-1"}' }, 'FACILITATOR_HEADERS'),
       })
       await keyed.supported()
       expect(seen).toEqual(['Bearer k-1'])

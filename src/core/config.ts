@@ -54,6 +54,19 @@ export const ConfigSchema = Type.Object({
     }),
   ),
   SOLANA_RPC_URL: Type.Optional(Url('Solana JSON-RPC endpoint (mainnet default: https://api.mainnet-beta.solana.com)')),
+  SOLANA_RPC_PROVIDER: Type.Optional(
+    Type.Union([Type.Literal('public'), Type.Literal('keyed'), Type.Literal('unlimited')], {
+      description:
+        "The RPC provider's limits, which calls are paced to (docs/data-layer.md); default: public for Solana's hosts and unknown ones, keyed for a URL carrying a key, unlimited for loopback",
+      hint: 'public, keyed or unlimited',
+    }),
+  ),
+  SOLANA_RPC_HEADERS: Type.Optional(
+    Type.String({
+      description: 'Headers sent with every RPC request, as a JSON object (a provider key sent as a header)',
+      hint: 'a JSON object of header names to string values, such as {"x-api-key": "<key>"}',
+    }),
+  ),
   DEXSCREENER_URL: Type.Optional(Url('DexScreener API base (mainnet default: https://api.dexscreener.com)')),
   JUPITER_URL: Type.Optional(Url('Jupiter API base: token list and swaps (mainnet default: https://api.jup.ag)')),
   JUPITER_API_KEY: Type.Optional(
@@ -235,7 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const config = withDefaults as Config
 
-  if (config.FACILITATOR_HEADERS !== undefined) facilitatorHeaders(config)
+  for (const name of HEADER_SETTINGS) if (config[name] !== undefined) headersSetting(config, name)
   if ((config.CDP_API_KEY_ID === undefined) !== (config.CDP_API_KEY_SECRET === undefined))
     throw new ConfigError(
       `${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_ID' : 'CDP_API_KEY_SECRET'}: required with ${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_SECRET' : 'CDP_API_KEY_ID'}`,
@@ -261,12 +274,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return config
 }
 
-/** FACILITATOR_HEADERS as an object of header values; throws ConfigError when it is not one. */
-export function facilitatorHeaders(config: Pick<Config, 'FACILITATOR_HEADERS'>): Record<string, string> {
-  if (config.FACILITATOR_HEADERS === undefined) return {}
+/** Settings holding extra request headers as a JSON object. */
+const HEADER_SETTINGS = ['FACILITATOR_HEADERS', 'SOLANA_RPC_HEADERS'] as const
+
+/** A headers setting as an object of header values; throws ConfigError when it is not one. */
+export function headersSetting(
+  config: Partial<Pick<Config, (typeof HEADER_SETTINGS)[number]>>,
+  name: (typeof HEADER_SETTINGS)[number],
+): Record<string, string> {
+  const raw = config[name]
+  if (raw === undefined) return {}
   let parsed: unknown
   try {
-    parsed = JSON.parse(config.FACILITATOR_HEADERS)
+    parsed = JSON.parse(raw)
   } catch {
     parsed = undefined
   }
@@ -277,7 +297,7 @@ export function facilitatorHeaders(config: Pick<Config, 'FACILITATOR_HEADERS'>):
     !Object.values(parsed).every((value) => typeof value === 'string')
   )
     throw new ConfigError(
-      'FACILITATOR_HEADERS: must be a JSON object of header names to string values, such as {"Authorization": "Bearer <key>"}',
+      `${name}: must be a JSON object of header names to string values, such as {"Authorization": "Bearer <key>"}`,
     )
   return parsed as Record<string, string>
 }

@@ -2,6 +2,8 @@ import type { Config } from '../core/config.ts'
 import type { HealthBoard } from '../core/health.ts'
 import { DexScreenerSource } from './dexscreener.ts'
 import { JupiterSource } from './jupiter.ts'
+import { providerOf } from './rpc-providers.ts'
+import { headersSetting } from '../core/config.ts'
 import { RedisCache, type SharedCache } from '../store/shared-cache.ts'
 import { SolanaSource } from './solana-rpc.ts'
 
@@ -24,7 +26,13 @@ export function createSources(
   const cache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, 'json-bigint') : undefined
   const httpCache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, 'json') : undefined
   const sources: Partial<ConfiguredSources> = {}
-  if (config.SOLANA_RPC_URL) sources.solana = new SolanaSource({ url: config.SOLANA_RPC_URL, cache })
+  if (config.SOLANA_RPC_URL)
+    sources.solana = new SolanaSource({
+      url: config.SOLANA_RPC_URL,
+      cache,
+      provider: providerOf(config.SOLANA_RPC_URL, config.SOLANA_RPC_PROVIDER),
+      headers: headersSetting(config, 'SOLANA_RPC_HEADERS'),
+    })
   if (config.DEXSCREENER_URL)
     sources.dexscreener = new DexScreenerSource({ baseUrl: config.DEXSCREENER_URL, cache: httpCache })
   if (config.JUPITER_URL)

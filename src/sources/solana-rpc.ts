@@ -1,6 +1,7 @@
 import { createSolanaRpcFromTransport, type Rpc, type SolanaRpcApi } from '@solana/kit'
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
 import type { SharedCache } from '../store/shared-cache.ts'
+import { CallPacer, type RpcProvider, RPC_PROVIDERS } from './rpc-providers.ts'
 import { type CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
 /**
@@ -18,9 +19,6 @@ const CACHE_TTL_MS: Record<string, number> = {
   getTransaction: 24 * 60 * 60 * 1000,
   getProgramAccounts: 10_000,
 }
-
-/** Calls per JSON-RPC batch: public endpoints cap batches, and one slow call should not hold many. */
-const MAX_BATCH = 20
 
 interface JsonRpcPayload {
   jsonrpc: '2.0'
@@ -40,24 +38,42 @@ export interface SolanaSourceOptions extends Partial<UpstreamOptions> {
   url: string
   /** A cache shared with other instances (Redis), behind the in-process one. */
   cache?: SharedCache
+  /** The provider's limits, which calls are paced to (default: none, a dedicated node). */
+  provider?: RpcProvider
+  /** Extra headers on every request (a provider's key header). */
+  headers?: Record<string, string>
 }
 
 /**
  * The Solana JSON-RPC source, used through the stock @solana/kit client. Its transport coalesces and
  * caches each call by (method, params), and sends the calls made by all scans in the same tick as one
  * JSON-RPC batch: one upstream HTTP request, counted once in the meter of every scan that had a call in it.
+ * Calls are paced to the provider's limits (in all and per method, batches capped): a call over a limit
+ * waits in the queue for the window to move rather than being refused by the provider.
  */
 export class SolanaSource {
   readonly upstream: Upstream
   readonly #url: string
+  readonly provider: RpcProvider
   readonly #memo: Memo
+  readonly #pacer: CallPacer
+  readonly #headers: Record<string, string>
   #queue: Queued[] = []
   #flushScheduled = false
+  #paceTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(options: SolanaSourceOptions) {
     this.#url = options.url
+    this.provider = options.provider ?? RPC_PROVIDERS.unlimited
+    this.#pacer = new CallPacer(this.provider.limits)
+    this.#headers = { ...options.headers, 'content-type': 'application/json' }
     this.#memo = new Memo(undefined, options.cache)
     this.upstream = new Upstream({ ...options, name: options.name ?? 'solana_rpc' })
+  }
+
+  /** Calls waiting for the provider's window to move (paced, not yet sent). */
+  get waiting(): number {
+    return this.#queue.length
   }
 
   /** A kit RPC client whose calls count into `meter`. */
@@ -90,7 +106,7 @@ export class SolanaSource {
   #enqueue(payload: JsonRpcPayload, meter: CallMeter): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ payload, meter, resolve, reject })
-      if (this.#queue.length >= MAX_BATCH) this.#flush()
+      if (this.#queue.length >= this.provider.limits.maxBatch) this.#flush()
       else if (!this.#flushScheduled) {
         this.#flushScheduled = true
         // After the current microtasks: every fact that can start now has queued its call.
@@ -99,11 +115,25 @@ export class SolanaSource {
     })
   }
 
+  /** Sends the queued calls the provider's limits allow now, in batches; the rest wait for the window. */
   #flush(): void {
     this.#flushScheduled = false
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, MAX_BATCH)
-      void this.#send(batch)
+    const now = Date.now()
+    const ready: Queued[] = []
+    const held: Queued[] = []
+    for (const item of this.#queue) (this.#pacer.tryTake(item.payload.method, now) ? ready : held).push(item)
+    this.#queue = held
+    for (let start = 0; start < ready.length; start += this.provider.limits.maxBatch)
+      void this.#send(ready.slice(start, start + this.provider.limits.maxBatch))
+    if (held.length > 0 && this.#paceTimer === undefined) {
+      const wait = Math.min(...held.map((item) => this.#pacer.waitMs(item.payload.method, now)))
+      this.#paceTimer = setTimeout(
+        () => {
+          this.#paceTimer = undefined
+          this.#flush()
+        },
+        Math.max(1, wait),
+      )
     }
   }
 
@@ -115,7 +145,7 @@ export class SolanaSource {
       const answers = await this.upstream.run(meters, async (signal) => {
         const response = await fetch(this.#url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: this.#headers,
           body: stringifyJsonWithBigInts(wire.length === 1 ? wire[0] : wire),
           signal,
         })

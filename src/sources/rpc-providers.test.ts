@@ -1,0 +1,84 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { CallPacer, providerOf, RPC_PROVIDERS } from './rpc-providers.ts'
+import { SolanaSource } from './solana-rpc.ts'
+import { CallMeter } from './upstream.ts'
+
+describe('providerOf', () => {
+  test.each([
+    ['https://api.mainnet-beta.solana.com', 'public'],
+    ['https://mainnet.helius-rpc.com/?api-key=abc123', 'keyed'],
+    ['https://example.solana-mainnet.quiknode.pro/0123456789abcdef0123456789abcdef/', 'keyed'],
+    ['http://127.0.0.1:8899', 'unlimited'],
+    ['http://localhost:8899', 'unlimited'],
+    ['https://rpc.example.com', 'public'],
+  ])('%s → %s', (url, name) => {
+    expect(providerOf(url).name).toBe(name as never)
+  })
+
+  test('SOLANA_RPC_PROVIDER wins over the guess', () => {
+    expect(providerOf('http://127.0.0.1:8899', 'public')).toBe(RPC_PROVIDERS.public)
+  })
+})
+
+describe('CallPacer', () => {
+  const limits = { windowMs: 1_000, callsPerWindow: 5, callsPerMethodPerWindow: 3, maxBatch: 10 }
+
+  test('lets a method through up to its own limit, then says how long to wait', () => {
+    const pacer = new CallPacer(limits)
+    expect([0, 1, 2, 3].map(() => pacer.tryTake('getAccountInfo', 100))).toEqual([true, true, true, false])
+    expect(pacer.waitMs('getAccountInfo', 400)).toBe(700)
+    expect(pacer.tryTake('getAccountInfo', 1_101)).toBe(true)
+  })
+
+  test('counts every method against the total', () => {
+    const pacer = new CallPacer(limits)
+    for (const method of ['a', 'a', 'b', 'b', 'c']) expect(pacer.tryTake(method, 0)).toBe(true)
+    expect(pacer.tryTake('d', 0)).toBe(false)
+    expect(pacer.waitMs('d', 250)).toBe(750)
+  })
+
+  test('an unlimited provider never holds a call', () => {
+    const pacer = new CallPacer(RPC_PROVIDERS.unlimited.limits)
+    for (let i = 0; i < 1_000; i++) expect(pacer.tryTake('getAccountInfo', 0)).toBe(true)
+  })
+})
+
+describe('SolanaSource paced to a provider (loopback RPC that answers 429 past its limit)', () => {
+  // A JSON-RPC peer allowing 4 calls per 300 ms, as a provider would; it records when each call came.
+  const arrivals: number[] = []
+  let refused = 0
+  const peer = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(request) {
+      const body = (await request.json()) as { id: number }[] | { id: number }
+      const calls = Array.isArray(body) ? body : [body]
+      const now = Date.now()
+      const recent = arrivals.filter((at) => at > now - 300).length
+      if (recent + calls.length > 4) {
+        refused++
+        return new Response('Too many requests', { status: 429 })
+      }
+      for (const _ of calls) arrivals.push(now)
+      const answers = calls.map((call) => ({ jsonrpc: '2.0', id: call.id, result: { context: { slot: 1 }, value: 0 } }))
+      return Response.json(Array.isArray(body) ? answers : answers[0])
+    },
+  })
+  afterAll(() => peer.stop(true))
+
+  test('ten calls at once are sent in windows the provider accepts: none refused, all answered', async () => {
+    const provider = {
+      ...RPC_PROVIDERS.keyed,
+      limits: { windowMs: 350, callsPerWindow: 4, callsPerMethodPerWindow: 4, maxBatch: 10 },
+    }
+    const source = new SolanaSource({ url: `http://127.0.0.1:${peer.port}`, provider, retries: 0 })
+    const rpc = source.rpc(new CallMeter())
+    const accounts = Array.from({ length: 10 }, (_, index) => `So1111111111111111111111111111111111111111${index}`)
+    const started = Date.now()
+    const answers = await Promise.all(accounts.map((account) => rpc.getBalance(account as never).send()))
+    expect(answers).toHaveLength(10)
+    expect(refused).toBe(0)
+    // Three windows: 4 + 4 + 2 calls.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700)
+  })
+})

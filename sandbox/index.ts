@@ -15,6 +15,7 @@ import { serveStandIn } from './http-server.ts'
 import type { SandboxOptions } from './options.ts'
 import { accountParser } from './rpc/parsers.ts'
 import { startRpcServer } from './rpc/server.ts'
+import { sandboxRpcProfile } from './rpc/profiles.ts'
 import { trusted } from './world/addresses.ts'
 import { solToLamports, type World } from './world/world.ts'
 
@@ -67,7 +68,8 @@ export interface RunningSandbox {
     | 'BASE_PAYMENT_ASSET_DOMAIN'
     | 'BASE_RPC_URL',
     string
-  >
+  > &
+    Partial<Record<'SOLANA_RPC_PROVIDER', string>>
   stop(): Promise<void>
 }
 
@@ -119,6 +121,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       airdrop: (to, amount) => world.faucet.airdrop(to, amount),
       airdropUsdc,
       genesisHash: GENESIS_HASH,
+      profile: sandboxRpcProfile(options.rpcProfile),
     },
     { hostname: options.hostname, port: options.rpcPort, wsPort: options.wsPort },
     faults,
@@ -214,6 +217,8 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     bootMs: Math.round(performance.now() - started),
     serviceSettings: {
       SOLANA_RPC_URL: file.urls.rpc,
+      // The service is told which provider it talks to, as an operator would name theirs.
+      ...(options.rpcProfile === 'public' ? { SOLANA_RPC_PROVIDER: 'public' } : {}),
       DEXSCREENER_URL: file.urls.dexscreener,
       JUPITER_URL: file.urls.jupiter,
       FACILITATOR_URL: file.urls.facilitator,

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { SANDBOX_RPC_PROFILES, type SandboxRpcProfileName } from './rpc/profiles.ts'
 
 /** Where the sandbox listens and what it loads; from SANDBOX_* environment variables. */
 export interface SandboxOptions {
@@ -16,6 +17,8 @@ export interface SandboxOptions {
   accountsDir: string | undefined
   /** Where world.json and the demo keypair are written (DATA_DIR/sandbox). */
   dataDir: string
+  /** How the RPC behaves as a provider: open (a local validator) or public (Solana's public endpoint). */
+  rpcProfile: SandboxRpcProfileName
 }
 
 /**
@@ -50,7 +53,17 @@ export function sandboxOptions(env: Record<string, string | undefined>): Sandbox
     anvilPort: port('SANDBOX_ANVIL_PORT', DEFAULT_PORTS.anvil),
     accountsDir: env.SANDBOX_ACCOUNTS_DIR || undefined,
     dataDir: `${env.DATA_DIR || './data'}/sandbox`,
+    rpcProfile: rpcProfileOf(env.SANDBOX_RPC_PROFILE),
   }
+}
+
+function rpcProfileOf(raw: string | undefined): SandboxRpcProfileName {
+  if (raw === undefined || raw === '') return 'open'
+  if (!(SANDBOX_RPC_PROFILES as readonly string[]).includes(raw))
+    throw new Error(
+      `SANDBOX_RPC_PROFILE: must be one of ${SANDBOX_RPC_PROFILES.join(', ')} (got ${JSON.stringify(raw)})`,
+    )
+  return raw as SandboxRpcProfileName
 }
 
 /** Options for a throwaway sandbox (tests, benches): every port picked free, data in a temporary directory. */
@@ -65,6 +78,7 @@ export function ephemeralSandboxOptions(overrides: Partial<SandboxOptions> = {})
     anvilPort: 0,
     accountsDir: undefined,
     dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-sandbox-')), 'sandbox'),
+    rpcProfile: 'open',
     ...overrides,
   }
 }

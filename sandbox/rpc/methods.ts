@@ -1,3 +1,4 @@
+import type { SandboxRpcProfile } from './profiles.ts'
 import { getBase58Encoder, getBase64Encoder } from '@solana/kit'
 import type { Chain } from '../chain/chain.ts'
 import {
@@ -31,6 +32,8 @@ export interface RpcContext {
   /** Mints sandbox USDC (atomic units) to `to`'s associated account; absent when the world has no USDC. */
   airdropUsdc?(to: string, amount: bigint): Promise<string>
   genesisHash: string
+  /** How the server behaves as a provider (refusals, rate limits); absent: open, like a local validator. */
+  profile?: SandboxRpcProfile
 }
 
 type Handler = (params: Params, ctx: RpcContext) => unknown

@@ -29,6 +29,20 @@ interface JsonRpcRequest {
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
+/**
+ * The public endpoint's answer past its rate limit: HTTP 429 with a JSON-RPC error of code 429 (as
+ * @solana/web3.js reports it: `429 Too Many Requests: {"code": 429, "message":"Too many requests for
+ * a specific RPC call"}`).
+ */
+function tooManyRequests(id: unknown): Response {
+  const body = {
+    jsonrpc: '2.0',
+    error: { code: 429, message: 'Too many requests for a specific RPC call' },
+    id: id ?? null,
+  }
+  return new Response(JSON.stringify(body), { status: 429, headers: JSON_HEADERS })
+}
+
 /** Answers one JSON-RPC request object (never throws: errors become `error` members). */
 export async function handleRpcRequest(ctx: RpcContext, request: JsonRpcRequest): Promise<unknown> {
   const id = request?.id ?? null
@@ -48,6 +62,8 @@ export async function handleRpcRequest(ctx: RpcContext, request: JsonRpcRequest)
       id,
       error: { code: RPC_ERRORS.INVALID_PARAMS, message: 'Invalid params: expected an array' },
     }
+  const refusal = ctx.profile?.refusal(request.method, params)
+  if (refusal) return { jsonrpc: '2.0', id, error: { code: refusal.code, message: refusal.message } }
   try {
     const result = await handler(new Params(params, ctx.chain.slot), ctx)
     return { jsonrpc: '2.0', id, result }
@@ -92,6 +108,7 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
         )
       }
       const calls = (Array.isArray(body) ? body : [body]) as JsonRpcRequest[]
+      if (ctx.profile?.overLimit(calls.map((call) => String(call?.method)))) return tooManyRequests(calls[0]?.id)
       if (faults) {
         faults.count('rpc')
         for (const call of calls) faults.count(`rpc:${String(call?.method)}`)

@@ -104,6 +104,22 @@ export class CallPacer {
     return true
   }
 
+  /**
+   * Whether all of `methods` (one batch) fit in the window together; if so they are all counted, else
+   * none is (a provider refuses a batch over its limit whole).
+   */
+  tryTakeAll(methods: readonly string[], now: number): boolean {
+    const { callsPerWindow, callsPerMethodPerWindow } = this.#limits
+    this.#expire(now)
+    if (this.#all.length + methods.length > callsPerWindow) return false
+    const wanted = new Map<string, number>()
+    for (const method of methods) wanted.set(method, (wanted.get(method) ?? 0) + 1)
+    for (const [method, count] of wanted)
+      if ((this.#byMethod.get(method)?.length ?? 0) + count > callsPerMethodPerWindow) return false
+    for (const method of methods) this.tryTake(method, now)
+    return true
+  }
+
   /** How long until a call of `method` may be sent (0 when it may now). */
   waitMs(method: string, now: number): number {
     const { windowMs, callsPerWindow, callsPerMethodPerWindow } = this.#limits

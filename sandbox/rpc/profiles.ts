@@ -1,0 +1,51 @@
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
+import { CallPacer, RPC_PROVIDERS } from '../../src/sources/rpc-providers.ts'
+import { RpcError } from './rpc-error.ts'
+
+/**
+ * How the sandbox RPC behaves as a provider (SANDBOX_RPC_PROFILE): `open` serves everything at any
+ * rate, like a local validator; `public` behaves like Solana's public mainnet endpoint — it refuses
+ * the secondary-index methods with agave's -32010 error and answers HTTP 429 past the published limits.
+ */
+export const SANDBOX_RPC_PROFILES = ['open', 'public'] as const
+export type SandboxRpcProfileName = (typeof SANDBOX_RPC_PROFILES)[number]
+
+/** agave's KeyExcludedFromSecondaryIndex (rpc-client-api custom_error.rs): code and wording. */
+export const KEY_EXCLUDED_FROM_SECONDARY_INDEX = -32010
+export const excludedFromSecondaryIndex = (key: string) =>
+  new RpcError(
+    KEY_EXCLUDED_FROM_SECONDARY_INDEX,
+    `${key} excluded from account secondary indexes; this RPC method unavailable for key`,
+  )
+
+/** The token programs, whose accounts the public endpoint keeps out of its secondary indexes. */
+const INDEX_EXCLUDED_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS])
+
+export interface SandboxRpcProfile {
+  name: SandboxRpcProfileName
+  /** The refusal a call gets before it is served, if any. */
+  refusal(method: string, params: unknown[]): RpcError | undefined
+  /** Whether a request of these methods is over the rate limit (it is then answered 429, nothing served). */
+  overLimit(methods: readonly string[]): boolean
+}
+
+export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfile {
+  if (name === 'open') return { name, refusal: () => undefined, overLimit: () => false }
+  // One client address on loopback: the per-IP limits are the server's.
+  const pacer = new CallPacer(RPC_PROVIDERS.public.limits)
+  return {
+    name,
+    refusal(method, params) {
+      const key = typeof params[0] === 'string' ? params[0] : undefined
+      if (key === undefined) return undefined
+      // The mint index is not kept: the largest accounts of any mint are unavailable.
+      if (method === 'getTokenLargestAccounts') return excludedFromSecondaryIndex(key)
+      if (method === 'getProgramAccounts' && INDEX_EXCLUDED_PROGRAMS.has(key)) return excludedFromSecondaryIndex(key)
+      return undefined
+    },
+    overLimit(methods) {
+      // Every call of a batch counts; a request over the limit is refused whole and counts for nothing.
+      return !pacer.tryTakeAll(methods, Date.now())
+    },
+  }
+}

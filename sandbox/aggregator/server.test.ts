@@ -681,6 +681,9 @@ describe('aggregator stand-in: tokens v2', () => {
   afterAll(() => server.stop())
 
   test('search by mint answers the token in the v2 shape, supply and authorities read from the mint', async () => {
+    // Two owners hold the supply, the developer and the pool: fewer than ten, so all of it.
+    const HOLDER_COUNT = 2
+    const TOP_HOLDERS_PCT = 100
     const { status, body } = await getJson<TokenInfo[]>(server, `/tokens/v2/search?query=${context.usdc}`)
     expect(status).toBe(200)
     expect(body).toEqual([
@@ -696,7 +699,9 @@ describe('aggregator stand-in: tokens v2', () => {
           id: context.usdcPool.address,
           createdAt: new Date(context.usdcPool.createdAtUnixS * 1000).toISOString(),
         },
-        audit: { mintAuthorityDisabled: false, freezeAuthorityDisabled: false },
+        holderCount: HOLDER_COUNT,
+        // Live authorities: Jupiter leaves the *Disabled flags out rather than sending false.
+        audit: { topHoldersPercentage: TOP_HOLDERS_PCT },
         isVerified: true,
         tags: ['verified', 'stablecoin'],
         updatedAt: new Date(Math.floor(context.world.chain.unixS) * 1000).toISOString(),

@@ -1,4 +1,4 @@
-import { readMint } from '../chain/token-balances.ts'
+import { readMint, readTokenAccount } from '../chain/token-balances.ts'
 import { NATIVE_MINT } from '../world/swap.ts'
 import type { TokenRecord, World } from '../world/world.ts'
 import { ok, refuse, type Outcome } from './errors.ts'
@@ -13,7 +13,10 @@ const FREEZE_AUTHORITY_OPTION_OFFSET = 46
 
 /**
  * A token as Jupiter's tokens v2 API describes it, limited to what the sandbox knows: no prices,
- * holder counts, organic score or trading stats (those come from the market stand-ins).
+ * organic score or trading stats (those come from the market stand-ins). The audit reads the chain:
+ * the `*Disabled` flags are present only when true, as Jupiter leaves them out when false; the top
+ * holders' share counts the ten largest owners, pools included (Jupiter does not say how many "top
+ * holders" it counts, nor whether it leaves pools out).
  */
 export interface TokenInfo {
   id: string
@@ -26,7 +29,14 @@ export interface TokenInfo {
   totalSupply: number | null
   /** The oldest sandbox pool trading the token. */
   firstPool: { id: string; createdAt: string } | null
-  audit: { mintAuthorityDisabled: boolean; freezeAuthorityDisabled: boolean } | null
+  /** Owners holding a balance; null when the mint cannot be read. */
+  holderCount: number | null
+  audit: {
+    mintAuthorityDisabled?: true
+    freezeAuthorityDisabled?: true
+    /** Share of the supply the ten largest owners hold, 0–100. */
+    topHoldersPercentage?: number
+  } | null
   isVerified: boolean
   tags: string[]
   updatedAt: string
@@ -41,6 +51,8 @@ export function tokenInfo(world: World, token: TokenRecord): TokenInfo {
     token.mint !== NATIVE_MINT && data && data.length >= FREEZE_AUTHORITY_OPTION_OFFSET + 4 ? data : undefined
   const view = mint && new DataView(mint.buffer, mint.byteOffset, mint.byteLength)
   const pools = world.pools.poolsOf(token.mint).sort((a, b) => a.createdAtUnixS - b.createdAtUnixS)
+  const supply = mint ? readMint(mint).supply : 0n
+  const holders = mint ? ownerBalances(world, token.mint) : []
   const first = pools[0]
   return {
     id: token.mint,
@@ -49,18 +61,43 @@ export function tokenInfo(world: World, token: TokenRecord): TokenInfo {
     icon: token.logoURI,
     decimals: token.decimals,
     tokenProgram: token.program,
-    totalSupply: mint ? Number(readMint(mint).supply) / 10 ** token.decimals : null,
+    totalSupply: mint ? Number(supply) / 10 ** token.decimals : null,
     firstPool: first ? { id: first.address, createdAt: isoTime(first.createdAtUnixS) } : null,
+    holderCount: mint ? holders.length : null,
     audit: view
       ? {
-          mintAuthorityDisabled: view.getUint32(MINT_AUTHORITY_OPTION_OFFSET, true) === 0,
-          freezeAuthorityDisabled: view.getUint32(FREEZE_AUTHORITY_OPTION_OFFSET, true) === 0,
+          ...(view.getUint32(MINT_AUTHORITY_OPTION_OFFSET, true) === 0 ? { mintAuthorityDisabled: true as const } : {}),
+          ...(view.getUint32(FREEZE_AUTHORITY_OPTION_OFFSET, true) === 0
+            ? { freezeAuthorityDisabled: true as const }
+            : {}),
+          ...(supply > 0n ? { topHoldersPercentage: topShare(holders, supply) } : {}),
         }
       : null,
     isVerified: token.tags.includes('verified'),
     tags: [...token.tags],
     updatedAt: isoTime(world.chain.unixS),
   }
+}
+
+/** How many of the largest owners the top holders' share counts. */
+const TOP_HOLDERS = 10
+
+/** Each owner's balance of `mint` (owners with a balance only), largest first. */
+function ownerBalances(world: World, mint: string): bigint[] {
+  const byOwner = new Map<string, bigint>()
+  for (const key of world.chain.tokenAccountsOfMint(mint)) {
+    const account = world.chain.getAccount(key)
+    if (!account) continue
+    const { owner, amount } = readTokenAccount(account.data)
+    if (amount > 0n) byOwner.set(owner, (byOwner.get(owner) ?? 0n) + amount)
+  }
+  return [...byOwner.values()].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0))
+}
+
+/** The share (0–100) of `supply` the largest TOP_HOLDERS owners hold. */
+function topShare(balances: readonly bigint[], supply: bigint): number {
+  const top = balances.slice(0, TOP_HOLDERS).reduce((sum, amount) => sum + amount, 0n)
+  return Number((top * 1_000_000n) / supply) / 10_000
 }
 
 /**

@@ -2,15 +2,10 @@ import { describe, expect, test } from 'bun:test'
 import { normaliseExtensions } from '../../src/facts/mint.ts'
 import type { TokenListFact } from '../../src/facts/types.ts'
 import type { Factor } from '../../src/pipeline/signal.ts'
-import { run } from '../../src/pipeline/derive/test-facts.ts'
+import { run, tokenList } from '../../src/pipeline/derive/test-facts.ts'
 import authorityExemption from './index.ts'
 
-const list = (verified: boolean, tags: string[], listed = true): TokenListFact => ({
-  listed,
-  verified,
-  tags,
-  logoUri: null,
-})
+const list = tokenList
 
 const exempt = (shown: string, tags: string[]): Factor => ({
   code: 'AUTHORITY_EXEMPT',

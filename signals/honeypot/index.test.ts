@@ -1,3 +1,4 @@
+import { tokenList } from '../../src/pipeline/derive/test-facts.ts'
 import { describe, expect, test } from 'bun:test'
 import { normaliseExtensions } from '../../src/facts/mint.ts'
 import type { Facts, MintExtensions, MintFact } from '../../src/facts/types.ts'
@@ -17,7 +18,7 @@ const mint = (extensions: Partial<MintExtensions> = {}, freezeAuthority: string 
 const pair = { pairAddress: 'p' } as Facts['market']['pairs'][number]
 const traded = { market: { pairs: [pair] }, pools: { pools: [] }, launchpad: { pumpFun: null } }
 const untraded = { market: { pairs: [] }, pools: { pools: [] }, launchpad: { pumpFun: null } }
-const stablecoin = { listed: true, verified: true, tags: ['stablecoin'], logoUri: null }
+const stablecoin = tokenList(true, ['stablecoin'])
 const view = (facts: Partial<Facts>): FactView => ({ get: (name) => facts[name] as never })
 const detect = (facts: Partial<Facts>) => honeypot.detect(view(facts), {}, { mint: 'm', now: 0 })
 

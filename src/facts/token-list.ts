@@ -1,15 +1,41 @@
+import type { JupiterToken } from '../sources/jupiter.ts'
 import type { TokenContext } from './context.ts'
 import type { TokenListFact } from './types.ts'
 
-/** What the aggregator's token list says: listed, verified, tags (stablecoin, ...), logo. */
+/** What the aggregator's token list says of a token nobody listed. */
+const UNLISTED: TokenListFact = {
+  listed: false,
+  verified: false,
+  tags: [],
+  logoUri: null,
+  holderCount: null,
+  topHoldersPct: null,
+  organicScore: null,
+  organicScoreLabel: null,
+  suspicious: false,
+}
+
+/** What the aggregator's token list says: listed, verified, tags, logo, and its audit figures. */
 export async function loadTokenList(ctx: TokenContext): Promise<TokenListFact> {
-  const token = await ctx.source('jupiter').token(ctx.mint, ctx.meter)
-  if (!token) return { listed: false, verified: false, tags: [], logoUri: null }
+  return tokenListFact(await ctx.source('jupiter').token(ctx.mint, ctx.meter))
+}
+
+/** The fact from a tokens v2 entry (null: not listed). */
+export function tokenListFact(token: JupiterToken | null): TokenListFact {
+  if (!token) return UNLISTED
   const tags = token.tags ?? []
+  const finite = (value: number | null | undefined) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : null
   return {
     listed: true,
     verified: token.isVerified === true || tags.includes('verified'),
     tags,
     logoUri: token.icon ?? null,
+    holderCount: finite(token.holderCount),
+    topHoldersPct: finite(token.audit?.topHoldersPercentage),
+    organicScore: finite(token.organicScore),
+    organicScoreLabel: token.organicScoreLabel ?? null,
+    // The flag is only present when set: its presence is the signal (Jupiter's OpenAPI).
+    suspicious: token.audit != null && 'isSus' in token.audit,
   }
 }

@@ -84,6 +84,15 @@ export interface TokenListFact {
   verified: boolean
   tags: string[]
   logoUri: string | null
+  /** Holders as the list counts them; null when it does not publish a count. */
+  holderCount: number | null
+  /** Share of the supply its top holders hold, 0–100 (Jupiter's audit: pools are not excluded); null if unpublished. */
+  topHoldersPct: number | null
+  /** The list's organic-trading score (0–100) and its label; null when unpublished. */
+  organicScore: number | null
+  organicScoreLabel: string | null
+  /** Flagged suspicious by the list (Jupiter's `audit.isSus`, present only when flagged). */
+  suspicious: boolean
 }
 
 export type HolderKind = 'wallet' | 'pool' | 'burn' | 'locker'

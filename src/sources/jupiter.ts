@@ -1,16 +1,44 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { HttpJsonSource, type HttpJsonSourceOptions } from './http-json.ts'
 import type { CallMeter } from './upstream.ts'
 
-/** The Jupiter Tokens API v2 entry fields we read (tags carry `verified`, `stablecoin`, ...). */
+/** An optional member that may also be null: Jupiter's OpenAPI marks most of its fields nullable. */
+const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
+
+/**
+ * The Jupiter Tokens API v2 entry fields we read (jup-ag/docs openapi-spec/tokens/v2/tokens.yaml,
+ * `MintInformation`; recorded answers in test/fixtures/recorded/). Other members are allowed and
+ * ignored. The audit's `*Disabled` flags are left out when false — absent never means revoked.
+ */
 export const JupiterTokenSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   symbol: Type.String(),
-  icon: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  icon: Maybe(Type.String()),
   decimals: Type.Number(),
-  tags: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
-  isVerified: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  tokenProgram: Type.Optional(Type.String()),
+  dev: Maybe(Type.String()),
+  /** Present when the mint authority is not disabled. */
+  mintAuthority: Maybe(Type.String()),
+  /** Present when the freeze authority is not disabled. */
+  freezeAuthority: Maybe(Type.String()),
+  holderCount: Maybe(Type.Number()),
+  firstPool: Maybe(Type.Object({ id: Type.String(), createdAt: Type.String() })),
+  audit: Maybe(
+    Type.Object({
+      isSus: Maybe(Type.Boolean()),
+      mintAuthorityDisabled: Maybe(Type.Boolean()),
+      freezeAuthorityDisabled: Maybe(Type.Boolean()),
+      /** Share of the supply held by the top holders, 0–100 (25.07 means 25.07%). */
+      topHoldersPercentage: Maybe(Type.Number()),
+      devBalancePercentage: Maybe(Type.Number()),
+      devMints: Maybe(Type.Number()),
+    }),
+  ),
+  organicScore: Maybe(Type.Number()),
+  organicScoreLabel: Maybe(Type.String()),
+  tags: Maybe(Type.Array(Type.String())),
+  isVerified: Maybe(Type.Boolean()),
 })
 
 export type JupiterToken = Static<typeof JupiterTokenSchema>
@@ -51,7 +79,7 @@ export type JupiterSwap = Static<typeof JupiterSwapSchema>
 /** Token-list tags change rarely. */
 const TOKEN_TTL_MS = 10 * 60 * 1000
 
-/** Jupiter: the token list (verified and stablecoin tags), swap quotes and swap transactions (v1 API). */
+/** Jupiter: the token list (tokens v2: verified flag, tags, audit), swap quotes and swap transactions (v1 API). */
 export class JupiterSource {
   readonly #http: HttpJsonSource
 
@@ -110,7 +138,7 @@ export class JupiterSource {
     return this.#http.get(path, JupiterQuoteSchema, meter, 0)
   }
 
-  /** Every token-list entry carrying `tag` (`verified`, `stablecoin`, ...). */
+  /** Every token-list entry carrying `tag` (the endpoint accepts `verified`, `lst` and `stocks`). */
   tagged(tag: string, meter: CallMeter): Promise<JupiterToken[]> {
     return this.#http.get(
       `/tokens/v2/tag?query=${encodeURIComponent(tag)}`,

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'bun:test'
 import { normaliseExtensions } from '../../facts/mint.ts'
 import type { MintFact, TokenListFact } from '../../facts/types.ts'
 import type { Factor, Signal } from '../signal.ts'
-import { MINT, NOW, run } from './test-facts.ts'
+import { MINT, NOW, run, tokenList } from './test-facts.ts'
 
 export interface AuthoritySignalCase {
   signal: Signal
@@ -26,12 +26,7 @@ export interface AuthoritySignalCase {
 const HOLDER = 'Auth0r1111111111111111111111111111111111111'
 const OTHER = 'Other11111111111111111111111111111111111111'
 
-const list = (verified: boolean, tags: string[], listed = true): TokenListFact => ({
-  listed,
-  verified,
-  tags,
-  logoUri: null,
-})
+const list = tokenList
 
 export function describeAuthoritySignal(spec: AuthoritySignalCase): void {
   const { signal, authority, revokedField, code, penalty, title } = spec

@@ -2,7 +2,8 @@
  * Builders of market and trade facts for the market-intel signals' tests: a token (`MINT`) trading
  * against wrapped SOL in one pool (`POOL`) unless told otherwise.
  */
-import type { FactName, Facts, MarketFact, PoolFact, SwapRecord, TradesFact } from '../../facts/types.ts'
+import { tokenListFact } from '../../facts/token-list.ts'
+import type { FactName, Facts, MarketFact, PoolFact, SwapRecord, TokenListFact, TradesFact } from '../../facts/types.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../onchain/programs.ts'
 import type { DetectContext, FactView, Signal } from '../signal.ts'
 import type { DexPair } from '../../sources/dexscreener.ts'
@@ -106,3 +107,8 @@ export const codesOf = (outcome: { factors: { code: string }[] }) => outcome.fac
 /** The fields an outcome lists as not measured. */
 export const unmeasuredOf = (outcome: { factors: { code: string; evidence: Record<string, unknown> }[] }) =>
   outcome.factors.filter((entry) => entry.code === 'NOT_MEASURED').flatMap((entry) => entry.evidence.fields as string[])
+
+/** A token-list entry: listed (unless said), with no audit figures published. */
+export function tokenList(verified: boolean, tags: string[], listed = true): TokenListFact {
+  return { ...tokenListFact(null), listed, verified, tags }
+}

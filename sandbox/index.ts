@@ -15,7 +15,7 @@ import { serveStandIn } from './http-server.ts'
 import type { SandboxOptions } from './options.ts'
 import { accountParser } from './rpc/parsers.ts'
 import { startRpcServer } from './rpc/server.ts'
-import { sandboxRpcProfile } from './rpc/profiles.ts'
+import { type SandboxRpcProfile, sandboxRpcProfile } from './rpc/profiles.ts'
 import { trusted } from './world/addresses.ts'
 import { solToLamports, type World } from './world/world.ts'
 
@@ -53,6 +53,8 @@ export interface RunningSandbox {
   file: SandboxWorldFile
   worldFilePath: string
   bootMs: number
+  /** How the RPC behaves as a provider, with what it refused (SANDBOX_RPC_PROFILE). */
+  rpcProfile: SandboxRpcProfile
   /** The service's URL settings that point it at this sandbox (what `npm start` passes it). */
   serviceSettings: Record<
     | 'SOLANA_RPC_URL'
@@ -114,6 +116,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       }),
     ])
   }
+  const rpcProfile = sandboxRpcProfile(options.rpcProfile)
   const rpc = startRpcServer(
     {
       chain: world.chain,
@@ -121,7 +124,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       airdrop: (to, amount) => world.faucet.airdrop(to, amount),
       airdropUsdc,
       genesisHash: GENESIS_HASH,
-      profile: sandboxRpcProfile(options.rpcProfile),
+      profile: rpcProfile,
     },
     { hostname: options.hostname, port: options.rpcPort, wsPort: options.wsPort },
     faults,
@@ -215,6 +218,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     file,
     worldFilePath,
     bootMs: Math.round(performance.now() - started),
+    rpcProfile,
     serviceSettings: {
       SOLANA_RPC_URL: file.urls.rpc,
       // The service is told which provider it talks to, as an operator would name theirs.

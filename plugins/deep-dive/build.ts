@@ -135,6 +135,7 @@ export function deepDiveAnswer(mint: string, scan: ScanResult): DeepDiveAnswer {
     mint_authority_revoked: mintRevoked,
     freeze_authority_revoked: freezeRevoked,
     top_10_holder_pct: structural.top_10_holder_pct ?? null,
+    holders_source: structural.holders_source ?? null,
     authority_exempt: exempt,
     lp_burned: structural.lp_burned ?? null,
     lp_status: lpStatus,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { Enum, envelope, FactorItem, Grade, Nullable } from '../../src/pipeline/schemas.ts'
-import { LP_MODELS, LP_STATUSES, RISK_GROUPS, type RiskGroup } from '../../src/pipeline/vocabulary.ts'
+import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../src/pipeline/schemas.ts'
+import { HOLDERS_SOURCES, LP_MODELS, LP_STATUSES, RISK_GROUPS, type RiskGroup } from '../../src/pipeline/vocabulary.ts'
 
 /** The levels of `risk_breakdown` and `sniper_activity` (spec §2.4). */
 export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const
@@ -130,6 +130,10 @@ export const DeepDiveResult = Type.Object({
     description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
   }),
   top_10_holder_pct: Nullable(Type.Number()),
+  holders_source: NullableEnum(
+    HOLDERS_SOURCES,
+    "Where top_10_holder_pct comes from: rpc, the largest accounts read on chain (wallets only); token_list, the aggregator's audit when the RPC refuses the largest accounts (its top holders' share, pools not excluded); null when unmeasured",
+  ),
   authority_exempt: Type.Boolean(),
   lp_burned: Nullable(Type.Boolean()),
   lp_status: Enum(

@@ -48,6 +48,7 @@ export function quickScanAnswer(mint: string, scan: ScanResult): Static<typeof Q
     mint_authority_revoked: fields.mint_authority_revoked === true,
     freeze_authority_revoked: fields.freeze_authority_revoked === true,
     top_10_holder_pct: fields.top_10_holder_pct ?? null,
+    holders_source: fields.holders_source ?? null,
     liquidity_check: fields.liquidity_check,
     lp_burned: fields.lp_burned ?? null,
     lp_model: fields.lp_model ?? 'UNKNOWN',

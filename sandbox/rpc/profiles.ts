@@ -27,14 +27,20 @@ export interface SandboxRpcProfile {
   refusal(method: string, params: unknown[]): RpcError | undefined
   /** Whether a request of these methods is over the rate limit (it is then answered 429, nothing served). */
   overLimit(methods: readonly string[]): boolean
+  /** Requests answered 429 so far. */
+  readonly throttled: number
 }
 
 export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfile {
-  if (name === 'open') return { name, refusal: () => undefined, overLimit: () => false }
+  if (name === 'open') return { name, refusal: () => undefined, overLimit: () => false, throttled: 0 }
   // One client address on loopback: the per-IP limits are the server's.
   const pacer = new CallPacer(RPC_PROVIDERS.public.limits)
+  let throttled = 0
   return {
     name,
+    get throttled() {
+      return throttled
+    },
     refusal(method, params) {
       const key = typeof params[0] === 'string' ? params[0] : undefined
       if (key === undefined) return undefined
@@ -45,7 +51,9 @@ export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfil
     },
     overLimit(methods) {
       // Every call of a batch counts; a request over the limit is refused whole and counts for nothing.
-      return !pacer.tryTakeAll(methods, Date.now())
+      const over = !pacer.tryTakeAll(methods, Date.now())
+      if (over) throttled++
+      return over
     },
   }
 }

@@ -15,6 +15,7 @@ const account = (pct: number, kind: HolderKind = 'wallet', owner = `owner-${kind
 })
 
 const holders = (top10WalletPct: number, accounts: HolderAccount[]): HoldersFact => ({
+  source: 'rpc',
   supply: SUPPLY,
   accounts,
   top10WalletPct,
@@ -30,13 +31,13 @@ const extreme = (pct: number): Expected => ({
   code: 'TOP10_EXTREME',
   severity: 'critical',
   impact: -35,
-  evidence: { top_10_holder_pct: pct },
+  evidence: { top_10_holder_pct: pct, source: 'rpc' },
 })
 const high = (pct: number): Expected => ({
   code: 'TOP10_HIGH',
   severity: 'high',
   impact: -20,
-  evidence: { top_10_holder_pct: pct },
+  evidence: { top_10_holder_pct: pct, source: 'rpc' },
 })
 const single = (pct: number): Expected => ({
   code: 'SINGLE_HOLDER_DOMINANT',
@@ -93,7 +94,7 @@ describe('holder-concentration', () => {
   test.each(cases)('$name', ({ fact, factors }) => {
     const outcome = run(holderConcentration, { holders: fact })
     expect(outcome.status).toBe('ok')
-    expect(outcome.fields).toEqual({ top_10_holder_pct: fact.top10WalletPct })
+    expect(outcome.fields).toEqual({ top_10_holder_pct: fact.top10WalletPct, holders_source: 'rpc' })
     expect(
       outcome.factors.map(({ code, severity, impact, evidence }) => ({ code, severity, impact, evidence })),
     ).toEqual(factors)
@@ -108,6 +109,19 @@ describe('holder-concentration', () => {
     expect(outcome.factors.map((entry) => entry.title)).toEqual(['Top 10 wallets hold 95%', 'One wallet holds 80%'])
   })
 
+  test("from the token list: its top holders' share against the same bands, the source named", () => {
+    const fromList: HoldersFact = { ...holders(72.5, []), source: 'token_list' }
+    const outcome = run(holderConcentration, { holders: fromList })
+    expect(outcome.fields).toEqual({ top_10_holder_pct: 72.5, holders_source: 'token_list' })
+    expect(outcome.factors.map(({ code, title, evidence }) => ({ code, title, evidence }))).toEqual([
+      {
+        code: 'TOP10_HIGH',
+        title: 'Top holders (token list) hold 72.5%',
+        evidence: { top_10_holder_pct: 72.5, source: 'token_list' },
+      },
+    ])
+  })
+
   test('thresholds come from the options', () => {
     const outcome = holderConcentration.detect(
       { get: (name) => (name === 'holders' ? holders(50, [account(25), account(25)]) : undefined) as never },
@@ -119,7 +133,11 @@ describe('holder-concentration', () => {
 
   test('holders missing: unknown naming them, the share null, no penalty', () => {
     const outcome = run(holderConcentration, {})
-    expect(outcome).toMatchObject({ status: 'unknown', missing: ['holders'], fields: { top_10_holder_pct: null } })
+    expect(outcome).toMatchObject({
+      status: 'unknown',
+      missing: ['holders'],
+      fields: { top_10_holder_pct: null, holders_source: null },
+    })
     expect(outcome.factors).toEqual([
       expect.objectContaining({ code: 'UNKNOWN', severity: 'info', impact: 0, evidence: { missing: ['holders'] } }),
     ])

@@ -4,7 +4,7 @@ import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } fr
 const meta = signalMeta({
   id: 'holder-concentration',
   riskGroup: 'market_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Holder concentration',
   risk: 'A few wallets hold most of the supply (pool vaults, burns and lockers excluded).',
   why: 'Whoever holds the float sets the price: one large holder selling can crash it, and concentrated supply is how insiders exit on buyers.',
@@ -20,7 +20,7 @@ const meta = signalMeta({
       severity: 'critical',
       points: -35,
       when: 'the ten largest wallets hold more than `extremePct` of the supply',
-      why: 'The reference band; wallets only (pool vaults, burns, lockers excluded)',
+      why: 'The reference band; wallets only (pool vaults, burns, lockers excluded) when read on chain',
     },
     TOP10_HIGH: {
       severity: 'high',
@@ -41,8 +41,13 @@ export default defineSignal({
   meta,
   detect(facts, options) {
     const holders = facts.get('holders')
-    if (!holders) return unknownOutcome(meta, ['holders'], { top_10_holder_pct: null })
+    if (!holders) return unknownOutcome(meta, ['holders'], { top_10_holder_pct: null, holders_source: null })
     const top10 = holders.top10WalletPct
+    // From the token list's audit the share is its top holders', pools not excluded, and no single
+    // account is known (the RPC refused the largest accounts): said in every title and in the answer.
+    const fromList = holders.source === 'token_list'
+    const who = fromList ? 'Top holders (token list)' : 'Top 10 wallets'
+    const evidence = { top_10_holder_pct: top10, source: holders.source }
     const largest = holders.accounts
       .filter((account) => account.kind === 'wallet')
       .reduce((max, account) => Math.max(max, account.pct), 0)
@@ -53,16 +58,14 @@ export default defineSignal({
           meta,
           options,
           'TOP10_EXTREME',
-          `Top 10 wallets hold ${top10}%`,
+          `${who} hold ${top10}%`,
           'Almost the whole float is in ten wallets.',
-          { top_10_holder_pct: top10 },
+          evidence,
         ),
       )
     else if (top10 > options.highPct)
       found.push(
-        finding(meta, options, 'TOP10_HIGH', `Top 10 wallets hold ${top10}%`, 'Most of the float is in ten wallets.', {
-          top_10_holder_pct: top10,
-        }),
+        finding(meta, options, 'TOP10_HIGH', `${who} hold ${top10}%`, 'Most of the float is in ten wallets.', evidence),
       )
     if (largest > options.singlePct)
       found.push(
@@ -75,6 +78,6 @@ export default defineSignal({
           { largest_pct: largest },
         ),
       )
-    return ok(found, { top_10_holder_pct: top10 })
+    return ok(found, { top_10_holder_pct: top10, holders_source: holders.source })
   },
 })

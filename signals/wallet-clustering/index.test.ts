@@ -90,7 +90,10 @@ describe('wallet-clustering signal', () => {
   const launch = { creator: 'dev' } as Facts['launch']
 
   test('unknown without funding, holders or launch (no invented zero)', () => {
-    const outcome = detect({ holders: { supply: 1n, accounts: [], top10WalletPct: 0, excludedPct: 0 }, launch })
+    const outcome = detect({
+      holders: { source: 'rpc', supply: 1n, accounts: [], top10WalletPct: 0, excludedPct: 0 },
+      launch,
+    })
     expect(outcome).toMatchObject({ status: 'unknown', missing: ['funding'], fields: {} })
   })
 
@@ -104,6 +107,7 @@ describe('wallet-clustering signal', () => {
         funded('y', 'cex', 90_000n),
       ),
       holders: {
+        source: 'rpc',
         supply: 1n,
         accounts: [holder('dev', 10), holder('a', 8), holder('b', 4), holder('x', 30)],
         top10WalletPct: 52,
@@ -120,10 +124,25 @@ describe('wallet-clustering signal', () => {
     expect(outcome.factors.map((entry) => entry.code)).toEqual(['DEV_LINKED_WALLETS', 'INSIDER_CONTROL_HIGH'])
   })
 
+  test("holders from the token list (no account known): links still found, insiders' share not measured (null)", () => {
+    const outcome = detect({
+      funding: funding(funded('a', 'dev'), funded('b', 'dev'), funded('c', 'dev')),
+      holders: { source: 'token_list', supply: 1n, accounts: [], top10WalletPct: 52, excludedPct: 0 },
+      launch,
+    })
+    expect(outcome.fields.wallet_analysis).toEqual({
+      clustered_wallets: 3,
+      insider_control_percent: null,
+      dev_wallet_linked: true,
+      wallets_traced: 3,
+    })
+    expect(outcome.factors.map((entry) => entry.code)).toEqual(['DEV_LINKED_WALLETS'])
+  })
+
   test("the creator's own share without any linked wallet is reported but left to holder-concentration", () => {
     const outcome = detect({
       funding: funding(funded('x', 'cex', 5n)),
-      holders: { supply: 1n, accounts: [holder('dev', 40)], top10WalletPct: 40, excludedPct: 0 },
+      holders: { source: 'rpc', supply: 1n, accounts: [holder('dev', 40)], top10WalletPct: 40, excludedPct: 0 },
       launch,
     })
     expect(outcome).toMatchObject({

@@ -13,7 +13,7 @@ import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
 const meta = signalMeta({
   id: 'wallet-clustering',
   riskGroup: 'behavioral_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Wallet clustering',
   risk: 'Largest holders and first buyers that share a funder, or were funded by the developer: one operator behind many wallets.',
   why: 'Supply spread over wallets one person controls looks distributed but sells as one; developer-funded wallets are the developer.',
@@ -69,7 +69,9 @@ export default defineSignal({
     const creator = facts.get('launch')!.creator
     const links = linkWallets(funding, creator)
     const insiders = new Set([creator, ...links.linked])
-    // Shares of the largest accounts only (the holders fact): a lower bound of what insiders hold.
+    // Shares of the largest accounts only (the holders fact): a lower bound of what insiders hold. From
+    // the token list no account is known, so what insiders hold is not measured (null, as the spec allows).
+    const measured = holders.source === 'rpc'
     const insiderPct = round2(
       holders.accounts
         .filter((account) => account.kind === 'wallet' && account.owner !== null && insiders.has(account.owner))
@@ -114,7 +116,7 @@ export default defineSignal({
         ),
       )
     }
-    if (clustered > 0 && insiderPct >= options.insiderExtremePct)
+    if (measured && clustered > 0 && insiderPct >= options.insiderExtremePct)
       found.push(
         finding(
           meta,
@@ -125,7 +127,7 @@ export default defineSignal({
           { insider_control_percent: insiderPct },
         ),
       )
-    else if (clustered > 0 && insiderPct >= options.insiderPct)
+    else if (measured && clustered > 0 && insiderPct >= options.insiderPct)
       found.push(
         finding(
           meta,
@@ -139,7 +141,7 @@ export default defineSignal({
     return ok(found, {
       wallet_analysis: {
         clustered_wallets: clustered,
-        insider_control_percent: insiderPct,
+        insider_control_percent: measured ? insiderPct : null,
         dev_wallet_linked: devLinked,
         wallets_traced: funding.wallets.length,
       },

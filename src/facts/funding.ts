@@ -1,4 +1,4 @@
-import { need, type TokenContext } from './context.ts'
+import { FactUnavailable, type TokenContext } from './context.ts'
 import { signatures, transactions, SIGNATURES_PAGE } from './history.ts'
 import type { FundingFact } from './types.ts'
 
@@ -12,8 +12,13 @@ const EARLY_BUYERS = 10
  * page has an unknown funder (null), not a guessed one.
  */
 export async function loadFunding(ctx: TokenContext): Promise<FundingFact> {
-  const [holders, launch] = await Promise.all([ctx.fact('holders'), ctx.fact('launch')])
-  if (!holders && !launch) await need(ctx, 'holders')
+  const [facts, launch] = await Promise.all([ctx.fact('holders'), ctx.fact('launch')])
+  // Holders from the token list name no wallet: only holders read on chain can be traced.
+  const holders = facts?.source === 'rpc' ? facts : undefined
+  if (!holders && !launch)
+    throw new FactUnavailable(
+      'no wallet to trace: the largest holders (on chain) and the first buyers are both unknown',
+    )
   const wallets = [
     ...new Set([
       ...(

@@ -28,6 +28,32 @@ const TOP_WALLETS = 10
  * a lock program) and wallets. Concentration counts wallets only, grouped by owner.
  */
 export async function loadHolders(ctx: TokenContext): Promise<HoldersFact> {
+  try {
+    return await holdersOnChain(ctx)
+  } catch (error) {
+    // The public endpoint refuses getTokenLargestAccounts (-32010), a rate limit or an outage may
+    // too: the token list's audit is the next source; without it the fact is missing.
+    if (error instanceof FactUnavailable) throw error
+    const fromList = await holdersFromTokenList(ctx)
+    if (fromList) return fromList
+    throw error
+  }
+}
+
+/** The holders fact from the token list's audit, when it publishes a top holders' share. */
+async function holdersFromTokenList(ctx: TokenContext): Promise<HoldersFact | undefined> {
+  const [list, mint] = await Promise.all([ctx.fact('token_list'), ctx.fact('mint')])
+  if (list?.topHoldersPct === null || list?.topHoldersPct === undefined) return undefined
+  return {
+    source: 'token_list',
+    supply: mint?.supply ?? 0n,
+    accounts: [],
+    top10WalletPct: Math.round(list.topHoldersPct * 100) / 100,
+    excludedPct: 0,
+  }
+}
+
+async function holdersOnChain(ctx: TokenContext): Promise<HoldersFact> {
   const [{ value: largest }, mint] = await Promise.all([
     ctx.rpc.getTokenLargestAccounts(ctx.mint as Address).send(),
     need(ctx, 'mint'),
@@ -82,6 +108,7 @@ export async function loadHolders(ctx: TokenContext): Promise<HoldersFact> {
     .filter((account) => account.kind !== 'wallet')
     .reduce((sum, account) => sum + account.amount, 0n)
   return {
+    source: 'rpc',
     supply: mint.supply,
     accounts,
     top10WalletPct: pct(

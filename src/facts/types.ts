@@ -109,16 +109,26 @@ export interface HolderAccount {
 
 /** The largest token accounts (up to 20), resolved to owners and classified. */
 export interface HoldersFact {
+  /**
+   * Where the figures come from: `rpc`, the largest token accounts read on chain and classified; or
+   * `token_list`, the aggregator's audit (when the RPC refuses getTokenLargestAccounts, as the public
+   * endpoint does): its top holders' share, with no accounts and pools not excluded.
+   */
+  source: HoldersSource
   supply: bigint
+  /** The largest accounts, classified (empty from the token list). */
   accounts: HolderAccount[]
-  /** Share of supply in the ten largest wallet owners (pools, burns and lockers excluded), percent. */
+  /**
+   * Share of supply in the ten largest wallet owners (pools, burns and lockers excluded), percent; from
+   * the token list, its top holders' share as published.
+   */
   top10WalletPct: number
-  /** Share of supply in pool vaults, burn addresses and lockers among the largest accounts, percent. */
+  /** Share of supply in pool vaults, burn addresses and lockers among the largest accounts (0 from the token list). */
   excludedPct: number
 }
 
 export type { PoolModel } from '../pipeline/vocabulary.ts'
-import type { PoolModel } from '../pipeline/vocabulary.ts'
+import type { HoldersSource, PoolModel } from '../pipeline/vocabulary.ts'
 
 export interface PoolFact {
   address: string

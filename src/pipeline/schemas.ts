@@ -49,4 +49,7 @@ export const envelope = {
 } satisfies Record<string, TSchema>
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+/** An enum that may be null, as one flat union (a union nested in a union loses its null in OpenAPI). */
+export const NullableEnum = <T extends string>(values: readonly T[], description: string) =>
+  Type.Union([...values.map((value) => Type.Literal(value)), Type.Null()], { description })
 export { Enum }

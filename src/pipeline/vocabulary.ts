@@ -47,3 +47,7 @@ export type LpStatus = (typeof LP_STATUSES)[number]
  */
 export const RISK_GROUPS = ['contract_risk', 'liquidity_risk', 'market_risk', 'behavioral_risk'] as const
 export type RiskGroup = (typeof RISK_GROUPS)[number]
+
+/** Where the holder figures come from (the holders fact's `source`, the answers' `holders_source`). */
+export const HOLDERS_SOURCES = ['rpc', 'token_list'] as const
+export type HoldersSource = (typeof HOLDERS_SOURCES)[number]

@@ -20,6 +20,9 @@ const CACHE_TTL_MS: Record<string, number> = {
   getProgramAccounts: 10_000,
 }
 
+/** Added to the provider's window when pacing: the time a request may take to reach it. */
+const PACING_MARGIN_MS = 250
+
 interface JsonRpcPayload {
   jsonrpc: '2.0'
   id: unknown
@@ -65,7 +68,8 @@ export class SolanaSource {
   constructor(options: SolanaSourceOptions) {
     this.#url = options.url
     this.provider = options.provider ?? RPC_PROVIDERS.unlimited
-    this.#pacer = new CallPacer(this.provider.limits)
+    // The provider counts a call when it arrives, after we count it: a margin keeps the windows apart.
+    this.#pacer = new CallPacer({ ...this.provider.limits, windowMs: this.provider.limits.windowMs + PACING_MARGIN_MS })
     this.#headers = { ...options.headers, 'content-type': 'application/json' }
     this.#memo = new Memo(undefined, options.cache)
     this.upstream = new Upstream({ ...options, name: options.name ?? 'solana_rpc' })

@@ -3,6 +3,7 @@ import pino from 'pino'
 import { WAIVED_PAYMENTS } from './payments.ts'
 import { startSandbox } from '../../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../../sandbox/options.ts'
+import type { SandboxRpcProfileName } from '../../sandbox/rpc/profiles.ts'
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/core/config.ts'
 import { createContext } from '../../src/context.ts'
@@ -13,8 +14,8 @@ import { openApiValidator } from './openapi.ts'
  * stop the sandbox after the file and clear its faults after each test. Answers are checked against
  * the service's own /openapi.json.
  */
-export async function scannerService() {
-  const sandbox = await startSandbox(ephemeralSandboxOptions())
+export async function scannerService(options: { rpcProfile?: SandboxRpcProfileName } = {}) {
+  const sandbox = await startSandbox(ephemeralSandboxOptions({ rpcProfile: options.rpcProfile ?? 'open' }))
   afterAll(() => sandbox.stop())
   afterEach(() => sandbox.faults.clear())
 

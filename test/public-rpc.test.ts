@@ -1,0 +1,30 @@
+import { describe, expect, test } from 'bun:test'
+import { scannerService } from './support/scanner-service.ts'
+
+/**
+ * The scanners on Solana's public endpoint (SANDBOX_RPC_PROFILE=public): getTokenLargestAccounts and
+ * getProgramAccounts on the token programs refused with -32010, 100 calls / 40 per method per 10 s.
+ * The service is told SOLANA_RPC_PROVIDER=public and paces itself; holders come from the token list.
+ */
+const { sandbox, post, mintOf } = await scannerService({ rpcProfile: 'public' })
+
+describe('quick scan on the public RPC profile', () => {
+  test('a listed token is not LIMITED: holders from the token list, named as the source', async () => {
+    const { status, body, errors } = await post('/scan/quick', mintOf('blue-chip'))
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(body.missing_fields).not.toContain('holders')
+    expect(body.data_quality).not.toBe('LIMITED')
+    expect(body.holders_source).toBe('token_list')
+    expect(typeof body.top_10_holder_pct).toBe('number')
+  })
+
+  test('every scenario answers 200 in the spec shape; none trips the provider', async () => {
+    for (const scenario of sandbox.file.scenarios) {
+      const { status, errors } = await post('/scan/quick', scenario.mint)
+      expect({ scenario: scenario.name, status, errors }).toEqual({ scenario: scenario.name, status: 200, errors: [] })
+    }
+    // Paced to the provider's limits: the endpoint never had to refuse a request.
+    expect(sandbox.rpcProfile.throttled).toBe(0)
+  })
+})

@@ -15,6 +15,7 @@ import { serveStandIn } from './http-server.ts'
 import type { SandboxOptions } from './options.ts'
 import { accountParser } from './rpc/parsers.ts'
 import { startRpcServer } from './rpc/server.ts'
+import type { IssuerRegistryFile } from '../src/onchain/issuers.ts'
 import { type SandboxRpcProfile, sandboxRpcProfile } from './rpc/profiles.ts'
 import { trusted } from './world/addresses.ts'
 import { solToLamports, type World } from './world/world.ts'
@@ -61,6 +62,7 @@ export interface RunningSandbox {
     | 'DEXSCREENER_URL'
     | 'JUPITER_URL'
     | 'FACILITATOR_URL'
+    | 'ISSUER_REGISTRY'
     | 'PAY_TO_SOLANA'
     | 'SOLANA_PAYMENT_NETWORK'
     | 'SOLANA_PAYMENT_ASSET'
@@ -211,6 +213,9 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   }
   const worldFilePath = resolve(join(options.dataDir, 'world.json'))
   writeFileSync(worldFilePath, `${JSON.stringify(file, null, 2)}\n`)
+  // The sandbox's issuer-controlled assets, for the service's ISSUER_REGISTRY: its USDC and its issuer.
+  const issuersPath = resolve(join(options.dataDir, 'issuers.json'))
+  writeFileSync(issuersPath, `${JSON.stringify(sandboxIssuers(world.usdcMint, issuer.address), null, 2)}\n`)
   return {
     world,
     faults,
@@ -226,6 +231,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       DEXSCREENER_URL: file.urls.dexscreener,
       JUPITER_URL: file.urls.jupiter,
       FACILITATOR_URL: file.urls.facilitator,
+      ISSUER_REGISTRY: issuersPath,
       PAY_TO_SOLANA: treasury.address,
       SOLANA_PAYMENT_NETWORK: SANDBOX_SOLANA_NETWORK,
       SOLANA_PAYMENT_ASSET: world.usdcMint,
@@ -239,5 +245,30 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       world.chain.stop()
       await Promise.all([rpc.stop(), market.stop(), aggregator.stop(), facilitator.stop(), evm.stop()])
     },
+  }
+}
+
+/** The sandbox's issuer registry file: its USDC, with the issuer's key as both authorities. */
+function sandboxIssuers(usdcMint: string, issuer: string): IssuerRegistryFile {
+  return {
+    version: '2026-11-24',
+    entries: [
+      {
+        mint: usdcMint,
+        symbol: 'USDC',
+        name: 'USD Coin',
+        issuer: 'Sandbox USDC issuer',
+        kind: 'fiat_stablecoin',
+        mintAuthority: issuer,
+        freezeAuthority: issuer,
+        sources: [
+          {
+            ref: 'sandbox/scenarios/base-assets.ts',
+            states: 'the sandbox creates this mint with the usdc-issuer wallet as both authorities',
+            retrieved: '2026-11-24',
+          },
+        ],
+      },
+    ],
   }
 }

@@ -374,7 +374,8 @@ describe('POST /scan/deep under faults', () => {
       'trades',
       'lp_locks',
     ])
-    expect(body.confidence.data_completeness).toBe(0)
+    // Only the issuer registry (reference data, no upstream) is there: 1 fact of 13.
+    expect(body.confidence.data_completeness).toBe(0.08)
     // Unknown is not clean: every group whose signals could not run is MEDIUM, not LOW.
     expect(body.risk_breakdown).toEqual({
       contract_risk: 'MEDIUM',

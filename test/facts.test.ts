@@ -69,7 +69,7 @@ describe('facts of the scenario tokens', () => {
     expect((await ctx.fact('market'))!.pairs[0]?.pairAddress).toBe(pools[0]!.address)
   })
 
-  test('usdc-stablecoin: live authorities, listed as verified stablecoin', async () => {
+  test('usdc-stablecoin: live authorities, listed as verified (no stablecoin tag, as the real list)', async () => {
     const ctx = await gather('usdc-stablecoin')
     expect((await ctx.fact('metadata'))!.logoUri).toBe('https://sandbox.solsentry.invalid/usdc.png')
     const mint = (await ctx.fact('mint'))!
@@ -78,7 +78,7 @@ describe('facts of the scenario tokens', () => {
     expect(await ctx.fact('token_list')).toMatchObject({
       listed: true,
       verified: true,
-      tags: expect.arrayContaining(['stablecoin']),
+      tags: ['community', 'strict', 'verified'],
     })
   })
 

@@ -186,13 +186,21 @@ describe('scenario facts on the chain', () => {
     expect(freezeLive.freezeAuthority).not.toBeNull()
   })
 
-  test('usdc-stablecoin: authorities live, tagged verified and stablecoin by the token list', async () => {
+  test("usdc-stablecoin: authorities live, registered in the sandbox's issuer registry, tagged as the real USDC", async () => {
     const usdc = await parsedMint('usdc-stablecoin')
     expect(usdc.mintAuthority).not.toBeNull()
     expect(usdc.freezeAuthority).not.toBeNull()
     const search = await fetch(`${sandbox.file.urls.jupiter}/tokens/v2/search?query=${mintOf('usdc-stablecoin')}`)
     const [token] = (await search.json()) as { tags: string[] }[]
-    expect(token?.tags).toEqual(expect.arrayContaining(['verified', 'stablecoin']))
+    expect(token?.tags).toEqual(['community', 'strict', 'verified'])
+    const registry = JSON.parse(readFileSync(sandbox.serviceSettings.ISSUER_REGISTRY, 'utf8'))
+    expect(registry.entries).toEqual([
+      expect.objectContaining({
+        mint: mintOf('usdc-stablecoin'),
+        mintAuthority: usdc.mintAuthority,
+        freezeAuthority: usdc.freezeAuthority,
+      }),
+    ])
   })
 
   test('whale-concentrated: one wallet holds 70% of the supply', async () => {

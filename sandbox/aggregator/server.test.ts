@@ -36,7 +36,7 @@ async function setup() {
       decimals: 6,
       mintAuthority: dev,
       freezeAuthority: dev.address,
-      tags: ['verified', 'stablecoin'],
+      tags: ['community', 'strict', 'verified'],
     },
     dev,
   )
@@ -703,7 +703,7 @@ describe('aggregator stand-in: tokens v2', () => {
         // Live authorities: Jupiter leaves the *Disabled flags out rather than sending false.
         audit: { topHoldersPercentage: TOP_HOLDERS_PCT },
         isVerified: true,
-        tags: ['verified', 'stablecoin'],
+        tags: ['community', 'strict', 'verified'],
         updatedAt: new Date(Math.floor(context.world.chain.unixS) * 1000).toISOString(),
       },
     ])
@@ -737,8 +737,6 @@ describe('aggregator stand-in: tokens v2', () => {
     const { body } = await getJson<TokenInfo[]>(server, '/tokens/v2/tag?query=verified')
     expect(body.map((token) => token.symbol).sort()).toEqual(['SOL', 'TST', 'USDC'])
     expect(body.every((token) => token.isVerified)).toBe(true)
-    const { body: stable } = await getJson<TokenInfo[]>(server, '/tokens/v2/tag?query=stablecoin')
-    expect(stable.map((token) => token.id)).toEqual([context.usdc])
     expect((await getJson(server, '/tokens/v2/tag')).status).toBe(400)
   })
 })

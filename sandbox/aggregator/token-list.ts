@@ -133,7 +133,7 @@ export function searchTokens(world: World, query: string | null): Outcome<TokenI
   return ok(ranked.slice(0, SEARCH_RESULT_LIMIT).map((entry) => tokenInfo(world, entry.token)))
 }
 
-/** Answers `GET /tokens/v2/tag?query=`: every token carrying the tag (`verified`, `stablecoin`, ...). */
+/** Answers `GET /tokens/v2/tag?query=`: every token carrying the tag (Jupiter accepts `verified`, `lst`, `stocks`). */
 export function tokensByTag(world: World, tag: string | null): Outcome<TokenInfo[]> {
   const wanted = tag?.trim() ?? ''
   if (wanted === '') return refuse(400, 'Query parameter query is required')

@@ -49,7 +49,7 @@ export async function marketWorld(): Promise<MarketWorld> {
       symbol: 'USDC',
       decimals: 6,
       mintAuthority: issuer,
-      tags: ['verified', 'stablecoin'],
+      tags: ['community', 'strict', 'verified'],
     },
     issuer,
   )

@@ -11,8 +11,9 @@ const MARKET_MAKER_SOL = POOL_SOL + 1_000
 
 /**
  * What every scenario builds on: a USDC mint (issuer-controlled like the real one: mint and freeze
- * authorities live, tagged verified and stablecoin) and a deep SOL/USDC pool that prices SOL, with a
- * day of trading on it.
+ * authorities live, tagged as Jupiter tags the real one — community, strict, verified: there is no
+ * stablecoin tag — and registered in the sandbox's issuer registry) and a deep SOL/USDC pool that
+ * prices SOL, with a day of trading on it.
  */
 export async function scheduleBaseAssets(world: World, timeline: Timeline, now: number) {
   const usdc = (await world.signer('mint:usdc')).address
@@ -28,7 +29,7 @@ export async function scheduleBaseAssets(world: World, timeline: Timeline, now: 
         decimals: 6,
         mintAuthority: issuer,
         freezeAuthority: issuer.address,
-        tags: ['verified', 'stablecoin'],
+        tags: ['community', 'strict', 'verified'],
       },
       issuer,
     )

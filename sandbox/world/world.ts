@@ -44,7 +44,7 @@ export interface TokenRecord {
   symbol: string
   decimals: number
   program: string
-  /** Token-list tags (`verified`, `stablecoin`, ...): what an aggregator's token list reports. */
+  /** Token-list tags (`verified`, `strict`, `community`, `lst`, `stocks`): what Jupiter's token list reports. */
   tags: string[]
   logoURI: string | null
 }

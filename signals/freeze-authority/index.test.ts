@@ -9,5 +9,5 @@ describeAuthoritySignal({
   penalty: -15,
   title: 'Freeze authority live',
   liveDetail: "A wallet can freeze any holder's account, stopping it from selling.",
-  exemptDetail: 'The issuer can freeze accounts, as a regulated stablecoin must; not penalised.',
+  exemptDetail: 'The registered issuer can freeze accounts, as a regulated asset must; not penalised.',
 })

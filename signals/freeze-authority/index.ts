@@ -1,16 +1,16 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
-import { isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
+import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'freeze-authority',
   riskGroup: 'contract_risk',
-  version: '1.0.0',
+  version: '2.0.0',
   title: 'Freeze authority',
   risk: "A wallet can still freeze any holder's token account.",
   why: 'A frozen account cannot sell: the issuer can trap buyers at will (a common honeypot).',
   scanners: ['quick_scan', 'deep_dive'],
-  facts: ['mint', 'token_list'],
+  facts: ['mint', 'issuer'],
   impact: 'high',
   confidence: 'high',
   options: Type.Object({ penalty: Type.Number({ maximum: 0 }) }),
@@ -25,7 +25,7 @@ const meta = signalMeta({
     FREEZE_AUTHORITY_LIVE_EXEMPT: {
       severity: 'info',
       points: 0,
-      when: 'the freeze authority is set on an issuer-controlled asset (`AUTHORITY_EXEMPT`)',
+      when: 'the freeze authority is set on an registered issuer-controlled asset (`AUTHORITY_EXEMPT`)',
       why: 'A regulated stablecoin must be able to freeze; penalising it is a false alarm',
     },
   },
@@ -37,7 +37,7 @@ export default defineSignal({
     const mint = facts.get('mint')
     if (!mint) return unknownOutcome(meta, ['mint'], { freeze_authority_revoked: null })
     if (mint.freezeAuthority === null) return ok([], { freeze_authority_revoked: true })
-    const exempt = isAuthorityExempt(facts.get('token_list'))
+    const exempt = exemptionOf(facts.get('issuer'), mint).exempt
     return ok(
       [
         exempt
@@ -46,7 +46,7 @@ export default defineSignal({
               options,
               'FREEZE_AUTHORITY_LIVE_EXEMPT',
               'Freeze authority live (issuer-controlled asset)',
-              'The issuer can freeze accounts, as a regulated stablecoin must; not penalised.',
+              'The registered issuer can freeze accounts, as a regulated asset must; not penalised.',
               { authority: mint.freezeAuthority },
             )
           : finding(

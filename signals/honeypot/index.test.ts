@@ -1,4 +1,4 @@
-import { tokenList } from '../../src/pipeline/derive/test-facts.ts'
+import { issuerEntry, tokenList } from '../../src/pipeline/derive/test-facts.ts'
 import { describe, expect, test } from 'bun:test'
 import { normaliseExtensions } from '../../src/facts/mint.ts'
 import type { Facts, MintExtensions, MintFact } from '../../src/facts/types.ts'
@@ -18,7 +18,7 @@ const mint = (extensions: Partial<MintExtensions> = {}, freezeAuthority: string 
 const pair = { pairAddress: 'p' } as Facts['market']['pairs'][number]
 const traded = { market: { pairs: [pair] }, pools: { pools: [] }, launchpad: { pumpFun: null } }
 const untraded = { market: { pairs: [] }, pools: { pools: [] }, launchpad: { pumpFun: null } }
-const stablecoin = tokenList(true, ['stablecoin'])
+const registered = issuerEntry()
 const view = (facts: Partial<Facts>): FactView => ({ get: (name) => facts[name] as never })
 const detect = (facts: Partial<Facts>) => honeypot.detect(view(facts), {}, { mint: 'm', now: 0 })
 
@@ -44,10 +44,20 @@ describe('honeypot', () => {
       code: 'HONEYPOT',
     },
     {
-      name: 'frozen by default but a verified stablecoin (permissioned by design)',
-      facts: { mint: mint({ defaultAccountState: 'frozen' }, 'x'), token_list: stablecoin, ...traded },
+      name: 'frozen by default but a registered issuer-controlled asset (permissioned by design)',
+      facts: { mint: mint({ defaultAccountState: 'frozen' }, 'x'), issuer: registered, ...traded },
       honeypot: false,
       code: null,
+    },
+    {
+      name: 'frozen by default and verified, tagged stablecoin on the list, but not registered: a honeypot',
+      facts: {
+        mint: mint({ defaultAccountState: 'frozen' }, 'x'),
+        token_list: tokenList(true, ['verified', 'stablecoin']),
+        ...traded,
+      },
+      honeypot: true,
+      code: 'HONEYPOT',
     },
     {
       name: 'nothing to sell into: no pair, no pool, no live curve',

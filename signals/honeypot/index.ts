@@ -9,17 +9,17 @@ import {
   unknownOutcome,
   type Factor,
 } from '../../src/pipeline/signal.ts'
-import { isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
+import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'honeypot',
   riskGroup: 'contract_risk',
-  version: '1.0.0',
+  version: '2.0.0',
   title: 'Honeypot',
   risk: 'A holder cannot sell: the token cannot move, accounts start frozen, transfers are paused, or nothing trades it.',
   why: "A honeypot takes buyers' money and gives them a token that cannot be sold at any price.",
   scanners: ['deep_dive'],
-  facts: ['mint', 'token_list', 'market', 'pools', 'launchpad'],
+  facts: ['mint', 'issuer', 'market', 'pools', 'launchpad'],
   impact: 'high',
   confidence: 'high',
   options: Type.Object({}),
@@ -50,7 +50,7 @@ export default defineSignal({
   detect(facts, options) {
     const mint = facts.get('mint')
     if (!mint) return unknownOutcome(meta, ['mint'])
-    const exempt = isAuthorityExempt(facts.get('token_list'))
+    const exempt = exemptionOf(facts.get('issuer'), mint).exempt
     const x = mint.extensions
     const blockers: string[] = []
     if (x.nonTransferable) blockers.push('NON_TRANSFERABLE')
@@ -69,10 +69,11 @@ export default defineSignal({
     // The issuer can block sales at will, but holders can sell today.
     const risks: string[] = []
     if (mint.freezeAuthority !== null && !exempt) risks.push('FREEZE_AUTHORITY')
-    if (x.pausable && !x.pausable.paused) risks.push('PAUSABLE')
+    // A registered issuer's controls are its design (the exemption); paused or frozen-by-default still block now.
+    if (x.pausable && !x.pausable.paused && !exempt) risks.push('PAUSABLE')
     // Whether the hook's program is deployed is not read, so a hook is a risk, not a certainty.
-    if (x.transferHook?.programId) risks.push('TRANSFER_HOOK_UNVERIFIED')
-    if (x.permanentDelegate) risks.push('PERMANENT_DELEGATE')
+    if (x.transferHook?.programId && !exempt) risks.push('TRANSFER_HOOK_UNVERIFIED')
+    if (x.permanentDelegate && !exempt) risks.push('PERMANENT_DELEGATE')
 
     const found: Factor[] = []
     if (blockers.length > 0)

@@ -9,5 +9,5 @@ describeAuthoritySignal({
   penalty: -25,
   title: 'Mint authority live',
   liveDetail: 'A wallet can still mint new tokens and dilute holders.',
-  exemptDetail: 'The issuer can mint, as a verified stablecoin or wrapped asset must; not penalised.',
+  exemptDetail: 'The registered issuer can mint, as a stablecoin, wrapped asset or staking token must; not penalised.',
 })

@@ -1,16 +1,16 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
-import { isAuthorityExempt } from '../../src/pipeline/derive/exemption.ts'
+import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'mint-authority',
   riskGroup: 'contract_risk',
-  version: '1.0.0',
+  version: '2.0.0',
   title: 'Mint authority',
   risk: 'A wallet can still mint new tokens.',
   why: 'New supply can be printed and sold into the pool at any time, diluting every holder to zero.',
   scanners: ['quick_scan', 'deep_dive'],
-  facts: ['mint', 'token_list'],
+  facts: ['mint', 'issuer'],
   impact: 'high',
   confidence: 'high',
   options: Type.Object({ penalty: Type.Number({ maximum: 0 }) }),
@@ -25,7 +25,7 @@ const meta = signalMeta({
     MINT_AUTHORITY_LIVE_EXEMPT: {
       severity: 'info',
       points: 0,
-      when: 'the mint authority is set on an issuer-controlled asset (`AUTHORITY_EXEMPT`)',
+      when: 'the mint authority is set on an registered issuer-controlled asset (`AUTHORITY_EXEMPT`)',
       why: 'A stablecoin or wrapped asset must be able to mint; penalising it is a false alarm',
     },
   },
@@ -38,7 +38,7 @@ export default defineSignal({
     if (!mint) return unknownOutcome(meta, ['mint'], { mint_authority_revoked: null })
     const revoked = mint.mintAuthority === null
     if (revoked) return ok([], { mint_authority_revoked: true })
-    const exempt = isAuthorityExempt(facts.get('token_list'))
+    const exempt = exemptionOf(facts.get('issuer'), mint).exempt
     return ok(
       [
         exempt
@@ -47,7 +47,7 @@ export default defineSignal({
               options,
               'MINT_AUTHORITY_LIVE_EXEMPT',
               'Mint authority live (issuer-controlled asset)',
-              'The issuer can mint, as a verified stablecoin or wrapped asset must; not penalised.',
+              'The registered issuer can mint, as a stablecoin, wrapped asset or staking token must; not penalised.',
               { authority: mint.mintAuthority },
             )
           : finding(

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { normaliseExtensions } from '../../src/facts/mint.ts'
 import type { MintExtensions, MintFact } from '../../src/facts/types.ts'
 import type { Factor, Severity } from '../../src/pipeline/signal.ts'
-import { MINT, NOW, run } from '../../src/pipeline/derive/test-facts.ts'
+import { issuerEntry, MINT, NOW, run, tokenList } from '../../src/pipeline/derive/test-facts.ts'
 import token2022Extensions from './index.ts'
 
 const DELEGATE = 'De1egate111111111111111111111111111111111111'
@@ -225,5 +225,45 @@ describe('token-2022-extensions: missing facts', () => {
       ],
       fields: { token_extensions: null },
     })
+  })
+})
+
+describe('token-2022-extensions: a registered issuer-controlled asset (a tokenized stock)', () => {
+  const stock = issuerEntry({ kind: 'tokenized_stock', symbol: 'TSTx', issuer: 'Stock Issuer' })
+  const controls = { permanentDelegate: DELEGATE, pausable: { authority: AUTHORITY, paused: false } }
+
+  test('its delegate and pause are listed as issuer controls, not scored', () => {
+    const outcome = run(token2022Extensions, { mint: mint(controls), issuer: stock })
+    expect(picked(outcome)).toEqual([
+      finding('ISSUER_CONTROLS', 'info', 0, {
+        issuer: 'Stock Issuer',
+        controls: { PERMANENT_DELEGATE: { delegate: DELEGATE }, PAUSABLE: { authority: AUTHORITY } },
+      }),
+    ])
+    // The field still lists what the mint carries.
+    expect(outcome.fields).toEqual({ token_extensions: ['PERMANENT_DELEGATE', 'PAUSABLE'] })
+  })
+
+  test('the same mint unregistered, though verified on the token list: scored', () => {
+    const outcome = run(token2022Extensions, {
+      mint: mint(controls),
+      issuer: null,
+      token_list: tokenList(true, ['verified', 'stocks']),
+    })
+    expect(outcome.factors.map((entry) => [entry.code, entry.impact])).toEqual([
+      ['PERMANENT_DELEGATE', -40],
+      ['PAUSABLE', -20],
+    ])
+  })
+
+  test('paused is still a hard fail, and a fee still a cost, for a registered issuer', () => {
+    const outcome = run(token2022Extensions, {
+      mint: mint({ pausable: { authority: AUTHORITY, paused: true }, ...fee(1_500) }),
+      issuer: stock,
+    })
+    expect(outcome.factors.map((entry) => [entry.code, entry.hard_fail])).toEqual([
+      ['TRANSFER_FEE_HIGH', false],
+      ['PAUSED', true],
+    ])
   })
 })

@@ -1,15 +1,16 @@
 import { Type } from '@sinclair/typebox'
+import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
   id: 'token-2022-extensions',
   riskGroup: 'contract_risk',
-  version: '1.0.0',
+  version: '2.0.0',
   title: 'Token-2022 extensions',
   risk: "Token-2022 extensions that let the issuer take, tax, block or freeze holders' tokens.",
   why: "A permanent delegate can move anyone's tokens, a transfer hook or a pause can block every sale, a mutable fee can be raised to 100%: scanners that read only the classic mint layout miss all of these.",
   scanners: ['quick_scan', 'deep_dive'],
-  facts: ['mint'],
+  facts: ['mint', 'issuer'],
   impact: 'high',
   confidence: 'high',
   options: Type.Object({
@@ -81,8 +82,24 @@ const meta = signalMeta({
       when: 'a mint close authority is set',
       why: 'The mint can be closed and re-created at the same address',
     },
+    ISSUER_CONTROLS: {
+      severity: 'info',
+      points: 0,
+      when: 'a registered issuer-controlled asset (`AUTHORITY_EXEMPT`) has a permanent delegate, a pause authority, a transfer hook, frozen-by-default accounts, a mutable fee or a close authority: listed here instead of scored',
+      why: "The issuer's compliance controls are its design; penalising them grades every tokenized stock F",
+    },
   },
 })
+
+/** The findings that are an issuer's controls when the issuer is registered (`ISSUER_CONTROLS`). */
+const ISSUER_CONTROLS: ReadonlySet<string> = new Set([
+  'PERMANENT_DELEGATE',
+  'PAUSABLE',
+  'TRANSFER_HOOK',
+  'DEFAULT_FROZEN',
+  'TRANSFER_FEE_MUTABLE',
+  'MINT_CLOSE_AUTHORITY',
+])
 
 export default defineSignal({
   meta,
@@ -185,6 +202,24 @@ export default defineSignal({
           { authority: x.mintCloseAuthority },
         ),
       )
-    return ok(found, { token_extensions: mint.program === 'spl-token-2022' ? found.map((entry) => entry.code) : [] })
+    const codes = mint.program === 'spl-token-2022' ? found.map((entry) => entry.code) : []
+    // A registered issuer's controls (a stock issuer's pause and delegate, a stablecoin's frozen-by-default
+    // accounts) are its design: one informational finding lists them. A fee is a cost whoever charges
+    // it, and a token paused or non-transferable cannot be sold now: those stay.
+    if (!exemptionOf(facts.get('issuer'), mint).exempt) return ok(found, { token_extensions: codes })
+    const controls = found.filter((entry) => ISSUER_CONTROLS.has(entry.code))
+    if (controls.length === 0) return ok(found, { token_extensions: codes })
+    const issuer = facts.get('issuer')!
+    const kept = found.filter((entry) => !ISSUER_CONTROLS.has(entry.code))
+    const listed = controls.map((entry) => entry.code)
+    const exempted = finding(
+      meta,
+      options,
+      'ISSUER_CONTROLS',
+      `Issuer controls (${issuer.issuer}): ${listed.join(', ')}`,
+      `Registered as ${issuer.issuer}'s ${issuer.symbol}: these controls are how the issuer meets its obligations (redemptions, sanctions, corporate actions); not penalised.`,
+      { issuer: issuer.issuer, controls: Object.fromEntries(controls.map((entry) => [entry.code, entry.evidence])) },
+    )
+    return ok([...kept, exempted], { token_extensions: codes })
   },
 })

@@ -1,3 +1,4 @@
+import { loadIssuerRegistry } from '../onchain/issuers.ts'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { readFileSync } from 'node:fs'
@@ -75,6 +76,14 @@ export const ConfigSchema = Type.Object({
       description:
         'Jupiter API key (portal.jup.ag), sent as x-api-key; without one api.jup.ag serves its keyless tier, slowly (docs/data-layer.md); never logged',
       hint: 'the key',
+    }),
+  ),
+  ISSUER_REGISTRY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'A JSON file of issuer-controlled assets added to the built-in registry (src/onchain/issuers.json; docs/scoring.md): their live authorities and issuer extensions are not penalised',
+      hint: 'a path to a JSON file { "version": "YYYY-MM-DD", "entries": [...] }',
     }),
   ),
   FACILITATOR_URL: Type.Optional(Url('x402 facilitator base URL (required on mainnet)')),
@@ -249,6 +258,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = withDefaults as Config
 
   for (const name of HEADER_SETTINGS) if (config[name] !== undefined) headersSetting(config, name)
+  if (config.ISSUER_REGISTRY !== undefined) {
+    try {
+      loadIssuerRegistry(config.ISSUER_REGISTRY)
+    } catch (error) {
+      throw new ConfigError(`ISSUER_REGISTRY: ${(error as Error).message.replace(/^ISSUER_REGISTRY[^:]*: /, '')}`)
+    }
+  }
   if ((config.CDP_API_KEY_ID === undefined) !== (config.CDP_API_KEY_SECRET === undefined))
     throw new ConfigError(
       `${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_ID' : 'CDP_API_KEY_SECRET'}: required with ${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_SECRET' : 'CDP_API_KEY_ID'}`,

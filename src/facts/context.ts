@@ -2,6 +2,7 @@ import type { Rpc, SolanaRpcApi } from '@solana/kit'
 import type { DexScreenerSource } from '../sources/dexscreener.ts'
 import type { JupiterSource } from '../sources/jupiter.ts'
 import type { SolanaSource } from '../sources/solana-rpc.ts'
+import type { IssuerRegistry } from '../onchain/issuers.ts'
 import { CallMeter, UpstreamError } from '../sources/upstream.ts'
 import type { FactName, Facts } from './types.ts'
 
@@ -10,6 +11,8 @@ export interface Sources {
   solana?: SolanaSource
   dexscreener?: DexScreenerSource
   jupiter?: JupiterSource
+  /** Reference data, no I/O: the issuer registry (built in, plus ISSUER_REGISTRY). */
+  issuers?: IssuerRegistry
 }
 
 /** How a fact is gathered: from the context (its sources and other facts), or it throws. */

@@ -1,4 +1,4 @@
-import { TokenContext, type Sources } from './context.ts'
+import { FactUnavailable, TokenContext, type Sources } from './context.ts'
 import { loadHolderCount, loadHolders } from './holders.ts'
 import { loadLaunchpad } from './launchpad.ts'
 import { loadMarket } from './market.ts'
@@ -18,6 +18,10 @@ export const LOADERS: TokenContextOptions['loaders'] = {
   mint: loadMint,
   metadata: loadMetadata,
   token_list: loadTokenList,
+  issuer: async (ctx) => {
+    if (!ctx.sources.issuers) throw new FactUnavailable('no issuer registry is loaded')
+    return ctx.sources.issuers.get(ctx.mint) ?? null
+  },
   holders: loadHolders,
   holder_count: loadHolderCount,
   pools: loadPools,

@@ -1,3 +1,4 @@
+import type { IssuerEntry } from '../onchain/issuers.ts'
 import type { DexPair } from '../sources/dexscreener.ts'
 
 /**
@@ -8,6 +9,7 @@ export type FactName =
   | 'mint'
   | 'metadata'
   | 'token_list'
+  | 'issuer'
   | 'holders'
   | 'holder_count'
   | 'pools'
@@ -23,6 +25,8 @@ export interface Facts {
   mint: MintFact
   metadata: MetadataFact
   token_list: TokenListFact
+  /** The mint's entry in the issuer registry (src/onchain/issuers.ts), or null when it is not registered. */
+  issuer: IssuerEntry | null
   holders: HoldersFact
   holder_count: number
   pools: PoolsFact

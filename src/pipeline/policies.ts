@@ -8,7 +8,10 @@ import type { ScanPolicy } from './scan.ts'
 /** Core facts decide the grade; without them the answer is LIMITED (docs/data-quality.md). */
 export const QUICK_SCAN_POLICY: ScanPolicy = {
   scanner: 'quick_scan',
-  facts: { core: ['mint', 'holders', 'market'], optional: ['metadata', 'token_list', 'pools', 'launchpad'] },
+  facts: {
+    core: ['mint', 'holders', 'market'],
+    optional: ['metadata', 'token_list', 'issuer', 'pools', 'launchpad'],
+  },
 }
 
 /** The market intel answer's measured fields, in the order `missing_fields` lists the unmeasured ones. */
@@ -54,7 +57,7 @@ export const DEEP_DIVE_POLICY: ScanPolicy = {
   scanner: 'deep_dive',
   facts: {
     core: ['mint', 'holders', 'market', 'launch', 'dev_history'],
-    optional: ['metadata', 'token_list', 'pools', 'launchpad', 'funding', 'trades', 'lp_locks'],
+    optional: ['metadata', 'token_list', 'issuer', 'pools', 'launchpad', 'funding', 'trades', 'lp_locks'],
   },
   // A trades fact naming no pool because the pool facts were unavailable is not "no trades".
   quality: { hollowTrades: true },

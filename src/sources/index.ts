@@ -3,6 +3,7 @@ import type { HealthBoard } from '../core/health.ts'
 import { DexScreenerSource } from './dexscreener.ts'
 import { JupiterSource } from './jupiter.ts'
 import { providerOf } from './rpc-providers.ts'
+import { type IssuerRegistry, loadIssuerRegistry } from '../onchain/issuers.ts'
 import { headersSetting } from '../core/config.ts'
 import { RedisCache, type SharedCache } from '../store/shared-cache.ts'
 import { SolanaSource } from './solana-rpc.ts'
@@ -11,6 +12,7 @@ export interface ConfiguredSources {
   solana: SolanaSource
   dexscreener: DexScreenerSource
   jupiter: JupiterSource
+  issuers: IssuerRegistry
 }
 
 /**
@@ -25,7 +27,7 @@ export function createSources(
   // RPC answers are cached in kit's bigint form; the HTTP sources' JSON stays plain.
   const cache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, 'json-bigint') : undefined
   const httpCache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, 'json') : undefined
-  const sources: Partial<ConfiguredSources> = {}
+  const sources: Partial<ConfiguredSources> = { issuers: loadIssuerRegistry(config.ISSUER_REGISTRY) }
   if (config.SOLANA_RPC_URL)
     sources.solana = new SolanaSource({
       url: config.SOLANA_RPC_URL,
@@ -42,7 +44,8 @@ export function createSources(
       ...(config.JUPITER_API_KEY ? { headers: { 'x-api-key': config.JUPITER_API_KEY } } : {}),
     })
   if (health) {
-    for (const source of Object.values(sources)) health.register(source.upstream.name, () => source.upstream.health())
+    for (const source of [sources.solana, sources.dexscreener, sources.jupiter])
+      if (source) health.register(source.upstream.name, () => source.upstream.health())
     if (cache) health.register('cache', () => cache.health())
   }
   return { ...sources, cache }

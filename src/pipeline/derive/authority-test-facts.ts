@@ -8,7 +8,8 @@ import { describe, expect, test } from 'bun:test'
 import { normaliseExtensions } from '../../facts/mint.ts'
 import type { MintFact, TokenListFact } from '../../facts/types.ts'
 import type { Factor, Signal } from '../signal.ts'
-import { MINT, NOW, run, tokenList } from './test-facts.ts'
+import { issuerEntry, MINT, NOW, run, tokenList } from './test-facts.ts'
+import type { IssuerEntry } from '../../onchain/issuers.ts'
 
 export interface AuthoritySignalCase {
   signal: Signal
@@ -57,12 +58,20 @@ export function describeAuthoritySignal(spec: AuthoritySignalCase): void {
   const fields = (revoked: boolean | null) => ({ [revokedField]: revoked })
 
   describe(`${id}: the authority signals' table`, () => {
-    const cases: { name: string; mint: MintFact; list?: TokenListFact; factors: Factor[]; revoked: boolean }[] = [
-      { name: 'revoked, no token list: clean', mint: mint(null), factors: [], revoked: true },
+    const registered = issuerEntry({ [authority]: HOLDER })
+    const cases: {
+      name: string
+      mint: MintFact
+      issuer?: IssuerEntry | null
+      list?: TokenListFact
+      factors: Factor[]
+      revoked: boolean
+    }[] = [
+      { name: 'revoked, no registry: clean', mint: mint(null), factors: [], revoked: true },
       {
-        name: 'revoked on a verified stablecoin: clean',
+        name: 'revoked on a registered issuer-controlled asset: clean',
         mint: mint(null),
-        list: list(true, ['stablecoin']),
+        issuer: registered,
         factors: [],
         revoked: true,
       },
@@ -72,47 +81,35 @@ export function describeAuthoritySignal(spec: AuthoritySignalCase): void {
         factors: [],
         revoked: true,
       },
-      { name: 'live, token list not gathered: penalised', mint: mint(HOLDER), factors: [live()], revoked: false },
+      { name: 'live, registry not loaded: penalised', mint: mint(HOLDER), factors: [live()], revoked: false },
+      { name: 'live, not registered: penalised', mint: mint(HOLDER), issuer: null, factors: [live()], revoked: false },
       {
-        name: 'live, not on the token list: penalised',
+        name: 'live, not registered, though verified and tagged stablecoin on the list: penalised',
         mint: mint(HOLDER),
-        list: list(false, [], false),
+        issuer: null,
+        list: list(true, ['verified', 'stablecoin']),
         factors: [live()],
         revoked: false,
       },
       {
-        name: 'live, verified without an exempt tag: penalised',
+        name: "live on a registered asset, the registered issuer's key: info, not penalised",
         mint: mint(HOLDER),
-        list: list(true, ['verified', 'community']),
+        issuer: registered,
+        factors: [exempt()],
+        revoked: false,
+      },
+      {
+        name: 'live on a registered asset that names no authority: info, not penalised',
+        mint: mint(HOLDER),
+        issuer: issuerEntry(),
+        factors: [exempt()],
+        revoked: false,
+      },
+      {
+        name: 'live on a registered asset, but not the registered key: penalised (the change is flagged)',
+        mint: mint(HOLDER),
+        issuer: issuerEntry({ [authority]: OTHER }),
         factors: [live()],
-        revoked: false,
-      },
-      {
-        name: 'live, tagged stablecoin but not verified: penalised',
-        mint: mint(HOLDER),
-        list: list(false, ['stablecoin']),
-        factors: [live()],
-        revoked: false,
-      },
-      {
-        name: 'live on a verified stablecoin: info, not penalised',
-        mint: mint(HOLDER),
-        list: list(true, ['stablecoin']),
-        factors: [exempt()],
-        revoked: false,
-      },
-      {
-        name: 'live on a verified wrapped asset: info, not penalised',
-        mint: mint(HOLDER),
-        list: list(true, ['verified', 'wrapped']),
-        factors: [exempt()],
-        revoked: false,
-      },
-      {
-        name: 'live on a verified liquid staking token: info, not penalised',
-        mint: mint(HOLDER),
-        list: list(true, ['lst']),
-        factors: [exempt()],
         revoked: false,
       },
       {
@@ -123,9 +120,13 @@ export function describeAuthoritySignal(spec: AuthoritySignalCase): void {
       },
     ]
 
-    test.each(cases)('$name', ({ mint: fact, list: tokens, factors, revoked }) => {
-      const outcome = run(signal, tokens ? { mint: fact, token_list: tokens } : { mint: fact })
-      expect(outcome).toEqual({ status: 'ok', factors, fields: fields(revoked) })
+    test.each(cases)('$name', ({ mint: fact, issuer, list: tokens, factors, revoked }) => {
+      const facts = {
+        mint: fact,
+        ...(issuer === undefined ? {} : { issuer }),
+        ...(tokens ? { token_list: tokens } : {}),
+      }
+      expect(run(signal, facts)).toEqual({ status: 'ok', factors, fields: fields(revoked) })
     })
 
     test.each([{ value: -40 }, { value: 0 }])('the penalty comes from the options ($value)', ({ value }) => {
@@ -139,13 +140,13 @@ export function describeAuthoritySignal(spec: AuthoritySignalCase): void {
 
     test('the exemption ignores the penalty option: always 0', () => {
       const get = (name: string) =>
-        (name === 'mint' ? mint(HOLDER) : name === 'token_list' ? list(true, ['stablecoin']) : undefined) as never
+        (name === 'mint' ? mint(HOLDER) : name === 'issuer' ? registered : undefined) as never
       expect(signal.detect({ get }, { penalty: -40 }, { mint: MINT, now: NOW }).factors).toEqual([exempt()])
     })
 
     test.each([
       { name: 'nothing gathered', facts: {} },
-      { name: 'only the token list (an exempt one)', facts: { token_list: list(true, ['stablecoin']) } },
+      { name: 'only the registry entry', facts: { issuer: issuerEntry({ [authority]: HOLDER }) } },
     ])('mint not gathered ($name): unknown, naming mint, no penalty, field null', ({ facts }) => {
       expect(run(signal, facts)).toEqual({
         status: 'unknown',

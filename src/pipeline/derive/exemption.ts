@@ -1,14 +1,35 @@
-import type { TokenListFact } from '../../facts/types.ts'
+import type { IssuerEntry } from '../../onchain/issuers.ts'
+import type { MintFact } from '../../facts/types.ts'
+
+/** A live authority that is not the one the registry names for the issuer. */
+export interface AuthorityMismatch {
+  authority: 'mint' | 'freeze'
+  registered: string
+  live: string
+}
 
 /**
- * Token-list tags that mark an issuer-controlled asset whose live authorities are its design, not a
- * risk: stablecoins (the issuer must mint, burn and freeze for compliance), wrapped assets and liquid
- * staking tokens (their bridge or stake pool mints). Only counted when the token is also verified.
+ * Whether a token is an issuer-controlled asset whose live authorities and issuer extensions are its
+ * design: its mint is in the issuer registry (src/onchain/issuers.ts), and every live authority the
+ * registry names is the registered one. A registered mint whose authority changed (an issuer key
+ * rotation, or a compromise) is not exempt: its authorities are scored, and the change is flagged.
+ * The token list is not consulted: no tag or verified flag grants an exemption on its own.
  */
-export const EXEMPT_TAGS: readonly string[] = ['stablecoin', 'wrapped', 'lst']
+export interface Exemption {
+  exempt: boolean
+  issuer: IssuerEntry | null
+  mismatched: AuthorityMismatch[]
+}
 
-/** Whether the token list makes the token authority-exempt. */
-export function isAuthorityExempt(list: TokenListFact | undefined): boolean {
-  if (!list) return false
-  return list.verified && list.tags.some((tag) => EXEMPT_TAGS.includes(tag))
+export function exemptionOf(issuer: IssuerEntry | null | undefined, mint: MintFact | undefined): Exemption {
+  if (!issuer) return { exempt: false, issuer: null, mismatched: [] }
+  const mismatched: AuthorityMismatch[] = []
+  const check = (authority: 'mint' | 'freeze', registered: string | undefined, live: string | null | undefined) => {
+    // A revoked authority is never a risk; an unregistered one is not checked.
+    if (registered !== undefined && live !== null && live !== undefined && live !== registered)
+      mismatched.push({ authority, registered, live })
+  }
+  check('mint', issuer.mintAuthority, mint?.mintAuthority)
+  check('freeze', issuer.freezeAuthority, mint?.freezeAuthority)
+  return { exempt: mismatched.length === 0, issuer, mismatched }
 }

@@ -3,6 +3,7 @@
  * against wrapped SOL in one pool (`POOL`) unless told otherwise.
  */
 import { tokenListFact } from '../../facts/token-list.ts'
+import type { IssuerEntry } from '../../onchain/issuers.ts'
 import type { FactName, Facts, MarketFact, PoolFact, SwapRecord, TokenListFact, TradesFact } from '../../facts/types.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../onchain/programs.ts'
 import type { DetectContext, FactView, Signal } from '../signal.ts'
@@ -111,4 +112,17 @@ export const unmeasuredOf = (outcome: { factors: { code: string; evidence: Recor
 /** A token-list entry: listed (unless said), with no audit figures published. */
 export function tokenList(verified: boolean, tags: string[], listed = true): TokenListFact {
   return { ...tokenListFact(null), listed, verified, tags }
+}
+
+/** A registry entry for the test mint: a fiat stablecoin whose authorities are HOLDER's, unless said. */
+export function issuerEntry(overrides: Partial<IssuerEntry> = {}): IssuerEntry {
+  return {
+    mint: MINT,
+    symbol: 'USDX',
+    name: 'Test Dollar',
+    issuer: 'Test Issuer',
+    kind: 'fiat_stablecoin',
+    sources: [{ ref: 'https://issuer.example/mints', states: 'the mint', retrieved: '2026-11-24' }],
+    ...overrides,
+  }
 }

@@ -25,7 +25,7 @@ const meta = signalMeta({
     FREEZE_AUTHORITY_LIVE_EXEMPT: {
       severity: 'info',
       points: 0,
-      when: 'the freeze authority is set on an registered issuer-controlled asset (`AUTHORITY_EXEMPT`)',
+      when: 'the freeze authority is set on a registered issuer-controlled asset (`AUTHORITY_EXEMPT`)',
       why: 'A regulated stablecoin must be able to freeze; penalising it is a false alarm',
     },
   },

@@ -25,7 +25,7 @@ const meta = signalMeta({
     MINT_AUTHORITY_LIVE_EXEMPT: {
       severity: 'info',
       points: 0,
-      when: 'the mint authority is set on an registered issuer-controlled asset (`AUTHORITY_EXEMPT`)',
+      when: 'the mint authority is set on a registered issuer-controlled asset (`AUTHORITY_EXEMPT`)',
       why: 'A stablecoin or wrapped asset must be able to mint; penalising it is a false alarm',
     },
   },

@@ -111,6 +111,15 @@ describe('facts of the scenario tokens', () => {
     expect(holders.excludedPct).toBeGreaterThan(40)
   })
 
+  test("pump-bonding, a create_v2 (Token-2022) coin: the curve's trades are read through its Token-2022 account", async () => {
+    const ctx = await gather('pump-bonding', ['mint', 'launchpad', 'launch', 'trades'])
+    expect((await ctx.fact('mint'))!.program).toBe('spl-token-2022')
+    const launch = (await ctx.fact('launch'))!
+    expect(launch.firstTrades.length).toBeGreaterThan(10)
+    expect(launch.firstTrades[0]!.wallet).toBe(launch.creator)
+    expect((await ctx.fact('trades'))!.swaps.length).toBeGreaterThan(10)
+  })
+
   test('pump-graduated: complete curve, canonical PumpSwap pool with burned LP', async () => {
     const ctx = await gather('pump-graduated')
     const launchpad = (await ctx.fact('launchpad'))!.pumpFun!

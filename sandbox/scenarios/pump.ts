@@ -1,3 +1,4 @@
+import { getMintSizeWithExtensions } from '../token/instructions.ts'
 import type { KeyPairSigner } from '@solana/kit'
 import type { Pool } from '../world/pool-book.ts'
 import {
@@ -15,7 +16,8 @@ const PUMP_FEE_BPS = 100
 /**
  * A pump.fun launch: 1B tokens (6 decimals) minted into the curve's associated account, mint
  * authority revoked, immutable metadata, the curve account at its PDA with the program's initial
- * virtual reserves, and the creator's first buy in the same block.
+ * virtual reserves, and the creator's first buy in the same block. `token2022`: a coin of pump.fun's
+ * `create_v2`, a Token-2022 mint whose curve account is associated under Token-2022 (today's launches).
  */
 async function pumpLaunch(
   world: World,
@@ -24,8 +26,19 @@ async function pumpLaunch(
   symbol: string,
   dev: KeyPairSigner,
   devBuySol: number,
+  token2022 = false,
 ): Promise<Pool> {
-  const mint = await world.createMint({ key, name, symbol, decimals: 6, mintAuthority: dev }, dev)
+  const mint = await world.createMint(
+    {
+      key,
+      name,
+      symbol,
+      decimals: 6,
+      mintAuthority: dev,
+      ...(token2022 ? { token2022: { space: getMintSizeWithExtensions([]), extensions: () => [] } } : {}),
+    },
+    dev,
+  )
   await world.mintTo(mint, dev.address, PUMP_TOTAL_SUPPLY, dev)
   await writeMetadata(world, mint, {
     name,
@@ -59,7 +72,7 @@ export const pumpBonding: Scenario = {
   name: 'pump-bonding',
   title: 'Launchpad token still on its bonding curve',
   description:
-    'Launched on pump.fun six hours ago: the bonding-curve account at its PDA is not complete, there is no AMM pool yet, and 60 small trades moved along the curve. Mint authority revoked, no freeze authority.',
+    "Launched on pump.fun six hours ago with create_v2, as today's coins are: a Token-2022 mint, the curve's token account associated under Token-2022. The bonding-curve account at its PDA is not complete, there is no AMM pool yet, and 60 small trades moved along the curve. Mint authority revoked, no freeze authority.",
   traits: ['pump_launchpad_launched', 'bonding_curve_active', 'new_token', 'lp_not_applicable'],
   async schedule(ctx) {
     const { world, timeline, now } = ctx
@@ -74,6 +87,7 @@ export const pumpBonding: Scenario = {
         'CURVY',
         await world.wallet('pump-bonding:dev', 20),
         1,
+        true,
       )
     })
     scheduleTape(ctx, {

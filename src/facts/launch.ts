@@ -1,4 +1,4 @@
-import { WRAPPED_SOL_MINT_ADDRESS } from '../onchain/programs.ts'
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../onchain/programs.ts'
 import { FactUnavailable, type TokenContext } from './context.ts'
 import { oldestSignatures, transactions, type ParsedTransaction } from './history.ts'
 import { findAssociatedTokenAddress } from '../onchain/pda.ts'
@@ -15,13 +15,14 @@ const FIRST_TRADES = 30
 export async function liquidityAccounts(ctx: TokenContext): Promise<{ accounts: Set<string>; main: string | null }> {
   return ctx.shared('liquidity-accounts', async () => {
     let poolsFailed = false
-    const [pools, launchpad, market] = await Promise.all([
+    const [pools, launchpad, market, mint] = await Promise.all([
       decodedPools(ctx).catch(() => {
         poolsFailed = true
         return []
       }),
       ctx.fact('launchpad'),
       ctx.fact('market'),
+      ctx.fact('mint'),
     ])
     const curve = launchpad?.pumpFun?.bondingCurve
     // Without the pools and without a curve we cannot tell trades from transfers: an empty set would
@@ -29,7 +30,14 @@ export async function liquidityAccounts(ctx: TokenContext): Promise<{ accounts: 
     if (poolsFailed && !curve) throw new FactUnavailable('liquidity accounts: the pools could not be read')
     const accounts = new Set(pools.flatMap((pool) => [pool.baseVault, pool.quoteVault]))
     if (curve) {
-      accounts.add((await findAssociatedTokenAddress(curve as Address, ctx.mint as Address))[0])
+      // The curve's token account is associated under the mint's own program: pump.fun's create_v2
+      // makes Token-2022 coins. Unknown program (the mint unread): both candidates.
+      const programs =
+        mint === undefined
+          ? [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS]
+          : [mint.program === 'spl-token-2022' ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS]
+      for (const program of programs)
+        accounts.add((await findAssociatedTokenAddress(curve as Address, ctx.mint as Address, program))[0])
       accounts.add((await findAssociatedTokenAddress(curve as Address, WRAPPED_SOL_MINT_ADDRESS))[0])
     }
     const deepest = market?.pairs.find((pair) => pools.some((pool) => pool.address === pair.pairAddress))?.pairAddress

@@ -1,4 +1,5 @@
 import { PaymentGate } from './payments/gate.ts'
+import { USDC_MINT_ADDRESS } from './onchain/programs.ts'
 import { createApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './core/config.ts'
 import { createContext } from './context.ts'
@@ -52,6 +53,7 @@ export async function runService(
     { url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length },
     'listening',
   )
+  void probeRpc(ctx)
   if (config.SOLSENTRY_PROFILE === 'mainnet' && config.JUPITER_URL && !config.JUPITER_API_KEY)
     ctx.logger.warn(
       { jupiter: config.JUPITER_URL },
@@ -80,3 +82,20 @@ function exit(message: string): never {
 
 // The compiled binary and `bun src/main.ts` run the service alone, against the URLs in its config.
 if (import.meta.main) await runService(process.env)
+
+/**
+ * Learns once whether the RPC serves the largest accounts of a mint (Solana's public endpoint does
+ * not), and says so in one line; /health shows it. Facts then skip a method known to be refused.
+ */
+async function probeRpc(ctx: ReturnType<typeof createContext>): Promise<void> {
+  const solana = ctx.sources.solana
+  if (!solana) return
+  const state = await solana.probe(USDC_MINT_ADDRESS)
+  const provider = solana.provider.name
+  if (state === 'refused')
+    ctx.logger.warn(
+      { rpc_provider: provider, getTokenLargestAccounts: state },
+      'getTokenLargestAccounts refused by the RPC: holder concentration comes from the token list (a keyed RPC reads holders on chain; docs/data-layer.md)',
+    )
+  else ctx.logger.info({ rpc_provider: provider, getTokenLargestAccounts: state }, 'rpc probed')
+}

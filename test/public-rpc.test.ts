@@ -1,4 +1,7 @@
 import { describe, expect, test } from 'bun:test'
+import { USDC_MINT_ADDRESS } from '../src/onchain/programs.ts'
+import { RPC_PROVIDERS } from '../src/sources/rpc-providers.ts'
+import { SolanaSource } from '../src/sources/solana-rpc.ts'
 import { scannerService } from './support/scanner-service.ts'
 
 /**
@@ -6,7 +9,7 @@ import { scannerService } from './support/scanner-service.ts'
  * getProgramAccounts on the token programs refused with -32010, 100 calls / 40 per method per 10 s.
  * The service is told SOLANA_RPC_PROVIDER=public and paces itself; holders come from the token list.
  */
-const { sandbox, post, mintOf } = await scannerService({ rpcProfile: 'public' })
+const { sandbox, app, post, mintOf } = await scannerService({ rpcProfile: 'public' })
 
 describe('quick scan on the public RPC profile', () => {
   test('a listed token is not LIMITED: holders from the token list, named as the source', async () => {
@@ -26,5 +29,23 @@ describe('quick scan on the public RPC profile', () => {
     }
     // Paced to the provider's limits: the endpoint never had to refuse a request.
     expect(sandbox.rpcProfile.throttled).toBe(0)
+  })
+})
+
+describe('what the service learns of the public RPC', () => {
+  test('the start-up probe finds getTokenLargestAccounts refused', async () => {
+    const source = new SolanaSource({ url: sandbox.file.urls.rpc, provider: RPC_PROVIDERS.public })
+    expect(await source.probe(USDC_MINT_ADDRESS)).toBe('refused')
+    expect(source.refuses('getTokenLargestAccounts')).toBe(true)
+  })
+
+  test('/health names the provider, the refused method and where holders come from', async () => {
+    await post('/scan/quick', mintOf('blue-chip'))
+    const response = await app.handle(new Request('http://localhost/health'))
+    expect(((await response.json()) as { rpc: unknown }).rpc).toEqual({
+      provider: 'public',
+      refused: ['getTokenLargestAccounts'],
+      holders_source: 'token_list',
+    })
   })
 })

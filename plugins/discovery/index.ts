@@ -28,11 +28,23 @@ export function discovery(ctx: ServiceContext) {
       routes.health.path,
       async function health() {
         const { status, components } = await ctx.health.read()
+        const solana = ctx.sources.solana
         return {
           status,
           version: SERVICE_VERSION,
           uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
           sources: components,
+          ...(solana
+            ? {
+                rpc: {
+                  provider: solana.provider.name,
+                  refused: solana.refused,
+                  holders_source: solana.refuses('getTokenLargestAccounts')
+                    ? ('token_list' as const)
+                    : ('rpc' as const),
+                },
+              }
+            : {}),
         }
       },
       routeOptions(ctx, routes.health),

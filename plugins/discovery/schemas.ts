@@ -1,3 +1,4 @@
+import { RPC_PROVIDER_NAMES } from '../../src/sources/rpc-providers.ts'
 import { Type } from '@sinclair/typebox'
 import { SchemaVersion } from '../../src/core/schemas.ts'
 
@@ -13,6 +14,24 @@ export const HealthResponse = Type.Object({
   sources: Type.Record(Type.String(), ComponentState, {
     description: 'State of each dependency: the store and every upstream source',
   }),
+  rpc: Type.Optional(
+    Type.Object(
+      {
+        provider: Type.Union(
+          RPC_PROVIDER_NAMES.map((name) => Type.Literal(name)),
+          { description: 'The provider whose limits calls are paced to (SOLANA_RPC_PROVIDER)' },
+        ),
+        refused: Type.Array(Type.String(), {
+          description:
+            'Methods the RPC refused (-32010: no secondary index for the key), learned at start-up and from its answers',
+        }),
+        holders_source: Type.Union([Type.Literal('rpc'), Type.Literal('token_list')], {
+          description: 'Where holder concentration comes from with this RPC',
+        }),
+      },
+      { description: 'The Solana RPC as the service found it (docs/data-layer.md); absent without SOLANA_RPC_URL' },
+    ),
+  ),
 })
 
 export const X402Manifest = Type.Object({

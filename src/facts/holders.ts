@@ -28,6 +28,12 @@ const TOP_WALLETS = 10
  * a lock program) and wallets. Concentration counts wallets only, grouped by owner.
  */
 export async function loadHolders(ctx: TokenContext): Promise<HoldersFact> {
+  // A provider known to refuse the largest accounts is not asked again (each call is rate budget).
+  if (ctx.sources.solana?.refuses('getTokenLargestAccounts')) {
+    const fromList = await holdersFromTokenList(ctx)
+    if (fromList) return fromList
+    throw new FactUnavailable('the RPC refuses getTokenLargestAccounts and the token list publishes no top holders')
+  }
   try {
     return await holdersOnChain(ctx)
   } catch (error) {
@@ -129,6 +135,9 @@ function pct(part: bigint, whole: bigint): number {
  * refuse this on the token programs; then the fact is missing, not zero.
  */
 export async function loadHolderCount(ctx: TokenContext): Promise<number> {
+  // The token programs' accounts are kept out of the same secondary indexes: refused alike.
+  if (ctx.sources.solana?.refuses('getTokenLargestAccounts') || ctx.sources.solana?.refuses('getProgramAccounts'))
+    throw new FactUnavailable("the RPC refuses the token programs' account indexes (getProgramAccounts)")
   const mint = await need(ctx, 'mint')
   const program = (mint.program === 'spl-token-2022' ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS) as Address
   const accounts = await ctx.rpc

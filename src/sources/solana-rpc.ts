@@ -2,7 +2,7 @@ import { createSolanaRpcFromTransport, type Rpc, type SolanaRpcApi } from '@sola
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
 import type { SharedCache } from '../store/shared-cache.ts'
 import { CallPacer, type RpcProvider, RPC_PROVIDERS } from './rpc-providers.ts'
-import { type CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
+import { CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
 /**
  * How long an answer may be reused, per read method. Finalized transactions never change; account
@@ -63,6 +63,8 @@ export class SolanaSource {
   readonly #headers: Record<string, string>
   #queue: Queued[] = []
   #flushScheduled = false
+  /** Methods the provider answered -32010 (key excluded from its secondary indexes), learned from its answers. */
+  readonly #refused = new Set<string>()
   #paceTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(options: SolanaSourceOptions) {
@@ -73,6 +75,35 @@ export class SolanaSource {
     this.#headers = { ...options.headers, 'content-type': 'application/json' }
     this.#memo = new Memo(undefined, options.cache)
     this.upstream = new Upstream({ ...options, name: options.name ?? 'solana_rpc' })
+  }
+
+  /**
+   * Whether the provider refuses `method` for lack of a secondary index (it answered -32010 for it):
+   * facts then take their fallback without spending a call of the rate budget on a known refusal.
+   */
+  refuses(method: string): boolean {
+    return this.#refused.has(method)
+  }
+
+  /** The methods found refused so far. */
+  get refused(): string[] {
+    return [...this.#refused].sort()
+  }
+
+  /**
+   * Asks the provider once, at start-up, for the largest accounts of `mint` (a mint every mainnet
+   * node knows), to learn whether it serves the method; its answer is not kept. Never throws.
+   */
+  async probe(mint: string): Promise<'served' | 'refused' | 'unknown'> {
+    try {
+      const answer = (await this.#enqueue(
+        { jsonrpc: '2.0', id: 0, method: 'getTokenLargestAccounts', params: [mint] },
+        new CallMeter(),
+      )) as { error?: unknown }
+      return isKeyExcluded(answer) ? 'refused' : 'served'
+    } catch {
+      return 'unknown'
+    }
   }
 
   /** Calls waiting for the provider's window to move (paced, not yet sent). */
@@ -172,6 +203,7 @@ export class SolanaSource {
         const answer = answers.find(
           (entry) => Number(entry.id) === index || (wire.length === 1 && answers.length === 1),
         )
+        if (answer && isKeyExcluded(answer)) this.#refused.add(item.payload.method)
         if (answer) item.resolve(answer)
         else item.reject(new UpstreamError(this.upstream.name, 'malformed', `no answer for ${item.payload.method}`))
       }
@@ -185,6 +217,15 @@ class CachedRpcError extends Error {
   constructor(readonly response: object) {
     super('rpc error')
   }
+}
+
+/** agave's KeyExcludedFromSecondaryIndex: the provider does not index the key this method needs. */
+const KEY_EXCLUDED_FROM_SECONDARY_INDEX = -32010
+
+function isKeyExcluded(answer: { error?: unknown }): boolean {
+  // Integers come back as bigints through the bigint-preserving parser.
+  const code = (answer.error as { code?: unknown } | undefined)?.code
+  return code !== undefined && Number(code) === KEY_EXCLUDED_FROM_SECONDARY_INDEX
 }
 
 function isJsonRpcResponse(value: unknown): value is { id: unknown; result?: unknown; error?: unknown } {

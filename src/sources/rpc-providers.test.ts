@@ -82,3 +82,39 @@ describe('SolanaSource paced to a provider (loopback RPC that answers 429 past i
     expect(Date.now() - started).toBeGreaterThanOrEqual(700)
   })
 })
+
+describe('SolanaSource breakers: history reads fail apart from account reads', () => {
+  // A peer whose history reads fail (a provider struggling with them) while account reads answer.
+  const peer = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(request) {
+      const body = (await request.json()) as { id: number; method: string }[] | { id: number; method: string }
+      const calls = Array.isArray(body) ? body : [body]
+      if (calls.some((call) => call.method === 'getTransaction')) return new Response('overloaded', { status: 503 })
+      const answers = calls.map((call) => ({ jsonrpc: '2.0', id: call.id, result: { context: { slot: 1 }, value: 0 } }))
+      return Response.json(Array.isArray(body) ? answers : answers[0])
+    },
+  })
+  afterAll(() => peer.stop(true))
+
+  test("the history breaker opens; account reads still go through and the source's own breaker stays closed", async () => {
+    const source = new SolanaSource({ url: `http://127.0.0.1:${peer.port}`, retries: 0, breakerThreshold: 2 })
+    const rpc = source.rpc(new CallMeter())
+    const signature = '1'.repeat(88)
+    for (let i = 0; i < 3; i++)
+      await expect(
+        rpc.getTransaction(signature as never, { encoding: 'base64', maxSupportedTransactionVersion: 0 }).send(),
+      ).rejects.toThrow()
+    // The third was refused fast: the history breaker is open.
+    await expect(
+      rpc.getTransaction(signature as never, { encoding: 'base64', maxSupportedTransactionVersion: 0 }).send(),
+    ).rejects.toThrow(/circuit_open|consecutive failures/)
+    expect((await rpc.getBalance('So11111111111111111111111111111111111111112' as never).send()).value).toBe(
+      0n as never,
+    )
+    expect(source.upstream.breaker).toBe('closed')
+    expect(source.upstream.breakerOf('history')).toBe('open')
+    expect(source.upstream.health()).toBe('degraded')
+  })
+})

@@ -20,6 +20,14 @@ const CACHE_TTL_MS: Record<string, number> = {
   getProgramAccounts: 10_000,
 }
 
+/**
+ * The history reads: the heaviest calls, which a deep dive fans out by the dozen. They run behind a
+ * breaker of their own, so a provider struggling with them does not fail the account reads every
+ * quick scan needs; each batch carries one class only.
+ */
+const HISTORY_METHODS: ReadonlySet<string> = new Set(['getSignaturesForAddress', 'getTransaction'])
+const breakerOf = (method: string) => (HISTORY_METHODS.has(method) ? 'history' : 'default')
+
 /** Added to the provider's window when pacing: the time a request may take to reach it. */
 const PACING_MARGIN_MS = 250
 
@@ -158,8 +166,11 @@ export class SolanaSource {
     const held: Queued[] = []
     for (const item of this.#queue) (this.#pacer.tryTake(item.payload.method, now) ? ready : held).push(item)
     this.#queue = held
-    for (let start = 0; start < ready.length; start += this.provider.limits.maxBatch)
-      void this.#send(ready.slice(start, start + this.provider.limits.maxBatch))
+    for (const breaker of ['default', 'history']) {
+      const calls = ready.filter((item) => breakerOf(item.payload.method) === breaker)
+      for (let start = 0; start < calls.length; start += this.provider.limits.maxBatch)
+        void this.#send(calls.slice(start, start + this.provider.limits.maxBatch), breaker)
+    }
     if (held.length > 0 && this.#paceTimer === undefined) {
       const wait = Math.min(...held.map((item) => this.#pacer.waitMs(item.payload.method, now)))
       this.#paceTimer = setTimeout(
@@ -172,32 +183,37 @@ export class SolanaSource {
     }
   }
 
-  async #send(batch: Queued[]): Promise<void> {
+  async #send(batch: Queued[], breaker: string): Promise<void> {
     const meters = [...new Set(batch.map((item) => item.meter))]
     // Unique ids within the batch, mapped back to each caller's own id.
     const wire = batch.map((item, index) => ({ ...item.payload, id: index }))
     try {
-      const answers = await this.upstream.run(meters, async (signal) => {
-        const response = await fetch(this.#url, {
-          method: 'POST',
-          headers: this.#headers,
-          body: stringifyJsonWithBigInts(wire.length === 1 ? wire[0] : wire),
-          signal,
-        })
-        const failure = statusFailure(this.upstream.name, response.status)
-        if (failure) throw failure
-        const text = await response.text()
-        let parsed: unknown
-        try {
-          parsed = parseJsonWithBigInts(text)
-        } catch {
-          throw new UpstreamError(this.upstream.name, 'malformed', 'the answer is not JSON')
-        }
-        const list = Array.isArray(parsed) ? parsed : [parsed]
-        if (!list.every(isJsonRpcResponse))
-          throw new UpstreamError(this.upstream.name, 'malformed', 'not JSON-RPC responses')
-        return list
-      })
+      const answers = await this.upstream.run(
+        meters,
+        async (signal) => {
+          const response = await fetch(this.#url, {
+            method: 'POST',
+            headers: this.#headers,
+            body: stringifyJsonWithBigInts(wire.length === 1 ? wire[0] : wire),
+            signal,
+          })
+          const failure = statusFailure(this.upstream.name, response.status)
+          if (failure) throw failure
+          const text = await response.text()
+          let parsed: unknown
+          try {
+            parsed = parseJsonWithBigInts(text)
+          } catch {
+            throw new UpstreamError(this.upstream.name, 'malformed', 'the answer is not JSON')
+          }
+          const list = Array.isArray(parsed) ? parsed : [parsed]
+          if (!list.every(isJsonRpcResponse))
+            throw new UpstreamError(this.upstream.name, 'malformed', 'not JSON-RPC responses')
+          return list
+        },
+        undefined,
+        breaker,
+      )
       for (const [index, item] of batch.entries()) {
         // Ids come back through the bigint-preserving parser: compare as numbers.
         const answer = answers.find(

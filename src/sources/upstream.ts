@@ -95,6 +95,8 @@ export type BreakerState = 'closed' | 'open' | 'half-open'
  * One upstream (a base URL): runs attempts with timeout, retry and breaker, counts every HTTP request
  * into the scan's meter and the source's totals.
  */
+const DEFAULT_BREAKER = 'default'
+
 export class Upstream {
   readonly name: string
   readonly #timeoutMs: number
@@ -102,8 +104,12 @@ export class Upstream {
   readonly #backoffMs: number
   readonly #threshold: number
   readonly #cooldownMs: number
-  #failures = 0
-  #openedAt = 0
+  /**
+   * One breaker per class of call (`default` unless a caller names one): a source whose calls differ
+   * in cost (the RPC's history reads against its account reads) does not let the failures of one
+   * class fail the other.
+   */
+  readonly #breakers = new Map<string, { failures: number; openedAt: number }>()
   /** HTTP requests sent since start (all scans). */
   requests = 0
 
@@ -116,15 +122,27 @@ export class Upstream {
     this.#cooldownMs = options.breakerCooldownMs ?? 10_000
   }
 
-  get breaker(): BreakerState {
-    if (this.#failures < this.#threshold) return 'closed'
-    return Date.now() - this.#openedAt >= this.#cooldownMs ? 'half-open' : 'open'
+  /** The state of a class's breaker (`default`: the source's own). */
+  breakerOf(breaker = DEFAULT_BREAKER): BreakerState {
+    const state = this.#breakers.get(breaker)
+    if (!state || state.failures < this.#threshold) return 'closed'
+    return Date.now() - state.openedAt >= this.#cooldownMs ? 'half-open' : 'open'
   }
 
-  /** ok while the breaker is closed, degraded half-open, down open (for /health). */
+  get breaker(): BreakerState {
+    return this.breakerOf(DEFAULT_BREAKER)
+  }
+
+  /**
+   * For /health: down while the default breaker is open; degraded while it is half-open or another
+   * class's breaker is not closed (part of the source fails fast); ok otherwise.
+   */
   health(): 'ok' | 'degraded' | 'down' {
-    const state = this.breaker
-    return state === 'closed' ? 'ok' : state === 'half-open' ? 'degraded' : 'down'
+    const own = this.breaker
+    if (own === 'open') return 'down'
+    if (own === 'half-open') return 'degraded'
+    for (const breaker of this.#breakers.keys()) if (this.breakerOf(breaker) !== 'closed') return 'degraded'
+    return 'ok'
   }
 
   /**
@@ -135,8 +153,14 @@ export class Upstream {
     meters: readonly CallMeter[],
     attempt: (signal: AbortSignal) => Promise<T>,
     outer?: AbortSignal,
+    breaker = DEFAULT_BREAKER,
   ): Promise<T> {
-    if (this.#isOpen()) throw new UpstreamError(this.name, 'circuit_open', `${this.#failures} consecutive failures`)
+    if (this.#isOpen(breaker))
+      throw new UpstreamError(
+        this.name,
+        'circuit_open',
+        `${this.#breakers.get(breaker)?.failures} consecutive failures${breaker === DEFAULT_BREAKER ? '' : ` (${breaker})`}`,
+      )
     for (let attemptNo = 0; ; attemptNo++) {
       if (outer?.aborted) throw new UpstreamError(this.name, 'timeout', "the caller's deadline passed")
       this.requests++
@@ -152,26 +176,28 @@ export class Upstream {
       try {
         const value = await attempt(signal)
         recordSpan()
-        this.#failures = 0
+        this.#breakers.delete(breaker)
         return value
       } catch (error) {
         recordSpan()
         const failure = classify(this.name, error, signal)
-        if (failure.reason !== 'rejected' && failure.reason !== 'malformed') this.#recordFailure()
-        if (!RETRYABLE.has(failure.reason) || attemptNo >= this.#retries || outer?.aborted || this.#isOpen())
+        if (failure.reason !== 'rejected' && failure.reason !== 'malformed') this.#recordFailure(breaker)
+        if (!RETRYABLE.has(failure.reason) || attemptNo >= this.#retries || outer?.aborted || this.#isOpen(breaker))
           throw failure
         await Bun.sleep(this.#backoffMs * 2 ** attemptNo * (0.5 + Math.random()))
       }
     }
   }
 
-  #isOpen(): boolean {
-    return this.breaker === 'open'
+  #isOpen(breaker: string): boolean {
+    return this.breakerOf(breaker) === 'open'
   }
 
-  #recordFailure(): void {
-    this.#failures++
-    if (this.#failures >= this.#threshold) this.#openedAt = Date.now()
+  #recordFailure(breaker: string): void {
+    const state = this.#breakers.get(breaker) ?? { failures: 0, openedAt: 0 }
+    state.failures++
+    if (state.failures >= this.#threshold) state.openedAt = Date.now()
+    this.#breakers.set(breaker, state)
   }
 }
 

@@ -31,6 +31,11 @@ const breakerOf = (method: string) => (HISTORY_METHODS.has(method) ? 'history' :
 /** Added to the provider's window when pacing: the time a request may take to reach it. */
 const PACING_MARGIN_MS = 250
 
+/** A pacer for a provider's limits, its window widened by the margin. */
+export function pacerFor(provider: RpcProvider): CallPacer {
+  return new CallPacer({ ...provider.limits, windowMs: provider.limits.windowMs + PACING_MARGIN_MS })
+}
+
 interface JsonRpcPayload {
   jsonrpc: '2.0'
   id: unknown
@@ -53,6 +58,8 @@ export interface SolanaSourceOptions extends Partial<UpstreamOptions> {
   provider?: RpcProvider
   /** Extra headers on every request (a provider's key header). */
   headers?: Record<string, string>
+  /** A pacer shared with other sources on the same provider account (benches, tests); default: its own. */
+  pacer?: CallPacer
 }
 
 /**
@@ -79,7 +86,7 @@ export class SolanaSource {
     this.#url = options.url
     this.provider = options.provider ?? RPC_PROVIDERS.unlimited
     // The provider counts a call when it arrives, after we count it: a margin keeps the windows apart.
-    this.#pacer = new CallPacer({ ...this.provider.limits, windowMs: this.provider.limits.windowMs + PACING_MARGIN_MS })
+    this.#pacer = options.pacer ?? pacerFor(this.provider)
     this.#headers = { ...options.headers, 'content-type': 'application/json' }
     this.#memo = new Memo(undefined, options.cache)
     this.upstream = new Upstream({ ...options, name: options.name ?? 'solana_rpc' })

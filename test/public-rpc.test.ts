@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'bun:test'
+import { DEEP_DIVE_DEADLINE_MS } from '../plugins/deep-dive/index.ts'
+import { QUICK_SCAN_DEADLINE_MS } from '../plugins/quick-scan/index.ts'
 import { USDC_MINT_ADDRESS } from '../src/onchain/programs.ts'
 import { RPC_PROVIDERS } from '../src/sources/rpc-providers.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
@@ -48,4 +50,39 @@ describe('what the service learns of the public RPC', () => {
       holders_source: 'token_list',
     })
   })
+})
+
+describe('deep dives on the public RPC profile', () => {
+  test('a burst of deep dives degrades within its deadline; a quick scan meanwhile is answered in full and in time', async () => {
+    // One service, one pacer: the sandbox counts calls per client address, as the real endpoint does.
+    const service = app
+    const started = Date.now()
+    const dives = ['blue-chip', 'wash-traded', 'sniped-launch'].map((name) =>
+      post('/scan/deep', mintOf(name), service).then((answer) => ({ ...answer, ms: Date.now() - started })),
+    )
+    await Bun.sleep(100)
+    const quickStarted = Date.now()
+    const quick = await post('/scan/quick', mintOf('usdc-stablecoin'), service)
+    const quickMs = Date.now() - quickStarted
+    expect(quick.status).toBe(200)
+    expect(quick.errors).toEqual([])
+    // The history fan-out has a breaker and a budget of its own: the account reads still go through.
+    expect(quick.body.missing_fields).toEqual([])
+    expect(quickMs).toBeLessThan(QUICK_SCAN_DEADLINE_MS + 500)
+    for (const dive of await Promise.all(dives)) {
+      expect(dive.status).toBe(200)
+      expect(dive.errors).toEqual([])
+      expect(dive.ms).toBeLessThan(DEEP_DIVE_DEADLINE_MS + 1_000)
+    }
+    expect(sandbox.rpcProfile.throttled).toBe(0)
+  }, 60_000)
+
+  test('one deep dive alone reads its history within the deadline: nothing missing but what the endpoint refuses', async () => {
+    // Right after the burst: the burst's calls still waiting for a window were dropped when it answered.
+    const { status, body, errors } = await post('/scan/deep', mintOf('bundled-launch'))
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    // Who holds the LP needs getTokenLargestAccounts on the LP mint, which the endpoint refuses.
+    expect(body.missing_fields).toEqual(['lp_locks'])
+  }, 60_000)
 })

@@ -2,6 +2,7 @@ import type { Rpc, SolanaRpcApi } from '@solana/kit'
 import type { DexScreenerSource } from '../sources/dexscreener.ts'
 import type { JupiterSource } from '../sources/jupiter.ts'
 import type { SolanaSource } from '../sources/solana-rpc.ts'
+import { type HistoryDepth, RPC_PROVIDERS } from '../sources/rpc-providers.ts'
 import type { IssuerRegistry } from '../onchain/issuers.ts'
 import { CallMeter, UpstreamError } from '../sources/upstream.ts'
 import type { FactName, Facts } from './types.ts'
@@ -66,6 +67,11 @@ export class TokenContext {
     return this.#rpc
   }
 
+  /** How much history the history facts read: sized to the RPC provider's limits (docs/data-layer.md). */
+  get historyDepth(): HistoryDepth {
+    return (this.sources.solana?.provider ?? RPC_PROVIDERS.unlimited).history
+  }
+
   /** A configured source, or FactUnavailable naming the setting that would configure it. */
   source<K extends 'dexscreener' | 'jupiter'>(name: K): NonNullable<Sources[K]> {
     const found = this.sources[name]
@@ -111,11 +117,14 @@ export class TokenContext {
   }
 
   /**
-   * Releases the deadline timer (call when the scan is answered) and, given a logger, logs the scan's
+   * Releases the deadline timer (call when the scan is answered), drops the scan's calls still waiting
+   * for a provider's window, and, given a logger, logs the scan's
    * upstream cost: calls per source, dependent round trips, and the facts that went missing and why.
    */
   close(logger?: { info(object: object, message: string): void }): void {
     clearTimeout(this.#timer)
+    // Calls still paced behind a provider's window would spend its budget on an answered scan.
+    this.meter.close()
     logger?.info(
       {
         mint: this.mint,

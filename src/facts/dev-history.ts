@@ -6,8 +6,6 @@ import { creation } from './launch.ts'
 import { signatures, transactions, SIGNATURES_PAGE, type ParsedTransaction } from './history.ts'
 import type { DevHistoryFact } from './types.ts'
 
-/** Transactions of the developer wallet read (newest first): bounds the cost of one deep dive. */
-const DEV_TRANSACTIONS = 200
 /** Token instructions that initialise a mint (InitializeMint, InitializeMint2). */
 const INITIALIZE_MINT = new Set([0, 20])
 const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS])
@@ -20,9 +18,11 @@ const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM_ADDRESS, TOKE
 export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact> {
   // The creator comes from the creation transaction alone, not the whole launch fact (fewer round trips).
   const wallet = (await creation(ctx)).feePayer
+  // The developer wallet's newest transactions, as many as the provider's limits allow in a deep dive.
+  const depth = Math.min(SIGNATURES_PAGE, ctx.historyDepth.developerTransactions)
   const [{ value: balance }, recent] = await Promise.all([
     ctx.rpc.getBalance(wallet as Address).send(),
-    signatures(ctx, wallet, Math.min(SIGNATURES_PAGE, DEV_TRANSACTIONS)),
+    signatures(ctx, wallet, depth),
   ])
   const list = await transactions(
     ctx,
@@ -54,7 +54,7 @@ export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact>
     liquidityPulls: pulls,
     previousRugs: [...new Set(pulls.map((pull) => pull.mint).filter((mint) => createdSet.has(mint)))],
     earlierTokens,
-    complete: recent.length < Math.min(SIGNATURES_PAGE, DEV_TRANSACTIONS),
+    complete: recent.length < depth,
   }
 }
 

@@ -2,10 +2,6 @@ import { FactUnavailable, type TokenContext } from './context.ts'
 import { signatures, transactions, SIGNATURES_PAGE } from './history.ts'
 import type { FundingFact } from './types.ts'
 
-/** Top holders and early buyers whose funding is traced (each costs two calls, batched). */
-const TOP_HOLDERS = 10
-const EARLY_BUYERS = 10
-
 /**
  * Where wallets got their first SOL: for the largest wallet holders and the first buyers, the first
  * transaction that credited the wallet with SOL and who paid it. A wallet with more history than one
@@ -19,16 +15,18 @@ export async function loadFunding(ctx: TokenContext): Promise<FundingFact> {
     throw new FactUnavailable(
       'no wallet to trace: the largest holders (on chain) and the first buyers are both unknown',
     )
+  // Top holders and early buyers, as many of each as the provider's limits allow (two calls each).
+  const traced = ctx.historyDepth.tracedWallets
   const wallets = [
     ...new Set([
       ...(
         holders?.accounts
           .filter((account) => account.kind === 'wallet' && account.owner)
           .map((account) => account.owner!) ?? []
-      ).slice(0, TOP_HOLDERS),
+      ).slice(0, traced),
       ...(launch?.firstTrades.filter((trade) => trade.side === 'buy').map((trade) => trade.wallet) ?? []).slice(
         0,
-        EARLY_BUYERS,
+        traced,
       ),
     ]),
   ]

@@ -6,8 +6,6 @@ import { decodedPools } from './pools.ts'
 import type { Address } from '@solana/kit'
 import type { LaunchFact, SwapRecord } from './types.ts'
 
-/** Early transactions read for the first trades (oldest first, per liquidity account). */
-const FIRST_TRANSACTIONS = 60
 /** First trades kept in the fact. */
 const FIRST_TRADES = 30
 
@@ -101,7 +99,7 @@ export function creation(ctx: TokenContext) {
 function firstTrades(ctx: TokenContext) {
   return ctx.shared('first-trades', async () => {
     const liquidity = await liquidityAccounts(ctx)
-    const early = liquidity.main ? await oldestSignatures(ctx, liquidity.main, FIRST_TRANSACTIONS) : []
+    const early = liquidity.main ? await oldestSignatures(ctx, liquidity.main, ctx.historyDepth.firstTransactions) : []
     const list = await transactions(
       ctx,
       (early ?? []).map((entry) => entry.signature),

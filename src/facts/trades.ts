@@ -3,19 +3,19 @@ import { signatures, transactions } from './history.ts'
 import { liquidityAccounts, swapsIn } from './launch.ts'
 import type { TradesFact } from './types.ts'
 
-/** Transactions of the main pool read (newest first): bounds one scan's cost on busy pools. */
-const MAX_TRANSACTIONS = 200
 const DAY_S = 24 * 60 * 60
 
 /**
  * Recent swaps on the token's main pool (or bonding curve), newest first, read from the pool's last
- * transactions. When the pool traded more than MAX_TRANSACTIONS times in a day, the 24-hour window
- * is incomplete and says so (`complete24h`), rather than extrapolating.
+ * transactions (as many as the provider's history depth allows). When the pool traded more often in a
+ * day than that, the 24-hour window is incomplete and says so (`complete24h`), rather than extrapolating.
  */
 export async function loadTrades(ctx: TokenContext): Promise<TradesFact> {
   const liquidity = await liquidityAccounts(ctx)
   if (!liquidity.main) return { pool: null, swaps: [], coveredSince: null, complete24h: true }
-  const recent = await signatures(ctx, liquidity.main, MAX_TRANSACTIONS)
+  // The pool's newest transactions, as many as the provider's limits allow in a deep dive.
+  const depth = ctx.historyDepth.recentTransactions
+  const recent = await signatures(ctx, liquidity.main, depth)
   const list = await transactions(
     ctx,
     recent.filter((entry) => !entry.failed).map((entry) => entry.signature),
@@ -26,7 +26,7 @@ export async function loadTrades(ctx: TokenContext): Promise<TradesFact> {
   return {
     pool: liquidity.main,
     swaps,
-    coveredSince: recent.length < MAX_TRANSACTIONS ? null : oldest,
-    complete24h: recent.length < MAX_TRANSACTIONS || (oldest !== null && oldest <= now - DAY_S),
+    coveredSince: recent.length < depth ? null : oldest,
+    complete24h: recent.length < depth || (oldest !== null && oldest <= now - DAY_S),
   }
 }

@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { CallPacer, providerOf, RPC_PROVIDERS } from './rpc-providers.ts'
-import { SolanaSource } from './solana-rpc.ts'
-import { CallMeter } from './upstream.ts'
+import { PACING_MARGIN_MS, SolanaSource } from './solana-rpc.ts'
+import { DEEP_DIVE_DEADLINE_MS } from '../../plugins/deep-dive/index.ts'
+import { MAX_HISTORY_PAGES } from '../facts/history.ts'
+import { CallMeter, type UpstreamError } from './upstream.ts'
 
 describe('providerOf', () => {
   test.each([
@@ -17,6 +19,42 @@ describe('providerOf', () => {
 
   test('SOLANA_RPC_PROVIDER wins over the guess', () => {
     expect(providerOf('http://127.0.0.1:8899', 'public')).toBe(RPC_PROVIDERS.public)
+  })
+})
+
+describe('history depth', () => {
+  /**
+   * The history calls one deep dive makes at a depth (src/facts): the creation transaction (the mint's
+   * oldest signatures, up to MAX_HISTORY_PAGES pages), the main pool's first and newest transactions,
+   * the developer's, and each traced wallet's signatures and first transaction (holders and buyers).
+   */
+  const historyCalls = (depth: (typeof RPC_PROVIDERS)['public']['history']) => ({
+    getTransaction:
+      1 + depth.firstTransactions + depth.recentTransactions + depth.developerTransactions + 2 * depth.tracedWallets,
+    getSignaturesForAddress: 2 * MAX_HISTORY_PAGES + 2 + 2 * depth.tracedWallets,
+  })
+  /** The deep dive's other RPC calls (mint, pools, vaults, metadata, launchpad, locks, balance): a generous bound. */
+  const OTHER_CALLS = 20
+
+  test.each(Object.values(RPC_PROVIDERS).filter((provider) => Number.isFinite(provider.limits.callsPerWindow)))(
+    "$name: one deep dive's history fits the provider's limits in all but the last window before its deadline",
+    (provider) => {
+      const { windowMs, callsPerWindow, callsPerMethodPerWindow } = provider.limits
+      // Whole windows before the deadline; the last (partial) one is left for the calls that depend on others.
+      const windows = Math.floor(DEEP_DIVE_DEADLINE_MS / (windowMs + PACING_MARGIN_MS))
+      const calls = historyCalls(provider.history)
+      expect(calls.getTransaction).toBeLessThanOrEqual(callsPerMethodPerWindow * windows)
+      expect(calls.getSignaturesForAddress).toBeLessThanOrEqual(callsPerMethodPerWindow * windows)
+      expect(calls.getTransaction + calls.getSignaturesForAddress + OTHER_CALLS).toBeLessThanOrEqual(
+        callsPerWindow * windows,
+      )
+    },
+  )
+
+  test('a dedicated node reads the most history; the public endpoint the least', () => {
+    const reads = (name: keyof typeof RPC_PROVIDERS) => historyCalls(RPC_PROVIDERS[name].history).getTransaction
+    expect(reads('unlimited')).toBeGreaterThan(reads('keyed'))
+    expect(reads('keyed')).toBeGreaterThan(reads('public'))
   })
 })
 
@@ -80,6 +118,39 @@ describe('SolanaSource paced to a provider (loopback RPC that answers 429 past i
     expect(refused).toBe(0)
     // Three windows: 4 + 4 + 2 calls.
     expect(Date.now() - started).toBeGreaterThanOrEqual(700)
+  })
+
+  test("an answered scan's calls still waiting for the window are dropped unsent; one another scan shares is kept", async () => {
+    const provider = {
+      ...RPC_PROVIDERS.keyed,
+      limits: { windowMs: 350, callsPerWindow: 4, callsPerMethodPerWindow: 4, maxBatch: 10 },
+    }
+    const source = new SolanaSource({ url: `http://127.0.0.1:${peer.port}`, provider, retries: 0 })
+    const answered = new CallMeter()
+    const other = new CallMeter()
+    const accounts = Array.from({ length: 8 }, (_, index) => `So1111111111111111111111111111111111111111${index}`)
+    await Bun.sleep(400) // the peer's window clear of the previous test's calls
+    const sent = arrivals.length
+    const calls = accounts.map((account) =>
+      source
+        .rpc(answered)
+        .getBalance(account as never)
+        .send()
+        .then(
+          () => 'answered',
+          (error: UpstreamError) => error.reason,
+        ),
+    )
+    // The other scan asks for the last account too: that call is coalesced, and kept for it.
+    const shared = source
+      .rpc(other)
+      .getBalance(accounts[7] as never)
+      .send()
+    await Bun.sleep(50)
+    answered.close()
+    expect(await Promise.all(calls)).toEqual([...Array(4).fill('answered'), ...Array(3).fill('cancelled'), 'answered'])
+    expect(Number((await shared).value)).toBe(0)
+    expect(arrivals.length - sent).toBe(5)
   })
 })
 

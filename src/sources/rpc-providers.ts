@@ -14,6 +14,23 @@ export interface RpcProviderLimits {
   maxBatch: number
 }
 
+/**
+ * How much history a deep dive reads on a provider: the getTransaction fan-out of the history facts,
+ * sized so one deep dive's history fits its deadline inside the provider's limits (a test checks it,
+ * docs/data-layer.md lists the figures). Shallower reads are honest, not silent: the facts say when a
+ * window is incomplete (a busy pool's 24 h, a developer with more history than read).
+ */
+export interface HistoryDepth {
+  /** The main pool's oldest transactions read for the first trades. */
+  firstTransactions: number
+  /** The main pool's newest transactions read for recent trades. */
+  recentTransactions: number
+  /** The developer wallet's newest transactions read. */
+  developerTransactions: number
+  /** Largest holders, and first buyers, whose funding is traced (each: one signatures page, one transaction). */
+  tracedWallets: number
+}
+
 export interface RpcProvider {
   name: RpcProviderName
   /** What the operator sees in /health and the start-up line. */
@@ -21,6 +38,7 @@ export interface RpcProvider {
   limits: RpcProviderLimits
   /** Methods the provider is documented to refuse (answering -32010 for the key). */
   refuses: readonly string[]
+  history: HistoryDepth
   /** Where the limits are published. */
   source: string
 }
@@ -36,6 +54,8 @@ export const RPC_PROVIDERS: Record<RpcProviderName, RpcProvider> = {
     label: 'Solana public endpoint (api.mainnet-beta.solana.com)',
     limits: { windowMs: 10_000, callsPerWindow: 100, callsPerMethodPerWindow: 40, maxBatch: 20 },
     refuses: ['getTokenLargestAccounts', 'getProgramAccounts'],
+    // 40 getTransaction per 10 s: 76 reads fit two windows, so one deep dive's history lands in ~20 s.
+    history: { firstTransactions: 20, recentTransactions: 25, developerTransactions: 20, tracedWallets: 5 },
     source: 'https://solana.com/docs/references/clusters (Mainnet beta rate limits)',
   },
   // A keyed provider (Helius, Triton, QuickNode…): plans differ, so this is a conservative default, not a
@@ -46,6 +66,8 @@ export const RPC_PROVIDERS: Record<RpcProviderName, RpcProvider> = {
     label: 'keyed provider (SOLANA_RPC_URL with its key)',
     limits: { windowMs: 1_000, callsPerWindow: 10, callsPerMethodPerWindow: 10, maxBatch: 10 },
     refuses: [],
+    // 10 calls per second in all: ~150 history reads plus the rest of the scan land in ~18 s.
+    history: { firstTransactions: 30, recentTransactions: 50, developerTransactions: 50, tracedWallets: 8 },
     source: 'a conservative default (plans differ by provider and tier)',
   },
   // A dedicated node or a local validator: no pacing, batches of 20.
@@ -59,6 +81,7 @@ export const RPC_PROVIDERS: Record<RpcProviderName, RpcProvider> = {
       maxBatch: 20,
     },
     refuses: [],
+    history: { firstTransactions: 60, recentTransactions: 200, developerTransactions: 200, tracedWallets: 10 },
     source: 'none: the operator runs the node',
   },
 }

@@ -29,7 +29,7 @@ const HISTORY_METHODS: ReadonlySet<string> = new Set(['getSignaturesForAddress',
 const breakerOf = (method: string) => (HISTORY_METHODS.has(method) ? 'history' : 'default')
 
 /** Added to the provider's window when pacing: the time a request may take to reach it. */
-const PACING_MARGIN_MS = 250
+export const PACING_MARGIN_MS = 250
 
 /** A pacer for a provider's limits, its window widened by the margin. */
 export function pacerFor(provider: RpcProvider): CallPacer {
@@ -45,7 +45,10 @@ interface JsonRpcPayload {
 
 interface Queued {
   payload: JsonRpcPayload
-  meter: CallMeter
+  /** The cache key of a coalesced read: later askers of the same call join its meters. */
+  key: string | undefined
+  /** The scans waiting on the call: it is dropped unsent once all of them have answered. */
+  meters: Set<CallMeter>
   resolve(response: unknown): void
   reject(error: unknown): void
 }
@@ -114,6 +117,7 @@ export class SolanaSource {
       const answer = (await this.#enqueue(
         { jsonrpc: '2.0', id: 0, method: 'getTokenLargestAccounts', params: [mint] },
         new CallMeter(),
+        undefined,
       )) as { error?: unknown }
       return isKeyExcluded(answer) ? 'refused' : 'served'
     } catch {
@@ -135,11 +139,13 @@ export class SolanaSource {
 
   #call(payload: JsonRpcPayload, meter: CallMeter): Promise<unknown> {
     const ttl = CACHE_TTL_MS[payload.method]
-    if (ttl === undefined) return this.#enqueue(payload, meter)
+    if (ttl === undefined) return this.#enqueue(payload, meter, undefined)
     const key = `${payload.method}:${stringifyJsonWithBigInts(payload.params)}`
+    // A scan coalescing onto a call still waiting for the window keeps it alive.
+    for (const item of this.#queue) if (item.key === key) item.meters.add(meter)
     return this.#memo
       .get(key, ttl, async () => {
-        const response = (await this.#enqueue(payload, meter)) as { error?: unknown }
+        const response = (await this.#enqueue(payload, meter, key)) as { error?: unknown }
         // JSON-RPC errors are answers, not values: let the next scan ask again.
         if (response.error !== undefined) throw new CachedRpcError(response)
         return response
@@ -153,9 +159,9 @@ export class SolanaSource {
       )
   }
 
-  #enqueue(payload: JsonRpcPayload, meter: CallMeter): Promise<unknown> {
+  #enqueue(payload: JsonRpcPayload, meter: CallMeter, key: string | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ payload, meter, resolve, reject })
+      this.#queue.push({ payload, key, meters: new Set([meter]), resolve, reject })
       if (this.#queue.length >= this.provider.limits.maxBatch) this.#flush()
       else if (!this.#flushScheduled) {
         this.#flushScheduled = true
@@ -171,7 +177,11 @@ export class SolanaSource {
     const now = Date.now()
     const ready: Queued[] = []
     const held: Queued[] = []
-    for (const item of this.#queue) (this.#pacer.tryTake(item.payload.method, now) ? ready : held).push(item)
+    for (const item of this.#queue) {
+      if ([...item.meters].every((meter) => meter.closed))
+        item.reject(new UpstreamError(this.upstream.name, 'cancelled', 'the scans that asked have answered'))
+      else (this.#pacer.tryTake(item.payload.method, now) ? ready : held).push(item)
+    }
     this.#queue = held
     for (const breaker of ['default', 'history']) {
       const calls = ready.filter((item) => breakerOf(item.payload.method) === breaker)
@@ -191,7 +201,7 @@ export class SolanaSource {
   }
 
   async #send(batch: Queued[], breaker: string): Promise<void> {
-    const meters = [...new Set(batch.map((item) => item.meter))]
+    const meters = [...new Set(batch.flatMap((item) => [...item.meters]))]
     // Unique ids within the batch, mapped back to each caller's own id.
     const wire = batch.map((item, index) => ({ ...item.payload, id: index }))
     try {

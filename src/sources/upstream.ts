@@ -15,6 +15,7 @@ export type UpstreamFailure =
   | 'malformed'
   | 'circuit_open'
   | 'rejected'
+  | 'cancelled'
 
 export class UpstreamError extends Error {
   constructor(
@@ -34,8 +35,18 @@ export class UpstreamError extends Error {
 /** Counts upstream HTTP requests per source for one scan, with when each ran. */
 export class CallMeter {
   readonly calls = new Map<string, number>()
+  #closed = false
   /** Start and end (performance.now()) of every request, for the critical-path depth. */
   readonly spans: { source: string; start: number; end: number }[] = []
+
+  /** The scan that owns this meter has answered: calls it still has waiting for a provider's window are dropped. */
+  close(): void {
+    this.#closed = true
+  }
+
+  get closed(): boolean {
+    return this.#closed
+  }
 
   count(source: string): void {
     this.calls.set(source, (this.calls.get(source) ?? 0) + 1)

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { rejectionTable } from '../plugins/trade/rejections.ts'
 import { configTable } from '../src/core/config.ts'
 import { errorTable } from '../src/core/errors.ts'
+import { issuerTable } from '../src/onchain/issuers.ts'
 import { findingsTable, riskGroupTable, signalCatalogue } from '../src/pipeline/docs.ts'
 
 export interface GeneratedSection {
@@ -22,6 +23,7 @@ export const GENERATED: readonly GeneratedSection[] = [
   { file: 'docs/errors.md', name: 'errors', content: errorTable },
   { file: 'docs/trade.md', name: 'rejections', content: rejectionTable },
   { file: 'docs/signals.md', name: 'signals', content: () => signalCatalogue() },
+  { file: 'docs/scoring.md', name: 'issuers', content: issuerTable },
   { file: 'docs/scoring.md', name: 'findings-quick-scan', content: () => findingsTable('quick_scan') },
   { file: 'docs/scoring/market-intel.md', name: 'findings-market-intel', content: () => findingsTable('market_intel') },
   { file: 'docs/scoring/deep-dive.md', name: 'findings-deep-dive', content: () => findingsTable('deep_dive') },

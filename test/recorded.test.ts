@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type TSchema, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { parseJsonWithBigInts } from '@solana/rpc-spec-types'
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { parseTransaction, type RpcTransaction } from '../src/facts/history.ts'
+import { mintOfAccount } from '../src/facts/mint.ts'
 import { tokenListFact } from '../src/facts/token-list.ts'
-import { JupiterTokenSchema } from '../src/sources/jupiter.ts'
+import { loadIssuerRegistry } from '../src/onchain/issuers.ts'
+import { USDC_MINT_ADDRESS } from '../src/onchain/programs.ts'
+import { RPC_RESULT_SCHEMAS, RpcErrorSchema } from '../src/sources/solana-answers.ts'
+import { statusFailure } from '../src/sources/upstream.ts'
+import { JupiterQuoteSchema, JupiterSwapSchema, JupiterTokenSchema } from '../src/sources/jupiter.ts'
+import { DexPairSchema } from '../src/sources/dexscreener.ts'
 
 /**
  * Reality is the reference: every recorded upstream answer (test/fixtures/recorded/, each with its
@@ -30,7 +38,12 @@ const recorded = (folder: string): [string, Recorded][] =>
 
 /** The boundary schema of each recorded request (by its path). */
 const SCHEMAS: { path: RegExp; schema: TSchema }[] = [
-  { path: /\/tokens\/v2\/search\?/, schema: Type.Array(JupiterTokenSchema) },
+  { path: /\/tokens\/v2\/(search|tag)\?/, schema: Type.Array(JupiterTokenSchema) },
+  { path: /\/swap\/v1\/quote\?/, schema: JupiterQuoteSchema },
+  { path: /\/swap\/v1\/swap\b/, schema: JupiterSwapSchema },
+  { path: /\/(tokens|token-pairs)\/v1\//, schema: Type.Array(DexPairSchema) },
+  // The older /latest/dex endpoints wrap the same pair objects.
+  { path: /\/latest\/dex\//, schema: Type.Object({ pairs: Type.Array(DexPairSchema) }) },
 ]
 const schemaOf = (request: string) => SCHEMAS.find((entry) => entry.path.test(request))?.schema
 
@@ -38,13 +51,16 @@ const errorsOf = (schema: TSchema, value: unknown) =>
   [...Value.Errors(schema, value)].map((error) => `${error.path} ${error.message}`)
 
 describe('recorded real answers', () => {
-  test.each(recorded('jupiter'))('%s carries its source and date and passes the boundary schema', (_, fixture) => {
-    expect(fixture.source.length).toBeGreaterThan(20)
-    expect(fixture.retrieved).toMatch(/^\d{4}-\d{2}-\d{2}$/)
-    const schema = schemaOf(fixture.request)
-    expect(schema).toBeDefined()
-    expect(errorsOf(schema!, fixture.answer)).toEqual([])
-  })
+  test.each([...recorded('jupiter'), ...recorded('dexscreener')])(
+    '%s carries its source and date and passes the boundary schema',
+    (_, fixture) => {
+      expect(fixture.source.length).toBeGreaterThan(20)
+      expect(fixture.retrieved).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+      const schema = schemaOf(fixture.request)
+      expect(schema).toBeDefined()
+      expect(errorsOf(schema!, fixture.answer)).toEqual([])
+    },
+  )
 
   test('the token-list fact read from them: audit figures as published, absent flags not read as revoked', () => {
     const [sol] = recorded('jupiter').find(([name]) => name === 'tokens-v2-search-sol.json')![1].answer as never[]
@@ -93,6 +109,150 @@ describe('the sandbox stand-ins answer in the recorded shapes', () => {
       for (const entry of answer as { audit?: Record<string, unknown> | null }[])
         for (const flag of ['mintAuthorityDisabled', 'freezeAuthorityDisabled'])
           if (entry.audit && flag in entry.audit) expect(entry.audit[flag]).toBe(true)
+    }
+  })
+})
+
+/**
+ * A recorded JSON-RPC answer, parsed as SolanaSource parses the wire (integers as bigints), or as the
+ * facts see it after kit's answer transform (`plain`: the small integers kit hands back as numbers).
+ */
+const rpcFixture = (name: string, plain = false) => {
+  const text = readFileSync(join(RECORDED, 'solana-rpc', name), 'utf8')
+  return (plain ? JSON.parse(text) : parseJsonWithBigInts(text)) as Recorded & {
+    answer: { result?: unknown; error?: unknown }
+  }
+}
+const rpcFixtures = readdirSync(join(RECORDED, 'solana-rpc')).filter((name) => name.endsWith('.json'))
+
+describe('the sandbox RPC and DexScreener answer in the recorded shapes', () => {
+  let sandbox: RunningSandbox
+  beforeAll(async () => {
+    sandbox = await startSandbox(ephemeralSandboxOptions())
+  })
+  afterAll(async () => {
+    await sandbox?.stop()
+  })
+
+  async function rpc(method: string, params: unknown[]) {
+    const response = await fetch(sandbox.file.urls.rpc, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    const answer = parseJsonWithBigInts(await response.text()) as { result?: unknown; error?: unknown }
+    expect({ method, errors: errorsOf(RPC_RESULT_SCHEMAS[method]!, answer.result) }).toEqual({ method, errors: [] })
+    return answer.result
+  }
+
+  test('every RPC method the service reads, for every scenario, passes the schema the recorded answers pass', async () => {
+    for (const scenario of sandbox.file.scenarios) {
+      await rpc('getAccountInfo', [scenario.mint, { encoding: 'jsonParsed' }])
+      await rpc('getMultipleAccounts', [[scenario.mint, USDC_MINT_ADDRESS], { encoding: 'base64' }])
+      const { value: largest } = (await rpc('getTokenLargestAccounts', [scenario.mint])) as {
+        value: { address: string }[]
+      }
+      if (largest[0]) await rpc('getBalance', [largest[0].address])
+      const signatures = (await rpc('getSignaturesForAddress', [scenario.mint, { limit: 5 }])) as {
+        signature: string
+      }[]
+      for (const { signature } of signatures)
+        await rpc('getTransaction', [signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }])
+      await rpc('getSignatureStatuses', [
+        signatures.map((entry) => entry.signature),
+        { searchTransactionHistory: true },
+      ])
+    }
+    await rpc('getProgramAccounts', [
+      'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+      {
+        encoding: 'base64',
+        dataSlice: { offset: 0, length: 0 },
+        filters: [{ memcmp: { offset: 0, bytes: USDC_MINT_ADDRESS, encoding: 'base58' } }],
+      },
+    ])
+  })
+
+  test('DexScreener: /tokens/v1 and /token-pairs/v1 of every scenario token pass the schema the recorded answers pass', async () => {
+    const schema = Type.Array(DexPairSchema)
+    for (const scenario of sandbox.file.scenarios)
+      for (const path of [`/tokens/v1/solana/${scenario.mint}`, `/token-pairs/v1/solana/${scenario.mint}`]) {
+        const answer = await (await fetch(`${sandbox.file.urls.dexscreener}${path}`)).json()
+        expect({ path, errors: errorsOf(schema, answer) }).toEqual({ path, errors: [] })
+      }
+  })
+})
+
+describe('recorded real Solana RPC answers', () => {
+  test.each(rpcFixtures)('%s carries its source and date and passes the boundary schema', (name) => {
+    const fixture = rpcFixture(name)
+    expect(fixture.source.length).toBeGreaterThan(20)
+    expect(fixture.retrieved).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    // The method is the file name's first word; a refusal (an `error` member) has the error's schema.
+    const method = name.split('-')[0]!
+    if ('error' in fixture.answer) expect(errorsOf(RpcErrorSchema, fixture.answer.error)).toEqual([])
+    else expect(errorsOf(RPC_RESULT_SCHEMAS[method]!, fixture.answer.result)).toEqual([])
+  })
+
+  test('the recorded refusals are the ones the service learns from: -32010 and the 429 body', () => {
+    for (const name of rpcFixtures.filter((file) => file.includes('32010')))
+      expect(rpcFixture(name).answer.error).toMatchObject({
+        code: -32010n,
+        message: expect.stringContaining('excluded from account secondary indexes'),
+      })
+    const throttled = rpcFixture('http429-too-many-requests-specific-rpc-call.json').answer
+    expect(throttled.error).toMatchObject({ code: 429n })
+    expect(statusFailure('solana_rpc', 429)?.reason).toBe('rate_limited')
+  })
+
+  test('mint facts read from real mints: SPL USDC, and Token-2022 PYUSD, TSLAx and AAPLon with their issuer controls', () => {
+    const mintOf = (name: string) =>
+      mintOfAccount((rpcFixture(name, true).answer.result as { value: { data: unknown } }).value.data)!
+    const usdc = mintOf('getAccountInfo-usdc-mint-jsonParsed.json')
+    expect(usdc).toMatchObject({
+      program: 'spl-token',
+      decimals: 6,
+      mintAuthority: 'BJE5MMbqXjVwjAF7oxwPYXnTXDyspzZyt4vwenNw5ruG',
+      freezeAuthority: '7dGbd2QZcCKcTndnHcTL8q7SMVXAkp688NTQYwrRCrar',
+    })
+    const pyusd = mintOf('getAccountInfo-pyusd-token2022-mint-jsonParsed.json')
+    expect(pyusd.program).toBe('spl-token-2022')
+    expect(pyusd.extensions.permanentDelegate).toBe('2apBGMsS6ti9RyF5TwQTDswXBWskiJP2LD4cUEDqYJjk')
+    expect(pyusd.extensions.transferFee).not.toBeNull()
+    const tslax = mintOf('getAccountInfo-tslax-xstocks-token2022-mint-jsonParsed.json')
+    expect(tslax.extensions.permanentDelegate).toBe('5aMNNLQJwAEeoemTEMkv5NVjqKwvvefRYCQ5Z67HFvEq')
+    expect(tslax.extensions.pausable).not.toBeNull()
+    expect(tslax.extensions.other).toContain('scaledUiAmountConfig')
+    const aaplon = mintOf('getAccountInfo-aaplon-ondo-token2022-mint-jsonParsed.json')
+    expect(aaplon.extensions.pausable).not.toBeNull()
+    expect(aaplon.extensions.other).toContain('scaledUiAmountConfig')
+  })
+
+  test("the issuer registry's authorities are the recorded mints' own", () => {
+    const registry = loadIssuerRegistry()
+    for (const [name, mint] of [
+      ['getAccountInfo-usdc-mint-jsonParsed.json', USDC_MINT_ADDRESS],
+      ['getAccountInfo-tslax-xstocks-token2022-mint-jsonParsed.json', 'XsDoVfqeBukxuZHWhdvWHBhgEHjGNst4MLodqsJHzoB'],
+      ['getAccountInfo-aaplon-ondo-token2022-mint-jsonParsed.json', '123mYEnRLM2LLYsJW3K6oyYh8uP1fngj732iG638ondo'],
+      ['getAccountInfo-pyusd-token2022-mint-jsonParsed.json', '2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo'],
+    ] as const) {
+      const recordedMint = mintOfAccount(
+        (rpcFixture(name, true).answer.result as { value: { data: unknown } }).value.data,
+      )!
+      const entry = registry.get(mint)!
+      expect(entry).toBeDefined()
+      if (entry.mintAuthority) expect(recordedMint.mintAuthority).toBe(entry.mintAuthority)
+      if (entry.freezeAuthority) expect(recordedMint.freezeAuthority).toBe(entry.freezeAuthority)
+    }
+  })
+
+  test('transactions read from real v0 swaps: loaded addresses resolve every token balance to an account', () => {
+    for (const name of rpcFixtures.filter((file) => file.startsWith('getTransaction-'))) {
+      const raw = rpcFixture(name).answer.result as RpcTransaction
+      const parsed = parseTransaction('recorded', raw)
+      expect(parsed.feePayer).toBe(raw.transaction.message.accountKeys[0]!)
+      expect(parsed.tokenDeltas.length).toBeGreaterThan(0)
+      for (const delta of parsed.tokenDeltas) expect(delta.account).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
     }
   })
 })

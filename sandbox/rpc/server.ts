@@ -30,15 +30,18 @@ interface JsonRpcRequest {
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
 /**
- * The public endpoint's answer past its rate limit: HTTP 429 with a JSON-RPC error of code 429 (as
- * @solana/web3.js reports it: `429 Too Many Requests: {"code": 429, "message":"Too many requests for
- * a specific RPC call"}`).
+ * The public endpoint's answer past its rate limit, as recorded (test/fixtures/recorded/solana-rpc/
+ * http429-too-many-requests-specific-rpc-call.json): HTTP 429 with a JSON-RPC error of code 429 whose
+ * `id` is the endpoint's own request UUID, not the caller's.
  */
-function tooManyRequests(id: unknown): Response {
+function tooManyRequests(): Response {
   const body = {
     jsonrpc: '2.0',
-    error: { code: 429, message: 'Too many requests for a specific RPC call' },
-    id: id ?? null,
+    error: {
+      code: 429,
+      message: 'Too many requests for a specific RPC call, contact your app developer or support@rpcpool.com.',
+    },
+    id: crypto.randomUUID(),
   }
   return new Response(JSON.stringify(body), { status: 429, headers: JSON_HEADERS })
 }
@@ -108,7 +111,7 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
         )
       }
       const calls = (Array.isArray(body) ? body : [body]) as JsonRpcRequest[]
-      if (ctx.profile?.overLimit(calls.map((call) => String(call?.method)))) return tooManyRequests(calls[0]?.id)
+      if (ctx.profile?.overLimit(calls.map((call) => String(call?.method)))) return tooManyRequests()
       if (faults) {
         faults.count('rpc')
         for (const call of calls) faults.count(`rpc:${String(call?.method)}`)

@@ -86,6 +86,14 @@ export const ConfigSchema = Type.Object({
       hint: 'a path to a JSON file { "version": "YYYY-MM-DD", "entries": [...] }',
     }),
   ),
+  RECORD_DIR: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "Records every scan's upstream exchanges (requests, answers, timings) as a cassette <request id>.json in this directory, to replay offline with `npm run replay` (docs/replay.md)",
+      hint: 'a directory path',
+    }),
+  ),
   FACILITATOR_URL: Type.Optional(Url('x402 facilitator base URL (required on mainnet)')),
   CDP_API_KEY_ID: Type.Optional(
     Type.String({

@@ -3,7 +3,8 @@ import type { ServiceContext } from '../context.ts'
 import { createTokenContext } from '../facts/index.ts'
 import type { PluginManifest, RouteSpec } from './manifest.ts'
 import { runScan, type ScanPolicy, type ScanResult } from '../pipeline/scan.ts'
-import { arrivalOf } from './request.ts'
+import { arrivalOf, requestIdOf } from './request.ts'
+import { CASSETTE_VERSION, Tape, writeCassette } from '../sources/tape.ts'
 import { routeOptions } from './route-options.ts'
 
 /** A token-scoped scanner: one manifest route taking `{token_address}`, a policy, a deadline and an answer. */
@@ -30,16 +31,45 @@ export function defineScanner<Routes extends Record<string, RouteSpec>>(definiti
     ctx.registry.register(manifest)
     return new Elysia({ name: `plugin:${manifest.name}` }).post(
       spec.path,
-      async function scanRoute({ body, request }) {
+      async function scanRoute({ body, request, set }) {
         const mint = (body as { token_address: string }).token_address
-        const facts = createTokenContext(mint, ctx.sources, arrivalOf(request) + deadlineMs)
+        const tape = ctx.config.RECORD_DIR ? new Tape() : undefined
+        const facts = createTokenContext(mint, ctx.sources, arrivalOf(request) + deadlineMs, tape)
+        let answered: unknown
         try {
-          return answer(await runScan(facts, ctx.signals, policy), { mint, policy })
+          answered = answer(await runScan(facts, ctx.signals, policy), { mint, policy })
+          return answered
         } finally {
           facts.close(ctx.logger)
+          if (tape) record(ctx, { route: `POST ${spec.path}`, body, requestId: requestIdOf(set), tape, answered })
         }
       },
       routeOptions(ctx, spec),
     )
+  }
+}
+
+/** Writes a recorded scan's cassette into RECORD_DIR (a failure to write is logged, never the caller's). */
+function record(
+  ctx: ServiceContext,
+  scan: { route: string; body: unknown; requestId: string; tape: Tape; answered: unknown },
+): void {
+  try {
+    const path = writeCassette(ctx.config.RECORD_DIR!, {
+      cassette: CASSETTE_VERSION,
+      request_id: scan.requestId,
+      route: scan.route,
+      body: scan.body,
+      recorded_at: new Date().toISOString(),
+      settings: {
+        SOLSENTRY_PROFILE: ctx.config.SOLSENTRY_PROFILE,
+        SOLANA_RPC_PROVIDER: ctx.sources.solana?.provider.name ?? 'unlimited',
+      },
+      exchanges: scan.tape.exchanges,
+      ...(scan.answered === undefined ? {} : { status: 200, answer: scan.answered }),
+    })
+    ctx.logger.info({ cassette: path, exchanges: scan.tape.exchanges.length }, 'scan recorded')
+  } catch (error) {
+    ctx.logger.warn({ err: error }, 'RECORD_DIR: the cassette could not be written')
   }
 }

@@ -4,6 +4,7 @@ import type { JupiterSource } from '../sources/jupiter.ts'
 import type { SolanaSource } from '../sources/solana-rpc.ts'
 import { type HistoryDepth, RPC_PROVIDERS } from '../sources/rpc-providers.ts'
 import type { IssuerRegistry } from '../onchain/issuers.ts'
+import type { Tape } from '../sources/tape.ts'
 import { CallMeter, UpstreamError } from '../sources/upstream.ts'
 import type { FactName, Facts } from './types.ts'
 
@@ -29,6 +30,8 @@ export interface TokenContextOptions {
   /** Absolute time (ms since epoch) by which every fact must be settled. */
   deadlineAt: number
   loaders: { [K in FactName]: FactLoader<K> }
+  /** Records every upstream exchange of the scan (RECORD_DIR). */
+  tape?: Tape
 }
 
 /**
@@ -54,6 +57,7 @@ export class TokenContext {
     readonly sources: Sources,
     options: TokenContextOptions,
   ) {
+    this.meter.tape = options.tape
     this.#rpc = sources.solana?.rpc(this.meter)
     this.#loaders = options.loaders
     let expire: (value: 'deadline') => void = () => {}

@@ -86,7 +86,7 @@ interface RpcTokenBalance {
   uiTokenAmount: { amount: string }
 }
 
-interface RpcTransaction {
+export interface RpcTransaction {
   slot: bigint
   blockTime: bigint | null
   transaction: {
@@ -105,7 +105,8 @@ interface RpcTransaction {
   } | null
 }
 
-function parseTransaction(signature: string, raw: RpcTransaction): ParsedTransaction {
+/** A `getTransaction` (json) answer reduced to what the facts read; v0 loaded addresses follow the static keys. */
+export function parseTransaction(signature: string, raw: RpcTransaction): ParsedTransaction {
   const meta = raw.meta
   const loaded = meta?.loadedAddresses
   const keys = [...raw.transaction.message.accountKeys, ...(loaded?.writable ?? []), ...(loaded?.readonly ?? [])]

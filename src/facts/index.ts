@@ -1,3 +1,4 @@
+import type { Tape } from '../sources/tape.ts'
 import { FactUnavailable, TokenContext, type Sources } from './context.ts'
 import { loadHolderCount, loadHolders } from './holders.ts'
 import { loadLaunchpad } from './launchpad.ts'
@@ -35,8 +36,8 @@ export const LOADERS: TokenContextOptions['loaders'] = {
 }
 
 /** A scan's fact store for `mint`, answering by `deadlineAt` (ms since epoch). */
-export function createTokenContext(mint: string, sources: Sources, deadlineAt: number): TokenContext {
-  return new TokenContext(mint, sources, { deadlineAt, loaders: LOADERS })
+export function createTokenContext(mint: string, sources: Sources, deadlineAt: number, tape?: Tape): TokenContext {
+  return new TokenContext(mint, sources, { deadlineAt, loaders: LOADERS, tape })
 }
 
 export { TokenContext, type Sources } from './context.ts'

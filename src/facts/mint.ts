@@ -25,8 +25,15 @@ const ParsedMint = Type.Object({
 export async function loadMint(ctx: TokenContext): Promise<MintFact> {
   const { value } = await ctx.rpc.getAccountInfo(ctx.mint as Address, { encoding: 'jsonParsed' }).send()
   if (!value) throw new FactUnavailable('no account at this address')
-  if (!Value.Check(ParsedMint, value.data)) throw new FactUnavailable('the account is not a Token or Token-2022 mint')
-  const { program, parsed } = value.data as Static<typeof ParsedMint>
+  const mint = mintOfAccount(value.data)
+  if (!mint) throw new FactUnavailable('the account is not a Token or Token-2022 mint')
+  return mint
+}
+
+/** The mint fact from an account's jsonParsed data; undefined when it is not a Token or Token-2022 mint. */
+export function mintOfAccount(data: unknown): MintFact | undefined {
+  if (!Value.Check(ParsedMint, data)) return undefined
+  const { program, parsed } = data as Static<typeof ParsedMint>
   return {
     program,
     supply: BigInt(parsed.info.supply),

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { HttpJsonSource, type HttpJsonSourceOptions } from './http-json.ts'
 import type { CallMeter } from './upstream.ts'
 
@@ -9,6 +9,8 @@ const Window = <T extends ReturnType<typeof Type.Number>>(value: T) =>
     h6: Type.Optional(value),
     h24: Type.Optional(value),
   })
+/** Documented nullable (docs.dexscreener.com), or null as recorded answers carry it. */
+const Maybe = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 const Token = Type.Object({ address: Type.String(), name: Type.String(), symbol: Type.String() })
 const Count = Type.Object({ buys: Type.Number(), sells: Type.Number() })
 
@@ -17,7 +19,7 @@ export const DexPairSchema = Type.Object({
   chainId: Type.String(),
   dexId: Type.String(),
   pairAddress: Type.String(),
-  labels: Type.Optional(Type.Array(Type.String())),
+  labels: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
   baseToken: Token,
   quoteToken: Token,
   priceNative: Type.String(),
@@ -33,11 +35,14 @@ export const DexPairSchema = Type.Object({
   volume: Type.Optional(Window(Type.Number())),
   priceChange: Type.Optional(Type.Union([Window(Type.Number()), Type.Null()])),
   liquidity: Type.Optional(
-    Type.Object({
-      usd: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-      base: Type.Number(),
-      quote: Type.Number(),
-    }),
+    Maybe(
+      Type.Object({
+        usd: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+        // Launchpad pairs (a pump.fun curve) come with part of it: every member is optional upstream.
+        base: Type.Optional(Type.Number()),
+        quote: Type.Optional(Type.Number()),
+      }),
+    ),
   ),
   fdv: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
   marketCap: Type.Optional(Type.Union([Type.Number(), Type.Null()])),

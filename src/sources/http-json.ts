@@ -1,6 +1,7 @@
 import type { TSchema, Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { SharedCache } from '../store/shared-cache.ts'
+import type { HttpExchange } from './tape.ts'
 import { type CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
 /** Makes the headers that authorize one request: its method and full URL. */
@@ -38,9 +39,30 @@ export class HttpJsonSource {
   }
 
   get<S extends TSchema>(path: string, schema: S, meter: CallMeter, ttlMs: number): Promise<Static<S>> {
-    return this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () =>
-      this.#request(path, schema, meter, { headers: this.#headers }),
+    return this.#recorded(meter, { method: 'GET', path }, () =>
+      this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () =>
+        this.#request(path, schema, meter, { headers: this.#headers }),
+      ),
     )
+  }
+
+  /** Recording (RECORD_DIR): the scan's tape keeps every answer it read, sent or from the cache. */
+  async #recorded<T>(meter: CallMeter, request: HttpExchange['request'], read: () => Promise<T>): Promise<T> {
+    const tape = meter.tape
+    if (!tape) return read()
+    const started = performance.now()
+    const base = { source: this.upstream.name, request }
+    try {
+      const answer = await read()
+      tape.add({ ...base, status: 200, answer, ms: Math.round(performance.now() - started) })
+      return answer
+    } catch (error) {
+      const { reason, status, body } = error as UpstreamError
+      const ms = Math.round(performance.now() - started)
+      // A refusal with its body (Jupiter's no route) replays as itself; other failures by their reason.
+      tape.add(status && body !== undefined ? { ...base, status, answer: body, ms } : { ...base, failure: reason, ms })
+      throw error
+    }
   }
 
   /**
@@ -54,16 +76,15 @@ export class HttpJsonSource {
     meter: CallMeter,
     budget?: AbortSignal,
   ): Promise<Static<S>> {
-    return this.#request(
-      path,
-      schema,
-      meter,
-      {
-        method: 'POST',
-        headers: { ...this.#headers, 'content-type': 'application/json' },
-        body: JSON.stringify(body, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)),
-      },
-      budget,
+    const json = JSON.stringify(body, (_key, value) => (typeof value === 'bigint' ? value.toString() : value))
+    return this.#recorded(meter, { method: 'POST', path, body: JSON.parse(json) }, () =>
+      this.#request(
+        path,
+        schema,
+        meter,
+        { method: 'POST', headers: { ...this.#headers, 'content-type': 'application/json' }, body: json },
+        budget,
+      ),
     )
   }
 

@@ -1,6 +1,8 @@
 import { createSolanaRpcFromTransport, type Rpc, type SolanaRpcApi } from '@solana/kit'
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
+import { Value } from '@sinclair/typebox/value'
 import type { SharedCache } from '../store/shared-cache.ts'
+import { RPC_RESULT_SCHEMAS, RpcErrorSchema } from './solana-answers.ts'
 import { CallPacer, type RpcProvider, RPC_PROVIDERS } from './rpc-providers.ts'
 import { CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
@@ -138,6 +140,26 @@ export class SolanaSource {
   }
 
   #call(payload: JsonRpcPayload, meter: CallMeter): Promise<unknown> {
+    if (!meter.tape) return this.#answer(payload, meter)
+    // Recording (RECORD_DIR): the scan's tape keeps every answer it read, sent or from the cache.
+    const tape = meter.tape
+    const started = performance.now()
+    const request = { method: payload.method, params: payload.params }
+    const ms = () => Math.round(performance.now() - started)
+    return this.#answer(payload, meter).then(
+      (answer) => {
+        const { id: _id, ...kept } = answer as { id: unknown }
+        tape.add({ source: 'solana_rpc', request, answer: kept, ms: ms() })
+        return answer
+      },
+      (error: unknown) => {
+        tape.add({ source: 'solana_rpc', request, failure: (error as UpstreamError).reason ?? 'network', ms: ms() })
+        throw error
+      },
+    )
+  }
+
+  #answer(payload: JsonRpcPayload, meter: CallMeter): Promise<unknown> {
     const ttl = CACHE_TTL_MS[payload.method]
     if (ttl === undefined) return this.#enqueue(payload, meter, undefined)
     const key = `${payload.method}:${stringifyJsonWithBigInts(payload.params)}`
@@ -237,8 +259,9 @@ export class SolanaSource {
           (entry) => Number(entry.id) === index || (wire.length === 1 && answers.length === 1),
         )
         if (answer && isKeyExcluded(answer)) this.#refused.add(item.payload.method)
-        if (answer) item.resolve(answer)
-        else item.reject(new UpstreamError(this.upstream.name, 'malformed', `no answer for ${item.payload.method}`))
+        const problem = answer ? shapeProblem(item.payload.method, answer) : `no answer for ${item.payload.method}`
+        if (problem) item.reject(new UpstreamError(this.upstream.name, 'malformed', problem))
+        else item.resolve(answer)
       }
     } catch (error) {
       for (const item of batch) item.reject(error)
@@ -259,6 +282,15 @@ function isKeyExcluded(answer: { error?: unknown }): boolean {
   // Integers come back as bigints through the bigint-preserving parser.
   const code = (answer.error as { code?: unknown } | undefined)?.code
   return code !== undefined && Number(code) === KEY_EXCLUDED_FROM_SECONDARY_INDEX
+}
+
+/** Why an answer breaks its method's boundary schema (src/sources/solana-answers.ts), or undefined. */
+function shapeProblem(method: string, answer: { result?: unknown; error?: unknown }): string | undefined {
+  const [schema, value] =
+    'error' in answer ? [RpcErrorSchema, answer.error] : [RPC_RESULT_SCHEMAS[method], answer.result]
+  if (!schema || Value.Check(schema, value)) return undefined
+  const first = Value.Errors(schema, value).First()
+  return `${method}: ${first?.path ?? ''} ${first?.message ?? 'unexpected shape'}`
 }
 
 function isJsonRpcResponse(value: unknown): value is { id: unknown; result?: unknown; error?: unknown } {

@@ -1,3 +1,4 @@
+import type { Tape } from './tape.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
 
 /**
@@ -36,6 +37,8 @@ export class UpstreamError extends Error {
 export class CallMeter {
   readonly calls = new Map<string, number>()
   #closed = false
+  /** Set when the scan is recorded (RECORD_DIR): the sources add each exchange it reads. */
+  tape: Tape | undefined
   /** Start and end (performance.now()) of every request, for the critical-path depth. */
   readonly spans: { source: string; start: number; end: number }[] = []
 

@@ -131,7 +131,7 @@ export function quoteDecimals(
   const atomic =
     pool.baseMint === quoteMint ? pool.baseReserve : pool.quoteMint === quoteMint ? pool.quoteReserve : null
   const whole = pair.pair.baseToken.address === quoteMint ? pair.pair.liquidity.base : pair.pair.liquidity.quote
-  if (atomic === null || atomic <= 0n || !(whole > 0)) return null
+  if (atomic === null || atomic <= 0n || whole === undefined || !(whole > 0)) return null
   const exponent = Math.log10(Number(atomic) / whole)
   const decimals = Math.round(exponent)
   return Math.abs(exponent - decimals) <= DECIMALS_TOLERANCE && decimals >= 0 && decimals <= 18 ? decimals : null

@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'bun:test'
+import { LOCKED_LP_DAYS } from '../sandbox/scenarios/locked-lp.ts'
+import { PERMANENT_LOCK_DAYS } from '../signals/liquidity-lock/index.ts'
 import { scannerService } from './support/scanner-service.ts'
 
 const { sandbox, app, freshApp, mintOf, post } = await scannerService()
@@ -56,7 +58,8 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
           locked: true,
           burned_pct: 100,
           locked_pct: 100,
-          lock_duration_days: null,
+          lock_duration_days: PERMANENT_LOCK_DAYS,
+          permanent: true,
         })
         expect(body.trading_pattern.wash_trading_score).toBeLessThan(30)
         expect(body.key_drivers).toEqual([])
@@ -116,7 +119,12 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
           historical_flags: ['PUMP_FUN_BONDING_CURVE'],
           bundled_launch_detected: false,
         })
-        expect(body.liquidity_lock_status).toMatchObject({ locked: true, source: 'bonding_curve' })
+        expect(body.liquidity_lock_status).toMatchObject({
+          locked: true,
+          source: 'bonding_curve',
+          lock_duration_days: PERMANENT_LOCK_DAYS,
+          permanent: true,
+        })
         // Six hours old: no track record yet, whatever the grade.
         expect(body.recommendation.reason).toContain('less than a day')
       },
@@ -142,7 +150,7 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
         })
         expect(body.wallet_analysis).toMatchObject({ dev_wallet_linked: true })
         expect(body.wallet_analysis.clustered_wallets).toBeGreaterThanOrEqual(6)
-        expect(body.liquidity_lock_status).toMatchObject({ locked: false, locked_pct: 0 })
+        expect(body.liquidity_lock_status).toMatchObject({ locked: false, locked_pct: 0, lock_duration_days: 0 })
         expect(body.key_drivers[0].code).toBe('BUNDLED_LAUNCH')
         expect(body.factors.find((entry: any) => entry.code === 'BUNDLED_LAUNCH').evidence.linked_buyers).toHaveLength(
           6,
@@ -205,14 +213,18 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       action: 'CONSIDER',
       check: (body) => {
         expect(body).toMatchObject({ lp_status: 'UNBURNED', lp_burned: false })
-        expect(body.liquidity_lock_status).toEqual({
+        // The Jupiter Lock escrow's cliff, 180 days after the sandbox's start, read from its account.
+        const { lock_duration_days: days, ...status } = body.liquidity_lock_status
+        expect(status).toEqual({
           locked: true,
-          lock_duration_days: null,
+          permanent: false,
           locked_pct: 100,
           burned_pct: 0,
           lock_program_pct: 100,
           source: 'lp',
         })
+        expect(days).toBeGreaterThan(179)
+        expect(days).toBeLessThanOrEqual(LOCKED_LP_DAYS)
         expect(body.risk_breakdown.liquidity_risk).toBe('MEDIUM')
       },
     },

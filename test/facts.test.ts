@@ -218,7 +218,11 @@ describe('deep-dive facts', () => {
 describe('LP locks and earlier tokens', () => {
   test('lp_locks: the locked-lp pool has all its LP in a lock program; bundled-launch in one wallet', async () => {
     const locked = (await (await gather('locked-lp', ['pools', 'lp_locks'], 5_000)).fact('lp_locks'))!
-    expect(locked.pools[0]).toMatchObject({ burnedPct: 0, lockedPct: 100, largestHolderPct: 0 })
+    expect(locked.pools[0]).toMatchObject({ burnedPct: 0, lockedPct: 100, permanentLockedPct: 0, largestHolderPct: 0 })
+    // Dated from the escrow's own account: a Jupiter Lock cliff 180 days after the sandbox started.
+    expect(locked.pools[0]!.unlocks).toEqual([{ inDays: expect.any(Number), pct: 100, program: 'jupiter_lock' }])
+    expect(locked.pools[0]!.unlocks[0]!.inDays).toBeGreaterThan(179)
+    expect(locked.pools[0]!.holders[0]!.lock).toMatchObject({ program: 'jupiter_lock', permanent: false })
     const held = (await (await gather('bundled-launch', ['pools', 'lp_locks'], 5_000)).fact('lp_locks'))!
     expect(held.pools[0]).toMatchObject({ burnedPct: 0, lockedPct: 0, largestHolderPct: 100 })
     const burned = (await (await gather('blue-chip', ['pools', 'lp_locks'], 5_000)).fact('lp_locks'))!

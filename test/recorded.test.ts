@@ -75,6 +75,12 @@ describe('recorded real answers', () => {
       organicScore: 98.92390784896082,
       organicScoreLabel: 'high',
       suspicious: false,
+      priceChangePct: {
+        m5: 0.021175445311831707,
+        h1: -0.145099593531635,
+        h6: 0.3790495974473589,
+        h24: 1.5076363979360274,
+      },
     })
     const [usdc] = recorded('jupiter').find(([name]) => name === 'tokens-v2-search-usdc.json')![1].answer as never[]
     // Real USDC carries no stablecoin tag: the exemption cannot rest on one.
@@ -83,6 +89,8 @@ describe('recorded real answers', () => {
       tags: ['community', 'strict', 'verified'],
       topHoldersPct: 42.1893635408922,
       holderCount: 4_197_146,
+      // Its own change, which no pair where it is the quote can give.
+      priceChangePct: { h24: 0.00288391287721556 },
     })
   })
 })

@@ -95,9 +95,12 @@ describe('real tokens replayed in the mainnet profile on the public RPC (cassett
     expect(misses.every((miss) => miss.startsWith('getMultipleAccounts'))).toBe(true)
   })
 
-  test('USDC market intel: priced ≈ 1 from its own side of the SOL/USDC pair', async () => {
+  test('USDC market intel: priced ≈ 1 from its side of the SOL/USDC pair, with its own 24 h change', async () => {
     const { answer } = await scan(usdcCassette(), 'POST /market/intel')
     expect(answer.current_price_usd as number).toBeCloseTo(1, 3)
+    // Jupiter's own figure for USDC (+0.0029 %), not the pair's (SOL's +1.95 %).
+    expect(answer.price_change_24h_pct).toBeCloseTo(0.0029, 4)
+    expect(answer.missing_fields).not.toContain('price_change_24h_pct')
     expect(answer.data_quality).not.toBe('LIMITED')
   })
 

@@ -63,18 +63,20 @@ export const DevWalletAnalysis = Type.Object({
   history_complete: Type.Boolean({ description: "Whether the wallet's whole history was read" }),
 })
 
-/** Deep-dive `liquidity_lock_status`. `lock_duration_days` is nullable: a documented deviation (durations are not read). */
+/** Deep-dive `liquidity_lock_status` (spec §2.4: `locked`, `lock_duration_days` and `locked_pct` numbers and a boolean). */
 export const DeepLockStatus = Type.Object({
   locked: Type.Boolean({
     description:
       "At least 95% of the main pool's LP is burned or in lock programs, or its reserves sit in a bonding curve",
   }),
-  lock_duration_days: Nullable(
-    Type.Number({
-      description:
-        'Always null: lock escrows are not decoded and burned LP is permanent (no number of days expresses it)',
-    }),
-  ),
+  lock_duration_days: Type.Number({
+    minimum: 0,
+    description:
+      'Days the LP stays locked: 0 when it is not locked; the days until the time locks release enough of it to fall below 95%; 36500 (a hundred years, with `permanent`) when nothing can release it — burned LP, a permanent lock program, a bonding curve. A lock that could not be dated gives 0 and `lock_duration_days` in missing_fields (docs/data-quality.md)',
+  }),
+  permanent: Type.Boolean({
+    description: 'Burned LP and permanent locks alone keep it locked (lock_duration_days is then 36500)',
+  }),
   locked_pct: Type.Number({
     minimum: 0,
     maximum: 100,

@@ -21,7 +21,12 @@ export const QuickLockStatus = Type.Object({
   ),
   locked_pct: Nullable(Type.Number({ description: 'Share of LP in lock programs: read by the deep dive, null here' })),
   burned_pct: Nullable(Type.Number({ description: 'Share of the LP the pool minted that is burned' })),
-  lock_duration_days: Nullable(Type.Number({ description: 'Lock durations are not read (null)' })),
+  lock_duration_days: Nullable(
+    Type.Number({
+      description:
+        'When the LP is burned or a bonding curve holds the reserves: 36500 (a hundred years, the stand-in for forever); null otherwise (the quick scan does not read lock programs; the deep dive does)',
+    }),
+  ),
   source: Enum(['lp_burn', 'bonding_curve', 'not_applicable', 'no_pool', 'unknown'] as const),
 })
 

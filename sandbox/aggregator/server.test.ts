@@ -704,6 +704,12 @@ describe('aggregator stand-in: tokens v2', () => {
         audit: { topHoldersPercentage: TOP_HOLDERS_PCT },
         isVerified: true,
         tags: ['community', 'strict', 'verified'],
+        // USDC is the sandbox's dollar: 1, and flat in every window.
+        usdPrice: 1,
+        stats5m: { priceChange: 0 },
+        stats1h: { priceChange: 0 },
+        stats6h: { priceChange: 0 },
+        stats24h: { priceChange: 0 },
         updatedAt: new Date(Math.floor(context.world.chain.unixS) * 1000).toISOString(),
       },
     ])

@@ -1,4 +1,6 @@
 import { readMint, readTokenAccount } from '../chain/token-balances.ts'
+import { DEX_WINDOWS_S } from '../market/pairs.ts'
+import { PriceHistory } from '../market/prices.ts'
 import { NATIVE_MINT } from '../world/swap.ts'
 import type { TokenRecord, World } from '../world/world.ts'
 import { ok, refuse, type Outcome } from './errors.ts'
@@ -12,8 +14,9 @@ const MINT_AUTHORITY_OPTION_OFFSET = 0
 const FREEZE_AUTHORITY_OPTION_OFFSET = 46
 
 /**
- * A token as Jupiter's tokens v2 API describes it, limited to what the sandbox knows: no prices,
- * organic score or trading stats (those come from the market stand-ins). The audit reads the chain:
+ * A token as Jupiter's tokens v2 API describes it, limited to what the sandbox knows: no organic score
+ * and of the swap stats only `priceChange` (percent), the token's own USD price move per window, read
+ * from the same price history the DexScreener stand-in prices pairs from. The audit reads the chain:
  * the `*Disabled` flags are present only when true, as Jupiter leaves them out when false; the top
  * holders' share counts the ten largest owners, pools included (Jupiter does not say how many "top
  * holders" it counts, nor whether it leaves pools out).
@@ -39,7 +42,18 @@ export interface TokenInfo {
   } | null
   isVerified: boolean
   tags: string[]
+  /** USD per whole token now; null when no pool prices it. */
+  usdPrice: number | null
+  stats5m: SwapStats | null
+  stats1h: SwapStats | null
+  stats6h: SwapStats | null
+  stats24h: SwapStats | null
   updatedAt: string
+}
+
+/** Tokens v2 `SwapStats`, the one member the sandbox measures. */
+interface SwapStats {
+  priceChange: number | null
 }
 
 /** The tokens v2 entry of a world token, with supply and authorities read from its mint now. */
@@ -75,6 +89,7 @@ export function tokenInfo(world: World, token: TokenRecord): TokenInfo {
       : null,
     isVerified: token.tags.includes('verified'),
     tags: [...token.tags],
+    ...priceStats(world, token.mint),
     updatedAt: isoTime(world.chain.unixS),
   }
 }
@@ -153,4 +168,23 @@ function matchRank(token: TokenRecord, term: string): number | undefined {
 
 function isoTime(unixS: number): string {
   return new Date(Math.floor(unixS) * 1000).toISOString()
+}
+
+/** The token's own USD price and its change over each of Jupiter's windows, percent. */
+function priceStats(world: World, mint: string) {
+  const history = new PriceHistory(world)
+  const now = world.chain.unixS
+  const usdPrice = history.usdPriceAt(mint, now)
+  const stats = (windowS: number): SwapStats | null => {
+    const before = history.usdPriceAt(mint, now - windowS)
+    if (usdPrice === null || before === null || before <= 0) return null
+    return { priceChange: Math.round((usdPrice / before - 1) * 100 * 1e6) / 1e6 }
+  }
+  return {
+    usdPrice,
+    stats5m: stats(DEX_WINDOWS_S.m5),
+    stats1h: stats(DEX_WINDOWS_S.h1),
+    stats6h: stats(DEX_WINDOWS_S.h6),
+    stats24h: stats(DEX_WINDOWS_S.h24),
+  }
 }

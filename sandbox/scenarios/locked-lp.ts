@@ -1,6 +1,8 @@
-import { lamports } from '@solana/kit'
-import type { Pool } from '../world/pool-book.ts'
+import { type Address, getAddressEncoder, lamports } from '@solana/kit'
+import { VESTING_ESCROW_DISCRIMINATOR, VESTING_ESCROW_SIZE } from '../../src/onchain/locks.ts'
+import { JUPITER_LOCK_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 import { trusted } from '../world/addresses.ts'
+import type { Pool } from '../world/pool-book.ts'
 import {
   holding,
   launch,
@@ -13,14 +15,31 @@ import {
 } from './kit.ts'
 import { DAY, HOUR } from './timeline.ts'
 
-/** Jupiter Lock's mainnet program (jup-ag docs); its escrows hold locked tokens. */
-const JUPITER_LOCK_PROGRAM = 'LocpQgucEQHbqNABEYvBvwoxCPsSbG91A1QaQhQQqjn'
+/** The lock runs until 180 days from the world's now: a cliff, released at once. */
+export const LOCKED_LP_DAYS = 180
+
+/**
+ * A Jupiter Lock `VestingEscrow` account's bytes (296; layout in src/onchain/locks.ts): recipient,
+ * token mint, creator, base, then the schedule — a cliff at `cliffTime` (unix seconds), no periods.
+ */
+function vestingEscrow(fields: { recipient: Address; tokenMint: Address; creator: Address; cliffTime: number }) {
+  const data = new Uint8Array(VESTING_ESCROW_SIZE)
+  const view = new DataView(data.buffer)
+  const encoder = getAddressEncoder()
+  data.set(VESTING_ESCROW_DISCRIMINATOR, 0)
+  data.set(encoder.encode(fields.recipient), 8)
+  data.set(encoder.encode(fields.tokenMint), 40)
+  data.set(encoder.encode(fields.creator), 72)
+  view.setBigUint64(144, BigInt(fields.cliffTime), true) // cliff_time
+  view.setBigUint64(192, BigInt(fields.cliffTime), true) // vesting_start_time
+  return data
+}
 
 export const lockedLp: Scenario = {
   name: 'locked-lp',
   title: 'LP locked in a lock program instead of burned',
   description:
-    'The developer kept the LP of its Raydium AMM v4 pool but moved all of it into an escrow of the Jupiter Lock program: not burned (lp_status UNBURNED), but 100% locked.',
+    'The developer kept the LP of its Raydium AMM v4 pool but moved all of it into an escrow of the Jupiter Lock program, released 180 days from now: not burned (lp_status UNBURNED), but 100% locked.',
   traits: ['lp_locked', 'lp_unburned', 'mint_authority_revoked'],
   async schedule(ctx) {
     const { world, timeline, now } = ctx
@@ -52,13 +71,20 @@ export const lockedLp: Scenario = {
         lp: 'keep',
       })
       // The lock: an escrow account of the lock program (its state is written with setAccount: the
-      // program cannot run offline, and only its ownership matters to a scanner) receives every LP token.
+      // program cannot run offline) with the program's real layout, dated LOCKED_LP_DAYS from now,
+      // receives every LP token.
       const escrow = await world.signer('locked-lp:escrow')
+      const data = vestingEscrow({
+        recipient: dev.address,
+        tokenMint: trusted(pool.lpMint!),
+        creator: dev.address,
+        cliffTime: now + LOCKED_LP_DAYS * DAY,
+      })
       world.chain.setAccount({
         address: escrow.address,
-        lamports: lamports(world.chain.svm.minimumBalanceForRentExemption(0n)),
-        data: new Uint8Array(),
-        programAddress: trusted(JUPITER_LOCK_PROGRAM),
+        lamports: lamports(world.chain.svm.minimumBalanceForRentExemption(BigInt(data.length))),
+        data,
+        programAddress: JUPITER_LOCK_PROGRAM_ADDRESS,
         executable: false,
       })
       await world.transfer(pool.lpMint!, dev, escrow.address, await holding(world, pool.lpMint!, dev.address))

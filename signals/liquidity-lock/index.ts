@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox'
+import type { LpLocksFact } from '../../src/facts/types.ts'
+import { notMeasured } from '../../src/pipeline/derive/outcome.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
   id: 'liquidity-lock',
   riskGroup: 'liquidity_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Liquidity lock',
   risk: "The main pool's LP is neither burned nor held by a lock program, and one wallet holds enough of it to pull the pool.",
   why: 'Burned or locked LP cannot be withdrawn; LP in one wallet is a rug pull one transaction away.',
@@ -40,8 +42,34 @@ const meta = signalMeta({
 const round2 = (value: number) => Math.round(value * 100) / 100
 
 /**
- * The deep dive's `liquidity_lock_status`. Burned LP counts as locked (for good). Lock durations are
- * not read (escrow layouts are not decoded), so `lock_duration_days` is always null.
+ * `lock_duration_days` of a lock nothing can release — burned LP, a permanent lock program, a bonding
+ * curve's custody: a hundred years, the documented stand-in for "forever" (`permanent` says it).
+ */
+export const PERMANENT_LOCK_DAYS = 36_500
+const FOREVER = { days: PERMANENT_LOCK_DAYS, permanent: true }
+
+type LockEntry = LpLocksFact['pools'][number]
+
+/**
+ * How long the pool stays locked (burned + locked at least `threshold` percent): forever when burned
+ * and permanent locks alone reach it, else the days until enough time locks have released to drop
+ * below it (soonest first); undefined when a lock it depends on could not be dated.
+ */
+function lockSpan(entry: LockEntry, threshold: number): { days: number; permanent: boolean } | undefined {
+  if (entry.burnedPct + entry.permanentLockedPct >= threshold) return { days: PERMANENT_LOCK_DAYS, permanent: true }
+  let remaining = entry.burnedPct + entry.lockedPct
+  for (const unlock of entry.unlocks) {
+    if (unlock.inDays === null) return undefined
+    remaining -= unlock.pct
+    if (remaining < threshold) return { days: unlock.inDays, permanent: false }
+  }
+  return { days: PERMANENT_LOCK_DAYS, permanent: true }
+}
+
+/**
+ * The deep dive's `liquidity_lock_status`. Burned LP counts as locked for good; LP in a lock program is
+ * dated from the program's account (src/onchain/locks.ts). `lock_duration_days` is always a number: 0
+ * when the LP is not locked, the days the lock still holds, or PERMANENT_LOCK_DAYS with `permanent`.
  */
 export default defineSignal({
   meta,
@@ -49,10 +77,17 @@ export default defineSignal({
     const pools = facts.get('pools')
     if (!pools) return unknownOutcome(meta, ['pools'])
     const main = pools.pools[0]
-    const status = (locked: boolean, burned: number, program: number, source: 'lp' | 'bonding_curve') => ({
+    const status = (
+      locked: boolean,
+      burned: number,
+      program: number,
+      source: 'lp' | 'bonding_curve',
+      span: { days: number; permanent: boolean } = { days: 0, permanent: false },
+    ) => ({
       liquidity_lock_status: {
         locked,
-        lock_duration_days: null,
+        lock_duration_days: span.days,
+        permanent: span.permanent,
         locked_pct: round2(Math.min(100, burned + program)),
         burned_pct: round2(burned),
         lock_program_pct: round2(program),
@@ -76,7 +111,7 @@ export default defineSignal({
               { bonding_curve: curve.bondingCurve },
             ),
           ],
-          status(true, 0, 100, 'bonding_curve'),
+          status(true, 0, 100, 'bonding_curve', FOREVER),
         )
       return ok([], {})
     }
@@ -106,7 +141,7 @@ export default defineSignal({
     const lp = main.lp
     const entry = facts.get('lp_locks')?.pools.find((candidate) => candidate.pool === main.address)
     if (lp.supply === 0n || (!entry && lp.burnedPct >= options.lockedPct))
-      return ok([], status(true, lp.burnedPct, 0, 'lp'))
+      return ok([], status(true, lp.burnedPct, 0, 'lp', FOREVER))
     if (!entry) {
       const locks = facts.get('lp_locks')
       return locks ? ok([], {}) : unknownOutcome(meta, ['lp_locks'])
@@ -119,7 +154,13 @@ export default defineSignal({
       largest_holder_pct: entry.largestHolderPct,
       holders: entry.holders.slice(0, 5),
     }
-    if (locked)
+    if (locked) {
+      const span = lockSpan(entry, options.lockedPct)
+      const lasting = !span
+        ? 'a lock program holds part of it whose end could not be read.'
+        : span.permanent
+          ? 'nothing can release it.'
+          : `the locks release it in ${span.days} days.`
       return ok(
         [
           finding(
@@ -127,12 +168,16 @@ export default defineSignal({
             options,
             'LP_LOCKED',
             `LP ${round2(entry.burnedPct + entry.lockedPct)}% burned or locked`,
-            "The LP is burned or held by a lock program; the lock's end date is not read.",
-            evidence,
+            `The LP is burned or held by lock programs; ${lasting}`,
+            { ...evidence, permanent_locked_pct: entry.permanentLockedPct, unlocks: entry.unlocks },
           ),
+          ...(span
+            ? []
+            : [notMeasured(meta, ['lock_duration_days'], 'A lock program holds LP in an account we cannot date.')]),
         ],
-        status(true, entry.burnedPct, entry.lockedPct, 'lp'),
+        status(true, entry.burnedPct, entry.lockedPct, 'lp', span),
       )
+    }
     const found =
       entry.largestHolderPct >= options.pullablePct
         ? [

@@ -21,7 +21,7 @@ const lock = (source: string, burned: number | null, locked: boolean | null) => 
   locked,
   locked_pct: null,
   burned_pct: burned,
-  lock_duration_days: null,
+  lock_duration_days: locked === true ? 36_500 : null,
   source,
 })
 

@@ -4,7 +4,7 @@ import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src
 const meta = signalMeta({
   id: 'lp-status',
   riskGroup: 'liquidity_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Liquidity-provider status',
   risk: 'The LP of a traditional AMM pool is not burned, so its holder can pull the liquidity.',
   why: 'Pulling unburned LP (a rug pull) leaves holders with no pool to sell into. Concentrated-liquidity positions and bonding curves have no fungible LP, so burn does not apply to them.',
@@ -41,7 +41,8 @@ export default defineSignal({
       locked,
       locked_pct: null,
       burned_pct: burned,
-      lock_duration_days: null,
+      // Locked for good (burned, a curve's custody): the deep dive's stand-in for forever; else not read here.
+      lock_duration_days: locked === true ? 36_500 : null,
       source,
     })
     if (!pools)

@@ -15,11 +15,12 @@ const pair = (priceChange: Pair['priceChange'], volume: Pair['volume'], side: 'b
     priceChange,
     volume,
   }) as Pair
-const detect = (pairs: Pair[] | undefined) =>
-  momentum.detect({ get: () => (pairs ? { pairs } : undefined) as never }, momentum.meta.defaults, {
-    mint: MINT,
-    now: 0,
-  })
+const detect = (pairs: Pair[] | undefined, list?: Partial<Facts['token_list']>) =>
+  momentum.detect(
+    { get: (name) => (name === 'market' ? (pairs ? { pairs } : undefined) : list) as never },
+    momentum.meta.defaults,
+    { mint: MINT, now: 0 },
+  )
 const score = (pairs: Pair[]) => detect(pairs).fields.momentum_score as number
 
 describe('momentum', () => {
@@ -60,6 +61,13 @@ describe('momentum', () => {
     const quoted = detect([pair({ h1: -20, h6: -40, h24: -60 }, { h6: 250, h24: 1_000 }, 'quote')])
     expect(quoted.factors).toEqual([])
     expect(quoted.fields).toEqual({ momentum_score: 50, volume_24h: 1_000 })
+  })
+
+  test("a token only ever quoted takes its own changes from the token list (Jupiter's per-token stats)", () => {
+    const quoted = [pair({ h1: -20, h6: -40, h24: -60 }, { h6: 250, h24: 1_000 }, 'quote')]
+    const own = { priceChangePct: { m5: 0, h1: 0.001, h6: -0.001, h24: 0.003 } }
+    expect(detect(quoted, own).fields).toMatchObject({ price_change_24h_pct: 0.003, volume_24h: 1_000 })
+    expect(detect(quoted, own).fields.momentum_score).toBe(50)
   })
 
   test('the changes come from a pair where the token is the base, wherever it sits in the list', () => {

@@ -13,12 +13,12 @@ const VOLUME_WEIGHT = 0.4
 const meta = signalMeta({
   id: 'momentum',
   riskGroup: 'market_risk',
-  version: '1.1.0',
+  version: '1.2.0',
   title: 'Momentum',
   risk: 'The price collapsing, or going parabolic, over the last day.',
   why: 'A halving in a day is sellers leaving; a doubling is a chase that usually gives back most of it. Either way a position sized now sits in the swing.',
   scanners: ['deep_dive'],
-  facts: ['market'],
+  facts: ['market', 'token_list'],
   impact: 'low',
   confidence: 'medium',
   options: Type.Object({ crashPct: Type.Number({ maximum: 0 }), parabolicPct: Type.Number({ minimum: 0 }) }),
@@ -49,13 +49,15 @@ export default defineSignal({
     const pairs = tokenPairs(market, mint)
     // Nothing trades: no volume and no momentum (measured, not assumed).
     if (pairs.length === 0) return ok([], { momentum_score: 0, volume_24h: 0 })
-    // The token's own changes: DexScreener's are the base token's, so a token that is only ever quoted
-    // (USDC in SOL/USDC) has none, and its price part stays flat rather than taking SOL's move.
+    // The token's own changes: DexScreener's are the base token's, so for a token only ever quoted
+    // (USDC in SOL/USDC) they come from the token list; without them its price part stays flat rather
+    // than taking SOL's move.
     const pricing = pricingPair(pairs)
+    const list = facts.get('token_list')
     const change = {
-      h1: priceChange(pricing, 'h1') ?? undefined,
-      h6: priceChange(pricing, 'h6') ?? undefined,
-      h24: priceChange(pricing, 'h24') ?? undefined,
+      h1: priceChange(pricing, 'h1', list) ?? undefined,
+      h6: priceChange(pricing, 'h6', list) ?? undefined,
+      h24: priceChange(pricing, 'h24', list) ?? undefined,
     }
     const weighted =
       PRICE_WEIGHTS.h1 * (change.h1 ?? 0) + PRICE_WEIGHTS.h6 * (change.h6 ?? 0) + PRICE_WEIGHTS.h24 * (change.h24 ?? 0)

@@ -10,6 +10,7 @@ import {
   run,
   SOL,
   swap,
+  tokenList,
   trades,
   unmeasuredOf,
 } from '../../src/pipeline/derive/test-facts.ts'
@@ -152,6 +153,25 @@ describe('price-action: price and market windows', () => {
     expect(unmeasuredOf(outcome)).toEqual(
       expect.arrayContaining(['price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct']),
     )
+  })
+
+  test("a token only ever quoted, listed: its windows are the token list's own changes, measured", () => {
+    const usdcLike = pair({
+      baseToken: { address: SOL, name: 'Wrapped SOL', symbol: 'SOL' },
+      quoteToken: { address: MINT, name: 'Token', symbol: 'TOK' },
+      priceNative: '150',
+      priceUsd: '150',
+      priceChange: { m5: 1, h1: 2, h6: 3, h24: 4 },
+    })
+    const list = { ...tokenList(true, ['verified']), priceChangePct: { m5: 0.0003, h1: -0.0005, h6: 0, h24: 0.0029 } }
+    const outcome = run(priceAction, { market: market(usdcLike), trades: trades([]), token_list: list })
+    expect(outcome.fields).toMatchObject({
+      current_price_usd: 1,
+      price_change_5m_pct: 0.0003,
+      price_change_1h_pct: -0.0005,
+      price_change_24h_pct: 0.0029,
+    })
+    expect(unmeasuredOf(outcome)).not.toContain('price_change_24h_pct')
   })
 
   test('prefers a pair where the token is the base, even a shallower one', () => {

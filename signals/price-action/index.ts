@@ -7,15 +7,18 @@ import { covers, marketInputs, type TradeTape } from '../../src/pipeline/derive/
 /** The window DexScreener lacks, measured from trades. */
 const WINDOW_15M_S = 15 * 60
 
+/** The answer field of each window's change. */
+const CHANGE_FIELDS = { m5: 'price_change_5m_pct', h1: 'price_change_1h_pct', h24: 'price_change_24h_pct' } as const
+
 const meta = signalMeta({
   id: 'price-action',
   riskGroup: 'market_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Price action',
   risk: 'A price falling hard (a crash over 24 h or 1 h) or far below its all-time high; a price surging.',
   why: "Direction and distance from the high say who is in control: a buyer into a crash is catching sellers' exits, a buyer into a surge is late to someone else's entry.",
   scanners: ['market_intel'],
-  facts: ['market', 'trades'],
+  facts: ['market', 'trades', 'token_list'],
   impact: 'medium',
   confidence: 'high',
   options: Type.Object({
@@ -81,15 +84,22 @@ export default defineSignal({
           'No pair of the token has a USD price (its quote token has no USD route).',
         ),
       )
-    else if (!pricing!.tokenIsBase)
+    // A token only ever quoted: the market reports the other side's changes; the token list its own.
+    const list = facts.get('token_list')
+    const change = {
+      m5: priceChange(pricing, 'm5', list),
+      h1: priceChange(pricing, 'h1', list),
+      h24: priceChange(pricing, 'h24', list),
+    }
+    const unmeasured = (['m5', 'h1', 'h24'] as const).filter((window) => change[window] === null)
+    if (price !== null && !pricing!.tokenIsBase && unmeasured.length > 0)
       found.push(
         notMeasured(
           meta,
-          ['price_change_5m_pct', 'price_change_1h_pct', 'price_change_24h_pct'],
-          'The token is only ever the quote of its pairs: the market reports the changes of the other side, not of this token.',
+          unmeasured.map((window) => CHANGE_FIELDS[window]),
+          'The token is only ever the quote of its pairs: the market reports the changes of the other side, and the token list publishes none of its own.',
         ),
       )
-    const change = { m5: priceChange(pricing, 'm5'), h1: priceChange(pricing, 'h1'), h24: priceChange(pricing, 'h24') }
     if (pricing?.tokenIsBase && change.m5 === null)
       found.push(notMeasured(meta, ['price_change_5m_pct'], 'The market reports no 5-minute change for the pair.'))
 

@@ -26,12 +26,12 @@ export type TokenHealth = 'ACTIVE' | 'LOW_ACTIVITY' | 'DECLINING' | 'ILLIQUID' |
 const meta = signalMeta({
   id: 'token-health',
   riskGroup: 'market_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Token health',
   risk: 'A token nobody trades any more (dead), too shallow to sell (illiquid), fading, or traded by a handful of wallets.',
   why: 'A price is only real if someone will buy at it: without trades, liquidity or a crowd of traders, the quoted price cannot be sold at.',
   scanners: ['market_intel'],
-  facts: ['market', 'trades'],
+  facts: ['market', 'trades', 'token_list'],
   impact: 'high',
   confidence: 'high',
   options: Type.Object({
@@ -122,7 +122,7 @@ export default defineSignal({
     const recent = tradeCounts(pairs, RECENT_WINDOW)
     const trades24h = day.buys + day.sells
     const tradesRecent = recent.buys + recent.sells
-    const change24h = priceChange(pricingPair(pairs), 'h24')
+    const change24h = priceChange(pricingPair(pairs), 'h24', facts.get('token_list'))
     // Distinct wallets only when the trades read span the whole day (else the count is partial).
     const wallets24h =
       tape && covers(tape, now - DAY_S)

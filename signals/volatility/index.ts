@@ -9,12 +9,12 @@ const DAY_S = 24 * 60 * 60
 const meta = signalMeta({
   id: 'volatility',
   riskGroup: 'market_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Volatility',
   risk: 'The price swings widely within a day.',
   why: 'A wide swing means an entry can be underwater by a third within hours, and stops fill far from where they were set.',
   scanners: ['market_intel'],
-  facts: ['market', 'trades'],
+  facts: ['market', 'trades', 'token_list'],
   impact: 'low',
   confidence: 'medium',
   options: Type.Object({ mediumPct: Type.Number({ minimum: 0 }), highPct: Type.Number({ minimum: 0 }) }),
@@ -43,7 +43,12 @@ export default defineSignal({
     // The swing: the widest of the token's own window changes and the spread of its trade prices
     // over the last day (high over low), in percent.
     const pricing = pricingPair(pairs)
-    const windows = { h1: priceChange(pricing, 'h1'), h6: priceChange(pricing, 'h6'), h24: priceChange(pricing, 'h24') }
+    const list = facts.get('token_list')
+    const windows = {
+      h1: priceChange(pricing, 'h1', list),
+      h6: priceChange(pricing, 'h6', list),
+      h24: priceChange(pricing, 'h24', list),
+    }
     const day = tape ? tradesSince(tape, now - DAY_S) : []
     const range =
       day.length >= 2

@@ -78,6 +78,14 @@ export const ConfigSchema = Type.Object({
       hint: 'the key',
     }),
   ),
+  JUPITER_REQUESTS_PER_MINUTE: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        "Jupiter requests per minute the service paces itself to (docs/data-layer.md); default on api.jup.ag: 30 keyless, 60 with a key (the Free plan); set your plan's figure (Developer 600, Launch 3000, Pro 9000)",
+      hint: 'a positive integer',
+    }),
+  ),
   ISSUER_REGISTRY: Type.Optional(
     Type.String({
       minLength: 1,

@@ -2,17 +2,20 @@ import type { Address } from '@solana/kit'
 import { encodeBase58 } from '../onchain/base58.ts'
 import { BURN_ADDRESSES } from '../onchain/programs.ts'
 import { need, type TokenContext } from './context.ts'
-import { LOCKER_PROGRAMS } from './holders.ts'
+import { lockOf } from '../onchain/locks.ts'
 import { readAccounts } from './onchain-accounts.ts'
 import type { LpLocksFact } from './types.ts'
 
 const BURNS: ReadonlySet<string> = new Set(BURN_ADDRESSES)
 const OWNER_OFFSET = 32
+const DAY_S = 24 * 60 * 60
+const round2 = (value: number) => Math.round(value * 100) / 100
 
 /**
  * For each traditional pool whose LP is not all burned: its largest LP accounts, their owners, and
- * whether those owners are lock programs' accounts. Shares are of the LP the pool minted, so burned +
- * locked + held add up to 100.
+ * whether those owners are lock programs' accounts (src/onchain/locks.ts: Jupiter Lock escrows dated by
+ * their schedule; Raydium Burn & Earn and Meteora lock escrows permanent). Shares are of the LP the pool
+ * minted, so burned + locked + held add up to 100.
  */
 export async function loadLpLocks(ctx: TokenContext): Promise<LpLocksFact> {
   const { pools } = await need(ctx, 'pools')
@@ -31,29 +34,38 @@ export async function loadLpLocks(ctx: TokenContext): Promise<LpLocksFact> {
       const ownerAccounts = await readAccounts(ctx, [
         ...new Set(owners.filter((owner): owner is string => owner !== null)),
       ])
-      const program = new Map(ownerAccounts.flatMap((account) => (account ? [[account.address, account.owner]] : [])))
+      const ownerAccount = new Map(ownerAccounts.flatMap((account) => (account ? [[account.address, account]] : [])))
       const share = (amount: bigint) => (lp.minted > 0n ? Number((amount * 10_000n) / lp.minted) / 100 : 0)
       const holders = largest.map((entry, index) => {
         const owner = owners[index] ?? null
-        const kind: 'locker' | 'burn' | 'wallet' =
-          owner && BURNS.has(owner)
-            ? 'burn'
-            : owner && LOCKER_PROGRAMS.has(program.get(owner) ?? '')
-              ? 'locker'
-              : 'wallet'
-        return { owner, kind, pct: share(BigInt(entry.amount)) }
+        const lock = owner ? (lockOf(owner, ownerAccount.get(owner)) ?? null) : null
+        const kind: 'locker' | 'burn' | 'wallet' = owner && BURNS.has(owner) ? 'burn' : lock ? 'locker' : 'wallet'
+        return { owner, kind, pct: share(BigInt(entry.amount)), lock }
       })
-      const sum = (kind: string) =>
-        holders.filter((holder) => holder.kind === kind).reduce((total, holder) => total + holder.pct, 0)
+      const sum = (list: typeof holders) => list.reduce((total, holder) => total + holder.pct, 0)
+      const lockers = holders.filter((holder) => holder.kind === 'locker')
+      const now = Date.now() / 1000
       return {
         pool: pool.address,
         lpMint: lp.mint,
-        burnedPct: Math.round((lp.burnedPct + sum('burn')) * 100) / 100,
-        lockedPct: Math.round(sum('locker') * 100) / 100,
+        burnedPct: round2(lp.burnedPct + sum(holders.filter((holder) => holder.kind === 'burn'))),
+        lockedPct: round2(sum(lockers)),
+        permanentLockedPct: round2(sum(lockers.filter((holder) => holder.lock?.permanent))),
         largestHolderPct: Math.max(
           0,
           ...holders.filter((holder) => holder.kind === 'wallet').map((holder) => holder.pct),
         ),
+        unlocks: lockers
+          .filter((holder) => !holder.lock!.permanent)
+          .map((holder) => ({
+            inDays:
+              holder.lock!.unlocksAt === null
+                ? null
+                : Math.round(Math.max(0, (holder.lock!.unlocksAt - now) / DAY_S) * 10) / 10,
+            pct: holder.pct,
+            program: holder.lock!.program,
+          }))
+          .sort((a, b) => (a.inDays ?? Number.POSITIVE_INFINITY) - (b.inDays ?? Number.POSITIVE_INFINITY)),
         holders,
       }
     }),

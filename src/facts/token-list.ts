@@ -13,6 +13,7 @@ const UNLISTED: TokenListFact = {
   organicScore: null,
   organicScoreLabel: null,
   suspicious: false,
+  priceChangePct: { m5: null, h1: null, h6: null, h24: null },
 }
 
 /** What the aggregator's token list says: listed, verified, tags, logo, and its audit figures. */
@@ -37,5 +38,11 @@ export function tokenListFact(token: JupiterToken | null): TokenListFact {
     organicScoreLabel: token.organicScoreLabel ?? null,
     // The flag is only present when set: its presence is the signal (Jupiter's OpenAPI).
     suspicious: token.audit != null && 'isSus' in token.audit,
+    priceChangePct: {
+      m5: finite(token.stats5m?.priceChange),
+      h1: finite(token.stats1h?.priceChange),
+      h6: finite(token.stats6h?.priceChange),
+      h24: finite(token.stats24h?.priceChange),
+    },
   }
 }

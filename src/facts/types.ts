@@ -1,3 +1,4 @@
+import type { LpLock } from '../onchain/locks.ts'
 import type { IssuerEntry } from '../onchain/issuers.ts'
 import type { DexPair } from '../sources/dexscreener.ts'
 
@@ -97,6 +98,11 @@ export interface TokenListFact {
   organicScoreLabel: string | null
   /** Flagged suspicious by the list (Jupiter's `audit.isSus`, present only when flagged). */
   suspicious: boolean
+  /**
+   * The token's own USD price change per window, percent, as the list measures it over all its swaps;
+   * null where unpublished. What prices a token that is only ever a pair's quote (USDC in SOL/USDC).
+   */
+  priceChangePct: Record<'m5' | 'h1' | 'h6' | 'h24', number | null>
 }
 
 export type HolderKind = 'wallet' | 'pool' | 'burn' | 'locker'
@@ -241,7 +247,14 @@ export interface LpLocksFact {
     /** Shares of the LP the pool minted, percent: burned, held by lock programs, by the largest other holder. */
     burnedPct: number
     lockedPct: number
+    /** Of `lockedPct`, the share no instruction can ever release (Raydium Burn & Earn, Meteora lock escrows). */
+    permanentLockedPct: number
     largestHolderPct: number
-    holders: { owner: string | null; kind: 'locker' | 'burn' | 'wallet'; pct: number }[]
+    /**
+     * The time-locked shares, soonest first: days until each is fully released (0 when already due),
+     * null when its lock could not be dated. Read when the fact was gathered.
+     */
+    unlocks: { inDays: number | null; pct: number; program: LpLock['program'] }[]
+    holders: { owner: string | null; kind: 'locker' | 'burn' | 'wallet'; pct: number; lock: LpLock | null }[]
   }[]
 }

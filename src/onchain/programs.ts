@@ -29,6 +29,17 @@ export const ORCA_WHIRLPOOL_PROGRAM_ADDRESS: Address = address('whirLbMiicVdio4q
 export const METEORA_DLMM_PROGRAM_ADDRESS: Address = address('LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo')
 /** Meteora DAMM v2, the `cp-amm` program (MeteoraAg/damm-v2 programs/cp-amm/src/lib.rs). */
 export const METEORA_DAMM_V2_PROGRAM_ADDRESS: Address = address('cpamdpZCGKUy5JxQXB4dcpGPiikHawvSWAd6mEn1sGG')
+/** Jupiter Lock (also branded Meteora Lock): token vesting and lock escrows (jup-ag/jup-lock programs/locker/src/lib.rs). */
+export const JUPITER_LOCK_PROGRAM_ADDRESS: Address = address('LocpQgucEQHbqNABEYvBvwoxCPsSbG91A1QaQhQQqjn')
+/** Raydium liquidity locking ("Burn & Earn") for CPMM LP and CLMM positions (raydium-io/raydium-cpi programs/locking-cpi/src/lib.rs). */
+export const RAYDIUM_LOCK_PROGRAM_ADDRESS: Address = address('LockrWmn6K5twhz3y9w1dQERbmgSaRkfnTeTKbpofwE')
+/**
+ * The Raydium lock program's CPMM authority, PDA `["lock_cp_authority_seed"]`: its associated account of
+ * an LP mint holds every Burn & Earn lock of that pool (raydium-io/raydium-sdk-V2 `LOCK_CPMM_AUTH`).
+ */
+export const RAYDIUM_LOCK_CPMM_AUTHORITY_ADDRESS: Address = address('3f7GcQFG397GAaEnv51zR6tsTVihYRydnydDD1cXekxH')
+/** Meteora DAMM v1 (dynamic AMM), whose `LockEscrow` accounts hold permanently locked LP (MeteoraAg/damm-v1-sdk). */
+export const METEORA_DAMM_V1_PROGRAM_ADDRESS: Address = address('Eo7WjKq67rjJQSZxS6z3YkapzY3eMj6Xy8X5EQVn5UaB')
 /** Metaplex Token Metadata (metaplex-foundation/mpl-token-metadata programs/token-metadata/program/src/lib.rs). */
 export const TOKEN_METADATA_PROGRAM_ADDRESS: Address = address('metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s')
 /** SPL Token, the original token program. */

@@ -59,6 +59,7 @@ export const DEEP_DIVE_POLICY: ScanPolicy = {
     core: ['mint', 'holders', 'market', 'launch', 'dev_history'],
     optional: ['metadata', 'token_list', 'issuer', 'pools', 'launchpad', 'funding', 'trades', 'lp_locks'],
   },
-  // A trades fact naming no pool because the pool facts were unavailable is not "no trades".
-  quality: { hollowTrades: true },
+  // A trades fact naming no pool because the pool facts were unavailable is not "no trades"; a lock
+  // that could not be dated leaves lock_duration_days at its neutral 0, named in missing_fields.
+  quality: { hollowTrades: true, unmeasuredFields: ['lock_duration_days'] },
 }

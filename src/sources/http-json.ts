@@ -1,6 +1,7 @@
 import type { TSchema, Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { SharedCache } from '../store/shared-cache.ts'
+import { CallPacer } from './rpc-providers.ts'
 import type { HttpExchange } from './tape.ts'
 import { type CallMeter, Memo, statusFailure, Upstream, UpstreamError, type UpstreamOptions } from './upstream.ts'
 
@@ -16,7 +17,15 @@ export interface HttpJsonSourceOptions extends Partial<UpstreamOptions> {
   authorize?: Authorizer
   /** A cache shared with other instances (Redis), behind the in-process one. */
   cache?: SharedCache
+  /**
+   * The provider's request limit (requests per sliding window): requests wait for the window rather
+   * than burst into 429s; a request whose scan answered meanwhile is dropped unsent.
+   */
+  limit?: { requests: number; windowMs: number }
 }
+
+/** How often a paced request looks again for room in the window. */
+const PACE_POLL_MS = 100
 
 /**
  * A JSON-over-HTTP upstream (DexScreener, Jupiter): each GET is cached and coalesced by path, runs
@@ -29,9 +38,18 @@ export class HttpJsonSource {
   readonly #headers: Record<string, string>
   readonly #memo: Memo
   readonly #authorize: Authorizer | undefined
+  readonly #pacer: CallPacer | undefined
 
   constructor(options: HttpJsonSourceOptions) {
     this.#authorize = options.authorize
+    this.#pacer =
+      options.limit &&
+      new CallPacer({
+        windowMs: options.limit.windowMs,
+        callsPerWindow: options.limit.requests,
+        callsPerMethodPerWindow: options.limit.requests,
+        maxBatch: 1,
+      })
     this.upstream = new Upstream({ ...options, name: options.name })
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.#headers = { accept: 'application/json', ...options.headers }
@@ -89,6 +107,27 @@ export class HttpJsonSource {
   }
 
   #request<S extends TSchema>(
+    path: string,
+    schema: S,
+    meter: CallMeter,
+    init: RequestInit,
+    budget?: AbortSignal,
+  ): Promise<Static<S>> {
+    return this.#paced(meter).then(() => this.#run(path, schema, meter, init, budget))
+  }
+
+  /** Waits for room in the provider's window (no wait without a limit); a closed scan's request is dropped. */
+  async #paced(meter: CallMeter): Promise<void> {
+    if (!this.#pacer) return
+    for (;;) {
+      if (meter.closed) throw new UpstreamError(this.upstream.name, 'cancelled', 'the scan that asked has answered')
+      const now = Date.now()
+      if (this.#pacer.tryTake('request', now)) return
+      await Bun.sleep(Math.min(PACE_POLL_MS, Math.max(1, this.#pacer.waitMs('request', now))))
+    }
+  }
+
+  #run<S extends TSchema>(
     path: string,
     schema: S,
     meter: CallMeter,

@@ -36,11 +36,16 @@ export function createSources(
       headers: headersSetting(config, 'SOLANA_RPC_HEADERS'),
     })
   if (config.DEXSCREENER_URL)
-    sources.dexscreener = new DexScreenerSource({ baseUrl: config.DEXSCREENER_URL, cache: httpCache })
+    sources.dexscreener = new DexScreenerSource({
+      baseUrl: config.DEXSCREENER_URL,
+      cache: httpCache,
+      limit: perMinute(hostIs(config.DEXSCREENER_URL, 'dexscreener.com') ? DEXSCREENER_PER_MINUTE : undefined),
+    })
   if (config.JUPITER_URL)
     sources.jupiter = new JupiterSource({
       baseUrl: config.JUPITER_URL,
       cache: httpCache,
+      limit: perMinute(jupiterPerMinute(config)),
       ...(config.JUPITER_API_KEY ? { headers: { 'x-api-key': config.JUPITER_API_KEY } } : {}),
     })
   if (health) {
@@ -50,3 +55,29 @@ export function createSources(
   }
   return { ...sources, cache }
 }
+
+/** DexScreener's published limit for its pair endpoints (docs.dexscreener.com): 300 requests per minute. */
+const DEXSCREENER_PER_MINUTE = 300
+/** Jupiter's limits on api.jup.ag (60 s sliding window): keyless 0.5 requests/s, the Free plan 1/s. */
+const JUPITER_KEYLESS_PER_MINUTE = 30
+const JUPITER_FREE_PER_MINUTE = 60
+/** Added to a provider's window: the time a request takes to reach it. */
+const WINDOW_MARGIN_MS = 1_000
+
+const hostIs = (url: string, domain: string) => {
+  const { hostname } = new URL(url)
+  return hostname === domain || hostname.endsWith(`.${domain}`)
+}
+
+/**
+ * Jupiter requests per minute: the operator's JUPITER_REQUESTS_PER_MINUTE, else on Jupiter's hosts the
+ * keyless or Free limit by whether a key is set, else none (a local stand-in).
+ */
+export function jupiterPerMinute(config: Config): number | undefined {
+  if (config.JUPITER_REQUESTS_PER_MINUTE !== undefined) return config.JUPITER_REQUESTS_PER_MINUTE
+  if (!config.JUPITER_URL || !hostIs(config.JUPITER_URL, 'jup.ag')) return undefined
+  return config.JUPITER_API_KEY ? JUPITER_FREE_PER_MINUTE : JUPITER_KEYLESS_PER_MINUTE
+}
+
+const perMinute = (requests: number | undefined) =>
+  requests === undefined ? undefined : { requests, windowMs: 60_000 + WINDOW_MARGIN_MS }

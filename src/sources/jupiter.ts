@@ -5,6 +5,9 @@ import type { CallMeter } from './upstream.ts'
 /** An optional member that may also be null: Jupiter's OpenAPI marks most of its fields nullable. */
 const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
 
+/** Tokens v2 `SwapStats`: the members we read. */
+const SwapStats = Type.Object({ priceChange: Maybe(Type.Number()) })
+
 /**
  * The Jupiter Tokens API v2 entry fields we read (jup-ag/docs openapi-spec/tokens/v2/tokens.yaml,
  * `MintInformation`; recorded answers in test/fixtures/recorded/). Other members are allowed and
@@ -37,6 +40,12 @@ export const JupiterTokenSchema = Type.Object({
   ),
   organicScore: Maybe(Type.Number()),
   organicScoreLabel: Maybe(Type.String()),
+  usdPrice: Maybe(Type.Number()),
+  /** The token's own swap stats per window; `priceChange` in percent (SOL's 1.51 is +1.51% in 24 h). */
+  stats5m: Maybe(SwapStats),
+  stats1h: Maybe(SwapStats),
+  stats6h: Maybe(SwapStats),
+  stats24h: Maybe(SwapStats),
   tags: Maybe(Type.Array(Type.String())),
   isVerified: Maybe(Type.Boolean()),
 })

@@ -1,4 +1,4 @@
-import type { MarketFact } from '../../facts/types.ts'
+import type { MarketFact, TokenListFact } from '../../facts/types.ts'
 import type { DexPair } from '../../sources/dexscreener.ts'
 
 /**
@@ -93,10 +93,17 @@ export function liquidityUsd(pairs: readonly TokenPair[]): number | null {
       )
 }
 
-/** The token's own USD price change over a window (percent), from a pair where it is the base; else null. */
-export function priceChange(pricing: TokenPair | undefined, window: DexWindow): number | null {
-  if (!pricing?.tokenIsBase) return null
-  const value = pricing.pair.priceChange?.[window]
+/**
+ * The token's own USD price change over a window (percent): from a pair where it is the base; for a
+ * token only ever quoted (USDC in SOL/USDC), the token list's own figure for it; else null.
+ */
+export function priceChange(
+  pricing: TokenPair | undefined,
+  window: DexWindow,
+  list?: TokenListFact | undefined,
+): number | null {
+  if (!pricing) return null
+  const value = pricing.tokenIsBase ? pricing.pair.priceChange?.[window] : list?.priceChangePct[window]
   return typeof value === 'number' && Number.isFinite(value) ? value : null
 }
 

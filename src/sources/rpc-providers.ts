@@ -58,9 +58,9 @@ export const RPC_PROVIDERS: Record<RpcProviderName, RpcProvider> = {
     history: { firstTransactions: 20, recentTransactions: 25, developerTransactions: 20, tracedWallets: 5 },
     source: 'https://solana.com/docs/references/clusters (Mainnet beta rate limits)',
   },
-  // A keyed provider (Helius, Triton, QuickNode…): plans differ, so this is a conservative default, not a
-  // published figure: 10 calls per second and batches of 10, every method served. An operator whose
-  // plan allows more sets SOLANA_RPC_PROVIDER=unlimited.
+  // A keyed provider (Helius, Triton, QuickNode…): plans differ, so this is the lowest keyed tier
+  // published, Helius's Free plan: 10 calls per second, every method served; batches of 10 are our own
+  // conservative choice. An operator whose plan allows more sets SOLANA_RPC_PROVIDER=unlimited.
   keyed: {
     name: 'keyed',
     label: 'keyed provider (SOLANA_RPC_URL with its key)',
@@ -68,7 +68,7 @@ export const RPC_PROVIDERS: Record<RpcProviderName, RpcProvider> = {
     refuses: [],
     // 10 calls per second in all: ~150 history reads plus the rest of the scan land in ~18 s.
     history: { firstTransactions: 30, recentTransactions: 50, developerTransactions: 50, tracedWallets: 8 },
-    source: 'a conservative default (plans differ by provider and tier)',
+    source: "Helius's Free plan, the lowest keyed tier (helius.dev/docs/billing/rate-limits: 10 RPC requests/s); plans differ",
   },
   // A dedicated node or a local validator: no pacing, batches of 20.
   unlimited: {

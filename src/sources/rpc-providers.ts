@@ -68,7 +68,8 @@ export const RPC_PROVIDERS: Record<RpcProviderName, RpcProvider> = {
     refuses: [],
     // 10 calls per second in all: ~150 history reads plus the rest of the scan land in ~18 s.
     history: { firstTransactions: 30, recentTransactions: 50, developerTransactions: 50, tracedWallets: 8 },
-    source: "Helius's Free plan, the lowest keyed tier (helius.dev/docs/billing/rate-limits: 10 RPC requests/s); plans differ",
+    source:
+      "Helius's Free plan, the lowest keyed tier (helius.dev/docs/billing/rate-limits: 10 RPC requests/s); plans differ",
   },
   // A dedicated node or a local validator: no pacing, batches of 20.
   unlimited: {

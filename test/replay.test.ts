@@ -120,3 +120,30 @@ describe('real tokens replayed in the mainnet profile on the public RPC (cassett
     }
   })
 })
+
+describe("an established pump.fun coin whose creation cannot be read (the mint's history beyond the pages walked)", () => {
+  test('the deep dive still answers for its developer, from the creator the bonding curve records', async () => {
+    const { answer, cassette } = await recordScan('/scan/deep', 'pump-bonding')
+    const recorded = answer.dev_wallet_analysis as { address: string; address_source: string }
+    expect(recorded.address_source).toBe('creation')
+    // The same scan, on an RPC that cannot give the mint's history: its signature pages are not there.
+    const mint = mintOf('pump-bonding')
+    const withoutHistory = {
+      ...cassette,
+      exchanges: cassette.exchanges.filter(
+        (exchange) =>
+          !(
+            exchange.source === 'solana_rpc' &&
+            exchange.request.method === 'getSignaturesForAddress' &&
+            (exchange.request.params as unknown[])[0] === mint
+          ),
+      ),
+    }
+    const { answer: replayed, misses } = await replayScan(withoutHistory)
+    expect(misses.some((miss) => miss.startsWith(`getSignaturesForAddress ["${mint}"`))).toBe(true)
+    // The curve's creator is the wallet that created the mint: the same developer, said to come from the curve.
+    expect(replayed.dev_wallet_analysis).toMatchObject({ address: recorded.address, address_source: 'launchpad' })
+    expect(replayed.missing_fields).toContain('launch')
+    expect(replayed.missing_fields).not.toContain('dev_history')
+  })
+})

@@ -1,6 +1,13 @@
 import { Type } from '@sinclair/typebox'
 import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../src/pipeline/schemas.ts'
-import { HOLDERS_SOURCES, LP_MODELS, LP_STATUSES, RISK_GROUPS, type RiskGroup } from '../../src/pipeline/vocabulary.ts'
+import {
+  DEV_WALLET_SOURCES,
+  HOLDERS_SOURCES,
+  LP_MODELS,
+  LP_STATUSES,
+  RISK_GROUPS,
+  type RiskGroup,
+} from '../../src/pipeline/vocabulary.ts'
 
 /** The levels of `risk_breakdown` and `sniper_activity` (spec §2.4). */
 export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const
@@ -48,7 +55,11 @@ export const WalletAnalysis = Type.Object({
 })
 
 export const DevWalletAnalysis = Type.Object({
-  address: Type.String({ description: "The developer wallet: fee payer of the mint's creation" }),
+  address: Type.String({
+    description:
+      "The developer wallet: fee payer of the mint's creation, or the creator its pump.fun bonding curve records when the creation could not be read (address_source)",
+  }),
+  address_source: Enum(DEV_WALLET_SOURCES, 'Where the address comes from'),
   sol_balance: Nullable(Type.Number({ description: 'SOL' })),
   created_tokens_count: Nullable(
     Type.Integer({

@@ -38,6 +38,9 @@ export function renderLlmTxt(registry: Registry, baseUrl: string): string {
     "Trades: a job_id belongs to the wallet that quoted it; each job's transaction is its own; the execute fee",
     'is charged once, on confirmation, and GET /trade/status/{job_id} reports it as it stands on chain.',
     'Errors are JSON: {"error": true, "code": "...", "message": "...", "request_id": "..."}.',
+    'Every member keeps its documented type: a number the data could not measure is 0 (an enum takes its',
+    'documented neutral value, a nullable member null) and is named in missing_fields; data_quality says how',
+    'complete the answer is (FULL, PARTIAL, LIMITED). Never read a listed 0 as measured.',
     '',
   ]
   if (order.length > 0) {

@@ -2,8 +2,14 @@ import { describe, expect, test } from 'bun:test'
 import type { DevHistoryFact } from '../../src/facts/types.ts'
 import devHistory from './index.ts'
 
-const history = (created: number, rugs: number, complete: boolean): DevHistoryFact => ({
+const history = (
+  created: number,
+  rugs: number,
+  complete: boolean,
+  walletSource: DevHistoryFact['walletSource'] = 'creation',
+): DevHistoryFact => ({
   wallet: 'dev',
+  walletSource,
   solBalance: 1_500_000_000n,
   createdTokens: Array.from({ length: created }, (_, i) => ({ mint: `t${i}`, signature: `s${i}`, at: null })),
   liquidityPulls: Array.from({ length: rugs }, (_, i) => ({ mint: `t${i}`, signature: `p${i}`, at: null })),
@@ -82,6 +88,7 @@ describe('dev-history', () => {
       const outcome = detect(entry.fact)
       expect(outcome.fields.dev_wallet_analysis).toEqual({
         address: 'dev',
+        address_source: 'creation',
         sol_balance: 1.5,
         created_tokens_count: entry.count,
         previous_rugs: entry.rugs,
@@ -93,5 +100,13 @@ describe('dev-history', () => {
 
   test('missing history: unknown, no fields', () => {
     expect(detect(undefined)).toMatchObject({ status: 'unknown', missing: ['dev_history'], fields: {} })
+  })
+
+  test('a wallet known from the bonding curve (creation unread) is reported with its source', () => {
+    expect(detect(history(0, 0, true, 'launchpad')).fields.dev_wallet_analysis).toMatchObject({
+      address: 'dev',
+      address_source: 'launchpad',
+    })
+    expect(detect(history(0, 0, true)).fields.dev_wallet_analysis).toMatchObject({ address_source: 'creation' })
   })
 })

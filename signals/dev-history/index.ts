@@ -6,7 +6,7 @@ const LAMPORTS_PER_SOL = 1_000_000_000
 const meta = signalMeta({
   id: 'dev-history',
   riskGroup: 'behavioral_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Developer wallet history',
   risk: 'The wallet that created the token pulled the liquidity of its earlier tokens, or mass-produces tokens.',
   why: 'A developer who rugged before is the best predictor of a rug; a wallet minting token after token launches and abandons them.',
@@ -104,6 +104,7 @@ export default defineSignal({
     return ok(found, {
       dev_wallet_analysis: {
         address: history.wallet,
+        address_source: history.walletSource,
         sol_balance: Math.round((Number(history.solBalance) / LAMPORTS_PER_SOL) * 10_000) / 10_000,
         created_tokens_count: count,
         previous_rugs: rugs > 0,

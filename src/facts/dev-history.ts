@@ -16,8 +16,7 @@ const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM_ADDRESS, TOKE
  * others). A rug is an earlier token of its own whose liquidity it pulled.
  */
 export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact> {
-  // The creator comes from the creation transaction alone, not the whole launch fact (fewer round trips).
-  const wallet = (await creation(ctx)).feePayer
+  const { wallet, source } = await developerWallet(ctx)
   // The developer wallet's newest transactions, as many as the provider's limits allow in a deep dive.
   const depth = Math.min(SIGNATURES_PAGE, ctx.historyDepth.developerTransactions)
   const [{ value: balance }, recent] = await Promise.all([
@@ -49,12 +48,28 @@ export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact>
   })
   return {
     wallet,
+    walletSource: source,
     solBalance: balance,
     createdTokens: created.sort((a, b) => (a.at ?? 0) - (b.at ?? 0)),
     liquidityPulls: pulls,
     previousRugs: [...new Set(pulls.map((pull) => pull.mint).filter((mint) => createdSet.has(mint)))],
     earlierTokens,
     complete: recent.length < depth,
+  }
+}
+
+/**
+ * The developer wallet: the fee payer of the mint's creation — from the creation transaction alone, not
+ * the whole launch fact (fewer round trips). When the creation cannot be read (an established token's
+ * history is longer than the pages walked), the creator its pump.fun bonding curve records.
+ */
+async function developerWallet(ctx: TokenContext): Promise<{ wallet: string; source: DevHistoryFact['walletSource'] }> {
+  try {
+    return { wallet: (await creation(ctx)).feePayer, source: 'creation' }
+  } catch (error) {
+    const creator = (await ctx.fact('launchpad'))?.pumpFun?.creator
+    if (creator) return { wallet: creator, source: 'launchpad' }
+    throw error
   }
 }
 

@@ -138,7 +138,7 @@ export interface HoldersFact {
 }
 
 export type { PoolModel } from '../pipeline/vocabulary.ts'
-import type { HoldersSource, PoolModel } from '../pipeline/vocabulary.ts'
+import type { DevWalletSource, HoldersSource, PoolModel } from '../pipeline/vocabulary.ts'
 
 export interface PoolFact {
   address: string
@@ -211,6 +211,12 @@ export interface LaunchFact {
 /** The developer wallet's past: its SOL, the tokens it created, and liquidity it pulled. */
 export interface DevHistoryFact {
   wallet: string
+  /**
+   * How the wallet is known: `creation`, the fee payer of the mint's first transaction; `launchpad`, the
+   * creator a pump.fun bonding curve records — for a token whose creation could not be read (a history
+   * longer than the pages walked, or the read failed).
+   */
+  walletSource: DevWalletSource
   solBalance: bigint
   /** Tokens this wallet created other than the scanned one, oldest first. */
   createdTokens: { mint: string; signature: string; at: number | null }[]

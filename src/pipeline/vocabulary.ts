@@ -51,3 +51,7 @@ export type RiskGroup = (typeof RISK_GROUPS)[number]
 /** Where the holder figures come from (the holders fact's `source`, the answers' `holders_source`). */
 export const HOLDERS_SOURCES = ['rpc', 'token_list'] as const
 export type HoldersSource = (typeof HOLDERS_SOURCES)[number]
+
+/** How the developer wallet is known (the dev_history fact's `walletSource`, the deep dive's `address_source`). */
+export const DEV_WALLET_SOURCES = ['creation', 'launchpad'] as const
+export type DevWalletSource = (typeof DEV_WALLET_SOURCES)[number]

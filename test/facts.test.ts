@@ -360,3 +360,51 @@ describe('degradation under upstream faults (over real HTTP)', () => {
     expect(ctx.missing().find((entry) => entry.name === 'market')?.reason).toBe('dexscreener: network')
   })
 })
+
+describe("an established token's creation, beyond the mint's history pages", () => {
+  // An RPC in front of the sandbox's that cannot give the mint's own history (as for a mint with more
+  // transactions than the pages walked): every other call goes through.
+  function withoutMintHistory(mint: string) {
+    return Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      async fetch(request) {
+        type Call = { method: string; params?: unknown[] }
+        const body = (await request.json()) as Call[] | Call
+        const calls = Array.isArray(body) ? body : [body]
+        if (calls.some((call) => call.method === 'getSignaturesForAddress' && call.params?.[0] === mint))
+          return new Response('history unavailable', { status: 503 })
+        return fetch(sandbox.file.urls.rpc, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      },
+    })
+  }
+
+  test('is found from its metadata account, created in the same transaction: the same creation and creator', async () => {
+    const direct = (await (await gather('sniped-launch', ['launch'], 5_000)).fact('launch'))!
+    const proxy = withoutMintHistory(mintOf('sniped-launch'))
+    try {
+      const using = sources({ rpc: `http://127.0.0.1:${proxy.port}` })
+      const viaMetadata = await (await gather('sniped-launch', ['launch', 'dev_history'], 8_000, using)).fact('launch')
+      expect(viaMetadata).toBeDefined()
+      expect(viaMetadata!.creationSignature).toBe(direct.creationSignature)
+      expect(viaMetadata!.creator).toBe(direct.creator)
+    } finally {
+      proxy.stop(true)
+    }
+  })
+
+  test('a coin without a metadata history (a pump.fun coin, metadata in the mint) stays unknown: launch is missing', async () => {
+    const proxy = withoutMintHistory(mintOf('pump-bonding'))
+    try {
+      const ctx = await gather('pump-bonding', ['launch'], 8_000, sources({ rpc: `http://127.0.0.1:${proxy.port}` }))
+      expect(await ctx.fact('launch')).toBeUndefined()
+      expect(ctx.missing().map((entry) => entry.name)).toEqual(['launch'])
+    } finally {
+      proxy.stop(true)
+    }
+  })
+})

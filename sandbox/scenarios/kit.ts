@@ -35,15 +35,10 @@ export async function mintAddress(world: World, key: string): Promise<Address> {
   return (await world.signer(`mint:${key}`)).address
 }
 
-/**
- * Writes Metaplex metadata at the mint's metadata PDA (the Token Metadata program cannot run offline):
- * name, symbol, URI, update authority and whether it may still change.
- */
-export async function writeMetadata(
-  world: World,
-  mint: string,
-  fields: { name: string; symbol: string; uri: string; updateAuthority: string; isMutable: boolean },
-): Promise<void> {
+type MetadataFields = { name: string; symbol: string; uri: string; updateAuthority: string; isMutable: boolean }
+
+/** The Metaplex metadata account of `mint`: its PDA and data. */
+async function metadataAccount(mint: string, fields: MetadataFields) {
   const [pda] = await findMetadataAddress(address(mint))
   const data = encodeMetadataAccount({
     updateAuthority: address(fields.updateAuthority),
@@ -58,6 +53,15 @@ export async function writeMetadata(
     collectionDetails: null,
     programmableConfig: null,
   })
+  return { pda, data }
+}
+
+/**
+ * Writes Metaplex metadata at the mint's metadata PDA (the Token Metadata program cannot run offline):
+ * name, symbol, URI, update authority and whether it may still change.
+ */
+export async function writeMetadata(world: World, mint: string, fields: MetadataFields): Promise<void> {
+  const { pda, data } = await metadataAccount(mint, fields)
   world.chain.setAccount({
     address: pda,
     lamports: lamports(world.chain.svm.minimumBalanceForRentExemption(BigInt(data.length))),
@@ -84,6 +88,16 @@ export interface LaunchSpec {
 
 /** Creates the token, mints its supply to the developer, writes metadata and sets the authorities. */
 export async function launch(world: World, spec: LaunchSpec): Promise<Address> {
+  const fields = {
+    name: spec.name,
+    symbol: spec.symbol,
+    uri: `https://sandbox.solsentry.invalid/${spec.key}.json`,
+    updateAuthority: spec.dev.address,
+    isMutable: spec.metadata.mutable,
+  }
+  // The metadata account is created in the mint's own transaction, as Metaplex's create does: its
+  // history starts with the token's creation.
+  const metadata = await metadataAccount(await mintAddress(world, spec.key), fields)
   const mint = await world.createMint(
     {
       key: spec.key,
@@ -93,17 +107,17 @@ export async function launch(world: World, spec: LaunchSpec): Promise<Address> {
       mintAuthority: spec.dev,
       freezeAuthority: spec.freezeAuthority === 'none' ? null : spec.dev.address,
       tags: spec.tags,
+      alongside: [
+        {
+          address: metadata.pda,
+          lamports: world.chain.svm.minimumBalanceForRentExemption(BigInt(metadata.data.length)),
+        },
+      ],
     },
     spec.dev,
   )
   await world.mintTo(mint, spec.dev.address, units(spec.supply, spec.decimals), spec.dev)
-  await writeMetadata(world, mint, {
-    name: spec.name,
-    symbol: spec.symbol,
-    uri: `https://sandbox.solsentry.invalid/${spec.key}.json`,
-    updateAuthority: spec.dev.address,
-    isMutable: spec.metadata.mutable,
-  })
+  await writeMetadata(world, mint, fields)
   if (spec.mintAuthority === 'revoke') await world.setMintAuthority(mint, 'mint', spec.dev, null)
   if (spec.freezeAuthority === 'revoke') await world.setMintAuthority(mint, 'freeze', spec.dev, null)
   return mint

@@ -1,4 +1,4 @@
-import { getCreateAccountInstruction } from '@solana-program/system'
+import { getCreateAccountInstruction, getTransferSolInstruction } from '@solana-program/system'
 import {
   AuthorityType,
   getBurnCheckedInstruction,
@@ -68,6 +68,11 @@ export interface MintSpec {
     after?: (mint: Address) => Instruction[]
   }
   tags?: string[]
+  /**
+   * Accounts a program creates alongside the mint in the same transaction (the Metaplex metadata PDA):
+   * funded here with their rent, their data written by the caller (the program cannot run offline).
+   */
+  alongside?: { address: Address; lamports: bigint }[]
 }
 
 export interface PoolSpec {
@@ -199,6 +204,9 @@ export class World {
         space,
         programAddress: address(program),
       }),
+      ...(spec.alongside ?? []).map((account) =>
+        getTransferSolInstruction({ source: payer, destination: account.address, amount: lamports(account.lamports) }),
+      ),
       ...(spec.token2022?.extensions(mint.address) ?? []),
       getInitializeMint2Instruction(
         {

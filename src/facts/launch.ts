@@ -2,6 +2,7 @@ import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WRAPPED_SOL_MINT_ADD
 import { FactUnavailable, type TokenContext } from './context.ts'
 import { oldestSignatures, transactions, type ParsedTransaction } from './history.ts'
 import { findAssociatedTokenAddress } from '../onchain/pda.ts'
+import { mintDerivedAccounts } from './onchain-accounts.ts'
 import { decodedPools } from './pools.ts'
 import type { Address } from '@solana/kit'
 import type { LaunchFact, SwapRecord } from './types.ts'
@@ -82,17 +83,43 @@ export function swapsIn(transaction: ParsedTransaction, mint: string, liquidity:
 
 /**
  * The mint's first transaction (its creation) and who paid for it, read as early as possible: the
- * developer's history starts from it without waiting for the first trades.
+ * developer's history starts from it without waiting for the first trades. An established token's
+ * mint has more history than the pages walked; then its Metaplex metadata account's, usually a few
+ * transactions long, starts with the creation when both were made together (a Metaplex launch,
+ * pump.fun's original `create`) — the mint funded in that same transaction says so.
  */
 export function creation(ctx: TokenContext) {
   return ctx.shared('creation', async () => {
-    const first = await oldestSignatures(ctx, ctx.mint, 1)
-    if (!first || first.length === 0)
-      throw new FactUnavailable('the mint has more history than we page through, so its creation is unknown')
-    const [transaction] = await transactions(ctx, [first[0]!.signature])
-    if (!transaction) throw new FactUnavailable('the creation transaction could not be read')
-    return transaction
+    let reason: unknown
+    try {
+      const first = await oldestSignatures(ctx, ctx.mint, 1)
+      if (first && first.length > 0) {
+        const [transaction] = await transactions(ctx, [first[0]!.signature])
+        if (transaction) return transaction
+        reason = new FactUnavailable('the creation transaction could not be read')
+      } else
+        reason = new FactUnavailable(
+          first
+            ? 'the mint has no history'
+            : 'the mint has more history than we page through, so its creation is unknown',
+        )
+    } catch (error) {
+      reason = error
+    }
+    const withMetadata = await creationWithMetadata(ctx).catch(() => undefined)
+    if (withMetadata) return withMetadata
+    throw reason
   })
+}
+
+/** The metadata account's first transaction, when it also created the mint (funded the mint's account). */
+async function creationWithMetadata(ctx: TokenContext): Promise<ParsedTransaction | undefined> {
+  const { metadata, addresses } = await mintDerivedAccounts(ctx)
+  if (!metadata) return undefined
+  const first = await oldestSignatures(ctx, addresses.metadata, 1)
+  if (!first || first.length === 0) return undefined
+  const [transaction] = await transactions(ctx, [first[0]!.signature])
+  return transaction && (transaction.solDeltas.get(ctx.mint) ?? 0n) > 0n ? transaction : undefined
 }
 
 /** The first trades against the token's liquidity (oldest first). */

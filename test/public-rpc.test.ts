@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { DEEP_DIVE_DEADLINE_MS } from '../plugins/deep-dive/index.ts'
+import { MARKET_INTEL_DEADLINE_MS } from '../plugins/market-intel/index.ts'
 import { QUICK_SCAN_DEADLINE_MS } from '../plugins/quick-scan/index.ts'
 import { USDC_MINT_ADDRESS } from '../src/onchain/programs.ts'
 import { RPC_PROVIDERS } from '../src/sources/rpc-providers.ts'
@@ -84,5 +85,23 @@ describe('deep dives on the public RPC profile', () => {
     expect(errors).toEqual([])
     // Who holds the LP needs getTokenLargestAccounts on the LP mint, which the endpoint refuses.
     expect(body.missing_fields).toEqual(['lp_locks'])
+  }, 60_000)
+})
+
+describe('market intel on the public RPC profile', () => {
+  test('answers within its deadline with the market read, pacing its trade reads to the provider', async () => {
+    const started = Date.now()
+    const answers = await Promise.all(
+      ['wash-traded', 'blue-chip', 'usdc-stablecoin'].map((name) =>
+        post('/market/intel', mintOf(name)).then((answer) => ({ ...answer, ms: Date.now() - started })),
+      ),
+    )
+    for (const { status, body, errors, ms } of answers) {
+      expect(status).toBe(200)
+      expect(errors).toEqual([])
+      expect(body.missing_fields).not.toContain('market')
+      expect(ms).toBeLessThan(MARKET_INTEL_DEADLINE_MS + 1_000)
+    }
+    expect(sandbox.rpcProfile.throttled).toBe(0)
   }, 60_000)
 })

@@ -135,14 +135,16 @@ describe("price-action: all-time high only over the token's whole trading life",
 })
 
 describe('price-action: price and market windows', () => {
+  /** SOL/token: the token only ever the quote, the pair's changes SOL's. */
+  const usdcLike = pair({
+    baseToken: { address: SOL, name: 'Wrapped SOL', symbol: 'SOL' },
+    quoteToken: { address: MINT, name: 'Token', symbol: 'TOK' },
+    priceNative: '150',
+    priceUsd: '150',
+    priceChange: { m5: 1, h1: 2, h6: 3, h24: 4 },
+  })
+
   test('a token only ever quoted: its price is the inverse, the windows are not its own', () => {
-    const usdcLike = pair({
-      baseToken: { address: SOL, name: 'Wrapped SOL', symbol: 'SOL' },
-      quoteToken: { address: MINT, name: 'Token', symbol: 'TOK' },
-      priceNative: '150',
-      priceUsd: '150',
-      priceChange: { m5: 1, h1: 2, h6: 3, h24: 4 },
-    })
     const outcome = run(priceAction, { market: market(usdcLike), trades: trades([]) })
     expect(outcome.fields).toMatchObject({
       current_price_usd: 1,
@@ -156,13 +158,6 @@ describe('price-action: price and market windows', () => {
   })
 
   test("a token only ever quoted, listed: its windows are the token list's own changes, measured", () => {
-    const usdcLike = pair({
-      baseToken: { address: SOL, name: 'Wrapped SOL', symbol: 'SOL' },
-      quoteToken: { address: MINT, name: 'Token', symbol: 'TOK' },
-      priceNative: '150',
-      priceUsd: '150',
-      priceChange: { m5: 1, h1: 2, h6: 3, h24: 4 },
-    })
     const list = { ...tokenList(true, ['verified']), priceChangePct: { m5: 0.0003, h1: -0.0005, h6: 0, h24: 0.0029 } }
     const outcome = run(priceAction, { market: market(usdcLike), trades: trades([]), token_list: list })
     expect(outcome.fields).toMatchObject({

@@ -227,7 +227,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     serviceSettings: {
       SOLANA_RPC_URL: file.urls.rpc,
       // The service is told which provider it talks to, as an operator would name theirs.
-      ...(options.rpcProfile === 'public' ? { SOLANA_RPC_PROVIDER: 'public' } : {}),
+      ...(options.rpcProfile === 'open' ? {} : { SOLANA_RPC_PROVIDER: options.rpcProfile }),
       DEXSCREENER_URL: file.urls.dexscreener,
       JUPITER_URL: file.urls.jupiter,
       FACILITATOR_URL: file.urls.facilitator,

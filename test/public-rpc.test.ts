@@ -5,12 +5,20 @@ import { QUICK_SCAN_DEADLINE_MS } from '../plugins/quick-scan/index.ts'
 import { USDC_MINT_ADDRESS } from '../src/onchain/programs.ts'
 import { RPC_PROVIDERS } from '../src/sources/rpc-providers.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
+import pino from 'pino'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { createApp } from '../src/app.ts'
+import { loadConfig } from '../src/core/config.ts'
+import { createContext } from '../src/context.ts'
+import { WAIVED_PAYMENTS } from './support/payments.ts'
 import { scannerService } from './support/scanner-service.ts'
 
 /**
  * The scanners on Solana's public endpoint (SANDBOX_RPC_PROFILE=public): getTokenLargestAccounts and
  * getProgramAccounts on the token programs refused with -32010, 100 calls / 40 per method per 10 s.
  * The service is told SOLANA_RPC_PROVIDER=public and paces itself; holders come from the token list.
+ * Last, the keyed profile (the lowest keyed plan's 10 requests per second, every method served).
  */
 const { sandbox, app, post, mintOf } = await scannerService({ rpcProfile: 'public' })
 
@@ -103,5 +111,37 @@ describe('market intel on the public RPC profile', () => {
       expect(ms).toBeLessThan(MARKET_INTEL_DEADLINE_MS + 1_000)
     }
     expect(sandbox.rpcProfile.throttled).toBe(0)
+  }, 60_000)
+})
+
+describe('the keyed RPC profile (SANDBOX_RPC_PROFILE=keyed: every method served, 10 requests per second)', () => {
+  test('a deep dive paced to it reads holders on chain and answers within its deadline, never throttled', async () => {
+    const keyed = await startSandbox(ephemeralSandboxOptions({ rpcProfile: 'keyed' }))
+    try {
+      expect(keyed.serviceSettings.SOLANA_RPC_PROVIDER).toBe('keyed')
+      const service = createApp(
+        createContext(loadConfig({ DATA_DIR: ':memory:', LOG_LEVEL: 'silent', ...keyed.serviceSettings }), {
+          logger: pino({ level: 'silent' }),
+          payments: WAIVED_PAYMENTS,
+        }),
+      )
+      const mint = keyed.file.scenarios.find((scenario) => scenario.name === 'sniped-launch')!.mint
+      const started = Date.now()
+      const response = await service.handle(
+        new Request('http://localhost/scan/deep', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token_address: mint }),
+        }),
+      )
+      const body = (await response.json()) as { holders_source: string; missing_fields: string[] }
+      expect(response.status).toBe(200)
+      expect(Date.now() - started).toBeLessThan(DEEP_DIVE_DEADLINE_MS + 1_000)
+      expect(body.holders_source).toBe('rpc')
+      expect(body.missing_fields).toEqual([])
+      expect(keyed.rpcProfile.throttled).toBe(0)
+    } finally {
+      await keyed.stop()
+    }
   }, 60_000)
 })

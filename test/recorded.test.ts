@@ -171,6 +171,15 @@ describe('the sandbox RPC and DexScreener answer in the recorded shapes', () => 
         { searchTransactionHistory: true },
       ])
     }
+    // The executor's reads (its simulation runs through the same schema in the trade suites).
+    await rpc('getBlockHeight', [{ commitment: 'confirmed' }])
+    const latest = await fetch(sandbox.file.urls.rpc, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getLatestBlockhash', params: [] }),
+    })
+    const { blockhash } = ((await latest.json()) as { result: { value: { blockhash: string } } }).result.value
+    await rpc('isBlockhashValid', [blockhash, { commitment: 'confirmed' }])
     await rpc('getProgramAccounts', [
       'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
       {

@@ -5,9 +5,11 @@ import { RpcError } from './rpc-error.ts'
 /**
  * How the sandbox RPC behaves as a provider (SANDBOX_RPC_PROFILE): `open` serves everything at any
  * rate, like a local validator; `public` behaves like Solana's public mainnet endpoint — it refuses
- * the secondary-index methods with agave's -32010 error and answers HTTP 429 past the published limits.
+ * the secondary-index methods with agave's -32010 error and answers HTTP 429 past the published limits;
+ * `keyed` behaves like the lowest keyed plan (Helius Free: every method served, 10 requests per second,
+ * HTTP 429 past it). No Solana provider's refusal of an oversized batch is on record, so none is served.
  */
-export const SANDBOX_RPC_PROFILES = ['open', 'public'] as const
+export const SANDBOX_RPC_PROFILES = ['open', 'public', 'keyed'] as const
 export type SandboxRpcProfileName = (typeof SANDBOX_RPC_PROFILES)[number]
 
 /** agave's KeyExcludedFromSecondaryIndex (rpc-client-api custom_error.rs): code and wording. */
@@ -23,6 +25,8 @@ const INDEX_EXCLUDED_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM_ADDR
 
 export interface SandboxRpcProfile {
   name: SandboxRpcProfileName
+  /** The 429 answer's body: the public endpoint's recorded one; a keyed provider documents the status only. */
+  throttledBody: 'recorded' | 'empty'
   /** The refusal a call gets before it is served, if any. */
   refusal(method: string, params: unknown[]): RpcError | undefined
   /** Whether a request of these methods is over the rate limit (it is then answered 429, nothing served). */
@@ -32,16 +36,19 @@ export interface SandboxRpcProfile {
 }
 
 export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfile {
-  if (name === 'open') return { name, refusal: () => undefined, overLimit: () => false, throttled: 0 }
-  // One client address on loopback: the per-IP limits are the server's.
-  const pacer = new CallPacer(RPC_PROVIDERS.public.limits)
+  if (name === 'open')
+    return { name, throttledBody: 'empty', refusal: () => undefined, overLimit: () => false, throttled: 0 }
+  // One client address on loopback: the per-IP (public) or per-key (keyed) limits are the server's.
+  const pacer = new CallPacer(RPC_PROVIDERS[name].limits)
   let throttled = 0
   return {
     name,
+    throttledBody: name === 'public' ? 'recorded' : 'empty',
     get throttled() {
       return throttled
     },
     refusal(method, params) {
+      if (name === 'keyed') return undefined
       const key = typeof params[0] === 'string' ? params[0] : undefined
       if (key === undefined) return undefined
       // The mint index is not kept: the largest accounts of any mint are unavailable.

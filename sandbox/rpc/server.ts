@@ -3,6 +3,7 @@ import type { Chain } from '../chain/chain.ts'
 import { stringifyRpcJson as stringifyRpc } from '../token/rpc-json.ts'
 import { METHODS, type RpcContext } from './methods.ts'
 import { Params } from './params.ts'
+import type { SandboxRpcProfile } from './profiles.ts'
 import { RPC_ERRORS, RpcError } from './rpc-error.ts'
 import { faultResponse, type FaultPlan } from '../faults.ts'
 
@@ -30,11 +31,13 @@ interface JsonRpcRequest {
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
 /**
- * The public endpoint's answer past its rate limit, as recorded (test/fixtures/recorded/solana-rpc/
- * http429-too-many-requests-specific-rpc-call.json): HTTP 429 with a JSON-RPC error of code 429 whose
- * `id` is the endpoint's own request UUID, not the caller's.
+ * The answer past a provider's rate limit: for the public endpoint, as recorded (test/fixtures/recorded/
+ * solana-rpc/http429-too-many-requests-specific-rpc-call.json), HTTP 429 with a JSON-RPC error of code
+ * 429 whose `id` is the endpoint's own request UUID, not the caller's; for a keyed provider, whose docs
+ * name the status only, a bare 429.
  */
-function tooManyRequests(): Response {
+function tooManyRequests(kind: SandboxRpcProfile['throttledBody']): Response {
+  if (kind === 'empty') return new Response(null, { status: 429 })
   const body = {
     jsonrpc: '2.0',
     error: {
@@ -111,7 +114,8 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
         )
       }
       const calls = (Array.isArray(body) ? body : [body]) as JsonRpcRequest[]
-      if (ctx.profile?.overLimit(calls.map((call) => String(call?.method)))) return tooManyRequests()
+      if (ctx.profile?.overLimit(calls.map((call) => String(call?.method))))
+        return tooManyRequests(ctx.profile.throttledBody)
       if (faults) {
         faults.count('rpc')
         for (const call of calls) faults.count(`rpc:${String(call?.method)}`)

@@ -72,6 +72,16 @@ export const RPC_RESULT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   ),
   getTransaction: Type.Union([Type.Null(), Transaction]),
   sendTransaction: Type.String({ minLength: 64, maxLength: 88 }),
+  // The executor's reads before it sends: the chain's height, the quote's blockhash, the simulation.
+  getBlockHeight: Int,
+  isBlockhashValid: Type.Object({ context: Context, value: Type.Boolean() }),
+  simulateTransaction: Type.Object({
+    context: Context,
+    value: Type.Object({
+      err: Type.Unknown(),
+      logs: Type.Union([Type.Array(Type.String()), Type.Null()]),
+    }),
+  }),
   getSignatureStatuses: Type.Object({
     context: Context,
     value: Type.Array(

@@ -81,6 +81,7 @@ describe('recorded real answers', () => {
         h6: 0.3790495974473589,
         h24: 1.5076363979360274,
       },
+      cexes: [],
     })
     const [usdc] = recorded('jupiter').find(([name]) => name === 'tokens-v2-search-usdc.json')![1].answer as never[]
     // Real USDC carries no stablecoin tag: the exemption cannot rest on one.
@@ -91,6 +92,7 @@ describe('recorded real answers', () => {
       holderCount: 4_197_146,
       // Its own change, which no pair where it is the quote can give.
       priceChangePct: { h24: 0.00288391287721556 },
+      cexes: ['Binance', 'Bybit', 'OKX', 'Upbit', 'Bitget', 'Kraken', 'KuCoin', 'MEXC', 'Gate.io'],
     })
   })
 })

@@ -14,6 +14,7 @@ const UNLISTED: TokenListFact = {
   organicScoreLabel: null,
   suspicious: false,
   priceChangePct: { m5: null, h1: null, h6: null, h24: null },
+  cexes: [],
 }
 
 /** What the aggregator's token list says: listed, verified, tags, logo, and its audit figures. */
@@ -44,5 +45,6 @@ export function tokenListFact(token: JupiterToken | null): TokenListFact {
       h6: finite(token.stats6h?.priceChange),
       h24: finite(token.stats24h?.priceChange),
     },
+    cexes: token.cexes ?? [],
   }
 }

@@ -103,6 +103,8 @@ export interface TokenListFact {
    * null where unpublished. What prices a token that is only ever a pair's quote (USDC in SOL/USDC).
    */
   priceChangePct: Record<'m5' | 'h1' | 'h6' | 'h24', number | null>
+  /** Centralised exchanges the list says trade it (Jupiter's `cexes`); empty when unpublished. */
+  cexes: string[]
 }
 
 export type HolderKind = 'wallet' | 'pool' | 'burn' | 'locker'

@@ -48,6 +48,8 @@ export const JupiterTokenSchema = Type.Object({
   stats24h: Maybe(SwapStats),
   tags: Maybe(Type.Array(Type.String())),
   isVerified: Maybe(Type.Boolean()),
+  /** Centralised exchanges that list the token (supporting evidence of an established asset). */
+  cexes: Maybe(Type.Array(Type.String())),
 })
 
 export type JupiterToken = Static<typeof JupiterTokenSchema>

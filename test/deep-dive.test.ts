@@ -9,6 +9,9 @@ const deep = (mint: string, service = app) => post('/scan/deep', mint, service)
 
 const codes = (body: { factors: { code: string; impact: number; hard_fail: boolean }[] }) =>
   body.factors.filter((entry) => entry.impact < 0 || entry.hard_fail).map((entry) => entry.code)
+/** The findings that cap the grade (docs/scoring.md, "Grade ceilings"), as the answer names them. */
+const cappedBy = (body: { factors: { code: string; grade_ceiling: string | null }[] }) =>
+  body.factors.filter((entry) => entry.grade_ceiling !== null).map((entry) => entry.code)
 
 /** The §2.4 fields that are measured on every scenario token when every source answers. */
 const MEASURED = [
@@ -82,18 +85,18 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       },
     },
     'mint-authority-live': {
-      grade: ['B', 'C'],
+      grade: ['C', 'D'],
       action: 'WATCH',
       check: (body) => {
-        expect(codes(body)).toContain('MINT_AUTHORITY_LIVE')
+        expect(cappedBy(body)).toContain('MINT_AUTHORITY_LIVE')
         expect(body.risk_breakdown.contract_risk).toBe('MEDIUM')
       },
     },
     'freeze-authority-live': {
-      grade: ['A', 'B'],
+      grade: ['C', 'D'],
       action: 'WATCH',
       check: (body) => {
-        expect(codes(body)).toContain('FREEZE_AUTHORITY_LIVE')
+        expect(cappedBy(body)).toContain('FREEZE_AUTHORITY_LIVE')
         // Holders can sell today; the issuer could stop them: a risk, not a honeypot.
         expect(body.is_honeypot).toBe(false)
         expect(body.factors.find((entry: any) => entry.code === 'SELL_BLOCKABLE').evidence.issuer_can_block).toEqual([
@@ -152,6 +155,7 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
         expect(body.wallet_analysis.clustered_wallets).toBeGreaterThanOrEqual(6)
         expect(body.liquidity_lock_status).toMatchObject({ locked: false, locked_pct: 0, lock_duration_days: 0 })
         expect(body.key_drivers[0].code).toBe('BUNDLED_LAUNCH')
+        expect(cappedBy(body)).toContain('BUNDLED_LAUNCH')
         expect(body.factors.find((entry: any) => entry.code === 'BUNDLED_LAUNCH').evidence.linked_buyers).toHaveLength(
           6,
         )
@@ -160,10 +164,11 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       },
     },
     'sniped-launch': {
-      grade: ['A', 'B'],
+      grade: ['C', 'D'],
       action: 'WATCH',
       check: (body) => {
         expect(body).toMatchObject({ sniper_activity: 'HIGH', bundled_launch_detected: false })
+        expect(cappedBy(body)).toContain('SNIPER_SWARM')
         expect(body.factors.find((entry: any) => entry.code === 'SNIPER_SWARM').evidence.snipers).toBe(12)
         // Unrelated bots (each funded from an exchange-like source at its own time): not a cluster.
         expect(body.wallet_analysis).toMatchObject({ clustered_wallets: 0, dev_wallet_linked: false })
@@ -178,6 +183,7 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
         expect(body.trading_pattern).toMatchObject({ unique_buyers_24h: 4, swaps_24h: 90 })
         expect(body.wallet_analysis).toMatchObject({ clustered_wallets: 4, dev_wallet_linked: false })
         expect(codes(body)).toEqual(expect.arrayContaining(['WASH_TRADING', 'WALLET_CLUSTER']))
+        expect(cappedBy(body)).toContain('WASH_TRADING')
       },
     },
     'serial-rugger': {

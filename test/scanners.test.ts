@@ -7,6 +7,9 @@ const scan = post
 
 const codes = (body: { factors: { code: string; impact: number }[] }) =>
   body.factors.filter((entry) => entry.impact < 0).map((entry) => entry.code)
+/** The findings that cap the grade (docs/scoring.md, "Grade ceilings"), as the answer names them. */
+const cappedBy = (body: { factors: { code: string; grade_ceiling: string | null }[] }) =>
+  body.factors.filter((entry) => entry.grade_ceiling !== null).map((entry) => entry.code)
 
 describe('POST /scan/quick: the verdict on every scenario', () => {
   /** What each scenario was built to show, as the quick scan must report it. */
@@ -37,10 +40,14 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
         expect(codes(body)).not.toContain('FREEZE_AUTHORITY_LIVE')
       },
     },
-    'mint-authority-live': { grade: ['B', 'C'], check: (body) => expect(codes(body)).toContain('MINT_AUTHORITY_LIVE') },
+    // A live authority alone lets the developer take the holder's money: the grade is capped at C.
+    'mint-authority-live': {
+      grade: ['C', 'D'],
+      check: (body) => expect(cappedBy(body)).toContain('MINT_AUTHORITY_LIVE'),
+    },
     'freeze-authority-live': {
-      grade: ['A', 'B'],
-      check: (body) => expect(codes(body)).toContain('FREEZE_AUTHORITY_LIVE'),
+      grade: ['C', 'D'],
+      check: (body) => expect(cappedBy(body)).toContain('FREEZE_AUTHORITY_LIVE'),
     },
     'whale-concentrated': {
       grade: ['C', 'D'],

@@ -15,7 +15,7 @@ import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipel
 const meta = signalMeta({
   id: 'bundled-launch',
   riskGroup: 'behavioral_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Bundled launch',
   risk: 'Developer-funded wallets bought in the very slot the pool opened (a bundle submitted with the pool creation).',
   why: "Nobody outside can see a pool before its creation lands, so same-slot buys are the developer's: it takes cheap supply through wallets that look like buyers, and dumps it on them.",
@@ -32,7 +32,8 @@ const meta = signalMeta({
       severity: 'high',
       points: -25,
       when: 'at least `minBuyers` creator-linked wallets bought in the opening slot',
-      why: 'Same-slot buyers are submitted with the pool: a deliberate set-up to dump on buyers',
+      why: 'Same-slot buyers are submitted with the pool: a deliberate set-up to dump on buyers; the grade is capped at D',
+      ceiling: 'D',
     },
     SAME_SLOT_BUYERS: {
       severity: 'info',

@@ -6,7 +6,7 @@ const LAMPORTS_PER_SOL = 1_000_000_000
 const meta = signalMeta({
   id: 'dev-history',
   riskGroup: 'behavioral_risk',
-  version: '1.1.0',
+  version: '1.2.0',
   title: 'Developer wallet history',
   risk: 'The wallet that created the token pulled the liquidity of its earlier tokens, or mass-produces tokens.',
   why: 'A developer who rugged before is the best predictor of a rug; a wallet minting token after token launches and abandons them.',
@@ -33,7 +33,8 @@ const meta = signalMeta({
       severity: 'critical',
       points: -40,
       when: 'the creator pulled the liquidity of one earlier token',
-      why: 'One pull can be a migration, so no hard fail',
+      why: 'One pull can be a migration, so no hard fail; the grade is capped at D',
+      ceiling: 'D',
     },
     DEV_TOKEN_FACTORY: {
       severity: 'medium',

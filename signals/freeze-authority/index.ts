@@ -5,7 +5,7 @@ import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
 const meta = signalMeta({
   id: 'freeze-authority',
   riskGroup: 'contract_risk',
-  version: '2.0.0',
+  version: '2.1.0',
   title: 'Freeze authority',
   risk: "A wallet can still freeze any holder's token account.",
   why: 'A frozen account cannot sell: the issuer can trap buyers at will (a common honeypot).',
@@ -20,7 +20,8 @@ const meta = signalMeta({
       severity: 'high',
       points: 'penalty',
       when: 'the freeze authority is set',
-      why: 'Holders can be frozen and unable to sell (the reference weight)',
+      why: 'Holders can be frozen and unable to sell (the reference weight); alone it is how a honeypot traps sellers, so the grade is capped at C whatever else is clean',
+      ceiling: 'C',
     },
     FREEZE_AUTHORITY_LIVE_EXEMPT: {
       severity: 'info',

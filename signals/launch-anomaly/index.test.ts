@@ -154,6 +154,7 @@ describe('launch-anomaly: missing facts', () => {
           severity: 'info',
           impact: 0,
           hard_fail: false,
+          grade_ceiling: null,
           title: 'Launch anomalies: not assessed',
           detail: 'Could not be assessed: market could not be gathered.',
           evidence: { missing: ['market'] },

@@ -5,7 +5,7 @@ import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
 const meta = signalMeta({
   id: 'mint-authority',
   riskGroup: 'contract_risk',
-  version: '2.0.0',
+  version: '2.1.0',
   title: 'Mint authority',
   risk: 'A wallet can still mint new tokens.',
   why: 'New supply can be printed and sold into the pool at any time, diluting every holder to zero.',
@@ -20,7 +20,8 @@ const meta = signalMeta({
       severity: 'high',
       points: 'penalty',
       when: 'the mint authority is set',
-      why: 'New supply can be printed and sold into the pool (the reference weight)',
+      why: 'New supply can be printed and sold into the pool (the reference weight); unlimited dilution alone caps the grade at C',
+      ceiling: 'C',
     },
     MINT_AUTHORITY_LIVE_EXEMPT: {
       severity: 'info',

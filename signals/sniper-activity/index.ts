@@ -13,7 +13,7 @@ import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipel
 const meta = signalMeta({
   id: 'sniper-activity',
   riskGroup: 'behavioral_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Sniper activity',
   risk: 'Bots bought in the first slots after the pool opened, faster than any person can react.',
   why: 'Snipers take the cheapest supply and sell it into the first real buyers: heavy sniping caps the price and leaves a wave of sells.',
@@ -36,7 +36,8 @@ const meta = signalMeta({
       severity: 'high',
       points: -15,
       when: 'at least `highBuyers` wallets, or `highPct` of supply, in the `windowSlots` slots after opening',
-      why: 'Snipers sell the cheapest supply into the first real buyers',
+      why: 'Snipers sell the cheapest supply into the first real buyers: the grade is capped at C',
+      ceiling: 'C',
     },
     SNIPERS: {
       severity: 'medium',

@@ -218,6 +218,7 @@ describe('token-2022-extensions: missing facts', () => {
           severity: 'info',
           impact: 0,
           hard_fail: false,
+          grade_ceiling: null,
           title: 'Token-2022 extensions: not assessed',
           detail: 'Could not be assessed: mint could not be gathered.',
           evidence: { missing: ['mint'] },

@@ -19,7 +19,7 @@ const DAY_S = 24 * HOUR_S
 const meta = signalMeta({
   id: 'wash-trading',
   riskGroup: 'behavioral_risk',
-  version: '1.1.0',
+  version: '1.2.0',
   title: 'Wash trading',
   risk: 'Volume made by the same (or linked) wallets buying and selling back and forth.',
   why: 'Wash volume fakes demand: the token looks liquid and popular to buyers and trending lists while almost nobody trades it.',
@@ -42,7 +42,8 @@ const meta = signalMeta({
       severity: 'high',
       points: -20,
       when: 'wash-trading score ≥ `highScore`, with at least `minSwaps` swaps in the day',
-      why: 'Most of the volume is repeated round trips: the activity is fake',
+      why: 'Most of the volume is repeated round trips: the activity is fake; the grade is capped at C',
+      ceiling: 'C',
     },
     WASH_TRADING_SUSPECTED: {
       severity: 'medium',

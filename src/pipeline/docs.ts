@@ -40,7 +40,8 @@ function pointsCell(spec: FindingSpec, defaults: Record<string, unknown>): strin
     typeof spec.points === 'number'
       ? signed(spec.points)
       : `${signed(defaults[spec.points] as number)} (\`${spec.points}\`)`
-  return spec.hardFail ? `${points}, **hard fail**` : points
+  if (spec.hardFail) return `${points}, **hard fail**`
+  return spec.ceiling ? `${points}, **grade ≤ ${spec.ceiling}**` : points
 }
 
 /** A finding's condition with each option it names followed by its default: `highPct` = 60. */

@@ -24,8 +24,26 @@ export function scoreOf(factors: readonly Factor[]): number {
   return Math.max(0, Math.min(START_SCORE, total))
 }
 
-/** The grade of a score; any hard-fail factor makes it F. */
+/** Best first: a grade's index is its rank (lower is better). */
+const ORDER: readonly Grade[] = GRADE_BANDS.map((band) => band.grade)
+
+/**
+ * The grade of a score, capped by the findings: the worse of the score's band and the lowest ceiling
+ * among the factors (a hard fail is a ceiling of F). Other findings can never lift a ceiling.
+ */
 export function gradeOf(score: number, factors: readonly Factor[]): Grade {
-  if (factors.some((entry) => entry.hard_fail)) return 'F'
-  return GRADE_BANDS.find((band) => score >= band.min)!.grade
+  let worst = ORDER.indexOf(GRADE_BANDS.find((band) => score >= band.min)!.grade)
+  for (const entry of factors) {
+    const cap = entry.hard_fail ? 'F' : entry.grade_ceiling
+    if (cap) worst = Math.max(worst, ORDER.indexOf(cap))
+  }
+  return ORDER[worst]!
+}
+
+/** The factors whose ceiling decided the grade (below the score's band), worst first. */
+export function cappingFactors(score: number, factors: readonly Factor[]): Factor[] {
+  const band = ORDER.indexOf(GRADE_BANDS.find((entry) => score >= entry.min)!.grade)
+  const grade = ORDER.indexOf(gradeOf(score, factors))
+  if (grade <= band) return []
+  return factors.filter((entry) => ORDER.indexOf(entry.hard_fail ? 'F' : (entry.grade_ceiling ?? 'A')) === grade)
 }

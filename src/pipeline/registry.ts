@@ -2,7 +2,7 @@ import { Kind, type TObject } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { LOADERS } from '../facts/index.ts'
 import { SCANNER_IDS, SIGNAL_API_VERSION, type ScannerId, type Signal } from './signal.ts'
-import { RISK_GROUPS, SEVERITIES } from './vocabulary.ts'
+import { RISK_GROUPS, SEVERITIES, GRADES } from './vocabulary.ts'
 
 /** A third-party signal package (ESLint-plugin style), named in SIGNAL_PLUGINS. */
 export interface SignalPackage {
@@ -41,6 +41,9 @@ function findingsProblem(findings: unknown, defaults: Record<string, unknown>): 
       return `finding ${code}: points must be a number ≤ 0 or the name of a numeric option (got ${JSON.stringify(spec.points)})`
     if (spec.hardFail !== undefined && typeof spec.hardFail !== 'boolean')
       return `finding ${code}: hardFail is a boolean`
+    if (spec.ceiling !== undefined && !GRADES.includes(spec.ceiling as never))
+      return `finding ${code}: ceiling must be one of ${GRADES.join(', ')}`
+    if (spec.ceiling !== undefined && typeof spec.why !== 'string') return `finding ${code}: a ceiling needs its "why"`
     if (typeof spec.when !== 'string' || spec.when === '')
       return `finding ${code}: needs "when" (the condition in words)`
   }

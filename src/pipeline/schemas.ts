@@ -34,6 +34,10 @@ export const FactorItem = Type.Object({
   severity: Enum(SEVERITIES),
   impact: Type.Number({ description: 'Score points this finding moved (0 for information, negative for a risk)' }),
   hard_fail: Type.Boolean({ description: 'True when the finding alone makes the grade F' }),
+  grade_ceiling: Type.Union([...GRADES.map((grade) => Type.Literal(grade)), Type.Null()], {
+    description:
+      "The grade this finding caps the answer at whatever the score (F for a hard fail): a fact that alone lets the developer take the holder's money; null when it caps nothing (docs/scoring.md)",
+  }),
   title: Type.String(),
   detail: Type.String(),
   evidence: Type.Record(Type.String(), Type.Unknown(), { description: 'The measured values behind the finding' }),

@@ -1,6 +1,6 @@
 import type { Static, TObject } from '@sinclair/typebox'
 import type { FactName, Facts } from '../facts/types.ts'
-import type { RiskGroup } from './vocabulary.ts'
+import type { Grade, RiskGroup } from './vocabulary.ts'
 
 /** The scanners a signal can serve (spec §1: each scanner owns its own slice of signals). */
 export type ScannerId = 'quick_scan' | 'market_intel' | 'deep_dive'
@@ -26,6 +26,12 @@ export interface FindingSpec<OptionKey extends string = string> {
   points: number | OptionKey
   /** Caps the grade at F whatever the score (a token nobody can sell). */
   hardFail?: boolean
+  /**
+   * Caps the grade at this one whatever the score: a fact that alone lets the developer take the
+   * holder's money (docs/scoring.md, "Grade ceilings"). The grade is the worse of the score's band and
+   * the lowest ceiling among the findings; `why` says why this cap.
+   */
+  ceiling?: Grade
   /** When it is raised, in words. */
   when: string
   /** Why this weight (a reference service's weight, a measured case…). */
@@ -71,6 +77,8 @@ export interface Factor {
   severity: Severity
   impact: number
   hard_fail: boolean
+  /** The grade this finding caps the answer at (F for a hard fail), or null. */
+  grade_ceiling: Grade | null
   title: string
   detail: string
   evidence: Record<string, unknown>
@@ -122,8 +130,10 @@ export function factor(
   detail: string,
   evidence: Record<string, unknown> = {},
   hardFail = false,
+  ceiling: Grade | null = null,
 ): Factor {
-  return { code, signal: meta.id, severity, impact, hard_fail: hardFail, title, detail, evidence }
+  const grade_ceiling = hardFail ? 'F' : ceiling
+  return { code, signal: meta.id, severity, impact, hard_fail: hardFail, grade_ceiling, title, detail, evidence }
 }
 
 /**
@@ -180,7 +190,17 @@ export function finding<Options extends TObject, Code extends string>(
   const spec = meta.findings[code] as FindingSpec | undefined
   if (!spec) throw new Error(`signal ${meta.id} raised ${code}, which its findings catalogue does not declare`)
   const points = pointsOf(spec, options as Record<string, unknown>)
-  return factor(meta, code, spec.severity, points, title, detail, evidence, spec.hardFail === true)
+  return factor(
+    meta,
+    code,
+    spec.severity,
+    points,
+    title,
+    detail,
+    evidence,
+    spec.hardFail === true,
+    spec.ceiling ?? null,
+  )
 }
 
 /** An `ok` outcome. */

@@ -49,6 +49,8 @@ export function describeAuthoritySignal(spec: AuthoritySignalCase): void {
     severity,
     impact,
     hard_fail: false,
+    // A live authority on a token nobody exempts caps the grade at C (docs/scoring.md).
+    grade_ceiling: suffix === '' ? ('C' as const) : null,
     title: heading,
     detail,
     evidence: { authority: HOLDER },
@@ -158,6 +160,7 @@ export function describeAuthoritySignal(spec: AuthoritySignalCase): void {
             severity: 'info',
             impact: 0,
             hard_fail: false,
+            grade_ceiling: null,
             title: `${title.replace(/ live$/, '')}: not assessed`,
             detail: 'Could not be assessed: mint could not be gathered.',
             evidence: { missing: ['mint'] },

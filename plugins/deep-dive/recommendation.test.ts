@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import { GRADES } from '../../src/pipeline/vocabulary.ts'
+import { type RecommendationInput, recommend } from './recommendation.ts'
+
+/** How favourable an action is to a buyer: a worse grade must never move up this scale. */
+const FAVOUR = { CONSIDER: 3, WATCH: 2, DYOR: 1, AVOID: 0 } as const
+const level = fc.constantFrom('LOW' as const, 'MEDIUM' as const, 'HIGH' as const)
+
+/** Everything but the grade: the other inputs a recommendation reads. */
+const context = fc.record({
+  quality: fc.constantFrom('FULL' as const, 'PARTIAL' as const, 'LIMITED' as const),
+  breakdown: fc.record({ contract_risk: level, liquidity_risk: level, market_risk: level, behavioral_risk: level }),
+  isHoneypot: fc.boolean(),
+  previousRugs: fc.boolean(),
+  bundled: fc.boolean(),
+  ageDays: fc.option(fc.integer({ min: 0, max: 400 }), { nil: null }),
+  permanentSafety: fc.boolean(),
+  completeness: fc.double({ min: 0, max: 1, noNaN: true }),
+})
+type Context = typeof context extends fc.Arbitrary<infer T> ? T : never
+const input = (grade: (typeof GRADES)[number], rest: Context): RecommendationInput => ({
+  ...rest,
+  grade,
+  hardFail: false,
+  missing: rest.quality === 'LIMITED' ? ['launch'] : [],
+  drivers: [],
+})
+
+describe('deep-dive recommendation properties', () => {
+  test('a worse grade never yields a more favourable action, everything else equal', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...GRADES), fc.constantFrom(...GRADES), context, (one, other, rest) => {
+        const [better, worse] = GRADES.indexOf(one) <= GRADES.indexOf(other) ? [one, other] : [other, one]
+        expect(FAVOUR[recommend(input(worse, rest)).action]).toBeLessThanOrEqual(
+          FAVOUR[recommend(input(better, rest)).action],
+        )
+      }),
+    )
+  })
+
+  test('no token capped at C or below (a finding that lets the developer take your money) is CONSIDER', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('C' as const, 'D' as const, 'F' as const), context, (grade, rest) => {
+        expect(recommend(input(grade, rest)).action).not.toBe('CONSIDER')
+      }),
+    )
+  })
+})

@@ -176,7 +176,7 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
     },
     'wash-traded': {
       grade: ['C', 'D'],
-      action: 'AVOID',
+      action: 'WATCH',
       check: (body) => {
         expect(body.trading_pattern.wash_trading_score).toBeGreaterThanOrEqual(60)
         // Distinct buyer wallets, not the 45 buys they made.
@@ -249,10 +249,11 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       },
     },
     'dead-token': {
-      grade: ['C', 'D', 'F'],
+      grade: ['D', 'F'],
       action: 'AVOID',
       check: (body) => {
         expect(codes(body)).toContain('LIQUIDITY_CRITICAL')
+        expect(body.recommendation.reason).toContain('LIQUIDITY_CRITICAL')
         expect(body.trading_pattern).toMatchObject({
           unique_buyers_24h: 0,
           swaps_24h: 0,
@@ -331,7 +332,7 @@ describe('POST /scan/deep under faults', () => {
     expect(body).toMatchObject({ data_quality: 'LIMITED', data_confidence: 'LOW', launch_pattern: 'UNKNOWN' })
     expect(body.missing_fields).toEqual(expect.arrayContaining(['launch', 'dev_history', 'funding', 'trades']))
     // What did arrive is enough to see serial-rugger's pullable liquidity: the risk found stands.
-    expect(body.recommendation).toMatchObject({ action: 'AVOID', rule: 'AVOID_RISK', time_horizon: 'SHORT_TERM' })
+    expect(body.recommendation).toMatchObject({ action: 'AVOID', rule: 'AVOID_GRADE', time_horizon: 'SHORT_TERM' })
     // History-derived fields are left out rather than invented (no "0 rugs", no "0 buyers"). The
     // trades fact loads empty when the pools time out: that is listed as missing, not "no trades".
     for (const field of [

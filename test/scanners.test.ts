@@ -100,7 +100,7 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
         expect(body.liquidity_check.rating).toBe('CRITICAL')
       },
     },
-    'dead-token': { grade: ['C', 'D', 'F'], check: (body) => expect(body.liquidity_check.rating).toBe('CRITICAL') },
+    'dead-token': { grade: ['D', 'F'], check: (body) => expect(body.liquidity_check.rating).toBe('CRITICAL') },
   }
 
   test('the table covers every scenario', () => {

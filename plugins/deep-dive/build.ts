@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox'
+import { cappingFactors } from '../../src/pipeline/grade.ts'
 import type { ScanResult } from '../../src/pipeline/scan.ts'
 import type { Signal } from '../../src/pipeline/signal.ts'
 import { SCHEMA_VERSION } from '../../src/core/version.ts'
@@ -118,7 +119,7 @@ export function deepDiveAnswer(mint: string, scan: ScanResult): DeepDiveAnswer {
     breakdown,
     isHoneypot: honeypot.is_honeypot,
     previousRugs: dev?.previous_rugs,
-    bundled,
+    capping: cappingFactors(scan.score, scan.factors),
     ageDays: ageDays(scan),
     permanentSafety:
       (mintRevoked || exempt) &&

@@ -13,7 +13,6 @@ const context = fc.record({
   breakdown: fc.record({ contract_risk: level, liquidity_risk: level, market_risk: level, behavioral_risk: level }),
   isHoneypot: fc.boolean(),
   previousRugs: fc.boolean(),
-  bundled: fc.boolean(),
   ageDays: fc.option(fc.integer({ min: 0, max: 400 }), { nil: null }),
   permanentSafety: fc.boolean(),
   completeness: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -24,6 +23,7 @@ const input = (grade: (typeof GRADES)[number], rest: Context): RecommendationInp
   grade,
   hardFail: false,
   missing: rest.quality === 'LIMITED' ? ['launch'] : [],
+  capping: [],
   drivers: [],
 })
 
@@ -45,5 +45,58 @@ describe('deep-dive recommendation properties', () => {
         expect(recommend(input(grade, rest)).action).not.toBe('CONSIDER')
       }),
     )
+  })
+})
+
+describe('deep-dive recommendation table (docs/scoring/deep-dive.md)', () => {
+  const LOW = { contract_risk: 'LOW', liquidity_risk: 'LOW', market_risk: 'LOW', behavioral_risk: 'LOW' } as const
+  const base: RecommendationInput = {
+    grade: 'A',
+    hardFail: false,
+    quality: 'FULL',
+    missing: [],
+    completeness: 1,
+    breakdown: LOW,
+    capping: [],
+    ageDays: 40,
+    permanentSafety: true,
+    drivers: [],
+  }
+  const FREEZE = { code: 'FREEZE_AUTHORITY_LIVE', title: 'Freeze authority live' }
+
+  test.each([
+    ['a hard fail', { grade: 'F', hardFail: true }, 'AVOID', 'AVOID_CERTAIN'],
+    [
+      'a honeypot, even on limited data',
+      { isHoneypot: true, quality: 'LIMITED', missing: ['launch'] },
+      'AVOID',
+      'AVOID_CERTAIN',
+    ],
+    ['grade D', { grade: 'D' }, 'AVOID', 'AVOID_GRADE'],
+    ['grade D on limited data', { grade: 'D', quality: 'LIMITED', missing: ['launch'] }, 'AVOID', 'AVOID_GRADE'],
+    ['grade A on limited data', { quality: 'LIMITED', missing: ['launch'] }, 'DYOR', 'DYOR_LIMITED_DATA'],
+    ['grade C, clean otherwise', { grade: 'C', capping: [FREEZE] }, 'WATCH', 'WATCH'],
+    [
+      'grade C with behavioural risk HIGH (wash trading)',
+      { grade: 'C', breakdown: { ...LOW, behavioral_risk: 'HIGH' } },
+      'WATCH',
+      'WATCH',
+    ],
+    [
+      'grade B with thin liquidity (liquidity HIGH, nothing capping)',
+      { grade: 'B', breakdown: { ...LOW, liquidity_risk: 'HIGH' } },
+      'WATCH',
+      'WATCH',
+    ],
+    ['grade A, clean, a month old', {}, 'CONSIDER', 'CONSIDER'],
+    ['grade A, clean, an hour old', { ageDays: 0 }, 'WATCH', 'WATCH'],
+  ] as const)('%s → %s', (_, change, action, rule) => {
+    expect(recommend({ ...base, ...(change as Partial<RecommendationInput>) })).toMatchObject({ action, rule })
+  })
+
+  test('an AVOID by grade names the finding that capped it', () => {
+    const capped = recommend({ ...base, grade: 'D', capping: [{ code: 'BUNDLED_LAUNCH', title: 'Bundled launch' }] })
+    expect(capped.reason).toContain('Bundled launch (BUNDLED_LAUNCH)')
+    expect(recommend({ ...base, grade: 'D' }).reason).toContain('the risks found add up')
   })
 })

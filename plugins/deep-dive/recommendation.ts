@@ -22,7 +22,7 @@ export const LONG_TERM_DAYS = 30
  */
 export const RULE_CONFIDENCE = {
   AVOID_CERTAIN: 0.95,
-  AVOID_RISK: 0.8,
+  AVOID_GRADE: 0.8,
   DYOR_LIMITED_DATA: 0.4,
   CONSIDER: 0.75,
   WATCH: 0.65,
@@ -39,7 +39,8 @@ export interface RecommendationInput {
   breakdown: Record<RiskGroup, Level>
   isHoneypot?: boolean
   previousRugs?: boolean
-  bundled?: boolean
+  /** The findings whose grade ceiling decided the grade (below the score's band): named in the reason. */
+  capping: readonly { code: string; title: string }[]
   /** Token age in days (creation, else the oldest pair); null when unknown. */
   ageDays: number | null
   /** Authorities revoked (or issuer-exempt) and LP burned, locked or not applicable. */
@@ -48,12 +49,13 @@ export interface RecommendationInput {
 }
 
 /**
- * The recommendation, by the first rule that applies (docs/scoring/deep-dive.md):
+ * The recommendation, by the first rule that applies (docs/scoring/deep-dive.md) — a table of the grade
+ * (which already carries every finding's ceiling), the data, the certain findings and the age:
  * 1. AVOID_CERTAIN — a hard fail (grade F by rule), a honeypot, or a developer that rugged before;
- * 2. AVOID_RISK — a bundled launch, or contract, liquidity or behavioural risk HIGH;
+ * 2. AVOID_GRADE — grade D or F: the score, or a finding that caps the grade (named in the reason);
  * 3. DYOR_LIMITED_DATA — a core fact or a behaviour fact is missing: clean behaviour is not established;
  * 4. CONSIDER — grade A or B, contract and behavioural risk LOW, no group HIGH, at least a day old;
- * 5. WATCH — everything else.
+ * 5. WATCH — everything else: grade C, or A/B not yet clean or a day old.
  * Confidence is the rule's, scaled by data completeness: × (0.5 + 0.5 × completeness).
  */
 export function recommend(input: RecommendationInput): Static<typeof Recommendation> {
@@ -77,15 +79,13 @@ export function recommend(input: RecommendationInput): Static<typeof Recommendat
   if (certain.length > 0)
     return decide('AVOID_CERTAIN', 'AVOID', 'LONG_TERM', `Avoid: ${certain.join('; ')}. These do not go away.`)
 
-  const high = (['contract_risk', 'liquidity_risk', 'behavioral_risk'] as const).filter(
-    (group) => breakdown[group] === 'HIGH',
-  )
-  if (input.bundled || high.length > 0) {
-    const why = [
-      input.bundled && 'developer-funded wallets bought in the opening slot (bundled launch)',
-      ...high.map((group) => `${group.replace('_', ' ')} is HIGH`),
-    ].filter(Boolean)
-    return decide('AVOID_RISK', 'AVOID', young ? 'SHORT_TERM' : 'MEDIUM_TERM', `Avoid: ${why.join('; ')}.`)
+  if (input.grade === 'D' || input.grade === 'F') {
+    const capped = input.capping.map((entry) => `${entry.title} (${entry.code})`)
+    const why =
+      capped.length > 0
+        ? `grade ${input.grade}, capped by ${capped.join('; ')}: a finding that alone lets the holder's money be taken`
+        : `grade ${input.grade}: the risks found add up`
+    return decide('AVOID_GRADE', 'AVOID', young ? 'SHORT_TERM' : 'MEDIUM_TERM', `Avoid: ${why}.`)
   }
 
   const behaviourMissing = BEHAVIOUR_FACTS.filter((name) => input.missing.includes(name))
@@ -99,7 +99,10 @@ export function recommend(input: RecommendationInput): Static<typeof Recommendat
 
   const gradeOk = input.grade === 'A' || input.grade === 'B'
   const clean =
-    breakdown.contract_risk === 'LOW' && breakdown.behavioral_risk === 'LOW' && breakdown.market_risk !== 'HIGH'
+    breakdown.contract_risk === 'LOW' &&
+    breakdown.behavioral_risk === 'LOW' &&
+    breakdown.liquidity_risk !== 'HIGH' &&
+    breakdown.market_risk !== 'HIGH'
   const oldEnough = input.ageDays !== null && input.ageDays >= CONSIDER_MIN_AGE_DAYS
   if (gradeOk && clean && oldEnough) {
     const horizon: Horizon =
@@ -116,6 +119,7 @@ export function recommend(input: RecommendationInput): Static<typeof Recommendat
     !gradeOk && `grade ${input.grade}`,
     breakdown.contract_risk !== 'LOW' && `contract risk ${breakdown.contract_risk}`,
     breakdown.behavioral_risk !== 'LOW' && `behavioural risk ${breakdown.behavioral_risk}`,
+    breakdown.liquidity_risk === 'HIGH' && 'liquidity risk HIGH',
     breakdown.market_risk === 'HIGH' && 'market risk HIGH',
     !oldEnough && 'less than a day of history',
   ].filter(Boolean)

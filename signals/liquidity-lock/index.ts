@@ -6,7 +6,7 @@ import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src
 const meta = signalMeta({
   id: 'liquidity-lock',
   riskGroup: 'liquidity_risk',
-  version: '1.1.0',
+  version: '1.2.0',
   title: 'Liquidity lock',
   risk: "The main pool's LP is neither burned nor held by a lock program, and one wallet holds enough of it to pull the pool.",
   why: 'Burned or locked LP cannot be withdrawn; LP in one wallet is a rug pull one transaction away.',
@@ -26,7 +26,8 @@ const meta = signalMeta({
       severity: 'high',
       points: -10,
       when: 'one wallet holds at least `pullablePct` of the unlocked LP',
-      why: 'It can take half the pool in one transaction',
+      why: 'It can take half the pool in one transaction: the grade is capped at D',
+      ceiling: 'D',
     },
     LP_LOCKED: { severity: 'info', points: 0, when: 'burned plus lock-program LP is at least `lockedPct`' },
     LP_UNLOCKED: {

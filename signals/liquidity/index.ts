@@ -37,7 +37,7 @@ const BANDS: readonly { rating: Exclude<Rating, 'UNKNOWN'>; min: number; meaning
 const meta = signalMeta({
   id: 'liquidity',
   riskGroup: 'liquidity_risk',
-  version: '1.0.0',
+  version: '1.1.0',
   title: 'Liquidity depth',
   risk: 'Too little liquidity to exit.',
   why: 'Liquidity is the exit: with a thin pool a sell crashes the price, and a pulled pool leaves holders nothing to sell into.',
@@ -53,7 +53,8 @@ const meta = signalMeta({
       severity: 'critical',
       points: -35,
       when: "total liquidity of the token's pairs under `criticalUsd`",
-      why: 'The reference weight: any sale crashes the price',
+      why: 'The reference weight: any sale crashes the price; a holder cannot get out, so the grade is capped at D',
+      ceiling: 'D',
     },
     LIQUIDITY_LOW: {
       severity: 'high',

@@ -16,7 +16,7 @@ describe('documentation stays in step with the code', () => {
   test.each(GENERATED.map((section) => [`${section.file} § ${section.name}`, section] as const))(
     '%s is the one generated from the code (run `npm run docs` after changing it)',
     async (_, section) => {
-      expect(await current(section)).toBe(rendered(section))
+      expect(await current(section)).toBe(await rendered(section))
     },
   )
 

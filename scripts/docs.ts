@@ -4,6 +4,7 @@
  * is stale.
  */
 import { join } from 'node:path'
+import { recommendationTable } from '../plugins/deep-dive/recommendation.ts'
 import { rejectionTable } from '../plugins/trade/rejections.ts'
 import { configTable } from '../src/core/config.ts'
 import { errorTable } from '../src/core/errors.ts'
@@ -29,6 +30,7 @@ export const GENERATED: readonly GeneratedSection[] = [
   { file: 'docs/scoring/market-intel.md', name: 'findings-market-intel', content: () => findingsTable('market_intel') },
   { file: 'docs/scoring/deep-dive.md', name: 'findings-deep-dive', content: () => findingsTable('deep_dive') },
   { file: 'docs/scoring/deep-dive.md', name: 'risk-groups', content: () => riskGroupTable() },
+  { file: 'docs/scoring/deep-dive.md', name: 'recommendation', content: recommendationTable },
   // Scans every sandbox scenario and replays the recorded real tokens (a few seconds).
   { file: 'docs/scoring.md', name: 'verdicts', content: verdictTable },
 ]

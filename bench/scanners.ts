@@ -5,14 +5,10 @@
  *
  *   npm run bench -- scanners [--latency 100] [--repeat 2000]
  */
-import pino from 'pino'
+import { scanRequest, waivedService } from '../test/support/service.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { createContext } from '../src/context.ts'
 import { numberOption } from './load.ts'
-import { WAIVED_PAYMENTS } from '../test/support/payments.ts'
 
 const SCANNERS = [
   { route: '/scan/quick', name: 'quick scan', targetMs: 5_000 },
@@ -27,26 +23,13 @@ export async function run(args: string[]): Promise<void> {
   const repeat = option('repeat', 2000)
   const sandbox = await startSandbox(ephemeralSandboxOptions())
   const service = () =>
-    createApp(
-      createContext(
-        loadConfig({
-          DATA_DIR: ':memory:',
-          LOG_LEVEL: 'silent',
-          ...sandbox.serviceSettings,
-          RATE_LIMIT_SCANNER_BURST: '1000000',
-          RATE_LIMIT_SCANNER_PER_MINUTE: '1000000',
-        }),
-        { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS },
-      ),
-    )
+    waivedService({
+      ...sandbox.serviceSettings,
+      RATE_LIMIT_SCANNER_BURST: '1000000',
+      RATE_LIMIT_SCANNER_PER_MINUTE: '1000000',
+    })
   const post = (app: ReturnType<typeof service>, route: string, mint: string) =>
-    app.handle(
-      new Request(`http://localhost${route}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token_address: mint }),
-      }),
-    )
+    app.handle(scanRequest(route, { token_address: mint }))
   const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
   const upstream = () => ['rpc', 'dexscreener', 'jupiter'].reduce((sum, key) => sum + sandbox.faults.countOf(key), 0)
 

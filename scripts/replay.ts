@@ -9,13 +9,9 @@
  * whether it matches the recorded one (grade, verdict, score, missing facts), and any request the
  * cassette had no answer for. Exit code 1 when the answers differ.
  */
-import pino from 'pino'
+import { scanRequest, waivedService } from '../test/support/service.ts'
 import { startReplay } from '../sandbox/replay.ts'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { createContext } from '../src/context.ts'
 import { type Cassette, readCassette } from '../src/sources/tape.ts'
-import { WAIVED_PAYMENTS } from '../test/support/payments.ts'
 
 /** Settings the mainnet profile requires but a replay never uses (no payment is taken or offered). */
 const MAINNET_PLACEHOLDERS = {
@@ -42,26 +38,16 @@ export const COMPARED = [
 export async function replayScan(cassette: Cassette) {
   const replay = startReplay(cassette)
   try {
-    const settings: Record<string, string> = {
-      DATA_DIR: ':memory:',
-      LOG_LEVEL: 'silent',
+    const app = waivedService({
       ...(cassette.settings.SOLSENTRY_PROFILE === 'mainnet' ? MAINNET_PLACEHOLDERS : {}),
       ...cassette.settings,
       SOLANA_RPC_URL: replay.urls.rpc,
       DEXSCREENER_URL: replay.urls.dexscreener,
       JUPITER_URL: replay.urls.jupiter,
-    }
-    const app = createApp(
-      createContext(loadConfig(settings), { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS }),
-    )
-    const [method, path] = cassette.route.split(' ') as [string, string]
-    const response = await app.handle(
-      new Request(`http://127.0.0.1${path}`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(cassette.body),
-      }),
-    )
+    })
+    // Only scanner requests are recorded: `POST <path>`.
+    const path = cassette.route.split(' ')[1]!
+    const response = await app.handle(scanRequest(path, cassette.body))
     return {
       status: response.status,
       answer: (await response.json()) as Record<string, unknown>,

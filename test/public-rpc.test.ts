@@ -5,14 +5,10 @@ import { QUICK_SCAN_DEADLINE_MS } from '../plugins/quick-scan/index.ts'
 import { USDC_MINT_ADDRESS } from '../src/onchain/programs.ts'
 import { RPC_PROVIDERS } from '../src/sources/rpc-providers.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
-import pino from 'pino'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { createContext } from '../src/context.ts'
-import { WAIVED_PAYMENTS } from './support/payments.ts'
 import { scannerService } from './support/scanner-service.ts'
+import { scanRequest, waivedService } from './support/service.ts'
 
 /**
  * The scanners on Solana's public endpoint (SANDBOX_RPC_PROFILE=public): getTokenLargestAccounts and
@@ -119,21 +115,10 @@ describe('the keyed RPC profile (SANDBOX_RPC_PROFILE=keyed: every method served,
     const keyed = await startSandbox(ephemeralSandboxOptions({ rpcProfile: 'keyed' }))
     try {
       expect(keyed.serviceSettings.SOLANA_RPC_PROVIDER).toBe('keyed')
-      const service = createApp(
-        createContext(loadConfig({ DATA_DIR: ':memory:', LOG_LEVEL: 'silent', ...keyed.serviceSettings }), {
-          logger: pino({ level: 'silent' }),
-          payments: WAIVED_PAYMENTS,
-        }),
-      )
+      const service = waivedService(keyed.serviceSettings)
       const mint = keyed.file.scenarios.find((scenario) => scenario.name === 'sniped-launch')!.mint
       const started = Date.now()
-      const response = await service.handle(
-        new Request('http://localhost/scan/deep', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ token_address: mint }),
-        }),
-      )
+      const response = await service.handle(scanRequest('/scan/deep', { token_address: mint }))
       const body = (await response.json()) as { holders_source: string; missing_fields: string[] }
       expect(response.status).toBe(200)
       expect(Date.now() - started).toBeLessThan(DEEP_DIVE_DEADLINE_MS + 1_000)

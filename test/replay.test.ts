@@ -6,6 +6,7 @@ import { COMPARED, differences, replayScan } from '../scripts/replay.ts'
 import { readCassette } from '../src/sources/tape.ts'
 import { tslaxCassette, usdcCassette } from './support/assembled-cassettes.ts'
 import { scannerService } from './support/scanner-service.ts'
+import { scanRequest } from './support/service.ts'
 
 /**
  * Record and replay (docs/replay.md): RECORD_DIR writes each scan's upstream exchanges as a cassette
@@ -18,13 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const recording = freshApp({ RECORD_DIR: dir })
 
 async function recordScan(path: string, scenario: string) {
-  const response = await recording.handle(
-    new Request(`http://localhost${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token_address: mintOf(scenario) }),
-    }),
-  )
+  const response = await recording.handle(scanRequest(path, { token_address: mintOf(scenario) }))
   expect(response.status).toBe(200)
   const id = response.headers.get('x-request-id')!
   return { answer: (await response.json()) as Record<string, unknown>, cassette: readCassette(join(dir, `${id}.json`)) }
@@ -65,14 +60,7 @@ describe('RECORD_DIR', () => {
 
   test('without RECORD_DIR nothing is written', async () => {
     const before = readdirSync(dir).length
-    const { freshApp: plain } = { freshApp }
-    await plain().handle(
-      new Request('http://localhost/scan/quick', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token_address: mintOf('blue-chip') }),
-      }),
-    )
+    await freshApp().handle(scanRequest('/scan/quick', { token_address: mintOf('blue-chip') }))
     expect(readdirSync(dir).length).toBe(before)
   })
 })

@@ -26,24 +26,21 @@ export function scoreOf(factors: readonly Factor[]): number {
 
 /** Best first: a grade's index is its rank (lower is better). */
 const ORDER: readonly Grade[] = GRADE_BANDS.map((band) => band.grade)
+/** The rank of the score's band. */
+const bandRank = (score: number) => GRADE_BANDS.findIndex((band) => score >= band.min)
+/** The rank a factor caps the grade at (a hard fail is a ceiling of F); 0 (A) when it caps nothing. */
+const capRank = (entry: Factor) => ORDER.indexOf(entry.hard_fail ? 'F' : (entry.grade_ceiling ?? 'A'))
 
 /**
  * The grade of a score, capped by the findings: the worse of the score's band and the lowest ceiling
- * among the factors (a hard fail is a ceiling of F). Other findings can never lift a ceiling.
+ * among the factors. Other findings can never lift a ceiling.
  */
 export function gradeOf(score: number, factors: readonly Factor[]): Grade {
-  let worst = ORDER.indexOf(GRADE_BANDS.find((band) => score >= band.min)!.grade)
-  for (const entry of factors) {
-    const cap = entry.hard_fail ? 'F' : entry.grade_ceiling
-    if (cap) worst = Math.max(worst, ORDER.indexOf(cap))
-  }
-  return ORDER[worst]!
+  return ORDER[Math.max(bandRank(score), ...factors.map(capRank))]!
 }
 
-/** The factors whose ceiling decided the grade (below the score's band), worst first. */
+/** The factors whose ceiling decided the grade (below the score's band). */
 export function cappingFactors(score: number, factors: readonly Factor[]): Factor[] {
-  const band = ORDER.indexOf(GRADE_BANDS.find((entry) => score >= entry.min)!.grade)
   const grade = ORDER.indexOf(gradeOf(score, factors))
-  if (grade <= band) return []
-  return factors.filter((entry) => ORDER.indexOf(entry.hard_fail ? 'F' : (entry.grade_ceiling ?? 'A')) === grade)
+  return grade > bandRank(score) ? factors.filter((entry) => capRank(entry) === grade) : []
 }

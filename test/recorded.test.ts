@@ -97,7 +97,19 @@ describe('recorded real answers', () => {
   })
 })
 
-describe('the sandbox stand-ins answer in the recorded shapes', () => {
+/**
+ * A recorded JSON-RPC answer, parsed as SolanaSource parses the wire (integers as bigints), or as the
+ * facts see it after kit's answer transform (`plain`: the small integers kit hands back as numbers).
+ */
+const rpcFixture = (name: string, plain = false) => {
+  const text = readFileSync(join(RECORDED, 'solana-rpc', name), 'utf8')
+  return (plain ? JSON.parse(text) : parseJsonWithBigInts(text)) as Recorded & {
+    answer: { result?: unknown; error?: unknown }
+  }
+}
+const rpcFixtures = readdirSync(join(RECORDED, 'solana-rpc')).filter((name) => name.endsWith('.json'))
+
+describe('the sandbox stand-ins answer in the recorded shapes (one validator for both)', () => {
   let sandbox: RunningSandbox
   beforeAll(async () => {
     sandbox = await startSandbox(ephemeralSandboxOptions())
@@ -106,6 +118,22 @@ describe('the sandbox stand-ins answer in the recorded shapes', () => {
     await sandbox?.stop()
   })
 
+  /** One JSON-RPC call to the sandbox RPC, its answer read as SolanaSource reads the wire. */
+  async function call(method: string, params: unknown[]) {
+    const response = await fetch(sandbox.file.urls.rpc, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    return parseJsonWithBigInts(await response.text()) as { result?: unknown; error?: unknown }
+  }
+
+  /** The call's result, checked against its method's boundary schema. */
+  async function rpc(method: string, params: unknown[]) {
+    const answer = await call(method, params)
+    expect({ method, errors: errorsOf(RPC_RESULT_SCHEMAS[method]!, answer.result) }).toEqual({ method, errors: [] })
+    return answer.result
+  }
   test('aggregator: /tokens/v2/search of every scenario token passes the schema the recorded answers pass', async () => {
     const schema = schemaOf('/tokens/v2/search?query=')!
     for (const scenario of sandbox.file.scenarios) {
@@ -121,39 +149,6 @@ describe('the sandbox stand-ins answer in the recorded shapes', () => {
           if (entry.audit && flag in entry.audit) expect(entry.audit[flag]).toBe(true)
     }
   })
-})
-
-/**
- * A recorded JSON-RPC answer, parsed as SolanaSource parses the wire (integers as bigints), or as the
- * facts see it after kit's answer transform (`plain`: the small integers kit hands back as numbers).
- */
-const rpcFixture = (name: string, plain = false) => {
-  const text = readFileSync(join(RECORDED, 'solana-rpc', name), 'utf8')
-  return (plain ? JSON.parse(text) : parseJsonWithBigInts(text)) as Recorded & {
-    answer: { result?: unknown; error?: unknown }
-  }
-}
-const rpcFixtures = readdirSync(join(RECORDED, 'solana-rpc')).filter((name) => name.endsWith('.json'))
-
-describe('the sandbox RPC and DexScreener answer in the recorded shapes', () => {
-  let sandbox: RunningSandbox
-  beforeAll(async () => {
-    sandbox = await startSandbox(ephemeralSandboxOptions())
-  })
-  afterAll(async () => {
-    await sandbox?.stop()
-  })
-
-  async function rpc(method: string, params: unknown[]) {
-    const response = await fetch(sandbox.file.urls.rpc, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    })
-    const answer = parseJsonWithBigInts(await response.text()) as { result?: unknown; error?: unknown }
-    expect({ method, errors: errorsOf(RPC_RESULT_SCHEMAS[method]!, answer.result) }).toEqual({ method, errors: [] })
-    return answer.result
-  }
 
   test('every RPC method the service reads, for every scenario, passes the schema the recorded answers pass', async () => {
     for (const scenario of sandbox.file.scenarios) {
@@ -175,12 +170,8 @@ describe('the sandbox RPC and DexScreener answer in the recorded shapes', () => 
     }
     // The executor's reads (its simulation runs through the same schema in the trade suites).
     await rpc('getBlockHeight', [{ commitment: 'confirmed' }])
-    const latest = await fetch(sandbox.file.urls.rpc, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getLatestBlockhash', params: [] }),
-    })
-    const { blockhash } = ((await latest.json()) as { result: { value: { blockhash: string } } }).result.value
+    const latest = (await call('getLatestBlockhash', [])).result as { value: { blockhash: string } }
+    const { blockhash } = latest.value
     await rpc('isBlockhashValid', [blockhash, { commitment: 'confirmed' }])
     await rpc('getProgramAccounts', [
       'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',

@@ -19,11 +19,11 @@ export const DexPairSchema = Type.Object({
   chainId: Type.String(),
   dexId: Type.String(),
   pairAddress: Type.String(),
-  labels: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
+  labels: Type.Optional(Maybe(Type.Array(Type.String()))),
   baseToken: Token,
   quoteToken: Token,
   priceNative: Type.String(),
-  priceUsd: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  priceUsd: Type.Optional(Maybe(Type.String())),
   txns: Type.Optional(
     Type.Object({
       m5: Type.Optional(Count),
@@ -33,20 +33,20 @@ export const DexPairSchema = Type.Object({
     }),
   ),
   volume: Type.Optional(Window(Type.Number())),
-  priceChange: Type.Optional(Type.Union([Window(Type.Number()), Type.Null()])),
+  priceChange: Type.Optional(Maybe(Window(Type.Number()))),
   liquidity: Type.Optional(
     Maybe(
       Type.Object({
-        usd: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+        usd: Type.Optional(Maybe(Type.Number())),
         // Launchpad pairs (a pump.fun curve) come with part of it: every member is optional upstream.
         base: Type.Optional(Type.Number()),
         quote: Type.Optional(Type.Number()),
       }),
     ),
   ),
-  fdv: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-  marketCap: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-  pairCreatedAt: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  fdv: Type.Optional(Maybe(Type.Number())),
+  marketCap: Type.Optional(Maybe(Type.Number())),
+  pairCreatedAt: Type.Optional(Maybe(Type.Number())),
   info: Type.Optional(Type.Object({ imageUrl: Type.Optional(Type.String()) })),
 })
 

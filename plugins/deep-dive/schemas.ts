@@ -6,6 +6,7 @@ import {
   LP_MODELS,
   LP_STATUSES,
   RISK_GROUPS,
+  PERMANENT_LOCK_DAYS,
   type RiskGroup,
 } from '../../src/pipeline/vocabulary.ts'
 
@@ -82,11 +83,10 @@ export const DeepLockStatus = Type.Object({
   }),
   lock_duration_days: Type.Number({
     minimum: 0,
-    description:
-      'Days the LP stays locked: 0 when it is not locked; the days until the time locks release enough of it to fall below 95%; 36500 (a hundred years, with `permanent`) when nothing can release it — burned LP, a permanent lock program, a bonding curve. A lock that could not be dated gives 0 and `lock_duration_days` in missing_fields (docs/data-quality.md)',
+    description: `Days the LP stays locked: 0 when it is not locked; the days until the time locks release enough of it to fall below 95%; ${PERMANENT_LOCK_DAYS} (a hundred years, with \`permanent\`) when nothing can release it — burned LP, a permanent lock program, a bonding curve. A lock that could not be dated gives 0 and \`lock_duration_days\` in missing_fields (docs/data-quality.md)`,
   }),
   permanent: Type.Boolean({
-    description: 'Burned LP and permanent locks alone keep it locked (lock_duration_days is then 36500)',
+    description: `Burned LP and permanent locks alone keep it locked (lock_duration_days is then ${PERMANENT_LOCK_DAYS})`,
   }),
   locked_pct: Type.Number({
     minimum: 0,

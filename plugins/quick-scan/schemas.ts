@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox'
 import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../src/pipeline/schemas.ts'
-import { HOLDERS_SOURCES, LIQUIDITY_RATINGS, LP_MODELS, LP_STATUSES } from '../../src/pipeline/vocabulary.ts'
+import {
+  HOLDERS_SOURCES,
+  LIQUIDITY_RATINGS,
+  LP_MODELS,
+  LP_STATUSES,
+  PERMANENT_LOCK_DAYS,
+} from '../../src/pipeline/vocabulary.ts'
 
 export const LiquidityCheck = Type.Object({
   rating: Enum(LIQUIDITY_RATINGS),
@@ -23,8 +29,7 @@ export const QuickLockStatus = Type.Object({
   burned_pct: Nullable(Type.Number({ description: 'Share of the LP the pool minted that is burned' })),
   lock_duration_days: Nullable(
     Type.Number({
-      description:
-        'When the LP is burned or a bonding curve holds the reserves: 36500 (a hundred years, the stand-in for forever); null otherwise (the quick scan does not read lock programs; the deep dive does)',
+      description: `When the LP is burned or a bonding curve holds the reserves: ${PERMANENT_LOCK_DAYS} (a hundred years, the stand-in for forever); null otherwise (the quick scan does not read lock programs; the deep dive does)`,
     }),
   ),
   source: Enum(['lp_burn', 'bonding_curve', 'not_applicable', 'no_pool', 'unknown'] as const),

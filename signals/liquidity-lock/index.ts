@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { LpLocksFact } from '../../src/facts/types.ts'
 import { notMeasured } from '../../src/pipeline/derive/outcome.ts'
+import { PERMANENT_LOCK_DAYS } from '../../src/pipeline/vocabulary.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
@@ -42,11 +43,7 @@ const meta = signalMeta({
 
 const round2 = (value: number) => Math.round(value * 100) / 100
 
-/**
- * `lock_duration_days` of a lock nothing can release — burned LP, a permanent lock program, a bonding
- * curve's custody: a hundred years, the documented stand-in for "forever" (`permanent` says it).
- */
-export const PERMANENT_LOCK_DAYS = 36_500
+export { PERMANENT_LOCK_DAYS }
 const FOREVER = { days: PERMANENT_LOCK_DAYS, permanent: true }
 
 type LockEntry = LpLocksFact['pools'][number]
@@ -57,14 +54,14 @@ type LockEntry = LpLocksFact['pools'][number]
  * below it (soonest first); undefined when a lock it depends on could not be dated.
  */
 function lockSpan(entry: LockEntry, threshold: number): { days: number; permanent: boolean } | undefined {
-  if (entry.burnedPct + entry.permanentLockedPct >= threshold) return { days: PERMANENT_LOCK_DAYS, permanent: true }
+  if (entry.burnedPct + entry.permanentLockedPct >= threshold) return FOREVER
   let remaining = entry.burnedPct + entry.lockedPct
   for (const unlock of entry.unlocks) {
     if (unlock.inDays === null) return undefined
     remaining -= unlock.pct
     if (remaining < threshold) return { days: unlock.inDays, permanent: false }
   }
-  return { days: PERMANENT_LOCK_DAYS, permanent: true }
+  return FOREVER
 }
 
 /**

@@ -1,3 +1,4 @@
+import { PERMANENT_LOCK_DAYS } from '../../src/pipeline/vocabulary.ts'
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
@@ -42,7 +43,7 @@ export default defineSignal({
       locked_pct: null,
       burned_pct: burned,
       // Locked for good (burned, a curve's custody): the deep dive's stand-in for forever; else not read here.
-      lock_duration_days: locked === true ? 36_500 : null,
+      lock_duration_days: locked === true ? PERMANENT_LOCK_DAYS : null,
       source,
     })
     if (!pools)

@@ -55,3 +55,9 @@ export type HoldersSource = (typeof HOLDERS_SOURCES)[number]
 /** How the developer wallet is known (the dev_history fact's `walletSource`, the deep dive's `address_source`). */
 export const DEV_WALLET_SOURCES = ['creation', 'launchpad'] as const
 export type DevWalletSource = (typeof DEV_WALLET_SOURCES)[number]
+
+/**
+ * `lock_duration_days` of a lock nothing can release — burned LP, a permanent lock program, a bonding
+ * curve's custody: a hundred years, the documented stand-in for "forever" (docs/data-quality.md).
+ */
+export const PERMANENT_LOCK_DAYS = 36_500

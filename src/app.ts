@@ -6,6 +6,7 @@ import { quickScan } from '../plugins/quick-scan/index.ts'
 import { trade } from '../plugins/trade/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
+import { frontDoor, type Service } from './core/front-door.ts'
 import { ManifestError, type Registry } from './core/manifest.ts'
 
 export interface AppOptions {
@@ -14,11 +15,12 @@ export interface AppOptions {
 }
 
 /**
- * The service: the core, then every feature plugin in a literal `.use()` chain (static imports, so
- * `bun build --compile` embeds them and types flow). Each plugin registers its manifest when it is
- * constructed; a duplicate route or skill id throws ManifestError here, before anything listens.
+ * The service: its front door (src/core/front-door.ts), then the framework app — the core, then every
+ * feature plugin in a literal `.use()` chain (static imports, so `bun build --compile` embeds them and
+ * types flow). Each plugin registers its manifest when it is constructed; a duplicate route or skill id
+ * throws ManifestError here, before anything listens.
  */
-export function createApp(ctx: ServiceContext, options: AppOptions = {}) {
+export function createApp(ctx: ServiceContext, options: AppOptions = {}): Service {
   const app = new Elysia({ name: 'solsentry' })
     .use(core(ctx))
     .use(discovery(ctx))
@@ -29,7 +31,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}) {
   for (const plugin of options.plugins ?? []) app.use(plugin)
   checkRoutesMatchManifests(app, ctx.registry)
   ctx.registry.checkPaymentsMounted()
-  return app
+  return frontDoor(ctx, app)
 }
 
 /**

@@ -1,6 +1,7 @@
 import { PaymentGate } from './payments/gate.ts'
 import { USDC_MINT_ADDRESS } from './onchain/programs.ts'
 import { createApp } from './app.ts'
+import type { Service } from './core/front-door.ts'
 import { ConfigError, loadConfig, type Config } from './core/config.ts'
 import { createContext } from './context.ts'
 import { ManifestError } from './core/manifest.ts'
@@ -36,7 +37,7 @@ export async function runService(
     throw error
   }
   const ctx = createContext(config, { signals })
-  let app: ReturnType<typeof createApp>
+  let app: Service
   try {
     app = createApp(ctx)
   } catch (error) {

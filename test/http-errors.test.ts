@@ -224,6 +224,16 @@ describe('RATE_LIMITED (429)', () => {
     }
   })
 
+  test('a trailing slash or a query string reaches the same route, its limit and its address check', async () => {
+    const { app } = testApp({ TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_BURST: '2' })
+    const headers = { 'x-forwarded-for': '198.51.100.9' }
+    expectError(await send(app, 'POST', `${SCAN}/`, { json: { token_address: 'BONK' }, headers }), 'INVALID_ADDRESS')
+    expect(
+      (await send(app, 'POST', `${SCAN}?from=test`, { json: { token_address: VALID_MINT }, headers })).status,
+    ).toBe(200)
+    expectError(await send(app, 'POST', SCAN, { json: { token_address: VALID_MINT }, headers }), 'RATE_LIMITED')
+  })
+
   test('routes without a limit class are never limited', async () => {
     const { app } = testApp({ RATE_LIMIT_SCANNER_BURST: '1' })
     for (let i = 0; i < 5; i++) expect((await send(app, 'GET', '/health')).status).toBe(200)
@@ -329,7 +339,6 @@ describe('logging', () => {
   test('one line per request with request id, route, status and duration', async () => {
     const { app, ctx } = testApp()
     await send(app, 'POST', SCAN, { json: { token_address: 'BONK' }, headers: { 'x-request-id': 'log-1' } })
-    // The line is written after the answer is sent.
     const lines = await eventually(
       'the request line',
       () => ctx.logs.filter((line) => line.msg === 'request'),

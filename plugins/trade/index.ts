@@ -35,15 +35,15 @@ export function trade(ctx: ServiceContext) {
     .post(
       quote.path,
       // Handlers destructure what they read: Elysia parses only what a handler names (docs/architecture.md).
-      async function tradeQuoteRoute({ body, set }) {
-        return answer({ set }, tradeAnswer(await quoteTrade(ctx, jobs, body), requestIdOf(set)))
+      async function tradeQuoteRoute({ request, body, set }) {
+        return answer({ set }, tradeAnswer(await quoteTrade(ctx, jobs, body), requestIdOf(request)))
       },
       routeOptions(ctx, quote),
     )
     .post(
       execute.path,
       async function tradeExecuteRoute({ request, body, set }) {
-        const requestId = requestIdOf(set)
+        const requestId = requestIdOf(request)
         const held = () => hold({ request, body, set })
         return answer({ set }, tradeAnswer(await executeTrade({ ctx, jobs, hold: held, requestId }, body), requestId))
       },
@@ -51,10 +51,10 @@ export function trade(ctx: ServiceContext) {
     )
     .get(
       status.path,
-      async function tradeStatusRoute({ params, set }) {
+      async function tradeStatusRoute({ request, params, set }) {
         let job = await jobs.get(params.job_id)
         if (!job)
-          return answer({ set }, tradeAnswer({ kind: 'job_not_found', job_id: params.job_id }, requestIdOf(set)))
+          return answer({ set }, tradeAnswer({ kind: 'job_not_found', job_id: params.job_id }, requestIdOf(request)))
         if (quoteExpired(job)) job = (await expireQuote(jobs, job)) ?? (await jobs.current(job.job_id))
         job = await resolveJob(ctx, jobs, job)
         return jobView(job)
@@ -63,7 +63,7 @@ export function trade(ctx: ServiceContext) {
     )
     .get(
       pairs.path,
-      async function tradePairsRoute({ set }) {
+      async function tradePairsRoute({ request, set }) {
         try {
           if (!ctx.sources.jupiter) throw new Error('no token list is configured (JUPITER_URL)')
           const verified = await ctx.sources.jupiter.tagged('verified', new CallMeter())
@@ -77,7 +77,7 @@ export function trade(ctx: ServiceContext) {
           const message = `the aggregator's token list cannot be read (${(error as Error).message}): retry after ${RETRY_AFTER_S} s`
           return errorBody(
             new ApiError('UPSTREAM_UNAVAILABLE', { message, details: { retry_after_s: RETRY_AFTER_S } }),
-            requestIdOf(set),
+            requestIdOf(request),
           )
         }
       },

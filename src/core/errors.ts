@@ -92,7 +92,12 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>
 
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
+    // An answer to the caller, never logged with a stack (an unexpected error is logged as its cause):
+    // capturing one cost as much as the rest of a refused request.
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(options.message ?? ERROR_CATALOGUE[code].message, { cause: options.cause })
+    Error.stackTraceLimit = limit
     this.name = 'ApiError'
     this.code = code
     this.status = ERROR_CATALOGUE[code].status

@@ -52,6 +52,17 @@ describe('Registry', () => {
     ])
   })
 
+  test('finds a route with path parameters from a request path, and from its own pattern', () => {
+    const registry = new Registry()
+    const status = route({ method: 'GET', path: '/jobs/:job_id', price: 'free', body: undefined })
+    registry.register(defineManifest({ name: 'jobs', routes: { status } }))
+    expect(registry.route('GET', '/jobs/abc')?.key).toBe('GET /jobs/:job_id')
+    expect(registry.route('GET', '/jobs/:job_id')?.key).toBe('GET /jobs/:job_id')
+    expect(registry.route('GET', '/jobs/')).toBeUndefined()
+    expect(registry.route('GET', '/jobs/abc/more')).toBeUndefined()
+    expect(registry.route('POST', '/jobs/abc')).toBeUndefined()
+  })
+
   test('refuses a duplicate route and names both plugins', () => {
     const registry = new Registry()
     registry.register({ name: 'a', routes: { scan: route() } })

@@ -96,6 +96,8 @@ export class Registry {
   readonly #routes = new Map<string, RegisteredRoute>()
   /** method → path → route: looked up on every request, so no key string is built there. */
   readonly #byMethod = new Map<string, Map<string, RegisteredRoute>>()
+  /** Routes with path parameters (`/trade/status/:job_id`), matched segment by segment. */
+  readonly #patterns: { route: RegisteredRoute; segments: string[] }[] = []
   readonly #skills = new Map<string, SkillSpec & { plugin: string }>()
   /** `METHOD path` of the priced routes whose payment is mounted (route hooks, or a handler's hold). */
   readonly #paymentMounted = new Set<string>()
@@ -126,6 +128,7 @@ export class Registry {
       this.#routes.set(route.key, route)
       const paths = this.#byMethod.get(route.method) ?? new Map<string, RegisteredRoute>()
       this.#byMethod.set(route.method, paths.set(route.path, route))
+      if (route.path.includes('/:')) this.#patterns.push({ route, segments: route.path.split('/') })
     }
   }
 
@@ -149,9 +152,20 @@ export class Registry {
     return [...this.#routes.values()]
   }
 
-  /** The route registered for an exact method and path, if any. */
+  /** The route a request's method and path (or a route's own path pattern) reach, if any. */
   route(method: string, path: string): RegisteredRoute | undefined {
-    return this.#byMethod.get(method)?.get(path)
+    return this.#byMethod.get(method)?.get(path) ?? this.#matchPattern(method, path)
+  }
+
+  #matchPattern(method: string, path: string): RegisteredRoute | undefined {
+    if (this.#patterns.length === 0) return undefined
+    const segments = path.split('/')
+    return this.#patterns.find(
+      ({ route, segments: pattern }) =>
+        route.method === method &&
+        pattern.length === segments.length &&
+        pattern.every((part, i) => (part.startsWith(':') ? segments[i] !== '' : part === segments[i])),
+    )?.route
   }
 
   skills(): SkillSpec[] {

@@ -6,9 +6,9 @@ export function publicOrigin(ctx: ServiceContext, request: Request): string {
   return ctx.config.PUBLIC_URL ?? new URL(request.url).origin
 }
 
-/** The request id the core assigned to this request (echoed in `x-request-id`). */
-export function requestIdOf(set: { headers: Record<string, string | number> }): string {
-  return String(set.headers['x-request-id'] ?? '')
+/** The request id the front door assigned to this request (echoed in `x-request-id`). */
+export function requestIdOf(request: Request): string {
+  return metaOf(request).id
 }
 
 /** What the core asks of the server about a request: the client's socket address. */
@@ -19,11 +19,15 @@ export interface RequestMeta {
   id: string
   /** performance.now() at arrival: durations, and (with the wall clock) the arrival time. */
   startedAt: number
+  /** The URL's path, without its query. */
+  path: string
   /** The manifest route, looked up once per request (payment headers, rate limits). */
   route: RegisteredRoute | undefined
   /** The client's address, read when first needed (rate limits): asking the socket costs a sixth of a cheap request. */
   ip?: string
   server: SocketServer
+  /** The JSON body, when the front door read it (the core's parser hands it to the framework). */
+  body?: unknown
 }
 
 const requests = new WeakMap<Request, RequestMeta>()
@@ -39,6 +43,7 @@ export function metaOf(request: Request): RequestMeta {
     requests.get(request) ?? {
       id: 'unknown',
       startedAt: performance.now(),
+      path: new URL(request.url).pathname,
       route: undefined,
       ip: 'unknown',
       server: null,

@@ -31,7 +31,7 @@ export function defineScanner<Routes extends Record<string, RouteSpec>>(definiti
     ctx.registry.register(manifest)
     return new Elysia({ name: `plugin:${manifest.name}` }).post(
       spec.path,
-      async function scanRoute({ body, request, set }) {
+      async function scanRoute({ body, request }) {
         const mint = (body as { token_address: string }).token_address
         const tape = ctx.config.RECORD_DIR ? new Tape() : undefined
         const facts = createTokenContext(mint, ctx.sources, arrivalOf(request) + deadlineMs, tape)
@@ -41,7 +41,7 @@ export function defineScanner<Routes extends Record<string, RouteSpec>>(definiti
           return answered
         } finally {
           facts.close(ctx.logger)
-          if (tape) record(ctx, { route: `POST ${spec.path}`, body, requestId: requestIdOf(set), tape, answered })
+          if (tape) record(ctx, { route: `POST ${spec.path}`, body, requestId: requestIdOf(request), tape, answered })
         }
       },
       routeOptions(ctx, spec),

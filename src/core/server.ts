@@ -1,5 +1,5 @@
-import type { AnyElysia } from 'elysia'
 import { closeContext, type ServiceContext } from '../context.ts'
+import type { Service } from './front-door.ts'
 
 export interface RunningServer {
   /** Where the service listens, e.g. `http://127.0.0.1:8402`. */
@@ -8,24 +8,29 @@ export interface RunningServer {
   shutdown(reason: string): Promise<void>
 }
 
-/** Starts the HTTP server for an app built by createApp. */
-export function startServer(app: AnyElysia, ctx: ServiceContext): RunningServer {
+/** Starts the HTTP server for a service built by createApp: every request enters by its front door. */
+export function startServer(service: Service, ctx: ServiceContext): RunningServer {
   const { config, logger } = ctx
-  app.listen({ hostname: config.HOST, port: config.PORT })
-  const server = app.server
-  if (!server) throw new Error('the HTTP server did not start')
+  const server = Bun.serve({
+    hostname: config.HOST,
+    port: config.PORT,
+    // Keep-alive connections idle this long are closed (what the framework's own listen sets).
+    idleTimeout: 30,
+    development: false,
+    fetch: (request, bun) => service.handle(request, bun),
+  })
   const url = `http://${config.HOST}:${server.port}`
   let stopping: Promise<void> | undefined
 
   async function shutdown(reason: string): Promise<void> {
     stopping ??= (async () => {
       ctx.lifecycle.draining = true
-      logger.info({ reason, pending_requests: server!.pendingRequests }, 'shutting down: draining in-flight requests')
-      const drained = server!.stop(false).then(() => true)
+      logger.info({ reason, pending_requests: server.pendingRequests }, 'shutting down: draining in-flight requests')
+      const drained = server.stop(false).then(() => true)
       const timedOut = Bun.sleep(config.SHUTDOWN_GRACE_MS).then(() => false)
       if (!(await Promise.race([drained, timedOut]))) {
         logger.warn({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'grace period over: closing remaining connections')
-        await server!.stop(true)
+        await server.stop(true)
       }
       logger.info('stopped')
       await closeContext(ctx)

@@ -230,7 +230,7 @@ function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
     requestHash: requestHash(resource, context.body),
     description: spec.summary,
     amount,
-    requestId: requestIdOf(context.set),
+    requestId: requestIdOf(context.request),
   })
 }
 

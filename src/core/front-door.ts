@@ -1,0 +1,214 @@
+import type { AnyElysia } from 'elysia'
+import type { ServiceContext } from '../context.ts'
+import { checkSolanaAddress } from '../onchain/address.ts'
+import { checkDeclaredLength, readJsonBody } from './body.ts'
+import { toApiError } from './error-mapping.ts'
+import { ApiError, errorBody } from './errors.ts'
+import { requestLogger } from './logger.ts'
+import type { RegisteredRoute } from './manifest.ts'
+import { rateLimitShapes, type TakeResult } from './rate-limit.ts'
+import { type RequestMeta, recordRequest, type SocketServer } from './request.ts'
+
+/** The service as a server or a test drives it: one function from a request to its answer. */
+export interface Service {
+  /** Answers one request: the server's `fetch` (tests call it without a socket). */
+  handle(request: Request, server?: SocketServer): Promise<Response>
+  /** The framework behind the front door: routing, schemas, payment, handlers. */
+  readonly app: AnyElysia
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/
+
+/**
+ * CORS for browsers and web agents: any origin (no cookies or credentials are involved), and the
+ * x402 response headers exposed so a page can read the challenge and the receipt.
+ */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'payment-required, payment-response, x-payment-response, x-request-id, retry-after',
+}
+/**
+ * The request headers browsers may send: the official x402 clients' — the payment (`PAYMENT-SIGNATURE`
+ * v2, `X-PAYMENT` v1), `SIGN-IN-WITH-X`, and `Access-Control-Expose-Headers`, which `@x402/fetch` sets as
+ * a request header on its paid retry (a preflight that does not allow it blocks the payment).
+ */
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers':
+    'content-type, x-payment, payment-signature, sign-in-with-x, access-control-expose-headers, x-request-id',
+  'access-control-max-age': '600',
+}
+/** On every answer: a browser never guesses a type other than the one declared. */
+const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff' }
+/** On a paid route's every answer (402 challenges, paid results): never stored by a cache on the way. */
+const PAID_HEADERS = { 'cache-control': 'no-store' }
+
+/**
+ * The front door: what every request goes through before the framework sees it — a request id, the
+ * client's rate limit, the body's size, media type, JSON and address members, the common headers and
+ * one JSON log line. A request refused here (the cheap, common failures: a ticker instead of a mint, a
+ * flood) is answered without entering the framework, whose request pipeline costs more than the whole
+ * refusal; every other request goes on to `app` with its body already read (the core's parser hands it
+ * over). One `Service.handle` serves the socket and the tests alike, so no path skips these steps.
+ */
+export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
+  const { config, logger, registry, store, lifecycle } = ctx
+  const shapes = rateLimitShapes(config)
+  const lines = requestLogger(logger)
+  // A store that can answer synchronously (process memory) keeps the refusal path free of promises.
+  const takeTokenSync = store.takeTokenSync?.bind(store)
+
+  function identify(request: Request, server: SocketServer): RequestMeta {
+    const incoming = request.headers.get('x-request-id')
+    const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+    const path = pathOf(request.url)
+    const meta: RequestMeta = {
+      id,
+      startedAt: performance.now(),
+      path,
+      route: registry.route(request.method, path),
+      server,
+    }
+    recordRequest(request, meta)
+    return meta
+  }
+
+  /** The client's address (X-Forwarded-For's last hop behind TRUST_PROXY), read once per request. */
+  function ipOf(request: Request, meta: RequestMeta): string {
+    meta.ip ??= clientIp(request, meta.server, config.TRUST_PROXY)
+    return meta.ip
+  }
+
+  /** Takes a token from the client's bucket for the route's class; refuses when it is empty. */
+  function limit(request: Request, meta: RequestMeta): Promise<void> | undefined {
+    const limitClass = meta.route?.rateLimit
+    if (!limitClass) return undefined
+    const ip = ipOf(request, meta)
+    const key = `rl:${limitClass}:${ip}`
+    if (takeTokenSync) {
+      enforce(takeTokenSync(key, shapes[limitClass]), ip)
+      return undefined
+    }
+    return store.takeToken(key, shapes[limitClass]).then((taken) => enforce(taken, ip))
+  }
+
+  /** The common headers on an answer from the framework, and the request's log line. */
+  function finish(request: Request, meta: RequestMeta, response: Response): Response {
+    let answered = response
+    const headers = commonHeaders(request, meta)
+    try {
+      for (const name in headers) answered.headers.set(name, headers[name]!)
+    } catch {
+      // An answer with immutable headers (a fetched one): a copy takes them.
+      answered = new Response(response.body, response)
+      for (const name in headers) answered.headers.set(name, headers[name]!)
+    }
+    return logged(request, meta, answered)
+  }
+
+  function logged(request: Request, meta: RequestMeta, response: Response): Response {
+    const duration_ms = Math.round((performance.now() - meta.startedAt) * 100) / 100
+    lines({
+      req_id: meta.id,
+      method: request.method,
+      route: meta.route?.path ?? null,
+      path: meta.path,
+      status: response.status,
+      duration_ms,
+      ip: meta.ip,
+    })
+    return response
+  }
+
+  /** An error raised before the framework: the catalogue's JSON answer, as the core's error hook gives. */
+  function refuse(request: Request, meta: RequestMeta, error: unknown): Response {
+    const { apiError, internal } = toApiError('UNKNOWN', error, request.method, meta.path)
+    if (internal) logger.error({ req_id: meta.id, err: error }, 'unhandled error')
+    // Every header in the constructor: setting them on a built answer costs as much again.
+    const headers = { ...commonHeaders(request, meta), ...apiError.headers, 'content-type': 'application/json' }
+    const response = new Response(JSON.stringify(errorBody(apiError, meta.id)), { status: apiError.status, headers })
+    return logged(request, meta, response)
+  }
+
+  async function handle(request: Request, server: SocketServer = null): Promise<Response> {
+    const meta = identify(request, server)
+    try {
+      if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+        const headers = { ...commonHeaders(request, meta), ...CORS_HEADERS, ...PREFLIGHT_HEADERS }
+        return logged(request, meta, new Response(null, { status: 204, headers }))
+      }
+      if (lifecycle.draining)
+        throw new ApiError('SHUTTING_DOWN', { headers: { 'retry-after': '5', connection: 'close' } })
+      checkDeclaredLength(request)
+      const limited = limit(request, meta)
+      if (limited) await limited
+      const route = meta.route
+      if (route?.body) {
+        const body = await readJsonBody(request, request.headers.get('content-type') ?? '')
+        checkAddresses(route, body)
+        meta.body = body
+      }
+      return finish(request, meta, await app.handle(request))
+    } catch (error) {
+      return refuse(request, meta, error)
+    }
+  }
+
+  return { handle, app }
+}
+
+/**
+ * The address members a route declares, checked before schema validation: the common bad request gets
+ * its actionable INVALID_ADDRESS message without paying for the framework's generic validation report.
+ */
+export function checkAddresses(route: RegisteredRoute, body: unknown): void {
+  for (const field of route.addressFields) {
+    const value =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as Record<string, unknown>)[field]
+        : undefined
+    const check = checkSolanaAddress(value, field)
+    if (!check.ok) throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
+  }
+}
+
+/** The headers every answer carries: its request id, the security header, and the paid and CORS ones where they apply. */
+function commonHeaders(request: Request, meta: RequestMeta): Record<string, string> {
+  const headers: Record<string, string> = { 'x-request-id': meta.id, ...SECURITY_HEADERS }
+  if (meta.route !== undefined && meta.route.price !== 'free') Object.assign(headers, PAID_HEADERS)
+  if (request.headers.has('origin')) Object.assign(headers, CORS_HEADERS)
+  return headers
+}
+
+function enforce(taken: TakeResult, ip: string): void {
+  if (!taken.allowed)
+    throw new ApiError('RATE_LIMITED', {
+      message: `too many requests from ${ip}: retry after ${taken.retryAfterS} s`,
+      headers: { 'retry-after': String(taken.retryAfterS) },
+      details: { retry_after_s: taken.retryAfterS },
+    })
+}
+
+/**
+ * A request URL's path without its query (and one trailing slash, as the router matches it): string
+ * slicing, as `new URL` costs a sizeable part of a cheap request.
+ */
+export function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start === -1) return '/'
+  const query = url.indexOf('?', start)
+  const hash = url.indexOf('#', start)
+  const end = query === -1 ? (hash === -1 ? url.length : hash) : query
+  const path = url.slice(start, end)
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
+}
+
+function clientIp(request: Request, server: SocketServer, trustProxy: boolean): string {
+  if (trustProxy) {
+    // The right-most entry is the one our own proxy appended; entries to its left are client-supplied.
+    const forwarded = request.headers.get('x-forwarded-for')
+    const last = forwarded?.split(',').at(-1)?.trim()
+    if (last) return last
+  }
+  return server?.requestIP(request)?.address ?? 'unknown'
+}

@@ -11,6 +11,9 @@ import { errorTable } from '../src/core/errors.ts'
 import { issuerTable } from '../src/onchain/issuers.ts'
 import { findingsTable, riskGroupTable, signalCatalogue } from '../src/pipeline/docs.ts'
 import { verdictTable } from './verdicts.ts'
+import { toolTable } from '../plugins/mcp/tools.ts'
+import { renderSkill, SKILL_FILE_ORIGIN } from '../plugins/discovery/skill.ts'
+import { waivedService } from '../test/support/service.ts'
 
 export interface GeneratedSection {
   /** Repository-relative markdown file. */
@@ -24,6 +27,7 @@ export const GENERATED: readonly GeneratedSection[] = [
   { file: 'README.md', name: 'config', content: configTable },
   { file: 'docs/errors.md', name: 'errors', content: errorTable },
   { file: 'docs/trade.md', name: 'rejections', content: rejectionTable },
+  { file: 'docs/mcp.md', name: 'tools', content: () => toolTable(waivedService({}).registry) },
   { file: 'docs/signals.md', name: 'signals', content: () => signalCatalogue() },
   { file: 'docs/scoring.md', name: 'issuers', content: issuerTable },
   { file: 'docs/scoring.md', name: 'findings-quick-scan', content: () => findingsTable('quick_scan') },
@@ -33,6 +37,11 @@ export const GENERATED: readonly GeneratedSection[] = [
   { file: 'docs/scoring/deep-dive.md', name: 'recommendation', content: recommendationTable },
   // Scans every sandbox scenario and replays the recorded real tokens (a few seconds).
   { file: 'docs/scoring.md', name: 'verdicts', content: verdictTable },
+]
+
+/** Files generated whole (no markers): the agent skill the repository ships. */
+export const WHOLE_FILES: readonly { file: string; content: () => string }[] = [
+  { file: 'skills/solsentry/SKILL.md', content: () => renderSkill(waivedService({}).registry, SKILL_FILE_ORIGIN) },
 ]
 
 const ROOT = join(import.meta.dir, '..')
@@ -63,6 +72,7 @@ export async function writeGenerated(): Promise<void> {
     const text = await Bun.file(path).text()
     await Bun.write(path, text.replace(before, await rendered(section)))
   }
+  for (const whole of WHOLE_FILES) await Bun.write(join(ROOT, whole.file), whole.content())
 }
 
 if (import.meta.main) await writeGenerated()

@@ -2,6 +2,7 @@ import { Elysia, type AnyElysia } from 'elysia'
 import { deepDive } from '../plugins/deep-dive/index.ts'
 import { discovery } from '../plugins/discovery/index.ts'
 import { marketIntel } from '../plugins/market-intel/index.ts'
+import { mcp } from '../plugins/mcp/index.ts'
 import { quickScan } from '../plugins/quick-scan/index.ts'
 import { trade } from '../plugins/trade/index.ts'
 import type { ServiceContext } from './context.ts'
@@ -21,6 +22,8 @@ export interface AppOptions {
  * throws ManifestError here, before anything listens.
  */
 export function createApp(ctx: ServiceContext, options: AppOptions = {}): Service {
+  // The MCP plugin answers a tool call as its route's HTTP call, through the front door built below.
+  let service: Service | undefined
   const app = new Elysia({ name: 'solsentry' })
     .use(core(ctx))
     .use(discovery(ctx))
@@ -28,10 +31,12 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(marketIntel(ctx))
     .use(deepDive(ctx))
     .use(trade(ctx))
+    .use(mcp(ctx, (request, server) => service!.handle(request, server)))
   for (const plugin of options.plugins ?? []) app.use(plugin)
   checkRoutesMatchManifests(app, ctx.registry)
   ctx.registry.checkPaymentsMounted()
-  return frontDoor(ctx, app)
+  service = frontDoor(ctx, app)
+  return service
 }
 
 /**

@@ -181,6 +181,64 @@ describe('GET /llm.txt', () => {
   })
 })
 
+describe('GET /.well-known/agent-card.json (A2A)', () => {
+  test('the official @a2a-js/sdk resolver reads it: protocol version, interfaces, skills with modes', async () => {
+    const { DefaultAgentCardResolver } = await import('@a2a-js/sdk/client')
+    const { app } = testApp({ PUBLIC_URL: 'https://solsentry.example' })
+    const resolver = new DefaultAgentCardResolver({
+      fetchImpl: ((input: string, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch,
+    })
+    const card = await resolver.resolve('https://solsentry.example')
+    expect(card.name).toBe('solsentry')
+    expect(card.supportedInterfaces).toEqual([
+      { url: 'https://solsentry.example/mcp', protocolBinding: 'MCP', protocolVersion: '1.0', tenant: '' },
+      { url: 'https://solsentry.example/openapi.json', protocolBinding: 'OPENAPI', protocolVersion: '1.0', tenant: '' },
+    ])
+    expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false })
+    expect(card.skills.map((skill) => skill.id).sort()).toEqual([
+      'fixture_scan',
+      'sol_deep_dive',
+      'sol_market_intel',
+      'sol_quick_scan',
+      'sol_trade',
+    ])
+    expect(card.skills[0]).toMatchObject({ inputModes: ['application/json'], outputModes: ['application/json'] })
+    // The card is A2A's alone: no member of this service's envelope.
+    expect('schema_version' in card).toBe(false)
+  })
+})
+
+describe('GET /llms.txt', () => {
+  test('is in the llmstxt.org format: an H1, a summary blockquote, H2 sections of links', async () => {
+    const { app } = testApp({ PUBLIC_URL: 'https://solsentry.example' })
+    const sent = await send(app, 'GET', '/llms.txt')
+    expect(sent.headers.get('content-type')).toStartWith('text/markdown')
+    const lines = sent.text.split('\n')
+    expect(lines[0]).toBe('# solsentry')
+    expect(lines[2]).toStartWith('> ')
+    const sections = lines.filter((line) => line.startsWith('## '))
+    expect(sections).toEqual(['## Docs', '## Endpoints', '## Optional'])
+    // Every line under a section is a link item: `- [title](url): notes`.
+    const items = lines.slice(lines.indexOf('## Docs')).filter((line) => line !== '' && !line.startsWith('## '))
+    for (const item of items) expect(item).toMatch(/^- \[[^\]]+\]\(https:\/\/solsentry\.example\/[^)]*\): \S/)
+    expect(sent.text).toContain('- [POST /fixture/scan](https://solsentry.example/openapi.json): ')
+    expect(sent.text).toContain('(0.02 USD)')
+  })
+})
+
+describe('GET /skill.md', () => {
+  test('is the agent skill: front matter naming it, the call order, payment and how answers read', async () => {
+    const { app } = testApp({ PUBLIC_URL: 'https://solsentry.example' })
+    const sent = await send(app, 'GET', '/skill.md')
+    expect(sent.headers.get('content-type')).toStartWith('text/markdown')
+    expect(sent.text).toStartWith('---\nname: solsentry\ndescription: >-\n')
+    expect(sent.text).toContain('Base URL: https://solsentry.example')
+    expect(sent.text).toContain('### POST /fixture/scan — 0.02 USD')
+    expect(sent.text).toContain('_meta["x402/payment"]')
+    expect(sent.text).toContain('missing_fields')
+  })
+})
+
 describe('GET /docs', () => {
   test('serves the reference page pointing at /openapi.json', async () => {
     const { app } = testApp()

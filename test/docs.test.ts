@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { current, GENERATED, rendered } from '../scripts/docs.ts'
+import { current, GENERATED, rendered, WHOLE_FILES } from '../scripts/docs.ts'
 
 const read = (path: string) => Bun.file(join(import.meta.dir, '..', path)).text()
 
@@ -17,6 +17,13 @@ describe('documentation stays in step with the code', () => {
     '%s is the one generated from the code (run `npm run docs` after changing it)',
     async (_, section) => {
       expect(await current(section)).toBe(await rendered(section))
+    },
+  )
+
+  test.each(WHOLE_FILES.map((whole) => [whole.file, whole] as const))(
+    '%s is the one generated from the manifests (run `npm run docs` after changing them)',
+    async (_, whole) => {
+      expect(await read(whole.file)).toBe(whole.content())
     },
   )
 

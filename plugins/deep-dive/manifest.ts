@@ -27,6 +27,7 @@ export const manifest = defineManifest({
       response: DeepDiveResult,
       rateLimit: 'scanner',
       tags: ['scanners'],
+      callOrder: { step: 2, when: 'after a quick scan returned grade B or better, while sizing a position' },
     },
   },
 })

@@ -3,15 +3,14 @@ import type { ServiceContext } from '../../src/context.ts'
 import { publicOrigin } from '../../src/core/request.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
 import { SERVICE_VERSION } from '../../src/core/version.ts'
+import { a2aCard, SERVICE_DESCRIPTION } from './agent-card.ts'
 import { renderLlmTxt } from './llm-txt.ts'
+import { renderLlmsTxt } from './llms-txt.ts'
+import { renderSkill } from './skill.ts'
 import { manifest } from './manifest.ts'
 import { openApiDocument } from './openapi.ts'
 
 export { manifest }
-
-const SERVICE_DESCRIPTION =
-  'Tells AI agents and traders whether a Solana token is safe, what its market is doing, and executes ' +
-  'swaps for callers who keep their own keys. Pay per call in USDC over x402 on Base or Solana.'
 
 /**
  * Discovery and liveness: /health, /.well-known/x402, /.well-known/agent.json, /openapi.json,
@@ -73,6 +72,14 @@ export function discovery(ctx: ServiceContext) {
       routeOptions(ctx, routes.agentCard),
     )
     .get(
+      routes.a2aCard.path,
+      function a2aAgentCard({ request }) {
+        // A Response, not an object: the card's members are A2A's only (no schema_version stamped in).
+        return Response.json(a2aCard(ctx.registry, publicOrigin(ctx, request)))
+      },
+      routeOptions(ctx, routes.a2aCard),
+    )
+    .get(
       routes.openapi.path,
       function openapi() {
         const routeCount = ctx.registry.routes().length
@@ -93,12 +100,30 @@ export function discovery(ctx: ServiceContext) {
       routeOptions(ctx, routes.llmTxt),
     )
     .get(
+      routes.llmsTxt.path,
+      function llmsTxt({ request }) {
+        return markdown(renderLlmsTxt(ctx.registry, publicOrigin(ctx, request)))
+      },
+      routeOptions(ctx, routes.llmsTxt),
+    )
+    .get(
+      routes.skill.path,
+      function skill({ request }) {
+        return markdown(renderSkill(ctx.registry, publicOrigin(ctx, request)))
+      },
+      routeOptions(ctx, routes.skill),
+    )
+    .get(
       routes.docs.path,
       function docs() {
         return new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8', ...HTML_HEADERS } })
       },
       routeOptions(ctx, routes.docs),
     )
+}
+
+function markdown(text: string): Response {
+  return new Response(text, { headers: { 'content-type': 'text/markdown; charset=utf-8' } })
 }
 
 /**

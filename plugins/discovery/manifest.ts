@@ -1,5 +1,5 @@
 import { defineManifest } from '../../src/core/manifest.ts'
-import { AgentCard, HealthResponse, OpenApiDocument, PlainText, X402Manifest } from './schemas.ts'
+import { A2aAgentCard, AgentCard, HealthResponse, OpenApiDocument, PlainText, X402Manifest } from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'discovery',
@@ -31,6 +31,17 @@ export const manifest = defineManifest({
       response: AgentCard,
       tags: ['discovery'],
     },
+    a2aCard: {
+      method: 'GET',
+      path: '/.well-known/agent-card.json',
+      summary: 'A2A agent card',
+      description:
+        'The agent card in the current A2A schema (protocol version 1.0): skills with input and output modes, and the ' +
+        "service's interfaces (its MCP server and its OpenAPI-described HTTP API; it speaks no A2A message binding).",
+      price: 'free',
+      response: A2aAgentCard,
+      tags: ['discovery'],
+    },
     openapi: {
       method: 'GET',
       path: '/openapi.json',
@@ -50,6 +61,28 @@ export const manifest = defineManifest({
       price: 'free',
       response: PlainText,
       produces: 'text/plain',
+      tags: ['discovery'],
+    },
+    llmsTxt: {
+      method: 'GET',
+      path: '/llms.txt',
+      summary: 'llms.txt (llmstxt.org format)',
+      description: 'A summary of the service and links to its descriptions and routes, in the llmstxt.org format.',
+      price: 'free',
+      response: PlainText,
+      produces: 'text/markdown',
+      tags: ['discovery'],
+    },
+    skill: {
+      method: 'GET',
+      path: '/skill.md',
+      summary: 'Agent skill file',
+      description:
+        'A SKILL.md for agent runtimes: when to call which route, how payment works, how to read the answers ' +
+        '(the repository ships it as skills/solsentry/SKILL.md).',
+      price: 'free',
+      response: PlainText,
+      produces: 'text/markdown',
       tags: ['discovery'],
     },
     docs: {

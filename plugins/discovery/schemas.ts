@@ -60,6 +60,18 @@ export const AgentCard = Type.Object({
   ),
 })
 
+/** The A2A agent card: its shape is the A2A protocol's (typed by `@a2a-js/sdk` where it is built). */
+export const A2aAgentCard = Type.Object(
+  {
+    name: Type.String(),
+    description: Type.String(),
+    supportedInterfaces: Type.Array(Type.Object({}, { additionalProperties: true })),
+    version: Type.String(),
+    skills: Type.Array(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: true, description: 'A2A AgentCard (a2a-protocol.org, protocol version 1.0)' },
+)
+
 export const OpenApiDocument = Type.Object(
   {
     openapi: Type.String(),

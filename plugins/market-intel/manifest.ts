@@ -27,6 +27,7 @@ export const manifest = defineManifest({
       response: MarketIntelResult,
       rateLimit: 'scanner',
       tags: ['scanners'],
+      callOrder: { step: 3, when: 'for price, volume and momentum' },
     },
   },
 })

@@ -27,6 +27,7 @@ export const manifest = defineManifest({
       response: QuickScanResult,
       rateLimit: 'scanner',
       tags: ['scanners'],
+      callOrder: { step: 1, when: 'before any swap or buy decision' },
     },
   },
 })

@@ -38,6 +38,7 @@ export const manifest = defineManifest({
       errorBodies: { 422: TradeRejectedBody },
       rateLimit: 'scanner',
       tags: ['trade'],
+      callOrder: { step: 4, when: 'to get a risk-gated swap quote and an unsigned transaction' },
     },
     execute: {
       method: 'POST',
@@ -53,6 +54,10 @@ export const manifest = defineManifest({
       errorBodies: { 422: TradeRejectedBody },
       rateLimit: 'scanner',
       tags: ['trade'],
+      callOrder: {
+        step: 5,
+        when: 'with the transaction signed by your own wallet; the fee is charged only on confirmation',
+      },
     },
     status: {
       method: 'GET',

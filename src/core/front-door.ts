@@ -5,7 +5,7 @@ import { checkDeclaredLength, readJsonBody } from './body.ts'
 import { toApiError } from './error-mapping.ts'
 import { ApiError, errorBody } from './errors.ts'
 import { requestLogger } from './logger.ts'
-import type { RegisteredRoute } from './manifest.ts'
+import type { RegisteredRoute, Registry } from './manifest.ts'
 import { rateLimitShapes, type TakeResult } from './rate-limit.ts'
 import { type RequestMeta, recordRequest, type SocketServer } from './request.ts'
 
@@ -15,6 +15,8 @@ export interface Service {
   handle(request: Request, server?: SocketServer): Promise<Response>
   /** The framework behind the front door: routing, schemas, payment, handlers. */
   readonly app: AnyElysia
+  /** The manifests of the mounted plugins: what the service serves, at what price. */
+  readonly registry: Registry
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
@@ -154,7 +156,7 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
     }
   }
 
-  return { handle, app }
+  return { handle, app, registry }
 }
 
 /**

@@ -27,13 +27,18 @@ export interface RouteSpec {
   /** Schema of the 200 answer. */
   response: TSchema
   /** Media type of the 200 answer. @default 'application/json' */
-  produces?: 'application/json' | 'text/plain' | 'text/html'
+  produces?: 'application/json' | 'text/plain' | 'text/markdown' | 'text/html'
   /** Errors this route can answer beyond those derived from its shape (body, params, rate limit). */
   errors?: ErrorCode[]
   /** A fuller error-body schema for a status (e.g. a trade's 422 with its job fields), instead of the generic one. */
   errorBodies?: Partial<Record<number, TSchema>>
   /** Per-client-IP limit class (see rate-limit.ts). */
   rateLimit?: RateLimitClass
+  /**
+   * Where the route stands in the suggested call order (spec §1 rule 5), and when to call it, in words
+   * an agent reads: /llm.txt, /llms.txt, the MCP tools and the skill file all say it from here.
+   */
+  callOrder?: { step: number; when: string }
   tags: string[]
 }
 
@@ -55,6 +60,8 @@ export interface PluginManifest<Routes extends Record<string, RouteSpec> = Recor
 
 export interface RegisteredRoute extends RouteSpec {
   plugin: string
+  /** The route's key in its manifest's `routes` (e.g. `quote`). */
+  name: string
   skill?: string
   /** `METHOD path`, as the x402 manifest lists it. */
   key: string
@@ -113,14 +120,14 @@ export class Registry {
         )
     }
     const added: RegisteredRoute[] = []
-    for (const spec of Object.values(manifest.routes)) {
+    for (const [name, spec] of Object.entries(manifest.routes)) {
       const key = `${spec.method} ${spec.path}`
       if (!spec.path.startsWith('/')) throw new ManifestError(`${owner}: route path "${spec.path}" must start with /`)
       const other = this.#routes.get(key) ?? added.find((route) => route.key === key)
       if (other) throw new ManifestError(`duplicate route ${key}: declared by plugin:${other.plugin} and ${owner}`)
       if (spec.price !== 'free') usdToAtomicUsdc(spec.price.usd)
       const fields = spec.body ? addressFields(spec.body) : []
-      added.push({ ...spec, plugin: manifest.name, skill: manifest.skill?.id, key, addressFields: fields })
+      added.push({ ...spec, plugin: manifest.name, name, skill: manifest.skill?.id, key, addressFields: fields })
     }
     this.#plugins.set(manifest.name, manifest)
     if (manifest.skill) this.#skills.set(manifest.skill.id, { ...manifest.skill, plugin: manifest.name })
@@ -168,6 +175,13 @@ export class Registry {
     )?.route
   }
 
+  /** The mounted routes in the suggested call order (spec §1 rule 5), each with when to call it. */
+  callOrder(): (RegisteredRoute & { callOrder: { step: number; when: string } })[] {
+    return this.routes()
+      .filter((route): route is RegisteredRoute & { callOrder: { step: number; when: string } } => !!route.callOrder)
+      .sort((a, b) => a.callOrder.step - b.callOrder.step)
+  }
+
   skills(): SkillSpec[] {
     return [...this.#skills.values()].map(({ plugin: _plugin, ...skill }) => skill)
   }
@@ -180,6 +194,17 @@ export class Registry {
         : [{ route: route.key, skill: route.skill, usd: route.price.usd, atomic: usdToAtomicUsdc(route.price.usd) }],
     )
   }
+}
+
+/** The suggested call order (spec §1 rule 5) as numbered lines: `1. POST /scan/quick before any swap…`. */
+export function callOrderLines(registry: Registry): string[] {
+  return registry.callOrder().map((route, index) => `${index + 1}. ${route.key} ${route.callOrder.when}.`)
+}
+
+/** A route's price in words: `free`, `0.02 USD`, `0.15 USD, charged only when the swap confirms`. */
+export function priceInWords(route: Pick<RouteSpec, 'price' | 'deferredPayment'>): string {
+  if (route.price === 'free') return 'free'
+  return `${route.price.usd} USD${route.deferredPayment ? ', charged only when the swap confirms' : ''}`
 }
 
 /** The error codes a route can answer, derived from its shape plus the ones it declares. */

@@ -1,0 +1,35 @@
+/**
+ * What every text for agents says the same way — /llm.txt, /llms.txt and the skill file: how a paid
+ * call is paid, and how an answer reads. Written once here; the routes, prices and call order come
+ * from the manifests.
+ */
+/** How a paid route is paid over HTTP (x402). */
+export const HTTP_PAYMENT = [
+  'Paid routes answer 402 with a challenge: the `payment-required` header (base64 JSON) and a JSON body with',
+  '`accepts[]` (scheme, network, maxAmountRequired in USDC atomic units, asset, payTo). Sign a payment for one',
+  'offer and repeat the identical request with it in the X-PAYMENT header; the receipt comes back in',
+  'X-PAYMENT-RESPONSE. A call that fails is not charged, and a payment pays for one call only. If a paid call',
+  'answers 402 saying its settlement is "not known yet", present the same payment again with the same request',
+  'once the chain shows it: that call is owed, once (on any other request the payment is refused).',
+]
+
+/** How a paid tool is paid over MCP (x402's MCP transport). */
+export const MCP_PAYMENT = [
+  'Over MCP (POST /mcp), a paid tool called without payment answers an isError result with the x402',
+  'PaymentRequired in structuredContent; repeat the call with the signed payment in _meta["x402/payment"];',
+  'the receipt comes back in _meta["x402/payment-response"]. Same prices, same rules.',
+]
+
+/** Trades, as a caller must know them. */
+export const TRADES = [
+  "Trades: a job_id belongs to the wallet that quoted it; each job's transaction is its own; the execute fee",
+  'is charged once, on confirmation, and GET /trade/status/{job_id} reports it as it stands on chain.',
+]
+
+/** How an answer reads: errors, unmeasured members, data quality. */
+export const READING = [
+  'Errors are JSON: {"error": true, "code": "...", "message": "...", "request_id": "..."}.',
+  'Every member keeps its documented type: a number the data could not measure is 0 (an enum takes its',
+  'documented neutral value, a nullable member null) and is named in missing_fields; data_quality says how',
+  'complete the answer is (FULL, PARTIAL, LIMITED). Never read a listed 0 as measured.',
+]

@@ -1,0 +1,112 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { Elysia } from 'elysia'
+import type { ServiceContext } from '../../src/context.ts'
+import { callOrderLines } from '../../src/core/manifest.ts'
+import { metaOf, publicOrigin, type SocketServer } from '../../src/core/request.ts'
+import { routeOptions } from '../../src/core/route-options.ts'
+import { SERVICE_VERSION } from '../../src/core/version.ts'
+import { manifest } from './manifest.ts'
+import { PAYMENT_META, type Tool, toolRequest, toolResult, toolsOf } from './tools.ts'
+
+/** Answers one HTTP request through the service's front door (what `Service.handle` does). */
+export type Dispatch = (request: Request, server: SocketServer) => Promise<Response>
+
+/**
+ * The MCP server at `/mcp` (streamable HTTP, stateless, JSON answers) on the official SDK: the tools
+ * of src/../tools.ts, each call dispatched as its route's HTTP request through `dispatch`, from the
+ * caller's own address (so rate limits hold the caller, not the MCP endpoint).
+ */
+export function mcp(ctx: ServiceContext, dispatch: Dispatch) {
+  ctx.registry.register(manifest)
+  const { routes } = manifest
+  // Built on first use: every plugin has registered its routes by then.
+  let tools: Tool[] | undefined
+  const toolList = () => (tools ??= toolsOf(ctx.registry))
+
+  function serverFor(outer: Request): Server {
+    const server = new Server(
+      { name: 'solsentry', version: SERVICE_VERSION },
+      { capabilities: { tools: {} }, instructions: instructions(ctx) },
+    )
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: toolList().map(({ route: _route, ...tool }) => tool),
+    }))
+    server.setRequestHandler(CallToolRequestSchema, async (call) => {
+      const tool = toolList().find((candidate) => candidate.name === call.params.name)
+      if (!tool)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `unknown tool ${call.params.name}: tools/list names the ${toolList().length} tools of this server`,
+        )
+      const payment = call.params._meta?.[PAYMENT_META]
+      const request = toolRequest(
+        tool,
+        call.params.arguments ?? {},
+        publicOrigin(ctx, outer),
+        payment,
+        forwarded(outer),
+      )
+      return toolResult(tool, await dispatch(request, callerOf(outer)))
+    })
+    return server
+  }
+
+  return new Elysia({ name: 'plugin:mcp' })
+    .post(
+      routes.call.path,
+      async function mcpRoute({ request, body }) {
+        const transport = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        })
+        const server = serverFor(request)
+        await server.connect(transport)
+        try {
+          // The front door read the body already (its size, media type and JSON checked there).
+          return await transport.handleRequest(request, { parsedBody: body })
+        } finally {
+          void server.close()
+        }
+      },
+      routeOptions(ctx, routes.call),
+    )
+    .get(
+      routes.stream.path,
+      function mcpStream() {
+        const body = {
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: this MCP server is stateless, POST each request' },
+          id: null,
+        }
+        return new Response(JSON.stringify(body), {
+          status: 405,
+          headers: { allow: 'POST', 'content-type': 'application/json' },
+        })
+      },
+      routeOptions(ctx, routes.stream),
+    )
+}
+
+/** The headers a tool's HTTP call keeps from the MCP request: the proxy's client address. */
+function forwarded(outer: Request): Record<string, string> {
+  const via = outer.headers.get('x-forwarded-for')
+  return via === null ? {} : { 'x-forwarded-for': via }
+}
+
+/** The MCP caller's socket address, for the tool call's rate limit. */
+function callerOf(outer: Request): SocketServer {
+  const { server } = metaOf(outer)
+  return { requestIP: () => server?.requestIP(outer) ?? null }
+}
+
+/** The server's instructions to the agent: the suggested call order and how paid tools are paid. */
+function instructions(ctx: ServiceContext): string {
+  const order = callOrderLines(ctx.registry).join('\n')
+  return [
+    'solsentry answers whether a Solana token (an SPL mint address, never a ticker) is safe, what its market is doing, and runs bring-your-own-wallet swaps.',
+    `Suggested call order:\n${order}`,
+    'Paid tools answer the x402 PaymentRequired (isError, structuredContent) when called without payment: sign one offer and repeat the call with the payment in _meta["x402/payment"]. A call that fails is not charged; a payment pays for one call.',
+  ].join('\n\n')
+}

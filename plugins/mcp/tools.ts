@@ -1,0 +1,175 @@
+/**
+ * The MCP tools, generated from the plugin manifests: one tool per route of a plugin that declares a
+ * skill, its input and output schemas the route's own, its description what the manifest says (when
+ * to call it, what it costs). A tool call runs as the route's HTTP call through the service's front
+ * door — same validation, rate limit, price, ledger and settle-only-on-success — and its answer is
+ * mapped to a tool result by the x402 MCP transport (specs/transports-v2/mcp.md of coinbase/x402):
+ * a payment requirement is an `isError` result carrying the `PaymentRequired` in `structuredContent`
+ * and, wrapped as `x402/error`, in `content[0].text`; the payment comes in `_meta["x402/payment"]`;
+ * the receipt goes back in `_meta["x402/payment-response"]`.
+ */
+import { type TSchema, Type } from '@sinclair/typebox'
+import { ERROR_CODES } from '../../src/core/errors.ts'
+import { priceInWords, type RegisteredRoute, type Registry } from '../../src/core/manifest.ts'
+import { ErrorBodySchema } from '../../src/core/schemas.ts'
+
+/** The `_meta` keys of the x402 MCP transport. */
+export const PAYMENT_META = 'x402/payment'
+export const RECEIPT_META = 'x402/payment-response'
+
+/** An MCP tool as `tools/list` describes it. */
+export interface Tool {
+  name: string
+  title: string
+  description: string
+  inputSchema: Record<string, unknown>
+  outputSchema: Record<string, unknown>
+  annotations: { readOnlyHint: boolean; openWorldHint: true }
+  /** Not on the wire: the route the tool calls. */
+  route: RegisteredRoute
+}
+
+/** What a tool answers, as `tools/call` returns it. */
+export interface ToolResult {
+  [key: string]: unknown
+  content: { type: 'text'; text: string }[]
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+  _meta?: Record<string, unknown>
+}
+
+/**
+ * The x402 v2 `PaymentRequired` (the challenge a paid tool answers without payment): what an
+ * official client reads to sign a payment.
+ */
+const PaymentRequired = Type.Object(
+  {
+    x402Version: Type.Literal(2),
+    error: Type.Optional(Type.String()),
+    resource: Type.Object(
+      { url: Type.String(), description: Type.Optional(Type.String()), mimeType: Type.Optional(Type.String()) },
+      { additionalProperties: true },
+    ),
+    accepts: Type.Array(
+      Type.Object(
+        {
+          scheme: Type.String(),
+          network: Type.String(),
+          amount: Type.String(),
+          asset: Type.String(),
+          payTo: Type.String(),
+          maxTimeoutSeconds: Type.Number(),
+        },
+        { additionalProperties: true },
+      ),
+    ),
+  },
+  { additionalProperties: true, description: 'x402 v2 PaymentRequired: sign one offer and repeat the call' },
+)
+
+const ToolError = ErrorBodySchema(ERROR_CODES)
+
+/** The MCP tools for the mounted routes, named from the skill: the skill id alone for a one-route skill. */
+export function toolsOf(registry: Registry): Tool[] {
+  const routes = registry.routes().filter((route) => route.skill !== undefined)
+  const perSkill = new Map<string, number>()
+  for (const route of routes) perSkill.set(route.skill!, (perSkill.get(route.skill!) ?? 0) + 1)
+  return routes.map((route) => {
+    const name = perSkill.get(route.skill!) === 1 ? route.skill! : `${route.skill}_${route.name}`
+    return {
+      name,
+      title: route.summary,
+      description: describe(route),
+      inputSchema: plain(route.body ?? route.params ?? Type.Object({}, { additionalProperties: false })),
+      outputSchema: {
+        type: 'object',
+        anyOf: [route.response, ...(route.price === 'free' ? [] : [PaymentRequired]), ToolError].map(plain),
+      },
+      annotations: { readOnlyHint: route.method === 'GET' || route.plugin !== 'trade', openWorldHint: true },
+      route,
+    }
+  })
+}
+
+/** docs/mcp.md's table of tools, from the mounted routes. */
+export function toolTable(registry: Registry): string {
+  const rows = toolsOf(registry).map(({ name, route }) => `| \`${name}\` | \`${route.key}\` | ${priceInWords(route)} |`)
+  return ['| Tool | Route | Price |', '|---|---|---|', ...rows].join('\n')
+}
+
+/** What an agent reads to decide: the summary, when to call it, the price and how payment works. */
+function describe(route: RegisteredRoute): string {
+  const parts = [`${route.summary}.`]
+  if (route.callOrder) parts.push(`Call it ${route.callOrder.when}.`)
+  parts.push(route.description)
+  if (route.price === 'free') parts.push('Free.')
+  else
+    parts.push(
+      `Costs ${priceInWords(route)}, in USDC (x402, Base or Solana): called without payment it answers the x402 PaymentRequired; ` +
+        `repeat the call with the signed payment in _meta["${PAYMENT_META}"]. A call that fails is not charged.`,
+    )
+  return parts.join(' ')
+}
+
+/** A TypeBox schema as plain JSON Schema (its symbols dropped). */
+function plain(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>
+}
+
+/** The HTTP request a tool call makes: the route's path (parameters filled in), its body, the payment. */
+export function toolRequest(
+  tool: Tool,
+  args: Record<string, unknown>,
+  origin: string,
+  payment: unknown,
+  headers: Record<string, string>,
+): Request {
+  const { route } = tool
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(args[name] ?? '')))
+  const init: RequestInit & { headers: Record<string, string> } = { method: route.method, headers: { ...headers } }
+  if (route.method === 'POST') {
+    init.headers['content-type'] = 'application/json'
+    init.body = JSON.stringify(args)
+  }
+  if (payment !== undefined) init.headers['payment-signature'] = Buffer.from(JSON.stringify(payment)).toString('base64')
+  return new Request(`${origin}${path}`, init)
+}
+
+/** The tool result of the route's HTTP answer. */
+export async function toolResult(tool: Tool, response: Response): Promise<ToolResult> {
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = { error: true, code: 'INTERNAL', message: text }
+  }
+  const challenge = response.headers.get('payment-required')
+  if (response.status === 402 && challenge) {
+    const required = decode(challenge) as Record<string, unknown>
+    // The resource is the tool, as the transport names it (the HTTP route stays the ledger's resource).
+    required.resource = { ...(required.resource as object), url: `mcp://tool/${tool.name}` }
+    const message = typeof required.error === 'string' ? required.error : 'payment required'
+    return {
+      isError: true,
+      structuredContent: required,
+      content: [{ type: 'text', text: JSON.stringify({ 'x402/error': { code: 402, message, data: required } }) }],
+    }
+  }
+  const structured = isObject(body) ? body : { value: body }
+  const receipt = response.headers.get('payment-response')
+  return {
+    ...(response.ok ? {} : { isError: true }),
+    structuredContent: structured,
+    content: [{ type: 'text', text }],
+    ...(receipt ? { _meta: { [RECEIPT_META]: decode(receipt) } } : {}),
+  }
+}
+
+function decode(header: string): unknown {
+  return JSON.parse(Buffer.from(header, 'base64').toString('utf8'))
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

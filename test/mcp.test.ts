@@ -1,0 +1,178 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
+import type { PaymentRequired } from '@x402/core/types'
+import pino from 'pino'
+import { demoPayer } from '../sandbox/demo-client.ts'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { createApp } from '../src/app.ts'
+import { closeContext, createContext } from '../src/context.ts'
+import { loadConfig } from '../src/core/config.ts'
+import { startServer } from '../src/core/server.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
+import { usdcOf } from './support/x402.ts'
+
+// The whole service on the sandbox over HTTP on loopback; an MCP client on the official SDK.
+const sandbox = await startSandbox(ephemeralSandboxOptions())
+const ctx = createContext(
+  loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }),
+  { logger: pino({ level: 'silent' }) },
+)
+await (ctx.payments as PaymentGate).start()
+const running = startServer(createApp(ctx), ctx)
+afterAll(async () => {
+  await running.shutdown('test over')
+  await sandbox.stop()
+  await closeContext(ctx).catch(() => {})
+})
+
+const { x402: offers } = sandbox.file
+const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
+
+async function connect(): Promise<Client> {
+  const client = new Client({ name: 'solsentry-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`)))
+  return client
+}
+const mcp = await connect()
+afterAll(() => mcp.close())
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any
+const call = (name: string, args: Record<string, unknown>, payment?: unknown) =>
+  mcp.callTool({ name, arguments: args, ...(payment ? { _meta: { 'x402/payment': payment } } : {}) }) as Promise<Json>
+
+/** A payment the official client signs for the PaymentRequired a paid tool answered. */
+async function pay(required: PaymentRequired, rail: 'solana' | 'base'): Promise<unknown> {
+  const { client } = await demoPayer(sandbox.file, rail)
+  return client.createPaymentPayload(required)
+}
+
+describe('MCP at /mcp (official SDK client)', () => {
+  test('lists one tool per skill route, with the manifests schemas, prices and call order', async () => {
+    const { tools } = await mcp.listTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'sol_deep_dive',
+      'sol_market_intel',
+      'sol_quick_scan',
+      'sol_trade_currencies',
+      'sol_trade_execute',
+      'sol_trade_pairs',
+      'sol_trade_quote',
+      'sol_trade_status',
+    ])
+    const quick = tools.find((tool) => tool.name === 'sol_quick_scan')!
+    expect(quick.inputSchema).toMatchObject({ type: 'object', required: ['token_address'] })
+    expect(quick.description).toContain('before any swap or buy decision')
+    expect(quick.description).toContain('0.02 USD')
+    expect(quick.outputSchema?.type).toBe('object')
+    const status = tools.find((tool) => tool.name === 'sol_trade_status')!
+    expect(status.inputSchema).toMatchObject({ required: ['job_id'] })
+    expect(tools.find((tool) => tool.name === 'sol_trade_pairs')!.description).toContain('Free.')
+    expect(mcp.getInstructions()).toContain('1. POST /scan/quick before any swap or buy decision.')
+  })
+
+  test('a paid tool without payment answers the x402 PaymentRequired (structuredContent and content[0].text)', async () => {
+    const result = await call('sol_quick_scan', { token_address: mintOf('blue-chip') })
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent).toMatchObject({
+      x402Version: 2,
+      resource: { url: 'mcp://tool/sol_quick_scan' },
+      accepts: [
+        { network: 'eip155:31337', amount: '20000' },
+        { network: offers.solana.network, amount: '20000' },
+      ],
+    })
+    const wrapped = JSON.parse(result.content[0].text)
+    expect(wrapped['x402/error']).toMatchObject({ code: 402, data: result.structuredContent })
+  })
+
+  test('paid on the Solana rail: the scan, the receipt in _meta, the price moved on chain; the payment replayed is refused', async () => {
+    const mint = mintOf('blue-chip')
+    const { payer } = await demoPayer(sandbox.file, 'solana')
+    const [buyerBefore, payToBefore] = [await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]
+    const required = (await call('sol_quick_scan', { token_address: mint })).structuredContent
+    const payment = await pay(required, 'solana')
+    const paid = await call('sol_quick_scan', { token_address: mint }, payment)
+    expect(paid.isError).toBeFalsy()
+    expect(paid.structuredContent).toMatchObject({ schema_version: '2.0', token_address: mint })
+    expect(paid.structuredContent.structural_risk_grade).toMatch(/^[A-F]$/)
+    expect(paid._meta['x402/payment-response']).toMatchObject({ success: true, network: offers.solana.network, payer })
+    expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)
+    expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 20_000n)
+
+    const replayed = await call('sol_quick_scan', { token_address: mint }, payment)
+    expect(replayed.isError).toBe(true)
+    expect(replayed.structuredContent.x402Version).toBe(2)
+    expect(replayed.structuredContent.error).toMatch(/already|used|once/i)
+    expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)
+  })
+
+  test('paid on the Base rail (EIP-3009 on anvil): the market intel and its receipt', async () => {
+    const mint = mintOf('blue-chip')
+    const { payer } = await demoPayer(sandbox.file, 'base')
+    const before = await sandbox.evm.usdcBalance(payer as `0x${string}`)
+    const required = (await call('sol_market_intel', { token_address: mint })).structuredContent
+    const paid = await call('sol_market_intel', { token_address: mint }, await pay(required, 'base'))
+    expect(paid.isError).toBeFalsy()
+    expect(paid.structuredContent).toMatchObject({ schema_version: '2.0', data_quality: 'FULL' })
+    expect(['BULLISH', 'BEARISH', 'NEUTRAL']).toContain(paid.structuredContent.signal)
+    expect(paid._meta['x402/payment-response']).toMatchObject({ success: true, network: 'eip155:31337' })
+    expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 200_000n)
+  })
+
+  test('a bad argument is the error catalogue answer, never a challenge', async () => {
+    const result = await call('sol_quick_scan', { token_address: 'BONK' })
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent).toMatchObject({ error: true, code: 'INVALID_ADDRESS' })
+  })
+
+  test('free tools answer directly: pairs, currencies, a quote and its status', async () => {
+    const pairs = await call('sol_trade_pairs', {})
+    expect(pairs.isError).toBeFalsy()
+    expect(pairs.structuredContent.count).toBeGreaterThan(0)
+    const currencies = await call('sol_trade_currencies', {})
+    expect(currencies.isError).toBeFalsy()
+    const missing = await call('sol_trade_status', { job_id: 'no-such-job' })
+    expect(missing.isError).toBe(true)
+    expect(missing.structuredContent).toMatchObject({ code: 'JOB_NOT_FOUND' })
+  })
+
+  test('a trade that fails after its fee is held is not charged (balances read on chain)', async () => {
+    const buyer = await sandbox.world.signer('demo-buyer')
+    const quoted = await call('sol_trade_quote', {
+      input_mint: 'So11111111111111111111111111111111111111112',
+      output_mint: mintOf('blue-chip'),
+      amount_in: '100000000',
+      user_public_key: buyer.address,
+    })
+    expect(quoted.isError).toBeFalsy()
+    const transaction = getTransactionDecoder().decode(
+      Buffer.from(quoted.structuredContent.unsigned_transaction_b64, 'base64'),
+    )
+    const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+    const args = { job_id: quoted.structuredContent.job_id, signed_transaction_b64: signed }
+    const required = (await call('sol_trade_execute', args)).structuredContent
+    expect(required.accepts[0].amount).toBe('150000')
+    const { payer } = await demoPayer(sandbox.file, 'solana')
+    const before = [await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]
+    // The quote's blockhash expires before the execute arrives: the swap cannot land.
+    for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
+    const failed = await call('sol_trade_execute', args, await pay(required, 'solana'))
+    expect(failed.isError).toBe(true)
+    expect(failed.structuredContent).toMatchObject({ status: 'FAILED', rejection: { code: 'BLOCKHASH_EXPIRED' } })
+    expect(failed._meta?.['x402/payment-response']).toBeUndefined()
+    expect([await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]).toEqual(before)
+  })
+
+  test('an unknown tool is a protocol error naming the list', async () => {
+    await expect(call('sol_everything', {})).rejects.toThrow(/unknown tool sol_everything/)
+  })
+
+  test('GET /mcp answers 405: the server is stateless', async () => {
+    const response = await fetch(`${running.url}/mcp`, { headers: { accept: 'text/event-stream' } })
+    expect(response.status).toBe(405)
+  })
+})

@@ -1,14 +1,28 @@
 import { Elysia, type AnyElysia } from 'elysia'
-import { deepDive } from '../plugins/deep-dive/index.ts'
-import { discovery } from '../plugins/discovery/index.ts'
-import { marketIntel } from '../plugins/market-intel/index.ts'
-import { mcp } from '../plugins/mcp/index.ts'
-import { quickScan } from '../plugins/quick-scan/index.ts'
-import { trade } from '../plugins/trade/index.ts'
+import { deepDive, manifest as deepDiveManifest } from '../plugins/deep-dive/index.ts'
+import { discovery, manifest as discoveryManifest } from '../plugins/discovery/index.ts'
+import { marketIntel, manifest as marketIntelManifest } from '../plugins/market-intel/index.ts'
+import { mcp, manifest as mcpManifest } from '../plugins/mcp/index.ts'
+import { quickScan, manifest as quickScanManifest } from '../plugins/quick-scan/index.ts'
+import { trade, manifest as tradeManifest } from '../plugins/trade/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
 import { frontDoor, type Service } from './core/front-door.ts'
 import { ManifestError, type Registry } from './core/manifest.ts'
+
+/**
+ * The manifests of the plugins below, as one list: the client SDK derives every route's input and output
+ * types from it (a new route of these plugins is typed without hand work); a test checks it names
+ * exactly the plugins `createApp` mounts.
+ */
+export const SERVICE_MANIFESTS = [
+  discoveryManifest,
+  quickScanManifest,
+  marketIntelManifest,
+  deepDiveManifest,
+  tradeManifest,
+  mcpManifest,
+] as const
 
 export interface AppOptions {
   /** Further plugins mounted after the built-in ones (test fixtures, embedders). */

@@ -8,6 +8,8 @@ import { metaOf, publicOrigin, type SocketServer } from '../../src/core/request.
 import { routeOptions } from '../../src/core/route-options.ts'
 import { SERVICE_VERSION } from '../../src/core/version.ts'
 import { manifest } from './manifest.ts'
+
+export { manifest }
 import { PAYMENT_META, type Tool, toolRequest, toolResult, toolsOf } from './tools.ts'
 
 /** Answers one HTTP request through the service's front door (what `Service.handle` does). */

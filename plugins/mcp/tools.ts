@@ -16,6 +16,8 @@ import { ErrorBodySchema } from '../../src/core/schemas.ts'
 /** The `_meta` keys of the x402 MCP transport. */
 export const PAYMENT_META = 'x402/payment'
 export const RECEIPT_META = 'x402/payment-response'
+/** The tool's `_meta` key naming the HTTP route it runs as. */
+export const ROUTE_META = 'solsentry/route'
 
 /** An MCP tool as `tools/list` describes it. */
 export interface Tool {
@@ -25,6 +27,8 @@ export interface Tool {
   inputSchema: Record<string, unknown>
   outputSchema: Record<string, unknown>
   annotations: { readOnlyHint: boolean; openWorldHint: true }
+  /** The HTTP route the tool runs as (`solsentry/route`), so a client may call it over HTTP instead. */
+  _meta: { [ROUTE_META]: string }
   /** Not on the wire: the route the tool calls. */
   route: RegisteredRoute
 }
@@ -86,6 +90,7 @@ export function toolsOf(registry: Registry): Tool[] {
         anyOf: [route.response, ...(route.price === 'free' ? [] : [PaymentRequired]), ToolError].map(plain),
       },
       annotations: { readOnlyHint: route.method === 'GET' || route.plugin !== 'trade', openWorldHint: true },
+      _meta: { [ROUTE_META]: route.key },
       route,
     }
   })

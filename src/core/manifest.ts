@@ -154,6 +154,11 @@ export class Registry {
         )
   }
 
+  /** The names of the registered plugins, in registration order. */
+  plugins(): string[] {
+    return [...this.#plugins.keys()]
+  }
+
   /** Every registered route, in registration order. */
   routes(): RegisteredRoute[] {
     return [...this.#routes.values()]

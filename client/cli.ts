@@ -1,0 +1,208 @@
+#!/usr/bin/env bun
+/**
+ * `solsentry`: the service from a terminal. Readable answers for people (a grade badge, the findings
+ * that decided it, coloured severities, a progress line while a scan runs), `--json` for scripts.
+ *
+ *   solsentry quick <mint>            solsentry trade <mint> --amount <atomic> [--from <mint>] [--slippage <bps>]
+ *   solsentry intel <mint>            solsentry status <job_id>
+ *   solsentry deep <mint>             solsentry pairs | currencies
+ *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
+ *
+ * The wallet: --keypair <file> or SOLSENTRY_KEYPAIR (a Solana keypair file), --evm-key or
+ * SOLSENTRY_EVM_KEY (an EVM private key). The service: --url or SOLSENTRY_URL. Spend: --max-usd (per
+ * call, never above the route's published price) and --budget (per run, in USD).
+ */
+import { join } from 'node:path'
+import { evmAccount, Solsentry, SolsentryError, solanaKeypairFile, type Wallet } from './index.ts'
+import { renderDeepDive, renderJob, renderMarketIntel, renderQuickScan, type Style } from './render.ts'
+
+const ROOT = join(import.meta.dir, '..')
+const SOL_MINT = 'So11111111111111111111111111111111111111112'
+
+const USAGE = `usage: solsentry <command> [options]
+
+commands
+  quick <mint>        structural safety check, A to F (0.02 USD)
+  intel <mint>        market signal: price, volume, pressure (0.20 USD)
+  deep <mint>         adversarial deep dive with a recommendation (0.50 USD)
+  trade <mint> --amount <atomic units> [--from <mint>] [--slippage <bps>]
+                      buy <mint> with your own wallet: quote, sign locally, execute (0.15 USD on confirmation)
+  status <job_id>     a trade's state
+  pairs               tokens you can trade
+  currencies          how calls can be paid
+  mcp                 a local MCP server (stdio) for agent hosts; pays from your wallet
+  serve               run the service (settings from the environment)
+  sandbox             run the offline sandbox and the service on it (as npm start)
+
+options
+  --url <url>         the service (SOLSENTRY_URL; default http://127.0.0.1:8402)
+  --keypair <file>    Solana keypair file paying and signing (SOLSENTRY_KEYPAIR)
+  --evm-key <hex>     EVM private key paying on Base (SOLSENTRY_EVM_KEY)
+  --solana-rpc <url>  Solana RPC for the payment signer (SOLSENTRY_SOLANA_RPC)
+  --max-usd <usd>     the most one call may cost (default and ceiling: its published price)
+  --budget <usd>      the most this run may spend
+  --json              the answer as JSON, for scripts
+`
+
+interface Parsed {
+  command: string | undefined
+  args: string[]
+  flags: Map<string, string | true>
+}
+
+function parse(argv: string[]): Parsed {
+  const args: string[] = []
+  const flags = new Map<string, string | true>()
+  const valued = new Set(['url', 'keypair', 'evm-key', 'solana-rpc', 'max-usd', 'budget', 'amount', 'from', 'slippage'])
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (!arg.startsWith('--')) {
+      args.push(arg)
+      continue
+    }
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined]
+    if (valued.has(name)) flags.set(name, inline ?? argv[++i] ?? '')
+    else flags.set(name, true)
+  }
+  return { command: args.shift(), args, flags }
+}
+
+const text = (flags: Parsed['flags'], name: string, env?: string): string | undefined => {
+  const value = flags.get(name)
+  return typeof value === 'string' && value !== '' ? value : env ? process.env[env] || undefined : undefined
+}
+
+async function clientOf(flags: Parsed['flags']): Promise<Solsentry> {
+  const wallet: Wallet = {}
+  const keypair = text(flags, 'keypair', 'SOLSENTRY_KEYPAIR')
+  if (keypair) wallet.solana = await solanaKeypairFile(keypair)
+  const evmKey = text(flags, 'evm-key', 'SOLSENTRY_EVM_KEY')
+  if (evmKey) wallet.evm = evmAccount(evmKey)
+  return new Solsentry({
+    url: text(flags, 'url'),
+    wallet,
+    solanaRpcUrl: text(flags, 'solana-rpc'),
+    maxPerCallUsd: text(flags, 'max-usd'),
+    budgetUsd: text(flags, 'budget'),
+  })
+}
+
+/** A progress line on stderr while `work` runs (a terminal only): what runs and for how long. */
+async function withProgress<T>(label: string, work: Promise<T>): Promise<T> {
+  if (!process.stderr.isTTY) return work
+  const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+  const started = Date.now()
+  let frame = 0
+  const timer = setInterval(() => {
+    const seconds = ((Date.now() - started) / 1000).toFixed(1)
+    process.stderr.write(`\r${frames[frame++ % frames.length]} ${label} ${seconds} s`)
+  }, 100)
+  try {
+    return await work
+  } finally {
+    clearInterval(timer)
+    process.stderr.write('\r\x1b[2K')
+  }
+}
+
+/** Runs a script of this repository with Bun, in the foreground (serve, sandbox). */
+async function runScript(path: string): Promise<number> {
+  const child = Bun.spawn([process.execPath, join(ROOT, path)], { stdio: ['inherit', 'inherit', 'inherit'] })
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
+  return child.exited
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { command, args, flags } = parse(argv)
+  const json = flags.has('json')
+  const style: Style = { color: !json && process.stdout.isTTY === true && !process.env.NO_COLOR }
+  const print = (answer: unknown, human: () => string) => console.log(json ? JSON.stringify(answer, null, 2) : human())
+  const mint = () => {
+    const value = args[0]
+    if (!value)
+      throw new SolsentryError('USAGE', `${command} needs a token mint address: solsentry ${command} <mint>`, 0)
+    return value
+  }
+
+  switch (command) {
+    case 'quick': {
+      const solsentry = await clientOf(flags)
+      const scan = await withProgress('quick scan', solsentry.quickScan(mint()))
+      print(scan, () => renderQuickScan(style, scan))
+      return 0
+    }
+    case 'intel': {
+      const solsentry = await clientOf(flags)
+      const intel = await withProgress('market intel', solsentry.marketIntel(mint()))
+      print(intel, () => renderMarketIntel(style, { ...intel, token_address: mint() }))
+      return 0
+    }
+    case 'deep': {
+      const solsentry = await clientOf(flags)
+      const dive = await withProgress('deep dive (up to 30 s)', solsentry.deepDive(mint()))
+      print(dive, () => renderDeepDive(style, dive))
+      return 0
+    }
+    case 'trade': {
+      const solsentry = await clientOf(flags)
+      const amount = text(flags, 'amount')
+      if (!amount) throw new SolsentryError('USAGE', 'trade needs --amount <atomic units of the input token>', 0)
+      const slippage = text(flags, 'slippage')
+      const job = await withProgress(
+        'trade',
+        solsentry.trade({
+          inputMint: text(flags, 'from') ?? SOL_MINT,
+          outputMint: mint(),
+          amountIn: amount,
+          ...(slippage ? { slippageBps: Number(slippage) } : {}),
+        }),
+      )
+      print(job, () => renderJob(style, job))
+      return (job as { status: string }).status === 'CONFIRMED' ? 0 : 1
+    }
+    case 'status': {
+      const job = await (await clientOf(flags)).status(mint())
+      print(job, () => renderJob(style, job))
+      return 0
+    }
+    case 'pairs': {
+      const pairs = await (await clientOf(flags)).pairs()
+      print(pairs, () => pairs.pairs.map((pair) => `${pair.symbol.padEnd(10)} ${pair.mint}  ${pair.name}`).join('\n'))
+      return 0
+    }
+    case 'currencies': {
+      const currencies = await (await clientOf(flags)).currencies()
+      print(currencies, () => JSON.stringify(currencies, null, 2))
+      return 0
+    }
+    case 'mcp': {
+      const { runBridge } = await import('./mcp-bridge.ts')
+      await runBridge(await clientOf(flags))
+      return 0
+    }
+    case 'serve':
+      return runScript('src/main.ts')
+    case 'sandbox':
+      return runScript('sandbox/launch.ts')
+    case undefined:
+    case 'help':
+      console.log(USAGE)
+      return command ? 0 : 2
+    default:
+      console.error(`unknown command ${command}\n\n${USAGE}`)
+      return 2
+  }
+}
+
+if (import.meta.main) {
+  try {
+    process.exitCode = await main(process.argv.slice(2))
+  } catch (error) {
+    if (error instanceof SolsentryError) {
+      console.error(
+        `solsentry: ${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`,
+      )
+      process.exitCode = error.code === 'USAGE' ? 2 : 1
+    } else throw error
+  }
+}

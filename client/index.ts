@@ -1,0 +1,311 @@
+/**
+ * The solsentry client: a typed method per route (types from the service's manifests), x402 payment by
+ * the official `@x402/fetch` with the caller's own signer, spend controls (a per-call maximum that
+ * defaults to the route's published price, a budget per client), backoff on 429, typed errors carrying
+ * the error catalogue's codes, and the trade flow as one call.
+ *
+ *   const solsentry = new Solsentry({ url, wallet: { solana: await solanaKeypairFile('~/.config/solana/id.json') } })
+ *   const scan = await solsentry.quickScan('DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263')
+ */
+import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import {
+  createKeyPairSignerFromBytes,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  type KeyPairSigner,
+  partiallySignTransaction,
+} from '@solana/kit'
+import { x402Client } from '@x402/core/client'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { type LocalAccount, privateKeyToAccount } from 'viem/accounts'
+import type { DeepDive, InputOf, MarketIntel, OutputOf, QuickScan, RouteKey, TradeJob, TradeQuote } from './routes.ts'
+
+export type { DeepDive, InputOf, MarketIntel, OutputOf, QuickScan, RouteKey, TradeJob, TradeQuote } from './routes.ts'
+
+/** Where the service listens when nothing says otherwise: the sandbox's `npm start`. */
+export const DEFAULT_URL = 'http://127.0.0.1:8402'
+
+/** The caller's own keys; they sign payments and swaps locally and are never sent anywhere. */
+export interface Wallet {
+  /** Pays on the Solana rail and signs swaps (a kit signer, e.g. from `solanaKeypairFile`). */
+  solana?: KeyPairSigner
+  /** Pays on the Base rail (a viem account, e.g. from `evmAccount`). */
+  evm?: LocalAccount
+}
+
+export interface SolsentryOptions {
+  /** The service's base URL. Default: `SOLSENTRY_URL`, else http://127.0.0.1:8402. */
+  url?: string
+  wallet?: Wallet
+  /** The Solana RPC the payment signer reads its blockhash from (the sandbox's, or mainnet's). */
+  solanaRpcUrl?: string
+  /** The most one call may cost, in USD. Default: the route's published price (never more). */
+  maxPerCallUsd?: string
+  /** The most this client may spend in all, in USD. Default: no budget. */
+  budgetUsd?: string
+  /** Retries of a 429 answer, waiting its Retry-After (at most 30 s each). Default 3. */
+  retries?: number
+  fetch?: typeof fetch
+}
+
+/** An error answer of the service (its catalogue code), or a payment the spend controls refused. */
+export class SolsentryError extends Error {
+  constructor(
+    /** The catalogue's code (`INVALID_ADDRESS`, `RATE_LIMITED`…), or `SPEND_LIMIT` for a refused payment. */
+    readonly code: string,
+    message: string,
+    /** The HTTP status (0 when no request was answered). */
+    readonly status: number,
+    /** The whole error body, for its details (`field`, `retry_after_s`, a trade's `rejection`…). */
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message)
+    this.name = 'SolsentryError'
+  }
+
+  get requestId(): string | undefined {
+    return typeof this.body.request_id === 'string' ? this.body.request_id : undefined
+  }
+}
+
+/** What a paid call settled: the receipt the service returned. */
+export interface Receipt {
+  success: boolean
+  transaction: string
+  network: string
+  payer?: string
+}
+
+/** A Solana keypair file (the CLI's JSON array of 64 bytes); `~` is the home directory. */
+export function solanaKeypairFile(path: string): Promise<KeyPairSigner> {
+  const bytes = JSON.parse(readFileSync(path.replace(/^~(?=\/)/, homedir()), 'utf8')) as number[]
+  return createKeyPairSignerFromBytes(Uint8Array.from(bytes))
+}
+
+/** An EVM account from its private key (0x + 64 hex). */
+export function evmAccount(privateKey: string): LocalAccount {
+  return privateKeyToAccount(privateKey as `0x${string}`)
+}
+
+const USDC_DECIMALS = 6
+const usdToAtomic = (usd: string) => BigInt(Math.round(Number(usd) * 10 ** USDC_DECIMALS))
+const atomicToUsd = (atomic: bigint) => (Number(atomic) / 10 ** USDC_DECIMALS).toFixed(USDC_DECIMALS)
+/** A job that no longer changes by itself: anything but quoted or executing. */
+const TERMINAL = { has: (status: string) => status !== 'QUOTED' && status !== 'EXECUTING' }
+type Fetcher = (input: string, init: RequestInit) => Promise<Response>
+
+export class Solsentry {
+  readonly url: string
+  readonly #options: SolsentryOptions
+  readonly #fetch: typeof fetch
+  #prices: Promise<Map<string, bigint>> | undefined
+  #spent = 0n
+  #reserved = 0n
+  /** Receipts of the paid calls, in order. */
+  readonly receipts: Receipt[] = []
+
+  constructor(options: SolsentryOptions = {}) {
+    this.url = (options.url ?? process.env.SOLSENTRY_URL ?? DEFAULT_URL).replace(/\/$/, '')
+    this.#options = options
+    this.#fetch = options.fetch ?? fetch
+  }
+
+  /** What this client has paid so far (settled calls only), in USD. */
+  get spentUsd(): string {
+    return atomicToUsd(this.#spent)
+  }
+
+  quickScan(tokenAddress: string): Promise<QuickScan> {
+    return this.call('POST /scan/quick', { token_address: tokenAddress })
+  }
+
+  marketIntel(tokenAddress: string): Promise<MarketIntel> {
+    return this.call('POST /market/intel', { token_address: tokenAddress })
+  }
+
+  deepDive(tokenAddress: string): Promise<DeepDive> {
+    return this.call('POST /scan/deep', { token_address: tokenAddress })
+  }
+
+  quote(request: InputOf<'POST /trade/quote'>): Promise<TradeQuote> {
+    return this.call('POST /trade/quote', request)
+  }
+
+  execute(request: InputOf<'POST /trade/execute'>): Promise<OutputOf<'POST /trade/execute'>> {
+    return this.call('POST /trade/execute', request)
+  }
+
+  status(jobId: string): Promise<TradeJob> {
+    return this.call('GET /trade/status/:job_id', { job_id: jobId })
+  }
+
+  pairs(): Promise<OutputOf<'GET /trade/pairs'>> {
+    return this.call('GET /trade/pairs', {})
+  }
+
+  currencies(): Promise<OutputOf<'GET /trade/currencies'>> {
+    return this.call('GET /trade/currencies', {})
+  }
+
+  /**
+   * A swap from the wallet's own keys, in one call: quote (the risk gate runs there), sign the
+   * transaction locally, execute (its fee is charged only when the swap confirms), then poll the job
+   * until it is final. `onUpdate` sees each state.
+   */
+  async trade(request: {
+    inputMint: string
+    outputMint: string
+    amountIn: string
+    slippageBps?: number
+    onUpdate?: (stage: 'quoted' | 'signed' | 'executing' | 'final', detail: unknown) => void
+    pollMs?: number
+    timeoutMs?: number
+  }): Promise<TradeJob> {
+    const signer = this.#options.wallet?.solana
+    if (!signer) throw new SolsentryError('NO_WALLET', 'a swap needs wallet.solana to sign it', 0)
+    const quoted = (await this.quote({
+      input_mint: request.inputMint,
+      output_mint: request.outputMint,
+      amount_in: request.amountIn,
+      user_public_key: signer.address,
+      ...(request.slippageBps === undefined ? {} : { slippage_bps: request.slippageBps }),
+    })) as TradeQuote & { job_id: string; unsigned_transaction_b64: string }
+    request.onUpdate?.('quoted', quoted)
+    const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
+    const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([signer.keyPair], transaction))
+    request.onUpdate?.('signed', { job_id: quoted.job_id })
+    const executed = await this.execute({ job_id: quoted.job_id, signed_transaction_b64: signed })
+    request.onUpdate?.('executing', executed)
+    let job: TradeJob
+    // The job as it stands (the execute answer carries no fee): read until it is final.
+    const deadline = Date.now() + (request.timeoutMs ?? 60_000)
+    job = await this.status(quoted.job_id)
+    while (!TERMINAL.has(job.status) && Date.now() < deadline) {
+      await Bun.sleep(request.pollMs ?? 1_000)
+      job = await this.status(quoted.job_id)
+    }
+    request.onUpdate?.('final', job)
+    return job
+  }
+
+  /** Any route by its `METHOD path` key, typed from the manifests: paid routes are paid as needed. */
+  async call<K extends RouteKey>(
+    key: K,
+    input: InputOf<K>,
+    options: { onReceipt?: (receipt: Receipt) => void } = {},
+  ): Promise<OutputOf<K>> {
+    const [method, pattern] = key.split(' ') as [string, string]
+    const args = input as Record<string, unknown>
+    const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(args[name] ?? '')))
+    const init: RequestInit = { method, headers: { accept: 'application/json' } }
+    if (method === 'POST') {
+      init.headers = { ...init.headers, 'content-type': 'application/json' }
+      init.body = JSON.stringify(input)
+    }
+    const paying = await this.#payingFetch(path)
+    for (let attempt = 0; ; attempt++) {
+      const response = await paying.fetch(`${this.url}${path}`, init)
+      const receipt = paying.done(response)
+      if (receipt) options.onReceipt?.(receipt)
+      const body = (await response.json().catch(() => ({}))) as Record<string, unknown>
+      if (response.ok) return body as OutputOf<K>
+      const retryAfter = Number(response.headers.get('retry-after'))
+      if (response.status === 429 && attempt < (this.#options.retries ?? 3)) {
+        await Bun.sleep(Math.min(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1, 30) * 1_000)
+        continue
+      }
+      throw new SolsentryError(
+        String(body.code ?? `HTTP_${response.status}`),
+        String(body.message ?? response.statusText),
+        response.status,
+        body,
+      )
+    }
+  }
+
+  /**
+   * A fetch that pays a 402 with the wallet, under the spend controls: the offer may not exceed the
+   * route's published price (or `maxPerCallUsd`, when lower), nor what is left of the budget. The
+   * amount is held while the call runs and counted as spent only when a receipt comes back.
+   */
+  async #payingFetch(path: string): Promise<{ fetch: Fetcher; done(response: Response): Receipt | undefined }> {
+    const { wallet } = this.#options
+    if (!wallet?.solana && !wallet?.evm) return { fetch: this.#fetch, done: () => undefined }
+    const client = new x402Client()
+    if (wallet.solana) client.register('solana:*', new ExactSvmScheme(wallet.solana, this.#svmConfig()))
+    if (wallet.evm) client.register('eip155:*', new ExactEvmScheme(wallet.evm))
+    // Our own caps below replace the client's default (1 USD on the assets it knows).
+    client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: true })
+    let held = 0n
+    client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
+      const amount = BigInt(selectedRequirements.amount)
+      const published = (await this.#publishedPrices()).get(path)
+      if (published === undefined) return { abort: true, reason: `${path} publishes no price: not paying` }
+      const cap = this.#options.maxPerCallUsd
+        ? [published, usdToAtomic(this.#options.maxPerCallUsd)].reduce((a, b) => (a < b ? a : b))
+        : published
+      if (amount > cap)
+        return {
+          abort: true,
+          reason: `${path} asks ${atomicToUsd(amount)} USD, over this call's cap of ${atomicToUsd(cap)}`,
+        }
+      const budget = this.#options.budgetUsd ? usdToAtomic(this.#options.budgetUsd) : undefined
+      if (budget !== undefined && this.#spent + this.#reserved + amount > budget)
+        return {
+          abort: true,
+          reason: `${atomicToUsd(amount)} USD would exceed the budget of ${this.#options.budgetUsd} (spent ${atomicToUsd(this.#spent)})`,
+        }
+      held = amount
+      this.#reserved += amount
+    })
+    const paying = wrapFetchWithPayment(this.#fetch, client)
+    return {
+      fetch: async (input: string, init: RequestInit) => {
+        try {
+          return await paying(input, init)
+        } catch (error) {
+          this.#reserved -= held
+          held = 0n
+          throw new SolsentryError('SPEND_LIMIT', (error as Error).message, 0)
+        }
+      },
+      done: (response) => {
+        this.#reserved -= held
+        const header = response.headers.get('payment-response')
+        const receipt = header ? (JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Receipt) : undefined
+        if (receipt) {
+          this.receipts.push(receipt)
+          if (receipt.success) this.#spent += held
+        }
+        held = 0n
+        return receipt
+      },
+    }
+  }
+
+  #svmConfig(): { rpcUrl: string } | undefined {
+    const rpcUrl = this.#options.solanaRpcUrl ?? process.env.SOLSENTRY_SOLANA_RPC
+    return rpcUrl ? { rpcUrl } : undefined
+  }
+
+  /** The published price of each paid route's path (atomic USDC), read once from /openapi.json. */
+  #publishedPrices(): Promise<Map<string, bigint>> {
+    this.#prices ??= (async () => {
+      const response = await this.#fetch(`${this.url}/openapi.json`)
+      const document = (await response.json()) as {
+        paths: Record<string, Record<string, { 'x-payment-info'?: { amount: string } }>>
+      }
+      const prices = new Map<string, bigint>()
+      for (const [path, operations] of Object.entries(document.paths))
+        for (const operation of Object.values(operations)) {
+          const info = operation['x-payment-info']
+          if (info) prices.set(path, BigInt(info.amount))
+        }
+      return prices
+    })()
+    return this.#prices
+  }
+}

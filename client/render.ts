@@ -1,0 +1,169 @@
+/**
+ * The CLI's answers for people: a grade badge, the facts that matter, the findings that decided it in
+ * plain words with their severities coloured, and the deep dive's recommendation. Colours only on a
+ * terminal that has them (`NO_COLOR` turns them off).
+ */
+import type { DeepDive, MarketIntel, QuickScan, TradeJob } from './routes.ts'
+
+export interface Style {
+  color: boolean
+}
+
+const CODES = { reset: 0, bold: 1, dim: 2, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, inverse: 7 }
+type Tone = keyof typeof CODES
+
+function paint(style: Style, text: string, ...tones: Tone[]): string {
+  if (!style.color || tones.length === 0) return text
+  return `${tones.map((tone) => `\x1b[${CODES[tone]}m`).join('')}${text}\x1b[0m`
+}
+
+const GRADE_TONE: Record<string, Tone> = { A: 'green', B: 'green', C: 'yellow', D: 'red', F: 'red' }
+const SEVERITY_TONE: Record<string, Tone> = { critical: 'red', high: 'red', medium: 'yellow', low: 'cyan', info: 'dim' }
+
+/** ` B ` in the grade's colour, reversed: the first thing a person reads. */
+export function badge(style: Style, grade: string): string {
+  return paint(style, ` ${grade} `, 'bold', 'inverse', GRADE_TONE[grade] ?? 'blue')
+}
+
+interface Finding {
+  code: string
+  severity: string
+  title: string
+  detail: string
+  impact: number
+  grade_ceiling?: string | null
+  hard_fail?: boolean
+}
+
+/** The findings that moved the verdict (risks first), one line each with its severity coloured. */
+function findingLines(style: Style, findings: Finding[], limit = 8): string[] {
+  const risks = findings
+    .filter((finding) => finding.severity !== 'info' || finding.hard_fail || finding.grade_ceiling)
+    .sort((a, b) => a.impact - b.impact)
+  const shown = (risks.length > 0 ? risks : findings).slice(0, limit)
+  const lines = shown.map((finding) => {
+    const severity = paint(
+      style,
+      finding.severity.toUpperCase().padEnd(8),
+      'bold',
+      SEVERITY_TONE[finding.severity] ?? 'dim',
+    )
+    const cap = finding.hard_fail
+      ? paint(style, ' (fails the token)', 'red')
+      : finding.grade_ceiling
+        ? paint(style, ` (caps the grade at ${finding.grade_ceiling})`, 'yellow')
+        : ''
+    return `  ${severity} ${finding.title}${cap}\n           ${paint(style, finding.detail, 'dim')}`
+  })
+  if (findings.length > shown.length)
+    lines.push(paint(style, `  … ${findings.length - shown.length} more (--json)`, 'dim'))
+  return lines
+}
+
+function quality(style: Style, answer: { data_quality: string; missing_fields: string[] }): string {
+  const tone: Tone = answer.data_quality === 'FULL' ? 'green' : answer.data_quality === 'PARTIAL' ? 'yellow' : 'red'
+  const missing = answer.missing_fields.length > 0 ? ` · not measured: ${answer.missing_fields.join(', ')}` : ''
+  return `data ${paint(style, answer.data_quality, tone)}${missing}`
+}
+
+const usd = (value: number | null | undefined) =>
+  value === null || value === undefined
+    ? 'unknown'
+    : `$${value.toLocaleString('en-US', value < 1 ? { maximumSignificantDigits: 4 } : { maximumFractionDigits: 2 })}`
+const yesNo = (style: Style, good: boolean, yes: string, no: string) =>
+  good ? paint(style, yes, 'green') : paint(style, no, 'red')
+
+function heading(
+  style: Style,
+  answer: { token_address: string; symbol?: string | null; name?: string | null },
+  what: string,
+) {
+  const who = [answer.symbol, answer.name].filter(Boolean).join(' · ')
+  return `${paint(style, what, 'bold')}  ${answer.token_address}${who ? `  ${paint(style, who, 'cyan')}` : ''}`
+}
+
+export function renderQuickScan(style: Style, scan: QuickScan): string {
+  return [
+    heading(style, scan, 'Quick scan'),
+    '',
+    `${badge(style, scan.structural_risk_grade)}  structural safety · ${quality(style, scan)}`,
+    '',
+    `  mint authority   ${yesNo(style, scan.mint_authority_revoked, 'revoked', scan.authority_exempt ? 'live (issuer-controlled, exempt)' : 'LIVE')}`,
+    `  freeze authority ${yesNo(style, scan.freeze_authority_revoked, 'revoked', scan.authority_exempt ? 'live (issuer-controlled, exempt)' : 'LIVE')}`,
+    `  top 10 holders   ${scan.top_10_holder_pct === null ? 'unknown' : `${scan.top_10_holder_pct.toFixed(1)}%`}`,
+    `  liquidity        ${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`,
+    `  LP               ${scan.lp_status} (${scan.lp_model})`,
+    '',
+    paint(style, 'What decided it', 'bold'),
+    ...findingLines(style, scan.factors),
+    '',
+    scan.summary,
+  ].join('\n')
+}
+
+export function renderMarketIntel(style: Style, intel: MarketIntel & { token_address?: string }): string {
+  const tone: Tone = intel.signal === 'BULLISH' ? 'green' : intel.signal === 'BEARISH' ? 'red' : 'yellow'
+  const change = (value: number) => paint(style, `${value >= 0 ? '+' : ''}${value}%`, value >= 0 ? 'green' : 'red')
+  return [
+    `${paint(style, 'Market intel', 'bold')}${intel.token_address ? `  ${intel.token_address}` : ''}`,
+    '',
+    `${paint(style, ` ${intel.signal} `, 'bold', 'inverse', tone)}  ${intel.signal_subtype} · ${intel.token_health} · ${quality(style, intel)}`,
+    '',
+    `  price        ${usd(intel.current_price_usd)}  1 h ${change(intel.price_change_1h_pct)}  24 h ${change(intel.price_change_24h_pct)}`,
+    `  volume 24 h  ${usd(intel.volume_24h_usd)}   liquidity ${usd(intel.liquidity_usd)}`,
+    `  pressure     buy ${intel.buy_pressure}, sell ${intel.sell_pressure} (${intel.buy_sell_ratio} buys per sell)`,
+    '',
+    paint(style, 'What decided it', 'bold'),
+    ...findingLines(style, intel.factors),
+    '',
+    intel.market_summary,
+  ].join('\n')
+}
+
+export function renderDeepDive(style: Style, dive: DeepDive): string {
+  const action = dive.recommendation.action
+  const tone: Tone = action === 'AVOID' ? 'red' : action === 'CONSIDER' ? 'green' : 'yellow'
+  const drivers = (dive.key_drivers as { title?: string; detail?: string; code?: string }[]).map(
+    (driver) => `  • ${driver.title ?? driver.code}${driver.detail ? `: ${driver.detail}` : ''}`,
+  )
+  return [
+    heading(style, dive, 'Deep dive'),
+    '',
+    `${badge(style, dive.risk_grade)}  ${paint(style, ` ${action} `, 'bold', 'inverse', tone)}  ${quality(style, dive)}`,
+    '',
+    ...(drivers.length > 0 ? [paint(style, 'Key drivers', 'bold'), ...drivers, ''] : []),
+    paint(style, 'Findings', 'bold'),
+    ...findingLines(style, dive.factors),
+    '',
+    // The report's opening paragraph: the verdict in words (the whole report is in --json).
+    dive.full_risk_report.split('\n\n')[0] ?? '',
+    paint(style, 'The full report: --json (full_risk_report).', 'dim'),
+  ].join('\n')
+}
+
+export function renderJob(style: Style, job: TradeJob): string {
+  const tone: Tone =
+    job.status === 'CONFIRMED' ? 'green' : job.status === 'EXECUTING' || job.status === 'QUOTED' ? 'yellow' : 'red'
+  const lines = [
+    `${paint(style, 'Trade', 'bold')}  ${job.job_id}  ${paint(style, ` ${job.status} `, 'bold', 'inverse', tone)}`,
+  ]
+  if (job.quote)
+    lines.push(
+      `  swap         ${job.quote.in_amount} of ${job.quote.input_mint} → ${job.quote.out_amount} of ${job.quote.output_mint}`,
+    )
+  if (job.risk_gate)
+    lines.push(
+      `  risk gate    ${job.risk_gate.verdict} (grade ${job.risk_gate.grade ?? 'unknown'})${job.risk_gate.reasons.length ? `: ${job.risk_gate.reasons.join('; ')}` : ''}`,
+    )
+  if (job.execution)
+    lines.push(
+      `  transaction  ${job.execution.tx_signature}${job.execution.slot ? ` (slot ${job.execution.slot})` : ''}`,
+    )
+  if (job.rejection)
+    lines.push(
+      `  ${paint(style, job.rejection.code, 'red')}: ${job.rejection.reason}${job.rejection.refundable ? ' (nothing was charged)' : ''}`,
+    )
+  if (job.fee)
+    lines.push(`  fee          ${job.fee.status}${job.fee.amount ? ` (${Number(job.fee.amount) / 1e6} USDC)` : ''}`)
+  return lines.join('\n')
+}

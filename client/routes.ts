@@ -1,0 +1,31 @@
+/**
+ * Every route's input and output types, derived from the service's manifests (type-only imports: the
+ * client carries none of the server's code). A route added to a mounted plugin is typed here without
+ * hand work.
+ */
+import type { Static, TSchema } from '@sinclair/typebox'
+import type { SERVICE_MANIFESTS } from '../src/app.ts'
+
+type Manifest = (typeof SERVICE_MANIFESTS)[number]
+type RoutesOf<M> = M extends { routes: infer R } ? R[keyof R] : never
+type AnyRoute = RoutesOf<Manifest>
+
+/** Every route by its `METHOD path` key (the x402 manifest's spelling). */
+export type Routes = { [R in AnyRoute as `${R['method']} ${R['path']}`]: R }
+export type RouteKey = keyof Routes
+
+/** What a route takes: its JSON body, or its path parameters, or nothing. */
+export type InputOf<K extends RouteKey> = Routes[K] extends { body: infer B extends TSchema }
+  ? Static<B>
+  : Routes[K] extends { params: infer P extends TSchema }
+    ? Static<P>
+    : Record<string, never>
+
+/** What a route answers with 200. */
+export type OutputOf<K extends RouteKey> = Static<Routes[K]['response']>
+
+export type QuickScan = OutputOf<'POST /scan/quick'>
+export type MarketIntel = OutputOf<'POST /market/intel'>
+export type DeepDive = OutputOf<'POST /scan/deep'>
+export type TradeQuote = OutputOf<'POST /trade/quote'>
+export type TradeJob = OutputOf<'GET /trade/status/:job_id'>

@@ -1,0 +1,244 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import pino from 'pino'
+import { evmAccount, Solsentry, SolsentryError, solanaKeypairFile } from '../client/index.ts'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { createApp, SERVICE_MANIFESTS } from '../src/app.ts'
+import { closeContext, createContext } from '../src/context.ts'
+import { loadConfig } from '../src/core/config.ts'
+import { startServer } from '../src/core/server.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
+import { testApp } from './support/app.ts'
+import { openApiValidator } from './support/openapi.ts'
+import { screenOf, testWithTmux } from './support/terminal.ts'
+import { usdcOf } from './support/x402.ts'
+
+// The whole service on the sandbox over HTTP on loopback; the SDK and the CLI pay it as a user would.
+const sandbox = await startSandbox(ephemeralSandboxOptions())
+const ctx = createContext(
+  // One client address makes every call here: the scanner limit is set out of its way (429s have their own test).
+  loadConfig({
+    ...sandbox.serviceSettings,
+    PORT: '0',
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_SCANNER_BURST: '1000',
+  }),
+  { logger: pino({ level: 'silent' }) },
+)
+await (ctx.payments as PaymentGate).start()
+const running = startServer(createApp(ctx), ctx)
+afterAll(async () => {
+  await running.shutdown('test over')
+  await sandbox.stop()
+  await closeContext(ctx).catch(() => {})
+})
+
+const world = sandbox.file
+const mintOf = (name: string) => world.scenarios.find((scenario) => scenario.name === name)!.mint
+const solanaWallet = await solanaKeypairFile(world.buyer.keypair_path)
+const evmWallet = evmAccount(world.evm_buyer.private_key)
+const payTo = world.x402.solana.pay_to
+const client = (options: ConstructorParameters<typeof Solsentry>[0] = {}) =>
+  new Solsentry({ url: running.url, wallet: { solana: solanaWallet }, solanaRpcUrl: world.urls.rpc, ...options })
+const validate = await openApiValidator({
+  handle: (request) => fetch(`${running.url}${new URL(request.url).pathname}`),
+})
+
+test('the SDK types every route of the plugins the service mounts (SERVICE_MANIFESTS names them all)', () => {
+  const { ctx: mounted } = testApp()
+  const builtIn = mounted.registry.plugins().filter((name) => name !== 'fixture')
+  expect(SERVICE_MANIFESTS.map((manifest) => manifest.name).sort()).toEqual(builtIn.sort())
+})
+
+describe('the SDK on the sandbox (@x402/fetch, the caller’s own signer)', () => {
+  test('pays each paid scanner on the Solana rail: typed answers, receipts, the prices moved on chain', async () => {
+    const solsentry = client()
+    const before = [await usdcOf(sandbox, solanaWallet.address), await usdcOf(sandbox, payTo)]
+    const mint = mintOf('blue-chip')
+    const scan = await solsentry.quickScan(mint)
+    expect(validate('POST', '/scan/quick', 200, scan)).toEqual([])
+    expect(scan.structural_risk_grade).toMatch(/^[A-F]$/)
+    // @ts-expect-error the answers are typed from the manifests: a member that does not exist is a type error
+    expect(scan.no_such_member).toBeUndefined()
+    const intel = await solsentry.marketIntel(mint)
+    expect(validate('POST', '/market/intel', 200, intel)).toEqual([])
+    const dive = await solsentry.deepDive(mint)
+    expect(validate('POST', '/scan/deep', 200, dive)).toEqual([])
+    expect(['AVOID', 'WATCH', 'CONSIDER', 'DYOR', 'BUY']).toContain(dive.recommendation.action)
+    expect(solsentry.receipts.map((receipt) => receipt.success)).toEqual([true, true, true])
+    expect(solsentry.spentUsd).toBe('0.720000')
+    expect(await usdcOf(sandbox, solanaWallet.address)).toBe(before[0]! - 720_000n)
+    expect(await usdcOf(sandbox, payTo)).toBe(before[1]! + 720_000n)
+  }, 60_000)
+
+  test('pays on the Base rail with an EVM account', async () => {
+    const solsentry = new Solsentry({ url: running.url, wallet: { evm: evmWallet } })
+    const before = await sandbox.evm.usdcBalance(evmWallet.address)
+    await solsentry.quickScan(mintOf('blue-chip'))
+    expect(solsentry.receipts[0]).toMatchObject({ success: true, network: 'eip155:31337' })
+    expect(await sandbox.evm.usdcBalance(evmWallet.address)).toBe(before - 20_000n)
+  })
+
+  test('spend controls: a per-call cap under the price refuses to pay; a budget stops the run', async () => {
+    const capped = client({ maxPerCallUsd: '0.01' })
+    const before = await usdcOf(sandbox, solanaWallet.address)
+    const refused = await capped.quickScan(mintOf('blue-chip')).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(SolsentryError)
+    expect((refused as SolsentryError).code).toBe('SPEND_LIMIT')
+    expect((refused as SolsentryError).message).toContain('over this call’s cap'.replace('’', "'"))
+    const budgeted = client({ budgetUsd: '0.03' })
+    await budgeted.quickScan(mintOf('blue-chip'))
+    const over = await budgeted.quickScan(mintOf('blue-chip')).catch((error: unknown) => error)
+    expect((over as SolsentryError).code).toBe('SPEND_LIMIT')
+    expect((over as SolsentryError).message).toContain('budget of 0.03')
+    expect(await usdcOf(sandbox, solanaWallet.address)).toBe(before - 20_000n)
+  })
+
+  test('errors carry the catalogue code, the status and the request id', async () => {
+    const error = (await client()
+      .quickScan('BONK')
+      .catch((caught: unknown) => caught)) as SolsentryError
+    expect(error).toBeInstanceOf(SolsentryError)
+    expect(error).toMatchObject({ code: 'INVALID_ADDRESS', status: 400 })
+    expect(error.requestId).toMatch(/\S/)
+  })
+
+  test('a trade in one call: quote, sign locally, execute, final state; the fee settled once', async () => {
+    const solsentry = client()
+    const stages: string[] = []
+    const job = await solsentry.trade({
+      inputMint: 'So11111111111111111111111111111111111111112',
+      outputMint: mintOf('blue-chip'),
+      amountIn: '100000000',
+      onUpdate: (stage) => stages.push(stage),
+    })
+    expect(job.status).toBe('CONFIRMED')
+    expect(job.fee).toMatchObject({ status: 'settled', amount: '150000' })
+    expect(stages).toEqual(['quoted', 'signed', 'executing', 'final'])
+    expect(solsentry.spentUsd).toBe('0.150000')
+  }, 60_000)
+})
+
+test('429: the SDK waits the Retry-After and tries again', async () => {
+  const { app } = testApp({ RATE_LIMIT_SCANNER_BURST: '1', RATE_LIMIT_SCANNER_PER_MINUTE: '60' })
+  const solsentry = new Solsentry({
+    url: 'http://localhost',
+    fetch: ((input: string, init?: RequestInit) => app.handle(new Request(input, init))) as typeof fetch,
+  })
+  const started = Date.now()
+  await solsentry.call('POST /fixture/scan' as never, { token_address: mintOf('blue-chip') } as never)
+  await solsentry.call('POST /fixture/scan' as never, { token_address: mintOf('blue-chip') } as never)
+  expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+})
+
+describe('the CLI', () => {
+  const cli = join(import.meta.dir, '..', 'client', 'cli.ts')
+  const env = {
+    ...process.env,
+    SOLSENTRY_URL: running.url,
+    SOLSENTRY_KEYPAIR: world.buyer.keypair_path,
+    SOLSENTRY_SOLANA_RPC: world.urls.rpc,
+  }
+  const run = async (...args: string[]) => {
+    const child = Bun.spawn([process.execPath, cli, ...args], { env, stdout: 'pipe', stderr: 'pipe' })
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ])
+    return { stdout, stderr, code }
+  }
+
+  test('--json answers validate against /openapi.json, for every paid scanner', async () => {
+    const mint = mintOf('wash-traded')
+    for (const [command, path] of [
+      ['quick', '/scan/quick'],
+      ['intel', '/market/intel'],
+      ['deep', '/scan/deep'],
+    ] as const) {
+      const { stdout, code } = await run(command, mint, '--json')
+      expect(code).toBe(0)
+      expect(validate('POST', path, 200, JSON.parse(stdout))).toEqual([])
+    }
+  }, 60_000)
+
+  testWithTmux(
+    'on a terminal: the grade badge in colour, the facts, the findings that decided it',
+    async () => {
+      const { text, escapes } = await screenOf(
+        [process.execPath, cli, 'quick', mintOf('hostile-token-2022')],
+        {
+          SOLSENTRY_URL: env.SOLSENTRY_URL,
+          SOLSENTRY_KEYPAIR: env.SOLSENTRY_KEYPAIR,
+          SOLSENTRY_SOLANA_RPC: env.SOLSENTRY_SOLANA_RPC,
+          TERM: 'xterm-256color',
+        },
+        'What decided it',
+      )
+      expect(text).toContain('Quick scan')
+      expect(text).toMatch(/^ [A-F] {2,}structural safety · data (FULL|PARTIAL|LIMITED)/m)
+      expect(text).toMatch(/mint authority +(revoked|LIVE)/)
+      expect(text).toMatch(/^ {2}(CRITICAL|HIGH) +\S/m)
+      // The badge is drawn reversed and coloured, the severities coloured: escape sequences on the screen.
+      expect(escapes).toContain('\x1b[')
+      expect(escapes).not.toBe(text)
+    },
+    30_000,
+  )
+
+  testWithTmux(
+    'a deep dive on a terminal: the badge, the recommendation and the key drivers',
+    async () => {
+      const { text } = await screenOf(
+        [process.execPath, cli, 'deep', mintOf('wash-traded')],
+        {
+          SOLSENTRY_URL: env.SOLSENTRY_URL,
+          SOLSENTRY_KEYPAIR: env.SOLSENTRY_KEYPAIR,
+          SOLSENTRY_SOLANA_RPC: env.SOLSENTRY_SOLANA_RPC,
+          TERM: 'xterm-256color',
+        },
+        'Findings',
+      )
+      expect(text).toMatch(/^ [A-F] {2,} (AVOID|WATCH|DYOR|CONSIDER) /m)
+      expect(text).toContain('Key drivers')
+      expect(text).toContain('Wash trading')
+    },
+    30_000,
+  )
+
+  test('a bad mint: the catalogue code and message on stderr, exit 1', async () => {
+    const { stderr, code } = await run('quick', 'BONK')
+    expect(code).toBe(1)
+    expect(stderr).toContain('INVALID_ADDRESS')
+    expect(stderr).toContain('ticker')
+  })
+
+  test('solsentry mcp: a local stdio MCP server that pays from the wallet', async () => {
+    const mcp = new Client({ name: 'test-host', version: '1.0.0' })
+    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], env, stderr: 'pipe' }))
+    try {
+      const { tools } = await mcp.listTools()
+      expect(tools.map((tool) => tool.name)).toContain('sol_quick_scan')
+      const before = await usdcOf(sandbox, solanaWallet.address)
+      const result = (await mcp.callTool({
+        name: 'sol_quick_scan',
+        arguments: { token_address: mintOf('blue-chip') },
+      })) as {
+        isError?: boolean
+        structuredContent: Record<string, unknown>
+        _meta: Record<string, { success: boolean }>
+      }
+      expect(result.structuredContent.code).toBeUndefined()
+      expect(result.isError).toBeFalsy()
+      expect(result.structuredContent.structural_risk_grade).toMatch(/^[A-F]$/)
+      expect(result._meta['x402/payment-response']!.success).toBe(true)
+      expect(await usdcOf(sandbox, solanaWallet.address)).toBe(before - 20_000n)
+    } finally {
+      await mcp.close()
+    }
+  }, 30_000)
+})

@@ -1,0 +1,49 @@
+import { test } from 'bun:test'
+import { eventually } from './eventually.ts'
+
+/**
+ * Why the tests that read a program's screen are skipped here, or undefined when tmux is installed.
+ * `.ci/run` installs Debian's tmux; a fresh machine without it reports those tests skipped, never failed.
+ */
+export const tmuxMissing: string | undefined = Bun.which('tmux')
+  ? undefined
+  : 'tmux is not installed (apt-get install -y tmux; .ci/run does)'
+
+/** `test`, skipped with the reason in its title when the machine has no tmux. */
+export function testWithTmux(title: string, body: () => Promise<void>, timeoutMs?: number): void {
+  if (tmuxMissing) test.skip(`${title} — skipped: ${tmuxMissing}`, body)
+  else test(title, body, timeoutMs)
+}
+
+/**
+ * Runs `command` in a real pseudo-terminal (a detached tmux session, 100×40) with `env`, waits until the
+ * screen shows `until`, and answers what it printed (scrolled lines too): its text, and in `escapes` with
+ * its colour sequences.
+ */
+export async function screenOf(
+  command: string[],
+  env: Record<string, string>,
+  until: string,
+): Promise<{ text: string; escapes: string }> {
+  const session = `solsentry-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
+  const tmux = (...args: string[]) => Bun.spawnSync(['tmux', ...args], { env: { ...process.env, ...env } })
+  const shell = `${command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' ')}; sleep 60`
+  const exports = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`])
+  const started = tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '40', ...exports, shell)
+  if (started.exitCode !== 0) throw new Error(`tmux: ${started.stderr.toString()}`)
+  try {
+    const capture = (withEscapes: boolean) =>
+      tmux('capture-pane', '-p', '-J', '-S', '-', ...(withEscapes ? ['-e'] : []), '-t', session).stdout.toString()
+    const text = await eventually(
+      'the screen',
+      () => capture(false),
+      (screen) => screen.includes(until),
+      {
+        timeoutMs: 20_000,
+      },
+    )
+    return { text, escapes: capture(true) }
+  } finally {
+    tmux('kill-session', '-t', session)
+  }
+}

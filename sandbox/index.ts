@@ -70,6 +70,8 @@ export interface RunningSandbox {
     | 'BASE_PAYMENT_NETWORK'
     | 'BASE_PAYMENT_ASSET'
     | 'BASE_PAYMENT_ASSET_DOMAIN'
+    | 'DEMO_WALLET_KEYPAIR'
+    | 'WEB_SOLANA_RPC_URL'
     | 'BASE_RPC_URL',
     string
   > &
@@ -240,6 +242,9 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       BASE_PAYMENT_ASSET: evm.usdc,
       BASE_PAYMENT_ASSET_DOMAIN: SANDBOX_USDC_DOMAIN,
       BASE_RPC_URL: evm.url,
+      // The web page's demo wallet: the sandbox's demo buyer, so anyone can try a paid call offline.
+      DEMO_WALLET_KEYPAIR: file.buyer.keypair_path,
+      WEB_SOLANA_RPC_URL: file.urls.rpc,
     },
     async stop() {
       world.chain.stop()

@@ -5,6 +5,7 @@ import { marketIntel, manifest as marketIntelManifest } from '../plugins/market-
 import { mcp, manifest as mcpManifest } from '../plugins/mcp/index.ts'
 import { quickScan, manifest as quickScanManifest } from '../plugins/quick-scan/index.ts'
 import { trade, manifest as tradeManifest } from '../plugins/trade/index.ts'
+import { web, manifest as webManifest } from '../plugins/web/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
 import { frontDoor, type Service } from './core/front-door.ts'
@@ -22,6 +23,7 @@ export const SERVICE_MANIFESTS = [
   deepDiveManifest,
   tradeManifest,
   mcpManifest,
+  webManifest,
 ] as const
 
 export interface AppOptions {
@@ -46,6 +48,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(deepDive(ctx))
     .use(trade(ctx))
     .use(mcp(ctx, (request, server) => service!.handle(request, server)))
+    .use(web(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)
   checkRoutesMatchManifests(app, ctx.registry)
   ctx.registry.checkPaymentsMounted()

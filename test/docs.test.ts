@@ -37,7 +37,7 @@ describe('documentation stays in step with the code', () => {
           (entry) =>
             entry.isDirectory() &&
             !entry.name.startsWith('.') &&
-            !['node_modules', 'data', 'dist'].includes(entry.name),
+            !['node_modules', 'data', 'dist', 'test-artifacts'].includes(entry.name),
         )
         .map((entry) => `${dir ? `${dir}/` : ''}${entry.name}/`)
     for (const folder of [...folders(''), ...folders('src')]) expect(page).toContain(`\`${folder}`)

@@ -98,42 +98,58 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
     hostname: options.hostname,
     port: options.port,
     async fetch(request) {
-      const { pathname } = new URL(request.url)
-      if (request.method === 'GET' && pathname === '/health') return new Response('ok')
-      if (request.method !== 'POST')
-        return new Response('Used HTTP Method is not allowed. POST or OPTIONS is required', { status: 405 })
-      let body: unknown
-      try {
-        body = await request.json()
-      } catch {
-        return new Response(
-          stringifyRpc({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } }),
-          {
-            headers: JSON_HEADERS,
-          },
-        )
-      }
-      const calls = (Array.isArray(body) ? body : [body]) as JsonRpcRequest[]
-      if (ctx.profile?.overLimit(calls.map((call) => String(call?.method))))
-        return tooManyRequests(ctx.profile.throttledBody)
-      if (faults) {
-        faults.count('rpc')
-        for (const call of calls) faults.count(`rpc:${String(call?.method)}`)
-        const fault = calls.map((call) => faults.match('rpc', String(call?.method))).find(Boolean)
-        const wrongShape = calls.map((call) => ({
-          jsonrpc: '2.0',
-          id: call?.id ?? null,
-          result: { unexpected: 'shape' },
-        }))
-        const injected = await faultResponse(fault, Array.isArray(body) ? wrongShape : wrongShape[0], faults.latencyMs)
-        if (injected) return injected
-      }
-      const answer = Array.isArray(body)
-        ? await Promise.all(body.map((item) => handleRpcRequest(ctx, item as JsonRpcRequest)))
-        : await handleRpcRequest(ctx, body as JsonRpcRequest)
-      return new Response(stringifyRpc(answer), { headers: JSON_HEADERS })
+      const answer = await serve(request)
+      // Browsers may call it, as they call the real endpoints: the validator's RPC server allows any
+      // origin (solana rpc_service.rs: jsonrpc-http-server `.cors(AllowOnly([Any]))`, `.cors_max_age(86400)`).
+      if (request.headers.has('origin')) answer.headers.set('access-control-allow-origin', '*')
+      return answer
     },
   })
+
+  async function serve(request: Request): Promise<Response> {
+    const { pathname } = new URL(request.url)
+    if (request.method === 'GET' && pathname === '/health') return new Response('ok')
+    if (request.method === 'OPTIONS')
+      return new Response(null, {
+        headers: {
+          'access-control-allow-methods': 'POST, OPTIONS',
+          'access-control-allow-headers': request.headers.get('access-control-request-headers') ?? 'content-type',
+          'access-control-max-age': '86400',
+        },
+      })
+    if (request.method !== 'POST')
+      return new Response('Used HTTP Method is not allowed. POST or OPTIONS is required', { status: 405 })
+    let body: unknown
+    try {
+      body = await request.json()
+    } catch {
+      return new Response(
+        stringifyRpc({ jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.PARSE_ERROR, message: 'Parse error' } }),
+        {
+          headers: JSON_HEADERS,
+        },
+      )
+    }
+    const calls = (Array.isArray(body) ? body : [body]) as JsonRpcRequest[]
+    if (ctx.profile?.overLimit(calls.map((call) => String(call?.method))))
+      return tooManyRequests(ctx.profile.throttledBody)
+    if (faults) {
+      faults.count('rpc')
+      for (const call of calls) faults.count(`rpc:${String(call?.method)}`)
+      const fault = calls.map((call) => faults.match('rpc', String(call?.method))).find(Boolean)
+      const wrongShape = calls.map((call) => ({
+        jsonrpc: '2.0',
+        id: call?.id ?? null,
+        result: { unexpected: 'shape' },
+      }))
+      const injected = await faultResponse(fault, Array.isArray(body) ? wrongShape : wrongShape[0], faults.latencyMs)
+      if (injected) return injected
+    }
+    const answer = Array.isArray(body)
+      ? await Promise.all(body.map((item) => handleRpcRequest(ctx, item as JsonRpcRequest)))
+      : await handleRpcRequest(ctx, body as JsonRpcRequest)
+    return new Response(stringifyRpc(answer), { headers: JSON_HEADERS })
+  }
   const subscriptions = new Subscriptions(ctx.chain)
   const ws = Bun.serve<SocketData>({
     hostname: options.hostname,

@@ -75,6 +75,10 @@ describe('loadConfig', () => {
       'FACILITATOR_VERIFY_BUDGET_MS: must be milliseconds, an integer from 100 to 4000',
     ],
     [{ ...MAINNET, PAY_TO_BASE: '' }, 'PAY_TO_BASE: required when SOLSENTRY_PROFILE=mainnet'],
+    [
+      { ...MAINNET, DEMO_WALLET_KEYPAIR: '/tmp/demo.json' },
+      'DEMO_WALLET_KEYPAIR: refused when SOLSENTRY_PROFILE=mainnet (a demo wallet pays with real money)',
+    ],
   ])('rejects %p with one line naming the variable', (env, message) => {
     let thrown: unknown
     try {

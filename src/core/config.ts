@@ -102,6 +102,19 @@ export const ConfigSchema = Type.Object({
       hint: 'a directory path',
     }),
   ),
+  DEMO_WALLET_KEYPAIR: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "A Solana keypair file whose wallet the web page offers as a demo wallet: it signs payments for this service's own offers only (the sandbox sets its demo buyer); refused on mainnet",
+      hint: 'a path to a Solana keypair file (a JSON array of 64 bytes)',
+    }),
+  ),
+  WEB_SOLANA_RPC_URL: Type.Optional(
+    Url(
+      "The Solana RPC the web page's browser wallets read their blockhash from when they pay (never a keyed URL: browsers see it); unset, the x402 client's default for the network",
+    ),
+  ),
   FACILITATOR_URL: Type.Optional(Url('x402 facilitator base URL (required on mainnet)')),
   CDP_API_KEY_ID: Type.Optional(
     Type.String({
@@ -299,6 +312,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!check.ok) throw new ConfigError(`${name}: ${check.message.replace(new RegExp(`^${name} `), '')}`)
   }
   if (config.SOLSENTRY_PROFILE === 'mainnet') {
+    if (config.DEMO_WALLET_KEYPAIR !== undefined)
+      throw new ConfigError(
+        'DEMO_WALLET_KEYPAIR: refused when SOLSENTRY_PROFILE=mainnet (a demo wallet pays with real money)',
+      )
     for (const name of MAINNET_REQUIRED)
       if (config[name] === undefined) throw new ConfigError(`${name}: required when SOLSENTRY_PROFILE=mainnet`)
     return { ...MAINNET_UPSTREAMS, ...config }

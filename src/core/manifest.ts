@@ -27,7 +27,7 @@ export interface RouteSpec {
   /** Schema of the 200 answer. */
   response: TSchema
   /** Media type of the 200 answer. @default 'application/json' */
-  produces?: 'application/json' | 'text/plain' | 'text/markdown' | 'text/html'
+  produces?: 'application/json' | 'text/plain' | 'text/markdown' | 'text/html' | 'text/javascript'
   /** Errors this route can answer beyond those derived from its shape (body, params, rate limit). */
   errors?: ErrorCode[]
   /** A fuller error-body schema for a status (e.g. a trade's 422 with its job fields), instead of the generic one. */

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs'
+import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit'
+import type { PaymentRequirements } from '@x402/core/types'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import type { ServiceContext } from '../../src/context.ts'
+import { ApiError } from '../../src/core/errors.ts'
+import { PaymentGate } from '../../src/payments/gate.ts'
+
+/**
+ * The demo wallet (DEMO_WALLET_KEYPAIR): a Solana keypair the operator lends to visitors of the web
+ * page. It signs with the official x402 Solana scheme, and only for this service's own offers at a
+ * published price: it cannot be made to pay anyone else, or more.
+ */
+export interface DemoWallet {
+  address: string
+  pay(
+    x402Version: number,
+    requirements: PaymentRequirements,
+  ): Promise<{ x402Version: number; payload: Record<string, unknown> }>
+}
+
+export async function demoWallet(ctx: ServiceContext): Promise<DemoWallet | null> {
+  const path = ctx.config.DEMO_WALLET_KEYPAIR
+  if (!path) return null
+  const signer: KeyPairSigner = await createKeyPairSignerFromBytes(
+    Uint8Array.from(JSON.parse(readFileSync(path, 'utf8')) as number[]),
+  )
+  const scheme = new ExactSvmScheme(signer, { rpcUrl: ctx.config.SOLANA_RPC_URL })
+  return {
+    address: signer.address,
+    async pay(x402Version, requirements) {
+      if (!ownOffer(ctx, requirements))
+        throw new ApiError('INVALID_REQUEST', {
+          message: `the demo wallet pays this service's own offers only (${ctx.registry
+            .prices()
+            .map((price) => `${price.route} ${price.usd} USD`)
+            .join(', ')}): this one is not among them`,
+        })
+      const { payload } = await scheme.createPaymentPayload(x402Version, requirements)
+      return { x402Version, payload: payload as Record<string, unknown> }
+    },
+  }
+}
+
+/** True when `requirements` is one of the service's own offers, on the Solana rail, at a published price. */
+function ownOffer(ctx: ServiceContext, requirements: PaymentRequirements): boolean {
+  if (!(ctx.payments instanceof PaymentGate) || !requirements.network.startsWith('solana:')) return false
+  const gate = ctx.payments
+  return ctx.registry
+    .prices()
+    .some((price) =>
+      gate
+        .offers(price.atomic)
+        .some(
+          (offer) =>
+            offer.scheme === requirements.scheme &&
+            offer.network === requirements.network &&
+            offer.asset === requirements.asset &&
+            offer.payTo === requirements.payTo &&
+            offer.amount === requirements.amount,
+        ),
+    )
+}

@@ -1,0 +1,81 @@
+import { join } from 'node:path'
+import type { PaymentRequirements } from '@x402/core/types'
+import { Elysia } from 'elysia'
+import type { ServiceContext } from '../../src/context.ts'
+import { ApiError } from '../../src/core/errors.ts'
+import { htmlHeaders } from '../../src/core/html.ts'
+import { routeOptions } from '../../src/core/route-options.ts'
+import { type DemoWallet, demoWallet } from './demo-wallet.ts'
+import { manifest } from './manifest.ts'
+import { renderPage } from './page.ts'
+
+export { manifest }
+
+/** The web page for people at `/`: the page, its script (bundled here, no CDN) and the demo wallet. */
+export function web(ctx: ServiceContext) {
+  ctx.registry.register(manifest)
+  const { routes } = manifest
+  const wallet: Promise<DemoWallet | null> = demoWallet(ctx)
+  const browserRpc = ctx.config.WEB_SOLANA_RPC_URL ?? null
+  const connect = browserRpc ? [new URL(browserRpc).origin] : []
+
+  return new Elysia({ name: 'plugin:web' })
+    .get(
+      routes.page.path,
+      async function page() {
+        const demo = await wallet
+        const html = renderPage({
+          demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
+          solanaRpcUrl: browserRpc,
+        })
+        return new Response(html, { headers: htmlHeaders(connect) })
+      },
+      routeOptions(ctx, routes.page),
+    )
+    .get(
+      routes.script.path,
+      async function script() {
+        return new Response(await pageScript(), {
+          headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
+        })
+      },
+      routeOptions(ctx, routes.script),
+    )
+    .post(
+      routes.demoPay.path,
+      async function demoPay({ body }) {
+        const demo = await wallet
+        if (!demo)
+          throw new ApiError('NOT_FOUND', {
+            message: 'this service offers no demo wallet (DEMO_WALLET_KEYPAIR is not set)',
+          })
+        return demo.pay(body.x402Version, body.requirements as PaymentRequirements)
+      },
+      routeOptions(ctx, routes.demoPay),
+    )
+}
+
+let bundle: Promise<string> | undefined
+
+/**
+ * The page's script for the browser: the file `npm run build` embeds in the binary when there is one,
+ * else bundled from web/app.ts on first use (a second or two) and kept for the life of the process.
+ */
+function pageScript(): Promise<string> {
+  bundle ??= (async () => {
+    const embedded = Bun.embeddedFiles.find((file) => (file as Blob & { name?: string }).name?.startsWith('web-app'))
+    if (embedded) return embedded.text()
+    const built = await Bun.build({
+      entrypoints: [join(import.meta.dir, '..', '..', 'web', 'app.ts')],
+      target: 'browser',
+      minify: true,
+      define: { 'process.env.NODE_ENV': '"production"' },
+    })
+    if (!built.success) throw new Error(`the page's script did not build: ${built.logs.join('\n')}`)
+    return built.outputs[0]!.text()
+  })()
+  bundle.catch(() => {
+    bundle = undefined
+  })
+  return bundle
+}

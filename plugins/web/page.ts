@@ -1,0 +1,90 @@
+/** What the page's script needs from the service, embedded in the page as JSON. */
+export interface PageConfig {
+  demoWallet: { address: string; network: string } | null
+  solanaRpcUrl: string | null
+}
+
+/** The page at `/`: a form, a wallet picker, the results; styled inline, its script served by the service. */
+export function renderPage(config: PageConfig): string {
+  // `<` escaped: the JSON sits inside a <script> element.
+  const json = JSON.stringify(config).replaceAll('<', '\\u003c')
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>solsentry — is this Solana token safe?</title>
+  <style>${STYLE}</style>
+</head>
+<body>
+  <main>
+    <h1>solsentry</h1>
+    <p class="lead">Is this Solana token safe, and what is its market doing? Paste its mint address.
+      Each answer costs a few cents in USDC, paid from your wallet (x402); a call that fails is not charged.</p>
+    <form id="scan-form" autocomplete="off">
+      <label for="mint">Token mint address</label>
+      <div class="line">
+        <input id="mint" name="mint" placeholder="e.g. DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263" spellcheck="false" required />
+        <button type="submit" id="scan">Quick scan · 0.02 USD</button>
+      </div>
+      <label for="wallet">Pay with</label>
+      <select id="wallet"></select>
+    </form>
+    <p id="status" role="status" aria-live="polite"></p>
+    <div id="results"></div>
+    <footer>Agents: <a href="/llms.txt">llms.txt</a> · <a href="/skill.md">skill</a> · MCP at <code>/mcp</code> ·
+      <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a></footer>
+  </main>
+  <script type="application/json" id="config">${json}</script>
+  <script type="module" src="/assets/app.js"></script>
+</body>
+</html>
+`
+}
+
+const STYLE = `
+:root { color-scheme: light dark; --fg: #1b1f24; --muted: #5b6570; --bg: #f6f7f9; --card: #fff; --line: #dde1e6;
+  --good: #1a7f37; --warn: #9a6700; --bad: #cf222e; --accent: #5b3fd1; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6e8eb; --muted: #9aa4ae; --bg: #0f1216; --card: #171b21; --line: #2a3038; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+main { max-width: 52rem; margin: 0 auto; padding: 2rem 1rem 4rem; }
+h1 { margin: 0 0 .25rem; font-size: 1.8rem; }
+.lead { color: var(--muted); margin-top: 0; }
+form { display: grid; gap: .4rem; margin: 1.5rem 0 1rem; }
+label { font-weight: 600; font-size: .9rem; }
+.line { display: flex; gap: .5rem; }
+input, select, button { font: inherit; padding: .55rem .7rem; border-radius: .5rem; border: 1px solid var(--line); background: var(--card); color: var(--fg); }
+input { flex: 1; font-family: ui-monospace, monospace; font-size: .9rem; }
+input[aria-invalid="true"] { border-color: var(--bad); }
+button { background: var(--accent); color: #fff; border: 0; cursor: pointer; white-space: nowrap; }
+button:disabled { opacity: .6; cursor: wait; }
+#status { min-height: 1.5rem; color: var(--muted); }
+#status[data-kind="error"] { color: var(--bad); font-weight: 600; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: .8rem; padding: 1.2rem 1.4rem; margin: 1rem 0; }
+.card header { display: flex; align-items: center; gap: .8rem; margin-bottom: .8rem; }
+.card h2 { margin: 0; font-size: 1.2rem; }
+.card h3 { margin: 1rem 0 .4rem; font-size: 1rem; }
+.card code { font-size: .8rem; color: var(--muted); word-break: break-all; }
+.badge { display: inline-grid; place-items: center; min-width: 2.6rem; height: 2.6rem; padding: 0 .6rem; border-radius: .6rem;
+  font-weight: 800; font-size: 1.3rem; color: #fff; background: var(--muted); }
+.grade-A, .grade-B, .signal-BULLISH, .action-CONSIDER { background: var(--good); }
+.grade-C, .signal-NEUTRAL, .action-WATCH, .action-DYOR { background: var(--warn); }
+.grade-D, .grade-F, .signal-BEARISH, .action-AVOID { background: var(--bad); }
+.signal-BULLISH, .signal-NEUTRAL, .signal-BEARISH, [class*="action-"] { font-size: .9rem; }
+.row { display: flex; justify-content: space-between; gap: 1rem; padding: .3rem 0; border-bottom: 1px dashed var(--line); }
+.label { color: var(--muted); }
+.value { text-align: right; }
+.good { color: var(--good); } .bad { color: var(--bad); font-weight: 700; }
+.findings { list-style: none; padding: 0; margin: 0; }
+.findings li { padding: .4rem 0; border-bottom: 1px solid var(--line); }
+.findings p { margin: .1rem 0 0; color: var(--muted); font-size: .9rem; }
+.severity { display: inline-block; min-width: 4.6rem; font-size: .75rem; font-weight: 800; text-transform: uppercase; }
+.sev-critical .severity, .sev-high .severity { color: var(--bad); }
+.sev-medium .severity { color: var(--warn); }
+.sev-low .severity, .sev-info .severity { color: var(--muted); }
+.summary { margin: .8rem 0 0; }
+.deeper { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; margin-top: 1rem; }
+details p { color: var(--muted); font-size: .92rem; }
+footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; }
+`

@@ -1,0 +1,310 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import pino from 'pino'
+import type { Browser, Page } from 'playwright-core'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { createApp } from '../src/app.ts'
+import { closeContext, createContext } from '../src/context.ts'
+import { loadConfig } from '../src/core/config.ts'
+import { startServer } from '../src/core/server.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
+import { testApp } from './support/app.ts'
+import { artifactPath, chromiumPath, describeWithBrowser } from './support/browser.ts'
+import { usdcOf } from './support/x402.ts'
+
+// The service on the sandbox, as `npm start` runs it (its demo wallet is the sandbox's demo buyer), and a
+// real headless Chromium that may reach nothing but the service: every other request is refused and counted.
+const sandbox = await startSandbox(ephemeralSandboxOptions())
+const ctx = createContext(
+  loadConfig({
+    ...sandbox.serviceSettings,
+    PORT: '0',
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_SCANNER_BURST: '1000',
+  }),
+  { logger: pino({ level: 'silent' }) },
+)
+await (ctx.payments as PaymentGate).start()
+const running = startServer(createApp(ctx), ctx)
+afterAll(async () => {
+  await running.shutdown('test over')
+  await sandbox.stop()
+  await closeContext(ctx).catch(() => {})
+})
+const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
+
+describe('the demo wallet (POST /demo/pay)', () => {
+  const demoPay = (requirements: Record<string, unknown>) =>
+    fetch(`${running.url}/demo/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ x402Version: 2, requirements }),
+    })
+  const offer = async () => {
+    const challenge = await fetch(`${running.url}/scan/quick`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_address: mintOf('blue-chip') }),
+    })
+    const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString())
+    return required.accepts.find((accept: { network: string }) => accept.network.startsWith('solana:'))
+  }
+
+  test("signs one of the service's own offers", async () => {
+    const response = await demoPay(await offer())
+    expect(response.status).toBe(200)
+    const body = (await response.json()) as { x402Version: number; payload: { transaction?: string } }
+    expect(body.x402Version).toBe(2)
+    expect(typeof body.payload.transaction).toBe('string')
+  })
+
+  test('refuses any other offer: another payee, another amount', async () => {
+    const own = await offer()
+    for (const changed of [
+      { ...own, payTo: sandbox.file.buyer.address },
+      { ...own, amount: '999999' },
+    ]) {
+      const response = await demoPay(changed)
+      expect(response.status).toBe(400)
+      expect(await response.json()).toMatchObject({ code: 'INVALID_REQUEST' })
+    }
+  })
+
+  test('is not found where no demo wallet is configured', async () => {
+    const { app } = testApp()
+    const response = await app.handle(
+      new Request('http://localhost/demo/pay', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ x402Version: 2, requirements: await offer() }),
+      }),
+    )
+    expect(response.status).toBe(404)
+  })
+})
+
+describeWithBrowser('the web page in a real browser (headless Chromium, offline)', () => {
+  let browser: Browser
+  const outside: string[] = []
+
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: chromiumPath!, headless: true, args: ['--no-sandbox'] })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  /** Lets `page` load only from the service (and the sandbox RPC the page names): the rest is refused and counted. */
+  async function guard(page: Page): Promise<Page> {
+    const allowed = [new URL(running.url).origin, new URL(sandbox.file.urls.rpc).origin]
+    await page.route('**/*', (route) => {
+      const url = route.request().url()
+      if (allowed.includes(new URL(url).origin)) return route.continue()
+      outside.push(url)
+      return route.abort()
+    })
+    return page
+  }
+
+  /** A fresh guarded page at `path`. */
+  async function openPage(path: string): Promise<Page> {
+    const page = await guard(await browser.newPage({ viewport: { width: 1100, height: 1400 } }))
+    await page.goto(`${running.url}${path}`)
+    return page
+  }
+
+  test('a ticker is refused on the page, as the API refuses it, before any request', async () => {
+    const page = await openPage('/')
+    let scans = 0
+    page.on('request', (request) => {
+      if (request.url().endsWith('/scan/quick')) scans++
+    })
+    await page.fill('#mint', 'BONK')
+    await page.click('#scan')
+    await expect(page.locator('#status').textContent()).resolves.toContain('ticker')
+    expect(await page.getAttribute('#mint', 'aria-invalid')).toBe('true')
+    expect(scans).toBe(0)
+    await page.close()
+  }, 30_000)
+
+  test('scan a mint, pay with the demo wallet, read the verdict; go deeper to the deep dive', async () => {
+    const buyer = sandbox.file.buyer.address
+    const before = await usdcOf(sandbox, buyer)
+    const page = await openPage('/')
+    expect(await page.locator('#wallet option').first().textContent()).toContain('Demo wallet')
+    await page.fill('#mint', mintOf('wash-traded'))
+    await page.click('#scan')
+    await page.locator('#quick-card').waitFor({ timeout: 20_000 })
+    expect(await page.locator('#grade').textContent()).toMatch(/^[A-F]$/)
+    expect(await page.locator('#quick-card').textContent()).toContain('What decided it')
+    expect(await page.locator('#status').textContent()).toContain('paid, transaction')
+    await page.screenshot({ path: artifactPath('quick-scan.png'), fullPage: true })
+
+    await page.click('#go-deep')
+    await page.locator('#deep-card').waitFor({ timeout: 40_000 })
+    expect(await page.locator('#recommendation').textContent()).toMatch(/^(AVOID|WATCH|DYOR|CONSIDER)$/)
+    expect(await page.locator('#deep-card').textContent()).toContain('Wash trading')
+    await page.screenshot({ path: artifactPath('deep-dive.png'), fullPage: true })
+    await page.close()
+    // 0.02 for the quick scan and 0.50 for the deep dive, from the demo buyer's sandbox USDC.
+    expect(await usdcOf(sandbox, buyer)).toBe(before - 520_000n)
+    expect(outside).toEqual([])
+  }, 90_000)
+
+  test('a Solana browser wallet (wallet standard) connects, signs in the page and pays with the official client', async () => {
+    const {
+      createKeyPairSignerFromBytes,
+      getBase64EncodedWireTransaction,
+      getTransactionDecoder,
+      partiallySignTransaction,
+    } = await import('@solana/kit')
+    const { readFileSync } = await import('node:fs')
+    const owner = await createKeyPairSignerFromBytes(
+      Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]),
+    )
+    const page = await guard(await browser.newPage())
+    // The wallet's key stays in this process, as an extension keeps it out of the page: the page asks it to sign.
+    let signed = 0
+    await page.exposeFunction('testWalletSign', async (transactionB64: string) => {
+      signed++
+      const transaction = getTransactionDecoder().decode(Buffer.from(transactionB64, 'base64'))
+      return getBase64EncodedWireTransaction(await partiallySignTransaction([owner.keyPair], transaction))
+    })
+    await page.addInitScript(
+      ({ address, publicKey }) => {
+        const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
+        const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
+        const account = {
+          address,
+          publicKey: Uint8Array.from(publicKey),
+          chains: ['solana:localnet'],
+          features: ['solana:signTransaction'],
+        }
+        const wallet = {
+          version: '1.0.0',
+          name: 'Test Wallet',
+          icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
+          chains: ['solana:localnet'],
+          accounts: [account],
+          features: {
+            'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [account] }) },
+            'standard:events': { version: '1.0.0', on: () => () => {} },
+            'solana:signTransaction': {
+              version: '1.0.0',
+              supportedTransactionVersions: ['legacy', 0],
+              signTransaction: async (...inputs: { transaction: Uint8Array }[]) =>
+                Promise.all(
+                  inputs.map(async ({ transaction }) => ({
+                    signedTransaction: fromB64(await (globalThis as any).testWalletSign(toB64(transaction))),
+                  })),
+                ),
+            },
+          },
+        }
+        const register = ({ register }: { register: (wallet: unknown) => void }) => register(wallet)
+        const page = globalThis as any
+        page.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: register }))
+        page.addEventListener('wallet-standard:app-ready', (event: CustomEvent) => register(event.detail))
+      },
+      {
+        address: owner.address,
+        publicKey: [...(await import('@solana/kit')).getAddressEncoder().encode(owner.address)],
+      },
+    )
+    const before = await usdcOf(sandbox, owner.address)
+    await page.goto(`${running.url}/`)
+    await page.locator('#wallet option', { hasText: 'Test Wallet (Solana)' }).waitFor({ state: 'attached' })
+    await page.selectOption('#wallet', { label: 'Test Wallet (Solana)' })
+    await page.fill('#mint', mintOf('blue-chip'))
+    await page.click('#scan')
+    await page.waitForFunction(() => {
+      const status = (globalThis as any).document.getElementById('status')
+      return status.dataset.kind === 'done' || status.dataset.kind === 'error'
+    })
+    expect(await page.locator('#status').textContent()).toContain('paid, transaction')
+    expect(await page.locator('#grade').textContent()).toMatch(/^[A-F]$/)
+    expect(signed).toBe(1)
+    await page.screenshot({ path: artifactPath('wallet-standard.png'), fullPage: true })
+    await page.close()
+    expect(await usdcOf(sandbox, owner.address)).toBe(before - 20_000n)
+    expect(outside).toEqual([])
+  }, 60_000)
+
+  test('an EVM browser wallet (EIP-6963) connects, signs the EIP-3009 payment and pays on Base', async () => {
+    const { privateKeyToAccount } = await import('viem/accounts')
+    const owner = privateKeyToAccount(sandbox.file.evm_buyer.private_key as `0x${string}`)
+    const page = await guard(await browser.newPage())
+    // The provider answers from this process, as an extension's does: the key never enters the page.
+    const asked: string[] = []
+    await page.exposeFunction('testEvmRequest', async (method: string, paramsJson: string) => {
+      asked.push(method)
+      const params = JSON.parse(paramsJson) as unknown[]
+      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return JSON.stringify([owner.address])
+      if (method === 'eth_chainId') return JSON.stringify('0x7a69')
+      if (method === 'eth_signTypedData_v4') {
+        const { domain, types, primaryType, message } = JSON.parse(params[1] as string)
+        const { EIP712Domain: _domain, ...rest } = types
+        return JSON.stringify(await owner.signTypedData({ domain, types: rest, primaryType, message }))
+      }
+      throw new Error(`unsupported ${method}`)
+    })
+    await page.addInitScript(() => {
+      const page = globalThis as any
+      const provider = {
+        request: async ({ method, params }: { method: string; params?: unknown[] }) =>
+          JSON.parse(await page.testEvmRequest(method, JSON.stringify(params ?? []))),
+        on: () => {},
+        removeListener: () => {},
+      }
+      const announce = () =>
+        page.dispatchEvent(
+          new CustomEvent('eip6963:announceProvider', {
+            detail: Object.freeze({
+              info: {
+                uuid: '00000000-0000-4000-8000-000000000000',
+                name: 'Test EVM Wallet',
+                icon: 'data:,',
+                rdns: 'test.wallet',
+              },
+              provider,
+            }),
+          }),
+        )
+      page.addEventListener('eip6963:requestProvider', announce)
+      announce()
+    })
+    const before = await sandbox.evm.usdcBalance(owner.address)
+    await page.goto(`${running.url}/`)
+    await page.locator('#wallet option', { hasText: 'Test EVM Wallet (EVM)' }).waitFor({ state: 'attached' })
+    await page.selectOption('#wallet', { label: 'Test EVM Wallet (EVM)' })
+    await page.fill('#mint', mintOf('blue-chip'))
+    await page.click('#scan')
+    await page.waitForFunction(() => {
+      const status = (globalThis as any).document.getElementById('status')
+      return status.dataset.kind === 'done' || status.dataset.kind === 'error'
+    })
+    expect(await page.locator('#status').textContent()).toContain('paid, transaction')
+    expect(asked).toContain('eth_signTypedData_v4')
+    await page.close()
+    expect(await sandbox.evm.usdcBalance(owner.address)).toBe(before - 20_000n)
+    expect(outside).toEqual([])
+  }, 60_000)
+
+  test('/docs renders the API reference offline, from the service alone', async () => {
+    const page = await openPage('/docs')
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(String(error)))
+    // The viewer draws each operation from /openapi.json: its summary, as the manifest writes it.
+    await page.getByText('Liveness and the state of each dependency').first().waitFor({ timeout: 30_000 })
+    const text = await page.locator('body').textContent()
+    // Every group of routes (scanners, trade, mcp, web) is listed; each draws when opened.
+    for (const group of ['discovery', 'scanners', 'trade', 'mcp', 'web']) expect(text).toContain(`Group - ${group}`)
+    expect(errors).toEqual([])
+    await page.screenshot({ path: artifactPath('docs.png') })
+    await page.close()
+    expect(outside).toEqual([])
+  }, 60_000)
+})

@@ -1,0 +1,265 @@
+/**
+ * The web page's script (bundled for the browser by the service, no CDN): paste a mint, see the quick
+ * scan as a card, go deeper to market intel and the deep dive. Paid calls go through the official x402
+ * client (`@x402/fetch`) with the wallet the person picks: a Solana wallet (wallet standard), an EVM
+ * wallet (EIP-6963), or, where the operator configured one, the demo wallet.
+ */
+import { x402Client } from '@x402/core/client'
+import type { PaymentRequirements } from '@x402/core/types'
+import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { checkSolanaAddress } from '../src/onchain/address.ts'
+import type { PageConfig } from '../plugins/web/page.ts'
+import { connectEvm, connectSolana, type Discovered, discoverWallets } from './wallets.ts'
+
+const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+const form = $<HTMLFormElement>('scan-form')
+const input = $<HTMLInputElement>('mint')
+const walletSelect = $<HTMLSelectElement>('wallet')
+const status = $<HTMLElement>('status')
+const results = $<HTMLElement>('results')
+
+/** An answer as the page reads it (its shapes are in /openapi.json; the page reads what it shows). */
+// biome-ignore lint/suspicious/noExplicitAny: the answers' types (client/routes.ts) reach the server's modules, which do not type-check against the DOM library this file needs; the page test checks what it reads
+type Json = Record<string, any>
+
+// ---- wallets ---------------------------------------------------------------------------------------
+
+let wallets: Discovered[] = []
+function listWallets(): void {
+  const chosen = walletSelect.value
+  walletSelect.replaceChildren()
+  const add = (value: string, label: string) => walletSelect.append(new Option(label, value))
+  if (config.demoWallet) add('demo', `Demo wallet (${short(config.demoWallet.address)}, sandbox USDC)`)
+  for (const [index, wallet] of wallets.entries())
+    add(`w${index}`, `${wallet.name} (${wallet.kind === 'solana' ? 'Solana' : 'EVM'})`)
+  if (walletSelect.options.length === 0) add('', 'No wallet found: install a Solana or EVM wallet')
+  if ([...walletSelect.options].some((option) => option.value === chosen)) walletSelect.value = chosen
+}
+discoverWallets((found) => {
+  wallets = found
+  listWallets()
+})
+listWallets()
+
+/** An x402 client paying with the wallet the person picked. */
+async function payingClient(): Promise<x402Client> {
+  const client = new x402Client()
+  // The page shows each call's price before it is made; the person's choice is the cap.
+  client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: true })
+  const choice = walletSelect.value
+  if (choice === 'demo') {
+    client.register('solana:*', {
+      scheme: 'exact',
+      // The demo wallet's key stays on the service: it signs this service's own offers only.
+      async createPaymentPayload(x402Version: number, requirements: PaymentRequirements) {
+        const response = await fetch('/demo/pay', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ x402Version, requirements }),
+        })
+        const body = (await response.json()) as Json
+        if (!response.ok) throw new Error(body.message ?? `the demo wallet refused (${response.status})`)
+        return { x402Version: body.x402Version, payload: body.payload }
+      },
+    })
+    return client
+  }
+  const wallet = wallets[Number(choice.slice(1))]
+  if (!wallet) throw new Error('pick a wallet to pay with')
+  if (wallet.kind === 'solana') {
+    const signer = await connectSolana(wallet)
+    client.register(
+      'solana:*',
+      new ExactSvmScheme(signer, config.solanaRpcUrl ? { rpcUrl: config.solanaRpcUrl } : undefined),
+    )
+  } else {
+    client.register('eip155:*', new ExactEvmScheme(await connectEvm(wallet)))
+  }
+  return client
+}
+
+// ---- calls -------------------------------------------------------------------------------------------
+
+async function call(path: string, mint: string, label: string): Promise<Json> {
+  setStatus(`${label}: paying and asking…`, 'busy')
+  const started = performance.now()
+  const paying = wrapFetchWithPayment(fetch, await payingClient())
+  const response = await paying(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token_address: mint }),
+  })
+  const body = (await response.json()) as Json
+  if (!response.ok) throw new Error(`${body.code ?? response.status}: ${body.message ?? response.statusText}`)
+  const receipt = response.headers.get('payment-response')
+  const paid = receipt ? JSON.parse(atob(receipt)) : null
+  setStatus(
+    `${label}: answered in ${((performance.now() - started) / 1000).toFixed(1)} s${paid?.success ? ` · paid, transaction ${short(paid.transaction)}` : ''}`,
+    'done',
+  )
+  return body
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault()
+  const mint = input.value.trim()
+  const check = checkSolanaAddress(mint, 'token_address')
+  if (!check.ok) {
+    setStatus(check.message, 'error')
+    input.setAttribute('aria-invalid', 'true')
+    return
+  }
+  input.removeAttribute('aria-invalid')
+  results.replaceChildren()
+  try {
+    const scan = await call('/scan/quick', mint, 'Quick scan')
+    results.append(quickScanCard(scan, mint))
+  } catch (error) {
+    setStatus((error as Error).message, 'error')
+  }
+})
+
+// ---- rendering ----------------------------------------------------------------------------------------
+
+function setStatus(text: string, kind: 'busy' | 'done' | 'error'): void {
+  status.textContent = text
+  status.dataset.kind = kind
+}
+
+function short(value: string): string {
+  return value.length > 12 ? `${value.slice(0, 4)}…${value.slice(-4)}` : value
+}
+
+function el(tag: string, attributes: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElement {
+  const node = document.createElement(tag)
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value)
+  node.append(...children)
+  return node
+}
+
+function row(label: string, value: string, tone = ''): HTMLElement {
+  return el(
+    'div',
+    { class: 'row' },
+    el('span', { class: 'label' }, label),
+    el('span', { class: `value ${tone}` }, value),
+  )
+}
+
+/** The findings that decided it, risks first, in plain words. */
+function findings(items: Json[]): HTMLElement {
+  const risks = items.filter((item) => item.severity !== 'info' || item.hard_fail || item.grade_ceiling)
+  const shown = (risks.length > 0 ? risks : items).sort((a, b) => a.impact - b.impact)
+  return el(
+    'ul',
+    { class: 'findings' },
+    ...shown.map((item) =>
+      el(
+        'li',
+        { class: `sev-${item.severity}` },
+        el('span', { class: 'severity' }, item.severity),
+        el('strong', {}, item.title),
+        item.hard_fail ? ' — fails the token' : item.grade_ceiling ? ` — caps the grade at ${item.grade_ceiling}` : '',
+        el('p', {}, item.detail),
+      ),
+    ),
+  )
+}
+
+function quickScanCard(scan: Json, mint: string): HTMLElement {
+  const grade = scan.structural_risk_grade as string
+  const authority = (revoked: boolean) =>
+    revoked ? 'revoked' : scan.authority_exempt ? 'live (issuer, exempt)' : 'LIVE'
+  const deeper = el('div', { class: 'deeper' })
+  const intelButton = el('button', { type: 'button', id: 'go-intel' }, 'Market intel · 0.20 USD')
+  const deepButton = el('button', { type: 'button', id: 'go-deep' }, 'Deep dive · 0.50 USD')
+  intelButton.addEventListener('click', () => goDeeper('/market/intel', 'Market intel', mint, intelCard))
+  deepButton.addEventListener('click', () => goDeeper('/scan/deep', 'Deep dive', mint, deepDiveCard))
+  deeper.append(el('span', {}, 'Go deeper:'), intelButton, deepButton)
+  return el(
+    'section',
+    { class: 'card', id: 'quick-card' },
+    el(
+      'header',
+      {},
+      el('span', { class: `badge grade-${grade}`, id: 'grade' }, grade),
+      el(
+        'div',
+        {},
+        el('h2', {}, [scan.symbol, scan.name].filter(Boolean).join(' · ') || 'Unnamed token'),
+        el('code', {}, scan.token_address),
+      ),
+    ),
+    row('Mint authority', authority(scan.mint_authority_revoked), scan.mint_authority_revoked ? 'good' : 'bad'),
+    row('Freeze authority', authority(scan.freeze_authority_revoked), scan.freeze_authority_revoked ? 'good' : 'bad'),
+    row('Top 10 holders', scan.top_10_holder_pct === null ? 'unknown' : `${scan.top_10_holder_pct.toFixed(1)}%`),
+    row('Liquidity', `${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`),
+    row('LP', `${scan.lp_status} (${scan.lp_model})`),
+    row(
+      'Data',
+      `${scan.data_quality}${scan.missing_fields.length ? ` · not measured: ${scan.missing_fields.join(', ')}` : ''}`,
+    ),
+    el('h3', {}, 'What decided it'),
+    findings(scan.factors),
+    el('p', { class: 'summary' }, scan.summary),
+    deeper,
+  )
+}
+
+async function goDeeper(
+  path: string,
+  label: string,
+  mint: string,
+  render: (answer: Json) => HTMLElement,
+): Promise<void> {
+  try {
+    const answer = await call(path, mint, label)
+    results.append(render(answer))
+  } catch (error) {
+    setStatus((error as Error).message, 'error')
+  }
+}
+
+function intelCard(intel: Json): HTMLElement {
+  const change = (value: number) => `${value >= 0 ? '+' : ''}${value}%`
+  return el(
+    'section',
+    { class: 'card', id: 'intel-card' },
+    el('header', {}, el('span', { class: `badge signal-${intel.signal}` }, intel.signal), el('h2', {}, 'Market intel')),
+    row(
+      'Price',
+      `$${intel.current_price_usd} · 1 h ${change(intel.price_change_1h_pct)} · 24 h ${change(intel.price_change_24h_pct)}`,
+    ),
+    row('Volume 24 h', `$${Math.round(intel.volume_24h_usd).toLocaleString('en-US')}`),
+    row('Liquidity', `$${Math.round(intel.liquidity_usd).toLocaleString('en-US')}`),
+    row('Pressure', `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`),
+    row('Health', `${intel.token_health} · ${intel.signal_subtype}`),
+    el('h3', {}, 'What decided it'),
+    findings(intel.factors),
+    el('p', { class: 'summary' }, intel.market_summary),
+  )
+}
+
+function deepDiveCard(dive: Json): HTMLElement {
+  const action = dive.recommendation.action as string
+  const report = (dive.full_risk_report as string).split('\n\n').map((paragraph) => el('p', {}, paragraph))
+  return el(
+    'section',
+    { class: 'card', id: 'deep-card' },
+    el(
+      'header',
+      {},
+      el('span', { class: `badge grade-${dive.risk_grade}` }, dive.risk_grade),
+      el('span', { class: `badge action-${action}`, id: 'recommendation' }, action),
+      el('h2', {}, 'Deep dive'),
+    ),
+    el('h3', {}, 'Key drivers'),
+    el('ul', {}, ...(dive.key_drivers as Json[]).map((driver) => el('li', {}, driver.title ?? driver.code))),
+    el('h3', {}, 'Findings'),
+    findings(dive.factors),
+    el('details', { open: '' }, el('summary', {}, 'The full report'), ...report),
+  )
+}

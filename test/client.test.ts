@@ -1,44 +1,21 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import pino from 'pino'
 import { evmAccount, Solsentry, SolsentryError, solanaKeypairFile } from '../client/index.ts'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { createApp, SERVICE_MANIFESTS } from '../src/app.ts'
-import { closeContext, createContext } from '../src/context.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { startServer } from '../src/core/server.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
+import { SERVICE_MANIFESTS } from '../src/app.ts'
 import { testApp } from './support/app.ts'
+import { eventually } from './support/eventually.ts'
+import { liveService } from './support/live.ts'
 import { openApiValidator } from './support/openapi.ts'
 import { screenOf, testWithTmux } from './support/terminal.ts'
 import { usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox over HTTP on loopback; the SDK and the CLI pay it as a user would.
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-const ctx = createContext(
-  // One client address makes every call here: the scanner limit is set out of its way (429s have their own test).
-  loadConfig({
-    ...sandbox.serviceSettings,
-    PORT: '0',
-    DATA_DIR: ':memory:',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_SCANNER_BURST: '1000',
-  }),
-  { logger: pino({ level: 'silent' }) },
-)
-await (ctx.payments as PaymentGate).start()
-const running = startServer(createApp(ctx), ctx)
-afterAll(async () => {
-  await running.shutdown('test over')
-  await sandbox.stop()
-  await closeContext(ctx).catch(() => {})
-})
+// One client address makes every call here: the scanner limit is set out of its way (429s have their own test).
+const { sandbox, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
 
 const world = sandbox.file
-const mintOf = (name: string) => world.scenarios.find((scenario) => scenario.name === name)!.mint
 const solanaWallet = await solanaKeypairFile(world.buyer.keypair_path)
 const evmWallet = evmAccount(world.evm_buyer.private_key)
 const payTo = world.x402.solana.pay_to
@@ -209,6 +186,31 @@ describe('the CLI', () => {
     },
     30_000,
   )
+
+  test('solsentry serve runs the service from the environment, and stops on SIGTERM', async () => {
+    const child = Bun.spawn([process.execPath, cli, 'serve'], {
+      env: { ...process.env, ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'info' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    try {
+      const reader = child.stdout.getReader()
+      let printed = ''
+      const url = await eventually(
+        'the listening line',
+        async () => {
+          const { value } = await reader.read()
+          printed += new TextDecoder().decode(value ?? new Uint8Array())
+          return /"url":"(http:[^"]+)","profile"/.exec(printed)?.[1]
+        },
+        (found) => found !== undefined,
+      )
+      expect((await fetch(`${url}/health`)).status).toBe(200)
+    } finally {
+      child.kill('SIGTERM')
+    }
+    expect(await child.exited).toBe(0)
+  }, 30_000)
 
   test('a bad mint: the catalogue code and message on stderr, exit 1', async () => {
     const { stderr, code } = await run('quick', 'BONK')

@@ -3,33 +3,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import type { PaymentRequired } from '@x402/core/types'
-import pino from 'pino'
 import { demoPayer } from '../sandbox/demo-client.ts'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { createApp } from '../src/app.ts'
-import { closeContext, createContext } from '../src/context.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { startServer } from '../src/core/server.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
+import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox over HTTP on loopback; an MCP client on the official SDK.
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-const ctx = createContext(
-  loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }),
-  { logger: pino({ level: 'silent' }) },
-)
-await (ctx.payments as PaymentGate).start()
-const running = startServer(createApp(ctx), ctx)
-afterAll(async () => {
-  await running.shutdown('test over')
-  await sandbox.stop()
-  await closeContext(ctx).catch(() => {})
-})
+const { sandbox, running, mintOf } = await liveService()
 
 const { x402: offers } = sandbox.file
-const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
 
 async function connect(): Promise<Client> {
   const client = new Client({ name: 'solsentry-test', version: '1.0.0' })

@@ -1,33 +1,22 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import pino from 'pino'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { createSigner, wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { base58Encode } from '../sandbox/chain/base58.ts'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/core/config.ts'
 import { closeContext, createContext } from '../src/context.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/core/server.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
+import { liveService, sandboxContext } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 import { eventually } from './support/eventually.ts'
 
 // The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback.
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-const ctx = createContext(
-  loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }),
-  { logger: pino({ level: 'silent' }) },
-)
-await (ctx.payments as PaymentGate).start()
-const running = startServer(createApp(ctx), ctx)
-afterAll(async () => {
-  await running.shutdown('test over')
-  await sandbox.stop()
-})
+const { sandbox, running } = await liveService()
 
 const { x402: offers, urls } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
@@ -211,16 +200,7 @@ test('without a facilitator configured, a paid route answers 503 and does no wor
 
 test('a facilitator unreachable at boot: free routes serve, paid routes answer 503 until it answers, then 402', async () => {
   sandbox.faults.set('facilitator', '/supported', { kind: 'down' })
-  const late = createContext(
-    loadConfig({
-      ...sandbox.serviceSettings,
-      PORT: '0',
-      DATA_DIR: ':memory:',
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_SCANNER_BURST: '1000',
-    }),
-    { logger: pino({ level: 'silent' }) },
-  )
+  const late = sandboxContext(sandbox, { RATE_LIMIT_SCANNER_BURST: '1000' })
   const server = startServer(createApp(late), late)
   try {
     await (late.payments as PaymentGate).start(100)

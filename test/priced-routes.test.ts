@@ -1,39 +1,14 @@
-import { afterAll, describe, expect, test } from 'bun:test'
-import pino from 'pino'
+import { describe, expect, test } from 'bun:test'
 import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
-import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { createContext } from '../src/context.ts'
 import { usdToAtomicUsdc } from '../src/core/manifest.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
-import { startServer } from '../src/core/server.ts'
+import { liveService } from './support/live.ts'
 
 // Every route the registry holds, read from the registry itself: a priced route answers 402 without
 // payment and runs once per valid payment; a free route never asks for one. A route added later is
 // covered without a line here — except a priced one, which needs a valid request below (the test says so).
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-const ctx = createContext(
-  loadConfig({
-    ...sandbox.serviceSettings,
-    PORT: '0',
-    DATA_DIR: ':memory:',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_SCANNER_BURST: '1000',
-  }),
-  {
-    logger: pino({ level: 'silent' }),
-  },
-)
-await (ctx.payments as PaymentGate).start()
-const running = startServer(createApp(ctx), ctx)
-afterAll(async () => {
-  await running.shutdown('test over')
-  await sandbox.stop()
-})
+const { sandbox, ctx, running } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
 
 const { x402: offers } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint

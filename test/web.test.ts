@@ -1,38 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import pino from 'pino'
 import type { Browser, Page } from 'playwright-core'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { createApp } from '../src/app.ts'
-import { closeContext, createContext } from '../src/context.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { startServer } from '../src/core/server.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 import { testApp } from './support/app.ts'
 import { artifactPath, chromiumPath, describeWithBrowser } from './support/browser.ts'
+import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
 // The service on the sandbox, as `npm start` runs it (its demo wallet is the sandbox's demo buyer), and a
 // real headless Chromium that may reach nothing but the service: every other request is refused and counted.
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-const ctx = createContext(
-  loadConfig({
-    ...sandbox.serviceSettings,
-    PORT: '0',
-    DATA_DIR: ':memory:',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_SCANNER_BURST: '1000',
-  }),
-  { logger: pino({ level: 'silent' }) },
-)
-await (ctx.payments as PaymentGate).start()
-const running = startServer(createApp(ctx), ctx)
-afterAll(async () => {
-  await running.shutdown('test over')
-  await sandbox.stop()
-  await closeContext(ctx).catch(() => {})
-})
-const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
+const { sandbox, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
 
 describe('the demo wallet (POST /demo/pay)', () => {
   const demoPay = (requirements: Record<string, unknown>) =>
@@ -107,6 +82,20 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
       return route.abort()
     })
     return page
+  }
+
+  /** Opens the page, picks the wallet `label`, scans `mint` and answers the status line once the call ended. */
+  async function quickScanPaidWith(page: Page, label: string, mint: string): Promise<string | null> {
+    await page.goto(`${running.url}/`)
+    await page.locator('#wallet option', { hasText: label }).waitFor({ state: 'attached' })
+    await page.selectOption('#wallet', { label })
+    await page.fill('#mint', mint)
+    await page.click('#scan')
+    await page.waitForFunction(() => {
+      const status = (globalThis as any).document.getElementById('status')
+      return status.dataset.kind === 'done' || status.dataset.kind === 'error'
+    })
+    return page.locator('#status').textContent()
   }
 
   /** A fresh guarded page at `path`. */
@@ -215,16 +204,7 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
       },
     )
     const before = await usdcOf(sandbox, owner.address)
-    await page.goto(`${running.url}/`)
-    await page.locator('#wallet option', { hasText: 'Test Wallet (Solana)' }).waitFor({ state: 'attached' })
-    await page.selectOption('#wallet', { label: 'Test Wallet (Solana)' })
-    await page.fill('#mint', mintOf('blue-chip'))
-    await page.click('#scan')
-    await page.waitForFunction(() => {
-      const status = (globalThis as any).document.getElementById('status')
-      return status.dataset.kind === 'done' || status.dataset.kind === 'error'
-    })
-    expect(await page.locator('#status').textContent()).toContain('paid, transaction')
+    expect(await quickScanPaidWith(page, 'Test Wallet (Solana)', mintOf('blue-chip'))).toContain('paid, transaction')
     expect(await page.locator('#grade').textContent()).toMatch(/^[A-F]$/)
     expect(signed).toBe(1)
     await page.screenshot({ path: artifactPath('wallet-standard.png'), fullPage: true })
@@ -277,16 +257,7 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
       announce()
     })
     const before = await sandbox.evm.usdcBalance(owner.address)
-    await page.goto(`${running.url}/`)
-    await page.locator('#wallet option', { hasText: 'Test EVM Wallet (EVM)' }).waitFor({ state: 'attached' })
-    await page.selectOption('#wallet', { label: 'Test EVM Wallet (EVM)' })
-    await page.fill('#mint', mintOf('blue-chip'))
-    await page.click('#scan')
-    await page.waitForFunction(() => {
-      const status = (globalThis as any).document.getElementById('status')
-      return status.dataset.kind === 'done' || status.dataset.kind === 'error'
-    })
-    expect(await page.locator('#status').textContent()).toContain('paid, transaction')
+    expect(await quickScanPaidWith(page, 'Test EVM Wallet (EVM)', mintOf('blue-chip'))).toContain('paid, transaction')
     expect(asked).toContain('eth_signTypedData_v4')
     await page.close()
     expect(await sandbox.evm.usdcBalance(owner.address)).toBe(before - 20_000n)

@@ -12,6 +12,7 @@ import { type TSchema, Type } from '@sinclair/typebox'
 import { ERROR_CODES } from '../../src/core/errors.ts'
 import { priceInWords, type RegisteredRoute, type Registry } from '../../src/core/manifest.ts'
 import { ErrorBodySchema } from '../../src/core/schemas.ts'
+import { PaymentRequiredSchema } from '../../src/payments/schemas.ts'
 
 /** The `_meta` keys of the x402 MCP transport. */
 export const PAYMENT_META = 'x402/payment'
@@ -42,35 +43,6 @@ export interface ToolResult {
   _meta?: Record<string, unknown>
 }
 
-/**
- * The x402 v2 `PaymentRequired` (the challenge a paid tool answers without payment): what an
- * official client reads to sign a payment.
- */
-const PaymentRequired = Type.Object(
-  {
-    x402Version: Type.Literal(2),
-    error: Type.Optional(Type.String()),
-    resource: Type.Object(
-      { url: Type.String(), description: Type.Optional(Type.String()), mimeType: Type.Optional(Type.String()) },
-      { additionalProperties: true },
-    ),
-    accepts: Type.Array(
-      Type.Object(
-        {
-          scheme: Type.String(),
-          network: Type.String(),
-          amount: Type.String(),
-          asset: Type.String(),
-          payTo: Type.String(),
-          maxTimeoutSeconds: Type.Number(),
-        },
-        { additionalProperties: true },
-      ),
-    ),
-  },
-  { additionalProperties: true, description: 'x402 v2 PaymentRequired: sign one offer and repeat the call' },
-)
-
 const ToolError = ErrorBodySchema(ERROR_CODES)
 
 /** The MCP tools for the mounted routes, named from the skill: the skill id alone for a one-route skill. */
@@ -87,7 +59,7 @@ export function toolsOf(registry: Registry): Tool[] {
       inputSchema: plain(route.body ?? route.params ?? Type.Object({}, { additionalProperties: false })),
       outputSchema: {
         type: 'object',
-        anyOf: [route.response, ...(route.price === 'free' ? [] : [PaymentRequired]), ToolError].map(plain),
+        anyOf: [route.response, ...(route.price === 'free' ? [] : [PaymentRequiredSchema]), ToolError].map(plain),
       },
       annotations: { readOnlyHint: route.method === 'GET' || route.plugin !== 'trade', openWorldHint: true },
       _meta: { [ROUTE_META]: route.key },

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
+import { PaymentRequirementsSchema } from '../../src/payments/schemas.ts'
 
 const Html = Type.String({ description: 'An HTML page' })
 
@@ -39,17 +40,7 @@ export const manifest = defineManifest({
       body: Type.Object(
         {
           x402Version: Type.Literal(2),
-          requirements: Type.Object(
-            {
-              scheme: Type.String(),
-              network: Type.String(),
-              amount: Type.String(),
-              asset: Type.String(),
-              payTo: Type.String(),
-              maxTimeoutSeconds: Type.Number(),
-            },
-            { additionalProperties: true, description: 'One offer of a challenge (x402 PaymentRequirements)' },
-          ),
+          requirements: PaymentRequirementsSchema,
         },
         { additionalProperties: false },
       ),

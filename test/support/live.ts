@@ -1,0 +1,42 @@
+import { afterAll } from 'bun:test'
+import pino from 'pino'
+import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../../sandbox/options.ts'
+import { createApp } from '../../src/app.ts'
+import { createContext, type ServiceContext } from '../../src/context.ts'
+import { loadConfig } from '../../src/core/config.ts'
+import { type RunningServer, startServer } from '../../src/core/server.ts'
+import type { PaymentGate } from '../../src/payments/gate.ts'
+
+/** The service's context on `sandbox`, as `npm start` configures it (in-memory store, silent logs); `settings` win. */
+export function sandboxContext(sandbox: RunningSandbox, settings: Record<string, string> = {}): ServiceContext {
+  return createContext(
+    loadConfig({ ...sandbox.serviceSettings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent', ...settings }),
+    { logger: pino({ level: 'silent' }) },
+  )
+}
+
+export interface LiveService {
+  sandbox: RunningSandbox
+  ctx: ServiceContext
+  running: RunningServer
+  /** The mint of a sandbox scenario, by name. */
+  mintOf(name: string): string
+}
+
+/**
+ * The whole service on a fresh sandbox, over HTTP on loopback, as `npm start` runs it (its payment gate
+ * started); stopped after the file's tests.
+ */
+export async function liveService(settings: Record<string, string> = {}): Promise<LiveService> {
+  const sandbox = await startSandbox(ephemeralSandboxOptions())
+  const ctx = sandboxContext(sandbox, settings)
+  await (ctx.payments as PaymentGate).start()
+  const running = startServer(createApp(ctx), ctx)
+  afterAll(async () => {
+    await running.shutdown('test over')
+    await sandbox.stop()
+  })
+  const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
+  return { sandbox, ctx, running, mintOf }
+}

@@ -1,9 +1,11 @@
 import { PaymentGate } from './payments/gate.ts'
 import { USDC_MINT_ADDRESS } from './onchain/programs.ts'
+import { acpNodeMarket } from './acp/acp-node.ts'
+import { acpSeller } from './acp/seller.ts'
 import { createApp } from './app.ts'
 import type { Service } from './core/front-door.ts'
 import { ConfigError, loadConfig, type Config } from './core/config.ts'
-import { createContext } from './context.ts'
+import { createContext, type ServiceContext } from './context.ts'
 import { ManifestError } from './core/manifest.ts'
 import { startServer, type RunningServer } from './core/server.ts'
 import { loadSignalPackages, SignalRegistry, SignalRegistryError } from './pipeline/registry.ts'
@@ -55,6 +57,7 @@ export async function runService(
     'listening',
   )
   void probeRpc(ctx)
+  void sellOnAcp(ctx, app)
   if (config.SOLSENTRY_PROFILE === 'mainnet' && config.JUPITER_URL && !config.JUPITER_API_KEY)
     ctx.logger.warn(
       { jupiter: config.JUPITER_URL },
@@ -74,6 +77,33 @@ export async function runService(
         )
     })
   return running
+}
+
+/**
+ * With the ACP settings, sells the paid scanners on the Virtuals ACP marketplace (docs/acp.md): its
+ * buyers pay the marketplace's escrow, and each job runs through the same front door and ledger.
+ */
+async function sellOnAcp(ctx: ServiceContext, service: Service): Promise<void> {
+  const { ACP_SIGNER_PRIVATE_KEY, ACP_SESSION_ENTITY_KEY_ID, ACP_AGENT_WALLET_ADDRESS } = ctx.config
+  if (!ACP_SIGNER_PRIVATE_KEY || ACP_SESSION_ENTITY_KEY_ID === undefined || !ACP_AGENT_WALLET_ADDRESS) return
+  const market = acpNodeMarket({
+    privateKey: ACP_SIGNER_PRIVATE_KEY as `0x${string}`,
+    entityId: ACP_SESSION_ENTITY_KEY_ID,
+    agentWallet: ACP_AGENT_WALLET_ADDRESS as `0x${string}`,
+  })
+  const seller = acpSeller(ctx, service, market)
+  try {
+    await seller.start()
+    ctx.logger.info(
+      { offerings: seller.offerings().map((offering) => offering.name) },
+      'selling on the ACP marketplace',
+    )
+  } catch (error) {
+    ctx.logger.error(
+      { err: (error as Error).message },
+      'the ACP marketplace could not be joined: ACP jobs are not served',
+    )
+  }
 }
 
 function exit(message: string): never {

@@ -212,6 +212,14 @@ describe('the CLI', () => {
     expect(await child.exited).toBe(0)
   }, 30_000)
 
+  test('trade --json: quote, sign with the keypair, execute (paid on confirmation), the final job; exit 0', async () => {
+    const { stdout, code } = await run('trade', mintOf('blue-chip'), '--amount', '100000000', '--json')
+    expect(code).toBe(0)
+    const job = JSON.parse(stdout)
+    expect(validate('GET', '/trade/status/{job_id}', 200, job)).toEqual([])
+    expect(job).toMatchObject({ status: 'CONFIRMED', fee: { status: 'settled', amount: '150000' } })
+  }, 60_000)
+
   test('a bad mint: the catalogue code and message on stderr, exit 1', async () => {
     const { stderr, code } = await run('quick', 'BONK')
     expect(code).toBe(1)

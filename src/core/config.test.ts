@@ -76,6 +76,10 @@ describe('loadConfig', () => {
     ],
     [{ ...MAINNET, PAY_TO_BASE: '' }, 'PAY_TO_BASE: required when SOLSENTRY_PROFILE=mainnet'],
     [
+      { ACP_SIGNER_PRIVATE_KEY: `0x${'1'.repeat(64)}` },
+      'ACP_SESSION_ENTITY_KEY_ID: required with ACP_SIGNER_PRIVATE_KEY (the ACP seller needs all three)',
+    ],
+    [
       { ...MAINNET, DEMO_WALLET_KEYPAIR: '/tmp/demo.json' },
       'DEMO_WALLET_KEYPAIR: refused when SOLSENTRY_PROFILE=mainnet (a demo wallet pays with real money)',
     ],

@@ -115,6 +115,24 @@ export const ConfigSchema = Type.Object({
       "The Solana RPC the web page's browser wallets read their blockhash from when they pay (never a keyed URL: browsers see it); unset, the x402 client's default for the network",
     ),
   ),
+  ACP_SIGNER_PRIVATE_KEY: Type.Optional(
+    Type.String({
+      pattern: '^0x[0-9a-fA-F]{64}$',
+      description:
+        "Sells the paid scanners on the Virtuals ACP marketplace (docs/acp.md): the agent's whitelisted signer key; with ACP_SESSION_ENTITY_KEY_ID and ACP_AGENT_WALLET_ADDRESS",
+      hint: '0x and 64 hex digits',
+    }),
+  ),
+  ACP_SESSION_ENTITY_KEY_ID: Type.Optional(
+    Type.Integer({ minimum: 0, description: "The ACP signer's session entity key id (app.virtuals.io)" }),
+  ),
+  ACP_AGENT_WALLET_ADDRESS: Type.Optional(
+    Type.String({
+      pattern: '^0x[0-9a-fA-F]{40}$',
+      description: "The ACP agent's smart wallet address (app.virtuals.io)",
+      hint: '0x and 40 hex digits',
+    }),
+  ),
   FACILITATOR_URL: Type.Optional(Url('x402 facilitator base URL (required on mainnet)')),
   CDP_API_KEY_ID: Type.Optional(
     Type.String({
@@ -311,6 +329,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const check = checkSolanaAddress(value, name, 'Solana address')
     if (!check.ok) throw new ConfigError(`${name}: ${check.message.replace(new RegExp(`^${name} `), '')}`)
   }
+  const acp = ['ACP_SIGNER_PRIVATE_KEY', 'ACP_SESSION_ENTITY_KEY_ID', 'ACP_AGENT_WALLET_ADDRESS'] as const
+  const acpSet = acp.filter((name) => config[name] !== undefined)
+  if (acpSet.length > 0 && acpSet.length < acp.length)
+    throw new ConfigError(
+      `${acp.find((name) => config[name] === undefined)}: required with ${acpSet.join(' and ')} (the ACP seller needs all three)`,
+    )
   if (config.SOLSENTRY_PROFILE === 'mainnet') {
     if (config.DEMO_WALLET_KEYPAIR !== undefined)
       throw new ConfigError(

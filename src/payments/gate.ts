@@ -6,6 +6,7 @@ import type { FacilitatorClient, SettleAnswer, VerifyAnswer } from './facilitato
 import { matchOffer } from './match.ts'
 import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
 import { paymentKey } from './payment-key.ts'
+import type { EscrowPayment } from './escrow.ts'
 import type { Admission, Challenge, PaidCall, Payments, Refusal, Settlement, Ticket } from './payments.ts'
 import type { Rail } from './rails.ts'
 import { PaymentRecovery } from './recovery.ts'
@@ -17,10 +18,13 @@ export type { PaidCall } from './payments.ts'
 /** A payment verified and claimed for one call (or a credit being redeemed: settled before, result owed). */
 interface Admitted extends Ticket {
   key: string
-  payment: PaymentV1 | PaymentV2
-  requirements: object
+  /** The x402 payment and its requirements (none for a call paid on an escrow). */
+  payment?: PaymentV1 | PaymentV2
+  requirements?: object
   /** The ledger record of a credit being redeemed: nothing is verified or settled again. */
   credit?: PaymentRecord
+  /** Paid on another rail's escrow (an ACP job): recorded and settled in the ledger, no facilitator. */
+  escrow?: EscrowPayment
 }
 
 /**
@@ -144,6 +148,7 @@ export class PaymentGate implements Payments {
   async admit(call: PaidCall): Promise<Admission> {
     const refuse = (refusal: Refusal): Admission => ({ ok: false, refusal })
     const required = (reason: string) => refuse({ kind: 'payment_required', reason })
+    if (call.escrow) return this.#admitEscrow(call, call.escrow)
     // Nothing to offer (the facilitator has not answered /supported yet): a challenge would be empty.
     const offers = this.offers(call.amount)
     if (offers.length === 0)
@@ -212,6 +217,33 @@ export class PaymentGate implements Payments {
     return { ok: true, ticket: admitted }
   }
 
+  /**
+   * A call its buyer paid on another rail's escrow (an ACP job): the price must be the route's, and a job
+   * buys one call (its ledger key `<rail>:<job>` is claimed once, as an x402 payment's is).
+   */
+  async #admitEscrow(call: PaidCall, escrow: EscrowPayment): Promise<Admission> {
+    const required = (reason: string): Admission => ({ ok: false, refusal: { kind: 'payment_required', reason } })
+    if (escrow.amount !== call.amount)
+      return required(
+        `the ${escrow.rail} job ${escrow.reference} holds ${escrow.amount} atomic USDC; ${call.resource} costs ${call.amount}`,
+      )
+    const key = `${escrow.rail}:${escrow.reference}`
+    const claim = await this.#ledger.claim({
+      key,
+      network: escrow.rail,
+      amount: escrow.amount,
+      resource: call.resource,
+      requestHash: call.requestHash,
+      requestId: call.requestId,
+      evidence: null,
+    })
+    if (!claim.ok)
+      return required(`the ${escrow.rail} job ${escrow.reference} already bought a call (${claim.existing.state})`)
+    await this.#ledger.transition(key, 'verifying', 'verified', { payer: escrow.payer })
+    const admitted: Admitted = { key, payer: escrow.payer, escrow }
+    return { ok: true, ticket: admitted }
+  }
+
   /** Gives an admitted payment back unsettled: it may be presented again (a credit stays owed). */
   async release(ticket: Ticket, reason: string): Promise<void> {
     const admitted = ticket as Admitted
@@ -221,7 +253,15 @@ export class PaymentGate implements Payments {
 
   /** Settles an admitted payment: the receipt, or why it did not settle (the result is then withheld). */
   async settle(ticket: Ticket, call: PaidCall): Promise<Settlement> {
-    const { key, credit, payment, requirements } = ticket as Admitted
+    const { key, credit, payment, requirements, escrow } = ticket as Admitted
+    if (escrow) {
+      // The escrow pays the seller when the buyer's side accepts the delivery; the call is done.
+      await this.#ledger.transition(key, 'verified', 'settled', {
+        transaction: key,
+        reason: `paid by the ${escrow.rail} escrow; delivered to ${call.requestId}`,
+      })
+      return { ok: true, receipt: { success: true, transaction: key, network: escrow.rail, payer: escrow.payer } }
+    }
     if (credit) {
       // Already settled on chain: the receipt says so; nothing is sent to the facilitator.
       await this.#ledger.transition(key, 'redeeming', 'settled', {
@@ -235,6 +275,7 @@ export class PaymentGate implements Payments {
       }
       return { ok: true, receipt }
     }
+    if (!payment || !requirements) throw new Error(`ticket ${key} carries no x402 payment to settle`)
     await this.#ledger.transition(key, 'verified', 'settling')
     let settled: SettleAnswer
     try {

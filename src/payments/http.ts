@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context.ts'
 import { publicOrigin, requestIdOf } from '../core/request.ts'
 import { ApiError, errorBody } from '../core/errors.ts'
 import { usdToAtomicUsdc, type RouteSpec } from '../core/manifest.ts'
+import { escrowOf } from './escrow.ts'
 import type { SettleAnswer } from './facilitator.ts'
 import type { PaidCall, Payments, Refusal, Ticket } from './payments.ts'
 
@@ -231,6 +232,7 @@ function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
     description: spec.summary,
     amount,
     requestId: requestIdOf(context.request),
+    escrow: escrowOf(context.request),
   })
 }
 

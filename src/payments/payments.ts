@@ -4,6 +4,7 @@
  * facilitator and the ledger; `src/payments/http.ts` maps its results to HTTP answers.
  */
 import type { OfferV1 } from './challenge.ts'
+import type { EscrowPayment } from './escrow.ts'
 import type { SettleAnswer } from './facilitator.ts'
 
 /** One paid call, as payments need it. */
@@ -19,6 +20,8 @@ export interface PaidCall {
   /** Price in USDC atomic units. */
   amount: string
   requestId: string
+  /** Paid on another rail before it arrived (an ACP job's escrow): admitted from the ledger, not x402. */
+  escrow?: EscrowPayment
 }
 
 /** A payment admitted for one call: settle it once the call succeeded, release it otherwise. */

@@ -5,6 +5,7 @@ import { ephemeralSandboxOptions } from '../../sandbox/options.ts'
 import { createApp } from '../../src/app.ts'
 import { createContext, type ServiceContext } from '../../src/context.ts'
 import { loadConfig } from '../../src/core/config.ts'
+import type { Service } from '../../src/core/front-door.ts'
 import { type RunningServer, startServer } from '../../src/core/server.ts'
 import type { PaymentGate } from '../../src/payments/gate.ts'
 
@@ -20,6 +21,8 @@ export interface LiveService {
   sandbox: RunningSandbox
   ctx: ServiceContext
   running: RunningServer
+  /** What the server serves: the front door in front of the app (for in-process calls). */
+  service: Service
   /** The mint of a sandbox scenario, by name. */
   mintOf(name: string): string
 }
@@ -32,11 +35,12 @@ export async function liveService(settings: Record<string, string> = {}): Promis
   const sandbox = await startSandbox(ephemeralSandboxOptions())
   const ctx = sandboxContext(sandbox, settings)
   await (ctx.payments as PaymentGate).start()
-  const running = startServer(createApp(ctx), ctx)
+  const service = createApp(ctx)
+  const running = startServer(service, ctx)
   afterAll(async () => {
     await running.shutdown('test over')
     await sandbox.stop()
   })
   const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
-  return { sandbox, ctx, running, mintOf }
+  return { sandbox, ctx, running, service, mintOf }
 }

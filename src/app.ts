@@ -1,6 +1,7 @@
 import { Elysia, type AnyElysia } from 'elysia'
 import { deepDive, manifest as deepDiveManifest } from '../plugins/deep-dive/index.ts'
 import { discovery, manifest as discoveryManifest } from '../plugins/discovery/index.ts'
+import { exitCheckPlugin, manifest as exitCheckManifest } from '../plugins/exit-check/index.ts'
 import { marketIntel, manifest as marketIntelManifest } from '../plugins/market-intel/index.ts'
 import { mcp, manifest as mcpManifest } from '../plugins/mcp/index.ts'
 import { quickScan, manifest as quickScanManifest } from '../plugins/quick-scan/index.ts'
@@ -22,6 +23,7 @@ export const SERVICE_MANIFESTS = [
   marketIntelManifest,
   deepDiveManifest,
   tradeManifest,
+  exitCheckManifest,
   mcpManifest,
   webManifest,
 ] as const
@@ -47,6 +49,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(marketIntel(ctx))
     .use(deepDive(ctx))
     .use(trade(ctx))
+    .use(exitCheckPlugin(ctx))
     .use(mcp(ctx, (request, server) => service!.handle(request, server)))
     .use(web(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)

@@ -39,6 +39,7 @@ describe('GET /.well-known/x402', () => {
         'POST /market/intel',
         'POST /scan/deep',
         'POST /trade/execute',
+        'POST /exit/check',
       ],
     })
   })
@@ -50,6 +51,7 @@ describe('GET /.well-known/x402', () => {
       'POST /market/intel',
       'POST /scan/deep',
       'POST /trade/execute',
+      'POST /exit/check',
     ])
   })
 })

@@ -36,6 +36,7 @@ describe('MCP at /mcp (official SDK client)', () => {
     const { tools } = await mcp.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'sol_deep_dive',
+      'sol_exit_check',
       'sol_market_intel',
       'sol_quick_scan',
       'sol_trade_currencies',

@@ -56,6 +56,7 @@ const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /market/intel': async () => ({ token_address: mint }),
   'POST /scan/deep': async () => ({ token_address: mint }),
   'POST /trade/execute': quotedSwap,
+  'POST /exit/check': async () => ({ token_address: mint }),
 }
 /** A request body for free POST routes (free routes must not challenge whatever they are sent). */
 const FREE_BODIES: Record<string, unknown> = {
@@ -66,12 +67,13 @@ const priced = ctx.registry.routes().filter((route) => route.price !== 'free')
 const free = ctx.registry.routes().filter((route) => route.price === 'free')
 
 describe('every priced route, from the registry', () => {
-  test("the registry prices the spec's paid routes at the spec's prices (a price removed from a manifest fails here)", () => {
+  test("the registry prices the spec's paid routes at the spec's prices, the catalogue's at the published ones (a price removed from a manifest fails here)", () => {
     expect(Object.fromEntries(priced.map((route) => [route.key, (route.price as { usd: string }).usd]))).toEqual({
       'POST /scan/quick': '0.02',
       'POST /market/intel': '0.20',
       'POST /scan/deep': '0.50',
       'POST /trade/execute': '0.15',
+      'POST /exit/check': '0.01',
     })
   })
 

@@ -27,7 +27,9 @@ export function renderLlmsTxt(registry: Registry, origin: string): string {
     '## Endpoints',
     '',
   ]
-  for (const route of registry.routes().filter((candidate) => candidate.skill !== undefined)) {
+  for (const route of registry
+    .routes()
+    .filter((candidate) => candidate.skill !== undefined || candidate.price !== 'free')) {
     const when = route.callOrder ? ` Call it ${route.callOrder.when}.` : ''
     lines.push(`- [${route.key}](${origin}/openapi.json): ${route.summary} (${priceInWords(route)}).${when}`)
   }

@@ -9,7 +9,7 @@ export const SKILL_FILE_ORIGIN = 'http://127.0.0.1:8402'
  * skill's name and when to use it, then how to call the service, generated from the mounted manifests.
  */
 export function renderSkill(registry: Registry, origin: string): string {
-  const routes = registry.routes().filter((route) => route.skill !== undefined)
+  const routes = registry.routes().filter((route) => route.skill !== undefined || route.price !== 'free')
   const lines = [
     '---',
     'name: solsentry',

@@ -45,13 +45,21 @@ export interface ToolResult {
 
 const ToolError = ErrorBodySchema(ERROR_CODES)
 
-/** The MCP tools for the mounted routes, named from the skill: the skill id alone for a one-route skill. */
+/**
+ * The MCP tools for the mounted routes of a skill, and the priced routes of the catalogue: a one-route
+ * skill's tool is the skill id, a skill's other routes `<skill>_<route>`, a catalogue route
+ * `sol_<path>` (`/exit/check` → `sol_exit_check`).
+ */
 export function toolsOf(registry: Registry): Tool[] {
-  const routes = registry.routes().filter((route) => route.skill !== undefined)
+  const routes = registry.routes().filter((route) => route.skill !== undefined || route.price !== 'free')
   const perSkill = new Map<string, number>()
-  for (const route of routes) perSkill.set(route.skill!, (perSkill.get(route.skill!) ?? 0) + 1)
+  for (const route of routes) if (route.skill) perSkill.set(route.skill, (perSkill.get(route.skill) ?? 0) + 1)
   return routes.map((route) => {
-    const name = perSkill.get(route.skill!) === 1 ? route.skill! : `${route.skill}_${route.name}`
+    const name = !route.skill
+      ? `sol_${route.path.slice(1).replaceAll(/[/-]/g, '_')}`
+      : perSkill.get(route.skill) === 1
+        ? route.skill
+        : `${route.skill}_${route.name}`
     return {
       name,
       title: route.summary,

@@ -1,0 +1,157 @@
+import type { Static } from '@sinclair/typebox'
+import type { TokenContext } from '../../src/facts/context.ts'
+import type { MintFact } from '../../src/facts/types.ts'
+import type { JupiterQuote } from '../../src/sources/jupiter.ts'
+import { UpstreamError } from '../../src/sources/upstream.ts'
+import type { ExitCheckResult } from './manifest.ts'
+
+type Answer = Static<typeof ExitCheckResult>
+type Blocker = Answer['blockers'][number]
+
+const USDC_UNITS = 1_000_000
+/** The slippage the sell is quoted at (0.5%): what a holder would set. */
+const SLIPPAGE_BPS = 50
+
+/** The exit's blockers, from the mint account: what stops a sale, and what puts one at risk. */
+export function mintBlockers(mint: MintFact): Blocker[] {
+  const { extensions } = mint
+  const blockers: Blocker[] = []
+  if (extensions.nonTransferable)
+    blockers.push({
+      code: 'NON_TRANSFERABLE',
+      blocks: true,
+      detail: 'The token is non-transferable: it cannot be sold.',
+    })
+  if (extensions.pausable?.paused)
+    blockers.push({ code: 'PAUSED', blocks: true, detail: 'Transfers are paused by the pause authority.' })
+  if (extensions.defaultAccountState === 'frozen')
+    blockers.push({
+      code: 'DEFAULT_FROZEN',
+      blocks: false,
+      detail: 'New token accounts start frozen: an account must be thawed by the freeze authority before it can move.',
+    })
+  if (mint.freezeAuthority !== null)
+    blockers.push({
+      code: 'FREEZE_AUTHORITY_LIVE',
+      blocks: false,
+      detail: `The freeze authority (${mint.freezeAuthority}) can freeze any holder's account, and its sale with it.`,
+    })
+  if (extensions.permanentDelegate)
+    blockers.push({
+      code: 'PERMANENT_DELEGATE',
+      blocks: false,
+      detail: `A permanent delegate (${extensions.permanentDelegate}) can move or burn any holder's tokens.`,
+    })
+  const fee = extensions.transferFee
+  if (fee && (fee.basisPoints > 0 || feeCanRise(mint)))
+    blockers.push({
+      code: 'TRANSFER_FEE',
+      blocks: false,
+      detail: `Every transfer pays ${fee.basisPoints / 100}%${feeCanRise(mint) ? ', and the fee can rise' : ''}.`,
+    })
+  if (extensions.transferHook?.programId)
+    blockers.push({
+      code: 'TRANSFER_HOOK',
+      blocks: false,
+      detail: `Every transfer runs program ${extensions.transferHook.programId}, which may refuse it.`,
+    })
+  return blockers
+}
+
+function feeCanRise(mint: MintFact): boolean {
+  const fee = mint.extensions.transferFee
+  return fee !== null && (fee.configAuthority !== null || fee.newerBasisPoints > fee.basisPoints)
+}
+
+/**
+ * The exit check: what `sizeUsdc` of the token buys now (a USDC → token quote), quoted back to USDC
+ * (token → USDC), with the mint's blockers. No price is assumed: both sides are the aggregator's quotes.
+ * `usdcMint` is the USDC the service is paid in (SOLANA_PAYMENT_ASSET; mainnet's by default).
+ */
+export async function exitCheck(facts: TokenContext, sizeUsdc: number, usdcMint: string): Promise<Answer> {
+  const mintAddress = facts.mint
+  const jupiter = facts.sources.jupiter
+  const missing = new Set<string>()
+  const mint = await facts.fact('mint')
+  if (!mint) missing.add('mint')
+  const blockers = mint ? mintBlockers(mint) : []
+  const base = {
+    schema_version: '2.0' as const,
+    token_address: mintAddress,
+    size_usdc: sizeUsdc,
+    transfer_fee_bps: mint?.extensions.transferFee?.basisPoints ?? 0,
+    transfer_fee_can_rise: mint ? feeCanRise(mint) : false,
+  }
+  if (mintAddress === usdcMint)
+    return finish(
+      { ...base, sellable: true, expected_return_usdc: sizeUsdc, exit_price_impact_pct: 0, route_count: 0 },
+      blockers,
+      missing,
+    )
+
+  let sell: JupiterQuote | null = null
+  let noRoute = false
+  if (!jupiter) missing.add('sell_quote')
+  else
+    try {
+      const units = BigInt(Math.round(sizeUsdc * USDC_UNITS))
+      const buy = await jupiter.quote(
+        { inputMint: usdcMint, outputMint: mintAddress, amount: units, slippageBps: SLIPPAGE_BPS },
+        facts.meter,
+      )
+      sell = await jupiter.quote(
+        {
+          inputMint: mintAddress,
+          outputMint: usdcMint,
+          amount: BigInt(buy.outAmount),
+          slippageBps: SLIPPAGE_BPS,
+        },
+        facts.meter,
+      )
+    } catch (error) {
+      // The aggregator answering that nothing routes is a fact about the token; anything else is missing data.
+      if (error instanceof UpstreamError && error.reason === 'rejected') noRoute = true
+      else missing.add('sell_quote')
+    }
+  if (noRoute)
+    blockers.unshift({
+      code: 'NO_SELL_ROUTE',
+      blocks: true,
+      detail: 'No route sells this size of the token to USDC now.',
+    })
+  const blocked = blockers.some((blocker) => blocker.blocks)
+  const measured = sell !== null || noRoute || blocked
+  return finish(
+    {
+      ...base,
+      sellable: measured ? sell !== null && !blocked : null,
+      expected_return_usdc: sell ? Number(sell.outAmount) / USDC_UNITS : null,
+      exit_price_impact_pct: sell ? Number(sell.priceImpactPct) * 100 : null,
+      route_count: sell ? sell.routePlan.length : 0,
+    },
+    blockers,
+    missing,
+  )
+}
+
+function finish(
+  answer: Omit<Answer, 'blockers' | 'summary' | 'data_quality' | 'missing_fields'>,
+  blockers: Blocker[],
+  missing: Set<string>,
+): Answer {
+  const data_quality = missing.size === 0 ? 'FULL' : missing.size === 1 ? 'PARTIAL' : 'LIMITED'
+  const verdict =
+    answer.sellable === null
+      ? 'The exit could not be checked'
+      : answer.sellable
+        ? `${answer.size_usdc} USDC of it sells back for ${answer.expected_return_usdc} USDC (${answer.exit_price_impact_pct?.toFixed(2)}% impact, ${answer.route_count} leg${answer.route_count === 1 ? '' : 's'})`
+        : 'It cannot be sold now'
+  const risks = blockers.map((blocker) => blocker.code.toLowerCase().replaceAll('_', ' '))
+  return {
+    ...answer,
+    data_quality,
+    missing_fields: [...missing],
+    blockers,
+    summary: `${verdict}.${risks.length ? ` ${blockers.some((b) => b.blocks) ? 'Blocked by' : 'Risks'}: ${risks.join(', ')}.` : ''}`,
+  }
+}

@@ -6,6 +6,7 @@
  *   solsentry quick <mint>            solsentry trade <mint> --amount <atomic> [--from <mint>] [--slippage <bps>]
  *   solsentry intel <mint>            solsentry status <job_id>
  *   solsentry deep <mint>             solsentry pairs | currencies
+ *   solsentry exit <mint> [--size <usdc>]
  *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
  *
  * The wallet: --keypair <file> or SOLSENTRY_KEYPAIR (a Solana keypair file), --evm-key or
@@ -14,7 +15,7 @@
  */
 import { join } from 'node:path'
 import { evmAccount, Solsentry, SolsentryError, solanaKeypairFile, type Wallet } from './index.ts'
-import { renderDeepDive, renderJob, renderMarketIntel, renderQuickScan, type Style } from './render.ts'
+import { renderDeepDive, renderExitCheck, renderJob, renderMarketIntel, renderQuickScan, type Style } from './render.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const SOL_MINT = 'So11111111111111111111111111111111111111112'
@@ -27,6 +28,8 @@ commands
   deep <mint>         adversarial deep dive with a recommendation (0.50 USD)
   trade <mint> --amount <atomic units> [--from <mint>] [--slippage <bps>]
                       buy <mint> with your own wallet: quote, sign locally, execute (0.15 USD on confirmation)
+  exit <mint> [--size <usdc>]
+                      can you sell back to USDC now, and what could stop it (0.01 USD)
   status <job_id>     a trade's state
   pairs               tokens you can trade
   currencies          how calls can be paid
@@ -53,7 +56,18 @@ interface Parsed {
 function parse(argv: string[]): Parsed {
   const args: string[] = []
   const flags = new Map<string, string | true>()
-  const valued = new Set(['url', 'keypair', 'evm-key', 'solana-rpc', 'max-usd', 'budget', 'amount', 'from', 'slippage'])
+  const valued = new Set([
+    'url',
+    'keypair',
+    'evm-key',
+    'solana-rpc',
+    'max-usd',
+    'budget',
+    'amount',
+    'from',
+    'slippage',
+    'size',
+  ])
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (!arg.startsWith('--')) {
@@ -141,6 +155,13 @@ export async function main(argv: string[]): Promise<number> {
       const solsentry = await clientOf(flags)
       const dive = await withProgress('deep dive (up to 30 s)', solsentry.deepDive(mint()))
       print(dive, () => renderDeepDive(style, dive))
+      return 0
+    }
+    case 'exit': {
+      const solsentry = await clientOf(flags)
+      const size = text(flags, 'size')
+      const exit = await withProgress('exit check', solsentry.exitCheck(mint(), size ? Number(size) : undefined))
+      print(exit, () => renderExitCheck(style, exit))
       return 0
     }
     case 'trade': {

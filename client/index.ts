@@ -130,6 +130,14 @@ export class Solsentry {
     return this.call('POST /scan/deep', { token_address: tokenAddress })
   }
 
+  /** Can a holder sell `sizeUsdc` (default 10) of the token back to USDC now (0.01 USD). */
+  exitCheck(tokenAddress: string, sizeUsdc?: number): Promise<OutputOf<'POST /exit/check'>> {
+    return this.call('POST /exit/check', {
+      token_address: tokenAddress,
+      ...(sizeUsdc === undefined ? {} : { size_usdc: sizeUsdc }),
+    })
+  }
+
   quote(request: InputOf<'POST /trade/quote'>): Promise<TradeQuote> {
     return this.call('POST /trade/quote', request)
   }

@@ -3,7 +3,7 @@
  * plain words with their severities coloured, and the deep dive's recommendation. Colours only on a
  * terminal that has them (`NO_COLOR` turns them off).
  */
-import type { DeepDive, MarketIntel, QuickScan, TradeJob } from './routes.ts'
+import type { DeepDive, ExitCheck, MarketIntel, QuickScan, TradeJob } from './routes.ts'
 
 export interface Style {
   color: boolean
@@ -166,4 +166,31 @@ export function renderJob(style: Style, job: TradeJob): string {
   if (job.fee)
     lines.push(`  fee          ${job.fee.status}${job.fee.amount ? ` (${Number(job.fee.amount) / 1e6} USDC)` : ''}`)
   return lines.join('\n')
+}
+
+export function renderExitCheck(style: Style, exit: ExitCheck): string {
+  const verdict =
+    exit.sellable === null
+      ? paint(style, ' UNKNOWN ', 'bold', 'inverse', 'yellow')
+      : exit.sellable
+        ? paint(style, ' SELLABLE ', 'bold', 'inverse', 'green')
+        : paint(style, ' BLOCKED ', 'bold', 'inverse', 'red')
+  const lines = [
+    `${paint(style, 'Exit check', 'bold')}  ${exit.token_address}`,
+    '',
+    `${verdict}  ${exit.size_usdc} USDC · ${quality(style, exit)}`,
+    '',
+    `  returns       ${exit.expected_return_usdc === null ? 'unknown' : `${exit.expected_return_usdc} USDC`}`,
+    `  price impact  ${exit.exit_price_impact_pct === null ? 'unknown' : `${exit.exit_price_impact_pct.toFixed(2)}%`}`,
+    `  route legs    ${exit.route_count}`,
+    `  transfer fee  ${exit.transfer_fee_bps / 100}%${exit.transfer_fee_can_rise ? paint(style, ' (can rise)', 'yellow') : ''}`,
+  ]
+  if (exit.blockers.length > 0) {
+    lines.push('', paint(style, 'What could stop it', 'bold'))
+    for (const blocker of exit.blockers)
+      lines.push(
+        `  ${paint(style, blocker.blocks ? 'BLOCKS  ' : 'RISK    ', 'bold', blocker.blocks ? 'red' : 'yellow')} ${blocker.detail}`,
+      )
+  }
+  return [...lines, '', exit.summary].join('\n')
 }

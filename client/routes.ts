@@ -29,3 +29,4 @@ export type MarketIntel = OutputOf<'POST /market/intel'>
 export type DeepDive = OutputOf<'POST /scan/deep'>
 export type TradeQuote = OutputOf<'POST /trade/quote'>
 export type TradeJob = OutputOf<'GET /trade/status/:job_id'>
+export type ExitCheck = OutputOf<'POST /exit/check'>

@@ -136,6 +136,7 @@ describe('the CLI', () => {
       ['quick', '/scan/quick'],
       ['intel', '/market/intel'],
       ['deep', '/scan/deep'],
+      ['exit', '/exit/check'],
     ] as const) {
       const { stdout, code } = await run(command, mint, '--json')
       expect(code).toBe(0)
@@ -219,6 +220,26 @@ describe('the CLI', () => {
     expect(validate('GET', '/trade/status/{job_id}', 200, job)).toEqual([])
     expect(job).toMatchObject({ status: 'CONFIRMED', fee: { status: 'settled', amount: '150000' } })
   }, 60_000)
+
+  testWithTmux(
+    'an exit check on a terminal: BLOCKED and what could stop it',
+    async () => {
+      const { text } = await screenOf(
+        [process.execPath, cli, 'exit', mintOf('hostile-token-2022'), '--size', '25'],
+        {
+          SOLSENTRY_URL: env.SOLSENTRY_URL,
+          SOLSENTRY_KEYPAIR: env.SOLSENTRY_KEYPAIR,
+          SOLSENTRY_SOLANA_RPC: env.SOLSENTRY_SOLANA_RPC,
+          TERM: 'xterm-256color',
+        },
+        'What could stop it',
+      )
+      expect(text).toMatch(/^ BLOCKED +25 USDC · data (FULL|PARTIAL|LIMITED)/m)
+      expect(text).toMatch(/^ {2}BLOCKS +No route sells/m)
+      expect(text).toContain('transfer fee')
+    },
+    30_000,
+  )
 
   test('a bad mint: the catalogue code and message on stderr, exit 1', async () => {
     const { stderr, code } = await run('quick', 'BONK')

@@ -94,7 +94,7 @@ const USDC_DECIMALS = 6
 const usdToAtomic = (usd: string) => BigInt(Math.round(Number(usd) * 10 ** USDC_DECIMALS))
 const atomicToUsd = (atomic: bigint) => (Number(atomic) / 10 ** USDC_DECIMALS).toFixed(USDC_DECIMALS)
 /** A job that no longer changes by itself: anything but quoted or executing. */
-const TERMINAL = { has: (status: string) => status !== 'QUOTED' && status !== 'EXECUTING' }
+const isFinal = (status: string) => status !== 'QUOTED' && status !== 'EXECUTING'
 type Fetcher = (input: string, init: RequestInit) => Promise<Response>
 
 export class Solsentry {
@@ -191,7 +191,7 @@ export class Solsentry {
     // The job as it stands (the execute answer carries no fee): read until it is final.
     const deadline = Date.now() + (request.timeoutMs ?? 60_000)
     job = await this.status(quoted.job_id)
-    while (!TERMINAL.has(job.status) && Date.now() < deadline) {
+    while (!isFinal(job.status) && Date.now() < deadline) {
       await Bun.sleep(request.pollMs ?? 1_000)
       job = await this.status(quoted.job_id)
     }

@@ -71,6 +71,19 @@ describe('POST /exit/check', () => {
     expect(body.data_quality).toBe('PARTIAL')
   })
 
+  test('quotes still outstanding at the deadline: answered in time with the blockers, the quote missing', async () => {
+    sandbox.faults.set('jupiter', '/swap/v1/quote', { kind: 'slow', delayMs: 8_000 })
+    const started = Date.now()
+    const { status, body, errors } = await check(mintOf('hostile-token-2022'), 10, freshApp())
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(body.missing_fields).toEqual(['sell_quote'])
+    // The mint's own blockers do not wait for the aggregator.
+    expect(body.blockers.map((blocker: { code: string }) => blocker.code)).toContain('PERMANENT_DELEGATE')
+    expect(body.expected_return_usdc).toBeNull()
+  }, 20_000)
+
   test('a ticker is INVALID_ADDRESS; a size out of bounds is INVALID_REQUEST', async () => {
     expect((await post('/exit/check', 'BONK')).body.code).toBe('INVALID_ADDRESS')
     expect((await check(mintOf('blue-chip'), 0)).body.code).toBe('INVALID_REQUEST')

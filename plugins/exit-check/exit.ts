@@ -70,9 +70,12 @@ function feeCanRise(mint: MintFact): boolean {
  */
 export async function exitCheck(facts: TokenContext, sizeUsdc: number, usdcMint: string): Promise<Answer> {
   const mintAddress = facts.mint
-  const jupiter = facts.sources.jupiter
   const missing = new Set<string>()
-  const mint = await facts.fact('mint')
+  // The mint and the quotes do not wait for each other.
+  const [mint, quoted] = await Promise.all([
+    facts.fact('mint'),
+    mintAddress === usdcMint ? null : sellQuote(facts, sizeUsdc, usdcMint),
+  ])
   if (!mint) missing.add('mint')
   const blockers = mint ? mintBlockers(mint) : []
   const base = {
@@ -82,45 +85,23 @@ export async function exitCheck(facts: TokenContext, sizeUsdc: number, usdcMint:
     transfer_fee_bps: mint?.extensions.transferFee?.basisPoints ?? 0,
     transfer_fee_can_rise: mint ? feeCanRise(mint) : false,
   }
-  if (mintAddress === usdcMint)
+  if (quoted === null)
     return finish(
       { ...base, sellable: true, expected_return_usdc: sizeUsdc, exit_price_impact_pct: 0, route_count: 0 },
       blockers,
       missing,
     )
 
-  let sell: JupiterQuote | null = null
-  let noRoute = false
-  if (!jupiter) missing.add('sell_quote')
-  else
-    try {
-      const units = BigInt(Math.round(sizeUsdc * USDC_UNITS))
-      const buy = await jupiter.quote(
-        { inputMint: usdcMint, outputMint: mintAddress, amount: units, slippageBps: SLIPPAGE_BPS },
-        facts.meter,
-      )
-      sell = await jupiter.quote(
-        {
-          inputMint: mintAddress,
-          outputMint: usdcMint,
-          amount: BigInt(buy.outAmount),
-          slippageBps: SLIPPAGE_BPS,
-        },
-        facts.meter,
-      )
-    } catch (error) {
-      // The aggregator answering that nothing routes is a fact about the token; anything else is missing data.
-      if (error instanceof UpstreamError && error.reason === 'rejected') noRoute = true
-      else missing.add('sell_quote')
-    }
-  if (noRoute)
+  const sell = quoted.kind === 'quote' ? quoted.quote : null
+  if (quoted.kind === 'missing') missing.add('sell_quote')
+  if (quoted.kind === 'no_route')
     blockers.unshift({
       code: 'NO_SELL_ROUTE',
       blocks: true,
       detail: 'No route sells this size of the token to USDC now.',
     })
   const blocked = blockers.some((blocker) => blocker.blocks)
-  const measured = sell !== null || noRoute || blocked
+  const measured = sell !== null || blocked
   return finish(
     {
       ...base,
@@ -132,6 +113,31 @@ export async function exitCheck(facts: TokenContext, sizeUsdc: number, usdcMint:
     blockers,
     missing,
   )
+}
+
+/**
+ * What `sizeUsdc` of USDC buys of the token now, quoted back to USDC, before the scan's deadline. The
+ * aggregator answering that nothing routes is a fact about the token; anything else is missing data.
+ */
+async function sellQuote(
+  facts: TokenContext,
+  sizeUsdc: number,
+  usdcMint: string,
+): Promise<{ kind: 'quote'; quote: JupiterQuote } | { kind: 'no_route' } | { kind: 'missing' }> {
+  const jupiter = facts.sources.jupiter
+  if (!jupiter) return { kind: 'missing' }
+  const quote = (inputMint: string, outputMint: string, amount: bigint) =>
+    jupiter.quote({ inputMint, outputMint, amount, slippageBps: SLIPPAGE_BPS }, facts.meter)
+  try {
+    return await facts.untilDeadline(
+      (async () => {
+        const buy = await quote(usdcMint, facts.mint, BigInt(Math.round(sizeUsdc * USDC_UNITS)))
+        return { kind: 'quote' as const, quote: await quote(facts.mint, usdcMint, BigInt(buy.outAmount)) }
+      })(),
+    )
+  } catch (error) {
+    return error instanceof UpstreamError && error.reason === 'rejected' ? { kind: 'no_route' } : { kind: 'missing' }
+  }
 }
 
 function finish(

@@ -23,14 +23,16 @@ export type Dispatch = (request: Request, server: SocketServer) => Promise<Respo
 export function mcp(ctx: ServiceContext, dispatch: Dispatch) {
   ctx.registry.register(manifest)
   const { routes } = manifest
-  // Built on first use: every plugin has registered its routes by then.
+  // Built on first use (every plugin has registered its routes by then), once.
   let tools: Tool[] | undefined
+  let guide: string | undefined
   const toolList = () => (tools ??= toolsOf(ctx.registry))
+  const serverGuide = () => (guide ??= instructions(ctx))
 
   function serverFor(outer: Request): Server {
     const server = new Server(
       { name: 'solsentry', version: SERVICE_VERSION },
-      { capabilities: { tools: {} }, instructions: instructions(ctx) },
+      { capabilities: { tools: {} }, instructions: serverGuide() },
     )
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: toolList().map(({ route: _route, ...tool }) => tool),

@@ -3,15 +3,7 @@
  * official SDK's adapter implements: what the tests and the sandbox run the seller against.
  */
 import type { AcpJob, AcpMarket } from '../../src/acp/market.ts'
-
-interface StandInJob {
-  id: string
-  phase: AcpJob['phase']
-  buyer: string
-  offering: string
-  requirement: unknown
-  price_usd: string
-}
+import type { StandInJob } from './server.ts'
 
 export class HttpAcpMarket implements AcpMarket {
   #closed = false

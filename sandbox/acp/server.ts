@@ -14,7 +14,8 @@
  */
 import type { AcpPhase } from '../../src/acp/market.ts'
 
-interface StandInJob {
+/** A job as the stand-in keeps and serves it. */
+export interface StandInJob {
   id: string
   phase: AcpPhase
   buyer: string

@@ -163,7 +163,7 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
  * The address members a route declares, checked before schema validation: the common bad request gets
  * its actionable INVALID_ADDRESS message without paying for the framework's generic validation report.
  */
-export function checkAddresses(route: RegisteredRoute, body: unknown): void {
+function checkAddresses(route: RegisteredRoute, body: unknown): void {
   for (const field of route.addressFields) {
     const value =
       typeof body === 'object' && body !== null && !Array.isArray(body)

@@ -112,6 +112,19 @@ export class TokenContext {
     return pending
   }
 
+  /**
+   * `work`, unless the scan's deadline comes first: then it rejects with the deadline's error (what
+   * makes a fact missing when its loader is still outstanding; a route's own reads use it too).
+   */
+  untilDeadline<T>(work: Promise<T>): Promise<T> {
+    return Promise.race([
+      work,
+      this.#deadline.then(() => {
+        throw new Error('deadline: still outstanding when the scan had to answer')
+      }),
+    ])
+  }
+
   missing(): MissingFact[] {
     return [...this.#missing].map(([name, reason]) => ({ name, reason }))
   }
@@ -142,13 +155,10 @@ export class TokenContext {
 
   async #load<K extends FactName>(name: K): Promise<Facts[K] | undefined> {
     const loader = this.#loaders[name] as FactLoader<K>
-    const outcome = await Promise.race([
-      loader(this).then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      ),
-      this.#deadline.then(() => ({ error: new Error('deadline: still outstanding when the scan had to answer') })),
-    ])
+    const outcome = await this.untilDeadline(loader(this)).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    )
     if ('error' in outcome) {
       this.#missing.set(name, describe(outcome.error))
       return undefined

@@ -33,11 +33,20 @@ export interface SandboxRpcProfile {
   overLimit(methods: readonly string[]): boolean
   /** Requests answered 429 so far. */
   readonly throttled: number
+  /** How long until the rate window holds no call (0 when it holds none, or there is no limit). */
+  drainedInMs(): number
 }
 
 export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfile {
   if (name === 'open')
-    return { name, throttledBody: 'empty', refusal: () => undefined, overLimit: () => false, throttled: 0 }
+    return {
+      name,
+      throttledBody: 'empty',
+      refusal: () => undefined,
+      overLimit: () => false,
+      throttled: 0,
+      drainedInMs: () => 0,
+    }
   // One client address on loopback: the per-IP (public) or per-key (keyed) limits are the server's.
   const pacer = new CallPacer(RPC_PROVIDERS[name].limits)
   let throttled = 0
@@ -56,6 +65,7 @@ export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfil
       if (method === 'getProgramAccounts' && INDEX_EXCLUDED_PROGRAMS.has(key)) return excludedFromSecondaryIndex(key)
       return undefined
     },
+    drainedInMs: () => pacer.drainedInMs(Date.now()),
     overLimit(methods) {
       // Every call of a batch counts; a request over the limit is refused whole and counts for nothing.
       const over = !pacer.tryTakeAll(methods, Date.now())

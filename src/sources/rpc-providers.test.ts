@@ -78,6 +78,16 @@ describe('CallPacer', () => {
   test('an unlimited provider never holds a call', () => {
     const pacer = new CallPacer(RPC_PROVIDERS.unlimited.limits)
     for (let i = 0; i < 1_000; i++) expect(pacer.tryTake('getAccountInfo', 0)).toBe(true)
+    expect(pacer.drainedInMs(0)).toBe(0)
+  })
+
+  test('says when its window holds no call any more', () => {
+    const pacer = new CallPacer(limits)
+    expect(pacer.drainedInMs(0)).toBe(0)
+    pacer.tryTake('a', 100)
+    pacer.tryTake('b', 300)
+    expect(pacer.drainedInMs(500)).toBe(801)
+    expect(pacer.drainedInMs(1_301)).toBe(0)
   })
 })
 

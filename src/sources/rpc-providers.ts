@@ -155,6 +155,13 @@ export class CallPacer {
     return Math.max(0, wait)
   }
 
+  /** How long until no call counts in the window any more (0 when none does). */
+  drainedInMs(now: number): number {
+    this.#expire(now)
+    const newest = this.#all.at(-1)
+    return newest === undefined ? 0 : Math.max(0, newest + this.#limits.windowMs - now + 1)
+  }
+
   #expire(now: number): void {
     const since = now - this.#limits.windowMs
     while (this.#all.length > 0 && this.#all[0]! <= since) this.#all.shift()

@@ -7,6 +7,8 @@
  *   solsentry intel <mint>            solsentry status <job_id>
  *   solsentry deep <mint>             solsentry pairs | currencies
  *   solsentry exit <mint> [--size <usdc>]
+ *   solsentry trending [--interval 1h] [--sort trending|volume|organic] [--limit 20] [--focus <mint>]
+ *   solsentry radar [--interval 1h] [--min-signals 2] [--limit 10] [--focus <mint>]
  *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
  *
  * The wallet: --keypair <file> or SOLSENTRY_KEYPAIR (a Solana keypair file), --evm-key or
@@ -15,7 +17,16 @@
  */
 import { join } from 'node:path'
 import { evmAccount, Solsentry, SolsentryError, solanaKeypairFile, type Wallet } from './index.ts'
-import { renderDeepDive, renderExitCheck, renderJob, renderMarketIntel, renderQuickScan, type Style } from './render.ts'
+import {
+  renderDeepDive,
+  renderExitCheck,
+  renderJob,
+  renderMarketIntel,
+  renderQuickScan,
+  renderSignalRadar,
+  renderTrending,
+  type Style,
+} from './render.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const SOL_MINT = 'So11111111111111111111111111111111111111112'
@@ -30,6 +41,10 @@ commands
                       buy <mint> with your own wallet: quote, sign locally, execute (0.15 USD on confirmation)
   exit <mint> [--size <usdc>]
                       can you sell back to USDC now, and what could stop it (0.01 USD)
+  trending [--interval 5m|1h|6h|24h] [--sort trending|volume|organic] [--limit n] [--focus <mint>]
+                      what is trading now, each token graded (0.02 USD)
+  radar [--interval 5m|1h|6h|24h] [--min-signals n] [--limit n] [--focus <mint>]
+                      where bullish signals converge, each token graded (0.04 USD)
   status <job_id>     a trade's state
   pairs               tokens you can trade
   currencies          how calls can be paid
@@ -67,6 +82,11 @@ function parse(argv: string[]): Parsed {
     'from',
     'slippage',
     'size',
+    'interval',
+    'sort',
+    'limit',
+    'focus',
+    'min-signals',
   ])
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -84,6 +104,20 @@ function parse(argv: string[]): Parsed {
 const text = (flags: Parsed['flags'], name: string, env?: string): string | undefined => {
   const value = flags.get(name)
   return typeof value === 'string' && value !== '' ? value : env ? process.env[env] || undefined : undefined
+}
+
+/** The feed options every feed command takes; `--sort` only where the route has it (the service refuses the rest). */
+function feedOptions(flags: Parsed['flags']) {
+  const options: { interval?: never; sort?: never; limit?: number; token_address?: string } = {}
+  const interval = text(flags, 'interval')
+  const sort = text(flags, 'sort')
+  const limit = text(flags, 'limit')
+  const focus = text(flags, 'focus')
+  if (interval) options.interval = interval as never
+  if (sort) options.sort = sort as never
+  if (limit) options.limit = Number(limit)
+  if (focus) options.token_address = focus
+  return options
 }
 
 async function clientOf(flags: Parsed['flags']): Promise<Solsentry> {
@@ -162,6 +196,22 @@ export async function main(argv: string[]): Promise<number> {
       const size = text(flags, 'size')
       const exit = await withProgress('exit check', solsentry.exitCheck(mint(), size ? Number(size) : undefined))
       print(exit, () => renderExitCheck(style, exit))
+      return 0
+    }
+    case 'trending': {
+      const solsentry = await clientOf(flags)
+      const feed = await withProgress('trending', solsentry.trending(feedOptions(flags)))
+      print(feed, () => renderTrending(style, feed))
+      return 0
+    }
+    case 'radar': {
+      const solsentry = await clientOf(flags)
+      const minSignals = text(flags, 'min-signals')
+      const radar = await withProgress(
+        'signal radar',
+        solsentry.signalRadar({ ...feedOptions(flags), ...(minSignals ? { min_signals: Number(minSignals) } : {}) }),
+      )
+      print(radar, () => renderSignalRadar(style, radar))
       return 0
     }
     case 'trade': {

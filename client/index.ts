@@ -21,9 +21,31 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { type LocalAccount, privateKeyToAccount } from 'viem/accounts'
-import type { DeepDive, InputOf, MarketIntel, OutputOf, QuickScan, RouteKey, TradeJob, TradeQuote } from './routes.ts'
+import type {
+  DeepDive,
+  InputOf,
+  MarketIntel,
+  OutputOf,
+  QuickScan,
+  RouteKey,
+  SignalRadar,
+  TradeJob,
+  TradeQuote,
+  Trending,
+} from './routes.ts'
 
-export type { DeepDive, InputOf, MarketIntel, OutputOf, QuickScan, RouteKey, TradeJob, TradeQuote } from './routes.ts'
+export type {
+  DeepDive,
+  InputOf,
+  MarketIntel,
+  OutputOf,
+  QuickScan,
+  RouteKey,
+  SignalRadar,
+  TradeJob,
+  TradeQuote,
+  Trending,
+} from './routes.ts'
 
 /** Where the service listens when nothing says otherwise: the sandbox's `npm start`. */
 export const DEFAULT_URL = 'http://127.0.0.1:8402'
@@ -136,6 +158,16 @@ export class Solsentry {
       token_address: tokenAddress,
       ...(sizeUsdc === undefined ? {} : { size_usdc: sizeUsdc }),
     })
+  }
+
+  /** Trending tokens now, each with its quick-scan grade (0.02 USD). */
+  trending(options: InputOf<'POST /scan/trending'> = {}): Promise<Trending> {
+    return this.call('POST /scan/trending', options)
+  }
+
+  /** Tokens where independent bullish signals converge, each graded (0.04 USD). */
+  signalRadar(options: InputOf<'POST /signal/radar'> = {}): Promise<SignalRadar> {
+    return this.call('POST /signal/radar', options)
   }
 
   quote(request: InputOf<'POST /trade/quote'>): Promise<TradeQuote> {

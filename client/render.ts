@@ -3,7 +3,7 @@
  * plain words with their severities coloured, and the deep dive's recommendation. Colours only on a
  * terminal that has them (`NO_COLOR` turns them off).
  */
-import type { DeepDive, ExitCheck, MarketIntel, QuickScan, TradeJob } from './routes.ts'
+import type { DeepDive, ExitCheck, MarketIntel, QuickScan, SignalRadar, TradeJob, Trending } from './routes.ts'
 
 export interface Style {
   color: boolean
@@ -193,4 +193,63 @@ export function renderExitCheck(style: Style, exit: ExitCheck): string {
       )
   }
   return [...lines, '', exit.summary].join('\n')
+}
+
+/** A number in a short human form: 1.2M, 34.5k, 0.0042. */
+function short(value: number | null): string {
+  if (value === null) return '?'
+  const size = Math.abs(value)
+  if (size >= 1e9) return `${(value / 1e9).toFixed(1)}B`
+  if (size >= 1e6) return `${(value / 1e6).toFixed(1)}M`
+  if (size >= 1e3) return `${(value / 1e3).toFixed(1)}k`
+  return size >= 1 || size === 0 ? value.toFixed(2) : value.toPrecision(2)
+}
+
+function percent(style: Style, value: number | null): string {
+  if (value === null) return '?'.padStart(8)
+  const text = `${value >= 0 ? '+' : ''}${value.toFixed(1)}%`.padStart(8)
+  return paint(style, text, value >= 0 ? 'green' : 'red')
+}
+
+function gradeCell(style: Style, snapshot: { grade: string } | null): string {
+  return snapshot ? badge(style, snapshot.grade) : paint(style, ' ? ', 'dim')
+}
+
+/** The trending feed as a table: rank, grade, symbol, price, change, volume, traders. */
+export function renderTrending(style: Style, feed: Trending): string {
+  const lines = [
+    `${paint(style, 'Trending', 'bold')}  by ${feed.sort} over ${feed.interval} · ${quality(style, feed)}`,
+    '',
+    paint(style, '  #  grade  symbol        price     change    volume  traders', 'dim'),
+  ]
+  for (const item of feed.items)
+    lines.push(
+      `${String(item.rank).padStart(3)}  ${gradeCell(style, item.quick_scan)}    ${item.symbol.slice(0, 10).padEnd(10)} ${short(item.price_usd).padStart(8)} ${percent(style, item.price_change_pct)} ${short(item.volume_usd).padStart(9)} ${String(item.traders ?? '?').padStart(8)}`,
+    )
+  if (feed.focus)
+    lines.push(
+      '',
+      `${paint(style, 'Asked about', 'bold')}  ${feed.focus.symbol || feed.focus.token_address}: ${feed.focus.rank ? `#${feed.focus.rank}` : 'not in the feed'} · grade ${feed.focus.quick_scan?.grade ?? '?'}`,
+    )
+  return [...lines, '', feed.summary].join('\n')
+}
+
+/** The signal radar as a table: rank, grade, symbol, score, the signals that fired, the flags. */
+export function renderSignalRadar(style: Style, radar: SignalRadar): string {
+  const lines = [
+    `${paint(style, 'Signal radar', 'bold')}  over ${radar.interval}, at least ${radar.min_signals} signals · ${quality(style, radar)}`,
+    '',
+  ]
+  const row = (item: SignalRadar['items'][number]) => {
+    const fired = item.signal_breakdown
+      .filter((reading) => reading.fired)
+      .map((reading) => reading.signal.toLowerCase().replaceAll('_', ' '))
+      .join(', ')
+    const flags = item.flags.length > 0 ? `  ${paint(style, item.flags.join(' '), 'yellow')}` : ''
+    return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${item.symbol.slice(0, 10).padEnd(10)} ${paint(style, String(item.convergence_score).padStart(3), 'bold')}/100  ${fired}${flags}`
+  }
+  lines.push(...radar.items.map(row))
+  if (radar.items.length === 0) lines.push(paint(style, '  nothing converges now', 'dim'))
+  if (radar.focus) lines.push('', paint(style, 'Asked about', 'bold'), row(radar.focus))
+  return [...lines, '', radar.summary].join('\n')
 }

@@ -5,7 +5,9 @@ import { exitCheckPlugin, manifest as exitCheckManifest } from '../plugins/exit-
 import { marketIntel, manifest as marketIntelManifest } from '../plugins/market-intel/index.ts'
 import { mcp, manifest as mcpManifest } from '../plugins/mcp/index.ts'
 import { quickScan, manifest as quickScanManifest } from '../plugins/quick-scan/index.ts'
+import { signalRadarPlugin, manifest as signalRadarManifest } from '../plugins/signal-radar/index.ts'
 import { trade, manifest as tradeManifest } from '../plugins/trade/index.ts'
+import { trendingPlugin, manifest as trendingManifest } from '../plugins/trending/index.ts'
 import { web, manifest as webManifest } from '../plugins/web/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
@@ -24,6 +26,8 @@ export const SERVICE_MANIFESTS = [
   deepDiveManifest,
   tradeManifest,
   exitCheckManifest,
+  trendingManifest,
+  signalRadarManifest,
   mcpManifest,
   webManifest,
 ] as const
@@ -50,6 +54,8 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(deepDive(ctx))
     .use(trade(ctx))
     .use(exitCheckPlugin(ctx))
+    .use(trendingPlugin(ctx))
+    .use(signalRadarPlugin(ctx))
     .use(mcp(ctx, (request, server) => service!.handle(request, server)))
     .use(web(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)

@@ -6,6 +6,7 @@ import { openStore, type Store } from './store/index.ts'
 import type { Sources } from './facts/context.ts'
 import { createSources } from './sources/index.ts'
 import { SignalRegistry } from './pipeline/registry.ts'
+import { QuickGrades } from './pipeline/quick-grades.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { FacilitatorClient } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
@@ -32,6 +33,8 @@ export interface ServiceContext {
   sources: Sources
   /** Every signal the scanners run: the built-ins and the third-party packages of SIGNAL_PLUGINS. */
   signals: SignalRegistry
+  /** The quick scan's grade of the tokens a feed names: coalesced, cached a minute, a few cold scans at a time. */
+  grades: QuickGrades
   /**
    * Payments of the priced routes: the x402 gate over the facilitator, or without a FACILITATOR_URL
    * payments that refuse every call (503: no payment can be taken).
@@ -56,6 +59,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   health.register('store', async () => ((await store.ping()) ? 'ok' : 'down'))
   const logger = overrides.logger ?? createLogger(config)
   const sources = createSources(config, health)
+  const signals = overrides.signals ?? new SignalRegistry(BUILTIN_SIGNALS)
   return {
     config,
     logger,
@@ -66,7 +70,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     instanceId: crypto.randomUUID(),
     lifecycle: { draining: false },
     sources,
-    signals: overrides.signals ?? new SignalRegistry(BUILTIN_SIGNALS),
+    signals,
+    grades: new QuickGrades(sources, signals, logger),
     payments: overrides.payments ?? createPaymentGate(config, store, health, logger, sources),
   }
 }

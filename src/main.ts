@@ -56,6 +56,7 @@ export async function runService(
     { url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length },
     'listening',
   )
+  for (const { routes, why } of ctx.registry.off()) ctx.logger.warn({ routes }, `routes off: ${why}`)
   void probeRpc(ctx)
   void sellOnAcp(ctx, app)
   if (config.SOLSENTRY_PROFILE === 'mainnet' && config.JUPITER_URL && !config.JUPITER_API_KEY)

@@ -17,6 +17,19 @@ describe('GET /health', () => {
     expect(sent.json.uptime_s).toBeGreaterThanOrEqual(0)
   })
 
+  test('a feed whose source is not configured is off: not served, not advertised, and /health says why', async () => {
+    // testApp names no JUPITER_URL: the Jupiter-ranked feeds cannot answer.
+    const { app, ctx } = testApp()
+    const health = await send(app, 'GET', '/health')
+    expect(health.json.routes_off).toEqual([
+      { routes: ['POST /scan/trending'], why: expect.stringContaining('JUPITER_URL') },
+      { routes: ['POST /signal/radar'], why: expect.stringContaining('JUPITER_URL') },
+    ])
+    expect((await send(app, 'POST', '/scan/trending', { json: {} })).status).toBe(404)
+    expect(ctx.registry.routes().map((route) => route.key)).not.toContain('POST /signal/radar')
+    expect((await send(app, 'GET', '/llms.txt')).text).not.toContain('/scan/trending')
+  })
+
   test('is degraded, still 200, when a dependency is down', async () => {
     const { app, ctx } = testApp()
     await ctx.store.close()

@@ -39,6 +39,8 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_exit_check',
       'sol_market_intel',
       'sol_quick_scan',
+      'sol_scan_trending',
+      'sol_signal_radar',
       'sol_trade_currencies',
       'sol_trade_execute',
       'sol_trade_pairs',

@@ -57,6 +57,8 @@ const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /scan/deep': async () => ({ token_address: mint }),
   'POST /trade/execute': quotedSwap,
   'POST /exit/check': async () => ({ token_address: mint }),
+  'POST /scan/trending': async () => ({ limit: 3 }),
+  'POST /signal/radar': async () => ({ limit: 3 }),
 }
 /** A request body for free POST routes (free routes must not challenge whatever they are sent). */
 const FREE_BODIES: Record<string, unknown> = {
@@ -74,6 +76,8 @@ describe('every priced route, from the registry', () => {
       'POST /scan/deep': '0.50',
       'POST /trade/execute': '0.15',
       'POST /exit/check': '0.01',
+      'POST /scan/trending': '0.02',
+      'POST /signal/radar': '0.04',
     })
   })
 

@@ -39,6 +39,10 @@ const recorded = (folder: string): [string, Recorded][] =>
 /** The boundary schema of each recorded request (by its path). */
 const SCHEMAS: { path: RegExp; schema: TSchema }[] = [
   { path: /\/tokens\/v2\/(search|tag)\?/, schema: Type.Array(JupiterTokenSchema) },
+  {
+    path: /\/tokens\/v2\/(toptrending|toptraded|toporganicscore)\/(5m|1h|6h|24h)\b/,
+    schema: Type.Array(JupiterTokenSchema),
+  },
   { path: /\/swap\/v1\/quote\?/, schema: JupiterQuoteSchema },
   { path: /\/swap\/v1\/swap\b/, schema: JupiterSwapSchema },
   { path: /\/(tokens|token-pairs)\/v1\//, schema: Type.Array(DexPairSchema) },
@@ -147,6 +151,16 @@ describe('the sandbox stand-ins answer in the recorded shapes (one validator for
       for (const entry of answer as { audit?: Record<string, unknown> | null }[])
         for (const flag of ['mintAuthorityDisabled', 'freezeAuthorityDisabled'])
           if (entry.audit && flag in entry.audit) expect(entry.audit[flag]).toBe(true)
+    }
+  })
+
+  test('aggregator: the tokens v2 categories pass the schema the recorded category answers pass', async () => {
+    const schema = schemaOf('/tokens/v2/toptrending/1h')!
+    for (const path of ['toptrending/1h', 'toptraded/24h', 'toptrending/5m']) {
+      const response = await fetch(`${sandbox.file.urls.jupiter}/tokens/v2/${path}?limit=100`)
+      expect(response.status).toBe(200)
+      const answer = (await response.json()) as unknown[]
+      expect({ path, errors: errorsOf(schema, answer) }).toEqual({ path, errors: [] })
     }
   })
 

@@ -49,6 +49,7 @@ export function discovery(ctx: ServiceContext) {
                 },
               }
             : {}),
+          routes_off: ctx.registry.off().map(({ routes, why }) => ({ routes, why })),
         }
       },
       routeOptions(ctx, routes.health),

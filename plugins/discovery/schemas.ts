@@ -32,6 +32,16 @@ export const HealthResponse = Type.Object({
       { description: 'The Solana RPC as the service found it (docs/data-layer.md); absent without SOLANA_RPC_URL' },
     ),
   ),
+  routes_off: Type.Array(
+    Type.Object({
+      routes: Type.Array(Type.String({ description: '`<METHOD> <path>`' })),
+      why: Type.String({ description: 'The setting that would switch them on' }),
+    }),
+    {
+      description:
+        'Catalogue routes not served (nor advertised) because their source is not configured; empty when all are on',
+    },
+  ),
 })
 
 export const X402Manifest = Type.Object({

@@ -671,6 +671,16 @@ describe('aggregator stand-in: refusals as Jupiter words them', () => {
   })
 })
 
+const UNTRADED = {
+  priceChange: 0,
+  volumeChange: null,
+  buyVolume: 0,
+  sellVolume: 0,
+  numBuys: 0,
+  numSells: 0,
+  numTraders: 0,
+}
+
 describe('aggregator stand-in: tokens v2', () => {
   let context: Setup
   let server: RunningAggregatorServer
@@ -704,12 +714,16 @@ describe('aggregator stand-in: tokens v2', () => {
         audit: { topHoldersPercentage: TOP_HOLDERS_PCT },
         isVerified: true,
         tags: ['community', 'strict', 'verified'],
-        // USDC is the sandbox's dollar: 1, and flat in every window.
+        // USDC is the sandbox's dollar: 1, and flat in every window; its one pool holds $30,000.
         usdPrice: 1,
-        stats5m: { priceChange: 0 },
-        stats1h: { priceChange: 0 },
-        stats6h: { priceChange: 0 },
-        stats24h: { priceChange: 0 },
+        liquidity: 30_000,
+        mcap: 1_000_000,
+        fdv: 1_000_000,
+        // Untraded: no volume, and no earlier volume to compare with.
+        stats5m: UNTRADED,
+        stats1h: UNTRADED,
+        stats6h: UNTRADED,
+        stats24h: UNTRADED,
         updatedAt: new Date(Math.floor(context.world.chain.unixS) * 1000).toISOString(),
       },
     ])

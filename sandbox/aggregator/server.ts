@@ -2,7 +2,7 @@ import type { World } from '../world/world.ts'
 import { refuse, type Outcome } from './errors.ts'
 import { quoteFromQuery } from './quote.ts'
 import { swapFromBody } from './swap-transaction.ts'
-import { searchTokens, tokensByTag } from './token-list.ts'
+import { categoryTokens, searchTokens, tokensByTag } from './token-list.ts'
 
 /** Where the stand-in listens. */
 export interface AggregatorServerOptions {
@@ -28,6 +28,22 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
   '/tokens/v2/tag': { GET: (world, _request, url) => tokensByTag(world, url.searchParams.get('query')) },
 }
 
+/** `/tokens/v2/{category}/{interval}`: the token categories (the path's two segments are its parameters). */
+function categoryRoute(pathname: string): Partial<Record<string, Handler>> | undefined {
+  const match = /^\/tokens\/v2\/([^/]+)\/([^/]+)$/.exec(pathname)
+  if (!match) return undefined
+  const [, category, interval] = match
+  return {
+    GET: (world, _request, url) =>
+      categoryTokens(
+        world,
+        decodeURIComponent(category!),
+        decodeURIComponent(interval!),
+        url.searchParams.get('limit'),
+      ),
+  }
+}
+
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
 async function handleSwap(world: World, request: Request): Promise<Outcome<unknown>> {
@@ -47,7 +63,7 @@ async function handleSwap(world: World, request: Request): Promise<Outcome<unkno
  */
 export async function handleAggregatorRequest(world: World, request: Request): Promise<Response> {
   const url = new URL(request.url)
-  const route = ROUTES[url.pathname]
+  const route = ROUTES[url.pathname] ?? categoryRoute(url.pathname)
   if (!route) return json(404, { error: `No route for ${url.pathname}` })
   const handler = route[request.method]
   if (!handler) return json(405, { error: `Method ${request.method} is not allowed on ${url.pathname}` })

@@ -2,6 +2,7 @@ import { readMint, readTokenAccount } from '../chain/token-balances.ts'
 import { DEX_WINDOWS_S } from '../market/pairs.ts'
 import { PriceHistory } from '../market/prices.ts'
 import { NATIVE_MINT } from '../world/swap.ts'
+import type { Pool } from '../world/pool-book.ts'
 import type { TokenRecord, World } from '../world/world.ts'
 import { ok, refuse, type Outcome } from './errors.ts'
 
@@ -15,11 +16,14 @@ const FREEZE_AUTHORITY_OPTION_OFFSET = 46
 
 /**
  * A token as Jupiter's tokens v2 API describes it, limited to what the sandbox knows: no organic score
- * and of the swap stats only `priceChange` (percent), the token's own USD price move per window, read
- * from the same price history the DexScreener stand-in prices pairs from. The audit reads the chain:
- * the `*Disabled` flags are present only when true, as Jupiter leaves them out when false; the top
- * holders' share counts the ten largest owners, pools included (Jupiter does not say how many "top
- * holders" it counts, nor whether it leaves pools out).
+ * (nor the organic members of the swap stats), no holder or liquidity change and no net buyers. The
+ * swap stats count the trades the pool book read in each window, across every pool of the token (a
+ * pool quoting in the token counts its trades from the token's side), in USD at the quote's price at
+ * each trade; `volumeChange` compares with the window before (percent, as Jupiter's recorded answers
+ * read). Prices come from the same price history the DexScreener stand-in prices pairs from. The audit
+ * reads the chain: the `*Disabled` flags are present only when true, as Jupiter leaves them out when
+ * false; the top holders' share counts the ten largest owners, pools included (Jupiter does not say how
+ * many "top holders" it counts, nor whether it leaves pools out).
  */
 export interface TokenInfo {
   id: string
@@ -44,6 +48,11 @@ export interface TokenInfo {
   tags: string[]
   /** USD per whole token now; null when no pool prices it. */
   usdPrice: number | null
+  /** USD in the token's pools now (both sides), null when a side has no USD price. */
+  liquidity: number | null
+  /** Supply × price (the sandbox has no locked supply: market cap and FDV agree); null without a price. */
+  mcap: number | null
+  fdv: number | null
   stats5m: SwapStats | null
   stats1h: SwapStats | null
   stats6h: SwapStats | null
@@ -51,9 +60,15 @@ export interface TokenInfo {
   updatedAt: string
 }
 
-/** Tokens v2 `SwapStats`, the one member the sandbox measures. */
-interface SwapStats {
+/** Tokens v2 `SwapStats`, the members the sandbox measures. */
+export interface SwapStats {
   priceChange: number | null
+  volumeChange: number | null
+  buyVolume: number
+  sellVolume: number
+  numBuys: number
+  numSells: number
+  numTraders: number
 }
 
 /** The tokens v2 entry of a world token, with supply and authorities read from its mint now. */
@@ -170,21 +185,139 @@ function isoTime(unixS: number): string {
   return new Date(Math.floor(unixS) * 1000).toISOString()
 }
 
-/** The token's own USD price and its change over each of Jupiter's windows, percent. */
+/** The token's USD price, liquidity and capitalisation now, and its swap stats over each of Jupiter's windows. */
 function priceStats(world: World, mint: string) {
   const history = new PriceHistory(world)
   const now = world.chain.unixS
   const usdPrice = history.usdPriceAt(mint, now)
+  const pools = world.pools.poolsOf(mint)
   const stats = (windowS: number): SwapStats | null => {
+    // A token younger than the window has no price to change from, but its trades still count.
+    if (usdPrice === null) return null
     const before = history.usdPriceAt(mint, now - windowS)
-    if (usdPrice === null || before === null || before <= 0) return null
-    return { priceChange: Math.round((usdPrice / before - 1) * 100 * 1e6) / 1e6 }
+    const current = tradeStats(history, mint, pools, now - windowS, now)
+    const previous = tradeStats(history, mint, pools, now - 2 * windowS, now - windowS)
+    const volume = current.buyVolume + current.sellVolume
+    const previousVolume = previous.buyVolume + previous.sellVolume
+    return {
+      priceChange: before === null || before <= 0 ? null : round6((usdPrice / before - 1) * 100),
+      volumeChange: previousVolume > 0 ? round6((volume / previousVolume - 1) * 100) : null,
+      ...current,
+    }
   }
+  let liquidity: number | null = 0
+  for (const pool of pools) {
+    const reserves = history.realReservesAt(pool, now)
+    const base = history.usdPriceAt(pool.baseMint, now)
+    const quote = history.usdPriceAt(pool.quoteMint, now)
+    liquidity =
+      liquidity === null || base === null || quote === null
+        ? null
+        : liquidity +
+          (Number(reserves.base) / 10 ** pool.baseDecimals) * base +
+          (Number(reserves.quote) / 10 ** pool.quoteDecimals) * quote
+  }
+  const capitalisation = usdPrice === null || mint === NATIVE_MINT ? null : round6(supplyOf(world, mint) * usdPrice)
   return {
     usdPrice,
+    liquidity: liquidity === null ? null : round6(liquidity),
+    mcap: capitalisation,
+    fdv: capitalisation,
     stats5m: stats(DEX_WINDOWS_S.m5),
     stats1h: stats(DEX_WINDOWS_S.h1),
     stats6h: stats(DEX_WINDOWS_S.h6),
     stats24h: stats(DEX_WINDOWS_S.h24),
   }
+}
+
+/** Whole tokens in supply. */
+function supplyOf(world: World, mint: string): number {
+  const state = world.mintState(mint)
+  return Number(state.supply) / 10 ** state.decimals
+}
+
+/** The trades of `mint` in (`fromUnixS`, `toUnixS`] across `pools`, from the token's side, in USD. */
+function tradeStats(
+  history: PriceHistory,
+  mint: string,
+  pools: readonly Pool[],
+  fromUnixS: number,
+  toUnixS: number,
+): Omit<SwapStats, 'priceChange' | 'volumeChange'> {
+  const stats = { buyVolume: 0, sellVolume: 0, numBuys: 0, numSells: 0, numTraders: 0 }
+  const traders = new Set<string>()
+  for (const pool of pools) {
+    const quoteUsd = (unixS: number) => history.usdPriceAt(pool.quoteMint, unixS) ?? 0
+    for (const trade of history.tradesBetween(pool, fromUnixS, toUnixS)) {
+      // A pool quoting in the token: its buyer of the base sold the token.
+      const buy = pool.baseMint === mint ? trade.side === 'buy' : trade.side === 'sell'
+      const usd = (Number(trade.quoteAmount) / 10 ** pool.quoteDecimals) * quoteUsd(trade.unixS)
+      if (buy) {
+        stats.numBuys++
+        stats.buyVolume += usd
+      } else {
+        stats.numSells++
+        stats.sellVolume += usd
+      }
+      traders.add(trade.wallet)
+    }
+  }
+  return {
+    ...stats,
+    buyVolume: round6(stats.buyVolume),
+    sellVolume: round6(stats.sellVolume),
+    numTraders: traders.size,
+  }
+}
+
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6 + 0
+
+/** Jupiter's token categories and their windows (tokens v2 `/{category}/{interval}`). */
+export const TOKEN_CATEGORIES = ['toporganicscore', 'toptraded', 'toptrending'] as const
+export const CATEGORY_INTERVALS = {
+  '5m': DEX_WINDOWS_S.m5,
+  '1h': DEX_WINDOWS_S.h1,
+  '6h': DEX_WINDOWS_S.h6,
+  '24h': DEX_WINDOWS_S.h24,
+}
+/** Jupiter answers 50 tokens unless `limit` (1 to 100) says otherwise. */
+export const CATEGORY_DEFAULT_LIMIT = 50
+export const CATEGORY_MAX_LIMIT = 100
+
+/**
+ * Answers `GET /tokens/v2/{category}/{interval}?limit=`. Jupiter's docs say it leaves out "generic top
+ * tokens like SOL, USDC", but its recorded answers list them (toporganicscore/5m, 2026-09-28, has SOL
+ * and USDC first): the stand-in leaves nothing out. Jupiter does not publish its ranks: the stand-in ranks `toptraded` by the window's volume and `toptrending` by its
+ * traders, then volume; tokens without a trade in the window are left out. It has no organic score, so
+ * `toporganicscore` is refused (400) as a category it cannot serve.
+ */
+export function categoryTokens(
+  world: World,
+  category: string,
+  interval: string,
+  limitText: string | null,
+): Outcome<TokenInfo[]> {
+  if (!(TOKEN_CATEGORIES as readonly string[]).includes(category))
+    return refuse(400, `category must be one of ${TOKEN_CATEGORIES.join(', ')}`)
+  if (!(interval in CATEGORY_INTERVALS))
+    return refuse(400, `interval must be one of ${Object.keys(CATEGORY_INTERVALS).join(', ')}`)
+  if (category === 'toporganicscore')
+    return refuse(400, 'The sandbox has no organic score: toporganicscore is not served')
+  const limit = limitText === null ? CATEGORY_DEFAULT_LIMIT : Number(limitText)
+  if (!Number.isInteger(limit) || limit < 1 || limit > CATEGORY_MAX_LIMIT)
+    return refuse(400, `limit must be an integer from 1 to ${CATEGORY_MAX_LIMIT}`)
+  const windowS = CATEGORY_INTERVALS[interval as keyof typeof CATEGORY_INTERVALS]
+  const history = new PriceHistory(world)
+  const now = world.chain.unixS
+  const ranked = [...world.tokens.values()]
+    .map((token) => ({
+      token,
+      stats: tradeStats(history, token.mint, world.pools.poolsOf(token.mint), now - windowS, now),
+    }))
+    .filter(({ stats }) => stats.numBuys + stats.numSells > 0)
+    .sort((a, b) => {
+      const volume = b.stats.buyVolume + b.stats.sellVolume - (a.stats.buyVolume + a.stats.sellVolume)
+      return category === 'toptraded' ? volume : b.stats.numTraders - a.stats.numTraders || volume
+    })
+  return ok(ranked.slice(0, limit).map(({ token }) => tokenInfo(world, token)))
 }

@@ -1,8 +1,7 @@
 import { Value } from '@sinclair/typebox/value'
 import type { ServiceContext } from '../context.ts'
 import type { Service } from '../core/front-door.ts'
-import { priceInWords, type RegisteredRoute, usdToAtomicUsdc } from '../core/manifest.ts'
-import { checkSolanaAddress } from '../onchain/address.ts'
+import { addressProblem, priceInWords, type RegisteredRoute, usdToAtomicUsdc } from '../core/manifest.ts'
 import { markEscrowed } from '../payments/escrow.ts'
 import type { AcpJob, AcpMarket, AcpOffering } from './market.ts'
 
@@ -44,11 +43,8 @@ export function acpSeller(ctx: ServiceContext, service: Service, market: AcpMark
     const price = (route.price as { usd: string }).usd
     if (usdToAtomicUsdc(job.priceUsd) !== usdToAtomicUsdc(price))
       return `${job.offering} costs ${priceInWords(route)}; this job carries ${job.priceUsd} USD`
-    for (const field of route.addressFields) {
-      const value = (job.requirement as Record<string, unknown> | null)?.[field]
-      const check = checkSolanaAddress(value, field)
-      if (!check.ok) return check.message
-    }
+    const problem = addressProblem(route, job.requirement)
+    if (problem) return problem.message
     if (!Value.Check(route.body!, job.requirement))
       return `the requirement does not match ${job.offering}'s schema: ${[...Value.Errors(route.body!, job.requirement)].map((error) => `${error.path || '/'} ${error.message}`).join('; ')}`
     return null

@@ -1,11 +1,10 @@
 import type { AnyElysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
-import { checkSolanaAddress } from '../onchain/address.ts'
 import { checkDeclaredLength, readJsonBody } from './body.ts'
 import { toApiError } from './error-mapping.ts'
 import { ApiError, errorBody } from './errors.ts'
 import { requestLogger } from './logger.ts'
-import type { RegisteredRoute, Registry } from './manifest.ts'
+import { addressProblem, type RegisteredRoute, type Registry } from './manifest.ts'
 import { rateLimitShapes, type TakeResult } from './rate-limit.ts'
 import { type RequestMeta, recordRequest, type SocketServer } from './request.ts'
 
@@ -164,14 +163,8 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
  * its actionable INVALID_ADDRESS message without paying for the framework's generic validation report.
  */
 function checkAddresses(route: RegisteredRoute, body: unknown): void {
-  for (const field of route.addressFields) {
-    const value =
-      typeof body === 'object' && body !== null && !Array.isArray(body)
-        ? (body as Record<string, unknown>)[field]
-        : undefined
-    const check = checkSolanaAddress(value, field)
-    if (!check.ok) throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
-  }
+  const problem = addressProblem(route, body)
+  if (problem) throw new ApiError('INVALID_ADDRESS', { message: problem.message, details: { field: problem.field } })
 }
 
 /** The headers every answer carries: its request id, the security header, and the paid and CORS ones where they apply. */

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts'
 import type { RateLimitClass } from './rate-limit.ts'
+import { checkSolanaAddress } from '../onchain/address.ts'
 import { ErrorBodySchema, SOLANA_ADDRESS_FORMAT } from './schemas.ts'
 
 export type HttpMethod = 'GET' | 'POST'
@@ -66,7 +67,13 @@ export interface RegisteredRoute extends RouteSpec {
   /** `METHOD path`, as the x402 manifest lists it. */
   key: string
   /** Body members holding a Solana address, checked before schema validation (→ INVALID_ADDRESS). */
-  addressFields: string[]
+  addressFields: AddressField[]
+}
+
+/** A body member holding a Solana address; an optional one may be absent. */
+export interface AddressField {
+  name: string
+  optional: boolean
 }
 
 /** A manifest problem found at boot; the process must not start. */
@@ -108,6 +115,21 @@ export class Registry {
   readonly #skills = new Map<string, SkillSpec & { plugin: string }>()
   /** `METHOD path` of the priced routes whose payment is mounted (route hooks, or a handler's hold). */
   readonly #paymentMounted = new Set<string>()
+  readonly #off: { plugin: string; routes: string[]; why: string }[] = []
+
+  /**
+   * A plugin whose source is not configured: its routes are not mounted, nor advertised; the start-up log
+   * and /health say which are off and why.
+   */
+  switchOff(manifest: PluginManifest, why: string): void {
+    const routes = Object.values(manifest.routes).map((spec) => `${spec.method} ${spec.path}`)
+    this.#off.push({ plugin: manifest.name, routes, why })
+  }
+
+  /** The routes switched off, each with why. */
+  off(): readonly { plugin: string; routes: string[]; why: string }[] {
+    return this.#off
+  }
 
   register(manifest: PluginManifest): void {
     const owner = `plugin:${manifest.name}`
@@ -231,11 +253,30 @@ export function routeErrors(spec: RouteSpec): ErrorCode[] {
 }
 
 /** Top-level members of an object schema that hold a Solana address. */
-export function addressFields(schema: TSchema): string[] {
+export function addressFields(schema: TSchema): AddressField[] {
   const properties = (schema as { properties?: Record<string, TSchema> }).properties ?? {}
+  const required = new Set((schema as { required?: string[] }).required ?? [])
   return Object.entries(properties)
     .filter(([, property]) => (property as { format?: string }).format === SOLANA_ADDRESS_FORMAT)
-    .map(([name]) => name)
+    .map(([name]) => ({ name, optional: !required.has(name) }))
+}
+
+/**
+ * The first address member of `body` that is not a Solana address (an optional one may be absent), as
+ * the field and a message a person can act on; null when every one is fine.
+ */
+export function addressProblem(
+  route: Pick<RegisteredRoute, 'addressFields'>,
+  body: unknown,
+): { field: string; message: string } | null {
+  const members =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+  for (const { name, optional } of route.addressFields) {
+    if (optional && members[name] === undefined) continue
+    const check = checkSolanaAddress(members[name], name)
+    if (!check.ok) return { field: name, message: check.message }
+  }
+  return null
 }
 
 /** OpenAPI response map: the 200 schema and one error schema per status the route can answer. */

@@ -5,6 +5,9 @@
  */
 import type { ScanPolicy } from './scan.ts'
 
+/** Spec target: the quick scan answers within 5 s; its facts stop half a second earlier to leave room to answer. */
+export const QUICK_SCAN_DEADLINE_MS = 4_500
+
 /** Core facts decide the grade; without them the answer is LIMITED (docs/data-quality.md). */
 export const QUICK_SCAN_POLICY: ScanPolicy = {
   scanner: 'quick_scan',

@@ -5,8 +5,28 @@ import type { CallMeter } from './upstream.ts'
 /** An optional member that may also be null: Jupiter's OpenAPI marks most of its fields nullable. */
 const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
 
-/** Tokens v2 `SwapStats`: the members we read. */
-const SwapStats = Type.Object({ priceChange: Maybe(Type.Number()) })
+/**
+ * Tokens v2 `SwapStats`: the members we read. Changes are percent against the window before (the
+ * recorded USDC entry's 5-minute `volumeChange` of -47.6 is a 47.6% drop); volumes are USD; the counts
+ * are trades and wallets in the window. Every member is nullable in Jupiter's schema and each may be
+ * absent (the stand-in measures no organic or holder members).
+ */
+const SwapStats = Type.Object({
+  priceChange: Maybe(Type.Number()),
+  holderChange: Maybe(Type.Number()),
+  liquidityChange: Maybe(Type.Number()),
+  volumeChange: Maybe(Type.Number()),
+  buyVolume: Maybe(Type.Number()),
+  sellVolume: Maybe(Type.Number()),
+  buyOrganicVolume: Maybe(Type.Number()),
+  sellOrganicVolume: Maybe(Type.Number()),
+  numBuys: Maybe(Type.Number()),
+  numSells: Maybe(Type.Number()),
+  numTraders: Maybe(Type.Number()),
+  numOrganicBuyers: Maybe(Type.Number()),
+  numNetBuyers: Maybe(Type.Number()),
+})
+export type JupiterSwapStats = Static<typeof SwapStats>
 
 /**
  * The Jupiter Tokens API v2 entry fields we read (jup-ag/docs openapi-spec/tokens/v2/tokens.yaml,
@@ -41,6 +61,10 @@ export const JupiterTokenSchema = Type.Object({
   organicScore: Maybe(Type.Number()),
   organicScoreLabel: Maybe(Type.String()),
   usdPrice: Maybe(Type.Number()),
+  /** USD in the token's pools. */
+  liquidity: Maybe(Type.Number()),
+  mcap: Maybe(Type.Number()),
+  fdv: Maybe(Type.Number()),
   /** The token's own swap stats per window; `priceChange` in percent (SOL's 1.51 is +1.51% in 24 h). */
   stats5m: Maybe(SwapStats),
   stats1h: Maybe(SwapStats),
@@ -89,6 +113,15 @@ export type JupiterSwap = Static<typeof JupiterSwapSchema>
 
 /** Token-list tags change rarely. */
 const TOKEN_TTL_MS = 10 * 60 * 1000
+/** A category ranking is reused for half a minute: feeds asking at once share one call. */
+const CATEGORY_TTL_MS = 30 * 1000
+
+/** Tokens v2 categories and their windows (`/tokens/v2/{category}/{interval}`; limit 1 to 100, default 50). */
+export const JUPITER_CATEGORIES = ['toptrending', 'toptraded', 'toporganicscore'] as const
+export type JupiterCategory = (typeof JUPITER_CATEGORIES)[number]
+export const JUPITER_INTERVALS = ['5m', '1h', '6h', '24h'] as const
+export type JupiterInterval = (typeof JUPITER_INTERVALS)[number]
+export const JUPITER_CATEGORY_MAX_LIMIT = 100
 
 /** Jupiter: the token list (tokens v2: verified flag, tags, audit), swap quotes and swap transactions (v1 API). */
 export class JupiterSource {
@@ -156,6 +189,24 @@ export class JupiterSource {
       Type.Array(JupiterTokenSchema),
       meter,
       TOKEN_TTL_MS,
+    )
+  }
+
+  /**
+   * The top tokens of a category over a window (`GET /tokens/v2/{category}/{interval}`), best first.
+   * Jupiter leaves out generic top tokens (SOL, USDC, ...).
+   */
+  category(
+    category: JupiterCategory,
+    interval: JupiterInterval,
+    limit: number,
+    meter: CallMeter,
+  ): Promise<JupiterToken[]> {
+    return this.#http.get(
+      `/tokens/v2/${category}/${interval}?limit=${limit}`,
+      Type.Array(JupiterTokenSchema),
+      meter,
+      CATEGORY_TTL_MS,
     )
   }
 

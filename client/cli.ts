@@ -6,7 +6,8 @@
  *   solsentry quick <mint>            solsentry trade <mint> --amount <atomic> [--from <mint>] [--slippage <bps>]
  *   solsentry intel <mint>            solsentry status <job_id>
  *   solsentry deep <mint>             solsentry pairs | currencies
- *   solsentry exit <mint> [--size <usdc>]
+ *   solsentry exit <mint> [--size <usdc>] [--home base|ethereum|arbitrum|optimism|polygon]
+ *   solsentry wallet <address>
  *   solsentry trending [--interval 1h] [--sort trending|volume|organic] [--limit 20] [--focus <mint>]
  *   solsentry radar [--interval 1h] [--min-signals 2] [--limit 10] [--focus <mint>]
  *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
@@ -20,11 +21,13 @@ import { evmAccount, Solsentry, SolsentryError, solanaKeypairFile, type Wallet }
 import {
   renderDeepDive,
   renderExitCheck,
+  renderExitCrossCheck,
   renderJob,
   renderMarketIntel,
   renderQuickScan,
   renderSignalRadar,
   renderTrending,
+  renderWalletIntel,
   type Style,
 } from './render.ts'
 
@@ -39,8 +42,10 @@ commands
   deep <mint>         adversarial deep dive with a recommendation (0.50 USD)
   trade <mint> --amount <atomic units> [--from <mint>] [--slippage <bps>]
                       buy <mint> with your own wallet: quote, sign locally, execute (0.15 USD on confirmation)
-  exit <mint> [--size <usdc>]
-                      can you sell back to USDC now, and what could stop it (0.01 USD)
+  exit <mint> [--size <usdc>] [--home base|ethereum|arbitrum|optimism|polygon]
+                      can you sell back to USDC now, and what could stop it (0.01 USD);
+                      with --home, then bridged home to that chain (0.01 USD)
+  wallet <address>    who is this wallet: trades, record, style, funding (0.10 USD)
   trending [--interval 5m|1h|6h|24h] [--sort trending|volume|organic] [--limit n] [--focus <mint>]
                       what is trading now, each token graded (0.02 USD)
   radar [--interval 5m|1h|6h|24h] [--min-signals n] [--limit n] [--focus <mint>]
@@ -82,6 +87,7 @@ function parse(argv: string[]): Parsed {
     'from',
     'slippage',
     'size',
+    'home',
     'interval',
     'sort',
     'limit',
@@ -194,8 +200,29 @@ export async function main(argv: string[]): Promise<number> {
     case 'exit': {
       const solsentry = await clientOf(flags)
       const size = text(flags, 'size')
+      const home = text(flags, 'home')
+      if (home) {
+        const check = await withProgress(
+          'exit cross-check',
+          solsentry.exitCrossCheck({
+            token_address: mint(),
+            home_chain: home as never,
+            ...(size ? { size_usdc: Number(size) } : {}),
+          }),
+        )
+        print(check, () => renderExitCrossCheck(style, check))
+        return 0
+      }
       const exit = await withProgress('exit check', solsentry.exitCheck(mint(), size ? Number(size) : undefined))
       print(exit, () => renderExitCheck(style, exit))
+      return 0
+    }
+    case 'wallet': {
+      const solsentry = await clientOf(flags)
+      const address = args[0]
+      if (!address) throw new SolsentryError('USAGE', 'wallet needs a wallet address: solsentry wallet <address>', 0)
+      const wallet = await withProgress('wallet intel (up to 20 s)', solsentry.walletIntel(address))
+      print(wallet, () => renderWalletIntel(style, wallet))
       return 0
     }
     case 'trending': {

@@ -32,6 +32,7 @@ import type {
   TradeJob,
   TradeQuote,
   Trending,
+  WalletIntel,
 } from './routes.ts'
 
 export type {
@@ -45,6 +46,7 @@ export type {
   TradeJob,
   TradeQuote,
   Trending,
+  WalletIntel,
 } from './routes.ts'
 
 /** Where the service listens when nothing says otherwise: the sandbox's `npm start`. */
@@ -158,6 +160,16 @@ export class Solsentry {
       token_address: tokenAddress,
       ...(sizeUsdc === undefined ? {} : { size_usdc: sizeUsdc }),
     })
+  }
+
+  /** The exit check, then a bridge quote of the USDC home to an EVM chain (0.01 USD). */
+  exitCrossCheck(request: InputOf<'POST /exit/cross-check'>): Promise<OutputOf<'POST /exit/cross-check'>> {
+    return this.call('POST /exit/cross-check', request)
+  }
+
+  /** A wallet's trades, record, style and funding from its own history (0.10 USD). */
+  walletIntel(walletAddress: string): Promise<WalletIntel> {
+    return this.call('POST /wallet/intel', { wallet_address: walletAddress })
   }
 
   /** Trending tokens now, each with its quick-scan grade (0.02 USD). */

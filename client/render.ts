@@ -3,7 +3,17 @@
  * plain words with their severities coloured, and the deep dive's recommendation. Colours only on a
  * terminal that has them (`NO_COLOR` turns them off).
  */
-import type { DeepDive, ExitCheck, MarketIntel, QuickScan, SignalRadar, TradeJob, Trending } from './routes.ts'
+import type {
+  DeepDive,
+  ExitCheck,
+  ExitCrossCheck,
+  MarketIntel,
+  QuickScan,
+  SignalRadar,
+  TradeJob,
+  Trending,
+  WalletIntel,
+} from './routes.ts'
 
 export interface Style {
   color: boolean
@@ -168,7 +178,49 @@ export function renderJob(style: Style, job: TradeJob): string {
   return lines.join('\n')
 }
 
+/** The exit cross-check: the exit's lines, then the bridge home and what arrives. */
+export function renderExitCrossCheck(style: Style, check: ExitCrossCheck): string {
+  const lines = [
+    ...exitLines(style, check, 'Exit cross-check', []),
+    '',
+    paint(style, `Home to ${check.home_chain}`, 'bold'),
+  ]
+  if (check.bridge)
+    lines.push(
+      `  bridge        ${check.bridge.tool_name}`,
+      `  arrives       ${check.bridge.output_usdc} USDC (at least ${check.bridge.min_output_usdc}) in about ${Math.round(check.bridge.duration_s / 60)} min`,
+      `  fees          ${check.bridge.fee_usd} USD taken out, ${check.bridge.gas_usd} USD of gas on top`,
+      `  all in        ${paint(style, `${check.all_in_cost_pct}%`, 'bold')} of ${check.size_usdc} USDC`,
+    )
+  else lines.push(`  ${check.bridgeable === false ? paint(style, 'no bridge route now', 'red') : 'no bridge quote'}`)
+  return [...lines, '', check.summary].join('\n')
+}
+
 export function renderExitCheck(style: Style, exit: ExitCheck): string {
+  const extra = [
+    `  route legs    ${exit.route_count}`,
+    `  transfer fee  ${exit.transfer_fee_bps / 100}%${exit.transfer_fee_can_rise ? paint(style, ' (can rise)', 'yellow') : ''}`,
+  ]
+  return [...exitLines(style, exit, 'Exit check', extra), '', exit.summary].join('\n')
+}
+
+/** What the exit check and the cross-check both show: the verdict badge, the sale, and what could stop it. */
+function exitLines(
+  style: Style,
+  exit: Pick<
+    ExitCheck,
+    | 'sellable'
+    | 'token_address'
+    | 'size_usdc'
+    | 'expected_return_usdc'
+    | 'exit_price_impact_pct'
+    | 'blockers'
+    | 'data_quality'
+    | 'missing_fields'
+  >,
+  title: string,
+  extra: string[],
+): string[] {
   const verdict =
     exit.sellable === null
       ? paint(style, ' UNKNOWN ', 'bold', 'inverse', 'yellow')
@@ -176,14 +228,13 @@ export function renderExitCheck(style: Style, exit: ExitCheck): string {
         ? paint(style, ' SELLABLE ', 'bold', 'inverse', 'green')
         : paint(style, ' BLOCKED ', 'bold', 'inverse', 'red')
   const lines = [
-    `${paint(style, 'Exit check', 'bold')}  ${exit.token_address}`,
+    `${paint(style, title, 'bold')}  ${exit.token_address}`,
     '',
     `${verdict}  ${exit.size_usdc} USDC · ${quality(style, exit)}`,
     '',
     `  returns       ${exit.expected_return_usdc === null ? 'unknown' : `${exit.expected_return_usdc} USDC`}`,
     `  price impact  ${exit.exit_price_impact_pct === null ? 'unknown' : `${exit.exit_price_impact_pct.toFixed(2)}%`}`,
-    `  route legs    ${exit.route_count}`,
-    `  transfer fee  ${exit.transfer_fee_bps / 100}%${exit.transfer_fee_can_rise ? paint(style, ' (can rise)', 'yellow') : ''}`,
+    ...extra,
   ]
   if (exit.blockers.length > 0) {
     lines.push('', paint(style, 'What could stop it', 'bold'))
@@ -192,7 +243,7 @@ export function renderExitCheck(style: Style, exit: ExitCheck): string {
         `  ${paint(style, blocker.blocks ? 'BLOCKS  ' : 'RISK    ', 'bold', blocker.blocks ? 'red' : 'yellow')} ${blocker.detail}`,
       )
   }
-  return [...lines, '', exit.summary].join('\n')
+  return lines
 }
 
 /** A number in a short human form: 1.2M, 34.5k, 0.0042. */
@@ -252,4 +303,57 @@ export function renderSignalRadar(style: Style, radar: SignalRadar): string {
   if (radar.items.length === 0) lines.push(paint(style, '  nothing converges now', 'dim'))
   if (radar.focus) lines.push('', paint(style, 'Asked about', 'bold'), row(radar.focus))
   return [...lines, '', radar.summary].join('\n')
+}
+
+const VERDICT_TONE: Record<string, Tone> = {
+  PROFITABLE_TRADER: 'green',
+  BREAKEVEN_TRADER: 'yellow',
+  LOSING_TRADER: 'red',
+  RUGGER: 'red',
+  BOT: 'yellow',
+  SNIPER: 'yellow',
+  UNPROVEN: 'blue',
+}
+
+function duration(seconds: number | null): string {
+  if (seconds === null) return '?'
+  if (seconds >= 86_400) return `${(seconds / 86_400).toFixed(1)} d`
+  if (seconds >= 3_600) return `${(seconds / 3_600).toFixed(1)} h`
+  return `${Math.round(seconds / 60)} min`
+}
+
+/** A wallet's card: the verdict, its record, its style, its funding, and how much history it covers. */
+export function renderWalletIntel(style: Style, wallet: WalletIntel): string {
+  const verdict = paint(
+    style,
+    ` ${wallet.verdict.replaceAll('_', ' ')} `,
+    'bold',
+    'inverse',
+    VERDICT_TONE[wallet.verdict] ?? 'blue',
+  )
+  const { coverage } = wallet
+  const lines = [
+    `${paint(style, 'Wallet intel', 'bold')}  ${wallet.wallet_address}`,
+    '',
+    `${verdict}  copy-trade ${wallet.copy_trade_worthiness.label}${wallet.copy_trade_worthiness.score === null ? '' : ` (${wallet.copy_trade_worthiness.score}/100)`} · ${quality(style, wallet)}`,
+    '',
+    `  trades        ${wallet.total_trades} (${wallet.buys} buys, ${wallet.sells} sells) in ${wallet.tokens_traded} tokens`,
+    `  round trips   ${wallet.closed_positions} closed, ${wallet.open_positions} open; won ${wallet.win_rate_pct ?? '?'}%`,
+    `  realized      ${wallet.realized_pnl_usd === null ? '?' : `${wallet.realized_pnl_usd} USD`}${wallet.realized_pnl_pct === null ? '' : ` (${wallet.realized_pnl_pct}%)`}`,
+    `  holds         median ${duration(wallet.median_hold_time_s)}, mean ${duration(wallet.avg_hold_time_s)}`,
+    `  style         ${wallet.behaviour_style.replace('_', '-')}`,
+    `  funded by     ${wallet.funding_origin.funder ?? 'unknown'}${wallet.funding_origin.exchange ? paint(style, ` (${wallet.funding_origin.exchange})`, 'cyan') : ''}`,
+  ]
+  if (wallet.rugs > 0)
+    lines.push(
+      paint(style, `  pulled the liquidity of ${wallet.rugs} of the ${wallet.tokens_created} tokens it created`, 'red'),
+    )
+  lines.push(
+    paint(
+      style,
+      `  covers ${coverage.history_complete ? 'its whole history' : `its last ${coverage.transactions_read} transactions`}${coverage.from ? ` (${coverage.from.slice(0, 10)} to ${coverage.to?.slice(0, 10)})` : ''}`,
+      'dim',
+    ),
+  )
+  return [...lines, '', wallet.summary].join('\n')
 }

@@ -30,5 +30,7 @@ export type DeepDive = OutputOf<'POST /scan/deep'>
 export type TradeQuote = OutputOf<'POST /trade/quote'>
 export type TradeJob = OutputOf<'GET /trade/status/:job_id'>
 export type ExitCheck = OutputOf<'POST /exit/check'>
+export type ExitCrossCheck = OutputOf<'POST /exit/cross-check'>
 export type Trending = OutputOf<'POST /scan/trending'>
 export type SignalRadar = OutputOf<'POST /signal/radar'>
+export type WalletIntel = OutputOf<'POST /wallet/intel'>

@@ -9,6 +9,7 @@ export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void 
     `  Solana RPC   ${file.urls.rpc}   (WebSocket ${file.urls.ws})`,
     `  DexScreener  ${file.urls.dexscreener}`,
     `  Jupiter      ${file.urls.jupiter}`,
+    `  LI.FI        ${file.urls.lifi}   (bridge quotes)`,
     `  anvil (EVM)  ${file.urls.anvil}   (chain 31337; test USDC ${file.x402.base.asset})`,
     `  x402         ${file.urls.facilitator}   (facilitator for ${file.x402.solana.network} and ${file.x402.base.network})`,
     `  USDC mint    ${file.usdc_mint}`,

@@ -1,4 +1,4 @@
-import { SCENARIOS } from './scenarios/index.ts'
+import { SCENARIOS, type ScenarioWallet } from './scenarios/index.ts'
 import { scheduleBaseAssets } from './scenarios/base-assets.ts'
 import { DAY, Random, Timeline } from './scenarios/timeline.ts'
 import { VENUES } from './world/venues.ts'
@@ -13,6 +13,8 @@ export interface BuiltScenario {
   description: string
   traits: string[]
   mint: string
+  /** Its wallets with a known record, by role. */
+  wallets: { role: ScenarioWallet['role']; address: string; record: string }[]
 }
 
 /**
@@ -26,13 +28,26 @@ export async function buildWorld(now: number): Promise<{ world: World; scenarios
   const base = await scheduleBaseAssets(world, timeline, now)
   const scenarios: BuiltScenario[] = []
   for (const scenario of SCENARIOS) {
-    const { mint } = await scenario.schedule({ world, timeline, now, random: new Random(scenario.name), base })
+    const { mint, wallets = [] } = await scenario.schedule({
+      world,
+      timeline,
+      now,
+      random: new Random(scenario.name),
+      base,
+    })
     scenarios.push({
       name: scenario.name,
       title: scenario.title,
       description: scenario.description,
       traits: scenario.traits,
       mint,
+      wallets: await Promise.all(
+        wallets.map(async (wallet) => ({
+          role: wallet.role,
+          address: (await world.signer(wallet.name)).address as string,
+          record: wallet.record,
+        })),
+      ),
     })
   }
   const steps = timeline.size

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction } from '@solana-program/token'
+import { handleBridgeRequest } from './bridge/quote.ts'
 import { handleAggregatorRequest } from './aggregator/server.ts'
 import { SANDBOX_USDC_DOMAIN, startEvmChain, type EvmChain } from './evm/index.ts'
 import { createSandboxFacilitator, handleFacilitatorRequest, SANDBOX_SOLANA_NETWORK } from './facilitator/index.ts'
@@ -28,7 +29,15 @@ const GENESIS_HASH = base58Encode(createHash('sha256').update('solsentry-sandbox
 
 export interface SandboxWorldFile {
   generated_at: string
-  urls: { rpc: string; ws: string; dexscreener: string; jupiter: string; facilitator: string; anvil: string }
+  urls: {
+    rpc: string
+    ws: string
+    dexscreener: string
+    jupiter: string
+    lifi: string
+    facilitator: string
+    anvil: string
+  }
   usdc_mint: string
   /** What a paid call is offered on in the sandbox, and who is paid. */
   x402: {
@@ -61,8 +70,10 @@ export interface RunningSandbox {
     | 'SOLANA_RPC_URL'
     | 'DEXSCREENER_URL'
     | 'JUPITER_URL'
+    | 'LIFI_URL'
     | 'FACILITATOR_URL'
     | 'ISSUER_REGISTRY'
+    | 'EXCHANGE_WALLETS'
     | 'PAY_TO_SOLANA'
     | 'SOLANA_PAYMENT_NETWORK'
     | 'SOLANA_PAYMENT_ASSET'
@@ -147,6 +158,13 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     { hostname: options.hostname, port: options.aggregatorPort },
     faults,
   )
+  const bridge = serveStandIn(
+    'lifi',
+    world,
+    handleBridgeRequest,
+    { hostname: options.hostname, port: options.bridgePort },
+    faults,
+  )
 
   // x402: the facilitator pays the network fees of settlements; the service is paid into a treasury
   // wallet whose USDC account exists from the start (exact/SVM transfers need the payTo's account).
@@ -182,6 +200,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       ws: rpc.wsUrl,
       dexscreener: market.url,
       jupiter: aggregator.url,
+      lifi: bridge.url,
       facilitator: facilitator.url,
       anvil: evm.url,
     },
@@ -218,6 +237,27 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   // The sandbox's issuer-controlled assets, for the service's ISSUER_REGISTRY: its USDC and its issuer.
   const issuersPath = resolve(join(options.dataDir, 'issuers.json'))
   writeFileSync(issuersPath, `${JSON.stringify(sandboxIssuers(world.usdcMint, issuer.address), null, 2)}\n`)
+  // The faucet stands in for an exchange's withdrawals (it funds every scenario wallet): named as one.
+  const exchangesPath = resolve(join(options.dataDir, 'exchanges.json'))
+  const faucet = (await world.signer('faucet')).address
+  writeFileSync(
+    exchangesPath,
+    `${JSON.stringify(
+      {
+        version: '2026-11-25',
+        entries: [
+          {
+            address: faucet,
+            exchange: 'Sandbox faucet',
+            label: 'the sandbox faucet, standing in for exchange withdrawals',
+            source: 'sandbox/index.ts',
+          },
+        ],
+      },
+      null,
+      2,
+    )}\n`,
+  )
   return {
     world,
     faults,
@@ -232,8 +272,10 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       ...(options.rpcProfile === 'open' ? {} : { SOLANA_RPC_PROVIDER: options.rpcProfile }),
       DEXSCREENER_URL: file.urls.dexscreener,
       JUPITER_URL: file.urls.jupiter,
+      LIFI_URL: file.urls.lifi,
       FACILITATOR_URL: file.urls.facilitator,
       ISSUER_REGISTRY: issuersPath,
+      EXCHANGE_WALLETS: exchangesPath,
       PAY_TO_SOLANA: treasury.address,
       SOLANA_PAYMENT_NETWORK: SANDBOX_SOLANA_NETWORK,
       SOLANA_PAYMENT_ASSET: world.usdcMint,
@@ -248,7 +290,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     },
     async stop() {
       world.chain.stop()
-      await Promise.all([rpc.stop(), market.stop(), aggregator.stop(), facilitator.stop(), evm.stop()])
+      await Promise.all([rpc.stop(), market.stop(), aggregator.stop(), bridge.stop(), facilitator.stop(), evm.stop()])
     },
   }
 }

@@ -10,6 +10,8 @@ export interface SandboxOptions {
   wsPort: number
   marketPort: number
   aggregatorPort: number
+  /** The bridge-quote stand-in (LI.FI's /v1/quote). */
+  bridgePort: number
   facilitatorPort: number
   /** The local EVM node (anvil) carrying the Base-like payment rail. */
   anvilPort: number
@@ -22,7 +24,7 @@ export interface SandboxOptions {
 }
 
 /**
- * The standard local-validator ports, the next three for the market, aggregator and x402 facilitator,
+ * The standard local-validator ports, the next four for the market, aggregator, x402 facilitator and bridge quotes,
  * and anvil's standard port.
  */
 export const DEFAULT_PORTS = {
@@ -31,6 +33,7 @@ export const DEFAULT_PORTS = {
   market: 8901,
   aggregator: 8902,
   facilitator: 8903,
+  bridge: 8904,
   anvil: 8545,
 } as const
 
@@ -50,6 +53,7 @@ export function sandboxOptions(env: Record<string, string | undefined>): Sandbox
     marketPort: port('SANDBOX_MARKET_PORT', DEFAULT_PORTS.market),
     aggregatorPort: port('SANDBOX_AGGREGATOR_PORT', DEFAULT_PORTS.aggregator),
     facilitatorPort: port('SANDBOX_FACILITATOR_PORT', DEFAULT_PORTS.facilitator),
+    bridgePort: port('SANDBOX_BRIDGE_PORT', DEFAULT_PORTS.bridge),
     anvilPort: port('SANDBOX_ANVIL_PORT', DEFAULT_PORTS.anvil),
     accountsDir: env.SANDBOX_ACCOUNTS_DIR || undefined,
     dataDir: `${env.DATA_DIR || './data'}/sandbox`,
@@ -75,6 +79,7 @@ export function ephemeralSandboxOptions(overrides: Partial<SandboxOptions> = {})
     marketPort: 0,
     aggregatorPort: 0,
     facilitatorPort: 0,
+    bridgePort: 0,
     anvilPort: 0,
     accountsDir: undefined,
     dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-sandbox-')), 'sandbox'),

@@ -1,13 +1,19 @@
 import { Elysia, type AnyElysia } from 'elysia'
 import { deepDive, manifest as deepDiveManifest } from '../plugins/deep-dive/index.ts'
 import { discovery, manifest as discoveryManifest } from '../plugins/discovery/index.ts'
-import { exitCheckPlugin, manifest as exitCheckManifest } from '../plugins/exit-check/index.ts'
+import {
+  crossCheckManifest,
+  exitCheckPlugin,
+  exitCrossCheckPlugin,
+  manifest as exitCheckManifest,
+} from '../plugins/exit-check/index.ts'
 import { marketIntel, manifest as marketIntelManifest } from '../plugins/market-intel/index.ts'
 import { mcp, manifest as mcpManifest } from '../plugins/mcp/index.ts'
 import { quickScan, manifest as quickScanManifest } from '../plugins/quick-scan/index.ts'
 import { signalRadarPlugin, manifest as signalRadarManifest } from '../plugins/signal-radar/index.ts'
 import { trade, manifest as tradeManifest } from '../plugins/trade/index.ts'
 import { trendingPlugin, manifest as trendingManifest } from '../plugins/trending/index.ts'
+import { walletIntelPlugin, manifest as walletIntelManifest } from '../plugins/wallet-intel/index.ts'
 import { web, manifest as webManifest } from '../plugins/web/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
@@ -26,8 +32,10 @@ export const SERVICE_MANIFESTS = [
   deepDiveManifest,
   tradeManifest,
   exitCheckManifest,
+  crossCheckManifest,
   trendingManifest,
   signalRadarManifest,
+  walletIntelManifest,
   mcpManifest,
   webManifest,
 ] as const
@@ -54,8 +62,10 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(deepDive(ctx))
     .use(trade(ctx))
     .use(exitCheckPlugin(ctx))
+    .use(exitCrossCheckPlugin(ctx))
     .use(trendingPlugin(ctx))
     .use(signalRadarPlugin(ctx))
+    .use(walletIntelPlugin(ctx))
     .use(mcp(ctx, (request, server) => service!.handle(request, server)))
     .use(web(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)

@@ -153,6 +153,14 @@ describe('the CLI', () => {
       expect(code).toBe(0)
       expect(validate('POST', path, 200, JSON.parse(stdout))).toEqual([])
     }
+    const trader = world.scenarios.flatMap((scenario) => scenario.wallets).find((w) => w.role === 'profitable-trader')!
+    const wallet = await run('wallet', trader.address, '--json')
+    expect(wallet.code).toBe(0)
+    expect(validate('POST', '/wallet/intel', 200, JSON.parse(wallet.stdout))).toEqual([])
+    const home = await run('exit', mint, '--home', 'arbitrum', '--json')
+    expect(home.code).toBe(0)
+    expect(validate('POST', '/exit/cross-check', 200, JSON.parse(home.stdout))).toEqual([])
+    expect(JSON.parse(home.stdout).home_chain).toBe('arbitrum')
   }, 60_000)
 
   testWithTmux(

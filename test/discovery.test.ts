@@ -22,8 +22,10 @@ describe('GET /health', () => {
     const { app, ctx } = testApp()
     const health = await send(app, 'GET', '/health')
     expect(health.json.routes_off).toEqual([
+      { routes: ['POST /exit/cross-check'], why: expect.stringContaining('LIFI_URL') },
       { routes: ['POST /scan/trending'], why: expect.stringContaining('JUPITER_URL') },
       { routes: ['POST /signal/radar'], why: expect.stringContaining('JUPITER_URL') },
+      { routes: ['POST /wallet/intel'], why: expect.stringContaining('SOLANA_RPC_URL') },
     ])
     expect((await send(app, 'POST', '/scan/trending', { json: {} })).status).toBe(404)
     expect(ctx.registry.routes().map((route) => route.key)).not.toContain('POST /signal/radar')

@@ -37,6 +37,7 @@ describe('MCP at /mcp (official SDK client)', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'sol_deep_dive',
       'sol_exit_check',
+      'sol_exit_cross_check',
       'sol_market_intel',
       'sol_quick_scan',
       'sol_scan_trending',
@@ -46,6 +47,7 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_trade_pairs',
       'sol_trade_quote',
       'sol_trade_status',
+      'sol_wallet_intel',
     ])
     const quick = tools.find((tool) => tool.name === 'sol_quick_scan')!
     expect(quick.inputSchema).toMatchObject({ type: 'object', required: ['token_address'] })

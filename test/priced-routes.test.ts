@@ -57,6 +57,8 @@ const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /scan/deep': async () => ({ token_address: mint }),
   'POST /trade/execute': quotedSwap,
   'POST /exit/check': async () => ({ token_address: mint }),
+  'POST /exit/cross-check': async () => ({ token_address: mint }),
+  'POST /wallet/intel': async () => ({ wallet_address: buyer.address }),
   'POST /scan/trending': async () => ({ limit: 3 }),
   'POST /signal/radar': async () => ({ limit: 3 }),
 }
@@ -76,6 +78,8 @@ describe('every priced route, from the registry', () => {
       'POST /scan/deep': '0.50',
       'POST /trade/execute': '0.15',
       'POST /exit/check': '0.01',
+      'POST /exit/cross-check': '0.01',
+      'POST /wallet/intel': '0.10',
       'POST /scan/trending': '0.02',
       'POST /signal/radar': '0.04',
     })

@@ -15,6 +15,7 @@ import { RPC_RESULT_SCHEMAS, RpcErrorSchema } from '../src/sources/solana-answer
 import { statusFailure } from '../src/sources/upstream.ts'
 import { JupiterQuoteSchema, JupiterSwapSchema, JupiterTokenSchema } from '../src/sources/jupiter.ts'
 import { DexPairSchema } from '../src/sources/dexscreener.ts'
+import { LifiQuoteSchema } from '../src/sources/lifi.ts'
 
 /**
  * Reality is the reference: every recorded upstream answer (test/fixtures/recorded/, each with its
@@ -36,6 +37,8 @@ const recorded = (folder: string): [string, Recorded][] =>
     .filter((name) => name.endsWith('.json'))
     .map((name) => [name, require(join(RECORDED, folder, name)) as Recorded])
 
+const LIFI_ERROR = Type.Object({ message: Type.String(), code: Type.Integer() })
+
 /** The boundary schema of each recorded request (by its path). */
 const SCHEMAS: { path: RegExp; schema: TSchema }[] = [
   { path: /\/tokens\/v2\/(search|tag)\?/, schema: Type.Array(JupiterTokenSchema) },
@@ -45,6 +48,9 @@ const SCHEMAS: { path: RegExp; schema: TSchema }[] = [
   },
   { path: /\/swap\/v1\/quote\?/, schema: JupiterQuoteSchema },
   { path: /\/swap\/v1\/swap\b/, schema: JupiterSwapSchema },
+  { path: /li\.quest\/v1\/quote\?/, schema: LifiQuoteSchema },
+  // LI.FI's refusals, whatever the endpoint: {message, code}.
+  { path: /li\.quest\/v1\/status\?/, schema: LIFI_ERROR },
   { path: /\/(tokens|token-pairs)\/v1\//, schema: Type.Array(DexPairSchema) },
   // The older /latest/dex endpoints wrap the same pair objects.
   { path: /\/latest\/dex\//, schema: Type.Object({ pairs: Type.Array(DexPairSchema) }) },
@@ -55,7 +61,7 @@ const errorsOf = (schema: TSchema, value: unknown) =>
   [...Value.Errors(schema, value)].map((error) => `${error.path} ${error.message}`)
 
 describe('recorded real answers', () => {
-  test.each([...recorded('jupiter'), ...recorded('dexscreener')])(
+  test.each([...recorded('jupiter'), ...recorded('dexscreener'), ...recorded('lifi')])(
     '%s carries its source and date and passes the boundary schema',
     (_, fixture) => {
       expect(fixture.source.length).toBeGreaterThan(20)
@@ -151,6 +157,30 @@ describe('the sandbox stand-ins answer in the recorded shapes (one validator for
       for (const entry of answer as { audit?: Record<string, unknown> | null }[])
         for (const flag of ['mintAuthorityDisabled', 'freezeAuthorityDisabled'])
           if (entry.audit && flag in entry.audit) expect(entry.audit[flag]).toBe(true)
+    }
+  })
+
+  test('bridge: a quote of the sandbox USDC home passes the recorded quote schema; its refusals the recorded error shape', async () => {
+    const quote = (query: Record<string, string>) =>
+      fetch(`${sandbox.file.urls.lifi}/v1/quote?${new URLSearchParams(query)}`)
+    const base = {
+      fromChain: '1151111081099710',
+      toChain: '8453',
+      fromToken: sandbox.file.usdc_mint,
+      toToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      fromAmount: '25000000',
+      fromAddress: sandbox.file.buyer.address,
+    }
+    const ok = await quote(base)
+    expect(ok.status).toBe(200)
+    expect(errorsOf(LifiQuoteSchema, await ok.json())).toEqual([])
+    for (const [query, status] of [
+      [{ ...base, toChain: 'XYZ' }, 400],
+      [{ ...base, fromAmount: '1000' }, 404],
+    ] as const) {
+      const refused = await quote(query)
+      expect(refused.status).toBe(status)
+      expect(errorsOf(LIFI_ERROR, await refused.json())).toEqual([])
     }
   })
 

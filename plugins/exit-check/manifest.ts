@@ -6,6 +6,15 @@ import { DataQuality } from '../../src/pipeline/schemas.ts'
 /** The size a check sells when the request names none, and its bounds (USDC). */
 export const EXIT_SIZE_USDC = { default: 10, min: 0.01, max: 1_000_000 } as const
 
+const ExitSize = Type.Optional(
+  Type.Number({
+    minimum: EXIT_SIZE_USDC.min,
+    maximum: EXIT_SIZE_USDC.max,
+    default: EXIT_SIZE_USDC.default,
+    description: `The USDC value to check the exit of, ${EXIT_SIZE_USDC.min} to ${EXIT_SIZE_USDC.max} (default ${EXIT_SIZE_USDC.default})`,
+  }),
+)
+
 export const BLOCKER_CODES = [
   'NON_TRANSFERABLE',
   'PAUSED',
@@ -60,16 +69,95 @@ export const manifest = defineManifest({
       price: { usd: '0.01' },
       body: Type.Object({
         token_address: SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters); not a ticker'),
-        size_usdc: Type.Optional(
-          Type.Number({
-            minimum: EXIT_SIZE_USDC.min,
-            maximum: EXIT_SIZE_USDC.max,
-            default: EXIT_SIZE_USDC.default,
-            description: `The USDC value to check the exit of, ${EXIT_SIZE_USDC.min} to ${EXIT_SIZE_USDC.max} (default ${EXIT_SIZE_USDC.default})`,
+        size_usdc: ExitSize,
+      }),
+      response: ExitCheckResult,
+      rateLimit: 'scanner',
+      tags: ['catalogue'],
+    },
+  },
+})
+
+/** The chains an exit can be bridged home to (LI.FI keys and USDC: src/sources/lifi.ts). */
+export const HOME_CHAIN_NAMES = ['base', 'ethereum', 'arbitrum', 'optimism', 'polygon'] as const
+
+const Usdc = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
+
+export const ExitCrossCheckResult = Type.Object({
+  schema_version: SchemaVersion,
+  data_quality: DataQuality,
+  missing_fields: Type.Array(Type.String(), { description: 'Facts that could not be gathered (docs/data-quality.md)' }),
+  token_address: Type.String(),
+  size_usdc: Type.Number({ description: 'The USDC value checked: what size_usdc buys now, sold back, then bridged' }),
+  home_chain: Type.Union(HOME_CHAIN_NAMES.map((name) => Type.Literal(name))),
+  sellable: ExitCheckResult.properties.sellable,
+  expected_return_usdc: ExitCheckResult.properties.expected_return_usdc,
+  exit_price_impact_pct: ExitCheckResult.properties.exit_price_impact_pct,
+  blockers: ExitCheckResult.properties.blockers,
+  bridgeable: Type.Union([Type.Boolean(), Type.Null()], {
+    description:
+      'Whether the USDC the sale returns can be bridged home now: false when the bridge aggregator has no route; null when there was nothing to bridge or no answer',
+  }),
+  bridge: Type.Union(
+    [
+      Type.Object({
+        tool: Type.String({ description: "The bridge aggregator's route (LI.FI's tool key)" }),
+        tool_name: Type.String(),
+        from_usdc: Type.Number({ description: 'USDC sent from Solana' }),
+        output_usdc: Type.Number({ description: 'USDC expected on the home chain' }),
+        min_output_usdc: Type.Number({ description: 'USDC guaranteed on the home chain (after slippage)' }),
+        fee_usd: Type.Number({ description: 'Bridge fees taken out of the transfer (LI.FI fee, destination gas)' }),
+        gas_usd: Type.Number({ description: "The sender's own network fees, paid on top (in SOL)" }),
+        duration_s: Type.Number({ description: 'Expected time until the USDC arrives, seconds' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The bridge quote (read-only; nothing is signed or sent); null without one' },
+  ),
+  net_home_output_usdc: Usdc(
+    'USDC arriving on the home chain for size_usdc of the token now; null without both quotes',
+  ),
+  all_in_cost_pct: Usdc(
+    'What the whole exit costs, percent of size_usdc: the sale, the bridge fees and the sender’s gas; null without both quotes',
+  ),
+  summary: Type.String(),
+})
+
+export const crossCheckManifest = defineManifest({
+  name: 'exit-cross-check',
+  routes: {
+    crossCheck: {
+      method: 'POST',
+      path: '/exit/cross-check',
+      summary: 'Can I get out and home? The exit check, then a bridge quote to an EVM chain',
+      description:
+        'The exit check (sell `size_usdc` worth of the token back to USDC on Solana, and what could stop it), then a bridge ' +
+        'quote for that USDC to native USDC on `home_chain` (base, ethereum, arbitrum, optimism, polygon) from the LI.FI ' +
+        'aggregator: the route, its fees, its duration, `net_home_output_usdc` and `all_in_cost_pct`. Read-only: nothing ' +
+        'is signed or sent. Answers within 10 s.',
+      price: { usd: '0.01' },
+      body: Type.Object({
+        token_address: SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters); not a ticker'),
+        size_usdc: ExitSize,
+        home_chain: Type.Optional(
+          Type.Union(
+            HOME_CHAIN_NAMES.map((name) => Type.Literal(name)),
+            { default: 'base', description: 'Where the USDC should end up (default base)' },
+          ),
+        ),
+        wallet_address: Type.Optional(
+          SolanaAddress(
+            "Optional: the Solana wallet the exit would leave from (else the service's own address quotes)",
+          ),
+        ),
+        home_address: Type.Optional(
+          Type.String({
+            pattern: '^0x[0-9a-fA-F]{40}$',
+            description: "Optional: the EVM address to receive the USDC (else the service's own address quotes)",
           }),
         ),
       }),
-      response: ExitCheckResult,
+      response: ExitCrossCheckResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
     },

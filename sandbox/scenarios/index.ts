@@ -33,4 +33,4 @@ export const SCENARIOS: readonly Scenario[] = [
   deadToken,
 ]
 
-export type { Scenario, ScenarioContext } from './kit.ts'
+export type { Scenario, ScenarioContext, ScenarioWallet } from './kit.ts'

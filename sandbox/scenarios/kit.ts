@@ -26,8 +26,16 @@ export interface Scenario {
   description: string
   /** The signals it is built to trigger (or, for clean tokens, to pass). */
   traits: string[]
-  /** Schedules the scenario's steps on the timeline; resolves to its token's mint. */
-  schedule(ctx: ScenarioContext): Promise<{ mint: string }>
+  /** Schedules the scenario's steps on the timeline; resolves to its token's mint and its wallets of note. */
+  schedule(ctx: ScenarioContext): Promise<{ mint: string; wallets?: ScenarioWallet[] }>
+}
+
+/** A wallet of a scenario with a known record (what POST /wallet/intel should find). */
+export interface ScenarioWallet {
+  role: 'profitable-trader' | 'sniper-bot' | 'rugger'
+  /** The world signer's name (its address is derived from it). */
+  name: string
+  record: string
 }
 
 /** The mint address a scenario's token will have (derived from its key before anything runs). */

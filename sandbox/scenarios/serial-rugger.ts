@@ -103,6 +103,15 @@ export const serialRugger: Scenario = {
       buyShare: 0.8,
       label: 'serial-rugger trade',
     })
-    return { mint }
+    return {
+      mint,
+      wallets: [
+        {
+          role: 'rugger',
+          name: 'rugger:dev',
+          record: `created ${EARLIER_TOKENS + 1} tokens and pulled the liquidity of the ${EARLIER_TOKENS} earlier ones`,
+        },
+      ],
+    }
   },
 }

@@ -5,6 +5,12 @@ import { HOUR, MINUTE } from './timeline.ts'
 const SNIPERS = 12
 /** Seconds per slot on mainnet: snipers land one to three slots after the pool opens. */
 const SLOT_S = 0.4
+/** The swing trader's buys and sells, seconds after the pool opens. */
+const SWING_TRIPS: readonly [number, number][] = [
+  [2.5 * HOUR, 4 * HOUR],
+  [4.5 * HOUR, 6 * HOUR],
+  [6.5 * HOUR, 8.5 * HOUR],
+]
 
 export const snipedLaunch: Scenario = {
   name: 'sniped-launch',
@@ -73,6 +79,29 @@ export const snipedLaunch: Scenario = {
       timeline.at(launchAt + 30 * MINUTE + i * 9 * MINUTE, 'sniped-launch sniper exit', async () => {
         await trade(world, await world.signer(`sniped:sniper-${i}`), pool!, 'sell', 1_000)
       })
-    return { mint }
+    // A swing trader riding the retail buying: three round trips, each sold out in full.
+    for (const [buyAt, sellAt] of SWING_TRIPS) {
+      timeline.at(launchAt + buyAt, 'sniped-launch swing buy', async () => {
+        await trade(world, await world.wallet('sniped:swing-trader', 4), pool!, 'buy', 0.8)
+      })
+      timeline.at(launchAt + sellAt, 'sniped-launch swing sell', async () => {
+        await trade(world, await world.signer('sniped:swing-trader'), pool!, 'sell', 1_000)
+      })
+    }
+    return {
+      mint,
+      wallets: [
+        {
+          role: 'sniper-bot',
+          name: 'sniped:sniper-0',
+          record: 'bought 2 SOL of SNIPE one slot after the pool opened, sold it all 30 minutes later',
+        },
+        {
+          role: 'profitable-trader',
+          name: 'sniped:swing-trader',
+          record: 'three round trips of 0.8 SOL on SNIPE, each sold out in full into the retail buying',
+        },
+      ],
+    }
   },
 }

@@ -1,3 +1,4 @@
+import { loadExchangeList } from '../onchain/exchanges.ts'
 import { loadIssuerRegistry } from '../onchain/issuers.ts'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
@@ -70,6 +71,17 @@ export const ConfigSchema = Type.Object({
   ),
   DEXSCREENER_URL: Type.Optional(Url('DexScreener API base (mainnet default: https://api.dexscreener.com)')),
   JUPITER_URL: Type.Optional(Url('Jupiter API base: token list and swaps (mainnet default: https://api.jup.ag)')),
+  LIFI_URL: Type.Optional(
+    Url('LI.FI API base: bridge quotes for POST /exit/cross-check (mainnet default: https://li.quest)'),
+  ),
+  LIFI_API_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'LI.FI API key, sent as x-lifi-api-key: 200 requests a minute instead of 200 per two hours (docs/catalogue.md); never logged',
+      hint: 'the key',
+    }),
+  ),
   JUPITER_API_KEY: Type.Optional(
     Type.String({
       minLength: 1,
@@ -92,6 +104,14 @@ export const ConfigSchema = Type.Object({
       description:
         'A JSON file of issuer-controlled assets added to the built-in registry (src/onchain/issuers.json; docs/scoring.md): their live authorities and issuer extensions are not penalised',
       hint: 'a path to a JSON file { "version": "YYYY-MM-DD", "entries": [...] }',
+    }),
+  ),
+  EXCHANGE_WALLETS: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'A JSON file of exchange hot wallets added to the built-in list (src/onchain/exchanges.json): a wallet first funded by one is said to be funded by that exchange (POST /wallet/intel)',
+      hint: 'a path to a JSON file { "version": "YYYY-MM-DD", "entries": [{ "address", "exchange", "label", "source" }] }',
     }),
   ),
   RECORD_DIR: Type.Optional(
@@ -262,6 +282,7 @@ export const MAINNET_UPSTREAMS = {
   DEXSCREENER_URL: 'https://api.dexscreener.com',
   // lite-api.jup.ag, the keyless host, is being retired: api.jup.ag with a key is the documented path.
   JUPITER_URL: 'https://api.jup.ag',
+  LIFI_URL: 'https://li.quest',
   BASE_RPC_URL: 'https://mainnet.base.org',
 } as const satisfies Partial<Config>
 
@@ -310,6 +331,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       loadIssuerRegistry(config.ISSUER_REGISTRY)
     } catch (error) {
       throw new ConfigError(`ISSUER_REGISTRY: ${(error as Error).message.replace(/^ISSUER_REGISTRY[^:]*: /, '')}`)
+    }
+  }
+  if (config.EXCHANGE_WALLETS !== undefined) {
+    try {
+      loadExchangeList(config.EXCHANGE_WALLETS)
+    } catch (error) {
+      throw new ConfigError(`EXCHANGE_WALLETS: ${(error as Error).message.replace(/^EXCHANGE_WALLETS[^:]*: /, '')}`)
     }
   }
   if ((config.CDP_API_KEY_ID === undefined) !== (config.CDP_API_KEY_SECRET === undefined))

@@ -1,8 +1,10 @@
 import type { Rpc, SolanaRpcApi } from '@solana/kit'
 import type { DexScreenerSource } from '../sources/dexscreener.ts'
 import type { JupiterSource } from '../sources/jupiter.ts'
+import type { LifiSource } from '../sources/lifi.ts'
 import type { SolanaSource } from '../sources/solana-rpc.ts'
 import { type HistoryDepth, RPC_PROVIDERS } from '../sources/rpc-providers.ts'
+import type { ExchangeList } from '../onchain/exchanges.ts'
 import type { IssuerRegistry } from '../onchain/issuers.ts'
 import type { Tape } from '../sources/tape.ts'
 import { CallMeter, UpstreamError } from '../sources/upstream.ts'
@@ -13,8 +15,12 @@ export interface Sources {
   solana?: SolanaSource
   dexscreener?: DexScreenerSource
   jupiter?: JupiterSource
+  /** Bridge quotes (the exit cross-check), not a token fact. */
+  lifi?: LifiSource
   /** Reference data, no I/O: the issuer registry (built in, plus ISSUER_REGISTRY). */
   issuers?: IssuerRegistry
+  /** Reference data, no I/O: exchange hot wallets (built in, plus EXCHANGE_WALLETS). */
+  exchanges?: ExchangeList
 }
 
 /** How a fact is gathered: from the context (its sources and other facts), or it throws. */

@@ -73,7 +73,8 @@ async function developerWallet(ctx: TokenContext): Promise<{ wallet: string; sou
   }
 }
 
-function createdMints(transaction: ParsedTransaction, wallet: string) {
+/** The mints `wallet` initialised (paid for) in `transaction`. */
+export function createdMints(transaction: ParsedTransaction, wallet: string) {
   if (transaction.feePayer !== wallet || transaction.failed) return []
   return transaction.instructions.flatMap((instruction) => {
     if (!TOKEN_PROGRAMS.has(instruction.program) || instruction.accounts.length === 0) return []
@@ -89,7 +90,7 @@ function createdMints(transaction: ParsedTransaction, wallet: string) {
  * up in the same transaction: a withdrawal of liquidity. (A swap gives one side away; LP burned in
  * the same withdrawal is allowed.)
  */
-function liquidityPull(transaction: ParsedTransaction, wallet: string) {
+export function liquidityPull(transaction: ParsedTransaction, wallet: string) {
   if (transaction.failed) return []
   const othersLost = new Set(
     transaction.tokenDeltas.filter((entry) => entry.owner !== wallet && entry.delta < 0n).map((entry) => entry.mint),

@@ -1,5 +1,5 @@
 import { FactUnavailable, type TokenContext } from './context.ts'
-import { signatures, transactions, SIGNATURES_PAGE } from './history.ts'
+import { type ParsedTransaction, signatures, transactions, SIGNATURES_PAGE } from './history.ts'
 import type { FundingFact } from './types.ts'
 
 /**
@@ -41,17 +41,27 @@ export async function loadFunding(ctx: TokenContext): Promise<FundingFact> {
   return {
     wallets: wallets.map((wallet, index) => {
       const transaction = oldest[index] ? bySignature.get(oldest[index]!) : undefined
-      const received = transaction?.solDeltas.get(wallet) ?? 0n
-      if (!transaction || received <= 0n) return { wallet, funder: null, amount: 0n, slot: transaction?.slot ?? null }
-      // The funder is whoever lost the most SOL in that transaction.
-      let funder: string | null = null
-      let paid = 0n
-      for (const [account, delta] of transaction.solDeltas)
-        if (account !== wallet && -delta > paid) {
-          funder = account
-          paid = -delta
-        }
-      return { wallet, funder, amount: received, slot: transaction.slot }
+      return { wallet, ...funderOf(transaction, wallet) }
     }),
   }
+}
+
+/**
+ * Who paid `wallet` SOL in `transaction` (its first): whoever lost the most SOL in it; null when the
+ * transaction is unknown or did not credit the wallet.
+ */
+export function funderOf(
+  transaction: ParsedTransaction | undefined,
+  wallet: string,
+): { funder: string | null; amount: bigint; slot: bigint | null } {
+  const received = transaction?.solDeltas.get(wallet) ?? 0n
+  if (!transaction || received <= 0n) return { funder: null, amount: 0n, slot: transaction?.slot ?? null }
+  let funder: string | null = null
+  let paid = 0n
+  for (const [account, delta] of transaction.solDeltas)
+    if (account !== wallet && -delta > paid) {
+      funder = account
+      paid = -delta
+    }
+  return { funder, amount: received, slot: transaction.slot }
 }

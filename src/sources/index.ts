@@ -2,7 +2,9 @@ import type { Config } from '../core/config.ts'
 import type { HealthBoard } from '../core/health.ts'
 import { DexScreenerSource } from './dexscreener.ts'
 import { JupiterSource } from './jupiter.ts'
+import { LifiSource } from './lifi.ts'
 import { providerOf } from './rpc-providers.ts'
+import { type ExchangeList, loadExchangeList } from '../onchain/exchanges.ts'
 import { type IssuerRegistry, loadIssuerRegistry } from '../onchain/issuers.ts'
 import { headersSetting } from '../core/config.ts'
 import { RedisCache, type SharedCache } from '../store/shared-cache.ts'
@@ -12,7 +14,9 @@ export interface ConfiguredSources {
   solana: SolanaSource
   dexscreener: DexScreenerSource
   jupiter: JupiterSource
+  lifi: LifiSource
   issuers: IssuerRegistry
+  exchanges: ExchangeList
 }
 
 /**
@@ -27,7 +31,10 @@ export function createSources(
   // RPC answers are cached in kit's bigint form; the HTTP sources' JSON stays plain.
   const cache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, 'json-bigint') : undefined
   const httpCache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, 'json') : undefined
-  const sources: Partial<ConfiguredSources> = { issuers: loadIssuerRegistry(config.ISSUER_REGISTRY) }
+  const sources: Partial<ConfiguredSources> = {
+    issuers: loadIssuerRegistry(config.ISSUER_REGISTRY),
+    exchanges: loadExchangeList(config.EXCHANGE_WALLETS),
+  }
   if (config.SOLANA_RPC_URL)
     sources.solana = new SolanaSource({
       url: config.SOLANA_RPC_URL,
@@ -48,8 +55,19 @@ export function createSources(
       limit: perMinute(jupiterPerMinute(config)),
       ...(config.JUPITER_API_KEY ? { headers: { 'x-api-key': config.JUPITER_API_KEY } } : {}),
     })
+  if (config.LIFI_URL)
+    sources.lifi = new LifiSource({
+      baseUrl: config.LIFI_URL,
+      cache: httpCache,
+      limit: hostIs(config.LIFI_URL, 'li.quest')
+        ? config.LIFI_API_KEY
+          ? { requests: LIFI_KEYED_PER_MINUTE, windowMs: 60_000 + WINDOW_MARGIN_MS }
+          : { requests: LIFI_KEYLESS_PER_TWO_HOURS, windowMs: 2 * 60 * 60_000 + WINDOW_MARGIN_MS }
+        : undefined,
+      ...(config.LIFI_API_KEY ? { headers: { 'x-lifi-api-key': config.LIFI_API_KEY } } : {}),
+    })
   if (health) {
-    for (const source of [sources.solana, sources.dexscreener, sources.jupiter])
+    for (const source of [sources.solana, sources.dexscreener, sources.jupiter, sources.lifi])
       if (source) health.register(source.upstream.name, () => source.upstream.health())
     if (cache) health.register('cache', () => cache.health())
   }
@@ -61,6 +79,9 @@ const DEXSCREENER_PER_MINUTE = 300
 /** Jupiter's limits on api.jup.ag (60 s sliding window): keyless 0.5 requests/s, the Free plan 1/s. */
 const JUPITER_KEYLESS_PER_MINUTE = 30
 const JUPITER_FREE_PER_MINUTE = 60
+/** LI.FI's limits (docs.li.fi/api-reference/rate-limits): 200 requests per two hours without a key, 200 a minute with one. */
+const LIFI_KEYLESS_PER_TWO_HOURS = 200
+const LIFI_KEYED_PER_MINUTE = 200
 /** Added to a provider's window: the time a request takes to reach it. */
 const WINDOW_MARGIN_MS = 1_000
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { CallPacer, providerOf, RPC_PROVIDERS } from './rpc-providers.ts'
 import { PACING_MARGIN_MS, SolanaSource } from './solana-rpc.ts'
 import { DEEP_DIVE_DEADLINE_MS } from '../../plugins/deep-dive/index.ts'
+import { WALLET_INTEL_DEADLINE_MS } from '../../plugins/wallet-intel/index.ts'
 import { MAX_HISTORY_PAGES } from '../facts/history.ts'
 import { CallMeter, type UpstreamError } from './upstream.ts'
 
@@ -48,6 +49,21 @@ describe('history depth', () => {
       expect(calls.getTransaction + calls.getSignaturesForAddress + OTHER_CALLS).toBeLessThanOrEqual(
         callsPerWindow * windows,
       )
+    },
+  )
+
+  test.each(Object.values(RPC_PROVIDERS).filter((provider) => Number.isFinite(provider.limits.callsPerWindow)))(
+    "$name: one wallet intel's history fits the provider's limits before its deadline",
+    (provider) => {
+      const { windowMs, callsPerWindow, callsPerMethodPerWindow } = provider.limits
+      const windows = Math.max(1, Math.floor(WALLET_INTEL_DEADLINE_MS / (windowMs + PACING_MARGIN_MS)))
+      const depth = provider.history
+      // The wallet's transactions, then per launch read: its creation and the main pool's first transactions.
+      const getTransaction = depth.walletTransactions + depth.walletLaunches * (1 + depth.firstTransactions)
+      const getSignaturesForAddress = 1 + depth.walletLaunches * (2 * MAX_HISTORY_PAGES + 1)
+      expect(getTransaction).toBeLessThanOrEqual(callsPerMethodPerWindow * windows)
+      expect(getSignaturesForAddress).toBeLessThanOrEqual(callsPerMethodPerWindow * windows)
+      expect(getTransaction + getSignaturesForAddress + OTHER_CALLS).toBeLessThanOrEqual(callsPerWindow * windows)
     },
   )
 

@@ -29,6 +29,10 @@ export interface HistoryDepth {
   developerTransactions: number
   /** Largest holders, and first buyers, whose funding is traced (each: one signatures page, one transaction). */
   tracedWallets: number
+  /** A wallet's newest transactions read by POST /wallet/intel. */
+  walletTransactions: number
+  /** Tokens a wallet bought whose launch it reads, for the sniper rule (each: the launch fact's history). */
+  walletLaunches: number
 }
 
 export interface RpcProvider {
@@ -55,7 +59,14 @@ export const RPC_PROVIDERS: Record<RpcProviderName, RpcProvider> = {
     limits: { windowMs: 10_000, callsPerWindow: 100, callsPerMethodPerWindow: 40, maxBatch: 20 },
     refuses: ['getTokenLargestAccounts', 'getProgramAccounts'],
     // 40 getTransaction per 10 s: 76 reads fit two windows, so one deep dive's history lands in ~20 s.
-    history: { firstTransactions: 20, recentTransactions: 25, developerTransactions: 20, tracedWallets: 5 },
+    history: {
+      firstTransactions: 20,
+      recentTransactions: 25,
+      developerTransactions: 20,
+      tracedWallets: 5,
+      walletTransactions: 15,
+      walletLaunches: 1,
+    },
     source: 'https://solana.com/docs/references/clusters (Mainnet beta rate limits)',
   },
   // A keyed provider (Helius, Triton, QuickNode…): plans differ, so this is the lowest keyed tier
@@ -67,7 +78,14 @@ export const RPC_PROVIDERS: Record<RpcProviderName, RpcProvider> = {
     limits: { windowMs: 1_000, callsPerWindow: 10, callsPerMethodPerWindow: 10, maxBatch: 10 },
     refuses: [],
     // 10 calls per second in all: ~150 history reads plus the rest of the scan land in ~18 s.
-    history: { firstTransactions: 30, recentTransactions: 50, developerTransactions: 50, tracedWallets: 8 },
+    history: {
+      firstTransactions: 30,
+      recentTransactions: 50,
+      developerTransactions: 50,
+      tracedWallets: 8,
+      walletTransactions: 80,
+      walletLaunches: 1,
+    },
     source:
       "Helius's Free plan, the lowest keyed tier (helius.dev/docs/billing/rate-limits: 10 RPC requests/s); plans differ",
   },
@@ -82,7 +100,14 @@ export const RPC_PROVIDERS: Record<RpcProviderName, RpcProvider> = {
       maxBatch: 20,
     },
     refuses: [],
-    history: { firstTransactions: 60, recentTransactions: 200, developerTransactions: 200, tracedWallets: 10 },
+    history: {
+      firstTransactions: 60,
+      recentTransactions: 200,
+      developerTransactions: 200,
+      tracedWallets: 10,
+      walletTransactions: 300,
+      walletLaunches: 5,
+    },
     source: 'none: the operator runs the node',
   },
 }

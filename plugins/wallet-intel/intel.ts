@@ -1,0 +1,170 @@
+import type { Static } from '@sinclair/typebox'
+import type { ServiceContext } from '../../src/context.ts'
+import { SCHEMA_VERSION } from '../../src/core/version.ts'
+import type { TokenContext } from '../../src/facts/context.ts'
+import { createdMints, liquidityPull } from '../../src/facts/dev-history.ts'
+import { funderOf } from '../../src/facts/funding.ts'
+import { type ParsedTransaction, type SignatureEntry, signatures, transactions } from '../../src/facts/history.ts'
+import { createTokenContext } from '../../src/facts/index.ts'
+import { USDC_MINT_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
+import sniperActivity from '../../signals/sniper-activity/index.ts'
+import type { WalletIntelResult } from './manifest.ts'
+import { figuresOf, styleOf, verdictOf, worthinessOf } from './profile.ts'
+import { positionsOf, type WalletTrade, walletTrades } from './trades.ts'
+
+type Answer = Static<typeof WalletIntelResult>
+
+/** The deep dive's sniper window: a buy within this many slots of the pool opening is a snipe. */
+const SNIPE_SLOTS = BigInt(sniperActivity.meta.defaults.windowSlots)
+const iso = (unixS: number | null | undefined) =>
+  typeof unixS === 'number' ? new Date(unixS * 1000).toISOString() : null
+
+/**
+ * Wallet intelligence (docs/catalogue.md §Wallet intel): the wallet's newest transactions (as many as
+ * the RPC provider's limits allow before the deadline), its trades and positions, its first funder when
+ * the whole history was read, and — for the sniper rule — the launches of the tokens it bought last.
+ * `facts` is a read context over the wallet (its token facts are not used).
+ */
+export async function walletIntel(ctx: ServiceContext, wallet: string, deadlineAt: number): Promise<Answer> {
+  const facts = createTokenContext(wallet, ctx.sources, deadlineAt)
+  const missing = new Set<string>()
+  try {
+    const depth = facts.historyDepth
+    const usdMints = new Set([USDC_MINT_ADDRESS as string, ctx.config.SOLANA_PAYMENT_ASSET ?? USDC_MINT_ADDRESS])
+    const [entries, solUsd] = await Promise.all([
+      facts.untilDeadline(signatures(facts, wallet, depth.walletTransactions + 1)).catch(() => {
+        missing.add('history')
+        return [] as SignatureEntry[]
+      }),
+      solPrice(facts).catch(() => {
+        missing.add('sol_usd')
+        return null
+      }),
+    ])
+    const complete = !missing.has('history') && entries.length <= depth.walletTransactions
+    const read = entries.slice(0, depth.walletTransactions)
+    const parsed = await facts
+      .untilDeadline(
+        transactions(
+          facts,
+          read.filter((entry) => !entry.failed).map((entry) => entry.signature),
+        ),
+      )
+      .catch(() => {
+        if (read.length > 0) missing.add('transactions')
+        return [] as ParsedTransaction[]
+      })
+    const trades = walletTrades(wallet, parsed, usdMints)
+    const positions = positionsOf(trades, solUsd)
+    const figures = figuresOf(trades, positions)
+    const launches = await launchesOf(ctx, trades, depth.walletLaunches, deadlineAt, missing)
+    const style = styleOf({ trades, figures, launches })
+    // Tokens it created, and those whose liquidity it pulled (the deep dive's developer rules).
+    const created = new Set(
+      parsed.flatMap((transaction) => createdMints(transaction, wallet)).map((entry) => entry.mint),
+    )
+    const rugs = new Set(
+      parsed
+        .flatMap((transaction) => liquidityPull(transaction, wallet))
+        .map((pull) => pull.mint)
+        .filter((mint) => created.has(mint)),
+    ).size
+    const worthiness = worthinessOf(figures, style, rugs)
+    const verdict = verdictOf(figures, style, rugs)
+    // The first funding is the oldest transaction, known only when the whole history was read.
+    const oldest = complete ? parsed.find((transaction) => transaction.signature === read.at(-1)?.signature) : undefined
+    const funding = funderOf(oldest, wallet)
+    const times = read.map((entry) => entry.blockTime).filter((time): time is number => time !== null)
+    return {
+      schema_version: SCHEMA_VERSION,
+      data_quality:
+        missing.has('history') || missing.has('transactions') ? 'LIMITED' : missing.size > 0 ? 'PARTIAL' : 'FULL',
+      missing_fields: [...missing],
+      wallet_address: wallet,
+      coverage: {
+        transactions_read: parsed.length,
+        history_complete: complete,
+        from: iso(times.length ? Math.min(...times) : null),
+        to: iso(times.length ? Math.max(...times) : null),
+        sol_usd: solUsd,
+      },
+      ...figures,
+      funding_origin: {
+        funder: funding.funder,
+        amount_sol: funding.funder ? Number(funding.amount) / 1e9 : null,
+        at: funding.funder ? iso(oldest?.blockTime) : null,
+        exchange: funding.funder ? (ctx.sources.exchanges?.exchangeOf(funding.funder) ?? null) : null,
+      },
+      tokens_created: created.size,
+      rugs,
+      behaviour_style: style,
+      launches_assessed: launches.assessed,
+      launches_sniped: launches.sniped,
+      copy_trade_worthiness: worthiness,
+      verdict,
+      summary: summarise(wallet, figures, style, verdict, complete, parsed.length, rugs),
+    }
+  } finally {
+    facts.close(ctx.logger)
+  }
+}
+
+/** Today's SOL price in USD from the token list (Jupiter), or null without it. */
+async function solPrice(facts: TokenContext): Promise<number | null> {
+  const jupiter = facts.sources.jupiter
+  if (!jupiter) throw new Error('no JUPITER_URL: no SOL price')
+  const entry = await facts.untilDeadline(jupiter.token(WRAPPED_SOL_MINT_ADDRESS, facts.meter))
+  if (typeof entry?.usdPrice !== 'number') throw new Error('the token list gives no SOL price')
+  return entry.usdPrice
+}
+
+/**
+ * For the tokens the wallet bought last (up to `count`), whether its first buy came within the sniper
+ * window of the pool opening: each token's launch fact (shared with the scanners' caches).
+ */
+async function launchesOf(
+  ctx: ServiceContext,
+  trades: readonly WalletTrade[],
+  count: number,
+  deadlineAt: number,
+  missing: Set<string>,
+): Promise<{ assessed: number; sniped: number }> {
+  const firstBuys = new Map<string, bigint>()
+  for (const trade of trades)
+    if (trade.side === 'buy' && !firstBuys.has(trade.mint)) firstBuys.set(trade.mint, trade.slot)
+  const recent = [...firstBuys.keys()].slice(-count)
+  const outcomes = await Promise.all(
+    recent.map(async (mint) => {
+      const token = createTokenContext(mint, ctx.sources, deadlineAt)
+      try {
+        const launch = await token.fact('launch')
+        if (!launch || launch.poolOpenedSlot === null) return undefined
+        return firstBuys.get(mint)! <= launch.poolOpenedSlot + SNIPE_SLOTS
+      } finally {
+        token.close(ctx.logger)
+      }
+    }),
+  )
+  const known = outcomes.filter((outcome): outcome is boolean => outcome !== undefined)
+  if (known.length < recent.length) missing.add('launches')
+  return { assessed: known.length, sniped: known.filter(Boolean).length }
+}
+
+function summarise(
+  wallet: string,
+  figures: ReturnType<typeof figuresOf>,
+  style: string,
+  verdict: string,
+  complete: boolean,
+  read: number,
+  rugs: number,
+): string {
+  const scope = complete ? `its whole history (${read} transactions)` : `its last ${read} transactions`
+  const pulled = rugs > 0 ? ` It pulled the liquidity of ${rugs} token${rugs === 1 ? '' : 's'} it created.` : ''
+  if (figures.total_trades === 0) return `${wallet}: no trade in ${scope}.${pulled}`
+  const record =
+    figures.closed_positions > 0
+      ? `${figures.closed_positions} round trips, ${figures.win_rate_pct}% won, ${figures.realized_pnl_usd === null ? 'result unknown in USD' : `${figures.realized_pnl_usd >= 0 ? '+' : ''}${figures.realized_pnl_usd} USD realized`}`
+      : 'no round trip closed'
+  return `${wallet}: ${figures.total_trades} trades in ${scope}; ${record}. Style ${style.replace('_', '-')}, verdict ${verdict.toLowerCase().replaceAll('_', ' ')}.${pulled}`
+}

@@ -8,6 +8,8 @@
  *   solsentry deep <mint>             solsentry pairs | currencies
  *   solsentry exit <mint> [--size <usdc>] [--home base|ethereum|arbitrum|optimism|polygon]
  *   solsentry wallet <address>
+ *   solsentry launches [--stage new_creation|near_completion|both] [--preset none|safe|strict] [--limit 20]
+ *   solsentry graduating [--min-progress 50] [--limit 20]
  *   solsentry trending [--interval 1h] [--sort trending|volume|organic] [--limit 20] [--focus <mint>]
  *   solsentry radar [--interval 1h] [--min-signals 2] [--limit 10] [--focus <mint>]
  *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
@@ -22,6 +24,8 @@ import {
   renderDeepDive,
   renderExitCheck,
   renderExitCrossCheck,
+  renderGraduationRadar,
+  renderLaunchRadar,
   renderJob,
   renderMarketIntel,
   renderQuickScan,
@@ -46,6 +50,10 @@ commands
                       can you sell back to USDC now, and what could stop it (0.01 USD);
                       with --home, then bridged home to that chain (0.01 USD)
   wallet <address>    who is this wallet: trades, record, style, funding (0.10 USD)
+  launches [--stage new_creation|near_completion|both] [--preset none|safe|strict] [--limit n] [--focus <mint>]
+                      live launchpad coins, manipulation flags, grades (0.05 USD)
+  graduating [--min-progress 50] [--limit n] [--focus <mint>]
+                      bonding curves about to graduate, soonest first (0.06 USD)
   trending [--interval 5m|1h|6h|24h] [--sort trending|volume|organic] [--limit n] [--focus <mint>]
                       what is trading now, each token graded (0.02 USD)
   radar [--interval 5m|1h|6h|24h] [--min-signals n] [--limit n] [--focus <mint>]
@@ -93,6 +101,9 @@ function parse(argv: string[]): Parsed {
     'limit',
     'focus',
     'min-signals',
+    'stage',
+    'preset',
+    'min-progress',
   ])
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -223,6 +234,35 @@ export async function main(argv: string[]): Promise<number> {
       if (!address) throw new SolsentryError('USAGE', 'wallet needs a wallet address: solsentry wallet <address>', 0)
       const wallet = await withProgress('wallet intel (up to 20 s)', solsentry.walletIntel(address))
       print(wallet, () => renderWalletIntel(style, wallet))
+      return 0
+    }
+    case 'launches': {
+      const solsentry = await clientOf(flags)
+      const stage = text(flags, 'stage')
+      const preset = text(flags, 'preset')
+      const radar = await withProgress(
+        'launch radar',
+        solsentry.launchRadar({
+          ...feedOptions(flags),
+          ...(stage ? { stage: stage as never } : {}),
+          ...(preset ? { preset: preset as never } : {}),
+        }),
+      )
+      print(radar, () => renderLaunchRadar(style, radar))
+      return 0
+    }
+    case 'graduating': {
+      const solsentry = await clientOf(flags)
+      const min = text(flags, 'min-progress')
+      const radar = await withProgress(
+        'graduation radar',
+        solsentry.graduationRadar({
+          ...(text(flags, 'limit') ? { limit: Number(text(flags, 'limit')) } : {}),
+          ...(text(flags, 'focus') ? { token_address: text(flags, 'focus') } : {}),
+          ...(min ? { min_progress_pct: Number(min) } : {}),
+        }),
+      )
+      print(radar, () => renderGraduationRadar(style, radar))
       return 0
     }
     case 'trending': {

@@ -172,6 +172,16 @@ export class Solsentry {
     return this.call('POST /wallet/intel', { wallet_address: walletAddress })
   }
 
+  /** Live launchpad coins by stage, with manipulation indicators and grades (0.05 USD). */
+  launchRadar(options: InputOf<'POST /launch/radar'> = {}): Promise<OutputOf<'POST /launch/radar'>> {
+    return this.call('POST /launch/radar', options)
+  }
+
+  /** Bonding curves close to graduating, soonest first (0.06 USD). */
+  graduationRadar(options: InputOf<'POST /graduation/radar'> = {}): Promise<OutputOf<'POST /graduation/radar'>> {
+    return this.call('POST /graduation/radar', options)
+  }
+
   /** Trending tokens now, each with its quick-scan grade (0.02 USD). */
   trending(options: InputOf<'POST /scan/trending'> = {}): Promise<Trending> {
     return this.call('POST /scan/trending', options)

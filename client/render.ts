@@ -11,6 +11,8 @@ import type {
   QuickScan,
   SignalRadar,
   TradeJob,
+  GraduationRadar,
+  LaunchRadar,
   Trending,
   WalletIntel,
 } from './routes.ts'
@@ -356,4 +358,36 @@ export function renderWalletIntel(style: Style, wallet: WalletIntel): string {
     ),
   )
   return [...lines, '', wallet.summary].join('\n')
+}
+
+type LaunchItem = LaunchRadar['items'][number]
+
+/** One launchpad coin per line: rank, grade, symbol, progress, market cap, traders, fill rate, flags. */
+function launchLine(style: Style, item: LaunchItem): string {
+  const eta = item.minutes_to_graduation === null ? '' : ` ~${Math.round(item.minutes_to_graduation)} min`
+  const rate = item.fill_rate_pct_per_min === null ? '' : ` +${item.fill_rate_pct_per_min}%/min${eta}`
+  const flags = item.flags.length > 0 ? `  ${paint(style, item.flags.join(' '), 'yellow')}` : ''
+  return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${`${item.bonding_progress_pct.toFixed(1)}%`.padStart(6)} ${`${short(item.market_cap_sol)} SOL`.padStart(10)} ${String(item.unique_traders).padStart(4)} traders${rate}${flags}`
+}
+
+export function renderLaunchRadar(style: Style, radar: LaunchRadar): string {
+  const lines = [
+    `${paint(style, 'Launch radar', 'bold')}  ${radar.stage.replace('_', ' ')}, preset ${radar.preset} · index ${radar.index.state} · ${quality(style, radar)}`,
+    '',
+    ...radar.items.map((item) => launchLine(style, item)),
+  ]
+  if (radar.items.length === 0) lines.push(paint(style, '  nothing on the radar now', 'dim'))
+  if (radar.focus) lines.push('', paint(style, 'Asked about', 'bold'), launchLine(style, radar.focus))
+  return [...lines, '', radar.summary].join('\n')
+}
+
+export function renderGraduationRadar(style: Style, radar: GraduationRadar): string {
+  const lines = [
+    `${paint(style, 'Graduation radar', 'bold')}  ${radar.min_progress_pct}% or more · index ${radar.index.state} · ${quality(style, radar)}`,
+    '',
+    ...radar.items.map((item) => launchLine(style, item)),
+  ]
+  if (radar.items.length === 0) lines.push(paint(style, '  no curve that close now', 'dim'))
+  if (radar.focus) lines.push('', paint(style, 'Asked about', 'bold'), launchLine(style, radar.focus))
+  return [...lines, '', radar.summary].join('\n')
 }

@@ -34,3 +34,5 @@ export type ExitCrossCheck = OutputOf<'POST /exit/cross-check'>
 export type Trending = OutputOf<'POST /scan/trending'>
 export type SignalRadar = OutputOf<'POST /signal/radar'>
 export type WalletIntel = OutputOf<'POST /wallet/intel'>
+export type LaunchRadar = OutputOf<'POST /launch/radar'>
+export type GraduationRadar = OutputOf<'POST /graduation/radar'>

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction } from '@solana-program/token'
 import { handleBridgeRequest } from './bridge/quote.ts'
+import { LaunchTicker } from './ticker.ts'
 import { handleAggregatorRequest } from './aggregator/server.ts'
 import { SANDBOX_USDC_DOMAIN, startEvmChain, type EvmChain } from './evm/index.ts'
 import { createSandboxFacilitator, handleFacilitatorRequest, SANDBOX_SOLANA_NETWORK } from './facilitator/index.ts'
@@ -63,11 +64,14 @@ export interface RunningSandbox {
   file: SandboxWorldFile
   worldFilePath: string
   bootMs: number
+  /** The live launchpad (started by `npm start` every SANDBOX_TICK_MS; tests step it). */
+  ticker: LaunchTicker
   /** How the RPC behaves as a provider, with what it refused (SANDBOX_RPC_PROFILE). */
   rpcProfile: SandboxRpcProfile
   /** The service's URL settings that point it at this sandbox (what `npm start` passes it). */
   serviceSettings: Record<
     | 'SOLANA_RPC_URL'
+    | 'SOLANA_WS_URL'
     | 'DEXSCREENER_URL'
     | 'JUPITER_URL'
     | 'LIFI_URL'
@@ -193,6 +197,8 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   writeFileSync(keypairPath, await cliKeypairJson('demo-buyer'), { mode: 0o600 })
 
   world.chain.followWallClock()
+  const ticker = new LaunchTicker(world)
+  ticker.start(options.tickMs)
   const file: SandboxWorldFile = {
     generated_at: new Date().toISOString(),
     urls: {
@@ -266,8 +272,10 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     worldFilePath,
     bootMs: Math.round(performance.now() - started),
     rpcProfile,
+    ticker,
     serviceSettings: {
       SOLANA_RPC_URL: file.urls.rpc,
+      SOLANA_WS_URL: file.urls.ws,
       // The service is told which provider it talks to, as an operator would name theirs.
       ...(options.rpcProfile === 'open' ? {} : { SOLANA_RPC_PROVIDER: options.rpcProfile }),
       DEXSCREENER_URL: file.urls.dexscreener,
@@ -289,6 +297,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       WEB_SOLANA_RPC_URL: file.urls.rpc,
     },
     async stop() {
+      ticker.stop()
       world.chain.stop()
       await Promise.all([rpc.stop(), market.stop(), aggregator.stop(), bridge.stop(), facilitator.stop(), evm.stop()])
     },

@@ -21,7 +21,12 @@ export interface SandboxOptions {
   dataDir: string
   /** How the RPC behaves as a provider: open (a local validator) or public (Solana's public endpoint). */
   rpcProfile: SandboxRpcProfileName
+  /** Milliseconds between the live launchpad's steps (SANDBOX_TICK_MS; 0 = it only steps when told). */
+  tickMs: number
 }
+
+/** The live launchpad's default pace: a step every five seconds. */
+export const DEFAULT_TICK_MS = 5_000
 
 /**
  * The standard local-validator ports, the next four for the market, aggregator, x402 facilitator and bridge quotes,
@@ -58,6 +63,7 @@ export function sandboxOptions(env: Record<string, string | undefined>): Sandbox
     accountsDir: env.SANDBOX_ACCOUNTS_DIR || undefined,
     dataDir: `${env.DATA_DIR || './data'}/sandbox`,
     rpcProfile: rpcProfileOf(env.SANDBOX_RPC_PROFILE),
+    tickMs: port('SANDBOX_TICK_MS', DEFAULT_TICK_MS),
   }
 }
 
@@ -82,6 +88,7 @@ export function ephemeralSandboxOptions(overrides: Partial<SandboxOptions> = {})
     bridgePort: 0,
     anvilPort: 0,
     accountsDir: undefined,
+    tickMs: 0,
     dataDir: join(mkdtempSync(join(tmpdir(), 'solsentry-sandbox-')), 'sandbox'),
     rpcProfile: 'open',
     ...overrides,

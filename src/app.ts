@@ -7,6 +7,7 @@ import {
   exitCrossCheckPlugin,
   manifest as exitCheckManifest,
 } from '../plugins/exit-check/index.ts'
+import { launchpadPlugin, manifest as launchpadManifest } from '../plugins/launchpad/index.ts'
 import { marketIntel, manifest as marketIntelManifest } from '../plugins/market-intel/index.ts'
 import { mcp, manifest as mcpManifest } from '../plugins/mcp/index.ts'
 import { quickScan, manifest as quickScanManifest } from '../plugins/quick-scan/index.ts'
@@ -36,6 +37,7 @@ export const SERVICE_MANIFESTS = [
   trendingManifest,
   signalRadarManifest,
   walletIntelManifest,
+  launchpadManifest,
   mcpManifest,
   webManifest,
 ] as const
@@ -66,6 +68,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(trendingPlugin(ctx))
     .use(signalRadarPlugin(ctx))
     .use(walletIntelPlugin(ctx))
+    .use(launchpadPlugin(ctx))
     .use(mcp(ctx, (request, server) => service!.handle(request, server)))
     .use(web(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)

@@ -7,6 +7,7 @@ import type { Sources } from './facts/context.ts'
 import { createSources } from './sources/index.ts'
 import { SignalRegistry } from './pipeline/registry.ts'
 import { QuickGrades } from './pipeline/quick-grades.ts'
+import type { LaunchIngester } from './launchpad/ingester.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { FacilitatorClient } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
@@ -33,6 +34,8 @@ export interface ServiceContext {
   sources: Sources
   /** Every signal the scanners run: the built-ins and the third-party packages of SIGNAL_PLUGINS. */
   signals: SignalRegistry
+  /** The launchpad ingester this instance runs (started by main.ts, or a test); absent when it runs none. */
+  launchpad?: LaunchIngester
   /** The quick scan's grade of the tokens a feed names: coalesced, cached a minute, a few cold scans at a time. */
   grades: QuickGrades
   /**
@@ -112,6 +115,7 @@ function createPaymentGate(
 /** Closes what the context opened; the HTTP server must already be stopped. */
 export async function closeContext(ctx: ServiceContext): Promise<void> {
   if (ctx.payments instanceof PaymentGate) ctx.payments.stop()
+  await ctx.launchpad?.stop()
   await ctx.store.close()
   await flushLogs(ctx.logger)
 }

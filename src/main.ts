@@ -3,6 +3,7 @@ import { USDC_MINT_ADDRESS } from './onchain/programs.ts'
 import { acpNodeMarket } from './acp/acp-node.ts'
 import { acpSeller } from './acp/seller.ts'
 import { createApp } from './app.ts'
+import { startLaunchIngester } from './launchpad/index.ts'
 import type { Service } from './core/front-door.ts'
 import { ConfigError, loadConfig, type Config } from './core/config.ts'
 import { createContext, type ServiceContext } from './context.ts'
@@ -58,6 +59,7 @@ export async function runService(
   )
   for (const { routes, why } of ctx.registry.off()) ctx.logger.warn({ routes }, `routes off: ${why}`)
   void probeRpc(ctx)
+  startLaunchIngester(ctx)
   void sellOnAcp(ctx, app)
   if (config.SOLSENTRY_PROFILE === 'mainnet' && config.JUPITER_URL && !config.JUPITER_API_KEY)
     ctx.logger.warn(

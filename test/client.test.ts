@@ -157,6 +157,14 @@ describe('the CLI', () => {
     const wallet = await run('wallet', trader.address, '--json')
     expect(wallet.code).toBe(0)
     expect(validate('POST', '/wallet/intel', 200, JSON.parse(wallet.stdout))).toEqual([])
+    for (const [command, path] of [
+      ['launches', '/launch/radar'],
+      ['graduating', '/graduation/radar'],
+    ] as const) {
+      const { stdout, code } = await run(command, '--limit', '5', '--json')
+      expect(code).toBe(0)
+      expect(validate('POST', path, 200, JSON.parse(stdout))).toEqual([])
+    }
     const home = await run('exit', mint, '--home', 'arbitrum', '--json')
     expect(home.code).toBe(0)
     expect(validate('POST', '/exit/cross-check', 200, JSON.parse(home.stdout))).toEqual([])

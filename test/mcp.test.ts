@@ -38,6 +38,8 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_deep_dive',
       'sol_exit_check',
       'sol_exit_cross_check',
+      'sol_graduation_radar',
+      'sol_launch_radar',
       'sol_market_intel',
       'sol_quick_scan',
       'sol_scan_trending',

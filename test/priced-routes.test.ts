@@ -59,6 +59,8 @@ const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /exit/check': async () => ({ token_address: mint }),
   'POST /exit/cross-check': async () => ({ token_address: mint }),
   'POST /wallet/intel': async () => ({ wallet_address: buyer.address }),
+  'POST /launch/radar': async () => ({ limit: 3 }),
+  'POST /graduation/radar': async () => ({ limit: 3 }),
   'POST /scan/trending': async () => ({ limit: 3 }),
   'POST /signal/radar': async () => ({ limit: 3 }),
 }
@@ -80,6 +82,8 @@ describe('every priced route, from the registry', () => {
       'POST /exit/check': '0.01',
       'POST /exit/cross-check': '0.01',
       'POST /wallet/intel': '0.10',
+      'POST /launch/radar': '0.05',
+      'POST /graduation/radar': '0.06',
       'POST /scan/trending': '0.02',
       'POST /signal/radar': '0.04',
     })

@@ -223,6 +223,14 @@ export class Chain {
     return () => this.#blockListeners.delete(listener)
   }
 
+  /**
+   * Adds log lines to a processed transaction (the world writes the events of the programs its venues
+   * stand in for); listeners registered after the one calling this see them.
+   */
+  appendLogs(signature: string, lines: readonly string[]): void {
+    this.#transactions.get(signature)?.meta.logMessages.push(...lines)
+  }
+
   onTransaction(listener: (stored: StoredTransaction) => void): () => void {
     this.#transactionListeners.add(listener)
     return () => this.#transactionListeners.delete(listener)

@@ -213,7 +213,11 @@ class Subscriptions {
         case 'slotSubscribe':
           reply(this.#slot(socket))
           break
+        case 'logsSubscribe':
+          reply(this.#logs(socket, logsFilter(params[0])))
+          break
         case 'signatureUnsubscribe':
+        case 'logsUnsubscribe':
         case 'slotUnsubscribe': {
           const cancel = socket.data.subscriptions.get(Number(params[0]))
           cancel?.()
@@ -267,6 +271,33 @@ class Subscriptions {
     return id
   }
 
+  /** The log lines of every transaction processed from now on that the filter matches (`mentions`: its account keys). */
+  #logs(socket: ServerWebSocket<SocketData>, mentions: string | null): number {
+    const id = this.#nextId++
+    const cancel = this.chain.onTransaction((transaction) => {
+      if (mentions !== null && !transaction.accountKeys.includes(mentions)) return
+      socket.send(
+        stringifyRpc({
+          jsonrpc: '2.0',
+          method: 'logsNotification',
+          params: {
+            result: {
+              context: { slot: transaction.slot },
+              value: {
+                signature: transaction.signature,
+                err: transaction.meta.err,
+                logs: transaction.meta.logMessages,
+              },
+            },
+            subscription: id,
+          },
+        }),
+      )
+    })
+    socket.data.subscriptions.set(id, cancel)
+    return id
+  }
+
   #slot(socket: ServerWebSocket<SocketData>): number {
     const id = this.#nextId++
     const cancel = this.chain.onBlock((block) => {
@@ -281,4 +312,15 @@ class Subscriptions {
     socket.data.subscriptions.set(id, cancel)
     return id
   }
+}
+
+/**
+ * The filter of a logsSubscribe: "all" (every non-vote transaction; the sandbox has no votes) or
+ * `{mentions: [one address]}` — null for all, else the address. The validator takes one address only.
+ */
+function logsFilter(filter: unknown): string | null {
+  if (filter === 'all' || filter === 'allWithVotes') return null
+  const mentions = (filter as { mentions?: unknown } | null)?.mentions
+  if (Array.isArray(mentions) && mentions.length === 1 && typeof mentions[0] === 'string') return mentions[0]
+  throw new RpcError(RPC_ERRORS.INVALID_PARAMS, 'Invalid Request: Only 1 address supported')
 }

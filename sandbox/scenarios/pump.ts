@@ -7,6 +7,7 @@ import {
   PUMP_RESERVED_TOKENS,
   PUMP_TOTAL_SUPPLY,
 } from '../world/venues.ts'
+import { pumpCoinUri } from '../world/launchpad-events.ts'
 import type { World } from '../world/world.ts'
 import { holding, mintAddress, NATIVE_MINT, scheduleTape, trade, writeMetadata, type Scenario } from './kit.ts'
 import { DAY, HOUR, MINUTE } from './timeline.ts'
@@ -19,7 +20,7 @@ const PUMP_FEE_BPS = 100
  * virtual reserves, and the creator's first buy in the same block. `token2022`: a coin of pump.fun's
  * `create_v2`, a Token-2022 mint whose curve account is associated under Token-2022 (today's launches).
  */
-async function pumpLaunch(
+export async function pumpLaunch(
   world: World,
   key: string,
   name: string,
@@ -43,7 +44,7 @@ async function pumpLaunch(
   await writeMetadata(world, mint, {
     name,
     symbol,
-    uri: `https://sandbox.solsentry.invalid/pump/${key}.json`,
+    uri: pumpCoinUri(mint),
     updateAuthority: dev.address,
     isMutable: false,
   })

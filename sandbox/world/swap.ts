@@ -77,7 +77,13 @@ export async function swapInstructions(plan: SwapPlan): Promise<Instruction[]> {
         },
         { programAddress: address(output.program) },
       ),
-      plan.trackingAccount ? [pool.address, plan.trackingAccount] : [pool.address],
+      [
+        pool.address,
+        // A launchpad curve's trade names its program, as the real one's does: logsSubscribe and the
+        // program's signature history find it (the world adds the program's events to its logs).
+        ...(pool.kind === 'pump-curve' ? [pool.programId] : []),
+        ...(plan.trackingAccount ? [plan.trackingAccount] : []),
+      ],
     ),
   )
   if (input.mint === NATIVE_MINT) instructions.push(closeAccount(userInput, owner, authority, input.program))

@@ -27,6 +27,7 @@ import { buildPartiallySigned, execute } from '../chain/transactions.ts'
 import { namedSigner } from '../keys.ts'
 import { PoolBook, type Pool, type PoolKind, type Trade } from './pool-book.ts'
 import { NATIVE_MINT, swapInstructions, withReadonlyAccounts } from './swap.ts'
+import { emitLaunchpadEvents, pumpCoinUri } from './launchpad-events.ts'
 import { STATEFUL_VENUES } from './venues.ts'
 
 /** Whole SOL (possibly fractional) in lamports. */
@@ -136,6 +137,10 @@ export class World {
     this.pools.onTrade((_trade, pool) => {
       const venue = this.#statefulPools.get(pool.address)
       venue?.write(pool, venue.lpSupply)
+    })
+    emitLaunchpadEvents(chain, this.pools, (mint) => {
+      const token = this.tokens.get(mint)
+      return { name: token?.name ?? '', symbol: token?.symbol ?? '', uri: pumpCoinUri(mint) }
     })
   }
 

@@ -56,6 +56,18 @@ export const ConfigSchema = Type.Object({
     }),
   ),
   SOLANA_RPC_URL: Type.Optional(Url('Solana JSON-RPC endpoint (mainnet default: https://api.mainnet-beta.solana.com)')),
+  SOLANA_WS_URL: Type.Optional(
+    Type.String({
+      pattern: '^wss?://',
+      description:
+        "Solana RPC WebSocket (subscriptions: the launchpad ingester's logsSubscribe); default: SOLANA_RPC_URL's host over ws(s), on the next port for a local validator's http://host:port",
+      hint: 'a ws(s) URL',
+    }),
+  ),
+  LAUNCHPAD_INGEST: Bool(
+    'Follow the pump.fun launchpad live (logsSubscribe) into the index the launch and graduation radars read (docs/catalogue.md); false leaves the radars answering from what the index holds',
+    true,
+  ),
   SOLANA_RPC_PROVIDER: Type.Optional(
     Type.Union([Type.Literal('public'), Type.Literal('keyed'), Type.Literal('unlimited')], {
       description:

@@ -1,5 +1,6 @@
 import type { BucketShape, TakeResult } from '../core/rate-limit.ts'
 import type { JobStore } from './jobs.ts'
+import type { LaunchIndex } from './launches.ts'
 import type { PaymentLedger } from './ledger.ts'
 
 /**
@@ -20,6 +21,8 @@ export interface Store {
   readonly ledger: PaymentLedger
   /** Trade jobs by id, transitions guarded by status (src/store/jobs.ts). */
   readonly jobs: JobStore
+  /** The launchpad index the radars read (src/store/launches.ts). */
+  readonly launches: LaunchIndex
   /** True when the store answers. */
   ping(): Promise<boolean>
   close(): Promise<void>
@@ -48,6 +51,8 @@ export function openStore(config: { DATA_DIR: string; REDIS_URL?: string }): Sto
     kind: 'redis',
     ledger: redisLedger(client),
     jobs: redisJobs(client),
+    // The launchpad index stays in this instance's database (one ingester per instance for now).
+    launches: store.launches,
     takeToken: (key, shape, nowMs) => buckets.take(key, shape, nowMs),
     ping: async () => (await store.ping()) && (await redisPing(client)),
     async close() {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { MemoryBuckets } from '../core/rate-limit.ts'
 import type { Store } from './index.ts'
 import type { JobStore } from './jobs.ts'
+import { sqliteLaunches } from './launches.ts'
 import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
 /**
@@ -23,6 +24,7 @@ export function openSqliteStore(dataDir: string): Store {
     kind: 'sqlite',
     ledger: sqliteLedger(db),
     jobs: sqliteJobs(db),
+    launches: sqliteLaunches(db),
     async takeToken(key, shape, nowMs = Date.now()) {
       return buckets.take(key, shape, nowMs)
     },

@@ -1,0 +1,162 @@
+import { Type } from '@sinclair/typebox'
+import { defineManifest } from '../../src/core/manifest.ts'
+import { FeedLimit, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed.ts'
+
+export const STAGES = ['new_creation', 'near_completion', 'both'] as const
+export const PRESETS = ['none', 'safe', 'strict'] as const
+export const LAUNCH_FLAGS = ['BUNDLED_LAUNCH', 'SNIPED', 'WASH_TRADING', 'CREATOR_SOLD', 'RISKY_GRADE'] as const
+export const LAUNCH_LIMIT = { default: 20, max: 50 } as const
+export const NEW_WITHIN_MIN = { default: 60, max: 1_440 } as const
+export const NEAR_COMPLETION_PCT = 70
+export const GRADUATION_MIN_PROGRESS = { default: 50, min: 0, max: 100 } as const
+
+const N = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
+
+export const LaunchItem = Type.Object({
+  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: 'Place in the list, 1 first; null for a focus token not in it',
+  }),
+  token_address: Type.String(),
+  symbol: Type.String({ description: "From the create event ('' when the index joined later)" }),
+  name: Type.String(),
+  launchpad: Type.Literal('pump.fun'),
+  stage: Type.Union(
+    [Type.Literal('new_creation'), Type.Literal('near_completion'), Type.Literal('bonding'), Type.Literal('graduated')],
+    {
+      description:
+        'new_creation (created within new_within_minutes), near_completion (≥ 70% sold), bonding, or graduated (complete)',
+    },
+  ),
+  bonding_progress_pct: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    description: 'Share of the 793.1M sellable tokens sold',
+  }),
+  market_cap_sol: Type.Number({ description: 'Curve price × the 1B supply, SOL' }),
+  market_cap_usd: N("The same in USD at today's SOL price; null without it"),
+  age_s: N('Seconds since the create event; null when the index joined later'),
+  trades: Type.Integer({ minimum: 0 }),
+  buys: Type.Integer({ minimum: 0 }),
+  sells: Type.Integer({ minimum: 0 }),
+  unique_traders: Type.Integer({ minimum: 0 }),
+  volume_sol: Type.Number(),
+  fill_rate_pct_per_min: N('Progress gained per minute over the last 10 minutes; null without a trade in them'),
+  minutes_to_graduation: N('At that rate; null when it is not filling'),
+  bundled_buyers: Type.Integer({
+    minimum: 0,
+    description: 'Wallets besides the creator buying in the launch block or the next',
+  }),
+  sniper_share_pct: N('Share of the tokens sold that went to buyers in the first 3 slots (creator excluded)'),
+  round_trip_share_pct: N('Share of the SOL volume from wallets that both bought and sold'),
+  creator_sold: Type.Boolean(),
+  flags: Type.Array(Type.Union(LAUNCH_FLAGS.map((flag) => Type.Literal(flag)))),
+  quick_scan: QuickScanSnapshot,
+})
+
+const IndexState = Type.Object(
+  {
+    ingesting: Type.Boolean({ description: 'True when this instance follows the launchpad live' }),
+    state: Type.String({ description: 'starting, catching_up, live, reconnecting, stopped, or off' }),
+    curves_indexed: Type.Integer({ minimum: 0, description: 'Curves active in the window the answer read' }),
+    last_event_at: Type.Union([Type.String(), Type.Null()]),
+  },
+  { description: 'The launchpad index the answer reads (docs/catalogue.md)' },
+)
+
+export const LaunchRadarResult = FeedResult(
+  {
+    stage: Type.Union(STAGES.map((stage) => Type.Literal(stage))),
+    preset: Type.Union(PRESETS.map((preset) => Type.Literal(preset))),
+    index: IndexState,
+    items: Type.Array(LaunchItem),
+    filtered_out: Type.Integer({ minimum: 0, description: 'Curves of the stage the preset left out' }),
+    focus: Type.Union([LaunchItem, Type.Null()]),
+  },
+  'Live launchpad tokens by stage, each with its manipulation indicators and quick-scan grade',
+)
+
+export const GraduationRadarResult = FeedResult(
+  {
+    min_progress_pct: Type.Number(),
+    index: IndexState,
+    items: Type.Array(LaunchItem),
+    focus: Type.Union([LaunchItem, Type.Null()]),
+  },
+  'Bonding curves close to graduating, soonest first, each with its fill rate and quick-scan grade',
+)
+
+const Stage = Type.Optional(
+  Type.Union(
+    STAGES.map((stage) => Type.Literal(stage)),
+    { default: 'both', description: 'new_creation, near_completion, or both (default)' },
+  ),
+)
+const Preset = Type.Optional(
+  Type.Union(
+    PRESETS.map((preset) => Type.Literal(preset)),
+    {
+      default: 'none',
+      description:
+        'safe: leave out bundled, sniped (> 20%), wash-traded (> 50%), creator-sold and D/F-graded curves; strict: also C grades, under 10 traders and under 10% progress',
+    },
+  ),
+)
+
+export const manifest = defineManifest({
+  name: 'launchpad',
+  routes: {
+    launchRadar: {
+      method: 'POST',
+      path: '/launch/radar',
+      summary: 'Live launchpad tokens by stage, with manipulation indicators and a grade',
+      description:
+        'pump.fun coins followed live from the program’s events: new creations and curves near completion, each with ' +
+        'bonding progress, market cap, traders, fill rate, manipulation indicators (bundled launch, sniper share, ' +
+        'round-trip volume, creator sold) and its quick-scan grade; presets `safe` and `strict` leave the risky ones out. ' +
+        'With `token_address`, that coin is read whatever the filters. Answers within 8 s.',
+      price: { usd: '0.05' },
+      body: Type.Object({
+        token_address: FocusToken,
+        stage: Stage,
+        preset: Preset,
+        new_within_minutes: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            maximum: NEW_WITHIN_MIN.max,
+            default: NEW_WITHIN_MIN.default,
+            description: `What counts as a new creation: created within this many minutes, 1 to ${NEW_WITHIN_MIN.max} (default ${NEW_WITHIN_MIN.default})`,
+          }),
+        ),
+        limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
+      }),
+      response: LaunchRadarResult,
+      rateLimit: 'scanner',
+      tags: ['catalogue'],
+    },
+    graduationRadar: {
+      method: 'POST',
+      path: '/graduation/radar',
+      summary: 'Bonding curves close to graduating, soonest first',
+      description:
+        'pump.fun curves not yet complete with at least `min_progress_pct` sold, ordered by the estimated minutes to ' +
+        'graduation at their last-10-minute fill rate: bonding progress, fill rate per minute, minutes to graduation, ' +
+        'manipulation indicators and the quick-scan grade. Answers within 8 s.',
+      price: { usd: '0.06' },
+      body: Type.Object({
+        token_address: FocusToken,
+        min_progress_pct: Type.Optional(
+          Type.Number({
+            minimum: GRADUATION_MIN_PROGRESS.min,
+            maximum: GRADUATION_MIN_PROGRESS.max,
+            default: GRADUATION_MIN_PROGRESS.default,
+            description: `Least bonding progress to list, percent (default ${GRADUATION_MIN_PROGRESS.default})`,
+          }),
+        ),
+        limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
+      }),
+      response: GraduationRadarResult,
+      rateLimit: 'scanner',
+      tags: ['catalogue'],
+    },
+  },
+})

@@ -1,0 +1,277 @@
+import type { Static } from '@sinclair/typebox'
+import type { ServiceContext } from '../../src/context.ts'
+import { SCHEMA_VERSION } from '../../src/core/version.ts'
+import { feedQuality, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
+import { type CurveReading, readCurve } from '../../src/launchpad/curves.ts'
+import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
+import { CallMeter } from '../../src/sources/upstream.ts'
+import type { CurveRow } from '../../src/store/launches.ts'
+import {
+  type GraduationRadarResult,
+  GRADUATION_MIN_PROGRESS,
+  LAUNCH_LIMIT,
+  type LaunchItem,
+  type LaunchRadarResult,
+  NEAR_COMPLETION_PCT,
+  NEW_WITHIN_MIN,
+  type PRESETS,
+  type STAGES,
+} from './manifest.ts'
+
+type Item = Static<typeof LaunchItem>
+type Flag = Item['flags'][number]
+
+/** How far back the index is read: curves active in the last day. */
+const INDEX_WINDOW_S = 24 * 3_600
+const INDEX_READ_LIMIT = 1_000
+/** Flags: a bundle of 3 wallets or more; a fifth of the sold supply sniped; half the volume round trips. */
+const BUNDLE_MIN = 3
+const SNIPED_PCT = 20
+const WASH_PCT = 50
+
+interface Read {
+  curve: CurveRow
+  reading: CurveReading
+}
+
+/** The index's active curves, each read; and the state of the index. */
+async function readIndex(
+  ctx: ServiceContext,
+  wallS: number,
+): Promise<{ reads: Read[]; index: Static<typeof LaunchRadarResult>['index'] }> {
+  const curves = await ctx.store.launches.curves({ since: wallS - INDEX_WINDOW_S, limit: INDEX_READ_LIMIT })
+  // "Now" is the later of the wall clock and the newest event: a chain clock running ahead never makes ages negative.
+  const newest = Math.max(0, ...curves.map((curve) => Math.max(curve.lastTradeAt ?? 0, curve.createdAt ?? 0)))
+  const nowS = Math.max(wallS, newest)
+  const reads = await Promise.all(
+    curves.map(async (curve) => ({
+      curve,
+      reading: readCurve(curve, await ctx.store.launches.trades(curve.mint), nowS),
+    })),
+  )
+  const status = ctx.launchpad?.status
+  return {
+    reads,
+    index: {
+      ingesting: status !== undefined && status.state !== 'stopped',
+      state: status?.state ?? 'off',
+      curves_indexed: curves.length,
+      last_event_at: status?.lastEventAt ? new Date(status.lastEventAt).toISOString() : null,
+    },
+  }
+}
+
+function stageOf(curve: CurveRow, reading: CurveReading, newWithinS: number): Item['stage'] {
+  if (curve.complete) return 'graduated'
+  if (reading.ageS !== null && reading.ageS <= newWithinS) return 'new_creation'
+  if (reading.progressPct >= NEAR_COMPLETION_PCT) return 'near_completion'
+  return 'bonding'
+}
+
+function flagsOf(reading: CurveReading, grade: Snapshot): Flag[] {
+  const flags: Flag[] = []
+  if (reading.bundledBuyers >= BUNDLE_MIN) flags.push('BUNDLED_LAUNCH')
+  if ((reading.sniperSharePct ?? 0) > SNIPED_PCT) flags.push('SNIPED')
+  if ((reading.roundTripSharePct ?? 0) > WASH_PCT) flags.push('WASH_TRADING')
+  if (reading.creatorSold) flags.push('CREATOR_SOLD')
+  if (grade && (grade.grade === 'D' || grade.grade === 'F')) flags.push('RISKY_GRADE')
+  return flags
+}
+
+/** Whether a preset keeps a curve (the grade is judged after grading: see `keepGraded`). */
+function presetKeeps(preset: (typeof PRESETS)[number], reading: CurveReading): boolean {
+  if (preset === 'none') return true
+  const risky =
+    reading.bundledBuyers >= BUNDLE_MIN ||
+    (reading.sniperSharePct ?? 0) > SNIPED_PCT ||
+    (reading.roundTripSharePct ?? 0) > WASH_PCT ||
+    reading.creatorSold
+  if (risky) return false
+  return preset === 'safe' || (reading.uniqueTraders >= 10 && reading.progressPct >= 10)
+}
+
+function keepGraded(preset: (typeof PRESETS)[number], grade: Snapshot): boolean {
+  if (preset === 'none' || !grade) return true
+  if (grade.grade === 'D' || grade.grade === 'F') return false
+  return preset === 'safe' || grade.grade !== 'C'
+}
+
+async function solUsd(ctx: ServiceContext): Promise<number | null> {
+  const meter = new CallMeter()
+  try {
+    return (await ctx.sources.jupiter?.token(WRAPPED_SOL_MINT_ADDRESS, meter))?.usdPrice ?? null
+  } catch {
+    return null
+  } finally {
+    meter.close()
+  }
+}
+
+function itemOf(read: Read, rank: number | null, stage: Item['stage'], grade: Snapshot, sol: number | null): Item {
+  const { curve, reading } = read
+  return {
+    rank,
+    token_address: curve.mint,
+    symbol: curve.symbol,
+    name: curve.name,
+    launchpad: 'pump.fun',
+    stage,
+    bonding_progress_pct: reading.progressPct,
+    market_cap_sol: reading.marketCapSol,
+    market_cap_usd: sol === null ? null : Math.round(reading.marketCapSol * sol * 100) / 100,
+    age_s: reading.ageS,
+    trades: reading.trades,
+    buys: reading.buys,
+    sells: reading.sells,
+    unique_traders: reading.uniqueTraders,
+    volume_sol: reading.volumeSol,
+    fill_rate_pct_per_min: reading.fillRatePctPerMin,
+    minutes_to_graduation: reading.minutesToGraduation,
+    bundled_buyers: reading.bundledBuyers,
+    sniper_share_pct: reading.sniperSharePct,
+    round_trip_share_pct: reading.roundTripSharePct,
+    creator_sold: reading.creatorSold,
+    flags: flagsOf(reading, grade),
+    quick_scan: grade,
+  }
+}
+
+/** The index's state as missing data: nothing indexed and nothing ingesting is LIMITED; catching up is PARTIAL. */
+function indexMissing(index: Static<typeof LaunchRadarResult>['index'], missing: Set<string>): boolean {
+  if (index.state !== 'live') missing.add('launch_index')
+  return index.curves_indexed === 0 && index.state !== 'live'
+}
+
+export interface LaunchRadarRequest {
+  token_address?: string
+  stage?: (typeof STAGES)[number]
+  preset?: (typeof PRESETS)[number]
+  new_within_minutes?: number
+  limit?: number
+}
+
+/**
+ * The launch radar: curves of the stage asked (new creations newest first, then curves near completion
+ * by progress), the preset's filters, each graded by the quick scan before `deadlineAt`.
+ */
+export async function launchRadar(
+  ctx: ServiceContext,
+  request: LaunchRadarRequest,
+  deadlineAt: number,
+): Promise<Static<typeof LaunchRadarResult>> {
+  const nowS = Math.floor(Date.now() / 1000)
+  const stageAsked = request.stage ?? 'both'
+  const preset = request.preset ?? 'none'
+  const newWithinS = (request.new_within_minutes ?? NEW_WITHIN_MIN.default) * 60
+  const limit = request.limit ?? LAUNCH_LIMIT.default
+  const missing = new Set<string>()
+  const [{ reads, index }, sol] = await Promise.all([readIndex(ctx, nowS), solUsd(ctx)])
+  const noFeed = indexMissing(index, missing)
+  if (sol === null) missing.add('sol_usd')
+  const staged = reads
+    .map((read) => ({ read, stage: stageOf(read.curve, read.reading, newWithinS) }))
+    .filter(({ stage }) =>
+      stageAsked === 'both' ? stage === 'new_creation' || stage === 'near_completion' : stage === stageAsked,
+    )
+    .sort(
+      (a, b) =>
+        Number(b.stage === 'new_creation') - Number(a.stage === 'new_creation') ||
+        (a.stage === 'new_creation'
+          ? (a.read.reading.ageS ?? 0) - (b.read.reading.ageS ?? 0)
+          : b.read.reading.progressPct - a.read.reading.progressPct),
+    )
+  const kept = staged.filter(({ read }) => presetKeeps(preset, read.reading))
+  // Graded a little beyond the limit, so a preset that drops D/F grades still fills it.
+  const candidates = kept.slice(0, preset === 'none' ? limit : limit * 2)
+  const focusRead = request.token_address ? reads.find((read) => read.curve.mint === request.token_address) : undefined
+  if (request.token_address && !focusRead) missing.add('focus')
+  const grades = await snapshotsOf(
+    ctx,
+    [...candidates.map(({ read }) => read.curve.mint), ...(focusRead ? [focusRead.curve.mint] : [])],
+    deadlineAt,
+    missing,
+  )
+  const graded = candidates.map((entry, i) => ({ ...entry, grade: grades[i] ?? null }))
+  const passing = graded.filter(({ grade }) => keepGraded(preset, grade))
+  const listed = passing.slice(0, limit)
+  const items = listed.map(({ read, stage, grade }, i) => itemOf(read, i + 1, stage, grade, sol))
+  const focusRank = focusRead ? items.findIndex((item) => item.token_address === focusRead.curve.mint) : -1
+  const focus = focusRead
+    ? (items[focusRank] ??
+      itemOf(focusRead, null, stageOf(focusRead.curve, focusRead.reading, newWithinS), grades.at(-1) ?? null, sol))
+    : null
+  return {
+    schema_version: SCHEMA_VERSION,
+    data_quality: feedQuality(missing, noFeed),
+    missing_fields: [...missing],
+    generated_at: new Date().toISOString(),
+    stage: stageAsked,
+    preset,
+    index,
+    items,
+    filtered_out: staged.length - kept.length + (graded.length - passing.length),
+    focus,
+    summary: noFeed
+      ? 'The launchpad index is empty and not being followed on this instance (listed in missing_fields).'
+      : `${items.length} launchpad coins (${stageAsked.replace('_', ' ')}, preset ${preset}); ${items.filter((item) => item.flags.length > 0).length} carry manipulation flags.`,
+  }
+}
+
+export interface GraduationRadarRequest {
+  token_address?: string
+  min_progress_pct?: number
+  limit?: number
+}
+
+/** The graduation radar: curves still bonding with at least `min_progress_pct` sold, soonest to graduate first. */
+export async function graduationRadar(
+  ctx: ServiceContext,
+  request: GraduationRadarRequest,
+  deadlineAt: number,
+): Promise<Static<typeof GraduationRadarResult>> {
+  const nowS = Math.floor(Date.now() / 1000)
+  const minProgress = request.min_progress_pct ?? GRADUATION_MIN_PROGRESS.default
+  const limit = request.limit ?? LAUNCH_LIMIT.default
+  const missing = new Set<string>()
+  const [{ reads, index }, sol] = await Promise.all([readIndex(ctx, nowS), solUsd(ctx)])
+  const noFeed = indexMissing(index, missing)
+  if (sol === null) missing.add('sol_usd')
+  const ranked = reads
+    .filter(({ curve, reading }) => !curve.complete && reading.progressPct >= minProgress)
+    .sort(
+      (a, b) =>
+        (a.reading.minutesToGraduation ?? Number.POSITIVE_INFINITY) -
+          (b.reading.minutesToGraduation ?? Number.POSITIVE_INFINITY) || b.reading.progressPct - a.reading.progressPct,
+    )
+    .slice(0, limit)
+  const focusRead = request.token_address ? reads.find((read) => read.curve.mint === request.token_address) : undefined
+  if (request.token_address && !focusRead) missing.add('focus')
+  const grades = await snapshotsOf(
+    ctx,
+    [...ranked.map((read) => read.curve.mint), ...(focusRead ? [focusRead.curve.mint] : [])],
+    deadlineAt,
+    missing,
+  )
+  const stage = (read: Read) => stageOf(read.curve, read.reading, NEW_WITHIN_MIN.default * 60)
+  const items = ranked.map((read, i) => itemOf(read, i + 1, stage(read), grades[i] ?? null, sol))
+  const focus = focusRead
+    ? (items.find((item) => item.token_address === focusRead.curve.mint) ??
+      itemOf(focusRead, null, stage(focusRead), grades.at(-1) ?? null, sol))
+    : null
+  const next = items[0]
+  return {
+    schema_version: SCHEMA_VERSION,
+    data_quality: feedQuality(missing, noFeed),
+    missing_fields: [...missing],
+    generated_at: new Date().toISOString(),
+    min_progress_pct: minProgress,
+    index,
+    items,
+    focus,
+    summary: noFeed
+      ? 'The launchpad index is empty and not being followed on this instance (listed in missing_fields).'
+      : next
+        ? `${items.length} curves at ${minProgress}% or more; next to graduate: ${next.symbol || next.token_address} at ${next.bonding_progress_pct}%${next.minutes_to_graduation === null ? '' : `, in about ${next.minutes_to_graduation} min`}.`
+        : `No curve at ${minProgress}% or more is bonding now.`,
+  }
+}

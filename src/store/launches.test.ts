@@ -1,0 +1,86 @@
+import { describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
+import type { PumpEvent, TradeEvent } from '../onchain/pump-events.ts'
+import { type IndexedEvent, sqliteLaunches } from './launches.ts'
+
+const MINT = 'Gd6iFzpzAwVCDDDJyxZnnHXTT27nL9PSkUKMJejSuJnp'
+const create: PumpEvent = {
+  kind: 'create',
+  name: 'Curvy Cat',
+  symbol: 'CURVY',
+  uri: '',
+  mint: MINT,
+  bondingCurve: 'H2wBtmoNBQUD3jAseUVKm5WzZYMhbnWQkJ4RyxZjVDNv',
+  user: 'dev',
+  creator: 'dev',
+  timestamp: 1_000,
+  virtualTokenReserves: 1_073_000_000_000_000n,
+  virtualSolReserves: 30_000_000_000n,
+  realTokenReserves: 793_100_000_000_000n,
+  tokenTotalSupply: 1_000_000_000_000_000n,
+}
+const trade = (at: number, user: string, virtualTokenReserves: bigint, isBuy = true): TradeEvent => ({
+  kind: 'trade',
+  mint: MINT,
+  solAmount: 1_000_000_000n,
+  tokenAmount: 30_000_000_000_000n,
+  isBuy,
+  user,
+  timestamp: at,
+  virtualSolReserves: 31_000_000_000n,
+  virtualTokenReserves,
+  realSolReserves: 1_000_000_000n,
+  realTokenReserves: virtualTokenReserves - 279_900_000_000_000n,
+})
+const at = (signature: string, slot: number, index: number, event: PumpEvent): IndexedEvent => ({
+  signature,
+  slot: BigInt(slot),
+  index,
+  event,
+})
+
+describe('the launchpad index (SQLite)', () => {
+  test('a create and its trades; applying them again counts nothing twice', async () => {
+    const index = sqliteLaunches(new Database(':memory:'))
+    const events = [
+      at('a', 10, 0, create),
+      at('a', 10, 1, trade(1_000, 'dev', 1_040_000_000_000_000n)),
+      at('b', 12, 0, trade(1_060, 'x', 1_000_000_000_000_000n)),
+    ]
+    expect(await index.apply(events)).toBe(3)
+    expect(await index.apply(events)).toBe(0)
+    expect(await index.trades(MINT)).toHaveLength(2)
+    expect(await index.curve(MINT)).toMatchObject({
+      symbol: 'CURVY',
+      creator: 'dev',
+      createdAt: 1_000,
+      createdSlot: 10n,
+      virtualTokenReserves: 1_000_000_000_000_000n,
+      complete: false,
+      lastTradeAt: 1_060,
+    })
+  })
+
+  test('an older trade read late does not move the reserves back; a completion marks the curve', async () => {
+    const index = sqliteLaunches(new Database(':memory:'))
+    await index.apply([at('late', 20, 0, trade(2_000, 'y', 900_000_000_000_000n))])
+    await index.apply([at('early', 15, 0, trade(1_900, 'z', 1_010_000_000_000_000n))])
+    expect((await index.curve(MINT))!.virtualTokenReserves).toBe(900_000_000_000_000n)
+    // Joined mid-life: no create seen, names unknown, the creation unknown.
+    expect(await index.curve(MINT)).toMatchObject({ symbol: '', createdAt: null })
+    await index.apply([
+      at('c', 21, 0, { kind: 'complete', user: 'y', mint: MINT, bondingCurve: 'b', timestamp: 2_001 }),
+    ])
+    expect(await index.curve(MINT)).toMatchObject({ complete: true, completedAt: 2_001 })
+    expect((await index.curves({ since: 0, limit: 10 })).map((curve) => curve.mint)).toEqual([MINT])
+    expect(await index.curves({ since: 3_000, limit: 10 })).toEqual([])
+  })
+
+  test('the cursor: where a restart resumes', async () => {
+    const index = sqliteLaunches(new Database(':memory:'))
+    expect(await index.cursor()).toBeNull()
+    await index.setCursor({ slot: 5n, signature: 's5' })
+    await index.setCursor({ slot: 9n, signature: 's9' })
+    expect(await index.cursor()).toEqual({ slot: 9n, signature: 's9' })
+  })
+})

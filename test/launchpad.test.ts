@@ -1,0 +1,152 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { LAUNCHPAD_DEADLINE_MS } from '../plugins/launchpad/index.ts'
+import { createApp } from '../src/app.ts'
+import { startLaunchIngester } from '../src/launchpad/index.ts'
+import { PUMP_INITIAL_REAL_TOKENS } from '../src/launchpad/curves.ts'
+import { startSandbox } from '../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import type { TickerCoin } from '../sandbox/ticker.ts'
+import pino from 'pino'
+import { loadConfig } from '../src/core/config.ts'
+import { createContext } from '../src/context.ts'
+import { WAIVED_PAYMENTS } from './support/payments.ts'
+import { eventually } from './support/eventually.ts'
+import { openApiValidator } from './support/openapi.ts'
+import { scanRequest } from './support/service.ts'
+
+// The launch and graduation radars on the sandbox's live launchpad: the ticker creates and trades
+// pump.fun coins (stepped here, deterministically), the ingester follows them over logsSubscribe into
+// the index, and each answer is checked against the sandbox's own chain (the pool book's trades).
+const sandbox = await startSandbox(ephemeralSandboxOptions())
+afterAll(() => sandbox.stop())
+/** A context on the sandbox with payments waived (what the radars compute is under test, not payments). */
+const contextOn = (env: Record<string, string> = {}) =>
+  createContext(
+    loadConfig({ DATA_DIR: ':memory:', ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...env }),
+    { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS },
+  )
+const ctx = contextOn()
+const app = createApp(ctx)
+const validate = await openApiValidator(app)
+const ingester = startLaunchIngester(ctx)!
+afterAll(() => ingester.stop())
+await ingester.ready
+
+const { ticker } = sandbox
+/** Each step moves the chain 20 s on: curves fill over minutes, as live. */
+const STEP_S = 20
+const post = async (path: string, body: Record<string, unknown>, service = app) => {
+  const started = Date.now()
+  const response = await service.handle(scanRequest(path, body))
+  const answer = (await response.json()) as any
+  return {
+    status: response.status,
+    body: answer,
+    ms: Date.now() - started,
+    errors: validate('POST', path, response.status, answer),
+  }
+}
+const progressOf = (coin: TickerCoin) =>
+  Math.round((Number(PUMP_INITIAL_REAL_TOKENS - ticker.left(coin)) / Number(PUMP_INITIAL_REAL_TOKENS)) * 10_000) / 100
+/** Trades the pool book read on a coin's curve: the chain's own count. */
+const chainTrades = (coin: TickerCoin) => sandbox.world.pools.tradesOf(coin.pool.address).length
+/** Waits until the index holds every trade the chain made on `coin`. */
+const indexed = (coin: TickerCoin) =>
+  eventually(
+    `${coin.symbol}'s trades indexed`,
+    async () => (await ctx.store.launches.trades(coin.mint)).length,
+    (count) => count === chainTrades(coin),
+  )
+
+describe('POST /launch/radar', () => {
+  test('new creations, newest first, each as the chain made it; the bundled launch flagged', async () => {
+    for (let i = 0; i < 12; i++) await ticker.step(STEP_S)
+    for (const coin of ticker.coins) await indexed(coin)
+    const { status, body, errors } = await post('/launch/radar', { stage: 'new_creation' })
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(body).toMatchObject({ data_quality: 'FULL', index: { ingesting: true, state: 'live' } })
+    const listed = body.items.map((item: { symbol: string }) => item.symbol)
+    expect(listed).toEqual([...ticker.coins].reverse().map((coin) => coin.symbol))
+    for (const item of body.items) {
+      const coin = ticker.coins.find((entry) => entry.mint === item.token_address)!
+      expect(item.trades).toBe(chainTrades(coin))
+      expect(item.bonding_progress_pct).toBeCloseTo(progressOf(coin), 1)
+      expect(item.quick_scan).not.toBeNull()
+    }
+    const bundled = ticker.coins.find((coin) => coin.bundled)!
+    const item = body.items.find((entry: { token_address: string }) => entry.token_address === bundled.mint)
+    expect(item).toMatchObject({ bundled_buyers: 4, flags: expect.arrayContaining(['BUNDLED_LAUNCH']) })
+    // The safe preset leaves it out.
+    const safe = (await post('/launch/radar', { stage: 'new_creation', preset: 'safe' })).body
+    expect(safe.items.map((entry: { token_address: string }) => entry.token_address)).not.toContain(bundled.mint)
+    expect(safe.filtered_out).toBeGreaterThan(0)
+  })
+
+  test('a focus coin is read whatever the filters; a mint the index does not hold is said missing', async () => {
+    const coin = ticker.coins[0]!
+    const { body } = await post('/launch/radar', { stage: 'near_completion', token_address: coin.mint })
+    expect(body.focus).toMatchObject({ token_address: coin.mint, symbol: coin.symbol })
+    const unknown = (await post('/launch/radar', { token_address: sandbox.file.usdc_mint })).body
+    expect(unknown.focus).toBeNull()
+    expect(unknown.missing_fields).toContain('focus')
+  })
+})
+
+describe('POST /graduation/radar', () => {
+  test('a runner shows up before it graduates, with a sane estimate; once complete it leaves the radar', async () => {
+    const runner = ticker.coins.find((coin) => coin.runner)!
+    for (let i = 0; i < 400 && (progressOf(runner) < 50 || ticker.left(runner) === 0n); i++) await ticker.step(STEP_S)
+    expect(ticker.left(runner)).toBeGreaterThan(0n)
+    await indexed(runner)
+    const { body, errors } = await post('/graduation/radar', { min_progress_pct: 50 })
+    expect(errors).toEqual([])
+    const item = body.items.find((entry: { token_address: string }) => entry.token_address === runner.mint)
+    expect(item).toBeDefined()
+    expect(item.bonding_progress_pct).toBeGreaterThanOrEqual(50)
+    expect(item.fill_rate_pct_per_min).toBeGreaterThan(0)
+    // Sane: positive, and no more than the time the rest would take at the rate measured.
+    expect(item.minutes_to_graduation).toBeGreaterThan(0)
+    expect(item.minutes_to_graduation).toBeCloseTo((100 - item.bonding_progress_pct) / item.fill_rate_pct_per_min, 0)
+    for (let i = 0; i < 400 && ticker.left(runner) > 0n; i++) await ticker.step(STEP_S)
+    expect(ticker.left(runner)).toBe(0n)
+    await indexed(runner)
+    await eventually(
+      'the runner complete in the index',
+      () => ctx.store.launches.curve(runner.mint),
+      (curve) => curve?.complete === true,
+    )
+    const after = (await post('/graduation/radar', { min_progress_pct: 50 })).body
+    expect(after.items.map((entry: { token_address: string }) => entry.token_address)).not.toContain(runner.mint)
+  })
+})
+
+describe('the ingester', () => {
+  test('a restart resumes from its cursor without double counting', async () => {
+    await ingester.stop()
+    for (let i = 0; i < 10; i++) await ticker.step(STEP_S)
+    const again = startLaunchIngester(ctx)!
+    try {
+      await again.ready
+      for (const coin of ticker.coins) await indexed(coin)
+    } finally {
+      await again.stop()
+    }
+  })
+
+  test('no ingester and an empty index: LIMITED within the deadline, the index said missing', async () => {
+    const empty = createApp(contextOn({ LAUNCHPAD_INGEST: 'false' }))
+    const { status, body, ms } = await post('/launch/radar', {}, empty)
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ data_quality: 'LIMITED', items: [], index: { ingesting: false, state: 'off' } })
+    expect(body.missing_fields).toContain('launch_index')
+    expect(ms).toBeLessThan(LAUNCHPAD_DEADLINE_MS + 500)
+  })
+
+  test('bad input: an unknown stage or preset, a limit over 50, progress over 100', async () => {
+    expect((await post('/launch/radar', { stage: 'all' })).status).toBe(400)
+    expect((await post('/launch/radar', { preset: 'yolo' })).status).toBe(400)
+    expect((await post('/launch/radar', { limit: 51 })).status).toBe(400)
+    expect((await post('/graduation/radar', { min_progress_pct: 101 })).status).toBe(400)
+  })
+})

@@ -10,6 +10,7 @@
  *   solsentry wallet <address>
  *   solsentry launches [--stage new_creation|near_completion|both] [--preset none|safe|strict] [--limit 20]
  *   solsentry graduating [--min-progress 50] [--limit 20]
+ *   solsentry smart-money [--interval 1h] [--limit 10]
  *   solsentry trending [--interval 1h] [--sort trending|volume|organic] [--limit 20] [--focus <mint>]
  *   solsentry radar [--interval 1h] [--min-signals 2] [--limit 10] [--focus <mint>]
  *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
@@ -29,6 +30,7 @@ import {
   renderJob,
   renderMarketIntel,
   renderQuickScan,
+  renderSmartMoney,
   renderSignalRadar,
   renderTrending,
   renderWalletIntel,
@@ -54,6 +56,8 @@ commands
                       live launchpad coins, manipulation flags, grades (0.05 USD)
   graduating [--min-progress 50] [--limit n] [--focus <mint>]
                       bonding curves about to graduate, soonest first (0.06 USD)
+  smart-money [--interval 5m|1h|6h|24h] [--limit n] [--focus <mint>]
+                      launchpad coins proven wallets are buying (0.05 USD)
   trending [--interval 5m|1h|6h|24h] [--sort trending|volume|organic] [--limit n] [--focus <mint>]
                       what is trading now, each token graded (0.02 USD)
   radar [--interval 5m|1h|6h|24h] [--min-signals n] [--limit n] [--focus <mint>]
@@ -249,6 +253,20 @@ export async function main(argv: string[]): Promise<number> {
         }),
       )
       print(radar, () => renderLaunchRadar(style, radar))
+      return 0
+    }
+    case 'smart-money': {
+      const solsentry = await clientOf(flags)
+      const interval = text(flags, 'interval')
+      const feed = await withProgress(
+        'smart money',
+        solsentry.smartMoney({
+          ...(interval ? { interval: interval as never } : {}),
+          ...(text(flags, 'limit') ? { limit: Number(text(flags, 'limit')) } : {}),
+          ...(text(flags, 'focus') ? { token_address: text(flags, 'focus') } : {}),
+        }),
+      )
+      print(feed, () => renderSmartMoney(style, feed))
       return 0
     }
     case 'graduating': {

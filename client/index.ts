@@ -182,6 +182,11 @@ export class Solsentry {
     return this.call('POST /graduation/radar', options)
   }
 
+  /** Launchpad coins that wallets with a proven record are buying (0.05 USD). */
+  smartMoney(options: InputOf<'POST /scan/smart-money'> = {}): Promise<OutputOf<'POST /scan/smart-money'>> {
+    return this.call('POST /scan/smart-money', options)
+  }
+
   /** Trending tokens now, each with its quick-scan grade (0.02 USD). */
   trending(options: InputOf<'POST /scan/trending'> = {}): Promise<Trending> {
     return this.call('POST /scan/trending', options)

@@ -13,6 +13,7 @@ import type {
   TradeJob,
   GraduationRadar,
   LaunchRadar,
+  SmartMoney,
   Trending,
   WalletIntel,
 } from './routes.ts'
@@ -390,4 +391,17 @@ export function renderGraduationRadar(style: Style, radar: GraduationRadar): str
   if (radar.items.length === 0) lines.push(paint(style, '  no curve that close now', 'dim'))
   if (radar.focus) lines.push('', paint(style, 'Asked about', 'bold'), launchLine(style, radar.focus))
   return [...lines, '', radar.summary].join('\n')
+}
+
+export function renderSmartMoney(style: Style, feed: SmartMoney): string {
+  const lines = [
+    `${paint(style, 'Smart money', 'bold')}  over ${feed.interval} · ${feed.proven_wallets} proven wallets · index ${feed.index.state} · ${quality(style, feed)}`,
+    '',
+    ...feed.items.map(
+      (item) =>
+        `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${paint(style, `+${item.net_flow_sol} SOL`, 'green')} from ${item.smart_wallets} wallets · ${item.bonding_progress_pct.toFixed(1)}% bonded`,
+    ),
+  ]
+  if (feed.items.length === 0) lines.push(paint(style, '  no net buying by proven wallets now', 'dim'))
+  return [...lines, '', feed.summary].join('\n')
 }

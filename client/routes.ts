@@ -36,3 +36,4 @@ export type SignalRadar = OutputOf<'POST /signal/radar'>
 export type WalletIntel = OutputOf<'POST /wallet/intel'>
 export type LaunchRadar = OutputOf<'POST /launch/radar'>
 export type GraduationRadar = OutputOf<'POST /graduation/radar'>
+export type SmartMoney = OutputOf<'POST /scan/smart-money'>

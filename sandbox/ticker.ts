@@ -2,22 +2,29 @@
  * The sandbox's live launchpad: every few seconds a step, deterministic from its seed — a new pump.fun
  * coin (create-and-buy; every third one bundled: four wallets buy in its first block), or a trade on a
  * live curve. Every fourth coin is a runner: buyers keep filling its curve until it completes
- * (graduates). Real transactions on the sandbox chain; the curve trades carry the program's events in
+ * (graduates). Three smart wallets buy every runner as it launches and sell out once it is 60% filled:
+ * after three runners they have the record POST /scan/smart-money looks for. Real transactions on the sandbox chain; the curve trades carry the program's events in
  * their logs (sandbox/world/launchpad-events.ts), which the RPC serves to logsSubscribe.
  */
 import type { Pool } from './world/pool-book.ts'
 import { trade } from './scenarios/kit.ts'
 import { pumpLaunch } from './scenarios/pump.ts'
 import { Random } from './scenarios/timeline.ts'
-import { PUMP_RESERVED_TOKENS } from './world/venues.ts'
+import { PUMP_RESERVED_TOKENS, PUMP_TOTAL_SUPPLY } from './world/venues.ts'
 import type { World } from './world/world.ts'
 
 const NAMES = ['Rocket Pug', 'Quiet Owl', 'Lava Frog', 'Neon Yak', 'Paper Koi', 'Turbo Snail', 'Moss Crab', 'Solar Ant']
+/** Tokens a curve sells before it completes (793.1M). */
+const PUMP_REAL_TOKENS = PUMP_TOTAL_SUPPLY - PUMP_RESERVED_TOKENS
 /** One step in this many creates a coin. */
 const CREATE_EVERY = 4
 const BUNDLE_EVERY = 3
 const RUNNER_EVERY = 4
 const BUNDLERS = 4
+/** The smart wallets, what each buys of a runner at launch, and the progress they sell out at. */
+export const SMART_WALLETS = ['ticker:smart-0', 'ticker:smart-1', 'ticker:smart-2'] as const
+const SMART_BUY_SOL = 1
+const SMART_EXIT_LEFT_SHARE = 0.4
 
 export interface TickerCoin {
   mint: string
@@ -25,6 +32,8 @@ export interface TickerCoin {
   pool: Pool
   runner: boolean
   bundled: boolean
+  /** Runners: whether the smart wallets have sold out. */
+  smartExited: boolean
 }
 
 export type TickAction =
@@ -80,6 +89,16 @@ export class LaunchTicker {
 
   async #step(): Promise<TickAction> {
     const n = this.#steps++
+    const exiting = this.coins.find(
+      (coin) =>
+        coin.runner && !coin.smartExited && Number(this.left(coin)) <= Number(PUMP_REAL_TOKENS) * SMART_EXIT_LEFT_SHARE,
+    )
+    if (exiting) {
+      exiting.smartExited = true
+      for (const name of SMART_WALLETS)
+        await trade(this.world, await this.world.signer(name), exiting.pool, 'sell', 1_000)
+      return { kind: 'trade', mint: exiting.mint, side: 'sell', sol: 0 }
+    }
     const live = this.coins.filter((coin) => this.left(coin) > 0n)
     if (n % CREATE_EVERY === 0 || live.length === 0) return { kind: 'create', coin: await this.#create() }
     // Runners draw more of the trades, and buy big.
@@ -105,7 +124,11 @@ export class LaunchTicker {
         for (let i = 0; i < BUNDLERS; i++)
           await trade(this.world, await this.world.wallet(`ticker:bundler-${index}-${i}`, 5), pool, 'buy', 2)
       })
-    const coin = { mint: pool.baseMint, symbol, pool, runner: index % RUNNER_EVERY === 1, bundled }
+    const runner = index % RUNNER_EVERY === 1
+    if (runner)
+      for (const name of SMART_WALLETS)
+        await trade(this.world, await this.world.wallet(name, 0), pool, 'buy', SMART_BUY_SOL)
+    const coin = { mint: pool.baseMint, symbol, pool, runner, bundled, smartExited: false }
     this.coins.push(coin)
     return coin
   }

@@ -160,6 +160,7 @@ describe('the CLI', () => {
     for (const [command, path] of [
       ['launches', '/launch/radar'],
       ['graduating', '/graduation/radar'],
+      ['smart-money', '/scan/smart-money'],
     ] as const) {
       const { stdout, code } = await run(command, '--limit', '5', '--json')
       expect(code).toBe(0)

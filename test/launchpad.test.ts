@@ -5,7 +5,7 @@ import { startLaunchIngester } from '../src/launchpad/index.ts'
 import { PUMP_INITIAL_REAL_TOKENS } from '../src/launchpad/curves.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import type { TickerCoin } from '../sandbox/ticker.ts'
+import { SMART_WALLETS, type TickerCoin } from '../sandbox/ticker.ts'
 import pino from 'pino'
 import { loadConfig } from '../src/core/config.ts'
 import { createContext } from '../src/context.ts'
@@ -119,6 +119,38 @@ describe('POST /graduation/radar', () => {
     const after = (await post('/graduation/radar', { min_progress_pct: 50 })).body
     expect(after.items.map((entry: { token_address: string }) => entry.token_address)).not.toContain(runner.mint)
   })
+})
+
+describe('POST /scan/smart-money', () => {
+  test('the smart wallets prove themselves on three runners; the fourth they buy is at the top', async () => {
+    const exited = () => ticker.coins.filter((coin) => coin.runner && coin.smartExited).length
+    const fresh = () => ticker.coins.find((coin) => coin.runner && !coin.smartExited && exited() >= 3)
+    for (let i = 0; i < 800 && !fresh(); i++) await ticker.step(STEP_S)
+    const runner = fresh()!
+    expect(runner).toBeDefined()
+    for (const coin of ticker.coins) await indexed(coin)
+    const { status, body, errors } = await post('/scan/smart-money', { interval: '24h' })
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(body.proven_wallets).toBeGreaterThanOrEqual(SMART_WALLETS.length)
+    const item = body.items.find((entry: { token_address: string }) => entry.token_address === runner.mint)
+    expect(item).toMatchObject({
+      rank: 1,
+      smart_wallets: SMART_WALLETS.length,
+      smart_buys: SMART_WALLETS.length,
+      smart_sells: 0,
+    })
+    // What the chain says they paid: the pool book's buys by the smart wallets.
+    const smart = new Set(
+      await Promise.all(SMART_WALLETS.map(async (name) => (await sandbox.world.signer(name)).address as string)),
+    )
+    const paid = sandbox.world.pools
+      .tradesOf(runner.pool.address)
+      .filter((trade) => smart.has(trade.wallet) && trade.side === 'buy')
+      .reduce((sum, trade) => sum + Number(trade.quoteAmount) / 1e9, 0)
+    expect(item.net_flow_sol).toBeCloseTo(paid, 3)
+    expect(item.quick_scan).not.toBeNull()
+  }, 120_000)
 })
 
 describe('the ingester', () => {

@@ -42,6 +42,7 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_launch_radar',
       'sol_market_intel',
       'sol_quick_scan',
+      'sol_scan_smart_money',
       'sol_scan_trending',
       'sol_signal_radar',
       'sol_trade_currencies',

@@ -61,6 +61,7 @@ const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /wallet/intel': async () => ({ wallet_address: buyer.address }),
   'POST /launch/radar': async () => ({ limit: 3 }),
   'POST /graduation/radar': async () => ({ limit: 3 }),
+  'POST /scan/smart-money': async () => ({ limit: 3 }),
   'POST /scan/trending': async () => ({ limit: 3 }),
   'POST /signal/radar': async () => ({ limit: 3 }),
 }
@@ -84,6 +85,7 @@ describe('every priced route, from the registry', () => {
       'POST /wallet/intel': '0.10',
       'POST /launch/radar': '0.05',
       'POST /graduation/radar': '0.06',
+      'POST /scan/smart-money': '0.05',
       'POST /scan/trending': '0.02',
       'POST /signal/radar': '0.04',
     })

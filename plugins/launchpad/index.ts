@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../src/context.ts'
 import { arrivalOf } from '../../src/core/request.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
 import { manifest } from './manifest.ts'
-import { graduationRadar, launchRadar } from './radar.ts'
+import { graduationRadar, launchRadar, smartMoney } from './radar.ts'
 
 export { manifest }
 
@@ -21,7 +21,7 @@ export function launchpadPlugin(ctx: ServiceContext) {
     return new Elysia({ name: 'plugin:launchpad' })
   }
   ctx.registry.register(manifest)
-  const { launchRadar: launch, graduationRadar: graduation } = manifest.routes
+  const { launchRadar: launch, graduationRadar: graduation, smartMoney: smart } = manifest.routes
   return new Elysia({ name: 'plugin:launchpad' })
     .post(
       launch.path,
@@ -32,5 +32,10 @@ export function launchpadPlugin(ctx: ServiceContext) {
       graduation.path,
       ({ body, request }) => graduationRadar(ctx, body, arrivalOf(request) + LAUNCHPAD_DEADLINE_MS),
       routeOptions(ctx, graduation),
+    )
+    .post(
+      smart.path,
+      ({ body, request }) => smartMoney(ctx, body, arrivalOf(request) + LAUNCHPAD_DEADLINE_MS),
+      routeOptions(ctx, smart),
     )
 }

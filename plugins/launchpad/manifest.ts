@@ -102,6 +102,41 @@ const Preset = Type.Optional(
   ),
 )
 
+export const SMART_INTERVALS = { '5m': 300, '1h': 3_600, '6h': 21_600, '24h': 86_400 } as const
+export const SMART_LIMIT = { default: 10, max: 25 } as const
+
+export const SmartMoneyItem = Type.Object({
+  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  token_address: Type.String(),
+  symbol: Type.String(),
+  name: Type.String(),
+  smart_wallets: Type.Integer({ minimum: 0, description: 'Proven wallets that bought it in the interval' }),
+  smart_buys: Type.Integer({ minimum: 0 }),
+  smart_sells: Type.Integer({ minimum: 0 }),
+  net_flow_sol: Type.Number({ description: 'What proven wallets bought minus what they sold in the interval, SOL' }),
+  net_flow_usd: N("The same in USD at today's SOL price; null without it"),
+  bonding_progress_pct: Type.Number({ minimum: 0, maximum: 100 }),
+  stage: LaunchItem.properties.stage,
+  quick_scan: QuickScanSnapshot,
+})
+
+export const SmartMoneyResult = FeedResult(
+  {
+    interval: Type.Union(Object.keys(SMART_INTERVALS).map((key) => Type.Literal(key))),
+    source: Type.Literal('launchpad_index', {
+      description: 'Proven wallets and their buys read from the launchpad index (docs/catalogue.md §Smart money)',
+    }),
+    proven_wallets: Type.Integer({
+      minimum: 0,
+      description: 'Wallets the index proves: 3+ round trips, 60%+ won, in profit',
+    }),
+    index: IndexState,
+    items: Type.Array(SmartMoneyItem),
+    focus: Type.Union([SmartMoneyItem, Type.Null()]),
+  },
+  'Launchpad coins that wallets with a proven record are buying, each with its quick-scan grade',
+)
+
 export const manifest = defineManifest({
   name: 'launchpad',
   routes: {
@@ -155,6 +190,30 @@ export const manifest = defineManifest({
         limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
       }),
       response: GraduationRadarResult,
+      rateLimit: 'scanner',
+      tags: ['catalogue'],
+    },
+    smartMoney: {
+      method: 'POST',
+      path: '/scan/smart-money',
+      summary: 'What wallets with a proven record are buying on the launchpad',
+      description:
+        'Wallets proven by their own round trips in the launchpad index (3 or more, 60% won, in profit), and the coins ' +
+        'they bought in `interval` net of what they sold: `smart_wallets`, `net_flow_sol` (and USD), bonding progress and ' +
+        'each coin’s quick-scan grade. Read from the pump.fun program’s events: launchpad coins only. With ' +
+        '`token_address`, that coin’s flow whatever it is. Answers within 8 s.',
+      price: { usd: '0.05' },
+      body: Type.Object({
+        token_address: FocusToken,
+        interval: Type.Optional(
+          Type.Union(
+            Object.keys(SMART_INTERVALS).map((key) => Type.Literal(key)),
+            { default: '1h', description: 'The window the buys are counted over (default 1h)' },
+          ),
+        ),
+        limit: FeedLimit(SMART_LIMIT.default, SMART_LIMIT.max),
+      }),
+      response: SmartMoneyResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
     },

@@ -5,7 +5,8 @@ import { feedQuality, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts
 import { type CurveReading, readCurve } from '../../src/launchpad/curves.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
-import type { CurveRow } from '../../src/store/launches.ts'
+import type { CurveRow, TradeRow } from '../../src/store/launches.ts'
+import { smartFlows, walletRecords } from '../../src/launchpad/smart-money.ts'
 import {
   type GraduationRadarResult,
   GRADUATION_MIN_PROGRESS,
@@ -15,6 +16,10 @@ import {
   NEAR_COMPLETION_PCT,
   NEW_WITHIN_MIN,
   type PRESETS,
+  SMART_INTERVALS,
+  SMART_LIMIT,
+  type SmartMoneyItem,
+  type SmartMoneyResult,
   type STAGES,
 } from './manifest.ts'
 
@@ -32,26 +37,28 @@ const WASH_PCT = 50
 interface Read {
   curve: CurveRow
   reading: CurveReading
+  trades: TradeRow[]
 }
 
 /** The index's active curves, each read; and the state of the index. */
 async function readIndex(
   ctx: ServiceContext,
   wallS: number,
-): Promise<{ reads: Read[]; index: Static<typeof LaunchRadarResult>['index'] }> {
+): Promise<{ reads: Read[]; nowS: number; index: Static<typeof LaunchRadarResult>['index'] }> {
   const curves = await ctx.store.launches.curves({ since: wallS - INDEX_WINDOW_S, limit: INDEX_READ_LIMIT })
   // "Now" is the later of the wall clock and the newest event: a chain clock running ahead never makes ages negative.
   const newest = Math.max(0, ...curves.map((curve) => Math.max(curve.lastTradeAt ?? 0, curve.createdAt ?? 0)))
   const nowS = Math.max(wallS, newest)
   const reads = await Promise.all(
-    curves.map(async (curve) => ({
-      curve,
-      reading: readCurve(curve, await ctx.store.launches.trades(curve.mint), nowS),
-    })),
+    curves.map(async (curve) => {
+      const trades = await ctx.store.launches.trades(curve.mint)
+      return { curve, trades, reading: readCurve(curve, trades, nowS) }
+    }),
   )
   const status = ctx.launchpad?.status
   return {
     reads,
+    nowS,
     index: {
       ingesting: status !== undefined && status.state !== 'stopped',
       state: status?.state ?? 'off',
@@ -273,5 +280,85 @@ export async function graduationRadar(
       : next
         ? `${items.length} curves at ${minProgress}% or more; next to graduate: ${next.symbol || next.token_address} at ${next.bonding_progress_pct}%${next.minutes_to_graduation === null ? '' : `, in about ${next.minutes_to_graduation} min`}.`
         : `No curve at ${minProgress}% or more is bonding now.`,
+  }
+}
+
+export interface SmartMoneyRequest {
+  token_address?: string
+  interval?: keyof typeof SMART_INTERVALS
+  limit?: number
+}
+
+/** Smart money: the index's proven wallets, and the coins they bought in the interval net of their sells. */
+export async function smartMoney(
+  ctx: ServiceContext,
+  request: SmartMoneyRequest,
+  deadlineAt: number,
+): Promise<Static<typeof SmartMoneyResult>> {
+  const interval = request.interval ?? '1h'
+  const limit = request.limit ?? SMART_LIMIT.default
+  const missing = new Set<string>()
+  const [{ reads, index, nowS }, sol] = await Promise.all([readIndex(ctx, Math.floor(Date.now() / 1000)), solUsd(ctx)])
+  const noFeed = indexMissing(index, missing)
+  if (sol === null) missing.add('sol_usd')
+  const byMint = new Map(reads.map((read) => [read.curve.mint, read]))
+  const trades = new Map(reads.map((read) => [read.curve.mint, read.trades]))
+  const { proven } = walletRecords(trades)
+  const flows = smartFlows(trades, proven, nowS - SMART_INTERVALS[interval])
+  const listed = flows.slice(0, limit)
+  const focusMint = request.token_address
+  const focusRead = focusMint ? byMint.get(focusMint) : undefined
+  if (focusMint && !focusRead) missing.add('focus')
+  const grades = await snapshotsOf(
+    ctx,
+    [...listed.map((flow) => flow.mint), ...(focusRead ? [focusRead.curve.mint] : [])],
+    deadlineAt,
+    missing,
+  )
+  const stage = (read: Read) => stageOf(read.curve, read.reading, NEW_WITHIN_MIN.default * 60)
+  const toItem = (
+    read: Read,
+    flow: { netFlowSol: number; buys: number; sells: number; wallets: string[] } | undefined,
+    rank: number | null,
+    grade: Snapshot,
+  ): Static<typeof SmartMoneyItem> => ({
+    rank,
+    token_address: read.curve.mint,
+    symbol: read.curve.symbol,
+    name: read.curve.name,
+    smart_wallets: flow?.wallets.length ?? 0,
+    smart_buys: flow?.buys ?? 0,
+    smart_sells: flow?.sells ?? 0,
+    net_flow_sol: flow?.netFlowSol ?? 0,
+    net_flow_usd: sol === null ? null : Math.round((flow?.netFlowSol ?? 0) * sol * 100) / 100,
+    bonding_progress_pct: read.reading.progressPct,
+    stage: stage(read),
+    quick_scan: grade,
+  })
+  const items = listed.map((flow, i) => toItem(byMint.get(flow.mint)!, flow, i + 1, grades[i] ?? null))
+  const focusFlow = focusRead
+    ? smartFlows(new Map([[focusRead.curve.mint, focusRead.trades]]), proven, nowS - SMART_INTERVALS[interval])[0]
+    : undefined
+  const focus = focusRead
+    ? (items.find((item) => item.token_address === focusRead.curve.mint) ??
+      toItem(focusRead, focusFlow, null, grades.at(-1) ?? null))
+    : null
+  const top = items[0]
+  return {
+    schema_version: SCHEMA_VERSION,
+    data_quality: feedQuality(missing, noFeed),
+    missing_fields: [...missing],
+    generated_at: new Date().toISOString(),
+    interval,
+    source: 'launchpad_index',
+    proven_wallets: proven.size,
+    index,
+    items,
+    focus,
+    summary: noFeed
+      ? 'The launchpad index is empty and not being followed on this instance (listed in missing_fields).'
+      : top
+        ? `${proven.size} proven wallets; over ${interval} they bought ${items.length} coins on net, led by ${top.symbol || top.token_address} (${top.smart_wallets} wallets, +${top.net_flow_sol} SOL).`
+        : `${proven.size} proven wallets; none bought on net over ${interval}.`,
   }
 }

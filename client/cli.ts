@@ -11,6 +11,7 @@
  *   solsentry launches [--stage new_creation|near_completion|both] [--preset none|safe|strict] [--limit 20]
  *   solsentry graduating [--min-progress 50] [--limit 20]
  *   solsentry smart-money [--interval 1h] [--limit 10]
+ *   solsentry momentum [--min-progress 60] [--limit 5]
  *   solsentry trending [--interval 1h] [--sort trending|volume|organic] [--limit 20] [--focus <mint>]
  *   solsentry radar [--interval 1h] [--min-signals 2] [--limit 10] [--focus <mint>]
  *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
@@ -25,6 +26,7 @@ import {
   renderDeepDive,
   renderExitCheck,
   renderExitCrossCheck,
+  renderGraduationMomentum,
   renderGraduationRadar,
   renderLaunchRadar,
   renderJob,
@@ -56,6 +58,8 @@ commands
                       live launchpad coins, manipulation flags, grades (0.05 USD)
   graduating [--min-progress 50] [--limit n] [--focus <mint>]
                       bonding curves about to graduate, soonest first (0.06 USD)
+  momentum [--min-progress 60] [--limit n] [--focus <mint>]
+                      the near-graduation curves with momentum, scored and checked (0.40 USD)
   smart-money [--interval 5m|1h|6h|24h] [--limit n] [--focus <mint>]
                       launchpad coins proven wallets are buying (0.05 USD)
   trending [--interval 5m|1h|6h|24h] [--sort trending|volume|organic] [--limit n] [--focus <mint>]
@@ -253,6 +257,20 @@ export async function main(argv: string[]): Promise<number> {
         }),
       )
       print(radar, () => renderLaunchRadar(style, radar))
+      return 0
+    }
+    case 'momentum': {
+      const solsentry = await clientOf(flags)
+      const min = text(flags, 'min-progress')
+      const feed = await withProgress(
+        'graduation momentum (up to 15 s)',
+        solsentry.graduationMomentum({
+          ...(text(flags, 'limit') ? { limit: Number(text(flags, 'limit')) } : {}),
+          ...(text(flags, 'focus') ? { token_address: text(flags, 'focus') } : {}),
+          ...(min ? { min_progress_pct: Number(min) } : {}),
+        }),
+      )
+      print(feed, () => renderGraduationMomentum(style, feed))
       return 0
     }
     case 'smart-money': {

@@ -182,6 +182,13 @@ export class Solsentry {
     return this.call('POST /graduation/radar', options)
   }
 
+  /** The top near-graduation curves, enriched and scored for momentum (0.40 USD). */
+  graduationMomentum(
+    options: InputOf<'POST /graduation/momentum'> = {},
+  ): Promise<OutputOf<'POST /graduation/momentum'>> {
+    return this.call('POST /graduation/momentum', options)
+  }
+
   /** Launchpad coins that wallets with a proven record are buying (0.05 USD). */
   smartMoney(options: InputOf<'POST /scan/smart-money'> = {}): Promise<OutputOf<'POST /scan/smart-money'>> {
     return this.call('POST /scan/smart-money', options)

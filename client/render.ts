@@ -11,6 +11,7 @@ import type {
   QuickScan,
   SignalRadar,
   TradeJob,
+  GraduationMomentum,
   GraduationRadar,
   LaunchRadar,
   SmartMoney,
@@ -403,5 +404,29 @@ export function renderSmartMoney(style: Style, feed: SmartMoney): string {
     ),
   ]
   if (feed.items.length === 0) lines.push(paint(style, '  no net buying by proven wallets now', 'dim'))
+  return [...lines, '', feed.summary].join('\n')
+}
+
+const LABEL_TONE: Record<string, Tone> = { HOT: 'red', HEATING: 'yellow', COOLING: 'cyan', FLAT: 'dim' }
+
+export function renderGraduationMomentum(style: Style, feed: GraduationMomentum): string {
+  const lines = [
+    `${paint(style, 'Graduation momentum', 'bold')}  ${feed.min_progress_pct}% or more · ${quality(style, feed)}`,
+    '',
+  ]
+  for (const item of feed.items) {
+    const missing = Object.entries(item.components)
+      .filter(([, state]) => state === 'missing')
+      .map(([name]) => name.replace('_', ' '))
+    lines.push(
+      `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${paint(style, `${item.momentum_score}/100 ${item.label}`, 'bold', LABEL_TONE[item.label] ?? 'blue')}  ${item.bonding_progress_pct.toFixed(1)}% bonded${missing.length ? paint(style, `  (no ${missing.join(', ')})`, 'dim') : ''}`,
+      paint(
+        style,
+        `       ${item.cited_factors.map((factor) => `${factor.factor.toLowerCase().replaceAll('_', ' ')} ${factor.points > 0 ? '+' : ''}${factor.points}`).join(', ')}`,
+        'dim',
+      ),
+    )
+  }
+  if (feed.items.length === 0) lines.push(paint(style, '  no curve that close now', 'dim'))
   return [...lines, '', feed.summary].join('\n')
 }

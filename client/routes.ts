@@ -37,3 +37,4 @@ export type WalletIntel = OutputOf<'POST /wallet/intel'>
 export type LaunchRadar = OutputOf<'POST /launch/radar'>
 export type GraduationRadar = OutputOf<'POST /graduation/radar'>
 export type SmartMoney = OutputOf<'POST /scan/smart-money'>
+export type GraduationMomentum = OutputOf<'POST /graduation/momentum'>

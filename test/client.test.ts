@@ -161,6 +161,7 @@ describe('the CLI', () => {
       ['launches', '/launch/radar'],
       ['graduating', '/graduation/radar'],
       ['smart-money', '/scan/smart-money'],
+      ['momentum', '/graduation/momentum'],
     ] as const) {
       const { stdout, code } = await run(command, '--limit', '5', '--json')
       expect(code).toBe(0)

@@ -27,7 +27,7 @@ describe('GET /health', () => {
       { routes: ['POST /signal/radar'], why: expect.stringContaining('JUPITER_URL') },
       { routes: ['POST /wallet/intel'], why: expect.stringContaining('SOLANA_RPC_URL') },
       {
-        routes: ['POST /launch/radar', 'POST /graduation/radar', 'POST /scan/smart-money'],
+        routes: ['POST /launch/radar', 'POST /graduation/radar', 'POST /graduation/momentum', 'POST /scan/smart-money'],
         why: expect.stringContaining('SOLANA_RPC_URL'),
       },
     ])

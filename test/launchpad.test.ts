@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { LAUNCHPAD_DEADLINE_MS } from '../plugins/launchpad/index.ts'
+import { LAUNCHPAD_DEADLINE_MS, MOMENTUM_DEADLINE_MS } from '../plugins/launchpad/index.ts'
 import { createApp } from '../src/app.ts'
 import { startLaunchIngester } from '../src/launchpad/index.ts'
 import { PUMP_INITIAL_REAL_TOKENS } from '../src/launchpad/curves.ts'
@@ -119,6 +119,37 @@ describe('POST /graduation/radar', () => {
     const after = (await post('/graduation/radar', { min_progress_pct: 50 })).body
     expect(after.items.map((entry: { token_address: string }) => entry.token_address)).not.toContain(runner.mint)
   })
+})
+
+describe('POST /graduation/momentum', () => {
+  test('a filling runner: scored with every point cited, its components answered, its exit and developer read', async () => {
+    const filling = () => ticker.coins.find((coin) => coin.runner && ticker.left(coin) > 0n && progressOf(coin) >= 60)
+    for (let i = 0; i < 400 && !filling(); i++) await ticker.step(STEP_S)
+    const runner = filling()!
+    await indexed(runner)
+    const { status, body, errors, ms } = await post('/graduation/momentum', { min_progress_pct: 60 })
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(ms).toBeLessThan(MOMENTUM_DEADLINE_MS + 1_000)
+    const item = body.items.find((entry: { token_address: string }) => entry.token_address === runner.mint)
+    expect(item).toBeDefined()
+    expect(item.momentum_score).toBe(
+      Math.max(
+        0,
+        item.cited_factors.reduce((sum: number, factor: { points: number }) => sum + factor.points, 0),
+      ),
+    )
+    expect(item.components).toMatchObject({
+      exit_check: 'answered',
+      developer_history: 'answered',
+      quick_scan: 'answered',
+    })
+    expect(item.sellable).toBe(true)
+    expect(item.developer_previous_rugs).toBe(0)
+    expect(['HOT', 'HEATING', 'COOLING', 'FLAT']).toContain(item.label)
+    const scores = body.items.map((entry: { momentum_score: number }) => entry.momentum_score)
+    expect(scores).toEqual([...scores].sort((a, b) => b - a))
+  }, 120_000)
 })
 
 describe('POST /scan/smart-money', () => {

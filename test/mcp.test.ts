@@ -38,6 +38,7 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_deep_dive',
       'sol_exit_check',
       'sol_exit_cross_check',
+      'sol_graduation_momentum',
       'sol_graduation_radar',
       'sol_launch_radar',
       'sol_market_intel',

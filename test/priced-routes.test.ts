@@ -62,6 +62,7 @@ const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /launch/radar': async () => ({ limit: 3 }),
   'POST /graduation/radar': async () => ({ limit: 3 }),
   'POST /scan/smart-money': async () => ({ limit: 3 }),
+  'POST /graduation/momentum': async () => ({ limit: 2 }),
   'POST /scan/trending': async () => ({ limit: 3 }),
   'POST /signal/radar': async () => ({ limit: 3 }),
 }
@@ -86,6 +87,7 @@ describe('every priced route, from the registry', () => {
       'POST /launch/radar': '0.05',
       'POST /graduation/radar': '0.06',
       'POST /scan/smart-money': '0.05',
+      'POST /graduation/momentum': '0.40',
       'POST /scan/trending': '0.02',
       'POST /signal/radar': '0.04',
     })

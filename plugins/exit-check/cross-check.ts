@@ -3,7 +3,7 @@ import { beforeDeadline } from '../../src/core/deadline.ts'
 import type { TokenContext } from '../../src/facts/context.ts'
 import { HOME_CHAINS, type HomeChain, LIFI_NO_QUOTE, type LifiQuote, type LifiSource } from '../../src/sources/lifi.ts'
 import { UpstreamError } from '../../src/sources/upstream.ts'
-import { exitCheck } from './exit.ts'
+import { exitCheck } from '../../src/exit/exit-check.ts'
 import type { ExitCrossCheckResult } from './manifest.ts'
 
 type Answer = Static<typeof ExitCrossCheckResult>

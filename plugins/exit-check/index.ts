@@ -5,7 +5,7 @@ import { routeOptions } from '../../src/core/route-options.ts'
 import { createTokenContext } from '../../src/facts/index.ts'
 import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { crossCheck } from './cross-check.ts'
-import { exitCheck } from './exit.ts'
+import { exitCheck } from '../../src/exit/exit-check.ts'
 import { crossCheckManifest, EXIT_SIZE_USDC, manifest } from './manifest.ts'
 
 export { crossCheckManifest, manifest }

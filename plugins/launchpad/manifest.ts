@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
 import { FeedLimit, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed.ts'
+import { MOMENTUM_LABELS } from '../../src/launchpad/momentum.ts'
 
 export const STAGES = ['new_creation', 'near_completion', 'both'] as const
 export const PRESETS = ['none', 'safe', 'strict'] as const
@@ -137,6 +138,53 @@ export const SmartMoneyResult = FeedResult(
   'Launchpad coins that wallets with a proven record are buying, each with its quick-scan grade',
 )
 
+export const MOMENTUM_LIMIT = { default: 5, max: 10 } as const
+export const MOMENTUM_MIN_PROGRESS = { default: 60 } as const
+const ComponentState = Type.Union([Type.Literal('answered'), Type.Literal('missing')])
+
+export const MomentumItem = Type.Object({
+  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  token_address: Type.String(),
+  symbol: Type.String(),
+  name: Type.String(),
+  bonding_progress_pct: Type.Number({ minimum: 0, maximum: 100 }),
+  fill_rate_pct_per_min: N('Progress gained per minute over the last 10 minutes'),
+  minutes_to_graduation: N('At that rate; null when it is not filling'),
+  momentum_score: Type.Integer({ minimum: 0, maximum: 100 }),
+  label: Type.Union(
+    MOMENTUM_LABELS.map((label) => Type.Literal(label)),
+    {
+      description: 'HOT ≥ 75, HEATING ≥ 50, COOLING ≥ 25, else FLAT',
+    },
+  ),
+  cited_factors: Type.Array(Type.Object({ factor: Type.String(), points: Type.Integer(), detail: Type.String() }), {
+    description: 'Every point of the score, and every cap, with why (docs/catalogue.md)',
+  }),
+  components: Type.Object(
+    {
+      market_intel: ComponentState,
+      exit_check: ComponentState,
+      developer_history: ComponentState,
+      quick_scan: ComponentState,
+    },
+    { description: 'Which enrichments answered within the deadline (a missing one adds nothing)' },
+  ),
+  sellable: Type.Union([Type.Boolean(), Type.Null()], { description: "The exit check's verdict for 10 USDC" }),
+  developer_previous_rugs: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  flags: LaunchItem.properties.flags,
+  quick_scan: QuickScanSnapshot,
+})
+
+export const MomentumResult = FeedResult(
+  {
+    min_progress_pct: Type.Number(),
+    index: IndexState,
+    items: Type.Array(MomentumItem),
+    focus: Type.Union([MomentumItem, Type.Null()]),
+  },
+  'The top near-graduation candidates enriched with market intel, an exit check and developer history',
+)
+
 export const manifest = defineManifest({
   name: 'launchpad',
   routes: {
@@ -190,6 +238,32 @@ export const manifest = defineManifest({
         limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
       }),
       response: GraduationRadarResult,
+      rateLimit: 'scanner',
+      tags: ['catalogue'],
+    },
+    momentum: {
+      method: 'POST',
+      path: '/graduation/momentum',
+      summary: 'Which near-graduation curve has the momentum, and is it safe to ride?',
+      description:
+        'The top candidates of the graduation radar (at least `min_progress_pct` sold, default 60), each enriched with ' +
+        'market intel, an exit check and its developer’s history: `momentum_score` 0–100 and a label (HOT, HEATING, ' +
+        'COOLING, FLAT) with every point cited, hard caps (not sellable, a developer who rugged, a D/F grade), and which ' +
+        'components answered. Answers within 15 s.',
+      price: { usd: '0.40' },
+      body: Type.Object({
+        token_address: FocusToken,
+        min_progress_pct: Type.Optional(
+          Type.Number({
+            minimum: 0,
+            maximum: 100,
+            default: MOMENTUM_MIN_PROGRESS.default,
+            description: 'Least bonding progress, percent (default 60)',
+          }),
+        ),
+        limit: FeedLimit(MOMENTUM_LIMIT.default, MOMENTUM_LIMIT.max),
+      }),
+      response: MomentumResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
     },

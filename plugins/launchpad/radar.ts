@@ -34,14 +34,14 @@ const BUNDLE_MIN = 3
 const SNIPED_PCT = 20
 const WASH_PCT = 50
 
-interface Read {
+export interface Read {
   curve: CurveRow
   reading: CurveReading
   trades: TradeRow[]
 }
 
 /** The index's active curves, each read; and the state of the index. */
-async function readIndex(
+export async function readIndex(
   ctx: ServiceContext,
   wallS: number,
 ): Promise<{ reads: Read[]; nowS: number; index: Static<typeof LaunchRadarResult>['index'] }> {
@@ -75,7 +75,7 @@ function stageOf(curve: CurveRow, reading: CurveReading, newWithinS: number): It
   return 'bonding'
 }
 
-function flagsOf(reading: CurveReading, grade: Snapshot): Flag[] {
+export function flagsOf(reading: CurveReading, grade: Snapshot): Flag[] {
   const flags: Flag[] = []
   if (reading.bundledBuyers >= BUNDLE_MIN) flags.push('BUNDLED_LAUNCH')
   if ((reading.sniperSharePct ?? 0) > SNIPED_PCT) flags.push('SNIPED')
@@ -144,7 +144,7 @@ function itemOf(read: Read, rank: number | null, stage: Item['stage'], grade: Sn
 }
 
 /** The index's state as missing data: nothing indexed and nothing ingesting is LIMITED; catching up is PARTIAL. */
-function indexMissing(index: Static<typeof LaunchRadarResult>['index'], missing: Set<string>): boolean {
+export function indexMissing(index: Static<typeof LaunchRadarResult>['index'], missing: Set<string>): boolean {
   if (index.state !== 'live') missing.add('launch_index')
   return index.curves_indexed === 0 && index.state !== 'live'
 }

@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox'
-import type { TokenContext } from '../../src/facts/context.ts'
-import type { MintFact } from '../../src/facts/types.ts'
-import type { JupiterQuote } from '../../src/sources/jupiter.ts'
-import { UpstreamError } from '../../src/sources/upstream.ts'
-import type { ExitCheckResult } from './manifest.ts'
+import type { TokenContext } from '../facts/context.ts'
+import type { MintFact } from '../facts/types.ts'
+import type { JupiterQuote } from '../sources/jupiter.ts'
+import { UpstreamError } from '../sources/upstream.ts'
+import type { ExitCheckResult } from './schemas.ts'
 
 type Answer = Static<typeof ExitCheckResult>
 type Blocker = Answer['blockers'][number]

@@ -1,4 +1,5 @@
 /** `npm run bench -- <name> [options]`: runs one bench from bench/ and prints its figures. */
+import * as catalogue from './catalogue.ts'
 import * as http from './http.ts'
 import * as sandboxRpc from './sandbox-rpc.ts'
 import * as sources from './sources.ts'
@@ -13,6 +14,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
   scanners,
   payments,
   trade,
+  catalogue,
 }
 
 const [name, ...args] = process.argv.slice(2)

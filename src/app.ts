@@ -7,7 +7,13 @@ import {
   exitCrossCheckPlugin,
   manifest as exitCheckManifest,
 } from '../plugins/exit-check/index.ts'
-import { launchpadPlugin, manifest as launchpadManifest } from '../plugins/launchpad/index.ts'
+import {
+  graduationRadarManifest,
+  launchpadPlugin,
+  launchRadarManifest,
+  momentumManifest,
+  smartMoneyManifest,
+} from '../plugins/launchpad/index.ts'
 import { marketIntel, manifest as marketIntelManifest } from '../plugins/market-intel/index.ts'
 import { mcp, manifest as mcpManifest } from '../plugins/mcp/index.ts'
 import { quickScan, manifest as quickScanManifest } from '../plugins/quick-scan/index.ts'
@@ -37,7 +43,10 @@ export const SERVICE_MANIFESTS = [
   trendingManifest,
   signalRadarManifest,
   walletIntelManifest,
-  launchpadManifest,
+  launchRadarManifest,
+  graduationRadarManifest,
+  momentumManifest,
+  smartMoneyManifest,
   mcpManifest,
   webManifest,
 ] as const

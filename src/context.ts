@@ -7,7 +7,7 @@ import type { Sources } from './facts/context.ts'
 import { createSources } from './sources/index.ts'
 import { SignalRegistry } from './pipeline/registry.ts'
 import { QuickGrades } from './pipeline/quick-grades.ts'
-import type { LaunchIngester } from './launchpad/ingester.ts'
+import type { LaunchFollower } from './launchpad/lease.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { FacilitatorClient } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
@@ -35,7 +35,7 @@ export interface ServiceContext {
   /** Every signal the scanners run: the built-ins and the third-party packages of SIGNAL_PLUGINS. */
   signals: SignalRegistry
   /** The launchpad ingester this instance runs (started by main.ts, or a test); absent when it runs none. */
-  launchpad?: LaunchIngester
+  launchpad?: LaunchFollower
   /** The quick scan's grade of the tokens a feed names: coalesced, cached a minute, a few cold scans at a time. */
   grades: QuickGrades
   /**

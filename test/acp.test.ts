@@ -40,13 +40,26 @@ const phaseOf = (id: string, phases: string[]) =>
   )
 
 describe('ACP offerings, from the manifests', () => {
-  test('every paid scanner at its manifest price, the requirement its request schema; trade execute is not offered', () => {
+  test('every paid skill at its manifest price (the catalogue services at the spec catalog’s prices), the requirement its request schema; trade execute is not offered', () => {
     const offerings = acpOfferings(ctx)
     expect(offerings.map(({ name, priceUsd }) => [name, priceUsd])).toEqual([
       ['sol_quick_scan', '0.02'],
       ['sol_market_intel', '0.20'],
       ['sol_deep_dive', '0.50'],
+      // Spec §4.7: the catalog's services and marketplace prices.
+      ['trending', '0.02'],
+      ['signal_radar', '0.04'],
+      ['launch_radar', '0.05'],
+      ['graduation_radar', '0.06'],
+      ['graduation_momentum', '0.40'],
+      ['smart_money', '0.05'],
     ])
+    // Each takes {token_address} (spec §4.7): a requirement of just that is valid for every catalogue offering.
+    for (const offering of offerings.slice(3)) {
+      const schema = offering.requirementSchema as { properties: Record<string, unknown>; required?: string[] }
+      expect(Object.keys(schema.properties)).toContain('token_address')
+      expect(schema.required ?? []).toEqual([])
+    }
     expect(offerings[0]!.requirementSchema).toMatchObject({ type: 'object', required: ['token_address'] })
   })
 })

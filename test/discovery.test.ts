@@ -26,10 +26,10 @@ describe('GET /health', () => {
       { routes: ['POST /scan/trending'], why: expect.stringContaining('JUPITER_URL') },
       { routes: ['POST /signal/radar'], why: expect.stringContaining('JUPITER_URL') },
       { routes: ['POST /wallet/intel'], why: expect.stringContaining('SOLANA_RPC_URL') },
-      {
-        routes: ['POST /launch/radar', 'POST /graduation/radar', 'POST /graduation/momentum', 'POST /scan/smart-money'],
-        why: expect.stringContaining('SOLANA_RPC_URL'),
-      },
+      { routes: ['POST /launch/radar'], why: expect.stringContaining('SOLANA_RPC_URL') },
+      { routes: ['POST /graduation/radar'], why: expect.stringContaining('SOLANA_RPC_URL') },
+      { routes: ['POST /graduation/momentum'], why: expect.stringContaining('SOLANA_RPC_URL') },
+      { routes: ['POST /scan/smart-money'], why: expect.stringContaining('SOLANA_RPC_URL') },
     ])
     expect((await send(app, 'POST', '/scan/trending', { json: {} })).status).toBe(404)
     expect(ctx.registry.routes().map((route) => route.key)).not.toContain('POST /signal/radar')

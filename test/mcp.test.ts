@@ -35,23 +35,23 @@ describe('MCP at /mcp (official SDK client)', () => {
   test('lists one tool per skill route, with the manifests schemas, prices and call order', async () => {
     const { tools } = await mcp.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'graduation_momentum',
+      'graduation_radar',
+      'launch_radar',
+      'signal_radar',
+      'smart_money',
       'sol_deep_dive',
       'sol_exit_check',
       'sol_exit_cross_check',
-      'sol_graduation_momentum',
-      'sol_graduation_radar',
-      'sol_launch_radar',
       'sol_market_intel',
       'sol_quick_scan',
-      'sol_scan_smart_money',
-      'sol_scan_trending',
-      'sol_signal_radar',
       'sol_trade_currencies',
       'sol_trade_execute',
       'sol_trade_pairs',
       'sol_trade_quote',
       'sol_trade_status',
       'sol_wallet_intel',
+      'trending',
     ])
     const quick = tools.find((tool) => tool.name === 'sol_quick_scan')!
     expect(quick.inputSchema).toMatchObject({ type: 'object', required: ['token_address'] })

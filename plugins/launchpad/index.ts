@@ -2,11 +2,17 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { arrivalOf } from '../../src/core/request.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
-import { manifest } from './manifest.ts'
+import {
+  graduationRadarManifest,
+  LAUNCHPAD_MANIFESTS,
+  launchRadarManifest,
+  momentumManifest,
+  smartMoneyManifest,
+} from './manifest.ts'
 import { graduationMomentum } from './momentum.ts'
 import { graduationRadar, launchRadar, smartMoney } from './radar.ts'
 
-export { manifest }
+export { graduationRadarManifest, LAUNCHPAD_MANIFESTS, launchRadarManifest, momentumManifest, smartMoneyManifest }
 
 /** Both radars answer within 8 s; the grades stop half a second earlier. */
 export const LAUNCHPAD_DEADLINE_MS = 7_500
@@ -20,11 +26,15 @@ export const MOMENTUM_DEADLINE_MS = 14_500
  */
 export function launchpadPlugin(ctx: ServiceContext) {
   if (!ctx.sources.solana) {
-    ctx.registry.switchOff(manifest, 'SOLANA_RPC_URL is not set: the radars read the launchpad the RPC follows')
+    for (const manifest of LAUNCHPAD_MANIFESTS)
+      ctx.registry.switchOff(manifest, 'SOLANA_RPC_URL is not set: the radars read the launchpad the RPC follows')
     return new Elysia({ name: 'plugin:launchpad' })
   }
-  ctx.registry.register(manifest)
-  const { launchRadar: launch, graduationRadar: graduation, smartMoney: smart, momentum } = manifest.routes
+  for (const manifest of LAUNCHPAD_MANIFESTS) ctx.registry.register(manifest)
+  const launch = launchRadarManifest.routes.launchRadar
+  const graduation = graduationRadarManifest.routes.graduationRadar
+  const momentum = momentumManifest.routes.momentum
+  const smart = smartMoneyManifest.routes.smartMoney
   return new Elysia({ name: 'plugin:launchpad' })
     .post(
       launch.path,

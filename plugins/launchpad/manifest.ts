@@ -56,8 +56,13 @@ export const LaunchItem = Type.Object({
 
 const IndexState = Type.Object(
   {
-    ingesting: Type.Boolean({ description: 'True when this instance follows the launchpad live' }),
-    state: Type.String({ description: 'starting, catching_up, live, reconnecting, stopped, or off' }),
+    ingesting: Type.Boolean({
+      description: 'True when the index is being followed (by this instance, or by the instance holding the lease)',
+    }),
+    state: Type.String({
+      description:
+        'starting, catching_up, live, reconnecting, stopped, standby (another instance ingests; its state unknown), or off',
+    }),
     curves_indexed: Type.Integer({ minimum: 0, description: 'Curves active in the window the answer read' }),
     last_event_at: Type.Union([Type.String(), Type.Null()]),
   },
@@ -185,8 +190,19 @@ export const MomentumResult = FeedResult(
   'The top near-graduation candidates enriched with market intel, an exit check and developer history',
 )
 
-export const manifest = defineManifest({
-  name: 'launchpad',
+export const launchRadarManifest = defineManifest({
+  name: 'launch-radar',
+  skill: {
+    id: 'launch_radar',
+    name: 'Solana launch radar',
+    description:
+      'Live pump.fun launches by stage (new creations, near completion) with bonding progress, market cap, manipulation indicators (bundled launch, sniper share, wash trading) and a safety grade.',
+    tags: ['solana', 'launchpad', 'pump.fun', 'risk'],
+    examples: [
+      'What is launching on pump.fun right now, and is it safe?',
+      'Show new pump.fun coins with the safe preset',
+    ],
+  },
   routes: {
     launchRadar: {
       method: 'POST',
@@ -216,6 +232,20 @@ export const manifest = defineManifest({
       rateLimit: 'scanner',
       tags: ['catalogue'],
     },
+  },
+})
+
+export const graduationRadarManifest = defineManifest({
+  name: 'graduation-radar',
+  skill: {
+    id: 'graduation_radar',
+    name: 'Solana graduation radar',
+    description:
+      'pump.fun bonding curves close to graduating: bonding progress, fill rate per minute, estimated minutes to graduation and a safety grade.',
+    tags: ['solana', 'launchpad', 'pump.fun', 'graduation'],
+    examples: ['Which pump.fun curves graduate next?', 'Curves above 80% bonded'],
+  },
+  routes: {
     graduationRadar: {
       method: 'POST',
       path: '/graduation/radar',
@@ -241,6 +271,20 @@ export const manifest = defineManifest({
       rateLimit: 'scanner',
       tags: ['catalogue'],
     },
+  },
+})
+
+export const momentumManifest = defineManifest({
+  name: 'graduation-momentum',
+  skill: {
+    id: 'graduation_momentum',
+    name: 'Solana graduation momentum',
+    description:
+      'The top near-graduation pump.fun curves enriched with market intel, an exit check and developer history: momentum score 0-100, label (HOT, HEATING, COOLING, FLAT) and the cited factors.',
+    tags: ['solana', 'launchpad', 'momentum', 'risk'],
+    examples: ['Which curve about to graduate has the most momentum?', 'Is this near-graduation coin safe to ride?'],
+  },
+  routes: {
     momentum: {
       method: 'POST',
       path: '/graduation/momentum',
@@ -267,6 +311,20 @@ export const manifest = defineManifest({
       rateLimit: 'scanner',
       tags: ['catalogue'],
     },
+  },
+})
+
+export const smartMoneyManifest = defineManifest({
+  name: 'smart-money',
+  skill: {
+    id: 'smart_money',
+    name: 'Solana smart money',
+    description:
+      'Launchpad coins that wallets with a proven record (their own round trips) are buying now: net flow, number of such wallets, and a safety grade.',
+    tags: ['solana', 'wallets', 'smart money', 'launchpad'],
+    examples: ['What are profitable wallets buying right now?', 'Smart money flows over the last 6 hours'],
+  },
+  routes: {
     smartMoney: {
       method: 'POST',
       path: '/scan/smart-money',
@@ -293,3 +351,11 @@ export const manifest = defineManifest({
     },
   },
 })
+
+/** The launchpad plugin's manifests: one per route, each a skill of the service catalogue. */
+export const LAUNCHPAD_MANIFESTS = [
+  launchRadarManifest,
+  graduationRadarManifest,
+  momentumManifest,
+  smartMoneyManifest,
+] as const

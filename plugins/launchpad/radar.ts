@@ -60,7 +60,7 @@ export async function readIndex(
     reads,
     nowS,
     index: {
-      ingesting: status !== undefined && status.state !== 'stopped',
+      ingesting: status !== undefined && status.state !== 'stopped' && status.state !== 'standby',
       state: status?.state ?? 'off',
       curves_indexed: curves.length,
       last_event_at: status?.lastEventAt ? new Date(status.lastEventAt).toISOString() : null,

@@ -70,6 +70,14 @@ export const RadarResult = FeedResult(
 
 export const manifest = defineManifest({
   name: 'signal-radar',
+  skill: {
+    id: 'signal_radar',
+    name: 'Solana signal radar',
+    description:
+      'Solana tokens where independent bullish signals converge (volume spike, momentum, buy pressure, organic activity, holder and liquidity growth): a convergence score, the signal breakdown, flags and a safety grade.',
+    tags: ['solana', 'signals', 'momentum', 'risk'],
+    examples: ['Where do bullish signals converge on Solana now?', 'Signal radar over the last 6 hours'],
+  },
   routes: {
     radar: {
       method: 'POST',

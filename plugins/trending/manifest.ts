@@ -58,6 +58,14 @@ export const TrendingResult = FeedResult(
 
 export const manifest = defineManifest({
   name: 'trending',
+  skill: {
+    id: 'trending',
+    name: 'Solana trending tokens',
+    description:
+      "What Solana is trading now, from Jupiter's rankings (trending, volume, organic), each token with its price, liquidity, volume and safety grade.",
+    tags: ['solana', 'trending', 'market', 'risk'],
+    examples: ['What is trending on Solana right now?', 'Top traded Solana tokens over 24 hours, graded'],
+  },
   routes: {
     trending: {
       method: 'POST',

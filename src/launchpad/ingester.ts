@@ -24,7 +24,8 @@ export interface IngesterOptions {
 }
 
 export interface IngesterStatus {
-  state: 'starting' | 'catching_up' | 'live' | 'reconnecting' | 'stopped'
+  /** `standby`: another instance holds the lease and ingests (Redis); the state then is the leader's when it publishes it. */
+  state: 'starting' | 'catching_up' | 'live' | 'reconnecting' | 'stopped' | 'standby'
   /** Events applied since start (new ones; a re-read counts nothing). */
   events: number
   lastEventAt: number | null

@@ -30,6 +30,7 @@ export interface Store {
 
 import { redisBuckets } from './buckets-redis.ts'
 import { redisJobs } from './jobs-redis.ts'
+import { redisLaunches } from './launches-redis.ts'
 import { redisLedger } from './ledger-redis.ts'
 import { redisClient, redisPing } from './redis.ts'
 import { openSqliteStore } from './sqlite.ts'
@@ -51,8 +52,8 @@ export function openStore(config: { DATA_DIR: string; REDIS_URL?: string }): Sto
     kind: 'redis',
     ledger: redisLedger(client),
     jobs: redisJobs(client),
-    // The launchpad index stays in this instance's database (one ingester per instance for now).
-    launches: store.launches,
+    // One launchpad index for every instance: one ingests (under a lease), all read.
+    launches: redisLaunches(client),
     takeToken: (key, shape, nowMs) => buckets.take(key, shape, nowMs),
     ping: async () => (await store.ping()) && (await redisPing(client)),
     async close() {

@@ -43,6 +43,14 @@ export interface TradeRow {
   virtualTokenReserves: bigint
 }
 
+/** The ingesting instance's state as it publishes it for the others (Redis), with when it last did. */
+export interface SharedIngestStatus {
+  state: string
+  lastEventAt: number | null
+  instance: string
+  at: number
+}
+
 export interface LaunchIndex {
   /** Applies events (idempotent); answers how many were new. */
   apply(events: readonly IndexedEvent[]): Promise<number>
@@ -54,6 +62,9 @@ export interface LaunchIndex {
   /** The newest transaction the ingester has read (where a restart resumes). */
   cursor(): Promise<{ slot: bigint; signature: string } | null>
   setCursor(cursor: { slot: bigint; signature: string }): Promise<void>
+  /** The ingester's state, for instances sharing the index that do not ingest. */
+  publishStatus(status: SharedIngestStatus): Promise<void>
+  sharedStatus(): Promise<SharedIngestStatus | null>
 }
 
 interface CurveRecord {
@@ -202,9 +213,16 @@ export function sqliteLaunches(db: Database): LaunchIndex {
     'INSERT INTO launch_cursor (id, slot, signature) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET slot = excluded.slot, signature = excluded.signature',
   )
 
+  let shared: SharedIngestStatus | null = null
   return {
     async apply(events) {
       return applyAll(events)
+    },
+    async publishStatus(status) {
+      shared = status
+    },
+    async sharedStatus() {
+      return shared
     },
     async curves({ since, limit }) {
       return listCurves.all(since, limit).map(curveOf)

@@ -35,19 +35,7 @@ import type {
   WalletIntel,
 } from './routes.ts'
 
-export type {
-  DeepDive,
-  InputOf,
-  MarketIntel,
-  OutputOf,
-  QuickScan,
-  RouteKey,
-  SignalRadar,
-  TradeJob,
-  TradeQuote,
-  Trending,
-  WalletIntel,
-} from './routes.ts'
+export type * from './routes.ts'
 
 /** Where the service listens when nothing says otherwise: the sandbox's `npm start`. */
 export const DEFAULT_URL = 'http://127.0.0.1:8402'

@@ -152,6 +152,26 @@ describe('POST /graduation/momentum', () => {
   }, 120_000)
 })
 
+describe('POST /graduation/momentum under faults', () => {
+  test('the aggregator down: the exit check is missing, named, adds nothing; the answer comes within its deadline', async () => {
+    sandbox.faults.set('jupiter', '/swap/v1/quote', { kind: 'down' })
+    try {
+      const { status, body, errors, ms } = await post('/graduation/momentum', { min_progress_pct: 0, limit: 3 })
+      expect(status).toBe(200)
+      expect(errors).toEqual([])
+      expect(ms).toBeLessThan(MOMENTUM_DEADLINE_MS + 1_000)
+      expect(body.data_quality).toBe('PARTIAL')
+      expect(body.missing_fields).toContain('exit_check')
+      for (const item of body.items) {
+        expect(item.components.exit_check).toBe('missing')
+        expect(item.cited_factors.map((factor: { factor: string }) => factor.factor)).not.toContain('EXIT_OPEN')
+      }
+    } finally {
+      sandbox.faults.clear()
+    }
+  }, 60_000)
+})
+
 describe('POST /scan/smart-money', () => {
   test('the smart wallets prove themselves on three runners; the fourth they buy is at the top', async () => {
     const exited = () => ticker.coins.filter((coin) => coin.runner && coin.smartExited).length

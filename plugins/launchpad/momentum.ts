@@ -1,16 +1,15 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
 import { exitCheck } from '../../src/exit/exit-check.ts'
 import { createTokenContext } from '../../src/facts/index.ts'
-import { feedQuality, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
+import { feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
 import { FILL_WINDOW_S } from '../../src/launchpad/curves.ts'
 import { momentumOf } from '../../src/launchpad/momentum.ts'
 import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { MARKET_INTEL_POLICY } from '../../src/pipeline/policies.ts'
 import { runScan } from '../../src/pipeline/scan.ts'
 import { MOMENTUM_LIMIT, MOMENTUM_MIN_PROGRESS, type MomentumItem, type MomentumResult } from './manifest.ts'
-import { flagsOf, indexMissing, type Read, readIndex } from './radar.ts'
+import { flagsOf, graduationCandidates, indexMissing, NO_INDEX_SUMMARY, type Read, readIndex } from './radar.ts'
 
 type Item = Static<typeof MomentumItem>
 
@@ -116,14 +115,7 @@ export async function graduationMomentum(
   const missing = new Set<string>()
   const { reads, index, nowS } = await readIndex(ctx, Math.floor(Date.now() / 1000))
   const noFeed = indexMissing(index, missing)
-  const candidates = reads
-    .filter(({ curve, reading }) => !curve.complete && reading.progressPct >= minProgress)
-    .sort(
-      (a, b) =>
-        (a.reading.minutesToGraduation ?? Number.POSITIVE_INFINITY) -
-          (b.reading.minutesToGraduation ?? Number.POSITIVE_INFINITY) || b.reading.progressPct - a.reading.progressPct,
-    )
-    .slice(0, limit)
+  const candidates = graduationCandidates(reads, minProgress, limit)
   const focusRead = request.token_address ? reads.find((read) => read.curve.mint === request.token_address) : undefined
   if (request.token_address && !focusRead) missing.add('focus')
   const all = [...candidates, ...(focusRead && !candidates.includes(focusRead) ? [focusRead] : [])]
@@ -146,16 +138,13 @@ export async function graduationMomentum(
     : null
   const top = items[0]
   return {
-    schema_version: SCHEMA_VERSION,
-    data_quality: feedQuality(missing, noFeed),
-    missing_fields: [...missing],
-    generated_at: new Date().toISOString(),
+    ...feedEnvelope(missing, noFeed),
     min_progress_pct: minProgress,
     index,
     items,
     focus,
     summary: noFeed
-      ? 'The launchpad index is empty and not being followed on this instance (listed in missing_fields).'
+      ? NO_INDEX_SUMMARY
       : top
         ? `${items.length} curves at ${minProgress}% or more; the most momentum: ${top.symbol || top.token_address} at ${top.momentum_score}/100 (${top.label}).`
         : `No curve at ${minProgress}% or more is bonding now.`,

@@ -1,7 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
-import { feedQuality, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
+import { feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
 import { type CurveReading, readCurve } from '../../src/launchpad/curves.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
@@ -25,6 +24,22 @@ import {
 
 type Item = Static<typeof LaunchItem>
 type Flag = Item['flags'][number]
+
+/** What a launchpad answer says when the index is empty and nothing follows the launchpad here. */
+export const NO_INDEX_SUMMARY =
+  'The launchpad index is empty and not being followed on this instance (listed in missing_fields).'
+
+/** Curves still bonding with at least `minProgress` sold, soonest to graduate first (not filling: last, by progress). */
+export function graduationCandidates(reads: readonly Read[], minProgress: number, limit: number): Read[] {
+  return reads
+    .filter(({ curve, reading }) => !curve.complete && reading.progressPct >= minProgress)
+    .sort(
+      (a, b) =>
+        (a.reading.minutesToGraduation ?? Number.POSITIVE_INFINITY) -
+          (b.reading.minutesToGraduation ?? Number.POSITIVE_INFINITY) || b.reading.progressPct - a.reading.progressPct,
+    )
+    .slice(0, limit)
+}
 
 /** How far back the index is read: curves active in the last day. */
 const INDEX_WINDOW_S = 24 * 3_600
@@ -208,10 +223,7 @@ export async function launchRadar(
       itemOf(focusRead, null, stageOf(focusRead.curve, focusRead.reading, newWithinS), grades.at(-1) ?? null, sol))
     : null
   return {
-    schema_version: SCHEMA_VERSION,
-    data_quality: feedQuality(missing, noFeed),
-    missing_fields: [...missing],
-    generated_at: new Date().toISOString(),
+    ...feedEnvelope(missing, noFeed),
     stage: stageAsked,
     preset,
     index,
@@ -219,7 +231,7 @@ export async function launchRadar(
     filtered_out: staged.length - kept.length + (graded.length - passing.length),
     focus,
     summary: noFeed
-      ? 'The launchpad index is empty and not being followed on this instance (listed in missing_fields).'
+      ? NO_INDEX_SUMMARY
       : `${items.length} launchpad coins (${stageAsked.replace('_', ' ')}, preset ${preset}); ${items.filter((item) => item.flags.length > 0).length} carry manipulation flags.`,
   }
 }
@@ -243,14 +255,7 @@ export async function graduationRadar(
   const [{ reads, index }, sol] = await Promise.all([readIndex(ctx, nowS), solUsd(ctx)])
   const noFeed = indexMissing(index, missing)
   if (sol === null) missing.add('sol_usd')
-  const ranked = reads
-    .filter(({ curve, reading }) => !curve.complete && reading.progressPct >= minProgress)
-    .sort(
-      (a, b) =>
-        (a.reading.minutesToGraduation ?? Number.POSITIVE_INFINITY) -
-          (b.reading.minutesToGraduation ?? Number.POSITIVE_INFINITY) || b.reading.progressPct - a.reading.progressPct,
-    )
-    .slice(0, limit)
+  const ranked = graduationCandidates(reads, minProgress, limit)
   const focusRead = request.token_address ? reads.find((read) => read.curve.mint === request.token_address) : undefined
   if (request.token_address && !focusRead) missing.add('focus')
   const grades = await snapshotsOf(
@@ -267,16 +272,13 @@ export async function graduationRadar(
     : null
   const next = items[0]
   return {
-    schema_version: SCHEMA_VERSION,
-    data_quality: feedQuality(missing, noFeed),
-    missing_fields: [...missing],
-    generated_at: new Date().toISOString(),
+    ...feedEnvelope(missing, noFeed),
     min_progress_pct: minProgress,
     index,
     items,
     focus,
     summary: noFeed
-      ? 'The launchpad index is empty and not being followed on this instance (listed in missing_fields).'
+      ? NO_INDEX_SUMMARY
       : next
         ? `${items.length} curves at ${minProgress}% or more; next to graduate: ${next.symbol || next.token_address} at ${next.bonding_progress_pct}%${next.minutes_to_graduation === null ? '' : `, in about ${next.minutes_to_graduation} min`}.`
         : `No curve at ${minProgress}% or more is bonding now.`,
@@ -345,10 +347,7 @@ export async function smartMoney(
     : null
   const top = items[0]
   return {
-    schema_version: SCHEMA_VERSION,
-    data_quality: feedQuality(missing, noFeed),
-    missing_fields: [...missing],
-    generated_at: new Date().toISOString(),
+    ...feedEnvelope(missing, noFeed),
     interval,
     source: 'launchpad_index',
     proven_wallets: proven.size,
@@ -356,7 +355,7 @@ export async function smartMoney(
     items,
     focus,
     summary: noFeed
-      ? 'The launchpad index is empty and not being followed on this instance (listed in missing_fields).'
+      ? NO_INDEX_SUMMARY
       : top
         ? `${proven.size} proven wallets; over ${interval} they bought ${items.length} coins on net, led by ${top.symbol || top.token_address} (${top.smart_wallets} wallets, +${top.net_flow_sol} SOL).`
         : `${proven.size} proven wallets; none bought on net over ${interval}.`,

@@ -1,9 +1,8 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
 import { beforeDeadline } from '../../src/core/deadline.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
 import type { FeedDeadlines } from '../../src/core/feed.ts'
-import { feedQuality, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
+import { feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
 import { exclusionOf, statsOf } from '../../src/feeds/rankings.ts'
 import {
   JUPITER_CATEGORY_MAX_LIMIT,
@@ -226,10 +225,7 @@ export async function signalRadar(
     const items = listed.map((item, index) => toItem(item, grades[index] ?? null))
     const focus = focusScored ? toItem(focusScored, grades.at(-1) ?? null) : null
     return {
-      schema_version: SCHEMA_VERSION,
-      data_quality: feedQuality(missing, noFeed),
-      missing_fields: [...missing],
-      generated_at: new Date().toISOString(),
+      ...feedEnvelope(missing, noFeed),
       interval,
       min_signals: minSignals,
       candidates: candidates.size,

@@ -1,9 +1,8 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
 import { beforeDeadline } from '../../src/core/deadline.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
 import type { FeedDeadlines } from '../../src/core/feed.ts'
-import { feedQuality, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
+import { feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
 import { type Exclusion, exclusionOf, statsOf } from '../../src/feeds/rankings.ts'
 import {
   JUPITER_CATEGORY_MAX_LIMIT,
@@ -119,10 +118,7 @@ export async function trendingFeed(
         ? unlisted(focusMint, focusGrade)
         : null
     return {
-      schema_version: SCHEMA_VERSION,
-      data_quality: feedQuality(missing, !ranking),
-      missing_fields: [...missing],
-      generated_at: new Date().toISOString(),
+      ...feedEnvelope(missing, !ranking),
       interval,
       sort,
       source: 'jupiter_tokens_v2',

@@ -6,6 +6,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
 import { SchemaVersion, SolanaAddress } from '../core/schemas.ts'
+import { SCHEMA_VERSION } from '../core/version.ts'
 import { DataQuality, Grade } from '../pipeline/schemas.ts'
 import type { QuickGrade } from '../pipeline/quick-grades.ts'
 import type { DataQuality as Quality } from '../pipeline/vocabulary.ts'
@@ -67,6 +68,16 @@ export function FeedResult<T extends Record<string, TSchema>>(members: T, descri
 /** FULL with nothing missing; LIMITED without the feed itself; PARTIAL otherwise. */
 export function feedQuality(missing: ReadonlySet<string>, feedMissing: boolean): Quality {
   return feedMissing ? 'LIMITED' : missing.size === 0 ? 'FULL' : 'PARTIAL'
+}
+
+/** The envelope members every feed answer opens with (FeedResult), from what it could not gather. */
+export function feedEnvelope(missing: ReadonlySet<string>, feedMissing: boolean) {
+  return {
+    schema_version: SCHEMA_VERSION,
+    data_quality: feedQuality(missing, feedMissing),
+    missing_fields: [...missing],
+    generated_at: new Date().toISOString(),
+  }
 }
 
 export type Snapshot = Static<typeof QuickScanSnapshot>

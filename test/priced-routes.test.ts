@@ -4,6 +4,7 @@ import { wrapFetchWithPayment } from '@x402/fetch'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { usdToAtomicUsdc } from '../src/core/manifest.ts'
 import { liveService } from './support/live.ts'
+import { usdcOf } from './support/x402.ts'
 
 // Every route the registry holds, read from the registry itself: a priced route answers 402 without
 // payment and runs once per valid payment; a free route never asks for one. A route added later is
@@ -130,6 +131,23 @@ describe('every priced route, from the registry', () => {
       const again = await send(route.method, route.path, body, { 'payment-signature': sent.at(-1)! })
       expect(route.deferredPayment ? [200, 402] : [402]).toContain(again.status)
       expect(await treasury()).toBe(before + BigInt(price))
+    },
+  )
+})
+
+describe('every priced route on the Solana rail', () => {
+  // The same price on the other rail: the official client pays the sandbox USDC, the treasury receives it once.
+  const solanaTreasury = () => usdcOf(sandbox, offers.solana.pay_to)
+  test.each(priced.filter((route) => !route.deferredPayment).map((route) => [route.key, route] as const))(
+    '%s: paid once on Solana, at its price',
+    async (_, route) => {
+      const price = usdToAtomicUsdc((route.price as { usd: string }).usd)
+      const paying = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, 'solana')).client) as typeof fetch
+      const before = await solanaTreasury()
+      const paid = await send(route.method, route.path, await VALID_REQUESTS[route.key]!(), {}, paying)
+      expect(paid.status).toBe(200)
+      expect(paid.headers.get('payment-response')).toBeTruthy()
+      expect(await solanaTreasury()).toBe(before + BigInt(price))
     },
   )
 })

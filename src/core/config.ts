@@ -338,18 +338,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = withDefaults as Config
 
   for (const name of HEADER_SETTINGS) if (config[name] !== undefined) headersSetting(config, name)
-  if (config.ISSUER_REGISTRY !== undefined) {
+  // The operator's reference files: a file the service cannot use stops it here, the setting named.
+  for (const [setting, load] of [
+    ['ISSUER_REGISTRY', loadIssuerRegistry],
+    ['EXCHANGE_WALLETS', loadExchangeList],
+  ] as const) {
+    const path = config[setting]
+    if (path === undefined) continue
     try {
-      loadIssuerRegistry(config.ISSUER_REGISTRY)
+      load(path)
     } catch (error) {
-      throw new ConfigError(`ISSUER_REGISTRY: ${(error as Error).message.replace(/^ISSUER_REGISTRY[^:]*: /, '')}`)
-    }
-  }
-  if (config.EXCHANGE_WALLETS !== undefined) {
-    try {
-      loadExchangeList(config.EXCHANGE_WALLETS)
-    } catch (error) {
-      throw new ConfigError(`EXCHANGE_WALLETS: ${(error as Error).message.replace(/^EXCHANGE_WALLETS[^:]*: /, '')}`)
+      throw new ConfigError(`${setting}: ${(error as Error).message.replace(new RegExp(`^${setting}[^:]*: `), '')}`)
     }
   }
   if ((config.CDP_API_KEY_ID === undefined) !== (config.CDP_API_KEY_SECRET === undefined))

@@ -5,7 +5,7 @@
  * reserve lists; the label says how many agree); an operator adds entries with EXCHANGE_WALLETS. An
  * address not in the list is not said to be an exchange's.
  */
-import { readFileSync } from 'node:fs'
+import { referenceFiles } from './reference-file.ts'
 import BUILTIN from './exchanges.json'
 import { checkSolanaAddress } from './address.ts'
 
@@ -54,15 +54,12 @@ export class ExchangeList {
 
 /** The built-in list, plus the operator's file when EXCHANGE_WALLETS names one. */
 export function loadExchangeList(path?: string): ExchangeList {
-  const files = [{ name: 'exchanges.json (built in)', file: BUILTIN as ExchangeListFile }]
-  if (path) {
-    let file: ExchangeListFile
-    try {
-      file = JSON.parse(readFileSync(path, 'utf8'))
-    } catch (error) {
-      throw new ExchangeListError(`EXCHANGE_WALLETS: cannot read ${path} (${(error as Error).message})`)
-    }
-    files.push({ name: `EXCHANGE_WALLETS (${path})`, file })
-  }
-  return new ExchangeList(files)
+  return new ExchangeList(
+    referenceFiles(
+      { name: 'exchanges.json (built in)', file: BUILTIN as ExchangeListFile },
+      'EXCHANGE_WALLETS',
+      path,
+      (message) => new ExchangeListError(message),
+    ),
+  )
 }

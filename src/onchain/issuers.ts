@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { referenceFiles } from './reference-file.ts'
 import BUILTIN from './issuers.json' with { type: 'json' }
 import { checkSolanaAddress } from './address.ts'
 
@@ -110,17 +110,14 @@ export class IssuerRegistry {
 
 /** The built-in registry, plus the operator's file when ISSUER_REGISTRY names one. */
 export function loadIssuerRegistry(path?: string): IssuerRegistry {
-  const files = [{ name: 'issuers.json (built in)', file: BUILTIN as IssuerRegistryFile }]
-  if (path) {
-    let file: IssuerRegistryFile
-    try {
-      file = JSON.parse(readFileSync(path, 'utf8'))
-    } catch (error) {
-      throw new IssuerRegistryError(`ISSUER_REGISTRY: cannot read ${path} (${(error as Error).message})`)
-    }
-    files.push({ name: `ISSUER_REGISTRY (${path})`, file })
-  }
-  return new IssuerRegistry(files)
+  return new IssuerRegistry(
+    referenceFiles(
+      { name: 'issuers.json (built in)', file: BUILTIN as IssuerRegistryFile },
+      'ISSUER_REGISTRY',
+      path,
+      (message) => new IssuerRegistryError(message),
+    ),
+  )
 }
 
 const short = (address: string | undefined) => (address ? `\`${address.slice(0, 4)}…${address.slice(-4)}\`` : '—')

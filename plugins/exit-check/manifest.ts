@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
 import { SchemaVersion, SolanaAddress } from '../../src/core/schemas.ts'
 import { ExitCheckResult, ExitSize } from '../../src/exit/schemas.ts'
-import { DataQuality } from '../../src/pipeline/schemas.ts'
+import { DataQuality, NullableNumber } from '../../src/pipeline/schemas.ts'
 
 export { BLOCKER_CODES, EXIT_SIZE_USDC, ExitCheckResult } from '../../src/exit/schemas.ts'
 
@@ -32,8 +32,6 @@ export const manifest = defineManifest({
 
 /** The chains an exit can be bridged home to (LI.FI keys and USDC: src/sources/lifi.ts). */
 export const HOME_CHAIN_NAMES = ['base', 'ethereum', 'arbitrum', 'optimism', 'polygon'] as const
-
-const Usdc = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
 
 export const ExitCrossCheckResult = Type.Object({
   schema_version: SchemaVersion,
@@ -66,10 +64,10 @@ export const ExitCrossCheckResult = Type.Object({
     ],
     { description: 'The bridge quote (read-only; nothing is signed or sent); null without one' },
   ),
-  net_home_output_usdc: Usdc(
+  net_home_output_usdc: NullableNumber(
     'USDC arriving on the home chain for size_usdc of the token now; null without both quotes',
   ),
-  all_in_cost_pct: Usdc(
+  all_in_cost_pct: NullableNumber(
     'What the whole exit costs, percent of size_usdc: the sale, the bridge fees and the sender’s gas; null without both quotes',
   ),
   summary: Type.String(),

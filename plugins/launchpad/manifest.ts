@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
-import { FeedLimit, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed.ts'
+import { FeedLimit, FeedRank, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed.ts'
 import { MOMENTUM_LABELS } from '../../src/launchpad/momentum.ts'
+import { NullableNumber } from '../../src/pipeline/schemas.ts'
 
 export const STAGES = ['new_creation', 'near_completion', 'both'] as const
 export const PRESETS = ['none', 'safe', 'strict'] as const
@@ -11,12 +12,8 @@ export const NEW_WITHIN_MIN = { default: 60, max: 1_440 } as const
 export const NEAR_COMPLETION_PCT = 70
 export const GRADUATION_MIN_PROGRESS = { default: 50, min: 0, max: 100 } as const
 
-const N = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
-
 export const LaunchItem = Type.Object({
-  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
-    description: 'Place in the list, 1 first; null for a focus token not in it',
-  }),
+  rank: FeedRank('Place in the list, 1 first; null for a focus token not in it'),
   token_address: Type.String(),
   symbol: Type.String({ description: "From the create event ('' when the index joined later)" }),
   name: Type.String(),
@@ -34,21 +31,25 @@ export const LaunchItem = Type.Object({
     description: 'Share of the 793.1M sellable tokens sold',
   }),
   market_cap_sol: Type.Number({ description: 'Curve price × the 1B supply, SOL' }),
-  market_cap_usd: N("The same in USD at today's SOL price; null without it"),
-  age_s: N('Seconds since the create event; null when the index joined later'),
+  market_cap_usd: NullableNumber("The same in USD at today's SOL price; null without it"),
+  age_s: NullableNumber('Seconds since the create event; null when the index joined later'),
   trades: Type.Integer({ minimum: 0 }),
   buys: Type.Integer({ minimum: 0 }),
   sells: Type.Integer({ minimum: 0 }),
   unique_traders: Type.Integer({ minimum: 0 }),
   volume_sol: Type.Number(),
-  fill_rate_pct_per_min: N('Progress gained per minute over the last 10 minutes; null without a trade in them'),
-  minutes_to_graduation: N('At that rate; null when it is not filling'),
+  fill_rate_pct_per_min: NullableNumber(
+    'Progress gained per minute over the last 10 minutes; null without a trade in them',
+  ),
+  minutes_to_graduation: NullableNumber('At that rate; null when it is not filling'),
   bundled_buyers: Type.Integer({
     minimum: 0,
     description: 'Wallets besides the creator buying in the launch block or the next',
   }),
-  sniper_share_pct: N('Share of the tokens sold that went to buyers in the first 3 slots (creator excluded)'),
-  round_trip_share_pct: N('Share of the SOL volume from wallets that both bought and sold'),
+  sniper_share_pct: NullableNumber(
+    'Share of the tokens sold that went to buyers in the first 3 slots (creator excluded)',
+  ),
+  round_trip_share_pct: NullableNumber('Share of the SOL volume from wallets that both bought and sold'),
   creator_sold: Type.Boolean(),
   flags: Type.Array(Type.Union(LAUNCH_FLAGS.map((flag) => Type.Literal(flag)))),
   quick_scan: QuickScanSnapshot,
@@ -112,7 +113,7 @@ export const SMART_INTERVALS = { '5m': 300, '1h': 3_600, '6h': 21_600, '24h': 86
 export const SMART_LIMIT = { default: 10, max: 25 } as const
 
 export const SmartMoneyItem = Type.Object({
-  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  rank: FeedRank(),
   token_address: Type.String(),
   symbol: Type.String(),
   name: Type.String(),
@@ -120,7 +121,7 @@ export const SmartMoneyItem = Type.Object({
   smart_buys: Type.Integer({ minimum: 0 }),
   smart_sells: Type.Integer({ minimum: 0 }),
   net_flow_sol: Type.Number({ description: 'What proven wallets bought minus what they sold in the interval, SOL' }),
-  net_flow_usd: N("The same in USD at today's SOL price; null without it"),
+  net_flow_usd: NullableNumber("The same in USD at today's SOL price; null without it"),
   bonding_progress_pct: Type.Number({ minimum: 0, maximum: 100 }),
   stage: LaunchItem.properties.stage,
   quick_scan: QuickScanSnapshot,
@@ -148,13 +149,13 @@ export const MOMENTUM_MIN_PROGRESS = { default: 60 } as const
 const ComponentState = Type.Union([Type.Literal('answered'), Type.Literal('missing')])
 
 export const MomentumItem = Type.Object({
-  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  rank: FeedRank(),
   token_address: Type.String(),
   symbol: Type.String(),
   name: Type.String(),
   bonding_progress_pct: Type.Number({ minimum: 0, maximum: 100 }),
-  fill_rate_pct_per_min: N('Progress gained per minute over the last 10 minutes'),
-  minutes_to_graduation: N('At that rate; null when it is not filling'),
+  fill_rate_pct_per_min: NullableNumber('Progress gained per minute over the last 10 minutes'),
+  minutes_to_graduation: NullableNumber('At that rate; null when it is not filling'),
   momentum_score: Type.Integer({ minimum: 0, maximum: 100 }),
   label: Type.Union(
     MOMENTUM_LABELS.map((label) => Type.Literal(label)),

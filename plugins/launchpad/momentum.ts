@@ -2,14 +2,22 @@ import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
 import { exitCheck } from '../../src/exit/exit-check.ts'
 import { createTokenContext } from '../../src/facts/index.ts'
-import { feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
+import { feedEnvelope, type Snapshot } from '../../src/feeds/feed.ts'
 import { FILL_WINDOW_S } from '../../src/launchpad/curves.ts'
 import { momentumOf } from '../../src/launchpad/momentum.ts'
 import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { MARKET_INTEL_POLICY } from '../../src/pipeline/policies.ts'
 import { runScan } from '../../src/pipeline/scan.ts'
 import { MOMENTUM_LIMIT, MOMENTUM_MIN_PROGRESS, type MomentumItem, type MomentumResult } from './manifest.ts'
-import { flagsOf, graduationCandidates, indexMissing, NO_INDEX_SUMMARY, type Read, readIndex } from './radar.ts'
+import {
+  flagsOf,
+  gradeWithFocus,
+  graduationCandidates,
+  indexMissing,
+  NO_INDEX_SUMMARY,
+  type Read,
+  readIndex,
+} from './radar.ts'
 
 type Item = Static<typeof MomentumItem>
 
@@ -116,16 +124,18 @@ export async function graduationMomentum(
   const { reads, index, nowS } = await readIndex(ctx, Math.floor(Date.now() / 1000))
   const noFeed = indexMissing(index, missing)
   const candidates = graduationCandidates(reads, minProgress, limit)
-  const focusRead = request.token_address ? reads.find((read) => read.curve.mint === request.token_address) : undefined
-  if (request.token_address && !focusRead) missing.add('focus')
-  const all = [...candidates, ...(focusRead && !candidates.includes(focusRead) ? [focusRead] : [])]
-  const grades = await snapshotsOf(
+  const { grades, focusRead, focusGrade } = await gradeWithFocus(
     ctx,
-    all.map((read) => read.curve.mint),
+    reads,
+    candidates.map((read) => read.curve.mint),
+    request.token_address,
     deadlineAt,
     missing,
   )
-  const enriched = await Promise.all(all.map((read, i) => enrich(ctx, read, nowS, grades[i] ?? null, deadlineAt, null)))
+  // The focus is enriched once: with the candidates when it is one, else after them.
+  const extra = focusRead && !candidates.includes(focusRead) ? [{ read: focusRead, grade: focusGrade }] : []
+  const all = [...candidates.map((read, i) => ({ read, grade: grades[i] ?? null })), ...extra]
+  const enriched = await Promise.all(all.map(({ read, grade }) => enrich(ctx, read, nowS, grade, deadlineAt, null)))
   for (const item of enriched)
     for (const [component, state] of Object.entries(item.components))
       if (state === 'missing' && component !== 'quick_scan') missing.add(component)

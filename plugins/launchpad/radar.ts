@@ -2,7 +2,6 @@ import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
 import { feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
 import { type CurveReading, readCurve } from '../../src/launchpad/curves.ts'
-import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import type { CurveRow, TradeRow } from '../../src/store/launches.ts'
 import { smartFlows, walletRecords } from '../../src/launchpad/smart-money.ts'
@@ -39,6 +38,24 @@ export function graduationCandidates(reads: readonly Read[], minProgress: number
           (b.reading.minutesToGraduation ?? Number.POSITIVE_INFINITY) || b.reading.progressPct - a.reading.progressPct,
     )
     .slice(0, limit)
+}
+
+/**
+ * The focus token's read in the index (named missing when the index does not hold it) and the quick-scan
+ * grades of `listed`, then of the focus: what every launchpad answer grades before `deadlineAt`.
+ */
+export async function gradeWithFocus(
+  ctx: ServiceContext,
+  reads: readonly Read[],
+  listed: readonly string[],
+  focusMint: string | undefined,
+  deadlineAt: number,
+  missing: Set<string>,
+): Promise<{ grades: Snapshot[]; focusRead: Read | undefined; focusGrade: Snapshot }> {
+  const focusRead = focusMint ? reads.find((read) => read.curve.mint === focusMint) : undefined
+  if (focusMint && !focusRead) missing.add('focus')
+  const grades = await snapshotsOf(ctx, [...listed, ...(focusRead ? [focusRead.curve.mint] : [])], deadlineAt, missing)
+  return { grades: grades.slice(0, listed.length), focusRead, focusGrade: focusRead ? (grades.at(-1) ?? null) : null }
 }
 
 /** How far back the index is read: curves active in the last day. */
@@ -121,7 +138,7 @@ function keepGraded(preset: (typeof PRESETS)[number], grade: Snapshot): boolean 
 async function solUsd(ctx: ServiceContext): Promise<number | null> {
   const meter = new CallMeter()
   try {
-    return (await ctx.sources.jupiter?.token(WRAPPED_SOL_MINT_ADDRESS, meter))?.usdPrice ?? null
+    return (await ctx.sources.jupiter?.solUsd(meter)) ?? null
   } catch {
     return null
   } finally {
@@ -205,11 +222,11 @@ export async function launchRadar(
   const kept = staged.filter(({ read }) => presetKeeps(preset, read.reading))
   // Graded a little beyond the limit, so a preset that drops D/F grades still fills it.
   const candidates = kept.slice(0, preset === 'none' ? limit : limit * 2)
-  const focusRead = request.token_address ? reads.find((read) => read.curve.mint === request.token_address) : undefined
-  if (request.token_address && !focusRead) missing.add('focus')
-  const grades = await snapshotsOf(
+  const { grades, focusRead, focusGrade } = await gradeWithFocus(
     ctx,
-    [...candidates.map(({ read }) => read.curve.mint), ...(focusRead ? [focusRead.curve.mint] : [])],
+    reads,
+    candidates.map(({ read }) => read.curve.mint),
+    request.token_address,
     deadlineAt,
     missing,
   )
@@ -217,10 +234,9 @@ export async function launchRadar(
   const passing = graded.filter(({ grade }) => keepGraded(preset, grade))
   const listed = passing.slice(0, limit)
   const items = listed.map(({ read, stage, grade }, i) => itemOf(read, i + 1, stage, grade, sol))
-  const focusRank = focusRead ? items.findIndex((item) => item.token_address === focusRead.curve.mint) : -1
   const focus = focusRead
-    ? (items[focusRank] ??
-      itemOf(focusRead, null, stageOf(focusRead.curve, focusRead.reading, newWithinS), grades.at(-1) ?? null, sol))
+    ? (items.find((item) => item.token_address === focusRead.curve.mint) ??
+      itemOf(focusRead, null, stageOf(focusRead.curve, focusRead.reading, newWithinS), focusGrade, sol))
     : null
   return {
     ...feedEnvelope(missing, noFeed),
@@ -256,11 +272,11 @@ export async function graduationRadar(
   const noFeed = indexMissing(index, missing)
   if (sol === null) missing.add('sol_usd')
   const ranked = graduationCandidates(reads, minProgress, limit)
-  const focusRead = request.token_address ? reads.find((read) => read.curve.mint === request.token_address) : undefined
-  if (request.token_address && !focusRead) missing.add('focus')
-  const grades = await snapshotsOf(
+  const { grades, focusRead, focusGrade } = await gradeWithFocus(
     ctx,
-    [...ranked.map((read) => read.curve.mint), ...(focusRead ? [focusRead.curve.mint] : [])],
+    reads,
+    ranked.map((read) => read.curve.mint),
+    request.token_address,
     deadlineAt,
     missing,
   )
@@ -268,7 +284,7 @@ export async function graduationRadar(
   const items = ranked.map((read, i) => itemOf(read, i + 1, stage(read), grades[i] ?? null, sol))
   const focus = focusRead
     ? (items.find((item) => item.token_address === focusRead.curve.mint) ??
-      itemOf(focusRead, null, stage(focusRead), grades.at(-1) ?? null, sol))
+      itemOf(focusRead, null, stage(focusRead), focusGrade, sol))
     : null
   const next = items[0]
   return {
@@ -308,12 +324,11 @@ export async function smartMoney(
   const { proven } = walletRecords(trades)
   const flows = smartFlows(trades, proven, nowS - SMART_INTERVALS[interval])
   const listed = flows.slice(0, limit)
-  const focusMint = request.token_address
-  const focusRead = focusMint ? byMint.get(focusMint) : undefined
-  if (focusMint && !focusRead) missing.add('focus')
-  const grades = await snapshotsOf(
+  const { grades, focusRead, focusGrade } = await gradeWithFocus(
     ctx,
-    [...listed.map((flow) => flow.mint), ...(focusRead ? [focusRead.curve.mint] : [])],
+    reads,
+    listed.map((flow) => flow.mint),
+    request.token_address,
     deadlineAt,
     missing,
   )
@@ -343,7 +358,7 @@ export async function smartMoney(
     : undefined
   const focus = focusRead
     ? (items.find((item) => item.token_address === focusRead.curve.mint) ??
-      toItem(focusRead, focusFlow, null, grades.at(-1) ?? null))
+      toItem(focusRead, focusFlow, null, focusGrade))
     : null
   const top = items[0]
   return {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
-import { FeedLimit, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed.ts'
+import { FeedLimit, FeedRank, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed.ts'
 import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
 
 /**
@@ -34,9 +34,7 @@ export const SignalReading = Type.Object({
 })
 
 export const RadarItem = Type.Object({
-  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
-    description: 'Place on the radar, 1 = strongest convergence; null for a focus token not on it',
-  }),
+  rank: FeedRank('Place on the radar, 1 = strongest convergence; null for a focus token not on it'),
   token_address: Type.String(),
   symbol: Type.String(),
   name: Type.String(),

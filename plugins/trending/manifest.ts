@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
-import { FeedLimit, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed.ts'
+import { FeedLimit, FeedRank, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed.ts'
 import { EXCLUSIONS } from '../../src/feeds/rankings.ts'
+import { NullableNumber } from '../../src/pipeline/schemas.ts'
 import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
 
 /** How the feed is ranked, and the Jupiter tokens v2 category behind each. */
@@ -11,26 +12,25 @@ export const TRENDING_LIMIT = { default: 20, max: 50 } as const
 /** Why an entry was left out: by default (unless `include_stable`), or below `min_liquidity_usd`. */
 export const TRENDING_EXCLUSIONS = [...EXCLUSIONS, 'below_min_liquidity'] as const
 
-const Num = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
 const Count = (description: string) => Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description })
 
 export const TrendingItem = Type.Object({
-  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
-    description: 'Place in the feed, 1 = first (after filtering); null for a focus token not in it',
-  }),
+  rank: FeedRank('Place in the feed, 1 = first (after filtering); null for a focus token not in it'),
   token_address: Type.String(),
   symbol: Type.String(),
   name: Type.String(),
-  price_usd: Num('USD per whole token'),
-  price_change_pct: Num("The token's own price change over the interval, percent"),
-  liquidity_usd: Num("USD in the token's pools"),
-  market_cap_usd: Num('Circulating supply × price'),
-  volume_usd: Num('Buy and sell volume over the interval, USD'),
-  volume_change_pct: Num('Volume against the interval before, percent'),
+  price_usd: NullableNumber('USD per whole token'),
+  price_change_pct: NullableNumber("The token's own price change over the interval, percent"),
+  liquidity_usd: NullableNumber("USD in the token's pools"),
+  market_cap_usd: NullableNumber('Circulating supply × price'),
+  volume_usd: NullableNumber('Buy and sell volume over the interval, USD'),
+  volume_change_pct: NullableNumber('Volume against the interval before, percent'),
   buys: Count('Buy trades over the interval'),
   sells: Count('Sell trades over the interval'),
   traders: Count('Distinct wallets trading over the interval'),
-  organic_score: Num("Jupiter's organic score 0–100 (how much activity comes from real users); null when not given"),
+  organic_score: NullableNumber(
+    "Jupiter's organic score 0–100 (how much activity comes from real users); null when not given",
+  ),
   verified: Type.Boolean({ description: "On Jupiter's verified list (false when the list does not say)" }),
   quick_scan: QuickScanSnapshot,
 })

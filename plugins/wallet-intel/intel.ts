@@ -6,7 +6,7 @@ import { createdMints, liquidityPull } from '../../src/facts/dev-history.ts'
 import { funderOf } from '../../src/facts/funding.ts'
 import { type ParsedTransaction, type SignatureEntry, signatures, transactions } from '../../src/facts/history.ts'
 import { createTokenContext } from '../../src/facts/index.ts'
-import { USDC_MINT_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
+import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import sniperActivity from '../../signals/sniper-activity/index.ts'
 import type { WalletIntelResult } from './manifest.ts'
 import { figuresOf, styleOf, verdictOf, worthinessOf } from './profile.ts'
@@ -113,9 +113,9 @@ export async function walletIntel(ctx: ServiceContext, wallet: string, deadlineA
 async function solPrice(facts: TokenContext): Promise<number | null> {
   const jupiter = facts.sources.jupiter
   if (!jupiter) throw new Error('no JUPITER_URL: no SOL price')
-  const entry = await facts.untilDeadline(jupiter.token(WRAPPED_SOL_MINT_ADDRESS, facts.meter))
-  if (typeof entry?.usdPrice !== 'number') throw new Error('the token list gives no SOL price')
-  return entry.usdPrice
+  const usd = await facts.untilDeadline(jupiter.solUsd(facts.meter))
+  if (usd === null) throw new Error('the token list gives no SOL price')
+  return usd
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
 import { SchemaVersion, SolanaAddress } from '../../src/core/schemas.ts'
-import { DataQuality } from '../../src/pipeline/schemas.ts'
+import { DataQuality, NullableNumber } from '../../src/pipeline/schemas.ts'
 import { BEHAVIOUR_STYLES, VERDICTS, WORTHINESS_LABELS } from './profile.ts'
 
 const Literals = (values: readonly string[], description: string) =>
@@ -9,7 +9,6 @@ const Literals = (values: readonly string[], description: string) =>
     values.map((value) => Type.Literal(value)),
     { description },
   )
-const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
 
 export const WalletIntelResult = Type.Object({
   schema_version: SchemaVersion,

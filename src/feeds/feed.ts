@@ -7,7 +7,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
 import { SchemaVersion, SolanaAddress } from '../core/schemas.ts'
 import { SCHEMA_VERSION } from '../core/version.ts'
-import { DataQuality, Grade } from '../pipeline/schemas.ts'
+import { DataQuality, Grade, Nullable } from '../pipeline/schemas.ts'
 import type { QuickGrade } from '../pipeline/quick-grades.ts'
 import type { DataQuality as Quality } from '../pipeline/vocabulary.ts'
 
@@ -30,6 +30,10 @@ export const QuickScanSnapshot = Type.Union(
       "The token's quick-scan grade (POST /scan/quick; cached for a minute); null when it did not finish within the feed's deadline",
   },
 )
+
+/** An item's place in a feed, 1 first; null for a focus token not in it. */
+export const FeedRank = (description?: string) =>
+  Nullable(Type.Integer({ minimum: 1 }), description === undefined ? {} : { description })
 
 /** The optional token a feed answer centres on. */
 export const FocusToken = Type.Optional(

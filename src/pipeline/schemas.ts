@@ -52,7 +52,10 @@ export const envelope = {
   confidence: ConfidenceObject,
 } satisfies Record<string, TSchema>
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>
+  Type.Union([schema, Type.Null()], options)
+/** A number that may be null (not measured), described. */
+export const NullableNumber = (description: string) => Nullable(Type.Number(), { description })
 /** An enum that may be null, as one flat union (a union nested in a union loses its null in OpenAPI). */
 export const NullableEnum = <T extends string>(values: readonly T[], description: string) =>
   Type.Union([...values.map((value) => Type.Literal(value)), Type.Null()], { description })

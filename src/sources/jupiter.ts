@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { HttpJsonSource, type HttpJsonSourceOptions } from './http-json.ts'
+import { WRAPPED_SOL_MINT_ADDRESS } from '../onchain/programs.ts'
 import type { CallMeter } from './upstream.ts'
 
 /** An optional member that may also be null: Jupiter's OpenAPI marks most of its fields nullable. */
@@ -208,6 +209,12 @@ export class JupiterSource {
       meter,
       CATEGORY_TTL_MS,
     )
+  }
+
+  /** Today's SOL price in USD: wrapped SOL's token-list entry; null when the list gives none. */
+  async solUsd(meter: CallMeter): Promise<number | null> {
+    const entry = await this.token(WRAPPED_SOL_MINT_ADDRESS, meter)
+    return typeof entry?.usdPrice === 'number' ? entry.usdPrice : null
   }
 
   /** The token-list entry of `mint`, or null when the list does not know it. */

@@ -1,5 +1,6 @@
 /**
- * The catalogue routes' cost: wall time and upstream calls per answer, on the sandbox with an injected
+ * The catalogue routes' cost: wall time and upstream calls per answer (and, for the written /news routes,
+ * the model's prompt and completion tokens), on the sandbox with an injected
  * latency on every upstream answer (default 100 ms), cold (a fresh service: empty caches and grades)
  * then warm (the same service again). The launchpad index is filled first by the sandbox's ticker
  * (60 steps) and the ingester, outside the timings.
@@ -17,7 +18,7 @@ import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { WAIVED_PAYMENTS } from '../test/support/payments.ts'
 import { scanRequest } from '../test/support/service.ts'
 
-const SERVERS = ['rpc', 'dexscreener', 'jupiter', 'lifi'] as const
+const SERVERS = ['rpc', 'dexscreener', 'jupiter', 'lifi', 'news', 'model'] as const
 
 export async function run(args: string[]): Promise<void> {
   const option = (name: string) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : undefined)
@@ -52,12 +53,19 @@ export async function run(args: string[]): Promise<void> {
     ['/graduation/radar', { min_progress_pct: 30 }],
     ['/graduation/momentum', { min_progress_pct: 30 }],
     ['/scan/smart-money', { interval: '24h' }],
+    ['/news/pulse', {}],
+    ['/news/pulse', { symbol: 'BNDL' }],
+    ['/news/brief', { symbol: 'BLUE' }],
+    ['/news/pulse_plus', { symbol: 'BNDL' }],
+    ['/news/report', { symbol: 'LEGIT' }],
   ]
   sandbox.faults.latencyMs = latencyMs
   console.log(
     `\nbench catalogue: ${latencyMs} ms added to every upstream answer; cold = a fresh service, warm = the same again`,
   )
-  console.log('route                   status   cold ms   warm ms   rpc  dex  jup  lifi   (calls, cold)')
+  console.log(
+    'route                   status   cold ms   warm ms   rpc  dex  jup  lifi news model   (calls, cold)   model tokens in/out',
+  )
   for (const [path, body] of calls) {
     const { app } = service()
     const before = SERVERS.map((server) => sandbox.faults.countOf(server))
@@ -65,16 +73,19 @@ export async function run(args: string[]): Promise<void> {
     const used = SERVERS.map((server, i) => sandbox.faults.countOf(server) - before[i]!)
     const warm = await timed(() => app.handle(scanRequest(path, body)))
     console.log(
-      `${path.padEnd(24)}${String(cold.status).padStart(6)}${String(cold.ms).padStart(10)}${String(warm.ms).padStart(10)}   ${used.map((count) => String(count).padStart(3)).join('  ')}`,
+      `${path.padEnd(24)}${String(cold.status).padStart(6)}${String(cold.ms).padStart(10)}${String(warm.ms).padStart(10)}   ${used.map((count) => String(count).padStart(3)).join('  ')}${cold.tokens ? `   ${cold.tokens}` : ''}`,
     )
   }
   await ingester.stop()
   await sandbox.stop()
 }
 
-async function timed(call: () => Promise<Response>): Promise<{ status: number; ms: number }> {
+async function timed(call: () => Promise<Response>): Promise<{ status: number; ms: number; tokens?: string }> {
   const started = performance.now()
   const response = await call()
-  await response.arrayBuffer()
-  return { status: response.status, ms: Math.round(performance.now() - started) }
+  const body = (await response.json()) as { model?: { prompt_tokens: number | null; completion_tokens: number | null } }
+  const ms = Math.round(performance.now() - started)
+  // The written /news answers name their model's usage.
+  const tokens = body.model ? `${body.model.prompt_tokens}/${body.model.completion_tokens}` : undefined
+  return { status: response.status, ms, ...(tokens ? { tokens } : {}) }
 }

@@ -14,6 +14,7 @@
  *   solsentry momentum [--min-progress 60] [--limit 5]
  *   solsentry trending [--interval 1h] [--sort trending|volume|organic] [--limit 20] [--focus <mint>]
  *   solsentry radar [--interval 1h] [--min-signals 2] [--limit 10] [--focus <mint>]
+ *   solsentry news [<ticker or mint>] [--mode pulse|brief|cohorts|report] [--hours 24]
  *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
  *
  * The wallet: --keypair <file> or SOLSENTRY_KEYPAIR (a Solana keypair file), --evm-key or
@@ -31,6 +32,8 @@ import {
   renderLaunchRadar,
   renderJob,
   renderMarketIntel,
+  renderNews,
+  type NewsAnswer,
   renderQuickScan,
   renderSmartMoney,
   renderSignalRadar,
@@ -66,6 +69,9 @@ commands
                       what is trading now, each token graded (0.02 USD)
   radar [--interval 5m|1h|6h|24h] [--min-signals n] [--limit n] [--focus <mint>]
                       where bullish signals converge, each token graded (0.04 USD)
+  news [<ticker or mint>] [--mode pulse|brief|cohorts|report] [--hours n]
+                      what people say about a token or (no symbol) the market: the lean (0.01 USD),
+                      a brief (0.05), by cohort with coordination (0.10), a full report (0.25)
   status <job_id>     a trade's state
   pairs               tokens you can trade
   currencies          how calls can be paid
@@ -112,6 +118,8 @@ function parse(argv: string[]): Parsed {
     'stage',
     'preset',
     'min-progress',
+    'mode',
+    'hours',
   ])
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -299,6 +307,23 @@ export async function main(argv: string[]): Promise<number> {
         }),
       )
       print(radar, () => renderGraduationRadar(style, radar))
+      return 0
+    }
+    case 'news': {
+      const solsentry = await clientOf(flags)
+      const hours = text(flags, 'hours')
+      const request = { symbol: args[0] ?? '', ...(hours ? { window_hours: Number(hours) } : {}) }
+      const mode = text(flags, 'mode') ?? 'pulse'
+      const calls: Record<string, () => Promise<NewsAnswer>> = {
+        pulse: () => solsentry.newsPulse(request),
+        brief: () => solsentry.newsBrief(request),
+        cohorts: () => solsentry.newsPulsePlus(request),
+        report: () => solsentry.newsReport(request),
+      }
+      const call = calls[mode]
+      if (!call) throw new SolsentryError('USAGE', 'news --mode is pulse, brief, cohorts or report', 0)
+      const answer = await withProgress(`news ${mode}`, call())
+      print(answer, () => renderNews(style, answer))
       return 0
     }
     case 'trending': {

@@ -182,6 +182,26 @@ export class Solsentry {
     return this.call('POST /scan/smart-money', options)
   }
 
+  /** How the crowd leans on a ticker, a mint or (no symbol) the market, scored without a model (0.01 USD). */
+  newsPulse(request: InputOf<'POST /news/pulse'> = {}): Promise<OutputOf<'POST /news/pulse'>> {
+    return this.call('POST /news/pulse', request)
+  }
+
+  /** A short written brief of what is being said, with the quick scan beside it (0.05 USD). */
+  newsBrief(request: InputOf<'POST /news/brief'> = {}): Promise<OutputOf<'POST /news/brief'>> {
+    return this.call('POST /news/brief', request)
+  }
+
+  /** The pulse by cohort, whether the talk looks coordinated, and a synthesis (0.10 USD). */
+  newsPulsePlus(request: InputOf<'POST /news/pulse_plus'> = {}): Promise<OutputOf<'POST /news/pulse_plus'>> {
+    return this.call('POST /news/pulse_plus', request)
+  }
+
+  /** A full report: takes, synthesis, risks raised, a resolved watch list and the deep dive (0.25 USD). */
+  newsReport(request: InputOf<'POST /news/report'> = {}): Promise<OutputOf<'POST /news/report'>> {
+    return this.call('POST /news/report', request)
+  }
+
   /** Trending tokens now, each with its quick-scan grade (0.02 USD). */
   trending(options: InputOf<'POST /scan/trending'> = {}): Promise<Trending> {
     return this.call('POST /scan/trending', options)

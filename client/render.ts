@@ -13,6 +13,10 @@ import type {
   TradeJob,
   GraduationMomentum,
   GraduationRadar,
+  NewsBrief,
+  NewsPulse,
+  NewsPulsePlus,
+  NewsReport,
   LaunchRadar,
   SmartMoney,
   Trending,
@@ -429,4 +433,64 @@ export function renderGraduationMomentum(style: Style, feed: GraduationMomentum)
   }
   if (feed.items.length === 0) lines.push(paint(style, '  no curve that close now', 'dim'))
   return [...lines, '', feed.summary].join('\n')
+}
+
+const LEAN_TONE: Record<string, Tone> = { BULLISH: 'green', BEARISH: 'red', MIXED: 'yellow', NEUTRAL: 'dim' }
+
+export type NewsAnswer = NewsPulse | NewsBrief | NewsPulsePlus | NewsReport
+
+/** Every /news answer: its subject, the lean of the posts, then what the route adds (brief, cohorts, report). */
+export function renderNews(style: Style, answer: NewsAnswer): string {
+  const pulse = 'pulse' in answer ? answer.pulse : answer
+  const subject =
+    answer.subject.scope === 'market'
+      ? 'the market'
+      : `${answer.subject.symbol ?? answer.subject.query}${answer.subject.mint ? `  ${paint(style, answer.subject.mint, 'dim')}` : ''}`
+  const lines = [
+    `${paint(style, 'News', 'bold')}  ${subject} · last ${answer.window.hours} h · ${quality(style, answer)}`,
+    `  ${paint(style, pulse.signal, 'bold', LEAN_TONE[pulse.signal] ?? 'dim')}  ${pulse.bull} bullish · ${pulse.bear} bearish · ${pulse.neutral} neutral of ${pulse.posts} posts${
+      pulse.top_terms.length
+        ? paint(
+            style,
+            `  (${pulse.top_terms
+              .slice(0, 5)
+              .map((term) => term.term)
+              .join(', ')})`,
+            'dim',
+          )
+        : ''
+    }`,
+  ]
+  if (answer.subject.ambiguous)
+    lines.push(paint(style, `  ${answer.subject.candidates.length} listed tokens share this ticker`, 'yellow'))
+  if ('brief' in answer) lines.push('', paint(style, answer.brief.headline, 'bold'), answer.brief.text)
+  if ('cohorts' in answer) {
+    lines.push('')
+    for (const [cohort, tally] of Object.entries(answer.cohorts))
+      if (tally.posts > 0)
+        lines.push(
+          `  ${cohort.padEnd(10)} ${paint(style, tally.signal, LEAN_TONE[tally.signal] ?? 'dim')} (${tally.posts} posts)`,
+        )
+    if (answer.coordination.coordinated)
+      lines.push(
+        paint(
+          style,
+          `  coordinated: ${answer.coordination.pushes.length} push(es), ${answer.coordination.fresh_accounts} fresh accounts`,
+          'red',
+        ),
+      )
+  }
+  if ('synthesis' in answer) lines.push('', answer.synthesis.text)
+  if ('report' in answer) {
+    lines.push('', answer.report.synthesis)
+    for (const risk of answer.report.risks) lines.push(paint(style, `  ! ${risk.risk}`, 'yellow'))
+    if (answer.report.watch_list.length)
+      lines.push(`  watch: ${answer.report.watch_list.map((entry) => entry.ticker).join(', ')}`)
+    if (answer.deep_dive)
+      lines.push(
+        `  deep dive: grade ${answer.deep_dive.grade}, ${answer.deep_dive.recommendation}${answer.deep_dive.flags.length ? ` (${answer.deep_dive.flags.join(', ')})` : ''}`,
+      )
+  }
+  if ('model' in answer) lines.push(paint(style, `  written by ${answer.model.name}`, 'dim'))
+  return [...lines, '', answer.summary].join('\n')
 }

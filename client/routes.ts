@@ -38,3 +38,7 @@ export type LaunchRadar = OutputOf<'POST /launch/radar'>
 export type GraduationRadar = OutputOf<'POST /graduation/radar'>
 export type SmartMoney = OutputOf<'POST /scan/smart-money'>
 export type GraduationMomentum = OutputOf<'POST /graduation/momentum'>
+export type NewsPulse = OutputOf<'POST /news/pulse'>
+export type NewsBrief = OutputOf<'POST /news/brief'>
+export type NewsPulsePlus = OutputOf<'POST /news/pulse_plus'>
+export type NewsReport = OutputOf<'POST /news/report'>

@@ -10,6 +10,8 @@ export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void 
     `  DexScreener  ${file.urls.dexscreener}`,
     `  Jupiter      ${file.urls.jupiter}`,
     `  LI.FI        ${file.urls.lifi}   (bridge quotes)`,
+    `  News         ${file.urls.news}   (RSS desks, X recent search)`,
+    `  Model        ${file.urls.model}   (stand-in, deterministic; not a language model)`,
     `  anvil (EVM)  ${file.urls.anvil}   (chain 31337; test USDC ${file.x402.base.asset})`,
     `  x402         ${file.urls.facilitator}   (facilitator for ${file.x402.solana.network} and ${file.x402.base.network})`,
     `  USDC mint    ${file.usdc_mint}`,

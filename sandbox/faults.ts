@@ -12,7 +12,7 @@ export interface Fault {
   delayMs?: number
 }
 
-export type SandboxServer = 'rpc' | 'dexscreener' | 'jupiter' | 'lifi' | 'facilitator'
+export type SandboxServer = 'rpc' | 'dexscreener' | 'jupiter' | 'lifi' | 'facilitator' | 'news' | 'model'
 
 const KINDS: readonly FaultKind[] = ['down', 'slow', 'rate_limited', 'server_error', 'malformed_json', 'wrong_shape']
 
@@ -37,7 +37,7 @@ export class FaultPlan {
     }
     for (const [key, fault] of Object.entries(parsed as Record<string, Fault>)) {
       const [server, route] = key.split(/:(.*)/s) as [string, string | undefined]
-      if (!['rpc', 'dexscreener', 'jupiter', 'lifi', 'facilitator'].includes(server) || !route)
+      if (!['rpc', 'dexscreener', 'jupiter', 'lifi', 'facilitator', 'news', 'model'].includes(server) || !route)
         throw new Error(`SANDBOX_FAULTS: bad key "${key}"`)
       if (!KINDS.includes(fault?.kind))
         throw new Error(`SANDBOX_FAULTS: "${key}" needs a kind among ${KINDS.join(', ')}`)

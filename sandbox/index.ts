@@ -3,6 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction } from '@solana-program/token'
 import { handleBridgeRequest } from './bridge/quote.ts'
+import { handleModelRequest, SANDBOX_LLM_KEY, SANDBOX_MODEL } from './model/server.ts'
+import { ECOSYSTEM } from './news/posts.ts'
+import { handleNewsRequest, SANDBOX_FEEDS, SANDBOX_X_TOKEN } from './news/server.ts'
 import { LaunchTicker } from './ticker.ts'
 import { handleAggregatorRequest } from './aggregator/server.ts'
 import { SANDBOX_USDC_DOMAIN, startEvmChain, type EvmChain } from './evm/index.ts'
@@ -36,6 +39,10 @@ export interface SandboxWorldFile {
     dexscreener: string
     jupiter: string
     lifi: string
+    /** The news desks' RSS feeds and the X recent-search stand-in. */
+    news: string
+    /** The stand-in model server (OpenAI-compatible, deterministic; not a language model). */
+    model: string
     facilitator: string
     anvil: string
   }
@@ -75,6 +82,13 @@ export interface RunningSandbox {
     | 'DEXSCREENER_URL'
     | 'JUPITER_URL'
     | 'LIFI_URL'
+    | 'NEWS_FEEDS'
+    | 'X_API_URL'
+    | 'X_BEARER_TOKEN'
+    | 'LLM_URL'
+    | 'LLM_API_KEY'
+    | 'LLM_MODEL'
+    | 'ECOSYSTEM_ACCOUNTS'
     | 'FACILITATOR_URL'
     | 'ISSUER_REGISTRY'
     | 'EXCHANGE_WALLETS'
@@ -169,6 +183,20 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     { hostname: options.hostname, port: options.bridgePort },
     faults,
   )
+  const news = serveStandIn(
+    'news',
+    world,
+    handleNewsRequest,
+    { hostname: options.hostname, port: options.newsPort },
+    faults,
+  )
+  const model = serveStandIn(
+    'model',
+    world,
+    handleModelRequest,
+    { hostname: options.hostname, port: options.modelPort },
+    faults,
+  )
 
   // x402: the facilitator pays the network fees of settlements; the service is paid into a treasury
   // wallet whose USDC account exists from the start (exact/SVM transfers need the payTo's account).
@@ -207,6 +235,8 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       dexscreener: market.url,
       jupiter: aggregator.url,
       lifi: bridge.url,
+      news: news.url,
+      model: `${model.url}/v1`,
       facilitator: facilitator.url,
       anvil: evm.url,
     },
@@ -264,6 +294,23 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       2,
     )}\n`,
   )
+  // The sandbox ecosystem's own social accounts, for the service's ECOSYSTEM_ACCOUNTS.
+  const ecosystemPath = resolve(join(options.dataDir, 'ecosystem.json'))
+  writeFileSync(
+    ecosystemPath,
+    `${JSON.stringify(
+      {
+        version: '2026-11-25',
+        entries: ECOSYSTEM.map((account) => ({
+          handle: account.username,
+          project: account.name,
+          source: 'sandbox/news/posts.ts',
+        })),
+      },
+      null,
+      2,
+    )}\n`,
+  )
   return {
     world,
     faults,
@@ -281,6 +328,13 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       DEXSCREENER_URL: file.urls.dexscreener,
       JUPITER_URL: file.urls.jupiter,
       LIFI_URL: file.urls.lifi,
+      NEWS_FEEDS: SANDBOX_FEEDS.map((desk) => `${file.urls.news}/feeds/${desk}.xml`).join(','),
+      X_API_URL: file.urls.news,
+      X_BEARER_TOKEN: SANDBOX_X_TOKEN,
+      LLM_URL: file.urls.model,
+      LLM_API_KEY: SANDBOX_LLM_KEY,
+      LLM_MODEL: SANDBOX_MODEL,
+      ECOSYSTEM_ACCOUNTS: ecosystemPath,
       FACILITATOR_URL: file.urls.facilitator,
       ISSUER_REGISTRY: issuersPath,
       EXCHANGE_WALLETS: exchangesPath,
@@ -299,7 +353,16 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     async stop() {
       ticker.stop()
       world.chain.stop()
-      await Promise.all([rpc.stop(), market.stop(), aggregator.stop(), bridge.stop(), facilitator.stop(), evm.stop()])
+      await Promise.all([
+        rpc.stop(),
+        market.stop(),
+        aggregator.stop(),
+        bridge.stop(),
+        news.stop(),
+        model.stop(),
+        facilitator.stop(),
+        evm.stop(),
+      ])
     },
   }
 }

@@ -12,6 +12,10 @@ export interface SandboxOptions {
   aggregatorPort: number
   /** The bridge-quote stand-in (LI.FI's /v1/quote). */
   bridgePort: number
+  /** The news desks' feeds and the X recent-search stand-in. */
+  newsPort: number
+  /** The stand-in model server (OpenAI-compatible chat completions). */
+  modelPort: number
   facilitatorPort: number
   /** The local EVM node (anvil) carrying the Base-like payment rail. */
   anvilPort: number
@@ -29,7 +33,8 @@ export interface SandboxOptions {
 export const DEFAULT_TICK_MS = 5_000
 
 /**
- * The standard local-validator ports, the next four for the market, aggregator, x402 facilitator and bridge quotes,
+ * The standard local-validator ports, the next six for the market, aggregator, x402 facilitator, bridge quotes,
+ * news and model stand-ins,
  * and anvil's standard port.
  */
 export const DEFAULT_PORTS = {
@@ -39,6 +44,8 @@ export const DEFAULT_PORTS = {
   aggregator: 8902,
   facilitator: 8903,
   bridge: 8904,
+  news: 8905,
+  model: 8906,
   anvil: 8545,
 } as const
 
@@ -59,6 +66,8 @@ export function sandboxOptions(env: Record<string, string | undefined>): Sandbox
     aggregatorPort: port('SANDBOX_AGGREGATOR_PORT', DEFAULT_PORTS.aggregator),
     facilitatorPort: port('SANDBOX_FACILITATOR_PORT', DEFAULT_PORTS.facilitator),
     bridgePort: port('SANDBOX_BRIDGE_PORT', DEFAULT_PORTS.bridge),
+    newsPort: port('SANDBOX_NEWS_PORT', DEFAULT_PORTS.news),
+    modelPort: port('SANDBOX_MODEL_PORT', DEFAULT_PORTS.model),
     anvilPort: port('SANDBOX_ANVIL_PORT', DEFAULT_PORTS.anvil),
     accountsDir: env.SANDBOX_ACCOUNTS_DIR || undefined,
     dataDir: `${env.DATA_DIR || './data'}/sandbox`,
@@ -86,6 +95,8 @@ export function ephemeralSandboxOptions(overrides: Partial<SandboxOptions> = {})
     aggregatorPort: 0,
     facilitatorPort: 0,
     bridgePort: 0,
+    newsPort: 0,
+    modelPort: 0,
     anvilPort: 0,
     accountsDir: undefined,
     tickMs: 0,

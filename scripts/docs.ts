@@ -4,7 +4,7 @@
  * is stale.
  */
 import { join } from 'node:path'
-import { recommendationTable } from '../plugins/deep-dive/recommendation.ts'
+import { recommendationTable } from '../src/scanners/deep-dive/recommendation.ts'
 import { rejectionTable } from '../plugins/trade/rejections.ts'
 import { configTable } from '../src/core/config.ts'
 import { errorTable } from '../src/core/errors.ts'
@@ -55,6 +55,9 @@ function fullService() {
     JUPITER_URL: 'https://api.jup.ag',
     DEXSCREENER_URL: 'https://api.dexscreener.com',
     LIFI_URL: 'https://li.quest',
+    NEWS_FEEDS: 'https://www.coindesk.com/arc/outboundfeeds/rss',
+    LLM_URL: 'https://api.openai.com/v1',
+    LLM_MODEL: 'gpt-4o-mini',
   })
 }
 

@@ -22,6 +22,7 @@ import { trade, manifest as tradeManifest } from '../plugins/trade/index.ts'
 import { trendingPlugin, manifest as trendingManifest } from '../plugins/trending/index.ts'
 import { walletIntelPlugin, manifest as walletIntelManifest } from '../plugins/wallet-intel/index.ts'
 import { web, manifest as webManifest } from '../plugins/web/index.ts'
+import { newsPulsePlugin, newsWrittenPlugin, pulseManifest, writtenManifest } from '../plugins/news/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
 import { frontDoor, type Service } from './core/front-door.ts'
@@ -47,6 +48,8 @@ export const SERVICE_MANIFESTS = [
   graduationRadarManifest,
   momentumManifest,
   smartMoneyManifest,
+  pulseManifest,
+  writtenManifest,
   mcpManifest,
   webManifest,
 ] as const
@@ -78,6 +81,8 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(signalRadarPlugin(ctx))
     .use(walletIntelPlugin(ctx))
     .use(launchpadPlugin(ctx))
+    .use(newsPulsePlugin(ctx))
+    .use(newsWrittenPlugin(ctx))
     .use(mcp(ctx, (request, server) => service!.handle(request, server)))
     .use(web(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)

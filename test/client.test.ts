@@ -171,6 +171,16 @@ describe('the CLI', () => {
     expect(home.code).toBe(0)
     expect(validate('POST', '/exit/cross-check', 200, JSON.parse(home.stdout))).toEqual([])
     expect(JSON.parse(home.stdout).home_chain).toBe('arbitrum')
+    for (const [mode, path] of [
+      ['pulse', '/news/pulse'],
+      ['brief', '/news/brief'],
+      ['cohorts', '/news/pulse_plus'],
+      ['report', '/news/report'],
+    ] as const) {
+      const { stdout, code } = await run('news', 'BNDL', '--mode', mode, '--json')
+      expect(code).toBe(0)
+      expect(validate('POST', path, 200, JSON.parse(stdout))).toEqual([])
+    }
   }, 60_000)
 
   testWithTmux(

@@ -30,6 +30,11 @@ describe('GET /health', () => {
       { routes: ['POST /graduation/radar'], why: expect.stringContaining('SOLANA_RPC_URL') },
       { routes: ['POST /graduation/momentum'], why: expect.stringContaining('SOLANA_RPC_URL') },
       { routes: ['POST /scan/smart-money'], why: expect.stringContaining('SOLANA_RPC_URL') },
+      { routes: ['POST /news/pulse'], why: expect.stringContaining('NEWS_FEEDS') },
+      {
+        routes: ['POST /news/brief', 'POST /news/pulse_plus', 'POST /news/report'],
+        why: expect.stringContaining('LLM_URL'),
+      },
     ])
     expect((await send(app, 'POST', '/scan/trending', { json: {} })).status).toBe(404)
     expect(ctx.registry.routes().map((route) => route.key)).not.toContain('POST /signal/radar')

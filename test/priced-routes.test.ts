@@ -66,6 +66,10 @@ const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /graduation/momentum': async () => ({ limit: 2 }),
   'POST /scan/trending': async () => ({ limit: 3 }),
   'POST /signal/radar': async () => ({ limit: 3 }),
+  'POST /news/pulse': async () => ({ symbol: 'BLUE' }),
+  'POST /news/brief': async () => ({ symbol: 'BLUE' }),
+  'POST /news/pulse_plus': async () => ({ symbol: 'BNDL' }),
+  'POST /news/report': async () => ({ symbol: 'LEGIT' }),
 }
 /** A request body for free POST routes (free routes must not challenge whatever they are sent). */
 const FREE_BODIES: Record<string, unknown> = {
@@ -91,6 +95,10 @@ describe('every priced route, from the registry', () => {
       'POST /graduation/momentum': '0.40',
       'POST /scan/trending': '0.02',
       'POST /signal/radar': '0.04',
+      'POST /news/pulse': '0.01',
+      'POST /news/brief': '0.05',
+      'POST /news/pulse_plus': '0.10',
+      'POST /news/report': '0.25',
     })
   })
 

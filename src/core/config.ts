@@ -1,3 +1,4 @@
+import { loadEcosystemAccounts } from '../news/cohorts.ts'
 import { loadExchangeList } from '../onchain/exchanges.ts'
 import { loadIssuerRegistry } from '../onchain/issuers.ts'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
@@ -94,6 +95,42 @@ export const ConfigSchema = Type.Object({
       hint: 'the key',
     }),
   ),
+  NEWS_FEEDS: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^,\\s]+(,\\s*https?://[^,\\s]+)*$',
+      description:
+        'RSS or Atom news feeds read by the /news routes, comma-separated URLs (mainnet default: CoinDesk, Cointelegraph, Decrypt and The Block; docs/catalogue.md)',
+      hint: 'comma-separated http(s) URLs',
+    }),
+  ),
+  X_API_URL: Type.Optional(Url('X API base: recent search for the /news routes (mainnet default: https://api.x.com)')),
+  X_BEARER_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "X app bearer token: the /news routes read the last week's posts by recent search (without one, news feeds only); never logged",
+      hint: 'the token',
+    }),
+  ),
+  LLM_URL: Type.Optional(
+    Url(
+      'An OpenAI-compatible chat completions API base (…/v1): writes /news/brief, /news/pulse_plus and /news/report, which are off without it',
+    ),
+  ),
+  LLM_API_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'The model API key, sent as a bearer token; never logged',
+      hint: 'the key',
+    }),
+  ),
+  LLM_MODEL: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'The model the /news routes ask (required with LLM_URL), named in every answer it writes',
+      hint: 'a model name, such as gpt-4o-mini',
+    }),
+  ),
   JUPITER_API_KEY: Type.Optional(
     Type.String({
       minLength: 1,
@@ -116,6 +153,14 @@ export const ConfigSchema = Type.Object({
       description:
         'A JSON file of issuer-controlled assets added to the built-in registry (src/onchain/issuers.json; docs/scoring.md): their live authorities and issuer extensions are not penalised',
       hint: 'a path to a JSON file { "version": "YYYY-MM-DD", "entries": [...] }',
+    }),
+  ),
+  ECOSYSTEM_ACCOUNTS: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "A JSON file of X accounts added to the built-in list of the ecosystem's own accounts (src/news/ecosystem.json): their posts are the ecosystem cohort of POST /news/pulse_plus",
+      hint: 'a path to a JSON file { "version": "YYYY-MM-DD", "entries": [{ "handle", "project", "source" }] }',
     }),
   ),
   EXCHANGE_WALLETS: Type.Optional(
@@ -288,6 +333,17 @@ export const ConfigSchema = Type.Object({
 export type Config = Static<typeof ConfigSchema>
 export type SettingName = keyof Config
 
+/**
+ * Public crypto news feeds (no key), each recorded in test/fixtures/recorded/news/ with its source:
+ * CoinDesk, Cointelegraph, Decrypt, The Block.
+ */
+export const MAINNET_NEWS_FEEDS = [
+  'https://www.coindesk.com/arc/outboundfeeds/rss',
+  'https://cointelegraph.com/rss',
+  'https://decrypt.co/feed',
+  'https://www.theblock.co/rss.xml',
+] as const
+
 /** Upstream defaults of the mainnet profile; the sandbox profile points the same settings at loopback. */
 export const MAINNET_UPSTREAMS = {
   SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com',
@@ -295,6 +351,8 @@ export const MAINNET_UPSTREAMS = {
   // lite-api.jup.ag, the keyless host, is being retired: api.jup.ag with a key is the documented path.
   JUPITER_URL: 'https://api.jup.ag',
   LIFI_URL: 'https://li.quest',
+  NEWS_FEEDS: MAINNET_NEWS_FEEDS.join(','),
+  X_API_URL: 'https://api.x.com',
   BASE_RPC_URL: 'https://mainnet.base.org',
 } as const satisfies Partial<Config>
 
@@ -342,6 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const [setting, load] of [
     ['ISSUER_REGISTRY', loadIssuerRegistry],
     ['EXCHANGE_WALLETS', loadExchangeList],
+    ['ECOSYSTEM_ACCOUNTS', loadEcosystemAccounts],
   ] as const) {
     const path = config[setting]
     if (path === undefined) continue
@@ -351,6 +410,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new ConfigError(`${setting}: ${(error as Error).message.replace(new RegExp(`^${setting}[^:]*: `), '')}`)
     }
   }
+  if (config.LLM_URL !== undefined && config.LLM_MODEL === undefined)
+    throw new ConfigError('LLM_MODEL: required with LLM_URL (the model the /news routes ask)')
   if ((config.CDP_API_KEY_ID === undefined) !== (config.CDP_API_KEY_SECRET === undefined))
     throw new ConfigError(
       `${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_ID' : 'CDP_API_KEY_SECRET'}: required with ${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_SECRET' : 'CDP_API_KEY_ID'}`,

@@ -7,6 +7,10 @@ import { type HistoryDepth, RPC_PROVIDERS } from '../sources/rpc-providers.ts'
 import type { ExchangeList } from '../onchain/exchanges.ts'
 import type { IssuerRegistry } from '../onchain/issuers.ts'
 import type { Tape } from '../sources/tape.ts'
+import type { NewsFeedsSource } from '../sources/news.ts'
+import type { XSource } from '../sources/x.ts'
+import type { ModelClient } from '../llm/client.ts'
+import type { EcosystemAccounts } from '../news/cohorts.ts'
 import { CallMeter, UpstreamError } from '../sources/upstream.ts'
 import type { FactName, Facts } from './types.ts'
 
@@ -21,6 +25,12 @@ export interface Sources {
   issuers?: IssuerRegistry
   /** Reference data, no I/O: exchange hot wallets (built in, plus EXCHANGE_WALLETS). */
   exchanges?: ExchangeList
+  /** The /news routes' sources, not token facts: news feeds, X recent search, the language model. */
+  news?: NewsFeedsSource
+  x?: XSource
+  llm?: ModelClient
+  /** Reference data, no I/O: the ecosystem's own social accounts (built in, plus ECOSYSTEM_ACCOUNTS). */
+  ecosystem?: EcosystemAccounts
 }
 
 /** How a fact is gathered: from the context (its sources and other facts), or it throws. */

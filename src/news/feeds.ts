@@ -6,10 +6,23 @@
  */
 import { XMLParser } from 'fast-xml-parser'
 
+/** The account behind a social post, as its network describes it. */
+export interface Account {
+  handle: string
+  followers: number | null
+  /** When the account was made (unix seconds), or null when not given. */
+  created_at: number | null
+  verified: boolean | null
+}
+
 export interface Post {
   id: string
+  /** Where it was read: a news feed's host (e.g. coindesk.com) or a social network (`x`). */
   feed: string
+  /** An article of a news feed, or a post on a social network (then `account` says who). */
+  kind: 'article' | 'social'
   author: string | null
+  account: Account | null
   /** Unix seconds; null when the item carries no date the parser can read. */
   at: number | null
   title: string
@@ -71,7 +84,9 @@ function post(
   return {
     id: fields.id || fields.link || `${feed}:${title}`,
     feed,
+    kind: 'article',
     author: plainText(fields.author) || null,
+    account: null,
     at: seconds(fields.date),
     title,
     text,

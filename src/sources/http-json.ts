@@ -1,4 +1,4 @@
-import type { TSchema, Static } from '@sinclair/typebox'
+import { Type, type TSchema, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { SharedCache } from '../store/shared-cache.ts'
 import { CallPacer } from './rpc-providers.ts'
@@ -23,6 +23,9 @@ export interface HttpJsonSourceOptions extends Partial<UpstreamOptions> {
    */
   limit?: { requests: number; windowMs: number }
 }
+
+/** A text answer: any string. */
+const TEXT = Type.String()
 
 /** How often a paced request looks again for room in the window. */
 const PACE_POLL_MS = 100
@@ -60,6 +63,22 @@ export class HttpJsonSource {
     return this.#recorded(meter, { method: 'GET', path }, () =>
       this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () =>
         this.#request(path, schema, meter, { headers: this.#headers }),
+      ),
+    )
+  }
+
+  /**
+   * A GET whose answer is text (an RSS or Atom feed), cached and coalesced like `get`; `accept` names
+   * the media types asked for.
+   */
+  getText(path: string, accept: string, meter: CallMeter, ttlMs: number): Promise<string> {
+    return this.#recorded(meter, { method: 'GET', path }, () =>
+      this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () =>
+        this.#paced(meter).then(() =>
+          this.#run(path, TEXT, meter, { headers: { ...this.#headers, accept } }, undefined, (response) =>
+            response.text(),
+          ),
+        ),
       ),
     )
   }
@@ -133,6 +152,7 @@ export class HttpJsonSource {
     meter: CallMeter,
     init: RequestInit,
     budget?: AbortSignal,
+    read: (response: Response) => Promise<unknown> = (response) => response.json(),
   ): Promise<Static<S>> {
     return this.upstream.run(
       [meter],
@@ -155,9 +175,9 @@ export class HttpJsonSource {
         }
         let body: unknown
         try {
-          body = await response.json()
+          body = await read(response)
         } catch {
-          throw new UpstreamError(this.upstream.name, 'malformed', `${path}: the answer is not JSON`)
+          throw new UpstreamError(this.upstream.name, 'malformed', `${path}: the answer is not readable`)
         }
         if (!Value.Check(schema, body)) {
           const first = Value.Errors(schema, body).First()

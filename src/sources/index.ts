@@ -9,14 +9,26 @@ import { type IssuerRegistry, loadIssuerRegistry } from '../onchain/issuers.ts'
 import { headersSetting } from '../core/config.ts'
 import { RedisCache, type SharedCache } from '../store/shared-cache.ts'
 import { SolanaSource } from './solana-rpc.ts'
+import { NewsFeedsSource } from './news.ts'
+import { X_SEARCHES_PER_15_MIN, XSource } from './x.ts'
+import { type EcosystemAccounts, loadEcosystemAccounts } from '../news/cohorts.ts'
+import { ModelClient } from '../llm/client.ts'
+import { SERVICE_VERSION } from '../core/version.ts'
 
 export interface ConfiguredSources {
   solana: SolanaSource
   dexscreener: DexScreenerSource
   jupiter: JupiterSource
   lifi: LifiSource
+  /** Public RSS/Atom news feeds (NEWS_FEEDS). */
+  news: NewsFeedsSource
+  /** X recent search (X_API_URL with X_BEARER_TOKEN). */
+  x: XSource
+  /** The language model (LLM_URL, LLM_MODEL). */
+  llm: ModelClient
   issuers: IssuerRegistry
   exchanges: ExchangeList
+  ecosystem: EcosystemAccounts
 }
 
 /**
@@ -34,6 +46,7 @@ export function createSources(
   const sources: Partial<ConfiguredSources> = {
     issuers: loadIssuerRegistry(config.ISSUER_REGISTRY),
     exchanges: loadExchangeList(config.EXCHANGE_WALLETS),
+    ecosystem: loadEcosystemAccounts(config.ECOSYSTEM_ACCOUNTS),
   }
   if (config.SOLANA_RPC_URL)
     sources.solana = new SolanaSource({
@@ -66,9 +79,32 @@ export function createSources(
         : undefined,
       ...(config.LIFI_API_KEY ? { headers: { 'x-lifi-api-key': config.LIFI_API_KEY } } : {}),
     })
+  if (config.NEWS_FEEDS)
+    sources.news = new NewsFeedsSource(
+      config.NEWS_FEEDS.split(',').map((url) => url.trim()),
+      {
+        userAgent: `solsentry/${SERVICE_VERSION}${config.PUBLIC_URL ? ` (+${config.PUBLIC_URL})` : ''}`,
+        cache: httpCache,
+      },
+    )
+  if (config.X_API_URL && config.X_BEARER_TOKEN)
+    sources.x = new XSource({
+      baseUrl: config.X_API_URL,
+      bearerToken: config.X_BEARER_TOKEN,
+      cache: httpCache,
+      limit:
+        hostIs(config.X_API_URL, 'x.com') || hostIs(config.X_API_URL, 'twitter.com')
+          ? { requests: X_SEARCHES_PER_15_MIN, windowMs: 15 * 60_000 + WINDOW_MARGIN_MS }
+          : undefined,
+    })
+  if (config.LLM_URL && config.LLM_MODEL)
+    sources.llm = new ModelClient({ baseUrl: config.LLM_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL })
   if (health) {
-    for (const source of [sources.solana, sources.dexscreener, sources.jupiter, sources.lifi])
-      if (source) health.register(source.upstream.name, () => source.upstream.health())
+    const upstreams = [sources.solana, sources.dexscreener, sources.jupiter, sources.lifi, sources.x, sources.llm]
+      .filter((source) => source !== undefined)
+      .map((source) => source.upstream)
+    for (const upstream of [...upstreams, ...(sources.news?.upstreams ?? [])])
+      health.register(upstream.name, () => upstream.health())
     if (cache) health.register('cache', () => cache.health())
   }
   return { ...sources, cache }

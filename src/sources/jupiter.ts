@@ -219,12 +219,17 @@ export class JupiterSource {
 
   /** The token-list entry of `mint`, or null when the list does not know it. */
   async token(mint: string, meter: CallMeter): Promise<JupiterToken | null> {
-    const found = await this.#http.get(
-      `/tokens/v2/search?query=${mint}`,
+    const found = await this.search(mint, meter)
+    return found.find((token) => token.id === mint) ?? null
+  }
+
+  /** The token list's search (`GET /tokens/v2/search`): by mint, symbol or name, best matches first. */
+  search(query: string, meter: CallMeter): Promise<JupiterToken[]> {
+    return this.#http.get(
+      `/tokens/v2/search?query=${encodeURIComponent(query)}`,
       Type.Array(JupiterTokenSchema),
       meter,
       TOKEN_TTL_MS,
     )
-    return found.find((token) => token.id === mint) ?? null
   }
 }

@@ -1,5 +1,5 @@
-import type { ScanResult } from '../../src/pipeline/scan.ts'
-import type { Factor } from '../../src/pipeline/signal.ts'
+import type { ScanResult } from '../../pipeline/scan.ts'
+import type { Factor } from '../../pipeline/signal.ts'
 import type { DeepDiveAnswer } from './build.ts'
 
 const NOT_MEASURED = 'not measured'

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
-import type { DataQuality } from '../../src/facts/data-quality.ts'
-import type { FactName } from '../../src/facts/types.ts'
-import type { Grade } from '../../src/pipeline/grade.ts'
+import type { DataQuality } from '../../facts/data-quality.ts'
+import type { FactName } from '../../facts/types.ts'
+import type { Grade } from '../../pipeline/grade.ts'
 import type { KeyDriver, Recommendation, RiskGroup, RISK_LEVELS } from './schemas.ts'
 
 type Level = (typeof RISK_LEVELS)[number]

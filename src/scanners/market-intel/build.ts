@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
-import type { ScanResult } from '../../src/pipeline/scan.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
+import type { ScanResult } from '../../pipeline/scan.ts'
+import { SCHEMA_VERSION } from '../../core/version.ts'
 import type { MarketIntelResult } from './schemas.ts'
 import { SIGNAL_SUBTYPES, subtypeOf } from './subtypes.ts'
 

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox'
-import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../src/pipeline/schemas.ts'
+import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../pipeline/schemas.ts'
 import {
   HOLDERS_SOURCES,
   LIQUIDITY_RATINGS,
   LP_MODELS,
   LP_STATUSES,
   PERMANENT_LOCK_DAYS,
-} from '../../src/pipeline/vocabulary.ts'
+} from '../../pipeline/vocabulary.ts'
 
 export const LiquidityCheck = Type.Object({
   rating: Enum(LIQUIDITY_RATINGS),

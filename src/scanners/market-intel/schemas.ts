@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
-import { Enum, envelope, FactorItem, Nullable } from '../../src/pipeline/schemas.ts'
-import { LEVELS, MARKET_SIGNALS } from '../../src/pipeline/vocabulary.ts'
-import buySellPressure from '../../signals/buy-sell-pressure/index.ts'
-import largeTransactions from '../../signals/large-transactions/index.ts'
-import tokenHealth from '../../signals/token-health/index.ts'
-import volatility from '../../signals/volatility/index.ts'
+import { Enum, envelope, FactorItem, Nullable } from '../../pipeline/schemas.ts'
+import { LEVELS, MARKET_SIGNALS } from '../../pipeline/vocabulary.ts'
+import buySellPressure from '../../../signals/buy-sell-pressure/index.ts'
+import largeTransactions from '../../../signals/large-transactions/index.ts'
+import tokenHealth from '../../../signals/token-health/index.ts'
+import volatility from '../../../signals/volatility/index.ts'
 import { SIGNAL_SUBTYPES } from './subtypes.ts'
 
 // Thresholds are quoted from the signals' defaults, never restated.

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../src/pipeline/schemas.ts'
+import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../pipeline/schemas.ts'
 import {
   DEV_WALLET_SOURCES,
   HOLDERS_SOURCES,
@@ -8,7 +8,7 @@ import {
   RISK_GROUPS,
   PERMANENT_LOCK_DAYS,
   type RiskGroup,
-} from '../../src/pipeline/vocabulary.ts'
+} from '../../pipeline/vocabulary.ts'
 
 /** The levels of `risk_breakdown` and `sniper_activity` (spec §2.4). */
 export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const

@@ -1,0 +1,321 @@
+import { Type } from '@sinclair/typebox'
+import { defineManifest } from '../../src/core/manifest.ts'
+import { QuickScanSnapshot } from '../../src/feeds/feed.ts'
+import { SchemaVersion } from '../../src/core/schemas.ts'
+import { COHORTS } from '../../src/news/cohorts.ts'
+import { DataQuality, Grade, Nullable, NullableNumber } from '../../src/pipeline/schemas.ts'
+
+export const WINDOW_HOURS = { default: 24, max: 168 } as const
+
+const Signal = Type.Union(
+  ['BULLISH', 'BEARISH', 'NEUTRAL', 'MIXED'].map((value) => Type.Literal(value)),
+  { description: 'How the posts lean (docs/catalogue.md, "News: the pulse")' },
+)
+const Count = (description: string) => Type.Integer({ minimum: 0, description })
+
+export const NewsRequest = Type.Object({
+  symbol: Type.Optional(
+    Type.String({
+      pattern: '^(|\\$?[A-Za-z0-9]{1,10}|[1-9A-HJ-NP-Za-km-z]{32,44})$',
+      default: '',
+      description:
+        'A ticker (BONK or $BONK) or a Solana mint; empty or absent = the market as a whole. A ticker is resolved to its mint through the token list',
+    }),
+  ),
+  window_hours: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: WINDOW_HOURS.max,
+      default: WINDOW_HOURS.default,
+      description: `How far back posts count, hours (1 to ${WINDOW_HOURS.max}, default ${WINDOW_HOURS.default})`,
+    }),
+  ),
+})
+
+const Subject = Type.Object(
+  {
+    query: Type.String({ description: 'What was asked (empty for the market)' }),
+    scope: Type.Union([Type.Literal('market'), Type.Literal('token')]),
+    symbol: Nullable(Type.String()),
+    name: Nullable(Type.String()),
+    mint: Nullable(Type.String(), { description: 'The mint the ticker resolved to; null when no listed token has it' }),
+    ambiguous: Type.Boolean({ description: 'True when several listed tokens share the ticker (see candidates)' }),
+    candidates: Type.Array(
+      Type.Object({
+        mint: Type.String(),
+        symbol: Type.String(),
+        name: Type.String(),
+        verified: Type.Boolean(),
+        liquidity_usd: NullableNumber('USD in its pools, per the token list'),
+      }),
+      { description: 'Every listed token of the ticker, most likely first (verified, then most liquid; at most 5)' },
+    ),
+  },
+  { description: 'What the answer is about' },
+)
+
+const Tally = {
+  signal: Signal,
+  posts: Count('Posts read about the subject in the window'),
+  bull: Count('Posts leaning bullish'),
+  bear: Count('Posts leaning bearish'),
+  neutral: Count('Posts leaning neither way'),
+}
+const TopTerms = Type.Array(Type.Object({ term: Type.String(), count: Type.Integer({ minimum: 1 }) }), {
+  description: 'The lexicon terms that leaned the posts, most used first (at most 10)',
+})
+
+const Envelope = {
+  schema_version: SchemaVersion,
+  data_quality: DataQuality,
+  missing_fields: Type.Array(Type.String(), {
+    description: 'Sources that could not be read (news:<feed>, x), token_list, quick_scan, deep_dive',
+  }),
+  generated_at: Type.String({ description: 'When the answer was put together (ISO 8601)' }),
+  subject: Subject,
+  window: Type.Object({
+    hours: Type.Integer(),
+    from: Type.String({ description: 'ISO 8601' }),
+    to: Type.String({ description: 'ISO 8601' }),
+  }),
+  sources: Type.Array(
+    Type.Object({
+      name: Type.String({ description: 'A news feed (its host) or x' }),
+      posts: Count('Posts it gave before the subject and window were applied'),
+      read: Type.Boolean(),
+    }),
+  ),
+}
+
+export const PulseResult = Type.Object(
+  {
+    ...Envelope,
+    ...Tally,
+    top_terms: TopTerms,
+    method: Type.Literal('lexicon', { description: 'Scored by a documented lexicon, without a language model' }),
+    summary: Type.String(),
+  },
+  { description: 'How the crowd leans on a token or the market now' },
+)
+
+const Refs = Type.Array(Type.String(), { description: 'Refs of the posts (in `posts`) this rests on' })
+const Claim = Type.Object({ text: Type.String(), post_refs: Refs })
+const Posts = Type.Array(
+  Type.Object({
+    ref: Type.String({ description: 'p1, p2, … as cited' }),
+    id: Type.String({ description: "The post's id at its source" }),
+    source: Type.String(),
+    kind: Type.Union([Type.Literal('article'), Type.Literal('social')]),
+    cohort: Type.Union(COHORTS.map((cohort) => Type.Literal(cohort))),
+    author: Nullable(Type.String()),
+    fresh_account: Nullable(Type.Boolean(), {
+      description: 'A social account made within 30 days of the post; null when its age is not given',
+    }),
+    lean: Type.Union([Type.Literal('bull'), Type.Literal('bear'), Type.Literal('neutral')]),
+    at: Nullable(Type.String()),
+    text: Type.String({ description: 'Title and text as the model read them (at most 400 characters)' }),
+    link: Nullable(Type.String()),
+  }),
+  { description: 'The posts the model was given, newest first' },
+)
+const Model = Type.Object(
+  {
+    name: Type.String({ description: 'The model that wrote the text, as its API names itself' }),
+    prompt_tokens: Nullable(Type.Integer()),
+    completion_tokens: Nullable(Type.Integer()),
+    max_tokens: Type.Integer({ description: "The route's completion budget" }),
+  },
+  { description: 'Who wrote the text, and what it cost in tokens' },
+)
+const PostChecks = Type.Object(
+  {
+    withheld_posts: Type.Array(Type.String(), {
+      description: 'Ids of posts that read as a prompt injection: counted in the pulse, never shown to the model',
+    }),
+    dropped_uncited: Count('Entries the model wrote without citing a post it was given: dropped'),
+    unknown_refs: Type.Array(Type.String(), { description: 'Refs the model cited that name no post: removed' }),
+    unresolved_tickers: Type.Array(Type.String(), {
+      description: 'Tickers the model wrote that resolve to no listed token: redacted in text, dropped from lists',
+    }),
+  },
+  { description: "The checks the model's text passed before it was shown (docs/catalogue.md)" },
+)
+const Written = { posts: Posts, model: Model, post_checks: PostChecks }
+const PulseTally = Type.Object({ ...Tally, top_terms: TopTerms })
+const CohortTally = Type.Object(Tally)
+const Cohorts = Type.Object(
+  { ecosystem: CohortTally, analysts: CohortTally, degens: CohortTally },
+  {
+    description:
+      'The pulse of each cohort: the ecosystem’s own accounts, analysts (news desks, established accounts), degens',
+  },
+)
+const Coordination = Type.Object(
+  {
+    coordinated: Type.Boolean({
+      description: 'Near-identical posts pushed by several accounts, mostly fresh, or a large share of the talk',
+    }),
+    pushes: Type.Array(
+      Type.Object({
+        post_ids: Type.Array(Type.String()),
+        accounts: Count('Distinct accounts that posted it'),
+        fresh_accounts: Count('Of them, accounts made within 30 days'),
+        sample: Type.String({ description: 'What was pushed' }),
+      }),
+    ),
+    push_post_share: Type.Number({ description: 'Share of the social posts that belong to a push (0–1)' }),
+    fresh_account_share: NullableNumber(
+      'Share of the posting accounts made within 30 days (0–1); null when no ages are given',
+    ),
+    fresh_accounts: Count('Posting accounts made within 30 days'),
+  },
+  { description: 'Whether the talk looks organised (docs/catalogue.md, "News: cohorts and coordination")' },
+)
+
+export const BriefResult = Type.Object(
+  {
+    ...Envelope,
+    pulse: PulseTally,
+    brief: Type.Object({ headline: Type.String(), text: Type.String(), claims: Type.Array(Claim) }),
+    quick_scan: QuickScanSnapshot,
+    ...Written,
+    summary: Type.String(),
+  },
+  { description: 'A short written brief of what is being said, with the quick scan beside it' },
+)
+
+export const PulsePlusResult = Type.Object(
+  {
+    ...Envelope,
+    pulse: PulseTally,
+    cohorts: Cohorts,
+    cohorts_disagree: Type.Boolean({ description: 'Cohorts with 2 or more posts each lean differently' }),
+    coordination: Coordination,
+    synthesis: Type.Object({
+      text: Type.String(),
+      cohort_takes: Type.Array(
+        Type.Object({
+          cohort: Type.Union(COHORTS.map((cohort) => Type.Literal(cohort))),
+          take: Type.String(),
+          post_refs: Refs,
+        }),
+      ),
+      claims: Type.Array(Claim),
+    }),
+    ...Written,
+    summary: Type.String(),
+  },
+  { description: 'The pulse split by cohort, coordination, and a written synthesis' },
+)
+
+export const ReportResult = Type.Object(
+  {
+    ...Envelope,
+    pulse: PulseTally,
+    cohorts: Cohorts,
+    coordination: Coordination,
+    report: Type.Object({
+      takes: Type.Array(
+        Type.Object({
+          take: Type.String(),
+          stance: Type.Union([Type.Literal('bullish'), Type.Literal('bearish'), Type.Literal('neutral')]),
+          post_refs: Refs,
+        }),
+      ),
+      synthesis: Type.String(),
+      risks: Type.Array(Type.Object({ risk: Type.String(), post_refs: Refs }), {
+        description: 'Risks the posts raise',
+      }),
+      watch_list: Type.Array(
+        Type.Object({ ticker: Type.String(), mint: Type.String(), why: Type.String(), post_refs: Refs }),
+        { description: 'Other tickers the posts discuss, each resolved to a listed mint (unlisted ones are dropped)' },
+      ),
+    }),
+    deep_dive: Nullable(
+      Type.Object({
+        grade: Grade,
+        score: Type.Integer({ minimum: 0, maximum: 100 }),
+        data_quality: DataQuality,
+        recommendation: Type.String({ description: 'AVOID, WATCH, CONSIDER or DYOR (POST /scan/deep)' }),
+        risks: Type.Array(Type.Object({ code: Type.String(), title: Type.String(), severity: Type.String() }), {
+          description: "The deep dive's key risk findings, worst first",
+        }),
+        flags: Type.Array(Type.String(), {
+          description: "The deep dive's historical flags (DEV_PREVIOUS_RUGS, BUNDLED_LAUNCH, …)",
+        }),
+      }),
+      {
+        description:
+          "The subject token's deep dive (POST /scan/deep); null for the market, an unresolved ticker, or when it did not finish",
+      },
+    ),
+    ...Written,
+    summary: Type.String(),
+  },
+  { description: 'A full report: distinct takes, synthesis, risks raised, watch list, and the deep dive' },
+)
+
+const NEWS_SOURCES =
+  'Posts come from public news feeds (RSS/Atom) and, when configured, X recent search (the last week), merged one per link.'
+
+export const pulseManifest = defineManifest({
+  name: 'news-pulse',
+  routes: {
+    pulse: {
+      method: 'POST',
+      path: '/news/pulse',
+      summary: 'How the crowd leans on a token or the market now (no language model)',
+      description: `For \`symbol\` (a ticker or a mint; empty = the market as a whole): the posts of the last \`window_hours\` about it, each scored bullish, bearish or neutral by a documented lexicon, and the lean of them all — \`signal\` BULLISH, BEARISH, MIXED or NEUTRAL, the counts and the top terms. ${NEWS_SOURCES} Answers within 8 s.`,
+      price: { usd: '0.01' },
+      body: NewsRequest,
+      response: PulseResult,
+      rateLimit: 'scanner',
+      tags: ['catalogue'],
+    },
+  },
+})
+
+const WRITTEN =
+  'Written by a language model (named in `model`) from the posts given as quoted data; every claim cites its posts, every ticker resolves to a listed mint (`post_checks`). 503 UPSTREAM_UNAVAILABLE (not charged) when the model cannot answer.'
+
+export const writtenManifest = defineManifest({
+  name: 'news-written',
+  routes: {
+    brief: {
+      method: 'POST',
+      path: '/news/brief',
+      summary: 'A short written brief of what is being said, with the quick scan beside it',
+      description: `The pulse of \`symbol\` (or the market), a headline, a 2–4 sentence brief and cited claims, and the token's quick-scan grade. ${NEWS_SOURCES} ${WRITTEN} Answers within 20 s.`,
+      price: { usd: '0.05' },
+      body: NewsRequest,
+      response: BriefResult,
+      rateLimit: 'scanner',
+      errors: ['UPSTREAM_UNAVAILABLE'],
+      tags: ['catalogue'],
+    },
+    pulsePlus: {
+      method: 'POST',
+      path: '/news/pulse_plus',
+      summary: 'The pulse split by cohort (ecosystem, analysts, degens), coordination, and a synthesis',
+      description: `The pulse of each cohort — the ecosystem's own accounts, analysts (news desks, established accounts), degens — whether they disagree, whether the talk looks coordinated (near-identical posts from many, mostly fresh, accounts), and a written synthesis. ${NEWS_SOURCES} ${WRITTEN} Answers within 25 s.`,
+      price: { usd: '0.10' },
+      body: NewsRequest,
+      response: PulsePlusResult,
+      rateLimit: 'scanner',
+      errors: ['UPSTREAM_UNAVAILABLE'],
+      tags: ['catalogue'],
+    },
+    report: {
+      method: 'POST',
+      path: '/news/report',
+      summary: 'A full report: distinct takes, synthesis, risks raised, a watch list, and the deep dive',
+      description: `The distinct takes with their stance, a synthesis, the risks the posts raise, a watch list of other tickers discussed (each resolved to a listed mint; invented or unlisted ones are dropped), the cohorts and coordination, and the token's deep dive (grade, recommendation, key risks, flags). ${NEWS_SOURCES} ${WRITTEN} Answers within 40 s.`,
+      price: { usd: '0.25' },
+      body: NewsRequest,
+      response: ReportResult,
+      rateLimit: 'scanner',
+      errors: ['UPSTREAM_UNAVAILABLE'],
+      tags: ['catalogue'],
+    },
+  },
+})

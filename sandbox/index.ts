@@ -162,41 +162,14 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     { hostname: options.hostname, port: options.rpcPort, wsPort: options.wsPort },
     faults,
   )
-  const market = serveStandIn(
-    'dexscreener',
-    world,
-    handleMarketRequest,
-    { hostname: options.hostname, port: options.marketPort },
-    faults,
-  )
-  const aggregator = serveStandIn(
-    'jupiter',
-    world,
-    handleAggregatorRequest,
-    { hostname: options.hostname, port: options.aggregatorPort },
-    faults,
-  )
-  const bridge = serveStandIn(
-    'lifi',
-    world,
-    handleBridgeRequest,
-    { hostname: options.hostname, port: options.bridgePort },
-    faults,
-  )
-  const news = serveStandIn(
-    'news',
-    world,
-    handleNewsRequest,
-    { hostname: options.hostname, port: options.newsPort },
-    faults,
-  )
-  const model = serveStandIn(
-    'model',
-    world,
-    handleModelRequest,
-    { hostname: options.hostname, port: options.modelPort },
-    faults,
-  )
+  // The HTTP stand-ins, each behind the fault plan.
+  const serve = (name: Parameters<typeof serveStandIn>[0], handle: Parameters<typeof serveStandIn>[2], port: number) =>
+    serveStandIn(name, world, handle, { hostname: options.hostname, port }, faults)
+  const market = serve('dexscreener', handleMarketRequest, options.marketPort)
+  const aggregator = serve('jupiter', handleAggregatorRequest, options.aggregatorPort)
+  const bridge = serve('lifi', handleBridgeRequest, options.bridgePort)
+  const news = serve('news', handleNewsRequest, options.newsPort)
+  const model = serve('model', handleModelRequest, options.modelPort)
 
   // x402: the facilitator pays the network fees of settlements; the service is paid into a treasury
   // wallet whose USDC account exists from the start (exact/SVM transfers need the payTo's account).
@@ -209,12 +182,10 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     network: evm.network as `${string}:${string}`,
     privateKey: evm.facilitatorKey,
   })
-  const facilitator = serveStandIn(
+  const facilitator = serve(
     'facilitator',
-    world,
     (_, request) => handleFacilitatorRequest(x402, request),
-    { hostname: options.hostname, port: options.facilitatorPort },
-    faults,
+    options.facilitatorPort,
   )
 
   const buyer = await world.signer('demo-buyer')

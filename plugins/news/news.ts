@@ -211,18 +211,26 @@ function coordinationSummary(coordination: Coordination, disagree: boolean): str
   return parts.join(' ')
 }
 
+/** What the cohort routes read: the posts, their pulse overall and by cohort, coordination, and what the model is sent. */
+async function talkOf(ctx: ServiceContext, body: NewsRequest, deadlines: NewsDeadlines, task: WritingTask<TObject>) {
+  const state = await read(ctx, body, deadlines.readAt)
+  const all = state.gathered.posts
+  return {
+    state,
+    pulse: pulseOf(all.map(textOf)),
+    ...cohortsOf(ctx, all),
+    coordination: coordinationOf(all),
+    posts: sentPosts(all, task.maxPosts, ctx.sources.ecosystem!),
+  }
+}
+
 /** `POST /news/pulse_plus`: the pulse by cohort, coordination, and a synthesis. */
 export async function pulsePlusAnswer(
   ctx: ServiceContext,
   body: NewsRequest,
   deadlines: NewsDeadlines,
 ): Promise<Static<typeof PulsePlusResult>> {
-  const state = await read(ctx, body, deadlines.readAt)
-  const all = state.gathered.posts
-  const pulse = pulseOf(all.map(textOf))
-  const { cohorts, disagree } = cohortsOf(ctx, all)
-  const coordination = coordinationOf(all)
-  const posts = sentPosts(all, COHORT_TASK.maxPosts, ctx.sources.ecosystem!)
+  const { state, pulse, cohorts, disagree, coordination, posts } = await talkOf(ctx, body, deadlines, COHORT_TASK)
   const written = await write(
     ctx,
     COHORT_TASK,
@@ -285,12 +293,7 @@ export async function reportAnswer(
   body: NewsRequest,
   deadlines: NewsDeadlines,
 ): Promise<Static<typeof ReportResult>> {
-  const state = await read(ctx, body, deadlines.readAt)
-  const all = state.gathered.posts
-  const pulse = pulseOf(all.map(textOf))
-  const { cohorts } = cohortsOf(ctx, all)
-  const coordination = coordinationOf(all)
-  const posts = sentPosts(all, REPORT_TASK.maxPosts, ctx.sources.ecosystem!)
+  const { state, pulse, cohorts, coordination, posts } = await talkOf(ctx, body, deadlines, REPORT_TASK)
   const mint = state.subject.mint
   const [written, deepDive] = await Promise.all([
     write(ctx, REPORT_TASK, state, posts, { pulse: tally(pulse), cohorts }, deadlines.answerAt),

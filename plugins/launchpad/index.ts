@@ -9,8 +9,8 @@ import {
   momentumManifest,
   smartMoneyManifest,
 } from './manifest.ts'
-import { graduationMomentum } from './momentum.ts'
-import { graduationRadar, launchRadar, smartMoney } from './radar.ts'
+import { graduationMomentum } from '../../src/feeds/launchpad/momentum.ts'
+import { graduationRadar, launchRadar, smartMoney } from '../../src/feeds/launchpad/radar.ts'
 
 export { graduationRadarManifest, LAUNCHPAD_MANIFESTS, launchRadarManifest, momentumManifest, smartMoneyManifest }
 

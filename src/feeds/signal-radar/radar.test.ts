@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import recorded from '../../test/fixtures/recorded/jupiter/tokens-v2-category-toptrending-1h-orbytlab.json'
-import type { JupiterToken } from '../../src/sources/jupiter.ts'
+import recorded from '../../../test/fixtures/recorded/jupiter/tokens-v2-category-toptrending-1h-orbytlab.json'
+import type { JupiterToken } from '../../sources/jupiter.ts'
 import { flagsOf, readSignals } from './radar.ts'
 
 // The signals read off real ranking entries: Jupiter's toptrending/1h answer recorded 2026-09-28.

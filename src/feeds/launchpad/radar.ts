@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox'
-import type { ServiceContext } from '../../src/context.ts'
-import { feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
-import { type CurveReading, readCurve } from '../../src/launchpad/curves.ts'
-import { CallMeter } from '../../src/sources/upstream.ts'
-import type { CurveRow, TradeRow } from '../../src/store/launches.ts'
-import { smartFlows, walletRecords } from '../../src/launchpad/smart-money.ts'
+import type { ServiceContext } from '../../context.ts'
+import { feedEnvelope, type Snapshot, snapshotsOf } from '../feed.ts'
+import { type CurveReading, readCurve } from '../../launchpad/curves.ts'
+import { CallMeter } from '../../sources/upstream.ts'
+import type { CurveRow, TradeRow } from '../../store/launches.ts'
+import { smartFlows, walletRecords } from '../../launchpad/smart-money.ts'
 import {
   type GraduationRadarResult,
   GRADUATION_MIN_PROGRESS,
@@ -19,7 +19,7 @@ import {
   type SmartMoneyItem,
   type SmartMoneyResult,
   type STAGES,
-} from './manifest.ts'
+} from './schemas.ts'
 
 type Item = Static<typeof LaunchItem>
 type Flag = Item['flags'][number]

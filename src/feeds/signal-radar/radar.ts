@@ -1,17 +1,17 @@
 import type { Static } from '@sinclair/typebox'
-import type { ServiceContext } from '../../src/context.ts'
-import { beforeDeadline } from '../../src/core/deadline.ts'
-import type { FeedDeadlines } from '../../src/core/feed.ts'
-import { feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed.ts'
-import { exclusionOf, statsOf } from '../../src/feeds/rankings.ts'
+import type { ServiceContext } from '../../context.ts'
+import { beforeDeadline } from '../../core/deadline.ts'
+import type { FeedDeadlines } from '../../core/feed.ts'
+import { feedEnvelope, type Snapshot, snapshotsOf } from '../feed.ts'
+import { exclusionOf, statsOf } from '../rankings.ts'
 import {
   JUPITER_CATEGORY_MAX_LIMIT,
   type JupiterCategory,
   type JupiterInterval,
   type JupiterSource,
   type JupiterToken,
-} from '../../src/sources/jupiter.ts'
-import { CallMeter } from '../../src/sources/upstream.ts'
+} from '../../sources/jupiter.ts'
+import { CallMeter } from '../../sources/upstream.ts'
 import {
   MIN_SIGNALS,
   RADAR_LIMIT,
@@ -20,7 +20,7 @@ import {
   type RadarResult,
   type RadarSignal,
   type SignalReading,
-} from './manifest.ts'
+} from './schemas.ts'
 
 type Answer = Static<typeof RadarResult>
 type Item = Static<typeof RadarItem>

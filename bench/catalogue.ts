@@ -58,6 +58,8 @@ export async function run(args: string[]): Promise<void> {
     ['/news/brief', { symbol: 'BLUE' }],
     ['/news/pulse_plus', { symbol: 'BNDL' }],
     ['/news/report', { symbol: 'LEGIT' }],
+    ['/trade/suggest', { source: 'signal', interval: '24h' }],
+    ['/trade/suggest', { source: 'both' }],
   ]
   sandbox.faults.latencyMs = latencyMs
   console.log(

@@ -15,6 +15,7 @@
  *   solsentry trending [--interval 1h] [--sort trending|volume|organic] [--limit 20] [--focus <mint>]
  *   solsentry radar [--interval 1h] [--min-signals 2] [--limit 10] [--focus <mint>]
  *   solsentry news [<ticker or mint>] [--mode pulse|brief|cohorts|report] [--hours 24]
+ *   solsentry suggest [--appetite balanced] [--source both] [--stake 100] [--interval 1h]
  *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
  *
  * The wallet: --keypair <file> or SOLSENTRY_KEYPAIR (a Solana keypair file), --evm-key or
@@ -33,6 +34,7 @@ import {
   renderJob,
   renderMarketIntel,
   renderNews,
+  renderSuggestion,
   type NewsAnswer,
   renderQuickScan,
   renderSmartMoney,
@@ -72,6 +74,9 @@ commands
   news [<ticker or mint>] [--mode pulse|brief|cohorts|report] [--hours n]
                       what people say about a token or (no symbol) the market: the lean (0.01 USD),
                       a brief (0.05), by cohort with coordination (0.10), a full report (0.25)
+  suggest [--appetite conservative|balanced|aggressive] [--source signal|launch|both] [--stake <usd>] [--interval 5m|1h|6h|24h]
+                      one trade idea from the radars, checked by every scanner, with a plan sized
+                      from --stake, the most you would put in (0.60 USD)
   status <job_id>     a trade's state
   pairs               tokens you can trade
   currencies          how calls can be paid
@@ -120,6 +125,9 @@ function parse(argv: string[]): Parsed {
     'min-progress',
     'mode',
     'hours',
+    'appetite',
+    'source',
+    'stake',
   ])
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -324,6 +332,24 @@ export async function main(argv: string[]): Promise<number> {
       if (!call) throw new SolsentryError('USAGE', 'news --mode is pulse, brief, cohorts or report', 0)
       const answer = await withProgress(`news ${mode}`, call())
       print(answer, () => renderNews(style, answer))
+      return 0
+    }
+    case 'suggest': {
+      const solsentry = await clientOf(flags)
+      const appetite = text(flags, 'appetite')
+      const source = text(flags, 'source')
+      const stake = text(flags, 'stake')
+      const interval = text(flags, 'interval')
+      const suggestion = await withProgress(
+        'trade suggestion (up to 45 s)',
+        solsentry.tradeSuggest({
+          ...(appetite ? { risk_appetite: appetite as never } : {}),
+          ...(source ? { source: source as never } : {}),
+          ...(stake ? { budget_usd: Number(stake) } : {}),
+          ...(interval ? { interval: interval as never } : {}),
+        }),
+      )
+      print(suggestion, () => renderSuggestion(style, suggestion))
       return 0
     }
     case 'trending': {

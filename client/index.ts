@@ -202,6 +202,14 @@ export class Solsentry {
     return this.call('POST /news/report', request)
   }
 
+  /**
+   * One trade idea from the radars, checked by every scanner, with a plan `quote` accepts (0.60 USD):
+   * `quote({ ...suggestion.recommendation.trade_plan.quote_request, user_public_key })`.
+   */
+  tradeSuggest(request: InputOf<'POST /trade/suggest'> = {}): Promise<OutputOf<'POST /trade/suggest'>> {
+    return this.call('POST /trade/suggest', request)
+  }
+
   /** Trending tokens now, each with its quick-scan grade (0.02 USD). */
   trending(options: InputOf<'POST /scan/trending'> = {}): Promise<Trending> {
     return this.call('POST /scan/trending', options)

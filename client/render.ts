@@ -17,6 +17,7 @@ import type {
   NewsPulse,
   NewsPulsePlus,
   NewsReport,
+  TradeSuggestion,
   LaunchRadar,
   SmartMoney,
   Trending,
@@ -492,5 +493,40 @@ export function renderNews(style: Style, answer: NewsAnswer): string {
       )
   }
   if ('model' in answer) lines.push(paint(style, `  written by ${answer.model.name}`, 'dim'))
+  return [...lines, '', answer.summary].join('\n')
+}
+
+const ACTION_TONE: Record<string, Tone> = {
+  BUY: 'green',
+  SMALL_BUY: 'green',
+  WATCH: 'yellow',
+  AVOID: 'red',
+  NO_CANDIDATE: 'dim',
+}
+
+export function renderSuggestion(style: Style, answer: TradeSuggestion): string {
+  const { recommendation: rec, selection } = answer
+  const lines = [
+    `${paint(style, 'Trade suggestion', 'bold')}  ${answer.risk_appetite} · ${answer.source} · budget ${usd(answer.budget_usd)} · ${quality(style, answer)}`,
+    '',
+    `  ${paint(style, rec.action, 'bold', ACTION_TONE[rec.action] ?? 'dim')}  ${selection.candidate ? `${selection.candidate.symbol || selection.candidate.token_address}  ${paint(style, selection.candidate.token_address, 'dim')}` : ''}`,
+    `  conviction ${rec.conviction}/100${rec.suggested_size_usd > 0 ? ` · size ${usd(rec.suggested_size_usd)}` : ''} · ${rec.reason}`,
+  ]
+  for (const gate of rec.hard_gates) lines.push(paint(style, `  ✗ ${gate}`, 'red'))
+  for (const factor of rec.cited_factors)
+    lines.push(
+      paint(
+        style,
+        `    ${factor.points > 0 ? '+' : ''}${factor.points}  ${factor.detail}`,
+        factor.points < 0 ? 'yellow' : 'dim',
+      ),
+    )
+  if (rec.trade_plan)
+    lines.push(
+      '',
+      `  plan: slippage ${rec.trade_plan.slippage_bps} bps · max impact ${rec.trade_plan.max_price_impact_pct}% · round trip ${rec.trade_plan.round_trip_exit_cost_pct ?? '?'}%`,
+      `  ${rec.trade_plan.stop_loss_hint}`,
+    )
+  lines.push('', paint(style, selection.why_selected, 'dim'))
   return [...lines, '', answer.summary].join('\n')
 }

@@ -42,3 +42,4 @@ export type NewsPulse = OutputOf<'POST /news/pulse'>
 export type NewsBrief = OutputOf<'POST /news/brief'>
 export type NewsPulsePlus = OutputOf<'POST /news/pulse_plus'>
 export type NewsReport = OutputOf<'POST /news/report'>
+export type TradeSuggestion = OutputOf<'POST /trade/suggest'>

@@ -22,6 +22,7 @@ import { trade, manifest as tradeManifest } from '../plugins/trade/index.ts'
 import { trendingPlugin, manifest as trendingManifest } from '../plugins/trending/index.ts'
 import { walletIntelPlugin, manifest as walletIntelManifest } from '../plugins/wallet-intel/index.ts'
 import { web, manifest as webManifest } from '../plugins/web/index.ts'
+import { tradeSuggestPlugin, manifest as tradeSuggestManifest } from '../plugins/trade-suggest/index.ts'
 import { newsPulsePlugin, newsWrittenPlugin, pulseManifest, writtenManifest } from '../plugins/news/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
@@ -50,6 +51,7 @@ export const SERVICE_MANIFESTS = [
   smartMoneyManifest,
   pulseManifest,
   writtenManifest,
+  tradeSuggestManifest,
   mcpManifest,
   webManifest,
 ] as const
@@ -83,6 +85,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(launchpadPlugin(ctx))
     .use(newsPulsePlugin(ctx))
     .use(newsWrittenPlugin(ctx))
+    .use(tradeSuggestPlugin(ctx))
     .use(mcp(ctx, (request, server) => service!.handle(request, server)))
     .use(web(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)

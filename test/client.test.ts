@@ -181,6 +181,9 @@ describe('the CLI', () => {
       expect(code).toBe(0)
       expect(validate('POST', path, 200, JSON.parse(stdout))).toEqual([])
     }
+    const suggestion = await run('suggest', '--source', 'signal', '--interval', '24h', '--stake', '50', '--json')
+    expect(suggestion.code).toBe(0)
+    expect(validate('POST', '/trade/suggest', 200, JSON.parse(suggestion.stdout))).toEqual([])
   }, 60_000)
 
   testWithTmux(

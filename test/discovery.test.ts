@@ -35,6 +35,7 @@ describe('GET /health', () => {
         routes: ['POST /news/brief', 'POST /news/pulse_plus', 'POST /news/report'],
         why: expect.stringContaining('LLM_URL'),
       },
+      { routes: ['POST /trade/suggest'], why: expect.stringContaining('JUPITER_URL') },
     ])
     expect((await send(app, 'POST', '/scan/trending', { json: {} })).status).toBe(404)
     expect(ctx.registry.routes().map((route) => route.key)).not.toContain('POST /signal/radar')

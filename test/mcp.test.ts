@@ -54,6 +54,7 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_trade_pairs',
       'sol_trade_quote',
       'sol_trade_status',
+      'sol_trade_suggest',
       'sol_wallet_intel',
       'trending',
     ])

@@ -70,6 +70,7 @@ const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /news/brief': async () => ({ symbol: 'BLUE' }),
   'POST /news/pulse_plus': async () => ({ symbol: 'BNDL' }),
   'POST /news/report': async () => ({ symbol: 'LEGIT' }),
+  'POST /trade/suggest': async () => ({ source: 'signal', interval: '24h' }),
 }
 /** A request body for free POST routes (free routes must not challenge whatever they are sent). */
 const FREE_BODIES: Record<string, unknown> = {
@@ -99,6 +100,7 @@ describe('every priced route, from the registry', () => {
       'POST /news/brief': '0.05',
       'POST /news/pulse_plus': '0.10',
       'POST /news/report': '0.25',
+      'POST /trade/suggest': '0.60',
     })
   })
 

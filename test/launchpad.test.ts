@@ -1,36 +1,17 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { LAUNCHPAD_DEADLINE_MS, MOMENTUM_DEADLINE_MS } from '../plugins/launchpad/index.ts'
 import { createApp } from '../src/app.ts'
 import { startLaunchIngester } from '../src/launchpad/index.ts'
 import { PUMP_INITIAL_REAL_TOKENS } from '../src/launchpad/curves.ts'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { SMART_WALLETS, type TickerCoin } from '../sandbox/ticker.ts'
-import pino from 'pino'
-import { loadConfig } from '../src/core/config.ts'
-import { createContext } from '../src/context.ts'
-import { WAIVED_PAYMENTS } from './support/payments.ts'
+import { launchpadService } from './support/launchpad-service.ts'
 import { eventually } from './support/eventually.ts'
-import { openApiValidator } from './support/openapi.ts'
 import { scanRequest } from './support/service.ts'
 
 // The launch and graduation radars on the sandbox's live launchpad: the ticker creates and trades
 // pump.fun coins (stepped here, deterministically), the ingester follows them over logsSubscribe into
 // the index, and each answer is checked against the sandbox's own chain (the pool book's trades).
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-afterAll(() => sandbox.stop())
-/** A context on the sandbox with payments waived (what the radars compute is under test, not payments). */
-const contextOn = (env: Record<string, string> = {}) =>
-  createContext(
-    loadConfig({ DATA_DIR: ':memory:', ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...env }),
-    { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS },
-  )
-const ctx = contextOn()
-const app = createApp(ctx)
-const validate = await openApiValidator(app)
-const ingester = startLaunchIngester(ctx)!
-afterAll(() => ingester.stop())
-await ingester.ready
+const { sandbox, contextOn, ctx, app, validate, ingester } = await launchpadService()
 
 const { ticker } = sandbox
 /** Each step moves the chain 20 s on: curves fill over minutes, as live. */

@@ -1,33 +1,14 @@
-import { afterAll, describe, expect, test } from 'bun:test'
-import pino from 'pino'
+import { describe, expect, test } from 'bun:test'
 import { createApp } from '../src/app.ts'
-import { createContext } from '../src/context.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { startLaunchIngester } from '../src/launchpad/index.ts'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { PUMP_INITIAL_REAL_TOKENS } from '../src/launchpad/curves.ts'
 import type { TickerCoin } from '../sandbox/ticker.ts'
 import { eventually } from './support/eventually.ts'
-import { WAIVED_PAYMENTS } from './support/payments.ts'
-import { openApiValidator } from './support/openapi.ts'
+import { launchpadService } from './support/launchpad-service.ts'
 import { scanRequest } from './support/service.ts'
 
 // POST /trade/suggest on the sandbox: the signal radar over its Jupiter stand-in's rankings, the launch
 // radar over its live launchpad (stepped here; the ingester follows it), the battery on its chain.
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-afterAll(() => sandbox.stop())
-const contextOn = (env: Record<string, string> = {}) =>
-  createContext(
-    loadConfig({ DATA_DIR: ':memory:', ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...env }),
-    { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS },
-  )
-const ctx = contextOn()
-const app = createApp(ctx)
-const validate = await openApiValidator(app)
-const ingester = startLaunchIngester(ctx)!
-afterAll(() => ingester.stop())
-await ingester.ready
+const { sandbox, contextOn, ctx, app, validate } = await launchpadService()
 // Step the launchpad (20 s a step) until a runner is near completion (70%+) but not yet graduated.
 const { ticker } = sandbox
 const progressOf = (coin: TickerCoin) =>

@@ -1,0 +1,32 @@
+import { afterAll } from 'bun:test'
+import pino from 'pino'
+import { startSandbox } from '../../sandbox/index.ts'
+import { ephemeralSandboxOptions } from '../../sandbox/options.ts'
+import { createApp } from '../../src/app.ts'
+import { createContext } from '../../src/context.ts'
+import { loadConfig } from '../../src/core/config.ts'
+import { startLaunchIngester } from '../../src/launchpad/index.ts'
+import { openApiValidator } from './openapi.ts'
+import { WAIVED_PAYMENTS } from './payments.ts'
+
+/**
+ * A sandbox with its live launchpad followed: the service (payments waived) with the launch ingester
+ * running on it, answers checked against its /openapi.json. Stopped after the file's tests.
+ */
+export async function launchpadService() {
+  const sandbox = await startSandbox(ephemeralSandboxOptions())
+  afterAll(() => sandbox.stop())
+  /** A context on the sandbox with payments waived (what the routes compute is under test, not payments). */
+  const contextOn = (env: Record<string, string> = {}) =>
+    createContext(
+      loadConfig({ DATA_DIR: ':memory:', ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...env }),
+      { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS },
+    )
+  const ctx = contextOn()
+  const app = createApp(ctx)
+  const validate = await openApiValidator(app)
+  const ingester = startLaunchIngester(ctx)!
+  afterAll(() => ingester.stop())
+  await ingester.ready
+  return { sandbox, contextOn, ctx, app, validate, ingester }
+}

@@ -230,6 +230,22 @@ describe('the model behind an interface', () => {
     expect(usage.completion_tokens).toBeLessThanOrEqual(500)
   })
 
+  test('the same question within a minute reuses the answer (said in model.reused): no second completion', async () => {
+    const service = freshApp()
+    const first = (await call('/news/brief', { symbol: 'BNDL' }, service)).body
+    const asked = sandbox.faults.countOf('model')
+    const [second, third] = await Promise.all([
+      call('/news/brief', { symbol: 'BNDL' }, service),
+      call('/news/brief', { symbol: 'BNDL' }, service),
+    ])
+    expect(first.model.reused).toBe(false)
+    expect([second.body.model.reused, third.body.model.reused]).toEqual([true, true])
+    expect(sandbox.faults.countOf('model')).toBe(asked)
+    expect(second.body.brief).toEqual(first.brief)
+    // Another question is asked afresh.
+    expect((await call('/news/brief', { symbol: 'LEGIT' }, service)).body.model.reused).toBe(false)
+  })
+
   test('a wrong key: the model refuses (401) and the route answers 503, never a 500', async () => {
     const { status, body } = await call('/news/brief', { symbol: 'BLUE' }, freshApp({ LLM_API_KEY: 'wrong' }))
     expect(status).toBe(503)

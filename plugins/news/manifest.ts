@@ -124,6 +124,10 @@ const Model = Type.Object(
     prompt_tokens: Nullable(Type.Integer()),
     completion_tokens: Nullable(Type.Integer()),
     max_tokens: Type.Integer({ description: "The route's completion budget" }),
+    reused: Type.Boolean({
+      description:
+        'True when the same question (same posts, same task) was answered within the last minute and that text reused: no tokens spent',
+    }),
   },
   { description: 'Who wrote the text, and what it cost in tokens' },
 )

@@ -161,6 +161,7 @@ async function write<S extends TObject>(
         prompt_tokens: usage.prompt_tokens,
         completion_tokens: usage.completion_tokens,
         max_tokens: task.maxTokens,
+        reused: usage.reused,
       },
     }
   } catch (error) {

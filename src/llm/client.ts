@@ -9,7 +9,7 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { HttpJsonSource } from '../sources/http-json.ts'
-import { type CallMeter, UpstreamError } from '../sources/upstream.ts'
+import { type CallMeter, Memo, UpstreamError } from '../sources/upstream.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
 
 /** The members of a chat completion we read; others are allowed and ignored. */
@@ -37,7 +37,16 @@ export interface ModelUsage {
   model: string
   prompt_tokens: number | null
   completion_tokens: number | null
+  /** True when the same request was answered within ANSWER_TTL_MS and that answer reused (no tokens spent). */
+  reused: boolean
 }
+
+/**
+ * An identical request (same task, instructions, data and budget) within this time reuses the answer:
+ * the posts are cached for minutes, so callers asking the same question within a minute share one
+ * completion (and its cost) — concurrent ones too.
+ */
+export const ANSWER_TTL_MS = 60_000
 
 /** Why a model answer could not be used. */
 export type ModelFailure = 'unavailable' | 'refused' | 'truncated' | 'malformed'
@@ -76,6 +85,7 @@ export const dataMessage = (data: unknown) => `${DATA_PREAMBLE}\n\n\`\`\`json\n$
 
 export class ModelClient {
   readonly #http: HttpJsonSource
+  readonly #answers: Memo
   readonly model: string
 
   constructor(options: { baseUrl: string; apiKey?: string; model: string; cache?: SharedCache }) {
@@ -88,6 +98,7 @@ export class ModelClient {
       timeoutMs: 60_000,
       retries: 1,
     })
+    this.#answers = new Memo(1_000, options.cache)
   }
 
   get upstream() {
@@ -103,27 +114,27 @@ export class ModelClient {
     meter: CallMeter,
   ): Promise<{ output: Static<S>; usage: ModelUsage }> {
     const budget = AbortSignal.timeout(Math.max(1, request.deadlineAt - Date.now()))
+    const body = {
+      model: this.model,
+      temperature: 0,
+      max_tokens: request.maxTokens,
+      messages: [
+        { role: 'system', content: request.system },
+        { role: 'user', content: dataMessage(request.data) },
+      ],
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: request.name, strict: true, schema: request.schema },
+      },
+    }
+    const key = `llm:${new Bun.CryptoHasher('sha256').update(JSON.stringify(body)).digest('hex')}`
+    let asked = false
     let completion: ChatCompletion
     try {
-      completion = await this.#http.post(
-        '/chat/completions',
-        {
-          model: this.model,
-          temperature: 0,
-          max_tokens: request.maxTokens,
-          messages: [
-            { role: 'system', content: request.system },
-            { role: 'user', content: dataMessage(request.data) },
-          ],
-          response_format: {
-            type: 'json_schema',
-            json_schema: { name: request.name, strict: true, schema: request.schema },
-          },
-        },
-        ChatCompletionSchema,
-        meter,
-        budget,
-      )
+      completion = await this.#answers.get(key, ANSWER_TTL_MS, () => {
+        asked = true
+        return this.#http.post('/chat/completions', body, ChatCompletionSchema, meter, budget)
+      })
     } catch (error) {
       const reason = error instanceof UpstreamError ? error.reason : 'failed'
       throw new ModelError('unavailable', `the model did not answer (${reason})`)
@@ -132,6 +143,7 @@ export class ModelClient {
       model: completion.model,
       prompt_tokens: completion.usage?.prompt_tokens ?? null,
       completion_tokens: completion.usage?.completion_tokens ?? null,
+      reused: !asked,
     }
     const [choice] = completion.choices
     if (!choice) throw new ModelError('malformed', 'the model answered no choice', usage)

@@ -98,7 +98,12 @@ export function createSources(
           : undefined,
     })
   if (config.LLM_URL && config.LLM_MODEL)
-    sources.llm = new ModelClient({ baseUrl: config.LLM_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL })
+    sources.llm = new ModelClient({
+      baseUrl: config.LLM_URL,
+      apiKey: config.LLM_API_KEY,
+      model: config.LLM_MODEL,
+      cache: httpCache,
+    })
   if (health) {
     const upstreams = [sources.solana, sources.dexscreener, sources.jupiter, sources.lifi, sources.x, sources.llm]
       .filter((source) => source !== undefined)

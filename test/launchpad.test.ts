@@ -2,33 +2,18 @@ import { describe, expect, test } from 'bun:test'
 import { LAUNCHPAD_DEADLINE_MS, MOMENTUM_DEADLINE_MS } from '../plugins/launchpad/index.ts'
 import { createApp } from '../src/app.ts'
 import { startLaunchIngester } from '../src/launchpad/index.ts'
-import { PUMP_INITIAL_REAL_TOKENS } from '../src/launchpad/curves.ts'
 import { SMART_WALLETS, type TickerCoin } from '../sandbox/ticker.ts'
 import { launchpadService } from './support/launchpad-service.ts'
 import { eventually } from './support/eventually.ts'
-import { scanRequest } from './support/service.ts'
 
 // The launch and graduation radars on the sandbox's live launchpad: the ticker creates and trades
 // pump.fun coins (stepped here, deterministically), the ingester follows them over logsSubscribe into
 // the index, and each answer is checked against the sandbox's own chain (the pool book's trades).
-const { sandbox, contextOn, ctx, app, validate, ingester } = await launchpadService()
+const { sandbox, contextOn, ctx, ingester, post, progressOf } = await launchpadService()
 
 const { ticker } = sandbox
 /** Each step moves the chain 20 s on: curves fill over minutes, as live. */
 const STEP_S = 20
-const post = async (path: string, body: Record<string, unknown>, service = app) => {
-  const started = Date.now()
-  const response = await service.handle(scanRequest(path, body))
-  const answer = (await response.json()) as any
-  return {
-    status: response.status,
-    body: answer,
-    ms: Date.now() - started,
-    errors: validate('POST', path, response.status, answer),
-  }
-}
-const progressOf = (coin: TickerCoin) =>
-  Math.round((Number(PUMP_INITIAL_REAL_TOKENS - ticker.left(coin)) / Number(PUMP_INITIAL_REAL_TOKENS)) * 10_000) / 100
 /** Trades the pool book read on a coin's curve: the chain's own count. */
 const chainTrades = (coin: TickerCoin) => sandbox.world.pools.tradesOf(coin.pool.address).length
 /** Waits until the index holds every trade the chain made on `coin`. */

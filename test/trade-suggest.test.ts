@@ -1,18 +1,13 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../src/app.ts'
-import { PUMP_INITIAL_REAL_TOKENS } from '../src/launchpad/curves.ts'
-import type { TickerCoin } from '../sandbox/ticker.ts'
 import { eventually } from './support/eventually.ts'
 import { launchpadService } from './support/launchpad-service.ts'
-import { scanRequest } from './support/service.ts'
 
 // POST /trade/suggest on the sandbox: the signal radar over its Jupiter stand-in's rankings, the launch
 // radar over its live launchpad (stepped here; the ingester follows it), the battery on its chain.
-const { sandbox, contextOn, ctx, app, validate } = await launchpadService()
+const { sandbox, contextOn, ctx, post, progressOf } = await launchpadService()
 // Step the launchpad (20 s a step) until a runner is near completion (70%+) but not yet graduated.
 const { ticker } = sandbox
-const progressOf = (coin: TickerCoin) =>
-  (Number(PUMP_INITIAL_REAL_TOKENS - ticker.left(coin)) / Number(PUMP_INITIAL_REAL_TOKENS)) * 100
 const nearCompletion = () =>
   ticker.coins.find((coin) => coin.runner && progressOf(coin) >= 75 && ticker.left(coin) > 0n)
 for (let step = 0; step < 400 && !nearCompletion(); step++) await ticker.step(20)
@@ -25,17 +20,6 @@ await eventually(
 const blue = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
 const buyer = await sandbox.world.signer('demo-buyer')
 
-async function post(path: string, body: Record<string, unknown>, service = app) {
-  const started = Date.now()
-  const response = await service.handle(scanRequest(path, body))
-  const answer = (await response.json()) as any
-  return {
-    status: response.status,
-    body: answer,
-    ms: Date.now() - started,
-    errors: validate('POST', path, response.status, answer),
-  }
-}
 const suggest = (body: Record<string, unknown>) => post('/trade/suggest', body)
 const BUY_LIKE = new Set(['BUY', 'SMALL_BUY'])
 

@@ -6,8 +6,11 @@ import { createApp } from '../../src/app.ts'
 import { createContext } from '../../src/context.ts'
 import { loadConfig } from '../../src/core/config.ts'
 import { startLaunchIngester } from '../../src/launchpad/index.ts'
+import { PUMP_INITIAL_REAL_TOKENS } from '../../src/launchpad/curves.ts'
+import type { TickerCoin } from '../../sandbox/ticker.ts'
 import { openApiValidator } from './openapi.ts'
 import { WAIVED_PAYMENTS } from './payments.ts'
+import { scanRequest } from './service.ts'
 
 /**
  * A sandbox with its live launchpad followed: the service (payments waived) with the launch ingester
@@ -28,5 +31,22 @@ export async function launchpadService() {
   const ingester = startLaunchIngester(ctx)!
   afterAll(() => ingester.stop())
   await ingester.ready
-  return { sandbox, contextOn, ctx, app, validate, ingester }
+  /** POSTs a body to a route; `errors` lists where the answer breaks the OpenAPI schema. */
+  const post = async (path: string, body: Record<string, unknown>, service = app) => {
+    const started = Date.now()
+    const response = await service.handle(scanRequest(path, body))
+    const answer = (await response.json()) as any
+    return {
+      status: response.status,
+      body: answer,
+      ms: Date.now() - started,
+      errors: validate('POST', path, response.status, answer),
+    }
+  }
+  /** A ticker coin's bonding progress, percent (two decimals). */
+  const progressOf = (coin: TickerCoin) =>
+    Math.round(
+      (Number(PUMP_INITIAL_REAL_TOKENS - sandbox.ticker.left(coin)) / Number(PUMP_INITIAL_REAL_TOKENS)) * 10_000,
+    ) / 100
+  return { sandbox, contextOn, ctx, app, validate, ingester, post, progressOf }
 }

@@ -161,19 +161,31 @@ function feedOptions(flags: Parsed['flags']) {
   return options
 }
 
+/** The client the command made (its verified attestations are shown under the answer). */
+let made: Solsentry | undefined
+
 async function clientOf(flags: Parsed['flags']): Promise<Solsentry> {
   const wallet: Wallet = {}
   const keypair = text(flags, 'keypair', 'SOLSENTRY_KEYPAIR')
   if (keypair) wallet.solana = await solanaKeypairFile(keypair)
   const evmKey = text(flags, 'evm-key', 'SOLSENTRY_EVM_KEY')
   if (evmKey) wallet.evm = evmAccount(evmKey)
-  return new Solsentry({
+  made = new Solsentry({
     url: text(flags, 'url'),
     wallet,
     solanaRpcUrl: text(flags, 'solana-rpc'),
     maxPerCallUsd: text(flags, 'max-usd'),
     budgetUsd: text(flags, 'budget'),
   })
+  return made
+}
+
+/** The last verified attestation, in a line: who signed, at which slot, for which payment. */
+function attestationLine(): string {
+  const statement = made?.attestations.at(-1)
+  if (!statement) return ''
+  const payment = statement.payment ? `, payment ${statement.payment.transaction.slice(0, 16)}…` : ''
+  return `\nattested ✓ by ${statement.key} (slot ${statement.slot ?? 'unknown'}${payment})`
 }
 
 /** A progress line on stderr while `work` runs (a terminal only): what runs and for how long. */
@@ -205,7 +217,8 @@ export async function main(argv: string[]): Promise<number> {
   const { command, args, flags } = parse(argv)
   const json = flags.has('json')
   const style: Style = { color: !json && process.stdout.isTTY === true && !process.env.NO_COLOR }
-  const print = (answer: unknown, human: () => string) => console.log(json ? JSON.stringify(answer, null, 2) : human())
+  const print = (answer: unknown, human: () => string) =>
+    console.log(json ? JSON.stringify(answer, null, 2) : `${human()}${attestationLine()}`)
   const mint = () => {
     const value = args[0]
     if (!value)

@@ -21,6 +21,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { type LocalAccount, privateKeyToAccount } from 'viem/accounts'
+import { type Attestation, checkAttestation } from './attestation.ts'
 import type {
   DeepDive,
   InputOf,
@@ -36,6 +37,7 @@ import type {
 } from './routes.ts'
 
 export type * from './routes.ts'
+export type { Attestation } from './attestation.ts'
 
 /** Where the service listens when nothing says otherwise: the sandbox's `npm start`. */
 export const DEFAULT_URL = 'http://127.0.0.1:8402'
@@ -60,6 +62,8 @@ export interface SolsentryOptions {
   budgetUsd?: string
   /** Retries of a 429 answer, waiting its Retry-After (at most 30 s each). Default 3. */
   retries?: number
+  /** Check every paid answer's attestation against the published key (default true; docs/attestations.md). */
+  verifyAttestations?: boolean
   fetch?: typeof fetch
 }
 
@@ -114,10 +118,13 @@ export class Solsentry {
   readonly #options: SolsentryOptions
   readonly #fetch: typeof fetch
   #prices: Promise<Map<string, bigint>> | undefined
+  #attestationKey: Promise<string | null> | undefined
   #spent = 0n
   #reserved = 0n
   /** Receipts of the paid calls, in order. */
   readonly receipts: Receipt[] = []
+  /** The verified attestations of the paid answers, in order (docs/attestations.md). */
+  readonly attestations: Attestation[] = []
 
   constructor(options: SolsentryOptions = {}) {
     this.url = (options.url ?? process.env.SOLSENTRY_URL ?? DEFAULT_URL).replace(/\/$/, '')
@@ -300,8 +307,18 @@ export class Solsentry {
       const response = await paying.fetch(`${this.url}${path}`, init)
       const receipt = paying.done(response)
       if (receipt) options.onReceipt?.(receipt)
-      const body = (await response.json().catch(() => ({}))) as Record<string, unknown>
-      if (response.ok) return body as OutputOf<K>
+      const bytes = new Uint8Array(await response.arrayBuffer())
+      const body = (() => {
+        try {
+          return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>
+        } catch {
+          return {}
+        }
+      })()
+      if (response.ok) {
+        await this.#verifyAttestation(key, String(init.body ?? ''), bytes, response)
+        return body as OutputOf<K>
+      }
       const retryAfter = Number(response.headers.get('retry-after'))
       if (response.status === 429 && attempt < (this.#options.retries ?? 3)) {
         await Bun.sleep(Math.min(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1, 30) * 1_000)
@@ -379,6 +396,31 @@ export class Solsentry {
   #svmConfig(): { rpcUrl: string } | undefined {
     const rpcUrl = this.#options.solanaRpcUrl ?? process.env.SOLSENTRY_SOLANA_RPC
     return rpcUrl ? { rpcUrl } : undefined
+  }
+
+  /**
+   * A paid answer's attestation checked against the key the service publishes (/.well-known/x402):
+   * kept in `attestations` when it holds; an answer whose attestation does not hold is refused
+   * (ATTESTATION_INVALID). An answer without one (a free route, an older service) passes as it is.
+   */
+  async #verifyAttestation(route: string, requestBody: string, responseBody: Uint8Array, response: Response) {
+    const header = response.headers.get('x-attestation')
+    if (!header || this.#options.verifyAttestations === false) return
+    this.#attestationKey ??= this.#fetch(`${this.url}/.well-known/x402`)
+      .then((answer) => answer.json() as Promise<{ attestation?: { public_key?: string } }>)
+      .then((manifest) => manifest.attestation?.public_key ?? null)
+      .catch(() => null)
+    const key = await this.#attestationKey
+    const checked = key
+      ? checkAttestation(header, key, { route, requestBody, responseBody, status: response.status })
+      : ({ ok: false, reason: 'the service publishes no attestation key' } as const)
+    if (!checked.ok)
+      throw new SolsentryError(
+        'ATTESTATION_INVALID',
+        `the answer's attestation does not hold: ${checked.reason}`,
+        response.status,
+      )
+    this.attestations.push(checked.attestation)
   }
 
   /** The published price of each paid route's path (atomic USDC), read once from /openapi.json. */

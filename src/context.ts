@@ -4,6 +4,7 @@ import { createLogger, flushLogs, type Logger } from './core/logger.ts'
 import { Registry } from './core/manifest.ts'
 import { openStore, type Store } from './store/index.ts'
 import type { Sources } from './facts/context.ts'
+import { type Attestor, loadAttestor } from './attest/attestation.ts'
 import { createSources } from './sources/index.ts'
 import { SignalRegistry } from './pipeline/registry.ts'
 import { QuickGrades } from './pipeline/quick-grades.ts'
@@ -43,6 +44,8 @@ export interface ServiceContext {
    * payments that refuse every call (503: no payment can be taken).
    */
   payments: Payments
+  /** Signs the attestation every paid answer carries (docs/attestations.md). */
+  attestor: Attestor
 }
 
 export interface ContextOverrides {
@@ -76,6 +79,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     signals,
     grades: new QuickGrades(sources, signals, logger),
     payments: overrides.payments ?? createPaymentGate(config, store, health, logger, sources),
+    attestor: loadAttestor(config.ATTESTATION_KEY, config.DATA_DIR).attestor,
   }
 }
 

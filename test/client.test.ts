@@ -53,7 +53,31 @@ describe('the SDK on the sandbox (@x402/fetch, the caller’s own signer)', () =
     expect(solsentry.spentUsd).toBe('0.720000')
     expect(await usdcOf(sandbox, solanaWallet.address)).toBe(before[0]! - 720_000n)
     expect(await usdcOf(sandbox, payTo)).toBe(before[1]! + 720_000n)
+    // Each answer's attestation was checked against the published key, and names its settlement.
+    expect(solsentry.attestations.map((statement) => statement.route)).toEqual([
+      'POST /scan/quick',
+      'POST /market/intel',
+      'POST /scan/deep',
+    ])
+    expect(solsentry.attestations.map((statement) => statement.payment?.transaction)).toEqual(
+      solsentry.receipts.map((receipt) => receipt.transaction),
+    )
   }, 60_000)
+
+  test('an answer whose attestation does not hold is refused (ATTESTATION_INVALID)', async () => {
+    // A fetch that changes one byte of the answer on its way: the attestation no longer matches.
+    const tampering = (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init)
+      if (!response.headers.get('x-attestation')) return response
+      const text = (await response.text()).replace('"schema_version":"2.0"', '"schema_version":"2.1"')
+      return new Response(text, response)
+    }) as typeof fetch
+    const solsentry = client({ fetch: tampering })
+    const refused = await solsentry.quickScan(mintOf('blue-chip')).catch((error) => error)
+    expect(refused).toBeInstanceOf(SolsentryError)
+    expect(refused.code).toBe('ATTESTATION_INVALID')
+    expect(refused.message).toContain('not the answer attested')
+  })
 
   test('pays on the Base rail with an EVM account', async () => {
     const solsentry = new Solsentry({ url: running.url, wallet: { evm: evmWallet } })
@@ -282,6 +306,13 @@ describe('the CLI', () => {
     },
     30_000,
   )
+
+  test('a paid answer for people ends with its verified attestation', async () => {
+    const { stdout, code } = await run('quick', mintOf('blue-chip'))
+    expect(code).toBe(0)
+    const published = (await (await fetch(`${running.url}/.well-known/x402`)).json()) as any
+    expect(stdout).toContain(`attested ✓ by ${published.attestation.public_key} (slot `)
+  })
 
   test('a bad mint: the catalogue code and message on stderr, exit 1', async () => {
     const { stderr, code } = await run('quick', 'BONK')

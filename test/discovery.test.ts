@@ -53,7 +53,7 @@ describe('GET /health', () => {
 
 describe('GET /.well-known/x402', () => {
   test('lists exactly the paid routes that are mounted', async () => {
-    const { app } = testApp()
+    const { app, ctx } = testApp()
     const sent = await send(app, 'GET', '/.well-known/x402')
     expect(sent.json).toEqual({
       schema_version: '2.0',
@@ -66,6 +66,12 @@ describe('GET /.well-known/x402', () => {
         'POST /trade/execute',
         'POST /exit/check',
       ],
+      attestation: {
+        alg: 'Ed25519',
+        public_key: ctx.attestor.publicKey,
+        header: 'x-attestation',
+        docs: 'docs/attestations.md (in the service repository)',
+      },
     })
   })
 

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'bun:test'
-import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
+import {
+  address,
+  getBase64EncodedWireTransaction,
+  getPublicKeyFromAddress,
+  getTransactionDecoder,
+  partiallySignTransaction,
+  type SignatureBytes,
+  verifySignature,
+} from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { usdToAtomicUsdc } from '../src/core/manifest.ts'
@@ -80,6 +88,39 @@ const FREE_BODIES: Record<string, unknown> = {
 const priced = ctx.registry.routes().filter((route) => route.price !== 'free')
 const free = ctx.registry.routes().filter((route) => route.price === 'free')
 
+/**
+ * The answer's attestation verifies with the key published in /.well-known/x402, using nothing but
+ * @solana/kit (as a third party would): the signature over the payload, then the payload's route,
+ * hashes and payment against what was sent and received. A changed byte of the payload fails it.
+ */
+async function expectAttested(routeKey: string, body: unknown, paid: Response): Promise<void> {
+  const published = (await (await send('GET', '/.well-known/x402')).json()) as { attestation: { public_key: string } }
+  const key = await getPublicKeyFromAddress(address(published.attestation.public_key))
+  const [version, payload, signature] = paid.headers.get('x-attestation')!.split('.') as [string, string, string]
+  expect(version).toBe('v1')
+  const bytes = Buffer.from(payload, 'base64url')
+  const signatureBytes = signatureBytesOf(signature)
+  expect(await verifySignature(key, signatureBytes, bytes)).toBe(true)
+  const tampered = Buffer.from(bytes)
+  tampered[tampered.length - 2] = tampered[tampered.length - 2]! ^ 1
+  expect(await verifySignature(key, signatureBytes, tampered)).toBe(false)
+  const statement = JSON.parse(bytes.toString('utf8'))
+  const sha256 = (data: Uint8Array | string) => new Bun.CryptoHasher('sha256').update(data).digest('hex')
+  const receipt = JSON.parse(Buffer.from(paid.headers.get('payment-response')!, 'base64').toString('utf8'))
+  expect(statement).toMatchObject({
+    v: 1,
+    key: published.attestation.public_key,
+    route: routeKey,
+    request_sha256: sha256(JSON.stringify(body)),
+    response_sha256: sha256(new Uint8Array(await paid.clone().arrayBuffer())),
+    status: 200,
+    payment: { network: receipt.network, transaction: receipt.transaction },
+  })
+  expect(typeof statement.slot).toBe('number')
+}
+
+const signatureBytesOf = (text: string) => Buffer.from(text, 'base64url') as unknown as SignatureBytes
+
 describe('every priced route, from the registry', () => {
   test("the registry prices the spec's paid routes at the spec's prices, the catalogue's at the published ones (a price removed from a manifest fails here)", () => {
     expect(Object.fromEntries(priced.map((route) => [route.key, (route.price as { usd: string }).usd]))).toEqual({
@@ -136,6 +177,7 @@ describe('every priced route, from the registry', () => {
       expect(paid.status).toBe(200)
       expect(paid.headers.get('payment-response')).toBeTruthy()
       expect(await treasury()).toBe(before + BigInt(price))
+      await expectAttested(route.key, body, paid)
 
       // The same payment again: refused (or, for a job already done, its outcome without a charge); never a second run paid twice.
       const again = await send(route.method, route.path, body, { 'payment-signature': sent.at(-1)! })
@@ -154,10 +196,12 @@ describe('every priced route on the Solana rail', () => {
       const price = usdToAtomicUsdc((route.price as { usd: string }).usd)
       const paying = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, 'solana')).client) as typeof fetch
       const before = await solanaTreasury()
-      const paid = await send(route.method, route.path, await VALID_REQUESTS[route.key]!(), {}, paying)
+      const body = await VALID_REQUESTS[route.key]!()
+      const paid = await send(route.method, route.path, body, {}, paying)
       expect(paid.status).toBe(200)
       expect(paid.headers.get('payment-response')).toBeTruthy()
       expect(await solanaTreasury()).toBe(before + BigInt(price))
+      await expectAttested(route.key, body, paid)
     },
   )
 })

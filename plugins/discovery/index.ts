@@ -57,7 +57,16 @@ export function discovery(ctx: ServiceContext) {
     .get(
       routes.x402.path,
       function x402Manifest() {
-        return { version: 1 as const, resources: ctx.registry.prices().map((price) => price.route) }
+        return {
+          version: 1 as const,
+          resources: ctx.registry.prices().map((price) => price.route),
+          attestation: {
+            alg: 'Ed25519' as const,
+            public_key: ctx.attestor.publicKey,
+            header: 'x-attestation' as const,
+            docs: 'docs/attestations.md (in the service repository)',
+          },
+        }
       },
       routeOptions(ctx, routes.x402),
     )

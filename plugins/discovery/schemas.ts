@@ -48,6 +48,17 @@ export const X402Manifest = Type.Object({
   schema_version: SchemaVersion,
   version: Type.Literal(1),
   resources: Type.Array(Type.String({ description: '`<METHOD> <path>` of a paid route' })),
+  attestation: Type.Object(
+    {
+      alg: Type.Literal('Ed25519'),
+      public_key: Type.String({ description: 'The attestation key’s public half, base58 (a Solana address)' }),
+      header: Type.Literal('x-attestation', {
+        description: 'The response header every paid 2xx answer carries: v1.<base64url payload>.<base64url signature>',
+      }),
+      docs: Type.String({ description: 'How to verify (docs/attestations.md)' }),
+    },
+    { description: 'How paid answers are attested: the key that signs them and where the signature travels' },
+  ),
 })
 
 export const AgentCard = Type.Object({

@@ -19,12 +19,21 @@ export function checkDeclaredLength(request: Request): void {
  * `application/json` (or `+json`) unless the body is empty, valid UTF-8 and valid JSON.
  * An empty body reads as `{}`, so a missing field is reported by validation as missing.
  */
-export function readJsonBody(request: Request, contentType: string): Promise<unknown> {
+export function readJsonBody(
+  request: Request,
+  contentType: string,
+  /** Sees the body's exact bytes before they are parsed (a paid route's attestation hashes them). */
+  keep?: (bytes: Uint8Array) => void,
+): Promise<unknown> {
+  const parse = (bytes: Uint8Array) => {
+    keep?.(bytes)
+    return parseJsonBytes(bytes, contentType)
+  }
   // With a Content-Length (already checked against the limit) HTTP framing bounds the body: read it at
   // once, one promise and no async frames (this runs on every request with a body). Touching
   // `request.body` would materialise a ReadableStream, which costs more than the read.
-  if (request.headers.has('content-length')) return request.bytes().then((bytes) => parseJsonBytes(bytes, contentType))
-  return readChunked(request).then((bytes) => parseJsonBytes(bytes, contentType))
+  if (request.headers.has('content-length')) return request.bytes().then(parse)
+  return readChunked(request).then(parse)
 }
 
 function parseJsonBytes(bytes: Uint8Array, contentType: string): unknown {

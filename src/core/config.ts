@@ -314,6 +314,14 @@ export const ConfigSchema = Type.Object({
     description: 'Scanner requests a client IP may send at once (token-bucket capacity)',
     hint: 'a positive integer',
   }),
+  ATTESTATION_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "The attestation key: a Solana keypair JSON file (64 bytes) whose Ed25519 key signs every paid answer's attestation (docs/attestations.md). It signs only: it never holds or moves funds. Unset: a key kept in DATA_DIR (generated on first start); never logged",
+      hint: 'a path to a Solana keypair JSON file',
+    }),
+  ),
   SIGNAL_PLUGINS: Type.Optional(
     Type.String({
       minLength: 1,

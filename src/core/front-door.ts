@@ -6,7 +6,8 @@ import { ApiError, errorBody } from './errors.ts'
 import { requestLogger } from './logger.ts'
 import { addressProblem, type RegisteredRoute, type Registry } from './manifest.ts'
 import { rateLimitShapes, type TakeResult } from './rate-limit.ts'
-import { type RequestMeta, recordRequest, type SocketServer } from './request.ts'
+import { publicOrigin, type RequestMeta, recordRequest, type SocketServer } from './request.ts'
+import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
 
 /** The service as a server or a test drives it: one function from a request to its answer. */
 export interface Service {
@@ -26,7 +27,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
  */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'payment-required, payment-response, x-payment-response, x-request-id, retry-after',
+  'access-control-expose-headers':
+    'payment-required, payment-response, x-payment-response, x-attestation, x-request-id, retry-after',
 }
 /**
  * The request headers browsers may send: the official x402 clients' — the payment (`PAYMENT-SIGNATURE`
@@ -121,6 +123,30 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
     return response
   }
 
+  /**
+   * A paid route's 2xx answer with its attestation (src/attest/attestation.ts): the route, the request
+   * and response bodies' hashes, the newest slot read, the time, the request id and the settlement.
+   */
+  async function attested(request: Request, meta: RequestMeta, response: Response): Promise<Response> {
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    const answered = new Response(bytes, response)
+    answered.headers.set(
+      ATTESTATION_HEADER,
+      ctx.attestor.attest({
+        service: publicOrigin(ctx, request),
+        route: `${meta.route!.method} ${meta.route!.path}`,
+        request_sha256: meta.bodySha256 ?? sha256Hex(''),
+        response_sha256: sha256Hex(bytes),
+        status: response.status,
+        slot: ctx.sources.solana?.latestSlot ?? null,
+        at: new Date().toISOString(),
+        request_id: meta.id,
+        payment: settlementOf(response.headers.get('payment-response')),
+      }),
+    )
+    return answered
+  }
+
   /** An error raised before the framework: the catalogue's JSON answer, as the core's error hook gives. */
   function refuse(request: Request, meta: RequestMeta, error: unknown): Response {
     const { apiError, internal } = toApiError('UNKNOWN', error, request.method, meta.path)
@@ -144,12 +170,18 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
       const limited = limit(request, meta)
       if (limited) await limited
       const route = meta.route
+      const paid = route !== undefined && route.price !== 'free'
       if (route?.body) {
-        const body = await readJsonBody(request, request.headers.get('content-type') ?? '')
+        const body = await readJsonBody(
+          request,
+          request.headers.get('content-type') ?? '',
+          paid ? (bytes) => (meta.bodySha256 = sha256Hex(bytes)) : undefined,
+        )
         checkAddresses(route, body)
         meta.body = body
       }
-      return finish(request, meta, await app.handle(request))
+      const response = await app.handle(request)
+      return finish(request, meta, paid && response.ok ? await attested(request, meta, response) : response)
     } catch (error) {
       return refuse(request, meta, error)
     }
@@ -173,6 +205,22 @@ function commonHeaders(request: Request, meta: RequestMeta): Record<string, stri
   if (meta.route !== undefined && meta.route.price !== 'free') Object.assign(headers, PAID_HEADERS)
   if (request.headers.has('origin')) Object.assign(headers, CORS_HEADERS)
   return headers
+}
+
+/** The settlement a receipt header names (base64 JSON of the facilitator's answer), or null. */
+function settlementOf(header: string | null): { network: string; transaction: string; payer: string | null } | null {
+  if (!header) return null
+  try {
+    const receipt = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Record<string, unknown>
+    if (typeof receipt.transaction !== 'string' || typeof receipt.network !== 'string') return null
+    return {
+      network: receipt.network,
+      transaction: receipt.transaction,
+      payer: typeof receipt.payer === 'string' ? receipt.payer : null,
+    }
+  } catch {
+    return null
+  }
 }
 
 function enforce(taken: TakeResult, ip: string): void {

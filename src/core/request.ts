@@ -28,6 +28,8 @@ export interface RequestMeta {
   server: SocketServer
   /** The JSON body, when the front door read it (the core's parser hands it to the framework). */
   body?: unknown
+  /** SHA-256 (hex) of a paid route's request body bytes, for its attestation. */
+  bodySha256?: string
 }
 
 const requests = new WeakMap<Request, RequestMeta>()

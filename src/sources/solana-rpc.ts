@@ -85,6 +85,7 @@ export class SolanaSource {
   #flushScheduled = false
   /** Methods the provider answered -32010 (key excluded from its secondary indexes), learned from its answers. */
   readonly #refused = new Set<string>()
+  #latestSlot: number | null = null
   #paceTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(options: SolanaSourceOptions) {
@@ -106,6 +107,27 @@ export class SolanaSource {
   }
 
   /** The methods found refused so far. */
+  /**
+   * The newest slot any answer of this RPC has carried (`context.slot`, or `getSlot`'s result): the
+   * chain's state the service has read up to. Null before the first such answer.
+   */
+  get latestSlot(): number | null {
+    return this.#latestSlot
+  }
+
+  #sawSlot(answer: { result?: unknown }, method: string): void {
+    const result = answer.result as { context?: { slot?: unknown } } | bigint | number | undefined
+    const slot =
+      method === 'getSlot' && (typeof result === 'bigint' || typeof result === 'number')
+        ? result
+        : typeof result === 'object' && result !== null
+          ? result.context?.slot
+          : undefined
+    if (typeof slot !== 'bigint' && typeof slot !== 'number') return
+    const value = Number(slot)
+    if (this.#latestSlot === null || value > this.#latestSlot) this.#latestSlot = value
+  }
+
   get refused(): string[] {
     return [...this.#refused].sort()
   }
@@ -259,6 +281,7 @@ export class SolanaSource {
           (entry) => Number(entry.id) === index || (wire.length === 1 && answers.length === 1),
         )
         if (answer && isKeyExcluded(answer)) this.#refused.add(item.payload.method)
+        if (answer) this.#sawSlot(answer as { result?: unknown }, item.payload.method)
         const problem = answer ? shapeProblem(item.payload.method, answer) : `no answer for ${item.payload.method}`
         if (problem) item.reject(new UpstreamError(this.upstream.name, 'malformed', problem))
         else item.resolve(answer)

@@ -66,6 +66,7 @@ describe('GET /.well-known/x402', () => {
         'POST /trade/execute',
         'POST /exit/check',
       ],
+      discovery: expect.any(Array),
       attestation: {
         alg: 'Ed25519',
         public_key: ctx.attestor.publicKey,
@@ -172,7 +173,8 @@ describe('GET /openapi.json', () => {
     )
     const badRequest = operation.responses['400'].content['application/json'].schema
     expect(badRequest.properties.code.enum).toEqual(['INVALID_ADDRESS', 'INVALID_JSON', 'INVALID_REQUEST'])
-    expect(operation['x-payment-info']).toEqual({
+    expect(operation['x-payment-info']).toMatchObject({
+      price: { mode: 'fixed', currency: 'USD', amount: '0.02' },
       price_usd: '0.02',
       amount: '20000',
       currency: 'USDC',

@@ -1,3 +1,4 @@
+import { routeDiscovery } from '../../src/payments/discovery.ts'
 import { Elysia } from 'elysia'
 // The API viewer's browser bundle, served by the service itself (Bun embeds the file in the compiled
 // binary): /docs renders offline, with no CDN.
@@ -56,10 +57,20 @@ export function discovery(ctx: ServiceContext) {
     )
     .get(
       routes.x402.path,
-      function x402Manifest() {
+      function x402Manifest({ request }) {
         return {
           version: 1 as const,
           resources: ctx.registry.prices().map((price) => price.route),
+          discovery: ctx.registry
+            .routes()
+            .filter((route) => route.price !== 'free')
+            .map((route) => ({
+              resource: route.key,
+              url: `${publicOrigin(ctx, request)}${route.path}`,
+              description: route.summary,
+              price_usd: (route.price as { usd: string }).usd,
+              ...routeDiscovery(route, true),
+            })),
           attestation: {
             alg: 'Ed25519' as const,
             public_key: ctx.attestor.publicKey,

@@ -48,6 +48,20 @@ export const X402Manifest = Type.Object({
   schema_version: SchemaVersion,
   version: Type.Literal(1),
   resources: Type.Array(Type.String({ description: '`<METHOD> <path>` of a paid route' })),
+  discovery: Type.Array(
+    Type.Object({
+      resource: Type.String({ description: '`<METHOD> <path>`' }),
+      url: Type.String(),
+      description: Type.String(),
+      price_usd: Type.String(),
+      serviceName: Type.String(),
+      tags: Type.Array(Type.String()),
+      extensions: Type.Record(Type.String(), Type.Unknown(), {
+        description: "The x402 extensions of the route's 402: `bazaar` (input and output, example and schema)",
+      }),
+    }),
+    { description: 'What each paid route’s 402 tells x402 directories (the Bazaar discovery extension)' },
+  ),
   attestation: Type.Object(
     {
       alg: Type.Literal('Ed25519'),

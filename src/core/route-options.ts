@@ -32,14 +32,36 @@ export function routeOptions<const Spec extends RouteSpec>(ctx: ServiceContext, 
   }
 }
 
-/** The `x-payment-info` OpenAPI extension of a paid route. */
+/**
+ * The `x-payment-info` OpenAPI extension of a paid route: in the shape x402 directories read — `price`
+ * `{mode: "fixed", currency: "USD", amount}` and `protocols: [{x402: {x402Version, scheme, accepts}}]`
+ * (each rail's network, asset, payee and atomic amount) — with the earlier members kept for clients
+ * that read them (`price_usd`, `amount`, `currency`, `decimals`, `scheme`, `networks`).
+ */
 export function paymentInfo(ctx: ServiceContext, usd: string) {
+  const amount = usdToAtomicUsdc(usd)
+  const rails = paymentRails(ctx.config)
   return {
+    price: { mode: 'fixed', currency: 'USD', amount: usd },
+    protocols: [
+      {
+        x402: {
+          x402Version: 2,
+          scheme: 'exact',
+          accepts: rails.map((rail) => ({
+            network: rail.network,
+            asset: rail.asset,
+            ...(rail.payTo ? { payTo: rail.payTo } : {}),
+            amount,
+          })),
+        },
+      },
+    ],
     price_usd: usd,
-    amount: usdToAtomicUsdc(usd),
+    amount,
     currency: 'USDC',
     decimals: 6,
     scheme: 'exact',
-    networks: paymentRails(ctx.config).map((rail) => rail.network),
+    networks: rails.map((rail) => rail.network),
   }
 }

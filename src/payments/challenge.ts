@@ -1,3 +1,4 @@
+import type { RouteDiscovery } from './discovery.ts'
 import type { Rail } from './rails.ts'
 
 /** How long a payer has to sign and send a payment for a challenge (both rails). */
@@ -39,6 +40,8 @@ export interface ChallengeInput {
   description: string
   /** Why the challenge is sent: no payment, or what was wrong with the one sent. */
   reason: string
+  /** The resource's service name and tags, and the extensions directories read (Bazaar). */
+  discovery?: RouteDiscovery
 }
 
 /** The facilitator's `exact` kinds: network (CAIP-2 id, or a v1 short name) → the kind's `extra`. */
@@ -86,8 +89,19 @@ export function offersV2(input: Omit<ChallengeInput, 'resource' | 'description' 
  */
 export function paymentChallenge(input: ChallengeInput) {
   const accepts = offersV2(input)
-  const resource = { url: input.resource, description: input.description, mimeType: 'application/json' }
-  const header = { x402Version: 2, error: input.reason, resource, accepts }
+  const resource = {
+    url: input.resource,
+    description: input.description,
+    mimeType: 'application/json',
+    ...(input.discovery ? { serviceName: input.discovery.serviceName, tags: input.discovery.tags } : {}),
+  }
+  const header = {
+    x402Version: 2,
+    error: input.reason,
+    resource,
+    accepts,
+    ...(input.discovery ? { extensions: input.discovery.extensions } : {}),
+  }
   const v1 = accepts.flatMap((offer): OfferV1[] => {
     const name = input.rails.find((rail) => rail.network === offer.network)?.v1Network
     if (!name) return []

@@ -140,6 +140,7 @@ export class PaymentGate implements Payments {
       resource: call.url,
       description: call.description,
       reason,
+      discovery: call.discovery,
     })
     return { header, body }
   }

@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context.ts'
 import { publicOrigin, requestIdOf } from '../core/request.ts'
 import { ApiError, errorBody } from '../core/errors.ts'
 import { usdToAtomicUsdc, type RouteSpec } from '../core/manifest.ts'
+import { routeDiscovery } from './discovery.ts'
 import { escrowOf } from './escrow.ts'
 import type { SettleAnswer } from './facilitator.ts'
 import type { PaidCall, Payments, Refusal, Ticket } from './payments.ts'
@@ -224,7 +225,9 @@ function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
   if (spec.price === 'free') throw new Error(`${spec.method} ${spec.path} is free: it takes no payment`)
   const amount = usdToAtomicUsdc(spec.price.usd)
   const resource = `${spec.method} ${spec.path}`
+  const discovery = routeDiscovery(spec)
   return (context: HandlerContext): PaidCall => ({
+    discovery,
     headers: context.request.headers,
     url: `${publicOrigin(ctx, context.request)}${spec.path}`,
     resource,

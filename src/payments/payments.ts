@@ -3,6 +3,7 @@
  * results, adapters that speak a transport). `PaymentGate` (gate.ts) is the implementation over a
  * facilitator and the ledger; `src/payments/http.ts` maps its results to HTTP answers.
  */
+import type { RouteDiscovery } from './discovery.ts'
 import type { OfferV1 } from './challenge.ts'
 import type { EscrowPayment } from './escrow.ts'
 import type { SettleAnswer } from './facilitator.ts'
@@ -22,6 +23,8 @@ export interface PaidCall {
   requestId: string
   /** Paid on another rail before it arrived (an ACP job's escrow): admitted from the ledger, not x402. */
   escrow?: EscrowPayment
+  /** What directories read from the challenge: service name, tags, the Bazaar extension (src/payments/discovery.ts). */
+  discovery?: RouteDiscovery
 }
 
 /** A payment admitted for one call: settle it once the call succeeded, release it otherwise. */

@@ -1,0 +1,65 @@
+import { describe, expect, test } from 'bun:test'
+import { Value } from '@sinclair/typebox/value'
+import { extractDiscoveryInfo, validateDiscoveryExtension } from '@x402/extensions/bazaar'
+import { routeDiscovery } from '../src/payments/discovery.ts'
+import { liveService } from './support/live.ts'
+
+// What x402 directories read: every paid route's 402 carries the Bazaar discovery extension and the
+// resource's service name and tags (checked with the official @x402/extensions validators), and
+// /openapi.json's x-payment-info has the directories' price/protocols shape.
+const { ctx, running } = await liveService()
+const priced = ctx.registry.routes().filter((route) => route.price !== 'free')
+
+describe('Bazaar discovery in every 402', () => {
+  test.each(priced.map((route) => [route.key, route] as const))('%s', async (_, route) => {
+    const { extensions } = routeDiscovery(route)
+    const example = (extensions.bazaar as any).info.input.body
+    // The example body is one the route accepts: sent without payment, it is challenged (never a 400).
+    // Trade execute holds its payment once the job it names exists: its example names none (404).
+    const response = await fetch(`${running.url}${route.path}`, {
+      method: route.method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(example),
+    })
+    if (route.deferredPayment) {
+      expect(response.status).toBe(404)
+      expect(validateDiscoveryExtension(extensions.bazaar as any)).toEqual({ valid: true })
+      return
+    }
+    expect(response.status).toBe(402)
+    const challenge = JSON.parse(Buffer.from(response.headers.get('payment-required')!, 'base64').toString())
+    expect(challenge.resource).toMatchObject({ serviceName: 'solsentry', mimeType: 'application/json' })
+    expect(challenge.resource.tags.length).toBeLessThanOrEqual(5)
+    const bazaar = challenge.extensions.bazaar
+    expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true })
+    expect(bazaar.info.input).toMatchObject({ type: 'http', method: route.method, bodyType: 'json', body: example })
+    // The output example fits the response schema; the challenge stays small (a payment echoes it).
+    expect(Value.Check(route.response, bazaar.info.output.example)).toBe(true)
+    expect(response.headers.get('payment-required')!.length).toBeLessThan(8_000)
+    expect(extractDiscoveryInfo(challenge, challenge.accepts[0])?.resourceUrl).toBe(`${running.url}${route.path}`)
+  })
+
+  test('/.well-known/x402 lists each paid route’s discovery, as its 402 says it', async () => {
+    const manifest = (await (await fetch(`${running.url}/.well-known/x402`)).json()) as any
+    expect(manifest.discovery.map((entry: any) => entry.resource)).toEqual(manifest.resources)
+    for (const entry of manifest.discovery) {
+      expect(validateDiscoveryExtension(entry.extensions.bazaar).valid).toBe(true)
+      // Here the output schema is in full (the 402 carries its example only, to keep payment headers small).
+      expect(JSON.stringify(entry.extensions.bazaar.schema)).toContain('"output"')
+    }
+  })
+
+  test('x-payment-info: the directories’ price and protocols shape, the earlier members kept', async () => {
+    const document = (await (await fetch(`${running.url}/openapi.json`)).json()) as any
+    const info = document.paths['/scan/quick'].post['x-payment-info']
+    expect(info).toMatchObject({
+      price: { mode: 'fixed', currency: 'USD', amount: '0.02' },
+      protocols: [{ x402: { x402Version: 2, scheme: 'exact' } }],
+      price_usd: '0.02',
+      amount: '20000',
+      currency: 'USDC',
+    })
+    expect(info.protocols[0].x402.accepts.map((offer: any) => offer.network)).toEqual(info.networks)
+    for (const offer of info.protocols[0].x402.accepts) expect(offer.amount).toBe('20000')
+  })
+})

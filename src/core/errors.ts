@@ -17,6 +17,11 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'the request does not match the schema of this route: see /openapi.json',
   },
+  PAYMENT_ID_CONFLICT: {
+    status: 409,
+    message:
+      'this payment identifier was already used for another call (another route, body or offer): use a new identifier for a new call',
+  },
   PAYMENT_REQUIRED: {
     status: 402,
     message:

@@ -8,6 +8,7 @@ import { addressProblem, type RegisteredRoute, type Registry } from './manifest.
 import { rateLimitShapes, type TakeResult } from './rate-limit.ts'
 import { publicOrigin, type RequestMeta, recordRequest, type SocketServer } from './request.ts'
 import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
+import { AnswerKeeper } from '../payments/answers.ts'
 
 /** The service as a server or a test drives it: one function from a request to its answer. */
 export interface Service {
@@ -28,7 +29,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'payment-required, payment-response, x-payment-response, x-attestation, x-request-id, retry-after',
+    'payment-required, payment-response, x-payment-response, x-attestation, x-answer-replayed, x-request-id, retry-after',
 }
 /**
  * The request headers browsers may send: the official x402 clients' — the payment (`PAYMENT-SIGNATURE`
@@ -60,6 +61,7 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
   const lines = requestLogger(logger)
   // A store that can answer synchronously (process memory) keeps the refusal path free of promises.
   const takeTokenSync = store.takeTokenSync?.bind(store)
+  const answers = new AnswerKeeper(store.answers)
 
   function identify(request: Request, server: SocketServer): RequestMeta {
     const incoming = request.headers.get('x-request-id')
@@ -127,7 +129,11 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
    * A paid route's 2xx answer with its attestation (src/attest/attestation.ts): the route, the request
    * and response bodies' hashes, the newest slot read, the time, the request id and the settlement.
    */
-  async function attested(request: Request, meta: RequestMeta, response: Response): Promise<Response> {
+  async function attested(
+    request: Request,
+    meta: RequestMeta,
+    response: Response,
+  ): Promise<{ answered: Response; bytes: Uint8Array }> {
     const bytes = new Uint8Array(await response.arrayBuffer())
     const answered = new Response(bytes, response)
     answered.headers.set(
@@ -144,7 +150,7 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
         payment: settlementOf(response.headers.get('payment-response')),
       }),
     )
-    return answered
+    return { answered, bytes }
   }
 
   /** An error raised before the framework: the catalogue's JSON answer, as the core's error hook gives. */
@@ -180,8 +186,24 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
         checkAddresses(route, body)
         meta.body = body
       }
-      const response = await app.handle(request)
-      return finish(request, meta, paid && response.ok ? await attested(request, meta, response) : response)
+      if (!paid) return finish(request, meta, await app.handle(request))
+      // A paid call: a kept answer replayed (payment id seen, or its payer signed in), else run, attest, keep.
+      const before = await answers.before(request, meta, `${publicOrigin(ctx, request)}${route.path}`)
+      if ('replay' in before) return finish(request, meta, before.replay)
+      let response: Response
+      try {
+        response = await app.handle(request)
+      } catch (error) {
+        await answers.failed(before.key)
+        throw error
+      }
+      if (!response.ok) {
+        await answers.failed(before.key)
+        return finish(request, meta, response)
+      }
+      const { answered, bytes } = await attested(request, meta, response)
+      await answers.kept(before.key, meta, answered, bytes)
+      return finish(request, meta, answered)
     } catch (error) {
       return refuse(request, meta, error)
     }

@@ -42,6 +42,8 @@ export interface ChallengeInput {
   reason: string
   /** The resource's service name and tags, and the extensions directories read (Bazaar). */
   discovery?: RouteDiscovery
+  /** Further extensions offered (payment-identifier, sign-in-with-x). */
+  extensions?: Record<string, unknown>
 }
 
 /** The facilitator's `exact` kinds: network (CAIP-2 id, or a v1 short name) → the kind's `extra`. */
@@ -100,7 +102,9 @@ export function paymentChallenge(input: ChallengeInput) {
     error: input.reason,
     resource,
     accepts,
-    ...(input.discovery ? { extensions: input.discovery.extensions } : {}),
+    ...(input.discovery || input.extensions
+      ? { extensions: { ...input.discovery?.extensions, ...input.extensions } }
+      : {}),
   }
   const v1 = accepts.flatMap((offer): OfferV1[] => {
     const name = input.rails.find((rail) => rail.network === offer.network)?.v1Network

@@ -1,3 +1,4 @@
+import { answerExtensions } from './answers.ts'
 import type { Logger } from '../core/logger.ts'
 import type { PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
@@ -141,6 +142,10 @@ export class PaymentGate implements Payments {
       description: call.description,
       reason,
       discovery: call.discovery,
+      extensions: answerExtensions(
+        call.url,
+        this.offers(call.amount).map((offer) => offer.network),
+      ),
     })
     return { header, body }
   }

@@ -23,11 +23,14 @@ export interface Store {
   readonly jobs: JobStore
   /** The launchpad index the radars read (src/store/launches.ts). */
   readonly launches: LaunchIndex
+  /** Paid answers kept for retries (payment identifier) and re-fetching (sign-in-with-x). */
+  readonly answers: AnswerStore
   /** True when the store answers. */
   ping(): Promise<boolean>
   close(): Promise<void>
 }
 
+import { type AnswerStore, redisAnswers } from './answers.ts'
 import { redisBuckets } from './buckets-redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { redisLaunches } from './launches-redis.ts'
@@ -54,6 +57,7 @@ export function openStore(config: { DATA_DIR: string; REDIS_URL?: string }): Sto
     jobs: redisJobs(client),
     // One launchpad index for every instance: one ingests (under a lease), all read.
     launches: redisLaunches(client),
+    answers: redisAnswers(client),
     takeToken: (key, shape, nowMs) => buckets.take(key, shape, nowMs),
     ping: async () => (await store.ping()) && (await redisPing(client)),
     async close() {

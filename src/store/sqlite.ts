@@ -5,6 +5,7 @@ import { MemoryBuckets } from '../core/rate-limit.ts'
 import type { Store } from './index.ts'
 import type { JobStore } from './jobs.ts'
 import { sqliteLaunches } from './launches.ts'
+import { sqliteAnswers } from './answers.ts'
 import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
 /**
@@ -25,6 +26,7 @@ export function openSqliteStore(dataDir: string): Store {
     ledger: sqliteLedger(db),
     jobs: sqliteJobs(db),
     launches: sqliteLaunches(db),
+    answers: sqliteAnswers(db),
     async takeToken(key, shape, nowMs = Date.now()) {
       return buckets.take(key, shape, nowMs)
     },

@@ -1,0 +1,216 @@
+/**
+ * Paid answers kept and served again without a second payment (docs/payments.md "Idempotency and
+ * re-fetching"), with the official `@x402/extensions`:
+ * - **payment-identifier**: a payment carrying an id (`extensions["payment-identifier"].info.id`) is
+ *   claimed under that id before anything is verified. A retry with the same id for the same call —
+ *   same route, same request body, same offer terms — gets the first success's answer (waiting for it
+ *   while it runs) and its new payment is never verified or settled; the same id for another call is
+ *   refused 409 PAYMENT_ID_CONFLICT. A failed call frees the id.
+ * - **sign-in-with-x**: a wallet that paid for an answer signs in (the `SIGN-IN-WITH-X` header, CAIP-122
+ *   on Solana or EVM) and gets the same answer to the same request again without paying.
+ * Both keep answers ANSWER_RETENTION_MS in the store (SQLite, or Redis shared by every instance).
+ */
+import { declarePaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier'
+import {
+  buildSIWxSchema,
+  parseSIWxHeader,
+  validateSIWxMessage,
+  verifySIWxSignature,
+} from '@x402/extensions/sign-in-with-x'
+import { sha256Hex } from '../attest/attestation.ts'
+import { ApiError } from '../core/errors.ts'
+import type { RequestMeta } from '../core/request.ts'
+import type { AnswerStore, StoredAnswer } from '../store/answers.ts'
+
+/** How long a paid answer is kept for retries and re-fetching. */
+export const ANSWER_RETENTION_MS = 24 * 60 * 60_000
+/** A sign-in message older than this is refused (its issuedAt). */
+export const SIWX_MAX_AGE_MS = 5 * 60_000
+/** A retry waits at most this long for the first run of its payment id to answer. */
+const WAIT_FOR_FIRST_MS = 60_000
+const WAIT_POLL_MS = 100
+/** The headers an answer is replayed with (its receipt and attestation included). */
+const REPLAYED_HEADERS = ['content-type', 'payment-response', 'x-payment-response', 'x-attestation'] as const
+
+export const REPLAY_HEADER = 'x-answer-replayed'
+
+/**
+ * The extensions every challenge offers besides discovery: `payment-identifier` (optional: a payment
+ * may carry an id) and `sign-in-with-x` for `resourceUrl` on the offered networks (a fresh nonce, valid
+ * for SIWX_MAX_AGE_MS).
+ */
+export function answerExtensions(resourceUrl: string, networks: readonly string[]): Record<string, unknown> {
+  const url = new URL(resourceUrl)
+  const issued = new Date()
+  return {
+    ...{ 'payment-identifier': declarePaymentIdentifierExtension(false) },
+    'sign-in-with-x': {
+      info: {
+        domain: url.host,
+        uri: resourceUrl,
+        statement: 'Sign in to fetch again an answer this wallet paid for (no new payment)',
+        version: '1',
+        nonce: crypto
+          .getRandomValues(new Uint8Array(16))
+          .reduce((hex, byte) => hex + byte.toString(16).padStart(2, '0'), ''),
+        issuedAt: issued.toISOString(),
+        expirationTime: new Date(issued.getTime() + SIWX_MAX_AGE_MS).toISOString(),
+        resources: [resourceUrl],
+      },
+      supportedChains: networks.map((network) => ({
+        chainId: network,
+        type: network.startsWith('solana:') ? 'ed25519' : 'eip191',
+      })),
+      schema: buildSIWxSchema(),
+    },
+  }
+}
+
+/** The payment header's decoded payload (v2 `PAYMENT-SIGNATURE`, or `X-PAYMENT`), or undefined. */
+function paymentPayloadOf(headers: Headers): Record<string, unknown> | undefined {
+  const raw = headers.get('payment-signature') ?? headers.get('x-payment')
+  if (!raw || raw.length > 64_000) return undefined
+  try {
+    const parsed = JSON.parse(Buffer.from(raw, 'base64').toString('utf8')) as unknown
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The payment identifier a payment carries, and what it pays for; a malformed id is a 400. */
+export function paymentIdentifierOf(headers: Headers): { id: string; terms: string } | undefined {
+  const payload = paymentPayloadOf(headers)
+  const extension = (payload?.extensions as Record<string, { info?: { id?: unknown } }> | undefined)?.[
+    'payment-identifier'
+  ]
+  const id = extension?.info?.id
+  if (id === undefined) return undefined
+  if (typeof id !== 'string' || !isValidPaymentId(id))
+    throw new ApiError('INVALID_REQUEST', {
+      message:
+        'the payment identifier must be 16 to 128 letters, digits, _ or - (payment-identifier extension): send another',
+      details: { field: 'extensions.payment-identifier.info.id' },
+    })
+  const accepted = (payload?.accepted ?? {}) as Record<string, unknown>
+  const terms = JSON.stringify([accepted.network, accepted.asset, accepted.payTo, accepted.amount])
+  return { id, terms }
+}
+
+/** A stored answer as a response, marked replayed (`how`). */
+export function replayed(answer: StoredAnswer, how: 'payment-identifier' | 'sign-in-with-x'): Response {
+  return new Response(Buffer.from(answer.body_b64, 'base64'), {
+    status: answer.status,
+    headers: { ...answer.headers, [REPLAY_HEADER]: how },
+  })
+}
+
+/** What a paid answer keeps: status, the replayable headers and the body. */
+export function storedAnswerOf(response: Response, body: Uint8Array): StoredAnswer {
+  const headers: Record<string, string> = {}
+  for (const name of REPLAYED_HEADERS) {
+    const value = response.headers.get(name)
+    if (value !== null) headers[name] = value
+  }
+  return { status: response.status, headers, body_b64: Buffer.from(body).toString('base64') }
+}
+
+/** The payer a receipt names (lower case for EVM addresses), or null. */
+export function payerOf(response: Response): string | null {
+  const header = response.headers.get('payment-response')
+  if (!header) return null
+  try {
+    const payer = (JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { payer?: unknown }).payer
+    return typeof payer === 'string' && payer !== '' ? normalized(payer) : null
+  } catch {
+    return null
+  }
+}
+
+const normalized = (address: string) => (address.startsWith('0x') ? address.toLowerCase() : address)
+
+/** Where a payer's copy of an answer is kept: per payer, route and exact request body. */
+export const payerKey = (payer: string, route: string, requestSha256: string) =>
+  `payer:${normalized(payer)}:${route}:${requestSha256}`
+
+export class AnswerKeeper {
+  constructor(readonly store: AnswerStore) {}
+
+  /**
+   * Before a paid call runs: a stored answer to replay (sign-in-with-x, or a payment id seen before),
+   * or the payment id claimed for this call (`key`), or nothing to do. Throws 409 on a conflicting id.
+   */
+  async before(
+    request: Request,
+    meta: RequestMeta,
+    resourceUrl: string,
+  ): Promise<{ replay: Response } | { key: string | null }> {
+    const route = `${meta.route!.method} ${meta.route!.path}`
+    const requestSha = meta.bodySha256 ?? sha256Hex('')
+    const signIn = request.headers.get('sign-in-with-x')
+    if (signIn) {
+      const payer = await signedInPayer(signIn, resourceUrl)
+      const answer = await this.store.get(payerKey(payer, route, requestSha))
+      if (answer) return { replay: replayed(answer, 'sign-in-with-x') }
+      // Signed in, but no answer of theirs to this request: pay as anyone would.
+    }
+    const identified = paymentIdentifierOf(request.headers)
+    if (!identified) return { key: null }
+    const key = `pid:${route}:${identified.id}`
+    const fingerprint = sha256Hex(`${route}\n${requestSha}\n${identified.terms}`)
+    const deadline = Date.now() + WAIT_FOR_FIRST_MS
+    for (;;) {
+      const claim = await this.store.claim(key, fingerprint, ANSWER_RETENTION_MS)
+      if (claim.claimed) return { key }
+      if (claim.fingerprint !== fingerprint)
+        throw new ApiError('PAYMENT_ID_CONFLICT', {
+          details: { payment_id: identified.id },
+        })
+      if (claim.answer) return { replay: replayed(claim.answer, 'payment-identifier') }
+      if (Date.now() > deadline)
+        throw new ApiError('PAYMENT_ID_CONFLICT', {
+          message: 'the first call with this payment identifier is still running: retry in a few seconds',
+          details: { payment_id: identified.id },
+        })
+      await Bun.sleep(WAIT_POLL_MS)
+    }
+  }
+
+  /** After a paid call answered 2xx: its answer kept under its payment id and for its payer. */
+  async kept(key: string | null, meta: RequestMeta, response: Response, body: Uint8Array): Promise<void> {
+    const answer = storedAnswerOf(response, body)
+    if (key) await this.store.finish(key, answer, ANSWER_RETENTION_MS)
+    const payer = payerOf(response)
+    if (payer)
+      await this.store.put(
+        payerKey(payer, `${meta.route!.method} ${meta.route!.path}`, meta.bodySha256 ?? sha256Hex('')),
+        answer,
+        ANSWER_RETENTION_MS,
+      )
+  }
+
+  /** After a paid call that did not succeed: its payment id is free again. */
+  async failed(key: string | null): Promise<void> {
+    if (key) await this.store.release(key)
+  }
+}
+
+/** The wallet a `SIGN-IN-WITH-X` header proves, for this resource; a bad one is a 401-like 400. */
+async function signedInPayer(header: string, resourceUrl: string): Promise<string> {
+  const refuse = (why: string) =>
+    new ApiError('INVALID_REQUEST', {
+      message: `the SIGN-IN-WITH-X header does not sign you in (${why}): sign a fresh message from the 402's sign-in-with-x offer`,
+      details: { field: 'sign-in-with-x' },
+    })
+  let payload: ReturnType<typeof parseSIWxHeader>
+  try {
+    payload = parseSIWxHeader(header)
+  } catch (error) {
+    throw refuse((error as Error).message)
+  }
+  const valid = await validateSIWxMessage(payload, new URL(resourceUrl), { maxAge: SIWX_MAX_AGE_MS })
+  if (!valid.isValid) throw refuse(valid.invalidMessage)
+  const verified = await verifySIWxSignature(payload)
+  if (!verified.isValid) throw refuse(verified.invalidMessage)
+  return verified.payer
+}

@@ -22,6 +22,7 @@ import { trade, manifest as tradeManifest } from '../plugins/trade/index.ts'
 import { trendingPlugin, manifest as trendingManifest } from '../plugins/trending/index.ts'
 import { walletIntelPlugin, manifest as walletIntelManifest } from '../plugins/wallet-intel/index.ts'
 import { web, manifest as webManifest } from '../plugins/web/index.ts'
+import { metricsPlugin, manifest as metricsManifest } from '../plugins/metrics/index.ts'
 import { tradeSuggestPlugin, manifest as tradeSuggestManifest } from '../plugins/trade-suggest/index.ts'
 import { newsPulsePlugin, newsWrittenPlugin, pulseManifest, writtenManifest } from '../plugins/news/index.ts'
 import type { ServiceContext } from './context.ts'
@@ -52,6 +53,7 @@ export const SERVICE_MANIFESTS = [
   pulseManifest,
   writtenManifest,
   tradeSuggestManifest,
+  metricsManifest,
   mcpManifest,
   webManifest,
 ] as const
@@ -86,6 +88,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(newsPulsePlugin(ctx))
     .use(newsWrittenPlugin(ctx))
     .use(tradeSuggestPlugin(ctx))
+    .use(metricsPlugin(ctx))
     .use(mcp(ctx, (request, server) => service!.handle(request, server)))
     .use(web(ctx))
   for (const plugin of options.plugins ?? []) app.use(plugin)

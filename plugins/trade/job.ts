@@ -1,3 +1,4 @@
+import { tradeJobs } from '../../src/core/metrics.ts'
 import { encodeBase58 } from '../../src/onchain/base58.ts'
 import type { JobStore } from '../../src/store/jobs.ts'
 import { SCHEMA_VERSION } from '../../src/core/version.ts'
@@ -113,8 +114,9 @@ export class Jobs {
     const stored = previous
       ? await this.#store.transition(id, [previous.status], job.status, job, nowMs)
       : await this.#store.create(id, job.status, job, nowMs)
-    if (stored) return job
-    return undefined
+    if (!stored) return undefined
+    tradeJobs.inc({ status: job.status })
+    return job
   }
 
   /** Binds the transaction `signature` to `jobId` unless another job owns it; the owner's id (JobStore.claimTransaction). */
@@ -133,6 +135,8 @@ export class Jobs {
     const at = iso(nowMs)
     const history = to === job.status && note === null ? job.history : [...job.history, { status: to, at, note }]
     const next: TradeJob = { ...job, ...changes, status: to, updated_at: at, history }
-    return (await this.#store.transition(job.job_id, [job.status], to, next, nowMs)) ? next : undefined
+    if (!(await this.#store.transition(job.job_id, [job.status], to, next, nowMs))) return undefined
+    tradeJobs.inc({ status: to })
+    return next
   }
 }

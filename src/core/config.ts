@@ -322,6 +322,14 @@ export const ConfigSchema = Type.Object({
       hint: 'a path to a Solana keypair JSON file',
     }),
   ),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description:
+        'Bearer token for GET /metrics (Prometheus text): without it /metrics answers only loopback clients; never logged',
+      hint: 'a secret of 16 characters or more',
+    }),
+  ),
   SIGNAL_PLUGINS: Type.Optional(
     Type.String({
       minLength: 1,

@@ -27,6 +27,11 @@ export const ERROR_CATALOGUE = {
     message:
       'this call is paid: sign a payment for one of the offers (payment-required header or accepts[]) and repeat the request with it in X-PAYMENT',
   },
+  FORBIDDEN: {
+    status: 403,
+    message:
+      "this endpoint is the operator's: send its bearer token (METRICS_TOKEN), or call it from the service's own host",
+  },
   NOT_FOUND: {
     status: 404,
     message: 'no such route: see /openapi.json or /llm.txt for the routes this service serves',

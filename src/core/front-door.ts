@@ -9,6 +9,8 @@ import { rateLimitShapes, type TakeResult } from './rate-limit.ts'
 import { publicOrigin, type RequestMeta, recordRequest, type SocketServer } from './request.ts'
 import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
 import { AnswerKeeper } from '../payments/answers.ts'
+import { httpDuration, httpRequests, rateLimited } from './metrics.ts'
+import { withinRequest } from './request-scope.ts'
 
 /** The service as a server or a test drives it: one function from a request to its answer. */
 export interface Service {
@@ -91,10 +93,10 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
     const ip = ipOf(request, meta)
     const key = `rl:${limitClass}:${ip}`
     if (takeTokenSync) {
-      enforce(takeTokenSync(key, shapes[limitClass]), ip)
+      enforce(takeTokenSync(key, shapes[limitClass]), ip, limitClass)
       return undefined
     }
-    return store.takeToken(key, shapes[limitClass]).then((taken) => enforce(taken, ip))
+    return store.takeToken(key, shapes[limitClass]).then((taken) => enforce(taken, ip, limitClass))
   }
 
   /** The common headers on an answer from the framework, and the request's log line. */
@@ -112,7 +114,11 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
   }
 
   function logged(request: Request, meta: RequestMeta, response: Response): Response {
-    const duration_ms = Math.round((performance.now() - meta.startedAt) * 100) / 100
+    const elapsed = performance.now() - meta.startedAt
+    const duration_ms = Math.round(elapsed * 100) / 100
+    const route = meta.route?.key ?? 'unmatched'
+    httpRequests.inc({ route, status: response.status })
+    httpDuration.observe({ route }, elapsed / 1000)
     lines({
       req_id: meta.id,
       method: request.method,
@@ -163,8 +169,13 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
     return logged(request, meta, response)
   }
 
-  async function handle(request: Request, server: SocketServer = null): Promise<Response> {
+  function handle(request: Request, server: SocketServer = null): Promise<Response> {
     const meta = identify(request, server)
+    // A matched route may call upstreams and log: its lines carry the request id.
+    return meta.route ? withinRequest(meta.id, () => serve(request, meta)) : serve(request, meta)
+  }
+
+  async function serve(request: Request, meta: RequestMeta): Promise<Response> {
     try {
       if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
         const headers = { ...commonHeaders(request, meta), ...CORS_HEADERS, ...PREFLIGHT_HEADERS }
@@ -245,13 +256,14 @@ function settlementOf(header: string | null): { network: string; transaction: st
   }
 }
 
-function enforce(taken: TakeResult, ip: string): void {
-  if (!taken.allowed)
-    throw new ApiError('RATE_LIMITED', {
-      message: `too many requests from ${ip}: retry after ${taken.retryAfterS} s`,
-      headers: { 'retry-after': String(taken.retryAfterS) },
-      details: { retry_after_s: taken.retryAfterS },
-    })
+function enforce(taken: TakeResult, ip: string, limitClass: string): void {
+  if (taken.allowed) return
+  rateLimited.inc({ class: limitClass })
+  throw new ApiError('RATE_LIMITED', {
+    message: `too many requests from ${ip}: retry after ${taken.retryAfterS} s`,
+    headers: { 'retry-after': String(taken.retryAfterS) },
+    details: { retry_after_s: taken.retryAfterS },
+  })
 }
 
 /**

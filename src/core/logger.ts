@@ -1,3 +1,4 @@
+import { requestIdMixin } from './request-scope.ts'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config.ts'
 import { SERVICE_VERSION } from './version.ts'
@@ -10,6 +11,8 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
     {
       level: config.LOG_LEVEL,
       base: { service: 'solsentry', version: SERVICE_VERSION },
+      // Every line written while a request is served names it (src/core/request-scope.ts).
+      mixin: requestIdMixin,
       // Epoch milliseconds and numeric levels: the cheapest forms, as this runs once per request.
     },
     stdoutSink(),

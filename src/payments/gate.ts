@@ -1,4 +1,5 @@
 import { answerExtensions } from './answers.ts'
+import { payments, settlementDuration } from '../core/metrics.ts'
 import type { Logger } from '../core/logger.ts'
 import type { PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
@@ -219,6 +220,7 @@ export class PaymentGate implements Payments {
       )
     }
     await this.#ledger.transition(key, 'verifying', 'verified', { payer: verified.payer ?? null })
+    payments.inc({ state: 'verified', network: offer.network })
     const admitted: Admitted = { key, payment: read.payment, requirements, payer: verified.payer ?? null }
     return { ok: true, ticket: admitted }
   }
@@ -253,6 +255,10 @@ export class PaymentGate implements Payments {
   /** Gives an admitted payment back unsettled: it may be presented again (a credit stays owed). */
   async release(ticket: Ticket, reason: string): Promise<void> {
     const admitted = ticket as Admitted
+    payments.inc({
+      state: 'released',
+      network: (admitted.requirements as { network?: string } | undefined)?.network ?? 'none',
+    })
     if (admitted.credit) await this.#ledger.transition(admitted.key, 'redeeming', 'credited', { reason })
     else await this.#ledger.transition(admitted.key, 'verified', 'cancelled', { reason })
   }
@@ -283,10 +289,14 @@ export class PaymentGate implements Payments {
     }
     if (!payment || !requirements) throw new Error(`ticket ${key} carries no x402 payment to settle`)
     await this.#ledger.transition(key, 'verified', 'settling')
+    const network = (requirements as { network?: string }).network ?? 'unknown'
     let settled: SettleAnswer
+    const settling = performance.now()
     try {
       settled = await this.#facilitator.settle(payment, requirements)
+      settlementDuration.observe({ network }, (performance.now() - settling) / 1000)
     } catch (error) {
+      payments.inc({ state: 'pending', network })
       // It may have settled: never re-send, reconcile (docs/payments.md).
       await this.#ledger.transition(key, 'settling', 'pending', { reason: (error as Error).message })
       this.#logger.warn(
@@ -300,6 +310,7 @@ export class PaymentGate implements Payments {
       }
     }
     if (!settled.success) {
+      payments.inc({ state: 'settle_failed', network })
       await this.#ledger.transition(key, 'settling', 'failed', { reason: settled.errorReason ?? 'settlement failed' })
       return {
         ok: false,
@@ -310,6 +321,7 @@ export class PaymentGate implements Payments {
       transaction: settled.transaction,
       payer: settled.payer ?? null,
     })
+    payments.inc({ state: 'settled', network })
     return { ok: true, receipt: settled }
   }
 

@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context.ts'
 import { publicOrigin, requestIdOf } from '../core/request.ts'
 import { ApiError, errorBody } from '../core/errors.ts'
 import { usdToAtomicUsdc, type RouteSpec } from '../core/manifest.ts'
+import { payments as paymentMetrics } from '../core/metrics.ts'
 import { routeDiscovery } from './discovery.ts'
 import { escrowOf } from './escrow.ts'
 import type { SettleAnswer } from './facilitator.ts'
@@ -38,6 +39,7 @@ export function receiptHeaders(receipt: SettleAnswer): Record<string, string> {
 /** A refusal as HTTP: 402 with the challenge (v2 header, v1 offers in the error body), or 503. */
 export function refusalAnswer(payments: Payments, call: PaidCall, refusal: Refusal): GateAnswer {
   if (refusal.kind === 'payment_required') {
+    paymentMetrics.inc({ state: 'challenged', network: 'none' })
     const { header, body } = payments.challenge(call, refusal.reason)
     return {
       status: 402,

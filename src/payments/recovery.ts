@@ -1,3 +1,4 @@
+import { reconciliations } from '../core/metrics.ts'
 /**
  * Payments left mid-way: reconciled after a restart, and those whose settlement's answer was lost
  * resolved on their chains (docs/payments.md, "After a restart" and "Pending payments").
@@ -127,6 +128,8 @@ export class PaymentRecovery {
         pending++
       }
     }
+    reconciliations.inc({ outcome: 'released' }, released)
+    reconciliations.inc({ outcome: 'pending' }, pending)
     if (released + pending > 0)
       this.#logger.warn(
         { released, pending },

@@ -1,3 +1,4 @@
+import { cacheLookups, upstreamCalls, upstreamDuration } from '../core/metrics.ts'
 import type { Tape } from './tape.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
 
@@ -187,14 +188,20 @@ export class Upstream {
         const ended = performance.now()
         for (const meter of meters) meter.span(this.name, started, ended)
       }
+      const observe = (outcome: string) => {
+        upstreamCalls.inc({ source: this.name, method: breaker, outcome })
+        upstreamDuration.observe({ source: this.name, method: breaker }, (performance.now() - started) / 1000)
+      }
       try {
         const value = await attempt(signal)
         recordSpan()
+        observe('ok')
         this.#breakers.delete(breaker)
         return value
       } catch (error) {
         recordSpan()
         const failure = classify(this.name, error, signal)
+        observe(failure.reason)
         if (failure.reason !== 'rejected' && failure.reason !== 'malformed') this.#recordFailure(breaker)
         if (!RETRYABLE.has(failure.reason) || attemptNo >= this.#retries || outer?.aborted || this.#isOpen(breaker))
           throw failure
@@ -248,9 +255,16 @@ export class Memo {
 
   async get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
     const cached = this.#values.get(key)
-    if (cached && cached.expires > Date.now()) return cached.value as T
+    if (cached && cached.expires > Date.now()) {
+      cacheLookups.inc({ result: 'hit' })
+      return cached.value as T
+    }
     const pending = this.#inflight.get(key)
-    if (pending) return pending as Promise<T>
+    if (pending) {
+      cacheLookups.inc({ result: 'coalesced' })
+      return pending as Promise<T>
+    }
+    cacheLookups.inc({ result: 'miss' })
     const loading = this.#loadShared<T>(key, ttlMs, load).then(
       (value) => {
         this.#inflight.delete(key)

@@ -1,0 +1,48 @@
+import { timingSafeEqual } from 'node:crypto'
+import { Elysia } from 'elysia'
+import type { ServiceContext } from '../../src/context.ts'
+import { ApiError } from '../../src/core/errors.ts'
+import { renderMetrics } from '../../src/core/metrics.ts'
+import { metaOf } from '../../src/core/request.ts'
+import { routeOptions } from '../../src/core/route-options.ts'
+import { manifest } from './manifest.ts'
+
+export { manifest }
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+
+/** Whether the request may read the metrics: the bearer token when one is set, else a loopback client. */
+function allowed(ctx: ServiceContext, request: Request): boolean {
+  const token = ctx.config.METRICS_TOKEN
+  if (token) {
+    const sent = Buffer.from(request.headers.get('authorization') ?? '')
+    const expected = Buffer.from(`Bearer ${token}`)
+    return sent.length === expected.length && timingSafeEqual(sent, expected)
+  }
+  const meta = metaOf(request)
+  // A request without a socket is the service calling itself (tests, the MCP bridge): local.
+  const address = meta.server?.requestIP(request)?.address
+  return address === undefined || LOOPBACK.has(address)
+}
+
+/** `GET /metrics`: Prometheus text for the operator. */
+export function metricsPlugin(ctx: ServiceContext) {
+  ctx.registry.register(manifest)
+  const { metrics } = manifest.routes
+  const upstreams = () =>
+    [ctx.sources.solana, ctx.sources.dexscreener, ctx.sources.jupiter, ctx.sources.lifi, ctx.sources.x, ctx.sources.llm]
+      .filter((source) => source !== undefined)
+      .map((source) => source.upstream)
+      .concat(ctx.sources.news?.upstreams ?? [])
+  return new Elysia({ name: 'plugin:metrics' }).get(
+    metrics.path,
+    async function metricsRoute({ request }) {
+      if (!allowed(ctx, request)) throw new ApiError('FORBIDDEN')
+      const text = await renderMetrics(ctx.health, () =>
+        Object.fromEntries(upstreams().map((upstream) => [upstream.name, upstream.health() === 'down'])),
+      )
+      return new Response(text, { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } })
+    },
+    routeOptions(ctx, metrics),
+  )
+}

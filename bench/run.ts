@@ -1,5 +1,6 @@
 /** `npm run bench -- <name> [options]`: runs one bench from bench/ and prints its figures. */
 import * as catalogue from './catalogue.ts'
+import * as fuzz from './fuzz.ts'
 import * as http from './http.ts'
 import * as sandboxRpc from './sandbox-rpc.ts'
 import * as sources from './sources.ts'
@@ -15,6 +16,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
   payments,
   trade,
   catalogue,
+  fuzz,
 }
 
 const [name, ...args] = process.argv.slice(2)

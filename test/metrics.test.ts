@@ -65,12 +65,8 @@ describe('GET /metrics', () => {
     expect(delta('solsentry_http_requests_total{route="POST /scan/quick",status="402"}')).toBeGreaterThanOrEqual(2)
     expect(delta('solsentry_http_requests_total{route="POST /scan/quick",status="429"}')).toBeGreaterThanOrEqual(1)
     expect(delta('solsentry_rate_limited_total{class="scanner"}')).toBeGreaterThanOrEqual(1)
-    expect(delta('solsentry_payments_total{state="settled",network="' + sandbox.file.x402.solana.network + '"}')).toBe(
-      1,
-    )
-    expect(delta('solsentry_payments_total{state="verified",network="' + sandbox.file.x402.solana.network + '"}')).toBe(
-      1,
-    )
+    expect(delta(`solsentry_payments_total{state="settled",network="${sandbox.file.x402.solana.network}"}`)).toBe(1)
+    expect(delta(`solsentry_payments_total{state="verified",network="${sandbox.file.x402.solana.network}"}`)).toBe(1)
     expect(delta('solsentry_payments_total{state="challenged",network="none"}')).toBeGreaterThanOrEqual(2)
     expect(delta(`solsentry_settlement_duration_seconds_count{network="${sandbox.file.x402.solana.network}"}`)).toBe(1)
     expect(delta('solsentry_trade_jobs_total{status="QUOTED"}')).toBe(1)

@@ -5,21 +5,10 @@
  */
 import { createPublicKey, verify } from 'node:crypto'
 import { getBase58Encoder } from '@solana/kit'
+import type { AttestationPayload } from '../src/attest/attestation.ts'
 
-/** What a verified attestation states (the service's own field names). */
-export interface Attestation {
-  v: 1
-  service: string
-  key: string
-  route: string
-  request_sha256: string
-  response_sha256: string
-  status: number
-  slot: number | null
-  at: string
-  request_id: string
-  payment: { network: string; transaction: string; payer: string | null } | null
-}
+/** What a verified attestation states: the service's own payload type (a type-only import). */
+export type Attestation = AttestationPayload
 
 const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex')
 const sha256 = (bytes: Uint8Array | string) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')

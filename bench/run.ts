@@ -1,6 +1,7 @@
 /** `npm run bench -- <name> [options]`: runs one bench from bench/ and prints its figures. */
 import * as catalogue from './catalogue.ts'
 import * as fuzz from './fuzz.ts'
+import * as load from './load.ts'
 import * as http from './http.ts'
 import * as sandboxRpc from './sandbox-rpc.ts'
 import * as sources from './sources.ts'
@@ -17,6 +18,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
   trade,
   catalogue,
   fuzz,
+  load,
 }
 
 const [name, ...args] = process.argv.slice(2)

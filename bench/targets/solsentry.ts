@@ -8,6 +8,7 @@ import { createContext } from '../../src/context.ts'
 import { PaymentGate } from '../../src/payments/gate.ts'
 import { startServer } from '../../src/core/server.ts'
 import { fixturePlugin } from '../../test/fixtures/fixture-plugin.ts'
+import { WAIVED_PAYMENTS } from '../../test/support/payments.ts'
 
 const config = loadConfig({
   ...process.env,
@@ -17,7 +18,8 @@ const config = loadConfig({
   RATE_LIMIT_SCANNER_BURST: '1000000000',
   RATE_LIMIT_SCANNER_PER_MINUTE: '1000000000',
 })
-const ctx = createContext(config)
+// BENCH_WAIVE=1: payments waived, so paid routes run their handlers (warm-answer throughput).
+const ctx = createContext(config, process.env.BENCH_WAIVE === '1' ? { payments: WAIVED_PAYMENTS } : {})
 const whole = process.env.BENCH_APP === 'service'
 if (whole && ctx.payments instanceof PaymentGate) await ctx.payments.start()
 const running = startServer(whole ? createApp(ctx) : createApp(ctx, { plugins: [fixturePlugin(ctx)] }), ctx)

@@ -1,3 +1,4 @@
+import { verifyAttestation } from '../src/attest/attestation.ts'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -95,6 +96,14 @@ describe('MCP at /mcp (official SDK client)', () => {
     expect(paid.structuredContent).toMatchObject({ schema_version: '2.0', token_address: mint })
     expect(paid.structuredContent.structural_risk_grade).toMatch(/^[A-F]$/)
     expect(paid._meta['x402/payment-response']).toMatchObject({ success: true, network: offers.solana.network, payer })
+    // The answer's attestation rides in _meta, signed over the text content's exact bytes.
+    const key = ((await (await fetch(`${running.url}/.well-known/x402`)).json()) as any).attestation.public_key
+    const statement = verifyAttestation(paid._meta['solsentry/attestation'], key)
+    expect(statement).toMatchObject({
+      route: 'POST /scan/quick',
+      payment: { transaction: paid._meta['x402/payment-response'].transaction },
+    })
+    expect(statement!.response_sha256).toBe(new Bun.CryptoHasher('sha256').update(paid.content[0].text).digest('hex'))
     expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)
     expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(payToBefore + 20_000n)
 

@@ -6,7 +6,8 @@
  * mapped to a tool result by the x402 MCP transport (specs/transports-v2/mcp.md of coinbase/x402):
  * a payment requirement is an `isError` result carrying the `PaymentRequired` in `structuredContent`
  * and, wrapped as `x402/error`, in `content[0].text`; the payment comes in `_meta["x402/payment"]`;
- * the receipt goes back in `_meta["x402/payment-response"]`.
+ * the receipt goes back in `_meta["x402/payment-response"]`, the answer's attestation in
+ * `_meta["solsentry/attestation"]` (signed over `content[0].text`'s bytes).
  */
 import { type TSchema, Type } from '@sinclair/typebox'
 import { ERROR_CODES } from '../../src/core/errors.ts'
@@ -17,6 +18,8 @@ import { PaymentRequiredSchema } from '../../src/payments/schemas.ts'
 /** The `_meta` keys of the x402 MCP transport. */
 export const PAYMENT_META = 'x402/payment'
 export const RECEIPT_META = 'x402/payment-response'
+/** The `_meta` key of a paid answer's attestation (docs/attestations.md): over `content[0].text`'s bytes. */
+export const ATTESTATION_META = 'solsentry/attestation'
 /** The tool's `_meta` key naming the HTTP route it runs as. */
 export const ROUTE_META = 'solsentry/route'
 
@@ -143,11 +146,16 @@ export async function toolResult(tool: Tool, response: Response): Promise<ToolRe
   }
   const structured = isObject(body) ? body : { value: body }
   const receipt = response.headers.get('payment-response')
+  const attestation = response.headers.get('x-attestation')
+  const meta = {
+    ...(receipt ? { [RECEIPT_META]: decode(receipt) } : {}),
+    ...(attestation ? { [ATTESTATION_META]: attestation } : {}),
+  }
   return {
     ...(response.ok ? {} : { isError: true }),
     structuredContent: structured,
     content: [{ type: 'text', text }],
-    ...(receipt ? { _meta: { [RECEIPT_META]: decode(receipt) } } : {}),
+    ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   }
 }
 

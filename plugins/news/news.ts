@@ -13,6 +13,7 @@ import {
   BRIEF_TASK,
   COHORT_TASK,
   postCheck,
+  postText,
   REPORT_TASK,
   type SentPost,
   sentPosts,
@@ -54,8 +55,6 @@ interface Read {
   subject: Subject
   gathered: Gathered
 }
-
-const textOf = (post: Post) => [post.title, post.text].filter((part) => part !== '').join(' — ')
 
 async function read(ctx: ServiceContext, body: NewsRequest, readAt: number): Promise<Read> {
   const meter = new CallMeter()
@@ -106,7 +105,7 @@ export async function pulseAnswer(
   deadlines: NewsDeadlines,
 ): Promise<Static<typeof PulseResult>> {
   const state = await read(ctx, body, deadlines.readAt)
-  const pulse = pulseOf(state.gathered.posts.map(textOf))
+  const pulse = pulseOf(state.gathered.posts.map(postText))
   return { ...envelope(state), ...pulse, method: 'lexicon', summary: pulseSummary(state, pulse) }
 }
 
@@ -116,7 +115,7 @@ function cohortsOf(ctx: ServiceContext, posts: readonly Post[]) {
   const cohorts = Object.fromEntries(
     COHORTS.map((cohort) => [
       cohort,
-      tally(pulseOf(posts.filter((post) => cohortOf(post, ecosystem) === cohort).map(textOf))),
+      tally(pulseOf(posts.filter((post) => cohortOf(post, ecosystem) === cohort).map(postText))),
     ]),
   ) as Record<(typeof COHORTS)[number], ReturnType<typeof tally>>
   const signals = new Set(
@@ -181,7 +180,7 @@ export async function briefAnswer(
   deadlines: NewsDeadlines,
 ): Promise<Static<typeof BriefResult>> {
   const state = await read(ctx, body, deadlines.readAt)
-  const pulse = pulseOf(state.gathered.posts.map(textOf))
+  const pulse = pulseOf(state.gathered.posts.map(postText))
   const posts = sentPosts(state.gathered.posts, BRIEF_TASK.maxPosts, ctx.sources.ecosystem!)
   const [written, grades] = await Promise.all([
     write(ctx, BRIEF_TASK, state, posts, { pulse: tally(pulse) }, deadlines.answerAt),
@@ -218,7 +217,7 @@ async function talkOf(ctx: ServiceContext, body: NewsRequest, deadlines: NewsDea
   const all = state.gathered.posts
   return {
     state,
-    pulse: pulseOf(all.map(textOf)),
+    pulse: pulseOf(all.map(postText)),
     ...cohortsOf(ctx, all),
     coordination: coordinationOf(all),
     posts: sentPosts(all, task.maxPosts, ctx.sources.ecosystem!),

@@ -8,6 +8,7 @@
  */
 import { Type, type Static, type TObject } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { sha256Hex } from '../attest/attestation.ts'
 import { HttpJsonSource } from '../sources/http-json.ts'
 import { type CallMeter, Memo, UpstreamError } from '../sources/upstream.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
@@ -127,7 +128,7 @@ export class ModelClient {
         json_schema: { name: request.name, strict: true, schema: request.schema },
       },
     }
-    const key = `llm:${new Bun.CryptoHasher('sha256').update(JSON.stringify(body)).digest('hex')}`
+    const key = `llm:${sha256Hex(JSON.stringify(body))}`
     let asked = false
     let completion: ChatCompletion
     try {

@@ -114,6 +114,9 @@ export interface SentPost {
   link: string | null
 }
 
+/** A post's words as read everywhere (the lexicon, the model): its title and text. */
+export const postText = (post: Post) => [post.title, post.text].filter((part) => part !== '').join(' — ')
+
 /**
  * Phrasings of a prompt injection: a post that talks to the model rather than about the market is
  * withheld from it (listed in `post_checks.withheld_posts`). A guard, not a proof — an injection worded
@@ -141,7 +144,7 @@ export function sentPosts(
   const sent: SentPost[] = []
   for (const post of posts) {
     if (sent.length >= max) break
-    const text = [post.title, post.text].filter((part) => part !== '').join(' — ')
+    const text = postText(post)
     if (suspectedInjection(text)) {
       withheld.push(post.id)
       continue

@@ -1,10 +1,8 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { cashtagsOf, type Post } from '../news/feeds.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
 import { HttpJsonSource } from './http-json.ts'
 import type { CallMeter } from './upstream.ts'
-
-const Maybe = <T extends TSchema>(schema: T) => Type.Optional(schema)
 
 /**
  * The members of X API v2 `GET /2/tweets/search/recent` we read, asked with `expansions=author_id` and
@@ -12,33 +10,33 @@ const Maybe = <T extends TSchema>(schema: T) => Type.Optional(schema)
  * `data` is absent when nothing matched. Other members are allowed and ignored.
  */
 export const XSearchSchema = Type.Object({
-  data: Maybe(
+  data: Type.Optional(
     Type.Array(
       Type.Object({
         id: Type.String(),
         text: Type.String(),
-        author_id: Maybe(Type.String()),
-        created_at: Maybe(Type.String()),
+        author_id: Type.Optional(Type.String()),
+        created_at: Type.Optional(Type.String()),
       }),
     ),
   ),
-  includes: Maybe(
+  includes: Type.Optional(
     Type.Object({
-      users: Maybe(
+      users: Type.Optional(
         Type.Array(
           Type.Object({
             id: Type.String(),
             username: Type.String(),
-            name: Maybe(Type.String()),
-            created_at: Maybe(Type.String()),
-            verified: Maybe(Type.Boolean()),
-            public_metrics: Maybe(Type.Object({ followers_count: Maybe(Type.Number()) })),
+            name: Type.Optional(Type.String()),
+            created_at: Type.Optional(Type.String()),
+            verified: Type.Optional(Type.Boolean()),
+            public_metrics: Type.Optional(Type.Object({ followers_count: Type.Optional(Type.Number()) })),
           }),
         ),
       ),
     }),
   ),
-  meta: Maybe(Type.Object({ result_count: Maybe(Type.Number()) })),
+  meta: Type.Optional(Type.Object({ result_count: Type.Optional(Type.Number()) })),
 })
 export type XSearch = Static<typeof XSearchSchema>
 

@@ -1,5 +1,6 @@
 /** `npm run bench -- <name> [options]`: runs one bench from bench/ and prints its figures. */
 import * as catalogue from './catalogue.ts'
+import * as chaos from './chaos.ts'
 import * as fuzz from './fuzz.ts'
 import * as load from './load.ts'
 import * as http from './http.ts'
@@ -19,6 +20,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
   catalogue,
   fuzz,
   load,
+  chaos,
 }
 
 const [name, ...args] = process.argv.slice(2)

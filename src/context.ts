@@ -118,7 +118,7 @@ function createPaymentGate(
 
 /** Closes what the context opened; the HTTP server must already be stopped. */
 export async function closeContext(ctx: ServiceContext): Promise<void> {
-  if (ctx.payments instanceof PaymentGate) ctx.payments.stop()
+  if (ctx.payments instanceof PaymentGate) await ctx.payments.stop()
   await ctx.launchpad?.stop()
   await ctx.store.close()
   await flushLogs(ctx.logger)

@@ -171,6 +171,9 @@ describe('GET /openapi.json', () => {
     expect(JSON.stringify(operation.responses['503'].content['application/json'].schema.properties.code)).toContain(
       '"FACILITATOR_UNAVAILABLE"',
     )
+    expect(JSON.stringify(operation.responses['503'].content['application/json'].schema.properties.code)).toContain(
+      '"LEDGER_UNAVAILABLE"',
+    )
     const badRequest = operation.responses['400'].content['application/json'].schema
     expect(badRequest.properties.code.enum).toEqual(['INVALID_ADDRESS', 'INVALID_JSON', 'INVALID_REQUEST'])
     expect(operation['x-payment-info']).toMatchObject({

@@ -70,6 +70,11 @@ export const ERROR_CATALOGUE = {
     message:
       'the payment facilitator cannot be reached, so no payment can be taken: nothing was charged; retry after Retry-After seconds',
   },
+  LEDGER_UNAVAILABLE: {
+    status: 503,
+    message:
+      'the payment ledger cannot be reached, so no payment can be recorded: nothing was charged; retry after Retry-After seconds',
+  },
   UPSTREAM_UNAVAILABLE: {
     status: 503,
     message: 'a data source this route needs cannot be reached: retry after Retry-After seconds',

@@ -63,7 +63,7 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
   const lines = requestLogger(logger)
   // A store that can answer synchronously (process memory) keeps the refusal path free of promises.
   const takeTokenSync = store.takeTokenSync?.bind(store)
-  const answers = new AnswerKeeper(store.answers)
+  const answers = new AnswerKeeper(store.answers, logger)
 
   function identify(request: Request, server: SocketServer): RequestMeta {
     const incoming = request.headers.get('x-request-id')

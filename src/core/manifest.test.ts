@@ -111,6 +111,7 @@ describe('routeErrors', () => {
       'RATE_LIMITED',
       'INTERNAL',
       'FACILITATOR_UNAVAILABLE',
+      'LEDGER_UNAVAILABLE',
     ])
   })
 

@@ -247,6 +247,7 @@ export function routeErrors(spec: RouteSpec): ErrorCode[] {
   if (spec.price !== 'free') {
     codes.add('PAYMENT_REQUIRED')
     codes.add('FACILITATOR_UNAVAILABLE')
+    codes.add('LEDGER_UNAVAILABLE')
   }
   codes.add('INTERNAL')
   return [...codes].sort((a, b) => ERROR_CATALOGUE[a].status - ERROR_CATALOGUE[b].status || a.localeCompare(b))

@@ -73,6 +73,11 @@ export const reconciliations = new Counter({
   labelNames: ['outcome'] as const,
   registers: [metrics],
 })
+export const ledgerWritesQueued = new Gauge({
+  name: 'solsentry_ledger_writes_queued',
+  help: 'Payment ledger transitions waiting for the ledger to answer again (Redis away): written in order once it does',
+  registers: [metrics],
+})
 export const tradeJobs = new Counter({
   name: 'solsentry_trade_jobs_total',
   help: 'Trade job transitions, by the status entered',

@@ -4,7 +4,7 @@
  * over by another instance once the holder stops renewing (it died or lost Redis). The holder runs the
  * ingester; the others stand by, reading the index and the status the holder publishes.
  */
-import type { RedisClient } from 'bun'
+import type { Redis } from '../store/redis.ts'
 import type { Logger } from '../core/logger.ts'
 import type { LaunchIndex } from '../store/launches.ts'
 import type { IngesterStatus, LaunchIngester } from './ingester.ts'
@@ -23,7 +23,7 @@ export interface LaunchFollower {
 }
 
 export interface LeaseOptions {
-  client: RedisClient
+  client: Redis
   instanceId: string
   index: LaunchIndex
   logger: Logger

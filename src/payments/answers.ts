@@ -20,6 +20,7 @@ import {
 import { sha256Hex } from '../attest/attestation.ts'
 import { ApiError } from '../core/errors.ts'
 import type { RequestMeta } from '../core/request.ts'
+import type { Logger } from '../core/logger.ts'
 import type { AnswerStore, StoredAnswer } from '../store/answers.ts'
 
 /** How long a paid answer is kept for retries and re-fetching. */
@@ -133,8 +134,28 @@ const normalized = (address: string) => (address.startsWith('0x') ? address.toLo
 export const payerKey = (payer: string, route: string, requestSha256: string) =>
   `payer:${normalized(payer)}:${route}:${requestSha256}`
 
+/** Seconds to wait before retrying when the store of kept answers cannot be reached. */
+const STORE_RETRY_AFTER_S = 2
+
+/**
+ * The store of kept answers did not answer (a shared Redis away) when a caller's payment identifier
+ * or sign-in needed it: refused before any payment is taken, so a retry can neither run twice nor pay twice.
+ */
+function storeDown(what: string, error: unknown): ApiError {
+  return new ApiError('LEDGER_UNAVAILABLE', {
+    message: `the store of paid answers cannot be reached to ${what}: nothing was charged; retry after Retry-After seconds`,
+    details: { retry_after_s: STORE_RETRY_AFTER_S },
+    headers: { 'retry-after': String(STORE_RETRY_AFTER_S) },
+    cause: error,
+  })
+}
+
 export class AnswerKeeper {
-  constructor(readonly store: AnswerStore) {}
+  constructor(
+    readonly store: AnswerStore,
+    /** Where failures to keep an answer are told (the answer itself is delivered regardless). */
+    readonly logger?: Logger,
+  ) {}
 
   /**
    * Before a paid call runs: a stored answer to replay (sign-in-with-x, or a payment id seen before),
@@ -150,7 +171,9 @@ export class AnswerKeeper {
     const signIn = request.headers.get('sign-in-with-x')
     if (signIn) {
       const payer = await signedInPayer(signIn, resourceUrl)
-      const answer = await this.store.get(payerKey(payer, route, requestSha))
+      const answer = await this.store
+        .get(payerKey(payer, route, requestSha))
+        .catch((error: unknown) => Promise.reject(storeDown('look up your answer', error)))
       if (answer) return { replay: replayed(answer, 'sign-in-with-x') }
       // Signed in, but no answer of theirs to this request: pay as anyone would.
     }
@@ -160,7 +183,9 @@ export class AnswerKeeper {
     const fingerprint = sha256Hex(`${route}\n${requestSha}\n${identified.terms}`)
     const deadline = Date.now() + WAIT_FOR_FIRST_MS
     for (;;) {
-      const claim = await this.store.claim(key, fingerprint, ANSWER_RETENTION_MS)
+      const claim = await this.store
+        .claim(key, fingerprint, ANSWER_RETENTION_MS)
+        .catch((error: unknown) => Promise.reject(storeDown('hold your payment identifier', error)))
       if (claim.claimed) return { key }
       if (claim.fingerprint !== fingerprint)
         throw new ApiError('PAYMENT_ID_CONFLICT', {
@@ -176,22 +201,36 @@ export class AnswerKeeper {
     }
   }
 
-  /** After a paid call answered 2xx: its answer kept under its payment id and for its payer. */
+  /**
+   * After a paid call answered 2xx: its answer kept under its payment id and for its payer. Never
+   * throws: the call is paid, so its answer goes out even when it cannot be kept (the store away); a
+   * retry with the same identifier then finds the claim expired or held, never a second charge.
+   */
   async kept(key: string | null, meta: RequestMeta, response: Response, body: Uint8Array): Promise<void> {
     const answer = storedAnswerOf(response, body)
-    if (key) await this.store.finish(key, answer, ANSWER_RETENTION_MS)
     const payer = payerOf(response)
-    if (payer)
-      await this.store.put(
-        payerKey(payer, `${meta.route!.method} ${meta.route!.path}`, meta.bodySha256 ?? sha256Hex('')),
-        answer,
-        ANSWER_RETENTION_MS,
-      )
+    try {
+      if (key) await this.store.finish(key, answer, ANSWER_RETENTION_MS)
+      if (payer)
+        await this.store.put(
+          payerKey(payer, `${meta.route!.method} ${meta.route!.path}`, meta.bodySha256 ?? sha256Hex('')),
+          answer,
+          ANSWER_RETENTION_MS,
+        )
+    } catch (error) {
+      this.logger?.warn({ err: (error as Error).message }, 'a paid answer could not be kept: delivered anyway')
+    }
   }
 
-  /** After a paid call that did not succeed: its payment id is free again. */
+  /** After a paid call that did not succeed: its payment id is free again (once the store answers: it expires anyway). */
   async failed(key: string | null): Promise<void> {
-    if (key) await this.store.release(key)
+    if (!key) return
+    await this.store.release(key).catch((error: Error) => {
+      this.logger?.warn(
+        { err: error.message },
+        'a payment identifier could not be freed: it expires with its retention',
+      )
+    })
   }
 }
 

@@ -1,7 +1,7 @@
 import { answerExtensions } from './answers.ts'
 import { payments, settlementDuration } from '../core/metrics.ts'
 import type { Logger } from '../core/logger.ts'
-import type { PaymentLedger, PaymentRecord } from '../store/ledger.ts'
+import type { Claim, PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
 import { offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'
 import type { FacilitatorClient, SettleAnswer, VerifyAnswer } from './facilitator.ts'
@@ -11,6 +11,7 @@ import { paymentKey } from './payment-key.ts'
 import type { EscrowPayment } from './escrow.ts'
 import type { Admission, Challenge, PaidCall, Payments, Refusal, Settlement, Ticket } from './payments.ts'
 import type { Rail } from './rails.ts'
+import { LedgerOutbox } from './ledger-outbox.ts'
 import { PaymentRecovery } from './recovery.ts'
 import { evidenceOf, type SettlementChecker } from './settlement-check.ts'
 import { FacilitatorSupport } from './supported.ts'
@@ -49,6 +50,11 @@ function owedCall(credit: PaymentRecord, call: PaidCall, amount: string): { ok: 
 
 /** Seconds a caller should wait before retrying when the facilitator is unreachable. */
 const FACILITATOR_RETRY_AFTER_S = 5
+/** Seconds a caller should wait before retrying when the ledger is unreachable. */
+const LEDGER_RETRY_AFTER_S = 2
+/** Why a call is refused while the ledger cannot record its payment. */
+const LEDGER_DOWN =
+  'the payment ledger cannot be reached, so this payment cannot be recorded: nothing was charged; retry after Retry-After seconds'
 
 /**
  * x402 payments over a facilitator and the ledger, as results (no HTTP: src/payments/http.ts maps
@@ -64,6 +70,8 @@ export class PaymentGate implements Payments {
   readonly #logger: Logger
   readonly #support: FacilitatorSupport
   readonly #recovery: PaymentRecovery
+  /** Transitions that record what already happened, kept until the ledger takes them (ledger-outbox.ts). */
+  readonly #outbox: LedgerOutbox
 
   constructor(deps: {
     rails: Rail[]
@@ -79,6 +87,7 @@ export class PaymentGate implements Payments {
     this.#ledger = deps.ledger
     this.#facilitator = deps.facilitator
     this.#logger = deps.logger
+    this.#outbox = new LedgerOutbox(deps.ledger, deps.logger)
     this.#support = new FacilitatorSupport({ facilitator: deps.facilitator, rails: deps.rails, logger: deps.logger })
     this.#recovery = new PaymentRecovery({
       ledger: deps.ledger,
@@ -102,9 +111,16 @@ export class PaymentGate implements Payments {
     this.#recovery.start()
   }
 
-  stop(): void {
+  /** Stops the background work; ledger writes still queued are tried once more, then logged. */
+  async stop(): Promise<void> {
     this.#support.stop()
     this.#recovery.stop()
+    await this.#outbox.stop()
+  }
+
+  /** Ledger writes waiting for the ledger to answer again. */
+  get queuedLedgerWrites(): number {
+    return this.#outbox.size
   }
 
   /** See PaymentRecovery.reconcile. */
@@ -171,21 +187,34 @@ export class PaymentGate implements Payments {
     if (!key) return required('the payment carries neither a Solana transaction nor an EIP-3009 authorization')
 
     const evidence = evidenceOf(read.payment, offer)
-    const claim = await this.#ledger.claim({
-      key,
-      network: offer.network,
-      amount: offer.amount,
-      resource: call.resource,
-      requestHash: call.requestHash,
-      requestId: call.requestId,
-      evidence: evidence ? JSON.stringify(evidence) : null,
-    })
+    let claim: Claim
+    try {
+      claim = await this.#ledger.claim({
+        key,
+        network: offer.network,
+        amount: offer.amount,
+        resource: call.resource,
+        requestHash: call.requestHash,
+        requestId: call.requestId,
+        evidence: evidence ? JSON.stringify(evidence) : null,
+      })
+    } catch (error) {
+      return refuse(this.#ledgerDown(call, error))
+    }
     if (!claim.ok && claim.existing.state === 'credited') {
       // Settled on chain after its call gave up: it is owed that call — the same route, request and
       // price — once, and nothing else (a cheap payment must not buy a dearer call).
       const owed = owedCall(claim.existing, call, offer.amount)
       if (!owed.ok) return required(owed.reason)
-      if (await this.#ledger.transition(key, 'credited', 'redeeming', { reason: `redeemed by ${call.requestId}` })) {
+      let redeeming: boolean
+      try {
+        redeeming = await this.#ledger.transition(key, 'credited', 'redeeming', {
+          reason: `redeemed by ${call.requestId}`,
+        })
+      } catch (error) {
+        return refuse(this.#ledgerDown(call, error))
+      }
+      if (redeeming) {
         const admitted: Admitted = {
           key,
           payment: read.payment,
@@ -210,16 +239,24 @@ export class PaymentGate implements Payments {
     try {
       verified = await this.#facilitator.verify(read.payment, requirements)
     } catch (error) {
-      await this.#ledger.transition(key, 'verifying', 'rejected', { reason: 'facilitator unreachable at verify' })
+      await this.#outbox.transition(key, 'verifying', 'rejected', { reason: 'facilitator unreachable at verify' })
       return refuse(this.#unavailable(call, (error as Error).message))
     }
     if (!verified.isValid) {
-      await this.#ledger.transition(key, 'verifying', 'rejected', { reason: verified.invalidReason ?? 'invalid' })
+      await this.#outbox.transition(key, 'verifying', 'rejected', { reason: verified.invalidReason ?? 'invalid' })
       return required(
         `the facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`,
       )
     }
-    await this.#ledger.transition(key, 'verifying', 'verified', { payer: verified.payer ?? null })
+    try {
+      await this.#ledger.transition(key, 'verifying', 'verified', { payer: verified.payer ?? null })
+    } catch (error) {
+      // Verifying moved no money: give the payment back (once the ledger answers) so it may be presented again.
+      await this.#outbox.transition(key, 'verifying', 'rejected', {
+        reason: 'the ledger could not record the verification',
+      })
+      return refuse(this.#ledgerDown(call, error))
+    }
     payments.inc({ state: 'verified', network: offer.network })
     const admitted: Admitted = { key, payment: read.payment, requirements, payer: verified.payer ?? null }
     return { ok: true, ticket: admitted }
@@ -236,18 +273,22 @@ export class PaymentGate implements Payments {
         `the ${escrow.rail} job ${escrow.reference} holds ${escrow.amount} atomic USDC; ${call.resource} costs ${call.amount}`,
       )
     const key = `${escrow.rail}:${escrow.reference}`
-    const claim = await this.#ledger.claim({
-      key,
-      network: escrow.rail,
-      amount: escrow.amount,
-      resource: call.resource,
-      requestHash: call.requestHash,
-      requestId: call.requestId,
-      evidence: null,
-    })
-    if (!claim.ok)
-      return required(`the ${escrow.rail} job ${escrow.reference} already bought a call (${claim.existing.state})`)
-    await this.#ledger.transition(key, 'verifying', 'verified', { payer: escrow.payer })
+    try {
+      const claim = await this.#ledger.claim({
+        key,
+        network: escrow.rail,
+        amount: escrow.amount,
+        resource: call.resource,
+        requestHash: call.requestHash,
+        requestId: call.requestId,
+        evidence: null,
+      })
+      if (!claim.ok)
+        return required(`the ${escrow.rail} job ${escrow.reference} already bought a call (${claim.existing.state})`)
+      await this.#ledger.transition(key, 'verifying', 'verified', { payer: escrow.payer })
+    } catch (error) {
+      return { ok: false, refusal: this.#ledgerDown(call, error) }
+    }
     const admitted: Admitted = { key, payer: escrow.payer, escrow }
     return { ok: true, ticket: admitted }
   }
@@ -259,8 +300,8 @@ export class PaymentGate implements Payments {
       state: 'released',
       network: (admitted.requirements as { network?: string } | undefined)?.network ?? 'none',
     })
-    if (admitted.credit) await this.#ledger.transition(admitted.key, 'redeeming', 'credited', { reason })
-    else await this.#ledger.transition(admitted.key, 'verified', 'cancelled', { reason })
+    if (admitted.credit) await this.#outbox.transition(admitted.key, 'redeeming', 'credited', { reason })
+    else await this.#outbox.transition(admitted.key, 'verified', 'cancelled', { reason })
   }
 
   /** Settles an admitted payment: the receipt, or why it did not settle (the result is then withheld). */
@@ -268,7 +309,7 @@ export class PaymentGate implements Payments {
     const { key, credit, payment, requirements, escrow } = ticket as Admitted
     if (escrow) {
       // The escrow pays the seller when the buyer's side accepts the delivery; the call is done.
-      await this.#ledger.transition(key, 'verified', 'settled', {
+      await this.#outbox.transition(key, 'verified', 'settled', {
         transaction: key,
         reason: `paid by the ${escrow.rail} escrow; delivered to ${call.requestId}`,
       })
@@ -276,7 +317,7 @@ export class PaymentGate implements Payments {
     }
     if (credit) {
       // Already settled on chain: the receipt says so; nothing is sent to the facilitator.
-      await this.#ledger.transition(key, 'redeeming', 'settled', {
+      await this.#outbox.transition(key, 'redeeming', 'settled', {
         reason: `settled on chain earlier; result delivered to ${call.requestId}`,
       })
       const receipt: SettleAnswer = {
@@ -288,7 +329,16 @@ export class PaymentGate implements Payments {
       return { ok: true, receipt }
     }
     if (!payment || !requirements) throw new Error(`ticket ${key} carries no x402 payment to settle`)
-    await this.#ledger.transition(key, 'verified', 'settling')
+    try {
+      await this.#ledger.transition(key, 'verified', 'settling')
+    } catch (error) {
+      // Nothing was sent for settlement: the payment goes back (once the ledger answers), unused.
+      await this.#outbox.transition(key, 'verified', 'cancelled', {
+        reason: 'the ledger could not record the settlement',
+      })
+      this.#logger.warn({ request_id: call.requestId, err: (error as Error).message }, 'payment ledger unavailable')
+      return { ok: false, reason: LEDGER_DOWN, retryAfterS: LEDGER_RETRY_AFTER_S }
+    }
     const network = (requirements as { network?: string }).network ?? 'unknown'
     let settled: SettleAnswer
     const settling = performance.now()
@@ -298,7 +348,7 @@ export class PaymentGate implements Payments {
     } catch (error) {
       payments.inc({ state: 'pending', network })
       // It may have settled: never re-send, reconcile (docs/payments.md).
-      await this.#ledger.transition(key, 'settling', 'pending', { reason: (error as Error).message })
+      await this.#outbox.transition(key, 'settling', 'pending', { reason: (error as Error).message })
       this.#logger.warn(
         { request_id: call.requestId, err: (error as Error).message },
         'settlement outcome unknown: payment left pending',
@@ -311,13 +361,14 @@ export class PaymentGate implements Payments {
     }
     if (!settled.success) {
       payments.inc({ state: 'settle_failed', network })
-      await this.#ledger.transition(key, 'settling', 'failed', { reason: settled.errorReason ?? 'settlement failed' })
+      await this.#outbox.transition(key, 'settling', 'failed', { reason: settled.errorReason ?? 'settlement failed' })
       return {
         ok: false,
         reason: `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld`,
       }
     }
-    await this.#ledger.transition(key, 'settling', 'settled', {
+    // The money moved: the call delivers its answer even if the ledger must record it later.
+    await this.#outbox.transition(key, 'settling', 'settled', {
       transaction: settled.transaction,
       payer: settled.payer ?? null,
     })
@@ -336,6 +387,17 @@ export class PaymentGate implements Payments {
       resource: call.url,
       description: call.description,
       mimeType: 'application/json',
+    }
+  }
+
+  #ledgerDown(call: PaidCall, error: unknown): Refusal {
+    this.#logger.warn({ request_id: call.requestId, err: (error as Error).message }, 'payment ledger unavailable')
+    return {
+      kind: 'unavailable',
+      code: 'LEDGER_UNAVAILABLE',
+      detail: (error as Error).message,
+      retryAfterS: LEDGER_RETRY_AFTER_S,
+      message: LEDGER_DOWN,
     }
   }
 

@@ -57,7 +57,10 @@ export function refusalAnswer(payments: Payments, call: PaidCall, refusal: Refus
   return {
     status: 503,
     headers: refusal.retryAfterS === null ? {} : { 'retry-after': String(refusal.retryAfterS) },
-    body: errorBody(new ApiError('FACILITATOR_UNAVAILABLE', { message: refusal.message, details }), call.requestId),
+    body: errorBody(
+      new ApiError(refusal.code ?? 'FACILITATOR_UNAVAILABLE', { message: refusal.message, details }),
+      call.requestId,
+    ),
   }
 }
 
@@ -77,6 +80,16 @@ async function conclude(
     return { ok: true, headers: {} }
   }
   const settled = await payments.settle(ticket, call)
+  if (!settled.ok && settled.retryAfterS !== undefined) {
+    const refusal: Refusal = {
+      kind: 'unavailable',
+      code: 'LEDGER_UNAVAILABLE',
+      detail: settled.reason,
+      retryAfterS: settled.retryAfterS,
+      message: settled.reason,
+    }
+    return { ok: false, answer: refusalAnswer(payments, call, refusal) }
+  }
   if (!settled.ok)
     return { ok: false, answer: refusalAnswer(payments, call, { kind: 'payment_required', reason: settled.reason }) }
   return { ok: true, headers: settled.receipt ? receiptHeaders(settled.receipt) : {} }

@@ -39,12 +39,22 @@ export type Refusal =
   /** The payment is missing, malformed, used, refused by the facilitator: the caller must (re)pay. */
   | { kind: 'payment_required'; reason: string }
   /** No payment can be taken now (no facilitator, or it does not answer): nothing was charged. */
-  | { kind: 'unavailable'; detail: string; retryAfterS: number | null; message?: string }
+  | {
+      kind: 'unavailable'
+      detail: string
+      retryAfterS: number | null
+      message?: string
+      /** The catalogue code (FACILITATOR_UNAVAILABLE unless the ledger is what cannot be reached). */
+      code?: 'LEDGER_UNAVAILABLE'
+    }
 
 export type Admission = { ok: true; ticket: Ticket } | { ok: false; refusal: Refusal }
 
 /** A settlement's outcome: the receipt (null when there is none to show), or why it did not settle. */
-export type Settlement = { ok: true; receipt: SettleAnswer | null } | { ok: false; reason: string }
+export type Settlement =
+  | { ok: true; receipt: SettleAnswer | null }
+  /** `retryAfterS`: nothing was charged and the call may be repeated with the same payment (the ledger was away). */
+  | { ok: false; reason: string; retryAfterS?: number }
 
 /** The x402 challenge of a call: the v2 `PaymentRequired` (base64) and the v1 body with the same offers. */
 export interface Challenge {

@@ -5,7 +5,7 @@
  * instead of running twice), finished with the answer on success, released on failure.
  */
 import type { Database } from 'bun:sqlite'
-import type { RedisClient } from 'bun'
+import type { Redis } from './redis.ts'
 
 /** A stored answer: its status, the headers worth replaying, and its body bytes (base64). */
 export interface StoredAnswer {
@@ -82,9 +82,9 @@ export function sqliteAnswers(db: Database): AnswerStore {
 const PREFIX = 'solsentry:answer:'
 
 /** In Redis (REDIS_URL): one JSON value per key, `SET NX PX` to claim, so instances share the claims. */
-export function redisAnswers(client: RedisClient): AnswerStore {
+export function redisAnswers(client: Redis): AnswerStore {
   const read = async (key: string) => {
-    const raw = (await client.get(PREFIX + key)) as string | null
+    const raw = (await client.send('GET', [PREFIX + key])) as string | null
     return raw ? (JSON.parse(raw) as { fingerprint: string; answer: StoredAnswer | null }) : null
   }
   return {

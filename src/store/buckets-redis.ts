@@ -1,5 +1,5 @@
-import type { RedisClient } from 'bun'
-import { idleExpiryMs, type BucketShape, type TakeResult } from '../core/rate-limit.ts'
+import type { Redis } from './redis.ts'
+import { idleExpiryMs, MemoryBuckets, type BucketShape, type TakeResult } from '../core/rate-limit.ts'
 
 const PREFIX = 'solsentry:bucket:'
 /** A limiter must never hold a request up for long: past this, the request goes through. */
@@ -28,34 +28,34 @@ return {allowed, string.format('%.17g', tokens)}`
 
 /**
  * Token buckets in Redis (REDIS_URL), shared by every instance, so a client's limit holds across
- * them. A Redis that is slow or unreachable lets the request through (the store's health then reads
- * down, see `redisPing`): rate limiting must not take the service down with it.
+ * them. While Redis is slow or unreachable (the store's health then reads down, see `redisPing`), each
+ * instance holds clients to the limit with its own buckets in memory: rate limiting neither takes the
+ * service down with it nor lapses; once Redis answers, the shared buckets count again.
  */
-export function redisBuckets(client: RedisClient) {
+export function redisBuckets(client: Redis) {
+  const local = new MemoryBuckets()
+  const fallback = (key: string, shape: BucketShape, nowMs: number) => local.take(key, shape, nowMs)
   return {
     async take(key: string, shape: BucketShape, nowMs = Date.now()): Promise<TakeResult> {
-      const run = client.send('EVAL', [
-        TAKE,
-        '1',
-        PREFIX + key,
-        String(shape.capacity),
-        String(shape.refillPerSecond),
-        String(Math.floor(nowMs)),
-        String(idleExpiryMs(shape)),
-      ])
-      let timer: Timer | undefined
-      const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, TAKE_TIMEOUT_MS)))
       try {
-        const answer = (await Promise.race([run, timeout])) as [number, string] | undefined
-        if (!answer) throw new Error('timed out')
+        const answer = (await client.send(
+          'EVAL',
+          [
+            TAKE,
+            '1',
+            PREFIX + key,
+            String(shape.capacity),
+            String(shape.refillPerSecond),
+            String(Math.floor(nowMs)),
+            String(idleExpiryMs(shape)),
+          ],
+          TAKE_TIMEOUT_MS,
+        )) as [number, string]
         const tokens = Number(answer[1])
         if (answer[0] === 1) return { allowed: true, remaining: Math.floor(tokens), retryAfterS: 0 }
         return { allowed: false, remaining: 0, retryAfterS: Math.ceil((1 - tokens) / shape.refillPerSecond) }
       } catch {
-        run.catch(() => {})
-        return { allowed: true, remaining: Math.max(0, shape.capacity - 1), retryAfterS: 0 }
-      } finally {
-        clearTimeout(timer)
+        return fallback(key, shape, nowMs)
       }
     },
   }

@@ -1,4 +1,4 @@
-import type { RedisClient } from 'bun'
+import type { Redis } from './redis.ts'
 import type { JobStore } from './jobs.ts'
 
 const PREFIX = 'solsentry:job:'
@@ -18,7 +18,7 @@ redis.call('HSET', KEYS[1], 'status', ARGV[2], 'job', ARGV[3], 'updated_at', ARG
 return 1`
 
 /** Trade jobs in Redis (REDIS_URL): a hash per job (status, job JSON, updated_at). */
-export function redisJobs(client: RedisClient): JobStore {
+export function redisJobs(client: Redis): JobStore {
   return {
     async create(id, status, job, nowMs = Date.now()) {
       return (await client.send('EVAL', [CREATE, '1', PREFIX + id, status, JSON.stringify(job), String(nowMs)])) === 1

@@ -6,7 +6,7 @@
  * their order), `launch:activity` (mints by their last activity), `launch:cursor`, `launch:status` (the
  * ingester's state, for the instances that do not ingest).
  */
-import type { RedisClient } from 'bun'
+import type { Redis } from './redis.ts'
 import {
   type CurveRow,
   type IndexedEvent,
@@ -35,7 +35,7 @@ const curveOf = (mint: string, hash: Record<string, string>): CurveRow => ({
   lastTradeAt: hash.last_trade_at ? Number(hash.last_trade_at) : null,
 })
 
-export function redisLaunches(client: RedisClient): LaunchIndex {
+export function redisLaunches(client: Redis): LaunchIndex {
   const send = (command: string, args: string[]) => client.send(command, args)
   const hash = async (mint: string) =>
     ((await send('HGETALL', [`${PREFIX}curve:${mint}`])) as Record<string, string> | null) ?? {}

@@ -1,4 +1,4 @@
-import type { RedisClient } from 'bun'
+import type { Redis } from './redis.ts'
 import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
 /** Keys are namespaced so the ledger can share a Redis with other data. */
@@ -46,7 +46,7 @@ const toRecord = (hash: Record<string, string>): PaymentRecord => ({
  * SQLite ledger, each claim and transition one Lua script. Unlike the cache, a ledger that cannot be
  * reached is an error — a payment is never taken without its record.
  */
-export function redisLedger(client: RedisClient): PaymentLedger {
+export function redisLedger(client: Redis): PaymentLedger {
   const retryable = `,${RETRYABLE_STATES.join(',')},`
   const open = `,${OPEN_STATES.join(',')},`
   const hash = async (key: string) => (await client.send('HGETALL', [PREFIX + key])) as Record<string, string> | null

@@ -1,6 +1,5 @@
-import type { RedisClient } from 'bun'
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
-import { redisClient } from './redis.ts'
+import { type Redis, redisClient } from './redis.ts'
 
 /**
  * A cache several service instances share (Redis), behind the in-process one: a fact one instance
@@ -27,41 +26,41 @@ export type CacheFormat = 'json' | 'json-bigint'
 
 /** The shared cache on Redis (Bun's client). */
 export class RedisCache implements SharedCache {
-  readonly #client: RedisClient
+  readonly #client: Redis
   readonly #format: CacheFormat
   #healthy = true
 
   constructor(url: string, format: CacheFormat) {
     this.#format = format
     this.#client = redisClient(url)
-    this.#client.connect().catch(() => (this.#healthy = false))
   }
 
   async get(key: string): Promise<unknown | undefined> {
-    const text = await this.#within(this.#client.get(`${PREFIX + this.#format}:${key}`))
+    const text = await this.#within(this.#client.send('GET', [`${PREFIX + this.#format}:${key}`], CACHE_TIMEOUT_MS))
     if (typeof text !== 'string') return undefined
     return this.#format === 'json-bigint' ? parseJsonWithBigInts(text) : JSON.parse(text)
   }
 
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {
     const text = this.#format === 'json-bigint' ? stringifyJsonWithBigInts(value) : JSON.stringify(value)
-    await this.#within(this.#client.set(`${PREFIX + this.#format}:${key}`, text, 'PX', Math.max(1, Math.round(ttlMs))))
+    await this.#within(
+      this.#client.send(
+        'SET',
+        [`${PREFIX + this.#format}:${key}`, text, 'PX', String(Math.max(1, Math.round(ttlMs)))],
+        CACHE_TIMEOUT_MS,
+      ),
+    )
   }
 
-  /** The command's answer, or undefined when it fails or takes longer than CACHE_TIMEOUT_MS. */
+  /** The command's answer, or undefined when it fails or takes longer than CACHE_TIMEOUT_MS (its deadline). */
   async #within<T>(command: Promise<T>): Promise<T | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CACHE_TIMEOUT_MS)))
     try {
-      const answer = await Promise.race([command, late])
-      this.#healthy = answer !== 'late'
-      return answer === 'late' ? undefined : (answer as T)
+      const answer = await command
+      this.#healthy = true
+      return answer
     } catch {
       this.#healthy = false
       return undefined
-    } finally {
-      clearTimeout(timer)
-      command.catch(() => {})
     }
   }
 

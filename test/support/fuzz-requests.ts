@@ -19,7 +19,7 @@ export interface FuzzRequest {
 
 const MINT = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'
 /** The only codes a 503 may carry: the service cannot take the call now, and says when to retry. */
-const UNAVAILABLE = ['UPSTREAM_UNAVAILABLE', 'FACILITATOR_UNAVAILABLE', 'SHUTTING_DOWN']
+const UNAVAILABLE = ['UPSTREAM_UNAVAILABLE', 'FACILITATOR_UNAVAILABLE', 'LEDGER_UNAVAILABLE', 'SHUTTING_DOWN']
 const hostile = fc.constantFrom(
   '',
   ' ',

@@ -48,15 +48,26 @@ export function redisForFile(): { readonly url: string } {
 
 /**
  * A real redis-server for tests, on a free port, without persistence. `.ci/run` installs the server
- * (Debian's redis-server) when the machine lacks it.
+ * (Debian's redis-server) when the machine lacks it. With `persistence`, it keeps an append-only file
+ * in `dir`, written through on every command (`appendfsync always`, as the ledger needs), on `port`
+ * when given: a server started again on the same dir and port comes back with what it held.
  */
-export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startRedis(persistence?: {
+  dir: string
+  port?: number
+}): Promise<{ url: string; port: number; pid: number; stop(): Promise<void> }> {
   const binary = Bun.which('redis-server')
   if (!binary) throw new Error(redisMissing)
-  const probe = Bun.serve({ port: 0, fetch: () => new Response('') })
-  const port = probe.port!
-  await probe.stop(true)
-  const child = Bun.spawn([binary, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  let port = persistence?.port
+  if (port === undefined) {
+    const probe = Bun.serve({ port: 0, fetch: () => new Response('') })
+    port = probe.port!
+    await probe.stop(true)
+  }
+  const storage = persistence
+    ? ['--dir', persistence.dir, '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no']
+  const child = Bun.spawn([binary, '--port', String(port), '--bind', '127.0.0.1', '--save', '', ...storage], {
     stdout: 'ignore',
     stderr: 'ignore',
   })
@@ -72,6 +83,8 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
       })
       return {
         url,
+        port,
+        pid: child.pid,
         async stop() {
           child.kill()
           await child.exited

@@ -42,6 +42,8 @@ const LIMIT_BURST = 5
 
 interface Call {
   phase: string
+  /** When the paid request was sent (performance.now()). */
+  at: number
   status: number
   code: string | null
   ms: number
@@ -116,6 +118,7 @@ async function paidScan(url: string, client: x402Client, mint: string, ip: strin
   if (challenge.status !== 402) {
     return {
       phase: phase(),
+      at: performance.now(),
       status: challenge.status,
       code: 'challenge',
       ms: 0,
@@ -148,7 +151,17 @@ async function present(url: string, call: Pick<Call, 'payment' | 'body' | 'ip'>,
   const transaction = receipt
     ? (JSON.parse(Buffer.from(receipt, 'base64').toString()) as { transaction: string }).transaction
     : null
-  return { phase, status: answer.status, code, ms, transaction, payment: call.payment, body: call.body, ip: call.ip }
+  return {
+    phase,
+    at: sent,
+    status: answer.status,
+    code,
+    ms,
+    transaction,
+    payment: call.payment,
+    body: call.body,
+    ip: call.ip,
+  }
 }
 
 /** Paying clients in a loop until `until()` says stop; each call under a new client address. */
@@ -159,8 +172,9 @@ async function traffic(
   workers: number,
   phase: () => string,
   stop: () => boolean,
+  /** Where the calls go as they answer (read while the traffic runs). */
+  calls: Call[] = [],
 ): Promise<Call[]> {
-  const calls: Call[] = []
   let n = 0
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
@@ -172,6 +186,7 @@ async function traffic(
         } catch (error) {
           calls.push({
             phase: phase(),
+            at: performance.now(),
             status: 0,
             code: (error as Error).message,
             ms: 0,
@@ -203,6 +218,17 @@ async function probeLimit(url: string, ip: string, mint: string): Promise<{ stat
     statuses.slice(0, LIMIT_BURST).every((status) => status === 402) &&
     statuses.slice(LIMIT_BURST).every((status) => status === 429)
   return { statuses, held }
+}
+
+/**
+ * Milliseconds from `sinceMs` to the first paid call sent after it that was answered 200, waiting up to
+ * `timeoutMs` for one; null when none came.
+ */
+async function recovery(calls: Call[], sinceMs: number, timeoutMs = 30_000): Promise<number | null> {
+  const found = () => calls.find((call) => call.at >= sinceMs && call.status === 200)
+  await waitFor(() => found() !== undefined, timeoutMs, 50)
+  const first = found()
+  return first ? Math.round(first.at + first.ms - sinceMs) : null
 }
 
 const quantile = (values: number[], q: number) => {
@@ -271,6 +297,7 @@ async function redisScenario(seconds: number, workers: number): Promise<string[]
     const limits: { phase: string; statuses: number[]; held: boolean }[] = []
     const probe = async (name: string, n: number) =>
       limits.push({ phase: name, ...(await probeLimit(service.url, `192.0.2.${n}`, env.mints[0]!)) })
+    const live: Call[] = []
     const running = traffic(
       service.url,
       env.client,
@@ -278,6 +305,7 @@ async function redisScenario(seconds: number, workers: number): Promise<string[]
       workers,
       () => phase,
       () => stopped,
+      live,
     )
     // The most ledger writes the service held for Redis at once (its /metrics, sampled).
     let peakQueued = 0
@@ -297,6 +325,8 @@ async function redisScenario(seconds: number, workers: number): Promise<string[]
     await Bun.sleep(seconds * 500)
     redis = await startRedis({ dir: redisDir, port })
     phase = 'redis back'
+    const backAt = performance.now()
+    const recovered = await recovery(live, backAt)
     await Bun.sleep(seconds * 500)
     await probe('redis back', 3)
     await Bun.sleep(seconds * 500)
@@ -305,6 +335,10 @@ async function redisScenario(seconds: number, workers: number): Promise<string[]
     await sampling
 
     printCalls(calls, ['before', 'redis down', 'redis back'])
+    console.log(
+      `\nFirst paid answer after Redis was back: ${recovered === null ? 'none within 30 s' : `${recovered} ms`}`,
+    )
+    if (recovered === null) failures.push('no paid call succeeded within 30 s of Redis coming back')
     console.log(`\nLedger writes held in the service while Redis was away (peak): ${peakQueued}`)
     const slow = calls.filter((call) => call.ms > SCAN_BOUND_MS)
     if (slow.length > 0) failures.push(`${slow.length} paid call(s) took longer than ${SCAN_BOUND_MS} ms`)
@@ -315,8 +349,6 @@ async function redisScenario(seconds: number, workers: number): Promise<string[]
       failures.push(
         `${errors.length} call(s) answered outside 200/402/503 LEDGER_UNAVAILABLE: ${[...new Set(errors.map((call) => `${call.status} ${call.code}`))].join(', ')}`,
       )
-    if (!calls.some((call) => call.phase === 'redis back' && call.status === 200))
-      failures.push('no paid call succeeded after Redis came back')
 
     console.log('\nPer-client limits (one new address per probe; the burst is', LIMIT_BURST, 'then 429):\n')
     console.log('| phase | statuses | held |')
@@ -370,6 +402,7 @@ async function facilitatorScenario(seconds: number, workers: number): Promise<st
     const before = await usdcOf(env.sandbox, env.sandbox.file.x402.solana.pay_to)
     let phase = 'before'
     let stopped = false
+    const live: Call[] = []
     const running = traffic(
       service.url,
       env.client,
@@ -377,6 +410,7 @@ async function facilitatorScenario(seconds: number, workers: number): Promise<st
       workers,
       () => phase,
       () => stopped,
+      live,
     )
     await Bun.sleep(seconds * 500)
     // Freeze it while a settlement is in flight (each takes SETTLE_LATENCY_MS, as on mainnet).
@@ -388,10 +422,17 @@ async function facilitatorScenario(seconds: number, workers: number): Promise<st
     await Bun.sleep(seconds * 2000)
     process.kill(facilitator.pid, 'SIGCONT')
     phase = 'resumed'
+    // Refused fast while the facilitator's breaker is open (10 s after its last failure), then served.
+    const resumedAt = performance.now()
+    const recovered = await recovery(live, resumedAt)
     await Bun.sleep(seconds * 500)
     stopped = true
     const calls = await running
     printCalls(calls, ['before', 'frozen', 'resumed'])
+    console.log(
+      `\nFirst paid answer after the facilitator resumed: ${recovered === null ? 'none within 30 s' : `${recovered} ms`}`,
+    )
+    if (recovered === null) failures.push('no paid call succeeded within 30 s of the facilitator resuming')
 
     // The service asks the chain what became of each pending payment (every 30 s).
     console.log('\nWaiting for pending payments to be resolved on chain (the service checks every 30 s)…')

@@ -1,6 +1,8 @@
 import { headersSetting, type Config } from './core/config.ts'
 import { HealthBoard } from './core/health.ts'
 import { createLogger, flushLogs, type Logger } from './core/logger.ts'
+import { startTracing, stopTracing } from './core/tracing.ts'
+import { SERVICE_VERSION } from './core/version.ts'
 import { Registry } from './core/manifest.ts'
 import { openStore, type Store } from './store/index.ts'
 import type { Sources } from './facts/context.ts'
@@ -66,6 +68,15 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const logger = overrides.logger ?? createLogger(config)
   const sources = createSources(config, health)
   const signals = overrides.signals ?? new SignalRegistry(BUILTIN_SIGNALS)
+  const instanceId = crypto.randomUUID()
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT)
+    startTracing({
+      endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+      headers: config.OTEL_EXPORTER_OTLP_HEADERS,
+      serviceName: config.OTEL_SERVICE_NAME,
+      serviceVersion: SERVICE_VERSION,
+      instanceId,
+    })
   return {
     config,
     logger,
@@ -73,7 +84,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     registry: new Registry(),
     health,
     startedAt: Date.now(),
-    instanceId: crypto.randomUUID(),
+    instanceId,
     lifecycle: { draining: false },
     sources,
     signals,
@@ -121,5 +132,6 @@ export async function closeContext(ctx: ServiceContext): Promise<void> {
   if (ctx.payments instanceof PaymentGate) await ctx.payments.stop()
   await ctx.launchpad?.stop()
   await ctx.store.close()
+  if (ctx.config.OTEL_EXPORTER_OTLP_ENDPOINT) await stopTracing()
   await flushLogs(ctx.logger)
 }

@@ -39,11 +39,16 @@ const secrets: Record<string, string> = {
   X_BEARER_TOKEN: sandbox.serviceSettings.X_BEARER_TOKEN,
   JUPITER_API_KEY: 'jupiter-secret-key-8d04',
   LIFI_API_KEY: 'lifi-secret-key-5e17',
+  OTEL_EXPORTER_OTLP_HEADERS: 'otel-collector-key-2b6d',
   'attestation seed (base64)': Buffer.from(seed).toString('base64'),
   'attestation seed (hex)': Buffer.from(seed).toString('hex'),
   'attestation keypair (base58)': getBase58Decoder().decode(Uint8Array.from(keypair)),
   'attestation keypair (JSON)': JSON.stringify(keypair).slice(1, 60),
 }
+
+// Tracing on, to a collector on loopback that takes every span (its key must reach it, and nothing else).
+const collector = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => Response.json({}) })
+afterAll(() => collector.stop(true))
 
 const logged: string[] = []
 const ctx = createContext(
@@ -60,6 +65,8 @@ const ctx = createContext(
     JUPITER_API_KEY: secrets.JUPITER_API_KEY!,
     LIFI_API_KEY: secrets.LIFI_API_KEY!,
     ATTESTATION_KEY: join(dir, 'attestation.json'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collector.port}`,
+    OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${secrets.OTEL_EXPORTER_OTLP_HEADERS}`,
   }),
   { logger: pino({ level: 'debug', mixin: requestIdMixin }, { write: (line: string) => logged.push(line) }) },
 )

@@ -330,6 +330,24 @@ export const ConfigSchema = Type.Object({
       hint: 'a secret of 16 characters or more',
     }),
   ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Url(
+      'OpenTelemetry collector (OTLP/HTTP): when set, each request and its upstream calls are traced, spans sent to <endpoint>/v1/traces (docs/operations.md)',
+    ),
+  ),
+  OTEL_EXPORTER_OTLP_HEADERS: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "Headers for the collector (its API key), as OpenTelemetry's name=value,name=value; never logged",
+      hint: 'comma-separated name=value pairs',
+    }),
+  ),
+  OTEL_SERVICE_NAME: Type.String({
+    minLength: 1,
+    default: 'solsentry',
+    description: "The service's name in traces",
+    hint: 'a name',
+  }),
   SIGNAL_PLUGINS: Type.Optional(
     Type.String({
       minLength: 1,

@@ -11,6 +11,7 @@ import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
 import { AnswerKeeper } from '../payments/answers.ts'
 import { httpDuration, httpRequests, rateLimited } from './metrics.ts'
 import { withinRequest } from './request-scope.ts'
+import { endRequestSpan, startRequestSpan } from './tracing.ts'
 
 /** The service as a server or a test drives it: one function from a request to its answer. */
 export interface Service {
@@ -118,6 +119,7 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
     const duration_ms = Math.round(elapsed * 100) / 100
     const route = meta.route?.key ?? 'unmatched'
     httpRequests.inc({ route, status: response.status })
+    if (meta.span) endRequestSpan(meta.span, response.status)
     httpDuration.observe({ route }, elapsed / 1000)
     lines({
       req_id: meta.id,
@@ -172,7 +174,9 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
   function handle(request: Request, server: SocketServer = null): Promise<Response> {
     const meta = identify(request, server)
     // A matched route may call upstreams and log: its lines carry the request id.
-    return meta.route ? withinRequest(meta.id, () => serve(request, meta)) : serve(request, meta)
+    if (!meta.route) return serve(request, meta)
+    meta.span = startRequestSpan(request, meta.route.key, meta.id, meta.path)
+    return withinRequest(meta.id, () => serve(request, meta), meta.span)
   }
 
   async function serve(request: Request, meta: RequestMeta): Promise<Response> {

@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api'
 import type { ServiceContext } from '../context.ts'
 import type { RegisteredRoute } from './manifest.ts'
 
@@ -30,6 +31,8 @@ export interface RequestMeta {
   body?: unknown
   /** SHA-256 (hex) of a paid route's request body bytes, for its attestation. */
   bodySha256?: string
+  /** The request's server span, when tracing is on (src/core/tracing.ts). */
+  span?: Span
 }
 
 const requests = new WeakMap<Request, RequestMeta>()

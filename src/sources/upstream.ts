@@ -1,4 +1,5 @@
 import { cacheLookups, upstreamCalls, upstreamDuration } from '../core/metrics.ts'
+import { traceUpstream } from '../core/tracing.ts'
 import type { Tape } from './tape.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
 
@@ -191,6 +192,7 @@ export class Upstream {
       const observe = (outcome: string) => {
         upstreamCalls.inc({ source: this.name, method: breaker, outcome })
         upstreamDuration.observe({ source: this.name, method: breaker }, (performance.now() - started) / 1000)
+        traceUpstream(this.name, breaker, outcome, attemptNo, started)
       }
       try {
         const value = await attempt(signal)

@@ -32,7 +32,7 @@ import { QUICK_SCAN_DEADLINE_MS } from '../src/pipeline/policies.ts'
 import { redisClient } from '../src/store/redis.ts'
 import { launch } from '../test/support/launch.ts'
 import { redisMissing, startRedis } from '../test/support/redis.ts'
-import { usdcOf } from '../test/support/x402.ts'
+import { paymentHeader, unpaidScanStatuses, usdcOf } from '../test/support/x402.ts'
 import { numberOption, startTarget } from './load.ts'
 
 /** A paid scan's bound: the scan's deadline plus the facilitator's verify budget (settlement is not in it). */
@@ -128,10 +128,7 @@ async function paidScan(url: string, client: x402Client, mint: string, ip: strin
       ip,
     } satisfies Call
   }
-  const required = JSON.parse(
-    Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString(),
-  ) as PaymentRequired
-  const payment = Buffer.from(JSON.stringify(await client.createPaymentPayload(required))).toString('base64')
+  const payment = await paymentHeader(client, challenge.headers.get('payment-required')!)
   return present(url, { payment, body, ip }, phase())
 }
 
@@ -164,28 +161,24 @@ async function present(url: string, call: Pick<Call, 'payment' | 'body' | 'ip'>,
   }
 }
 
-/** Paying clients in a loop until `until()` says stop; each call under a new client address. */
-async function traffic(
-  url: string,
-  client: x402Client,
-  mints: string[],
-  workers: number,
-  phase: () => string,
-  stop: () => boolean,
-  /** Where the calls go as they answer (read while the traffic runs). */
-  calls: Call[] = [],
-): Promise<Call[]> {
+/**
+ * Paying clients in a loop, each call under a new client address, until `stop()`: the calls land in
+ * `live` as they answer, each labelled with the `phase` at the time it was sent.
+ */
+function startTraffic(url: string, env: { client: x402Client; mints: string[] }, workers: number) {
+  const live: Call[] = []
+  const run = { phase: 'before', stopped: false }
   let n = 0
-  await Promise.all(
+  const done = Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
-      while (!stop()) {
+      while (!run.stopped) {
         const i = n++
         const ip = `10.${worker}.${Math.floor(i / 250) % 250}.${i % 250}`
         try {
-          calls.push(await paidScan(url, client, mints[i % mints.length]!, ip, phase))
+          live.push(await paidScan(url, env.client, env.mints[i % env.mints.length]!, ip, () => run.phase))
         } catch (error) {
-          calls.push({
-            phase: phase(),
+          live.push({
+            phase: run.phase,
             at: performance.now(),
             status: 0,
             code: (error as Error).message,
@@ -199,21 +192,21 @@ async function traffic(
       }
     }),
   )
-  return calls
+  return {
+    run,
+    live,
+    /** Stops the clients and answers every call made. */
+    async stop(): Promise<Call[]> {
+      run.stopped = true
+      await done
+      return live
+    },
+  }
 }
 
 /** LIMIT_BURST + 3 unpaid scans from one new address: the burst is challenged (402), the rest refused (429). */
 async function probeLimit(url: string, ip: string, mint: string): Promise<{ statuses: number[]; held: boolean }> {
-  const statuses: number[] = []
-  for (let i = 0; i < LIMIT_BURST + 3; i++) {
-    const answer = await fetch(`${url}/scan/quick`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-      body: JSON.stringify({ token_address: mint }),
-    })
-    await answer.arrayBuffer()
-    statuses.push(answer.status)
-  }
+  const statuses = await unpaidScanStatuses(url, mint, ip, LIMIT_BURST + 3)
   const held =
     statuses.slice(0, LIMIT_BURST).every((status) => status === 402) &&
     statuses.slice(LIMIT_BURST).every((status) => status === 429)
@@ -292,25 +285,15 @@ async function redisScenario(seconds: number, workers: number): Promise<string[]
   try {
     const price = await priceOf(service.url, env.mints[0]!)
     const before = await usdcOf(env.sandbox, env.sandbox.file.x402.solana.pay_to)
-    let phase = 'before'
-    let stopped = false
     const limits: { phase: string; statuses: number[]; held: boolean }[] = []
     const probe = async (name: string, n: number) =>
       limits.push({ phase: name, ...(await probeLimit(service.url, `192.0.2.${n}`, env.mints[0]!)) })
-    const live: Call[] = []
-    const running = traffic(
-      service.url,
-      env.client,
-      env.mints,
-      workers,
-      () => phase,
-      () => stopped,
-      live,
-    )
+    const traffic = startTraffic(service.url, env, workers)
+    const { run, live } = traffic
     // The most ledger writes the service held for Redis at once (its /metrics, sampled).
     let peakQueued = 0
     const sampling = (async () => {
-      while (!stopped) {
+      while (!run.stopped) {
         peakQueued = Math.max(peakQueued, await queuedWrites(service.url).catch(() => 0))
         await Bun.sleep(50)
       }
@@ -319,19 +302,18 @@ async function redisScenario(seconds: number, workers: number): Promise<string[]
     await probe('before', 1)
     process.kill(redis.pid, 'SIGKILL')
     await redis.stop()
-    phase = 'redis down'
+    run.phase = 'redis down'
     await Bun.sleep(seconds * 500)
     await probe('redis down', 2)
     await Bun.sleep(seconds * 500)
     redis = await startRedis({ dir: redisDir, port })
-    phase = 'redis back'
+    run.phase = 'redis back'
     const backAt = performance.now()
     const recovered = await recovery(live, backAt)
     await Bun.sleep(seconds * 500)
     await probe('redis back', 3)
     await Bun.sleep(seconds * 500)
-    stopped = true
-    const calls = await running
+    const calls = await traffic.stop()
     await sampling
 
     printCalls(calls, ['before', 'redis down', 'redis back'])
@@ -400,34 +382,23 @@ async function facilitatorScenario(seconds: number, workers: number): Promise<st
     )
     const price = await priceOf(service.url, env.mints[0]!)
     const before = await usdcOf(env.sandbox, env.sandbox.file.x402.solana.pay_to)
-    let phase = 'before'
-    let stopped = false
-    const live: Call[] = []
-    const running = traffic(
-      service.url,
-      env.client,
-      env.mints,
-      workers,
-      () => phase,
-      () => stopped,
-      live,
-    )
+    const traffic = startTraffic(service.url, env, workers)
+    const { run, live } = traffic
     await Bun.sleep(seconds * 500)
     // Freeze it while a settlement is in flight (each takes SETTLE_LATENCY_MS, as on mainnet).
     const caught = await waitFor(async () => sqliteLedger(dbPath).some((row) => row.state === 'settling'), 10_000, 5)
     process.kill(facilitator.pid, 'SIGSTOP')
-    phase = 'frozen'
+    run.phase = 'frozen'
     if (!caught) failures.push('no settlement was in flight when the facilitator was frozen')
     // Longer than the settlement timeout: the settlements caught in it go pending.
     await Bun.sleep(seconds * 2000)
     process.kill(facilitator.pid, 'SIGCONT')
-    phase = 'resumed'
+    run.phase = 'resumed'
     // Refused fast while the facilitator's breaker is open (10 s after its last failure), then served.
     const resumedAt = performance.now()
     const recovered = await recovery(live, resumedAt)
     await Bun.sleep(seconds * 500)
-    stopped = true
-    const calls = await running
+    const calls = await traffic.stop()
     printCalls(calls, ['before', 'frozen', 'resumed'])
     console.log(
       `\nFirst paid answer after the facilitator resumed: ${recovered === null ? 'none within 30 s' : `${recovered} ms`}`,

@@ -1,9 +1,8 @@
 import { expect, test } from 'bun:test'
-import type { PaymentRequired } from '@x402/core/types'
 import { restartableService } from './support/launch.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { eventually } from './support/eventually.ts'
-import { usdcOf } from './support/x402.ts'
+import { paymentHeader, usdcOf } from './support/x402.ts'
 
 const { sandbox, service, payments } = await restartableService('restart')
 const { x402: offers } = sandbox.file
@@ -27,10 +26,7 @@ test('killed between verify and settle: after a restart the ledger shows the pay
     () => scan(first.url),
     (answer) => answer.status === 402,
   )
-  const required = JSON.parse(
-    Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString(),
-  ) as PaymentRequired
-  const payment = Buffer.from(JSON.stringify(await client.createPaymentPayload(required))).toString('base64')
+  const payment = await paymentHeader(client, challenge.headers.get('payment-required')!)
   const before = await usdcOf(sandbox, offers.solana.pay_to)
 
   // A slow chain keeps the scan running after its payment is verified; kill the service then.

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
-import type { PaymentRequired } from '@x402/core/types'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
@@ -17,7 +16,7 @@ import { redisLedger } from '../src/store/ledger-redis.ts'
 import { redisClient, RedisUnavailable } from '../src/store/redis.ts'
 import { eventually } from './support/eventually.ts'
 import { startRedis, testWithRedis } from './support/redis.ts'
-import { usdcOf } from './support/x402.ts'
+import { paymentHeader, unpaidScanStatuses, usdcOf } from './support/x402.ts'
 
 // A real redis-server holding the ledger, the limits and the kept answers, killed (SIGKILL) under a
 // running service and started again on its append-only file. `npm run bench -- chaos redis` does the
@@ -41,30 +40,14 @@ async function paidScan(url: string, ip: string) {
   })
   const challenge = await fetch(`${url}/scan/quick`, init({}))
   expect(challenge.status).toBe(402)
-  const required = JSON.parse(
-    Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString(),
-  ) as PaymentRequired
-  const payment = Buffer.from(JSON.stringify(await client.createPaymentPayload(required))).toString('base64')
+  const payment = await paymentHeader(client, challenge.headers.get('payment-required')!)
   const started = performance.now()
   const answer = await fetch(`${url}/scan/quick`, init({ 'payment-signature': payment }))
   const body = (await answer.json()) as { code?: string; retry_after_s?: number }
   return { answer, body, ms: performance.now() - started }
 }
 
-/** Unpaid scans from a new address until the limit answers: the statuses seen. */
-async function limitProbe(url: string, ip: string): Promise<number[]> {
-  const statuses: number[] = []
-  for (let i = 0; i < BURST + 2; i++) {
-    const answer = await fetch(`${url}/scan/quick`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-      body: JSON.stringify({ token_address: mint }),
-    })
-    await answer.arrayBuffer()
-    statuses.push(answer.status)
-  }
-  return statuses
-}
+const limitProbe = (url: string, ip: string) => unpaidScanStatuses(url, mint, ip, BURST + 2)
 const LIMIT_HELD = [...Array(BURST).fill(402), 429, 429]
 
 testWithRedis(

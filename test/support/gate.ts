@@ -1,5 +1,4 @@
 import pino from 'pino'
-import type { PaymentRequired } from '@x402/core/types'
 import type { RunningSandbox } from '../../sandbox/index.ts'
 import { loadConfig } from '../../src/core/config.ts'
 import { FacilitatorClient, type FacilitatorOptions } from '../../src/payments/facilitator.ts'
@@ -8,7 +7,7 @@ import { paymentRails } from '../../src/payments/rails.ts'
 import type { SettlementChecker } from '../../src/payments/settlement-check.ts'
 import { openSqliteStore } from '../../src/store/index.ts'
 import { demoPayer } from '../../sandbox/demo-client.ts'
-import { usdcOf } from './x402.ts'
+import { paymentHeader, usdcOf } from './x402.ts'
 
 /**
  * A payment gate on the sandbox's rails and facilitator, with an in-memory ledger; started (it has
@@ -80,6 +79,5 @@ export const paidCall = (headers: Record<string, string> = {}): PaidCall => ({
  */
 export async function payFor(gate: PaymentGate, rail: PayingRail, amount = '20000'): Promise<string> {
   const challenge = gate.challenge({ ...paidCall(), amount }, 'payment required')
-  const required = JSON.parse(Buffer.from(challenge.header, 'base64').toString()) as PaymentRequired
-  return Buffer.from(JSON.stringify(await rail.client.createPaymentPayload(required))).toString('base64')
+  return paymentHeader(rail.client, challenge.header)
 }

@@ -4,6 +4,7 @@ import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { loadConfig } from '../src/core/config.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
+import { STALE_OPEN_MS } from '../src/payments/recovery.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
 import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
@@ -225,6 +226,18 @@ describeWithRedis('two instances sharing a Redis ledger', () => {
       expect(await treasury()).toBe(before + 20_000n)
       // A shared ledger releases nothing at start-up: the other instance may be mid-call.
       expect(await gates[0]!.reconcile()).toEqual({ released: 0, pending: 0 })
+
+      // An instance dies holding a verified payment: the other releases it once it is older than any
+      // call, and its payer's same payment then runs once, charged once.
+      const held = await pay()
+      const admitted = await gates[0]!.admit(call({ 'x-payment': held }))
+      expect(admitted.ok).toBe(true)
+      expect((await runPaid(gates[1]!, call({ 'x-payment': held }), ok)).status).toBe(402)
+      expect(await gates[1]!.releaseStale()).toBe(0)
+      expect(await gates[1]!.releaseStale(Date.now() + STALE_OPEN_MS + 1_000)).toBe(1)
+      const released = await treasury()
+      expect((await runPaid(gates[1]!, call({ 'x-payment': held }), ok)).status).toBe(200)
+      expect(await treasury()).toBe(released + 20_000n)
     } finally {
       for (const instance of gates) instance.stop()
       for (const client of clients) client.close()

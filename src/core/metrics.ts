@@ -69,7 +69,7 @@ export const settlementDuration = new Histogram({
 })
 export const reconciliations = new Counter({
   name: 'solsentry_ledger_reconciliations_total',
-  help: 'Payments left unfinished by a previous run, settled at start-up: released or left pending',
+  help: 'Open payments settled by the books: left unfinished by a previous run (at start-up), or open longer than any call holds one; released or left pending',
   labelNames: ['outcome'] as const,
   registers: [metrics],
 })

@@ -128,6 +128,11 @@ export class PaymentGate implements Payments {
     return this.#recovery.reconcile()
   }
 
+  /** See PaymentRecovery.releaseStale. */
+  releaseStale(nowMs = Date.now()): Promise<number> {
+    return this.#recovery.releaseStale(nowMs)
+  }
+
   /** See PaymentRecovery.resolvePending. */
   resolvePending(nowMs = Date.now()): Promise<{ credited: number; failed: number; pending: number }> {
     return this.#recovery.resolvePending(nowMs)

@@ -7,8 +7,15 @@ import type { Logger } from '../core/logger.ts'
 import type { PaymentLedger } from '../store/ledger.ts'
 import type { Evidence, Outcome, SettlementChecker } from './settlement-check.ts'
 
-/** How often pending payments are looked for on their chains. */
+/** How often pending payments are looked for on their chains, and payments left open for too long released. */
 const PENDING_CHECK_MS = 30_000
+
+/**
+ * Longer than any call holds a payment before settling it: the longest is a trade's execute, which
+ * waits up to 160 s for the swap's outcome (plugins/trade/execute.ts). A payment still `verifying`,
+ * `verified` or `redeeming` after this belongs to no running call.
+ */
+export const STALE_OPEN_MS = 10 * 60_000
 
 export class PaymentRecovery {
   readonly #ledger: PaymentLedger
@@ -29,16 +36,47 @@ export class PaymentRecovery {
     this.#checker = deps.checker
   }
 
-  /** Resolves pending payments now, then every 30 s (nothing without a checker). */
+  /**
+   * Resolves pending payments (with a checker) and releases payments left open for too long, now and
+   * then every 30 s.
+   */
   start(): void {
-    if (!this.#checker || this.#loop) return
-    const resolve = () =>
-      void this.resolvePending().catch((error: Error) =>
-        this.#logger.warn({ err: error.message }, 'resolving pending payments failed'),
-      )
-    resolve()
+    if (this.#loop) return
+    const resolve = async () => {
+      try {
+        await this.releaseStale()
+        if (this.#checker) await this.resolvePending()
+      } catch (error) {
+        this.#logger.warn({ err: (error as Error).message }, 'resolving open payments failed: trying again later')
+      }
+    }
+    void resolve()
     this.#loop = setInterval(resolve, PENDING_CHECK_MS)
     this.#loop.unref?.()
+  }
+
+  /**
+   * Releases payments left open before settlement for longer than any call holds one (STALE_OPEN_MS):
+   * `verifying` → `rejected`, `verified` → `cancelled`, `redeeming` → `credited`, so their payers may
+   * present them again. Nothing was sent for settlement, so nothing was charged. Such a record belongs
+   * to a call whose instance died while other instances share the ledger (a restart releases only its
+   * own ledger's: `reconcile`), or to a claim whose answer Redis lost mid-outage. One left `settling`
+   * may have settled: it is not touched here.
+   */
+  async releaseStale(nowMs = Date.now()): Promise<number> {
+    const reason = 'left open longer than any call holds a payment: released unsettled'
+    const back = { verifying: 'rejected', verified: 'cancelled', redeeming: 'credited' } as const
+    let released = 0
+    for (const record of await this.#ledger.unresolved()) {
+      if (!(record.state in back) || nowMs - record.updatedAt < STALE_OPEN_MS) continue
+      const from = record.state as keyof typeof back
+      if (await this.#ledger.transition(record.key, from, back[from], { reason }, nowMs)) released++
+    }
+    if (released > 0) {
+      reconciliations.inc({ outcome: 'released' }, released)
+      this.#logger.warn({ released }, 'payments left open too long released unsettled')
+    }
+    return released
   }
 
   stop(): void {
@@ -109,8 +147,8 @@ export class PaymentRecovery {
   async reconcile(): Promise<{ released: number; pending: number }> {
     let released = 0
     let pending = 0
-    // A shared ledger's open payments may be another instance's calls in flight: release none. Such a
-    // payment stays unusable (and unsettled: nothing was charged); its payer signs a new one.
+    // A shared ledger's open payments may be another instance's calls in flight: release none now.
+    // Those left by a dead instance are released once they are older than any call (releaseStale).
     if (this.#shared) return { released, pending: (await this.#ledger.unresolved()).length }
     for (const record of await this.#ledger.unresolved()) {
       const reason = 'the service stopped before settlement'

@@ -112,6 +112,13 @@ export const ConfigSchema = Type.Object({
       hint: 'the token',
     }),
   ),
+  X_SEARCHES_PER_15_MIN: Type.Integer({
+    minimum: 1,
+    default: 60,
+    description:
+      "Recent searches per 15 minutes the X app's plan allows (self-serve: 60; pay-per-use: 450): calls to api.x.com are paced to it",
+    hint: 'an integer ≥ 1',
+  }),
   LLM_URL: Type.Optional(
     Url(
       'An OpenAI-compatible chat completions API base (…/v1): writes /news/brief, /news/pulse_plus and /news/report, which are off without it',

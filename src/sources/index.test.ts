@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { loadConfig } from '../core/config.ts'
-import { createSources, jupiterPerMinute } from './index.ts'
+import { createSources, jupiterPerMinute, xSearchLimit } from './index.ts'
 import { JupiterSource } from './jupiter.ts'
 import { CallMeter, type UpstreamError } from './upstream.ts'
 
@@ -107,5 +107,23 @@ describe('paced to the provider: Jupiter and DexScreener limits', () => {
     } finally {
       provider.stop(true)
     }
+  })
+})
+
+describe('paced to the provider: X recent search', () => {
+  const x = (env: Record<string, string>) =>
+    xSearchLimit(loadConfig({ DATA_DIR: ':memory:', X_API_URL: 'https://api.x.com', X_BEARER_TOKEN: 't', ...env }))
+
+  test.each([
+    [{}, 60],
+    [{ X_SEARCHES_PER_15_MIN: '450' }, 450],
+    [{ X_API_URL: 'https://api.twitter.com', X_SEARCHES_PER_15_MIN: '300' }, 300],
+  ])('%p: %p searches per 15 minutes (and a margin)', (env, requests) => {
+    expect(x(env)).toEqual({ requests, windowMs: expect.any(Number) })
+    expect(x(env)!.windowMs).toBeGreaterThanOrEqual(15 * 60_000)
+  })
+
+  test('a stand-in on another host is not paced', () => {
+    expect(x({ X_API_URL: 'http://127.0.0.1:8905' })).toBeUndefined()
   })
 })

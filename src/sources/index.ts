@@ -10,7 +10,7 @@ import { headersSetting } from '../core/config.ts'
 import { RedisCache, type SharedCache } from '../store/shared-cache.ts'
 import { SolanaSource } from './solana-rpc.ts'
 import { NewsFeedsSource } from './news.ts'
-import { X_SEARCHES_PER_15_MIN, XSource } from './x.ts'
+import { XSource } from './x.ts'
 import { type EcosystemAccounts, loadEcosystemAccounts } from '../news/cohorts.ts'
 import { ModelClient } from '../llm/client.ts'
 import { SERVICE_VERSION } from '../core/version.ts'
@@ -92,10 +92,7 @@ export function createSources(
       baseUrl: config.X_API_URL,
       bearerToken: config.X_BEARER_TOKEN,
       cache: httpCache,
-      limit:
-        hostIs(config.X_API_URL, 'x.com') || hostIs(config.X_API_URL, 'twitter.com')
-          ? { requests: X_SEARCHES_PER_15_MIN, windowMs: 15 * 60_000 + WINDOW_MARGIN_MS }
-          : undefined,
+      limit: xSearchLimit(config),
     })
   if (config.LLM_URL && config.LLM_MODEL)
     sources.llm = new ModelClient({
@@ -139,6 +136,13 @@ export function jupiterPerMinute(config: Config): number | undefined {
   if (config.JUPITER_REQUESTS_PER_MINUTE !== undefined) return config.JUPITER_REQUESTS_PER_MINUTE
   if (!config.JUPITER_URL || !hostIs(config.JUPITER_URL, 'jup.ag')) return undefined
   return config.JUPITER_API_KEY ? JUPITER_FREE_PER_MINUTE : JUPITER_KEYLESS_PER_MINUTE
+}
+
+/** X recent searches per 15 minutes on X's hosts: the app's plan (X_SEARCHES_PER_15_MIN); none for a stand-in. */
+export function xSearchLimit(config: Config): { requests: number; windowMs: number } | undefined {
+  if (!config.X_API_URL || !(hostIs(config.X_API_URL, 'x.com') || hostIs(config.X_API_URL, 'twitter.com')))
+    return undefined
+  return { requests: config.X_SEARCHES_PER_15_MIN, windowMs: 15 * 60_000 + WINDOW_MARGIN_MS }
 }
 
 const perMinute = (requests: number | undefined) =>

@@ -43,12 +43,12 @@ export type XSearch = Static<typeof XSearchSchema>
 /** Recent search answers at most 100 posts a page (docs.x.com: max_results 10 to 100). */
 export const X_MAX_RESULTS = 100
 /**
- * Self-serve access allows 60 recent searches per 15 minutes per app (docs.x.com, "Comparing X API's
- * Search Posts endpoints"): an answer is reused for two minutes, so a busy symbol costs at most one
- * search per window of callers.
+ * An answer is reused for two minutes, so a busy symbol costs at most one search per window of
+ * callers. Calls to api.x.com are paced to the app's plan, X_SEARCHES_PER_15_MIN: self-serve access
+ * allows 60 recent searches per 15 minutes per app (docs.x.com, "Comparing X API's Search Posts
+ * endpoints"), pay-per-use 450.
  */
 export const X_SEARCH_TTL_MS = 2 * 60_000
-export const X_SEARCHES_PER_15_MIN = 60
 
 const seconds = (date: string | undefined) => {
   const ms = date === undefined ? Number.NaN : Date.parse(date)

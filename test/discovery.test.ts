@@ -164,7 +164,17 @@ describe('GET /openapi.json', () => {
     const body = operation.requestBody.content['application/json'].schema
     expect(body.required).toEqual(['token_address'])
     expect(body.properties.token_address).toMatchObject({ minLength: 32, maxLength: 44, format: 'solana-address' })
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '402', '413', '415', '429', '500', '503'])
+    expect(Object.keys(operation.responses).sort()).toEqual([
+      '200',
+      '400',
+      '402',
+      '409',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+    ])
     expect(JSON.stringify(operation.responses['402'].content['application/json'].schema.properties.code)).toContain(
       '"PAYMENT_REQUIRED"',
     )

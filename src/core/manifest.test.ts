@@ -106,6 +106,7 @@ describe('routeErrors', () => {
       'INVALID_JSON',
       'INVALID_REQUEST',
       'PAYMENT_REQUIRED',
+      'PAYMENT_ID_CONFLICT',
       'PAYLOAD_TOO_LARGE',
       'UNSUPPORTED_MEDIA_TYPE',
       'RATE_LIMITED',

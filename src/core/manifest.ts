@@ -248,6 +248,8 @@ export function routeErrors(spec: RouteSpec): ErrorCode[] {
     codes.add('PAYMENT_REQUIRED')
     codes.add('FACILITATOR_UNAVAILABLE')
     codes.add('LEDGER_UNAVAILABLE')
+    // A payment identifier reused for another call (docs/payments.md, "Idempotency and re-fetching").
+    codes.add('PAYMENT_ID_CONFLICT')
   }
   codes.add('INTERNAL')
   return [...codes].sort((a, b) => ERROR_CATALOGUE[a].status - ERROR_CATALOGUE[b].status || a.localeCompare(b))

@@ -84,6 +84,20 @@ testWithRedis(
       // Each instance holds the limit in its own memory meanwhile.
       expect(await limitProbe(running.url, '192.0.2.1')).toEqual(LIMIT_HELD)
       expect((await fetch(`${running.url}/health`)).status).not.toBe(500)
+      // A free route whose state is in Redis (a trade job) says the store cannot be reached: 503, not 500.
+      const quote = await fetch(`${running.url}/trade/quote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.0.0.9' },
+        body: JSON.stringify({
+          input_mint: 'So11111111111111111111111111111111111111112',
+          output_mint: mint,
+          amount_in: '100000000',
+          user_public_key: sandbox.file.buyer.address,
+        }),
+      })
+      expect(quote.status).toBe(503)
+      expect(quote.headers.get('retry-after')).toBe('2')
+      expect(((await quote.json()) as { code: string }).code).toBe('UPSTREAM_UNAVAILABLE')
 
       redis = await startRedis({ dir: work, port: redis.port })
       const again = await eventually(

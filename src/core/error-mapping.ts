@@ -1,4 +1,8 @@
+import { RedisUnavailable } from '../store/redis.ts'
 import { ApiError } from './errors.ts'
+
+/** Seconds to wait before retrying when the shared store (Redis) does not answer. */
+const STORE_RETRY_AFTER_S = 2
 
 /** The parts of Elysia's ValidationError we read (it is not exported as a stable type). */
 interface ValidationLike {
@@ -19,6 +23,18 @@ export function toApiError(
   path: string,
 ): { apiError: ApiError; internal: boolean } {
   if (error instanceof ApiError) return { apiError: error, internal: false }
+  // The shared store (REDIS_URL) is away: what needs it cannot be served now, and says so (docs/reliability.md).
+  if (error instanceof RedisUnavailable)
+    return {
+      apiError: new ApiError('UPSTREAM_UNAVAILABLE', {
+        message:
+          "the service's shared store (Redis) cannot be reached, so this call cannot be served now: retry after Retry-After seconds",
+        details: { retry_after_s: STORE_RETRY_AFTER_S },
+        headers: { 'retry-after': String(STORE_RETRY_AFTER_S) },
+        cause: error,
+      }),
+      internal: false,
+    }
   switch (code) {
     case 'PARSE': {
       const cause = (error as Error).cause

@@ -4,6 +4,7 @@ import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { loadConfig } from '../src/core/config.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
+import { eventually } from './support/eventually.ts'
 import { STALE_OPEN_MS } from '../src/payments/recovery.ts'
 import { PaymentGate } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
@@ -154,6 +155,28 @@ describe('payment gate: bad headers, an unreachable facilitator', () => {
     // Once it is back, the same payment works.
     expect((await runPaid(gate, call({ 'x-payment': payment }), ok)).status).toBe(200)
     expect(await treasury()).toBe(before + 20_000n)
+  })
+})
+
+describe('a facilitator that goes down and comes back', () => {
+  test("paid calls are taken again within seconds of its return, not after the breaker's cooldown", async () => {
+    sandbox.faults.set('facilitator', '/', { kind: 'down' })
+    // Failed verifications open the facilitator's breaker: then calls are refused without asking it.
+    for (let i = 0; i < 3; i++) expect((await runPaid(gate, call({ 'x-payment': await pay() }), ok)).status).toBe(503)
+    const refused = performance.now()
+    const fast = await runPaid(gate, call({ 'x-payment': await pay() }), ok)
+    expect(fast.status).toBe(503)
+    sandbox.faults.clear()
+    const payment = await pay()
+    const served = await eventually(
+      'a paid call taken again',
+      () => runPaid(gate, call({ 'x-payment': payment }), ok),
+      (answer) => answer.status === 200,
+      { timeoutMs: 8_000, intervalMs: 200 },
+    )
+    expect(served.status).toBe(200)
+    // The breaker's cooldown is 10 s; the probe (every 2 s) closes it well before.
+    expect(performance.now() - refused).toBeLessThan(6_000)
   })
 })
 

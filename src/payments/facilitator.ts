@@ -63,6 +63,8 @@ export interface FacilitatorOptions {
 export class FacilitatorClient {
   readonly #judge: HttpJsonSource
   readonly #settle: HttpJsonSource
+  /** `/supported` asked while the judging calls' breaker is open: its own breaker, one attempt. */
+  readonly #probe: HttpJsonSource
   readonly #verifyBudgetMs: number
 
   constructor(options: FacilitatorOptions) {
@@ -73,6 +75,13 @@ export class FacilitatorClient {
       name: 'facilitator',
       timeoutMs: options.timeoutMs ?? DEFAULT_VERIFY_BUDGET_MS,
       retries: 2,
+    })
+    this.#probe = new HttpJsonSource({
+      ...common,
+      name: 'facilitator',
+      timeoutMs: PROBE_TIMEOUT_MS,
+      retries: 0,
+      breakerThreshold: Number.POSITIVE_INFINITY,
     })
     this.#settle = new HttpJsonSource({
       ...common,
@@ -86,6 +95,22 @@ export class FacilitatorClient {
   /** ok, degraded or down, from the breaker of the judging calls (for /health). */
   health() {
     return this.#judge.upstream.health()
+  }
+
+  /**
+   * While the judging calls' breaker is not closed (the facilitator failed them), asks `/supported`
+   * once: when it answers, the breaker is closed, so paid calls are taken again at once rather than
+   * after the breaker's cooldown. True when it closed the breaker.
+   */
+  async recover(): Promise<boolean> {
+    if (this.#judge.upstream.breaker === 'closed') return false
+    try {
+      await this.#probe.get('/supported', SupportedAnswer, new CallMeter(), 0)
+    } catch {
+      return false
+    }
+    this.#judge.upstream.reset()
+    return true
   }
 
   supported(meter = new CallMeter()): Promise<SupportedAnswer> {
@@ -120,6 +145,9 @@ const body = (payment: PaymentV1 | PaymentV2, requirements: object) => ({
   paymentPayload: payment,
   paymentRequirements: requirements,
 })
+
+/** A health probe's wait: a facilitator that answers `/supported` answers it at once. */
+const PROBE_TIMEOUT_MS = 1_000
 
 /**
  * Verify's budget: a healthy facilitator verifies in well under a second (a signature check and a

@@ -15,6 +15,7 @@ export class FacilitatorSupport {
   readonly #rails: Rail[]
   readonly #logger: Logger
   #retry: ReturnType<typeof setTimeout> | undefined
+  #watch: ReturnType<typeof setInterval> | undefined
   #stopped = false
 
   constructor(deps: { facilitator: FacilitatorClient; rails: Rail[]; logger: Logger }) {
@@ -23,8 +24,20 @@ export class FacilitatorSupport {
     this.#logger = deps.logger
   }
 
-  /** Reads `/supported` now and, when it fails, again after `retryMs` (doubling to 30 s); resolves after the first attempt. */
+  /**
+   * Reads `/supported` now and, when it fails, again after `retryMs` (doubling to 30 s); resolves after
+   * the first attempt. Meanwhile, every `retryMs`, a facilitator whose breaker is open is asked whether
+   * it answers again (`FacilitatorClient.recover`), so paid calls resume within seconds of its return.
+   */
   async start(retryMs = 2_000): Promise<void> {
+    this.#watch ??= setInterval(
+      () =>
+        void this.#facilitator.recover().then((recovered) => {
+          if (recovered) this.#logger.info('payment facilitator answers again: paid calls are taken')
+        }),
+      retryMs,
+    )
+    this.#watch.unref?.()
     const attempt = async (delay: number): Promise<void> => {
       if (this.#stopped) return
       try {
@@ -53,5 +66,6 @@ export class FacilitatorSupport {
   stop(): void {
     this.#stopped = true
     clearTimeout(this.#retry)
+    clearInterval(this.#watch)
   }
 }

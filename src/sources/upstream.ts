@@ -212,6 +212,11 @@ export class Upstream {
     }
   }
 
+  /** Closes a class's breaker: the upstream was seen answering by other means (a health probe). */
+  reset(breaker = DEFAULT_BREAKER): void {
+    this.#breakers.delete(breaker)
+  }
+
   #isOpen(breaker: string): boolean {
     return this.breakerOf(breaker) === 'open'
   }

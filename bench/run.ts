@@ -2,6 +2,7 @@
 import * as catalogue from './catalogue.ts'
 import * as chaos from './chaos.ts'
 import * as fuzz from './fuzz.ts'
+import * as launchpad from './launchpad.ts'
 import * as load from './load.ts'
 import * as http from './http.ts'
 import * as sandboxRpc from './sandbox-rpc.ts'
@@ -21,6 +22,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
   fuzz,
   load,
   chaos,
+  launchpad,
 }
 
 const [name, ...args] = process.argv.slice(2)

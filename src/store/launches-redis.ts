@@ -122,6 +122,10 @@ export function redisLaunches(client: Redis): LaunchIndex {
       const found = await hash(mint)
       return Object.keys(found).length === 0 ? null : curveOf(mint, found)
     },
+    async tradeCounts(mints) {
+      const counts = await Promise.all(mints.map((mint) => send('ZCARD', [`${PREFIX}trades:${mint}`])))
+      return new Map(mints.flatMap((mint, i) => (Number(counts[i]) > 0 ? [[mint, Number(counts[i])]] : [])))
+    },
     async trades(mint): Promise<TradeRow[]> {
       const members = (await send('ZRANGE', [`${PREFIX}trades:${mint}`, '0', '-1'])) as string[]
       return members.map((member) => {

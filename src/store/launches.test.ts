@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import type { PumpEvent, TradeEvent } from '../onchain/pump-events.ts'
-import { type IndexedEvent, sqliteLaunches } from './launches.ts'
+import { describeWithRedis, startRedis } from '../../test/support/redis.ts'
+import { type IndexedEvent, type LaunchIndex, sqliteLaunches } from './launches.ts'
+import { redisLaunches } from './launches-redis.ts'
+import { redisClient } from './redis.ts'
 
 const MINT = 'Gd6iFzpzAwVCDDDJyxZnnHXTT27nL9PSkUKMJejSuJnp'
 const create: PumpEvent = {
@@ -82,5 +85,35 @@ describe('the launchpad index (SQLite)', () => {
     await index.setCursor({ slot: 5n, signature: 's5' })
     await index.setCursor({ slot: 9n, signature: 's9' })
     expect(await index.cursor()).toEqual({ slot: 9n, signature: 's9' })
+  })
+})
+
+/** Trade counts: what readers compare to know whether a curve's trades changed (src/feeds/launchpad/radar.ts). */
+async function countsTrades(index: LaunchIndex) {
+  const other = 'So11111111111111111111111111111111111111112'
+  expect(await index.tradeCounts([MINT, other])).toEqual(new Map())
+  const events = [at('a', 10, 0, create), at('a', 10, 1, trade(1_000, 'dev', 1_040_000_000_000_000n))]
+  await index.apply(events)
+  expect(await index.tradeCounts([MINT, other])).toEqual(new Map([[MINT, 1]]))
+  // The same events again change nothing; a new trade, even an older one read late, counts.
+  await index.apply(events)
+  await index.apply([at('early', 9, 0, trade(990, 'z', 1_050_000_000_000_000n))])
+  expect(await index.tradeCounts([MINT])).toEqual(new Map([[MINT, 2]]))
+  expect(await index.trades(MINT)).toHaveLength(2)
+}
+
+test('trade counts (SQLite): a curve without trades is absent; re-applied events count once, a late one counts', () =>
+  countsTrades(sqliteLaunches(new Database(':memory:'))))
+
+describeWithRedis('the launchpad index (Redis)', () => {
+  test('trade counts: a curve without trades is absent; re-applied events count once, a late one counts', async () => {
+    const redis = await startRedis()
+    const client = redisClient(redis.url)
+    try {
+      await countsTrades(redisLaunches(client))
+    } finally {
+      client.close()
+      await redis.stop()
+    }
   })
 })

@@ -59,6 +59,11 @@ export interface LaunchIndex {
   curve(mint: string): Promise<CurveRow | null>
   /** A curve's trades, oldest first. */
   trades(mint: string): Promise<TradeRow[]>
+  /**
+   * How many trades each curve holds (a curve with none is absent). Trades are only ever added, so an
+   * unchanged count means unchanged trades: readers keep what they read (src/feeds/launchpad/radar.ts).
+   */
+  tradeCounts(mints: readonly string[]): Promise<Map<string, number>>
   /** The newest transaction the ingester has read (where a restart resumes). */
   cursor(): Promise<{ slot: bigint; signature: string } | null>
   setCursor(cursor: { slot: bigint; signature: string }): Promise<void>
@@ -208,6 +213,9 @@ export function sqliteLaunches(db: Database): LaunchIndex {
     },
     [string]
   >('SELECT * FROM launch_trades WHERE mint = ? ORDER BY CAST(slot AS INTEGER), rowid')
+  const countTrades = db.query<{ mint: string; n: number }, [string]>(
+    'SELECT mint, COUNT(*) AS n FROM launch_trades WHERE mint IN (SELECT value FROM json_each(?)) GROUP BY mint',
+  )
   const readCursor = db.query<{ slot: string; signature: string }, []>('SELECT slot, signature FROM launch_cursor')
   const writeCursor = db.query<unknown, [string, string]>(
     'INSERT INTO launch_cursor (id, slot, signature) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET slot = excluded.slot, signature = excluded.signature',
@@ -242,6 +250,9 @@ export function sqliteLaunches(db: Database): LaunchIndex {
         tokenAmount: BigInt(row.tokens),
         virtualTokenReserves: BigInt(row.virtual_token),
       }))
+    },
+    async tradeCounts(mints) {
+      return new Map(countTrades.all(JSON.stringify(mints)).map((row) => [row.mint, row.n]))
     },
     async cursor() {
       const row = readCursor.get()

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../context.ts'
 import { feedEnvelope, type Snapshot, snapshotsOf } from '../feed.ts'
 import { type CurveReading, readCurve } from '../../launchpad/curves.ts'
 import { CallMeter } from '../../sources/upstream.ts'
-import type { CurveRow, TradeRow } from '../../store/launches.ts'
+import type { CurveRow, LaunchIndex, TradeRow } from '../../store/launches.ts'
 import { smartFlows, walletRecords } from '../../launchpad/smart-money.ts'
 import {
   type GraduationRadarResult,
@@ -72,21 +72,51 @@ export interface Read {
   trades: TradeRow[]
 }
 
-/** The index's active curves, each read; and the state of the index. */
+/** A curve's trades as last read (kept while its count is the same), and its reading for one second. */
+interface KeptRead {
+  count: number
+  trades: TradeRow[]
+  reading?: { key: string; reading: CurveReading }
+}
+/** Per launchpad index: what readIndex read of each active curve. */
+const keptReads = new WeakMap<LaunchIndex, Map<string, KeptRead>>()
+
+/** What a curve's reading depends on besides its trades: its row and the second it is read at. */
+const readingKey = (curve: CurveRow, nowS: number) =>
+  `${nowS}|${curve.virtualSolReserves}|${curve.virtualTokenReserves}|${curve.complete}|${curve.completedAt}|${curve.lastTradeAt}|${curve.createdAt}|${curve.createdSlot}|${curve.creator}`
+
+/**
+ * The index's active curves, each read; and the state of the index. A day's index holds up to 1 000
+ * curves and their trades: read whole, 1 000 curves of 100 trades cost ~170 ms of the event loop per
+ * request (bench/launchpad.ts). So each curve's trades are read again only when its trade count
+ * changed (trades are only ever added: the count says exactly whether any came), and its reading is
+ * computed once per second of `nowS`.
+ */
 export async function readIndex(
   ctx: ServiceContext,
   wallS: number,
 ): Promise<{ reads: Read[]; nowS: number; index: Static<typeof LaunchRadarResult>['index'] }> {
-  const curves = await ctx.store.launches.curves({ since: wallS - INDEX_WINDOW_S, limit: INDEX_READ_LIMIT })
+  const launches = ctx.store.launches
+  const curves = await launches.curves({ since: wallS - INDEX_WINDOW_S, limit: INDEX_READ_LIMIT })
   // "Now" is the later of the wall clock and the newest event: a chain clock running ahead never makes ages negative.
   const newest = Math.max(0, ...curves.map((curve) => Math.max(curve.lastTradeAt ?? 0, curve.createdAt ?? 0)))
   const nowS = Math.max(wallS, newest)
+  const counts = await launches.tradeCounts(curves.map((curve) => curve.mint))
+  const kept = keptReads.get(launches) ?? new Map<string, KeptRead>()
+  const next = new Map<string, KeptRead>()
   const reads = await Promise.all(
     curves.map(async (curve) => {
-      const trades = await ctx.store.launches.trades(curve.mint)
-      return { curve, trades, reading: readCurve(curve, trades, nowS) }
+      const count = counts.get(curve.mint) ?? 0
+      let entry = kept.get(curve.mint)
+      if (entry?.count !== count) entry = { count, trades: count === 0 ? [] : await launches.trades(curve.mint) }
+      const key = readingKey(curve, nowS)
+      if (entry.reading?.key !== key) entry.reading = { key, reading: readCurve(curve, entry.trades, nowS) }
+      next.set(curve.mint, entry)
+      return { curve, trades: entry.trades, reading: entry.reading.reading }
     }),
   )
+  // Only the curves still active are kept.
+  keptReads.set(launches, next)
   const status = ctx.launchpad?.status
   return {
     reads,

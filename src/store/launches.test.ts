@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { createEvent } from '../../test/support/launch-events.ts'
 import { Database } from 'bun:sqlite'
 import type { PumpEvent, TradeEvent } from '../onchain/pump-events.ts'
 import { describeWithRedis, startRedis } from '../../test/support/redis.ts'
@@ -7,21 +8,7 @@ import { redisLaunches } from './launches-redis.ts'
 import { redisClient } from './redis.ts'
 
 const MINT = 'Gd6iFzpzAwVCDDDJyxZnnHXTT27nL9PSkUKMJejSuJnp'
-const create: PumpEvent = {
-  kind: 'create',
-  name: 'Curvy Cat',
-  symbol: 'CURVY',
-  uri: '',
-  mint: MINT,
-  bondingCurve: 'H2wBtmoNBQUD3jAseUVKm5WzZYMhbnWQkJ4RyxZjVDNv',
-  user: 'dev',
-  creator: 'dev',
-  timestamp: 1_000,
-  virtualTokenReserves: 1_073_000_000_000_000n,
-  virtualSolReserves: 30_000_000_000n,
-  realTokenReserves: 793_100_000_000_000n,
-  tokenTotalSupply: 1_000_000_000_000_000n,
-}
+const create = createEvent(MINT, 1_000)
 const trade = (at: number, user: string, virtualTokenReserves: bigint, isBuy = true): TradeEvent => ({
   kind: 'trade',
   mint: MINT,

@@ -1,27 +1,13 @@
 import { expect, test } from 'bun:test'
+import { createEvent } from '../../../test/support/launch-events.ts'
 import { Database } from 'bun:sqlite'
 import type { ServiceContext } from '../../context.ts'
-import type { PumpEvent } from '../../onchain/pump-events.ts'
 import { sqliteLaunches } from '../../store/launches.ts'
 import { readIndex } from './radar.ts'
 
 const MINT = 'Gd6iFzpzAwVCDDDJyxZnnHXTT27nL9PSkUKMJejSuJnp'
 const NOW = 2_000_000_000
-const create: PumpEvent = {
-  kind: 'create',
-  name: 'Curvy Cat',
-  symbol: 'CURVY',
-  uri: '',
-  mint: MINT,
-  bondingCurve: 'H2wBtmoNBQUD3jAseUVKm5WzZYMhbnWQkJ4RyxZjVDNv',
-  user: 'dev',
-  creator: 'dev',
-  timestamp: NOW - 600,
-  virtualTokenReserves: 1_073_000_000_000_000n,
-  virtualSolReserves: 30_000_000_000n,
-  realTokenReserves: 793_100_000_000_000n,
-  tokenTotalSupply: 1_000_000_000_000_000n,
-}
+const create = createEvent(MINT, NOW - 600)
 const buy = (signature: string, slot: number, user: string, reserves: bigint) => ({
   signature,
   slot: BigInt(slot),

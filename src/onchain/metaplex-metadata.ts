@@ -12,7 +12,6 @@ import {
   getHiddenPrefixEncoder,
   getLiteralUnionEncoder,
   getNullableEncoder,
-  getProgramDerivedAddress,
   getStructEncoder,
   getU16Encoder,
   getU32Encoder,
@@ -27,6 +26,7 @@ import {
   type VariableSizeCodec,
   type VariableSizeEncoder,
 } from '@solana/kit'
+import { addressSeed, derivePda } from './pda.ts'
 import { decodeOrUndefined } from './anchor.ts'
 import { TOKEN_METADATA_PROGRAM_ADDRESS } from './programs.ts'
 
@@ -161,11 +161,11 @@ export function decodeMetadata(data: ReadonlyUint8Array): Metadata | undefined {
 
 /** A mint's metadata account: seeds `["metadata", program, mint]` under Token Metadata. */
 export async function findMetadataAddress(mint: Address): Promise<ProgramDerivedAddress> {
-  const key = getAddressEncoder()
-  return getProgramDerivedAddress({
-    programAddress: TOKEN_METADATA_PROGRAM_ADDRESS,
-    seeds: ['metadata', key.encode(TOKEN_METADATA_PROGRAM_ADDRESS), key.encode(mint)],
-  })
+  return derivePda(TOKEN_METADATA_PROGRAM_ADDRESS, [
+    'metadata',
+    addressSeed(TOKEN_METADATA_PROGRAM_ADDRESS),
+    addressSeed(mint),
+  ])
 }
 
 /**
@@ -173,11 +173,12 @@ export async function findMetadataAddress(mint: Address): Promise<ProgramDerived
  * the program stores as `editionNonce` when it creates the metadata.
  */
 export async function findMasterEditionAddress(mint: Address): Promise<ProgramDerivedAddress> {
-  const key = getAddressEncoder()
-  return getProgramDerivedAddress({
-    programAddress: TOKEN_METADATA_PROGRAM_ADDRESS,
-    seeds: ['metadata', key.encode(TOKEN_METADATA_PROGRAM_ADDRESS), key.encode(mint), 'edition'],
-  })
+  return derivePda(TOKEN_METADATA_PROGRAM_ADDRESS, [
+    'metadata',
+    addressSeed(TOKEN_METADATA_PROGRAM_ADDRESS),
+    addressSeed(mint),
+    'edition',
+  ])
 }
 
 /** A Borsh `String` padded with NULs to `max` bytes, as `puffed_out_string` stores it. */

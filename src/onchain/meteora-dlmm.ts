@@ -6,7 +6,6 @@ import {
   getBytesCodec,
   getI32Codec,
   getI64Codec,
-  getProgramDerivedAddress,
   getStructCodec,
   getU128Codec,
   getU16Codec,
@@ -19,6 +18,7 @@ import {
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from '@solana/kit'
+import { addressSeed, derivePda } from './pda.ts'
 import { decodeOrUndefined, startsWith, withAnchorDiscriminator } from './anchor.ts'
 import { METEORA_DLMM_PROGRAM_ADDRESS } from './programs.ts'
 
@@ -253,10 +253,12 @@ export async function findLbPairAddress(
   const key = getAddressEncoder()
   const [low, high] = sortedKeys(key.encode(tokenXMint), key.encode(tokenYMint))
   const u16 = getU16Encoder()
-  return getProgramDerivedAddress({
-    programAddress: METEORA_DLMM_PROGRAM_ADDRESS,
-    seeds: [low, high, u16.encode(binStep), u16.encode(baseFactor)],
-  })
+  return derivePda(METEORA_DLMM_PROGRAM_ADDRESS, [
+    low as Uint8Array,
+    high as Uint8Array,
+    u16.encode(binStep) as Uint8Array,
+    u16.encode(baseFactor) as Uint8Array,
+  ])
 }
 
 /** Two public keys in Rust's `Pubkey` order (lexicographic over the 32 bytes). */
@@ -269,17 +271,10 @@ function sortedKeys(a: ReadonlyUint8Array, b: ReadonlyUint8Array): [ReadonlyUint
 
 /** A pair's reserve token account: seeds `[lbPair, mint]` under DLMM (`derive_reserve_pda`). */
 export async function findDlmmReserveAddress(lbPair: Address, mint: Address): Promise<ProgramDerivedAddress> {
-  const key = getAddressEncoder()
-  return getProgramDerivedAddress({
-    programAddress: METEORA_DLMM_PROGRAM_ADDRESS,
-    seeds: [key.encode(lbPair), key.encode(mint)],
-  })
+  return derivePda(METEORA_DLMM_PROGRAM_ADDRESS, [addressSeed(lbPair), addressSeed(mint)])
 }
 
 /** A pair's oracle account: seeds `["oracle", lbPair]` under DLMM (`derive_oracle_pda`). */
 export async function findDlmmOracleAddress(lbPair: Address): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
-    programAddress: METEORA_DLMM_PROGRAM_ADDRESS,
-    seeds: ['oracle', getAddressEncoder().encode(lbPair)],
-  })
+  return derivePda(METEORA_DLMM_PROGRAM_ADDRESS, ['oracle', addressSeed(lbPair)])
 }

@@ -1,11 +1,9 @@
 import {
   fixCodecSize,
   getAddressCodec,
-  getAddressEncoder,
   getArrayCodec,
   getBytesCodec,
   getI32Codec,
-  getProgramDerivedAddress,
   getStructCodec,
   getU128Codec,
   getU16Codec,
@@ -17,6 +15,7 @@ import {
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from '@solana/kit'
+import { addressSeed, derivePda } from './pda.ts'
 import { decodeOrUndefined, startsWith, withAnchorDiscriminator } from './anchor.ts'
 import { ORCA_WHIRLPOOL_PROGRAM_ADDRESS } from './programs.ts'
 
@@ -130,15 +129,11 @@ export async function findWhirlpoolAddress(
   tokenMintB: Address,
   feeTierIndexSeed: number,
 ): Promise<ProgramDerivedAddress> {
-  const key = getAddressEncoder()
-  return getProgramDerivedAddress({
-    programAddress: ORCA_WHIRLPOOL_PROGRAM_ADDRESS,
-    seeds: [
-      'whirlpool',
-      key.encode(whirlpoolsConfig),
-      key.encode(tokenMintA),
-      key.encode(tokenMintB),
-      getU16Encoder().encode(feeTierIndexSeed),
-    ],
-  })
+  return derivePda(ORCA_WHIRLPOOL_PROGRAM_ADDRESS, [
+    'whirlpool',
+    addressSeed(whirlpoolsConfig),
+    addressSeed(tokenMintA),
+    addressSeed(tokenMintB),
+    getU16Encoder().encode(feeTierIndexSeed) as Uint8Array,
+  ])
 }

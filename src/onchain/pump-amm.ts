@@ -1,9 +1,7 @@
 import {
   getAddressCodec,
-  getAddressEncoder,
   getBooleanCodec,
   getI128Codec,
-  getProgramDerivedAddress,
   getStructCodec,
   getU16Codec,
   getU16Encoder,
@@ -14,6 +12,7 @@ import {
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from '@solana/kit'
+import { addressSeed, derivePda } from './pda.ts'
 import {
   ANCHOR_DISCRIMINATOR_SIZE,
   decodeOrUndefined,
@@ -123,11 +122,13 @@ export async function findPumpPoolAddress(
   baseMint: Address,
   quoteMint: Address,
 ): Promise<ProgramDerivedAddress> {
-  const key = getAddressEncoder()
-  return getProgramDerivedAddress({
-    programAddress: PUMP_AMM_PROGRAM_ADDRESS,
-    seeds: ['pool', getU16Encoder().encode(index), key.encode(creator), key.encode(baseMint), key.encode(quoteMint)],
-  })
+  return derivePda(PUMP_AMM_PROGRAM_ADDRESS, [
+    'pool',
+    getU16Encoder().encode(index) as Uint8Array,
+    addressSeed(creator),
+    addressSeed(baseMint),
+    addressSeed(quoteMint),
+  ])
 }
 
 /**
@@ -136,10 +137,7 @@ export async function findPumpPoolAddress(
  * graduated pump.fun coin.
  */
 export async function findPumpPoolAuthorityAddress(baseMint: Address): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
-    programAddress: PUMP_PROGRAM_ADDRESS,
-    seeds: ['pool-authority', getAddressEncoder().encode(baseMint)],
-  })
+  return derivePda(PUMP_PROGRAM_ADDRESS, ['pool-authority', addressSeed(baseMint)])
 }
 
 /** The canonical pool a graduated coin migrates to: index 0, created by its `pool-authority`. */
@@ -153,8 +151,5 @@ export async function findCanonicalPumpPoolAddress(
 
 /** A pool's LP mint: seeds `["pool_lp_mint", pool]` under PumpSwap. */
 export async function findPumpPoolLpMintAddress(pool: Address): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
-    programAddress: PUMP_AMM_PROGRAM_ADDRESS,
-    seeds: ['pool_lp_mint', getAddressEncoder().encode(pool)],
-  })
+  return derivePda(PUMP_AMM_PROGRAM_ADDRESS, ['pool_lp_mint', addressSeed(pool)])
 }

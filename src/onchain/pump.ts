@@ -1,8 +1,6 @@
 import {
   getAddressCodec,
-  getAddressEncoder,
   getBooleanCodec,
-  getProgramDerivedAddress,
   getStructCodec,
   getU64Codec,
   type Address,
@@ -17,7 +15,7 @@ import {
   withAnchorDiscriminator,
   zeroPadded,
 } from './anchor.ts'
-import { findAssociatedTokenAddress } from './pda.ts'
+import { addressSeed, derivePda, findAssociatedTokenAddress } from './pda.ts'
 import { PUMP_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from './programs.ts'
 
 /**
@@ -101,10 +99,7 @@ export function decodeBondingCurve(data: ReadonlyUint8Array): BondingCurve | und
 
 /** The bonding curve PDA of `mint`: seeds `["bonding-curve", mint]` under the pump program. */
 export async function findBondingCurveAddress(mint: Address): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
-    programAddress: PUMP_PROGRAM_ADDRESS,
-    seeds: [BONDING_CURVE_SEED, getAddressEncoder().encode(mint)],
-  })
+  return derivePda(PUMP_PROGRAM_ADDRESS, [BONDING_CURVE_SEED, addressSeed(mint)])
 }
 
 /**

@@ -1,8 +1,5 @@
 import { RedisUnavailable } from '../store/redis.ts'
-import { ApiError } from './errors.ts'
-
-/** Seconds to wait before retrying when the shared store (Redis) does not answer. */
-const STORE_RETRY_AFTER_S = 2
+import { ApiError, STORE_RETRY_AFTER_S } from './errors.ts'
 
 /** The parts of Elysia's ValidationError we read (it is not exported as a stable type). */
 interface ValidationLike {

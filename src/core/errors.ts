@@ -87,6 +87,9 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE
 
+/** Seconds a caller is asked to wait when the service's store (the ledger, a shared Redis) does not answer. */
+export const STORE_RETRY_AFTER_S = 2
+
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[]
 
 export interface ApiErrorOptions {

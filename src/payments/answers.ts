@@ -18,7 +18,7 @@ import {
   verifySIWxSignature,
 } from '@x402/extensions/sign-in-with-x'
 import { sha256Hex } from '../attest/attestation.ts'
-import { ApiError } from '../core/errors.ts'
+import { ApiError, STORE_RETRY_AFTER_S } from '../core/errors.ts'
 import type { RequestMeta } from '../core/request.ts'
 import type { Logger } from '../core/logger.ts'
 import type { AnswerStore, StoredAnswer } from '../store/answers.ts'
@@ -133,9 +133,6 @@ const normalized = (address: string) => (address.startsWith('0x') ? address.toLo
 /** Where a payer's copy of an answer is kept: per payer, route and exact request body. */
 export const payerKey = (payer: string, route: string, requestSha256: string) =>
   `payer:${normalized(payer)}:${route}:${requestSha256}`
-
-/** Seconds to wait before retrying when the store of kept answers cannot be reached. */
-const STORE_RETRY_AFTER_S = 2
 
 /**
  * The store of kept answers did not answer (a shared Redis away) when a caller's payment identifier

@@ -1,5 +1,6 @@
 import { answerExtensions } from './answers.ts'
 import { payments, settlementDuration } from '../core/metrics.ts'
+import { STORE_RETRY_AFTER_S } from '../core/errors.ts'
 import type { Logger } from '../core/logger.ts'
 import type { Claim, PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
@@ -50,8 +51,6 @@ function owedCall(credit: PaymentRecord, call: PaidCall, amount: string): { ok: 
 
 /** Seconds a caller should wait before retrying when the facilitator is unreachable. */
 const FACILITATOR_RETRY_AFTER_S = 5
-/** Seconds a caller should wait before retrying when the ledger is unreachable. */
-const LEDGER_RETRY_AFTER_S = 2
 /** Why a call is refused while the ledger cannot record its payment. */
 const LEDGER_DOWN =
   'the payment ledger cannot be reached, so this payment cannot be recorded: nothing was charged; retry after Retry-After seconds'
@@ -116,11 +115,6 @@ export class PaymentGate implements Payments {
     this.#support.stop()
     this.#recovery.stop()
     await this.#outbox.stop()
-  }
-
-  /** Ledger writes waiting for the ledger to answer again. */
-  get queuedLedgerWrites(): number {
-    return this.#outbox.size
   }
 
   /** See PaymentRecovery.reconcile. */
@@ -341,8 +335,7 @@ export class PaymentGate implements Payments {
       await this.#outbox.transition(key, 'verified', 'cancelled', {
         reason: 'the ledger could not record the settlement',
       })
-      this.#logger.warn({ request_id: call.requestId, err: (error as Error).message }, 'payment ledger unavailable')
-      return { ok: false, reason: LEDGER_DOWN, retryAfterS: LEDGER_RETRY_AFTER_S }
+      return { ok: false, reason: LEDGER_DOWN, unavailable: this.#ledgerDown(call, error) }
     }
     const network = (requirements as { network?: string }).network ?? 'unknown'
     let settled: SettleAnswer
@@ -401,7 +394,7 @@ export class PaymentGate implements Payments {
       kind: 'unavailable',
       code: 'LEDGER_UNAVAILABLE',
       detail: (error as Error).message,
-      retryAfterS: LEDGER_RETRY_AFTER_S,
+      retryAfterS: STORE_RETRY_AFTER_S,
       message: LEDGER_DOWN,
     }
   }

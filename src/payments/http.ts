@@ -80,18 +80,10 @@ async function conclude(
     return { ok: true, headers: {} }
   }
   const settled = await payments.settle(ticket, call)
-  if (!settled.ok && settled.retryAfterS !== undefined) {
-    const refusal: Refusal = {
-      kind: 'unavailable',
-      code: 'LEDGER_UNAVAILABLE',
-      detail: settled.reason,
-      retryAfterS: settled.retryAfterS,
-      message: settled.reason,
-    }
+  if (!settled.ok) {
+    const refusal = settled.unavailable ?? { kind: 'payment_required', reason: settled.reason }
     return { ok: false, answer: refusalAnswer(payments, call, refusal) }
   }
-  if (!settled.ok)
-    return { ok: false, answer: refusalAnswer(payments, call, { kind: 'payment_required', reason: settled.reason }) }
   return { ok: true, headers: settled.receipt ? receiptHeaders(settled.receipt) : {} }
 }
 

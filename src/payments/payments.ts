@@ -53,8 +53,11 @@ export type Admission = { ok: true; ticket: Ticket } | { ok: false; refusal: Ref
 /** A settlement's outcome: the receipt (null when there is none to show), or why it did not settle. */
 export type Settlement =
   | { ok: true; receipt: SettleAnswer | null }
-  /** `retryAfterS`: nothing was charged and the call may be repeated with the same payment (the ledger was away). */
-  | { ok: false; reason: string; retryAfterS?: number }
+  /**
+   * `unavailable`: the settlement could not even be recorded (the ledger was away), so nothing was
+   * charged and the call answers that refusal; the same payment may be presented again.
+   */
+  | { ok: false; reason: string; unavailable?: Refusal }
 
 /** The x402 challenge of a call: the v2 `PaymentRequired` (base64) and the v1 body with the same offers. */
 export interface Challenge {

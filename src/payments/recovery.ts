@@ -1,9 +1,9 @@
-import { reconciliations } from '../core/metrics.ts'
 /**
  * Payments left mid-way: reconciled after a restart, and those whose settlement's answer was lost
  * resolved on their chains (docs/payments.md, "After a restart" and "Pending payments").
  */
 import type { Logger } from '../core/logger.ts'
+import { reconciliations } from '../core/metrics.ts'
 import type { PaymentLedger } from '../store/ledger.ts'
 import type { Evidence, Outcome, SettlementChecker } from './settlement-check.ts'
 
@@ -16,6 +16,13 @@ const PENDING_CHECK_MS = 30_000
  * `verified` or `redeeming` after this belongs to no running call.
  */
 export const STALE_OPEN_MS = 10 * 60_000
+
+/**
+ * Where a payment left open before settlement goes when it is released: never sent for settlement,
+ * so nothing was charged, and it may be presented again (a credit stays owed).
+ */
+const RELEASED_TO = { verifying: 'rejected', verified: 'cancelled', redeeming: 'credited' } as const
+const releasable = (state: string): state is keyof typeof RELEASED_TO => state in RELEASED_TO
 
 export class PaymentRecovery {
   readonly #ledger: PaymentLedger
@@ -65,12 +72,10 @@ export class PaymentRecovery {
    */
   async releaseStale(nowMs = Date.now()): Promise<number> {
     const reason = 'left open longer than any call holds a payment: released unsettled'
-    const back = { verifying: 'rejected', verified: 'cancelled', redeeming: 'credited' } as const
     let released = 0
-    for (const record of await this.#ledger.unresolved()) {
-      if (!(record.state in back) || nowMs - record.updatedAt < STALE_OPEN_MS) continue
-      const from = record.state as keyof typeof back
-      if (await this.#ledger.transition(record.key, from, back[from], { reason }, nowMs)) released++
+    for (const { key, state, updatedAt } of await this.#ledger.unresolved()) {
+      if (!releasable(state) || nowMs - updatedAt < STALE_OPEN_MS) continue
+      if (await this.#ledger.transition(key, state, RELEASED_TO[state], { reason }, nowMs)) released++
     }
     if (released > 0) {
       reconciliations.inc({ outcome: 'released' }, released)
@@ -152,12 +157,10 @@ export class PaymentRecovery {
     if (this.#shared) return { released, pending: (await this.#ledger.unresolved()).length }
     for (const record of await this.#ledger.unresolved()) {
       const reason = 'the service stopped before settlement'
-      if (record.state === 'verifying')
-        released += Number(await this.#ledger.transition(record.key, 'verifying', 'rejected', { reason }))
-      else if (record.state === 'verified')
-        released += Number(await this.#ledger.transition(record.key, 'verified', 'cancelled', { reason }))
-      else if (record.state === 'redeeming')
-        released += Number(await this.#ledger.transition(record.key, 'redeeming', 'credited', { reason }))
+      if (releasable(record.state))
+        released += Number(
+          await this.#ledger.transition(record.key, record.state, RELEASED_TO[record.state], { reason }),
+        )
       else {
         if (record.state === 'settling')
           await this.#ledger.transition(record.key, 'settling', 'pending', {

@@ -26,6 +26,7 @@ import type { x402Client } from '@x402/core/client'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { receiptOf } from '../src/payments/http.ts'
 import { readPayment } from '../src/payments/payment-header.ts'
 import { paymentKey } from '../src/payments/payment-key.ts'
 import { QUICK_SCAN_DEADLINE_MS } from '../src/pipeline/policies.ts'
@@ -142,12 +143,9 @@ async function present(url: string, call: Pick<Call, 'payment' | 'body' | 'ip'>,
   })
   const text = await answer.text()
   const ms = performance.now() - sent
-  const receipt = answer.headers.get('payment-response')
   let code: string | null = null
   if (answer.status !== 200) code = (JSON.parse(text) as { code?: string }).code ?? null
-  const transaction = receipt
-    ? (JSON.parse(Buffer.from(receipt, 'base64').toString()) as { transaction: string }).transaction
-    : null
+  const transaction = receiptOf(answer.headers.get('payment-response'))?.transaction ?? null
   return {
     phase,
     at: sent,

@@ -9,6 +9,7 @@ import { rateLimitShapes, type TakeResult } from './rate-limit.ts'
 import { publicOrigin, type RequestMeta, recordRequest, type SocketServer } from './request.ts'
 import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
 import { AnswerKeeper } from '../payments/answers.ts'
+import { receiptOf } from '../payments/http.ts'
 import { httpDuration, httpRequests, rateLimited } from './metrics.ts'
 import { withinRequest } from './request-scope.ts'
 import { endRequestSpan, startRequestSpan } from './tracing.ts'
@@ -155,7 +156,7 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
         slot: ctx.sources.solana?.latestSlot ?? null,
         at: new Date().toISOString(),
         request_id: meta.id,
-        payment: settlementOf(response.headers.get('payment-response')),
+        payment: receiptOf(response.headers.get('payment-response')),
       }),
     )
     return { answered, bytes }
@@ -242,22 +243,6 @@ function commonHeaders(request: Request, meta: RequestMeta): Record<string, stri
   if (meta.route !== undefined && meta.route.price !== 'free') Object.assign(headers, PAID_HEADERS)
   if (request.headers.has('origin')) Object.assign(headers, CORS_HEADERS)
   return headers
-}
-
-/** The settlement a receipt header names (base64 JSON of the facilitator's answer), or null. */
-function settlementOf(header: string | null): { network: string; transaction: string; payer: string | null } | null {
-  if (!header) return null
-  try {
-    const receipt = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Record<string, unknown>
-    if (typeof receipt.transaction !== 'string' || typeof receipt.network !== 'string') return null
-    return {
-      network: receipt.network,
-      transaction: receipt.transaction,
-      payer: typeof receipt.payer === 'string' ? receipt.payer : null,
-    }
-  } catch {
-    return null
-  }
 }
 
 function enforce(taken: TakeResult, ip: string, limitClass: string): void {

@@ -22,6 +22,8 @@ import { ApiError, STORE_RETRY_AFTER_S } from '../core/errors.ts'
 import type { RequestMeta } from '../core/request.ts'
 import type { Logger } from '../core/logger.ts'
 import type { AnswerStore, StoredAnswer } from '../store/answers.ts'
+import { receiptOf } from './http.ts'
+import { readPayment } from './payment-header.ts'
 
 /** How long a paid answer is kept for retries and re-fetching. */
 export const ANSWER_RETENTION_MS = 24 * 60 * 60_000
@@ -67,22 +69,15 @@ export function answerExtensions(resourceUrl: string, networks: readonly string[
   }
 }
 
-/** The payment header's decoded payload (v2 `PAYMENT-SIGNATURE`, or `X-PAYMENT`), or undefined. */
-function paymentPayloadOf(headers: Headers): Record<string, unknown> | undefined {
-  const raw = headers.get('payment-signature') ?? headers.get('x-payment')
-  if (!raw || raw.length > 64_000) return undefined
-  try {
-    const parsed = JSON.parse(Buffer.from(raw, 'base64').toString('utf8')) as unknown
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** The payment identifier a payment carries, and what it pays for; a malformed id is a 400. */
+/**
+ * The payment identifier the call's payment carries (read as the gate reads the payment:
+ * `readPayment`), and what it pays for; a malformed id is a 400.
+ */
 export function paymentIdentifierOf(headers: Headers): { id: string; terms: string } | undefined {
-  const payload = paymentPayloadOf(headers)
-  const extension = (payload?.extensions as Record<string, { info?: { id?: unknown } }> | undefined)?.[
+  const read = readPayment(headers)
+  if (read.kind !== 'payment') return undefined
+  const payload = read.payment as unknown as Record<string, unknown>
+  const extension = (payload.extensions as Record<string, { info?: { id?: unknown } }> | undefined)?.[
     'payment-identifier'
   ]
   const id = extension?.info?.id
@@ -93,7 +88,7 @@ export function paymentIdentifierOf(headers: Headers): { id: string; terms: stri
         'the payment identifier must be 16 to 128 letters, digits, _ or - (payment-identifier extension): send another',
       details: { field: 'extensions.payment-identifier.info.id' },
     })
-  const accepted = (payload?.accepted ?? {}) as Record<string, unknown>
+  const accepted = (payload.accepted ?? {}) as Record<string, unknown>
   const terms = JSON.stringify([accepted.network, accepted.asset, accepted.payTo, accepted.amount])
   return { id, terms }
 }
@@ -118,14 +113,8 @@ export function storedAnswerOf(response: Response, body: Uint8Array): StoredAnsw
 
 /** The payer a receipt names (lower case for EVM addresses), or null. */
 export function payerOf(response: Response): string | null {
-  const header = response.headers.get('payment-response')
-  if (!header) return null
-  try {
-    const payer = (JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { payer?: unknown }).payer
-    return typeof payer === 'string' && payer !== '' ? normalized(payer) : null
-  } catch {
-    return null
-  }
+  const payer = receiptOf(response.headers.get('payment-response'))?.payer
+  return payer ? normalized(payer) : null
 }
 
 const normalized = (address: string) => (address.startsWith('0x') ? address.toLowerCase() : address)

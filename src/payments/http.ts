@@ -36,6 +36,27 @@ export function receiptHeaders(receipt: SettleAnswer): Record<string, string> {
   return { 'payment-response': encoded, 'x-payment-response': encoded }
 }
 
+/**
+ * The settlement a receipt header names (`receiptHeaders`' form: base64 JSON of the facilitator's
+ * answer): its network, transaction and payer; null when absent or unreadable.
+ */
+export function receiptOf(
+  header: string | null,
+): { network: string; transaction: string; payer: string | null } | null {
+  if (!header) return null
+  try {
+    const receipt = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Record<string, unknown>
+    if (typeof receipt.transaction !== 'string' || typeof receipt.network !== 'string') return null
+    return {
+      network: receipt.network,
+      transaction: receipt.transaction,
+      payer: typeof receipt.payer === 'string' ? receipt.payer : null,
+    }
+  } catch {
+    return null
+  }
+}
+
 /** A refusal as HTTP: 402 with the challenge (v2 header, v1 offers in the error body), or 503. */
 export function refusalAnswer(payments: Payments, call: PaidCall, refusal: Refusal): GateAnswer {
   if (refusal.kind === 'payment_required') {

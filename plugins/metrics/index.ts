@@ -5,6 +5,7 @@ import { ApiError } from '../../src/core/errors.ts'
 import { renderMetrics } from '../../src/core/metrics.ts'
 import { metaOf } from '../../src/core/request.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
+import { upstreamsOf } from '../../src/sources/index.ts'
 import { manifest } from './manifest.ts'
 
 export { manifest }
@@ -29,17 +30,13 @@ function allowed(ctx: ServiceContext, request: Request): boolean {
 export function metricsPlugin(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { metrics } = manifest.routes
-  const upstreams = () =>
-    [ctx.sources.solana, ctx.sources.dexscreener, ctx.sources.jupiter, ctx.sources.lifi, ctx.sources.x, ctx.sources.llm]
-      .filter((source) => source !== undefined)
-      .map((source) => source.upstream)
-      .concat(ctx.sources.news?.upstreams ?? [])
+  const upstreams = upstreamsOf(ctx.sources)
   return new Elysia({ name: 'plugin:metrics' }).get(
     metrics.path,
     async function metricsRoute({ request }) {
       if (!allowed(ctx, request)) throw new ApiError('FORBIDDEN')
       const text = await renderMetrics(ctx.health, () =>
-        Object.fromEntries(upstreams().map((upstream) => [upstream.name, upstream.health() === 'down'])),
+        Object.fromEntries(upstreams.map((upstream) => [upstream.name, upstream.health() === 'down'])),
       )
       return new Response(text, { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } })
     },

@@ -14,6 +14,7 @@ import { XSource } from './x.ts'
 import { type EcosystemAccounts, loadEcosystemAccounts } from '../news/cohorts.ts'
 import { ModelClient } from '../llm/client.ts'
 import { SERVICE_VERSION } from '../core/version.ts'
+import type { Upstream } from './upstream.ts'
 
 export interface ConfiguredSources {
   solana: SolanaSource
@@ -102,14 +103,18 @@ export function createSources(
       cache: httpCache,
     })
   if (health) {
-    const upstreams = [sources.solana, sources.dexscreener, sources.jupiter, sources.lifi, sources.x, sources.llm]
-      .filter((source) => source !== undefined)
-      .map((source) => source.upstream)
-    for (const upstream of [...upstreams, ...(sources.news?.upstreams ?? [])])
-      health.register(upstream.name, () => upstream.health())
+    for (const upstream of upstreamsOf(sources)) health.register(upstream.name, () => upstream.health())
     if (cache) health.register('cache', () => cache.health())
   }
   return { ...sources, cache }
+}
+
+/** Every configured source's upstream (each news feed is its own): what /health and /metrics report on. */
+export function upstreamsOf(sources: Partial<ConfiguredSources>): Upstream[] {
+  return [sources.solana, sources.dexscreener, sources.jupiter, sources.lifi, sources.x, sources.llm]
+    .filter((source) => source !== undefined)
+    .map((source) => source.upstream)
+    .concat(sources.news?.upstreams ?? [])
 }
 
 /** DexScreener's published limit for its pair endpoints (docs.dexscreener.com): 300 requests per minute. */

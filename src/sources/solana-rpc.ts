@@ -106,7 +106,6 @@ export class SolanaSource {
     return this.#refused.has(method)
   }
 
-  /** The methods found refused so far. */
   /**
    * The newest slot any answer of this RPC has carried (`context.slot`, or `getSlot`'s result): the
    * chain's state the service has read up to. Null before the first such answer.
@@ -128,6 +127,7 @@ export class SolanaSource {
     if (this.#latestSlot === null || value > this.#latestSlot) this.#latestSlot = value
   }
 
+  /** The methods found refused so far. */
   get refused(): string[] {
     return [...this.#refused].sort()
   }

@@ -34,7 +34,6 @@ return {allowed, string.format('%.17g', tokens)}`
  */
 export function redisBuckets(client: Redis) {
   const local = new MemoryBuckets()
-  const fallback = (key: string, shape: BucketShape, nowMs: number) => local.take(key, shape, nowMs)
   return {
     async take(key: string, shape: BucketShape, nowMs = Date.now()): Promise<TakeResult> {
       try {
@@ -55,7 +54,7 @@ export function redisBuckets(client: Redis) {
         if (answer[0] === 1) return { allowed: true, remaining: Math.floor(tokens), retryAfterS: 0 }
         return { allowed: false, remaining: 0, retryAfterS: Math.ceil((1 - tokens) / shape.refillPerSecond) }
       } catch {
-        return fallback(key, shape, nowMs)
+        return local.take(key, shape, nowMs)
       }
     },
   }

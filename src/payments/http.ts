@@ -187,8 +187,9 @@ const admitted = new WeakMap<Request, { ticket: Ticket; call: PaidCall }>()
 /**
  * The payment of a priced route, mounted from its manifest entry (routeOptions adds these hooks): the
  * payment is admitted after the request is validated (a bad request is never challenged) and before
- * the handler; after it, a 2xx settles (the receipt goes out in headers; a settlement that fails
- * withholds the result with a 402), anything else releases. A handler that throws: `releaseOnError`.
+ * the handler; once the handler's answer has passed the route's response schema, a 2xx settles (the
+ * receipt goes out in headers; a settlement that fails withholds the result with a 402), anything else
+ * releases. A handler that throws, or an answer that fails its schema (a 500): `releaseOnError`.
  */
 export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
   const callOf = paidCallOf(ctx, spec)
@@ -201,14 +202,27 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
       if (!admission.ok) return answer({ set }, refusalAnswer(ctx.payments, call, admission.refusal))
       admitted.set(request, { ticket: admission.ticket, call })
     },
-    afterHandle: async function settlePayment({ request, set }: Pick<HandlerContext, 'request' | 'set'>) {
+    // Validate, then settle: in mapResponse, not afterHandle. Elysia 1.4 checks an answer against the
+    // route's response schema after every afterHandle hook and before any mapResponse hook (compose.mjs),
+    // so an answer that fails its schema throws to onError — a 500, its payment released there
+    // (`releaseOnError`) — before anything is charged. The check is Elysia's own (its normalisation
+    // included, compiled once per route), so no answer Elysia accepts is refused here, nor the reverse.
+    mapResponse: async function settlePayment({
+      request,
+      set,
+    }: Pick<HandlerContext, 'request' | 'set'>): Promise<Response | undefined> {
       const entry = admitted.get(request)
-      if (!entry) return
+      if (!entry) return undefined
       admitted.delete(request)
       const status = typeof set.status === 'number' ? set.status : 200
       const concluded = await conclude(ctx.payments, entry.ticket, entry.call, status)
-      if (!concluded.ok) return answer({ set }, concluded.answer)
+      if (!concluded.ok) {
+        // The validated answer is withheld: a mapResponse hook replaces it with a Response of its own.
+        const { status: refused, body, headers } = concluded.answer
+        return Response.json(body, { status: refused, headers })
+      }
       Object.assign(set.headers, concluded.headers)
+      return undefined
     },
   }
 }

@@ -17,6 +17,7 @@ import {
   partiallySignTransaction,
 } from '@solana/kit'
 import { x402Client } from '@x402/core/client'
+import { createSIWxPayload, encodeSIWxHeader, SOLANA_MAINNET } from '@x402/extensions/sign-in-with-x'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
@@ -227,8 +228,17 @@ export class Solsentry {
     return this.call('POST /signal/radar', options)
   }
 
-  quote(request: InputOf<'POST /trade/quote'>): Promise<TradeQuote> {
-    return this.call('POST /trade/quote', request)
+  /**
+   * A risk-gated quote and its unsigned transaction (free). With a `job_id`, the request signs in with
+   * `wallet.solana` (a SIGN-IN-WITH-X header): quoting an existing job again needs proof that its
+   * wallet is yours (docs/trade.md "Job ownership"); a new job_id needs none and ignores it.
+   */
+  async quote(request: InputOf<'POST /trade/quote'>): Promise<TradeQuote> {
+    const signer = this.#options.wallet?.solana
+    const path = '/trade/quote'
+    const headers: Record<string, string> =
+      request.job_id && signer ? { 'sign-in-with-x': await this.#signIn(path, signer) } : {}
+    return this.call(`POST ${path}`, request, { headers })
   }
 
   execute(request: InputOf<'POST /trade/execute'>): Promise<OutputOf<'POST /trade/execute'>> {
@@ -292,12 +302,12 @@ export class Solsentry {
   async call<K extends RouteKey>(
     key: K,
     input: InputOf<K>,
-    options: { onReceipt?: (receipt: Receipt) => void } = {},
+    options: { onReceipt?: (receipt: Receipt) => void; headers?: Record<string, string> } = {},
   ): Promise<OutputOf<K>> {
     const [method, pattern] = key.split(' ') as [string, string]
     const args = input as Record<string, unknown>
     const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(args[name] ?? '')))
-    const init: RequestInit = { method, headers: { accept: 'application/json' } }
+    const init: RequestInit = { method, headers: { accept: 'application/json', ...options.headers } }
     if (method === 'POST') {
       init.headers = { ...init.headers, 'content-type': 'application/json' }
       init.body = JSON.stringify(input)
@@ -391,6 +401,30 @@ export class Solsentry {
         return receipt
       },
     }
+  }
+
+  /**
+   * A `SIGN-IN-WITH-X` header (CAIP-122, the x402 sign-in-with-x extension) signed by `signer` for this
+   * service's `path`, issued now: the service checks its domain, its uri and its age. The chain named
+   * is Solana's mainnet whatever the service's network: the service binds a sign-in to its own URL, and
+   * the signature proves the key.
+   */
+  async #signIn(path: string, signer: KeyPairSigner): Promise<string> {
+    const url = `${this.url}${path}`
+    const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
+    const info = {
+      domain: new URL(url).host,
+      uri: url,
+      statement: 'Sign in to quote again a trade job of this wallet',
+      version: '1',
+      nonce,
+      issuedAt: new Date().toISOString(),
+      resources: [url],
+      chainId: SOLANA_MAINNET,
+      type: 'ed25519' as const,
+    }
+    // A @solana/kit KeyPairSigner is the extension's SolanaKitSigner (its types are looser than kit's).
+    return encodeSIWxHeader(await createSIWxPayload(info, signer as never, url))
   }
 
   #svmConfig(): { rpcUrl: string } | undefined {

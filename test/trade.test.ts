@@ -4,9 +4,11 @@ import {
   getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
+  generateKeyPairSigner,
   partiallySignTransaction,
   type KeyPairSigner,
 } from '@solana/kit'
+import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
@@ -21,7 +23,8 @@ import { demoPayer } from '../sandbox/demo-client.ts'
 import { usdcOf } from './support/x402.ts'
 import { describeWithRedis, startRedis } from './support/redis.ts'
 import { WAIVED_PAYMENTS } from './support/payments.ts'
-import { trackingAccountOf } from '../plugins/trade/job.ts'
+import { Jobs, trackingAccountOf } from '../plugins/trade/job.ts'
+import { Solsentry } from '../client/index.ts'
 import { eventually } from './support/eventually.ts'
 
 // The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
@@ -62,23 +65,32 @@ const validate = await openApiValidator({
 const conforms = (method: string, path: string, status: number, body: unknown) =>
   expect(validate(method, path, status, body)).toEqual([])
 
-const post = (path: string, body: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
+const post = (
+  path: string,
+  body: unknown,
+  fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch,
+  headers: Record<string, string> = {},
+) =>
   fetcher(`${running.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   })
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
-async function quote(request: Record<string, unknown> = {}): Promise<{ status: number; body: Json }> {
-  const response = await post('/trade/quote', {
+async function quote(
+  request: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json }> {
+  const body = {
     input_mint: SOL,
     output_mint: mintOf('blue-chip'),
     amount_in: '100000000',
     user_public_key: buyer.address,
     ...request,
-  })
+  }
+  const response = await post('/trade/quote', body, fetch, headers)
   return { status: response.status, body: await response.json() }
 }
 
@@ -502,25 +514,173 @@ describe('one on-chain swap, one job, at most one fee', () => {
     expect((await fees())[0]).toBe(feesBefore[0]! + 150_000n)
   })
 
-  test('a job belongs to the wallet that quoted it: another wallet re-quoting its id gets 409 JOB_CONFLICT and the owner still executes', async () => {
-    const { generateKeyPairSigner } = await import('@solana/kit')
-    const job_id = `owned-${crypto.randomUUID().slice(0, 8)}`
-    const owned = await quote({ job_id })
-    expect(owned.status).toBe(200)
-    const intruder = await generateKeyPairSigner()
-    await sandbox.world.faucet.airdrop(intruder.address, 1_000_000_000n)
-    const hijack = await quote({ job_id, user_public_key: intruder.address })
-    expect(hijack.status).toBe(409)
-    expect(hijack.body).toMatchObject({ error: true, code: 'JOB_CONFLICT', job_id })
-    expect((await statusOf(job_id)).request.user_public_key).toBe(buyer.address)
-    // The owner may quote it again; its execute goes through.
-    const requoted = await quote({ job_id })
-    expect(requoted.status).toBe(200)
-    expect((await execute(job_id, await sign(requoted.body.unsigned_transaction_b64))).status).toBe(200)
-    // Generated ids are 128 random bits, never a sequence.
+  test('generated job ids are 128 random bits, never a sequence', async () => {
     const ids = (await Promise.all([quote(), quote()])).map((answer) => answer.body.job_id)
     for (const id of ids) expect(id).toMatch(/^job_[0-9a-f]{32}$/)
     expect(ids[0]).not.toBe(ids[1])
+  })
+})
+
+describe('job ownership: an existing job is quoted again only with proof of its wallet (SIGN-IN-WITH-X)', () => {
+  const quoteUrl = () => `${running.url}/trade/quote`
+  /** A SIGN-IN-WITH-X header signed by `signer`, built and signed by the official client helpers. */
+  async function signIn(signer: KeyPairSigner, info: { uri?: string; issuedAt?: string } = {}): Promise<string> {
+    const uri = info.uri ?? quoteUrl()
+    const payload = await createSIWxPayload(
+      {
+        domain: new URL(uri).host,
+        uri,
+        statement: 'Sign in to quote again a trade job of this wallet',
+        version: '1',
+        nonce: crypto.randomUUID().replaceAll('-', ''),
+        issuedAt: info.issuedAt ?? new Date().toISOString(),
+        resources: [uri],
+        chainId: offers.solana.network,
+        type: 'ed25519',
+      },
+      // A @solana/kit KeyPairSigner is the extension's SolanaKitSigner (its types are looser than kit's).
+      signer as never,
+      uri,
+    )
+    return encodeSIWxHeader(payload)
+  }
+  const ownedJob = async () => {
+    const job_id = `owned-${crypto.randomUUID().slice(0, 8)}`
+    const owned = await quote({ job_id })
+    expect(owned.status).toBe(200)
+    return { job_id, owned }
+  }
+  /** The job as stored, its transaction included: what a refused re-quote must leave exactly as it was. */
+  const storedJob = async (jobId: string) => (await ctx.store.jobs.get<Json>(jobId))!.job
+  /** Another token and slippage: what an attacker would swap the victim's job to. */
+  const hijacked = { output_mint: mintOf('usdc-stablecoin'), slippage_bps: 1_000 }
+  const expectRefused = (refused: { status: number; body: Json }, job_id: string, reason: string) => {
+    expect(refused.status).toBe(403)
+    conforms('POST', '/trade/quote', 403, refused.body)
+    expect(refused.body).toMatchObject({ error: true, code: 'JOB_OWNER_PROOF_REQUIRED', job_id })
+    expect(refused.body.message).toContain('SIGN-IN-WITH-X')
+    expect(refused.body.message).toContain('without a job_id')
+    expect(refused.body.reason).toContain(reason)
+    expect(JSON.stringify(refused.body)).not.toContain('    at ')
+  }
+
+  test("the attack: re-quoting a victim's job under the victim's key without proof is 403, the job is unchanged, and the victim's signed transaction still executes", async () => {
+    const { job_id, owned } = await ownedJob()
+    const [viewBefore, storedBefore] = [await statusOf(job_id), await storedJob(job_id)]
+
+    const attack = await quote({ job_id, ...hijacked })
+    expectRefused(attack, job_id, 'no SIGN-IN-WITH-X header')
+    // Nothing of the job changed: not its status, request, quote, updated_at, last_attempt, nor transaction.
+    expect(await statusOf(job_id)).toEqual(viewBefore)
+    expect(await storedJob(job_id)).toEqual(storedBefore)
+    expect(viewBefore).toMatchObject({
+      status: 'QUOTED',
+      request: { output_mint: mintOf('blue-chip'), slippage_bps: 50 },
+    })
+
+    const executed = await post(
+      '/trade/execute',
+      { job_id, signed_transaction_b64: await sign(owned.body.unsigned_transaction_b64) },
+      payingFetch,
+    )
+    expect(executed.status).toBe(200)
+    expect(await executed.json()).toMatchObject({ job_id, status: 'CONFIRMED' })
+  })
+
+  test("another wallet's own sign-in, or the owner's for another route or issued too long ago, proves nothing: 403 and the job is unchanged", async () => {
+    const { job_id } = await ownedJob()
+    const attacker = await generateKeyPairSigner()
+    const storedBefore = await storedJob(job_id)
+
+    // Signed by the attacker, naming the victim's key.
+    expectRefused(
+      await quote({ job_id, ...hijacked }, { 'sign-in-with-x': await signIn(attacker) }),
+      job_id,
+      `signed by ${attacker.address}`,
+    )
+    // Signed by the attacker, naming the attacker's key: the job is not theirs either (it was a 409 before).
+    expectRefused(
+      await quote({ job_id, user_public_key: attacker.address }, { 'sign-in-with-x': await signIn(attacker) }),
+      job_id,
+      'another wallet',
+    )
+    // The owner's sign-in for a paid answer (another route), and one issued six minutes ago.
+    expectRefused(
+      await quote(
+        { job_id, ...hijacked },
+        { 'sign-in-with-x': await signIn(buyer, { uri: `${running.url}/scan/quick` }) },
+      ),
+      job_id,
+      'not /trade/quote',
+    )
+    const stale = new Date(Date.now() - 6 * 60_000).toISOString()
+    expectRefused(
+      await quote({ job_id, ...hijacked }, { 'sign-in-with-x': await signIn(buyer, { issuedAt: stale }) }),
+      job_id,
+      'too old',
+    )
+    expect(await storedJob(job_id)).toEqual(storedBefore)
+  })
+
+  test('the owner signed in with the job wallet quotes it again: 200 and the job takes the new terms', async () => {
+    const { job_id, owned } = await ownedJob()
+    const requoted = await quote({ job_id, ...hijacked }, { 'sign-in-with-x': await signIn(buyer) })
+    expect(requoted.status).toBe(200)
+    conforms('POST', '/trade/quote', 200, requoted.body)
+    expect(requoted.body).toMatchObject({ job_id, status: 'QUOTED', quote: hijacked })
+    expect(requoted.body.unsigned_transaction_b64).not.toBe(owned.body.unsigned_transaction_b64)
+    const job = await statusOf(job_id)
+    expect(job).toMatchObject({ status: 'QUOTED', request: { ...hijacked, user_public_key: buyer.address } })
+    expect(job.history.map((entry: Json) => entry.status)).toEqual(['QUOTED', 'QUOTED'])
+    // The SDK signs in with its wallet when it quotes under a job_id.
+    const sdk = new Solsentry({ url: running.url, wallet: { solana: buyer } })
+    const again = await sdk.quote({
+      job_id,
+      input_mint: SOL,
+      output_mint: mintOf('blue-chip'),
+      amount_in: '100000000',
+      user_public_key: buyer.address,
+    })
+    expect(again).toMatchObject({ job_id, status: 'QUOTED', quote: { output_mint: mintOf('blue-chip') } })
+  })
+
+  test('a malformed SIGN-IN-WITH-X is a 403 JSON answer (never a 400 or 500); a new job_id needs no proof', async () => {
+    const { job_id } = await ownedJob()
+    const storedBefore = await storedJob(job_id)
+    const forged = JSON.parse(Buffer.from(await signIn(buyer), 'base64').toString())
+    forged.signature = forged.signature.replace(/^./, (first: string) => (first === '1' ? '2' : '1'))
+    const garbage = [
+      'not a sign-in!',
+      Buffer.from('{"hello": "world"}').toString('base64'),
+      Buffer.from(JSON.stringify(forged)).toString('base64'),
+      Buffer.from(JSON.stringify({ ...forged, chainId: 'eip155:1', uri: 'not a url' })).toString('base64'),
+    ]
+    for (const header of garbage)
+      expectRefused(await quote({ job_id }, { 'sign-in-with-x': header }), job_id, 'proves no wallet')
+    expect(await storedJob(job_id)).toEqual(storedBefore)
+
+    // A first quote under an unused id: the header is not even read.
+    const fresh = `fresh-${crypto.randomUUID().slice(0, 8)}`
+    expect((await quote({ job_id: fresh }, { 'sign-in-with-x': garbage[0]! })).status).toBe(200)
+  })
+
+  test('a quote that found no job cannot overwrite one created while it ran (the store checks the owner again)', async () => {
+    const { job_id } = await ownedJob()
+    const storedBefore = await storedJob(job_id)
+    const jobs = new Jobs(ctx.store.jobs)
+    const outcome = {
+      status: 'QUOTED' as const,
+      quote: null,
+      risk_gate: null,
+      unsigned_transaction_b64: 'AQID',
+      rejection: null,
+      note: 'PASS',
+    }
+    // Written as a new job (no owner proven) under the victim's key, or proven by another wallet.
+    expect(await jobs.quoted(job_id, storedBefore.request, outcome, null)).toBeUndefined()
+    expect(await jobs.quoted(job_id, storedBefore.request, outcome, `Other${'1'.repeat(39)}`)).toBeUndefined()
+    expect(await storedJob(job_id)).toEqual(storedBefore)
+    expect(await jobs.quoted(job_id, storedBefore.request, outcome, buyer.address)).toMatchObject({ job_id })
   })
 })
 

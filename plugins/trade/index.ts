@@ -1,12 +1,13 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
-import { requestIdOf } from '../../src/core/request.ts'
+import { publicOrigin, requestIdOf } from '../../src/core/request.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
 import { ApiError, errorBody } from '../../src/core/errors.ts'
 import { answer, holdPayment } from '../../src/payments/http.ts'
 import { paymentRails } from '../../src/payments/rails.ts'
 import { PaymentGate } from '../../src/payments/gate.ts'
 import { offerableRails } from '../../src/payments/challenge.ts'
+import { verifySignIn } from '../../src/payments/sign-in.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { SCHEMA_VERSION } from '../../src/core/version.ts'
 import { executeTrade } from './execute.ts'
@@ -36,7 +37,11 @@ export function trade(ctx: ServiceContext) {
       quote.path,
       // Handlers destructure what they read: Elysia parses only what a handler names (docs/architecture.md).
       async function tradeQuoteRoute({ request, body, set }) {
-        return answer({ set }, tradeAnswer(await quoteTrade(ctx, jobs, body), requestIdOf(request)))
+        // Proof of a job's wallet, for this service's quote URL as the payment code builds a resource's.
+        const header = request.headers.get('sign-in-with-x')
+        const signedIn = async () =>
+          header === null ? null : verifySignIn(header, `${publicOrigin(ctx, request)}${quote.path}`)
+        return answer({ set }, tradeAnswer(await quoteTrade(ctx, jobs, body, signedIn), requestIdOf(request)))
       },
       routeOptions(ctx, quote),
     )

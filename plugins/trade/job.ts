@@ -71,10 +71,11 @@ export class Jobs {
   }
 
   /**
-   * Records a quote's outcome (QUOTED or REJECTED_*) under `id`: a new job, or a fresh quote of one
-   * that was never broadcast by the same wallet. Undefined when the id belongs to a job executing or
-   * executed, or to another wallet (checked again here: a quote takes seconds, and another wallet may
-   * have taken a fresh id meanwhile).
+   * Records a quote's outcome (QUOTED or REJECTED_*) under `id`: a new job when `owner` is null, or a
+   * fresh quote of one never broadcast whose wallet the caller proved to hold (`owner`, the job's
+   * user_public_key; docs/trade.md "Job ownership"). Undefined when the id belongs to a job executing
+   * or executed, or to a wallet not proven (checked again here: a quote takes seconds, and another
+   * quote may have created the job meanwhile — a caller who found no job proved nothing).
    */
   async quoted(
     id: string,
@@ -87,12 +88,16 @@ export class Jobs {
       rejection: Rejection | null
       note: string | null
     },
+    owner: string | null,
     nowMs = Date.now(),
   ): Promise<TradeJob | undefined> {
     const previous = await this.get(id)
     if (
       previous &&
-      (!REQUOTABLE.includes(previous.status) || previous.request.user_public_key !== request.user_public_key)
+      (!REQUOTABLE.includes(previous.status) ||
+        owner === null ||
+        previous.request.user_public_key !== owner ||
+        request.user_public_key !== owner)
     )
       return undefined
     const at = iso(nowMs)

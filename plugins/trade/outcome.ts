@@ -20,12 +20,17 @@ export type TradeOutcome =
   /** The trade did not go ahead: REJECTED_*, EXPIRED or FAILED, with the rejection. */
   | { kind: 'refused'; job: RefusedJob }
   | { kind: 'job_not_found'; job_id: string }
-  /** The job id belongs to a trade that cannot be quoted again or is still executing, or to another wallet. */
+  /** The job id belongs to a trade that cannot be quoted again or is still executing. */
   | { kind: 'job_conflict'; job_id: string; job_status?: TradeStatus; message?: string }
+  /** An existing job quoted again without proof of its wallet (`reason`: what was missing). */
+  | { kind: 'not_owner'; job_id: string; reason: string }
   /** The fee could not be taken: the payment layer's own answer (402 challenge, 503). */
   | { kind: 'payment'; answer: GateAnswer }
 
-/** An outcome as HTTP: 200, 422 TRADE_REJECTED, 404 JOB_NOT_FOUND, 409 JOB_CONFLICT, or the payment's answer. */
+/**
+ * An outcome as HTTP: 200, 422 TRADE_REJECTED, 404 JOB_NOT_FOUND, 409 JOB_CONFLICT, 403
+ * JOB_OWNER_PROOF_REQUIRED, or the payment's answer.
+ */
 export function tradeAnswer(
   outcome: TradeOutcome,
   requestId: string,
@@ -74,6 +79,14 @@ export function tradeAnswer(
         body: errorBody(new ApiError('JOB_CONFLICT', { message: outcome.message, details }), requestId),
       }
     }
+    case 'not_owner':
+      return {
+        status: 403,
+        body: errorBody(
+          new ApiError('JOB_OWNER_PROOF_REQUIRED', { details: { job_id: outcome.job_id, reason: outcome.reason } }),
+          requestId,
+        ),
+      }
     case 'payment':
       return outcome.answer
   }

@@ -7,8 +7,9 @@ import type { ServiceContext } from '../../src/context.ts'
 import type { JupiterQuote, JupiterSwap } from '../../src/sources/jupiter.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter, UpstreamError } from '../../src/sources/upstream.ts'
+import type { SignIn } from '../../src/payments/sign-in.ts'
 import { blockHeight, spendable } from './chain.ts'
-import { type Jobs, REQUOTABLE, trackingAccountOf } from './job.ts'
+import { type Jobs, REQUOTABLE, type TradeJob, trackingAccountOf } from './job.ts'
 import type { TradeOutcome } from './outcome.ts'
 import { riskGate } from './risk-gate.ts'
 import { rejection, statusOf, type RejectionCode } from './rejections.ts'
@@ -71,7 +72,18 @@ export function newJobId(): string {
   return `job_${crypto.randomUUID().replaceAll('-', '')}`
 }
 
-export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteRequest): Promise<TradeOutcome> {
+/**
+ * What the request's `SIGN-IN-WITH-X` header proves (verifySignIn, for this service's quote URL), or
+ * null without one. Asked only when an existing job is quoted again.
+ */
+export type SignedIn = () => Promise<SignIn | null>
+
+export async function quoteTrade(
+  ctx: ServiceContext,
+  jobs: Jobs,
+  body: QuoteRequest,
+  signedIn: SignedIn,
+): Promise<TradeOutcome> {
   const jobId = body.job_id ?? newJobId()
   const request = {
     input_mint: body.input_mint,
@@ -83,11 +95,13 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
   const previous = await jobs.get(jobId)
   if (previous && !REQUOTABLE.includes(previous.status))
     return { kind: 'job_conflict', job_id: jobId, job_status: previous.status }
-  // A job belongs to the wallet that quoted it: nobody else may re-quote it under their own key.
-  if (previous && previous.request.user_public_key !== request.user_public_key) {
-    const message =
-      'this job_id belongs to another wallet: quote without a job_id (one is generated) or with an id of your own'
-    return { kind: 'job_conflict', job_id: jobId, message }
+  // An existing job is quoted again only with proof of its owner's key (docs/trade.md "Job ownership"):
+  // a public key proves nothing, and job ids may be the caller's own, so neither is a secret.
+  let owner: string | null = null
+  if (previous) {
+    const refused = await notProvenOwner(previous, request.user_public_key, signedIn)
+    if (refused) return { kind: 'not_owner', job_id: jobId, reason: refused }
+    owner = previous.request.user_public_key
   }
 
   const reject = async (
@@ -104,8 +118,8 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
       rejection: refused,
       note: code,
     }
-    const job = await jobs.quoted(jobId, request, outcome)
-    if (!job) return conflict(jobId)
+    const job = await jobs.quoted(jobId, request, outcome, owner)
+    if (!job) return notRecorded(jobs, jobId, owner)
     return { kind: 'refused' as const, job }
   }
 
@@ -241,15 +255,20 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
     lastValid: BigInt(swap.lastValidBlockHeight),
     height: height.ok ? height.value : undefined,
   })
-  const job = await jobs.quoted(jobId, request, {
-    status: 'QUOTED',
-    quote: final,
-    risk_gate: risk,
-    unsigned_transaction_b64: swap.swapTransaction,
-    rejection: null,
-    note: risk.verdict,
-  })
-  if (!job) return conflict(jobId)
+  const job = await jobs.quoted(
+    jobId,
+    request,
+    {
+      status: 'QUOTED',
+      quote: final,
+      risk_gate: risk,
+      unsigned_transaction_b64: swap.swapTransaction,
+      rejection: null,
+      note: risk.verdict,
+    },
+    owner,
+  )
+  if (!job) return notRecorded(jobs, jobId, owner)
   return {
     kind: 'quoted',
     job_id: jobId,
@@ -259,8 +278,29 @@ export async function quoteTrade(ctx: ServiceContext, jobs: Jobs, body: QuoteReq
   }
 }
 
-function conflict(jobId: string): TradeOutcome {
-  return { kind: 'job_conflict', job_id: jobId }
+/**
+ * Why the caller is not proven to own `job` (which they asked to quote again as `wallet`), or null when
+ * they are: the request names the job's wallet and carries a sign-in that wallet signed.
+ */
+async function notProvenOwner(job: TradeJob, wallet: string, signedIn: SignedIn): Promise<string | null> {
+  const owner = job.request.user_public_key
+  if (wallet !== owner) return 'the job was quoted for another wallet than this request names'
+  const proof = await signedIn()
+  if (!proof) return 'no SIGN-IN-WITH-X header'
+  if (!proof.isValid) return `the SIGN-IN-WITH-X header proves no wallet (${proof.invalidReason})`
+  if (proof.address !== owner) return `the SIGN-IN-WITH-X header is signed by ${proof.address}, not by the job's wallet`
+  return null
+}
+
+/**
+ * The quote could not be recorded (Jobs.quoted checks again as it writes): another quote created the
+ * job meanwhile (its owner not proven here), or the job moved on to executing.
+ */
+async function notRecorded(jobs: Jobs, jobId: string, owner: string | null): Promise<TradeOutcome> {
+  const current = await jobs.get(jobId)
+  if (current && REQUOTABLE.includes(current.status) && current.request.user_public_key !== owner)
+    return { kind: 'not_owner', job_id: jobId, reason: 'another quote created this job meanwhile' }
+  return { kind: 'job_conflict', job_id: jobId, ...(current ? { job_status: current.status } : {}) }
 }
 
 /**

@@ -32,6 +32,11 @@ export const ERROR_CATALOGUE = {
     message:
       "this endpoint is the operator's: send its bearer token (METRICS_TOKEN), or call it from the service's own host",
   },
+  JOB_OWNER_PROOF_REQUIRED: {
+    status: 403,
+    message:
+      "this job_id is taken: only its wallet may quote it again. Sign in with the job's wallet (a fresh SIGN-IN-WITH-X header signed by its user_public_key for this service's /trade/quote URL), or quote without a job_id (one is generated)",
+  },
   NOT_FOUND: {
     status: 404,
     message: 'no such route: see /openapi.json or /llm.txt for the routes this service serves',

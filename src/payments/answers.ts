@@ -11,12 +11,7 @@
  * Both keep answers ANSWER_RETENTION_MS in the store (SQLite, or Redis shared by every instance).
  */
 import { declarePaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier'
-import {
-  buildSIWxSchema,
-  parseSIWxHeader,
-  validateSIWxMessage,
-  verifySIWxSignature,
-} from '@x402/extensions/sign-in-with-x'
+import { buildSIWxSchema } from '@x402/extensions/sign-in-with-x'
 import { sha256Hex } from '../attest/attestation.ts'
 import { ApiError, STORE_RETRY_AFTER_S } from '../core/errors.ts'
 import type { RequestMeta } from '../core/request.ts'
@@ -24,11 +19,10 @@ import type { Logger } from '../core/logger.ts'
 import type { AnswerStore, StoredAnswer } from '../store/answers.ts'
 import { receiptOf } from './http.ts'
 import { readPayment } from './payment-header.ts'
+import { SIWX_MAX_AGE_MS, verifySignIn } from './sign-in.ts'
 
 /** How long a paid answer is kept for retries and re-fetching. */
 export const ANSWER_RETENTION_MS = 24 * 60 * 60_000
-/** A sign-in message older than this is refused (its issuedAt). */
-export const SIWX_MAX_AGE_MS = 5 * 60_000
 /** A retry waits at most this long for the first run of its payment id to answer. */
 const WAIT_FOR_FIRST_MS = 60_000
 const WAIT_POLL_MS = 100
@@ -220,22 +214,13 @@ export class AnswerKeeper {
   }
 }
 
-/** The wallet a `SIGN-IN-WITH-X` header proves, for this resource; a bad one is a 401-like 400. */
+/** The wallet a `SIGN-IN-WITH-X` header proves, for this resource (verifySignIn); a bad one is a 401-like 400. */
 async function signedInPayer(header: string, resourceUrl: string): Promise<string> {
-  const refuse = (why: string) =>
-    new ApiError('INVALID_REQUEST', {
-      message: `the SIGN-IN-WITH-X header does not sign you in (${why}): sign a fresh message from the 402's sign-in-with-x offer`,
+  const signedIn = await verifySignIn(header, resourceUrl)
+  if (!signedIn.isValid)
+    throw new ApiError('INVALID_REQUEST', {
+      message: `the SIGN-IN-WITH-X header does not sign you in (${signedIn.invalidReason}): sign a fresh message from the 402's sign-in-with-x offer`,
       details: { field: 'sign-in-with-x' },
     })
-  let payload: ReturnType<typeof parseSIWxHeader>
-  try {
-    payload = parseSIWxHeader(header)
-  } catch (error) {
-    throw refuse((error as Error).message)
-  }
-  const valid = await validateSIWxMessage(payload, new URL(resourceUrl), { maxAge: SIWX_MAX_AGE_MS })
-  if (!valid.isValid) throw refuse(valid.invalidMessage)
-  const verified = await verifySIWxSignature(payload)
-  if (!verified.isValid) throw refuse(verified.invalidMessage)
-  return verified.payer
+  return signedIn.address
 }

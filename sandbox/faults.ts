@@ -3,8 +3,22 @@
  * per server and route (a JSON-RPC method, or a path prefix of the DexScreener/Jupiter stand-ins).
  * Set programmatically (tests) or with SANDBOX_FAULTS, a JSON object such as
  * `{"rpc:getTokenLargestAccounts": {"kind": "slow", "delayMs": 8000}, "dexscreener:/token-pairs": {"kind": "rate_limited"}}`.
+ *
+ * The facilitator's own reads of the chains are `facilitator-rpc:<JSON-RPC method>` (Solana and the
+ * EVM chain alike): `{"facilitator-rpc:getSignatureStatuses": {"kind": "server_error"}}` makes it send a
+ * settlement it then cannot confirm, as a hosted facilitator whose RPC fails answers
+ * (`settlement_pending` with the transaction). `{"facilitator:/settle": {"kind": "settlement_pending"}}`
+ * settles for real and answers `settlement_pending` (its confirmation timed out).
  */
-export type FaultKind = 'down' | 'slow' | 'rate_limited' | 'server_error' | 'malformed_json' | 'wrong_shape'
+export type FaultKind =
+  | 'down'
+  | 'slow'
+  | 'rate_limited'
+  | 'server_error'
+  | 'malformed_json'
+  | 'wrong_shape'
+  /** Facilitator `/settle` only: the transfer is sent and lands, the answer says `settlement_pending`. */
+  | 'settlement_pending'
 
 export interface Fault {
   kind: FaultKind
@@ -12,9 +26,18 @@ export interface Fault {
   delayMs?: number
 }
 
-export type SandboxServer = 'rpc' | 'dexscreener' | 'jupiter' | 'lifi' | 'facilitator' | 'news' | 'model'
+const SERVERS = ['rpc', 'dexscreener', 'jupiter', 'lifi', 'facilitator', 'facilitator-rpc', 'news', 'model'] as const
+export type SandboxServer = (typeof SERVERS)[number]
 
-const KINDS: readonly FaultKind[] = ['down', 'slow', 'rate_limited', 'server_error', 'malformed_json', 'wrong_shape']
+const KINDS: readonly FaultKind[] = [
+  'down',
+  'slow',
+  'rate_limited',
+  'server_error',
+  'malformed_json',
+  'wrong_shape',
+  'settlement_pending',
+]
 
 /** Faults by `server:route`, and counts of the requests each server received. */
 export class FaultPlan {
@@ -37,8 +60,7 @@ export class FaultPlan {
     }
     for (const [key, fault] of Object.entries(parsed as Record<string, Fault>)) {
       const [server, route] = key.split(/:(.*)/s) as [string, string | undefined]
-      if (!['rpc', 'dexscreener', 'jupiter', 'lifi', 'facilitator', 'news', 'model'].includes(server) || !route)
-        throw new Error(`SANDBOX_FAULTS: bad key "${key}"`)
+      if (!SERVERS.includes(server as SandboxServer) || !route) throw new Error(`SANDBOX_FAULTS: bad key "${key}"`)
       if (!KINDS.includes(fault?.kind))
         throw new Error(`SANDBOX_FAULTS: "${key}" needs a kind among ${KINDS.join(', ')}`)
       plan.set(server as SandboxServer, route, fault)
@@ -108,5 +130,8 @@ export async function faultResponse(
       return new Response('{"jsonrpc":"2.0","result":{"value":[', { headers: { 'content-type': 'application/json' } })
     case 'wrong_shape':
       return new Response(JSON.stringify(wrongShape), { headers: { 'content-type': 'application/json' } })
+    case 'settlement_pending':
+      // Answered by the facilitator itself, after it settled (sandbox/facilitator/index.ts).
+      return undefined
   }
 }

@@ -19,7 +19,7 @@ import { FaultPlan } from './faults.ts'
 import { serveStandIn } from './http-server.ts'
 import type { SandboxOptions } from './options.ts'
 import { accountParser } from './rpc/parsers.ts'
-import { startRpcServer } from './rpc/server.ts'
+import { FACILITATOR_RPC_PATH, startRpcServer } from './rpc/server.ts'
 import type { IssuerRegistryFile } from '../src/onchain/issuers.ts'
 import { type SandboxRpcProfile, sandboxRpcProfile } from './rpc/profiles.ts'
 import { trusted } from './world/addresses.ts'
@@ -52,7 +52,7 @@ export interface SandboxWorldFile {
     solana: { network: string; asset: string; pay_to: string; fee_payer: string }
     base: { network: string; asset: string; asset_domain: string; pay_to: string; facilitator: string }
   }
-  faucet: { sol: string; usdc: string; eth: string; evm_usdc: string }
+  faucet: { sol: string; usdc: string; eth: string; evm_usdc: string; dust: string }
   buyer: { address: string; keypair_path: string; sol: number; usdc: number }
   /** The demo buyer on the EVM rail: a funded anvil account (sandbox only; never use this key elsewhere). */
   evm_buyer: { address: string; private_key: string; usdc: number }
@@ -156,6 +156,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       parse: accountParser(world.chain),
       airdrop: (to, amount) => world.faucet.airdrop(to, amount),
       airdropUsdc,
+      dust: (to, count) => world.faucet.dust(to, count),
       genesisHash: GENESIS_HASH,
       profile: rpcProfile,
     },
@@ -177,14 +178,15 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
   await world.faucet.airdrop(feePayer.address, solToLamports(10))
   const treasury = await world.signer('service-treasury')
   await airdropUsdc(treasury.address, 0n)
-  const x402 = createSandboxFacilitator(feePayer, rpc.url, {
-    chain: evm.chain,
-    network: evm.network as `${string}:${string}`,
-    privateKey: evm.facilitatorKey,
-  })
+  const x402 = createSandboxFacilitator(
+    feePayer,
+    `${rpc.url}${FACILITATOR_RPC_PATH}`,
+    { chain: evm.chain, network: evm.network as `${string}:${string}`, privateKey: evm.facilitatorKey },
+    faults,
+  )
   const facilitator = serve(
     'facilitator',
-    (_, request) => handleFacilitatorRequest(x402, request),
+    (_, request) => handleFacilitatorRequest(x402, request, faults),
     options.facilitatorPort,
   )
 
@@ -230,6 +232,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     faucet: {
       sol: `JSON-RPC requestAirdrop on ${rpc.url}`,
       usdc: `JSON-RPC requestUsdcAirdrop [address, amount in atomic units] on ${rpc.url}`,
+      dust: `JSON-RPC requestDustFlood [address, count up to 5000] on ${rpc.url}: that many dust transfers to the address, burying its own transactions`,
       eth: `JSON-RPC anvil_setBalance [address, wei as hex] on ${evm.url}`,
       evm_usdc: `mint(address, uint256) on ${evm.usdc}, sent by evm_usdc_issuer`,
     },

@@ -159,3 +159,56 @@ describe('a facilitator that does not answer is an outage, found fast', () => {
     }
   })
 })
+
+describe('money that moved is never lost (issue 27), over HTTP with the v1 client', () => {
+  const quickBody = () => ({ token_address: mintOf('blue-chip') })
+
+  test("the v1 scheme's RPC fails its status check after sending (it answers transaction_failed, naming no transaction): withheld, found on chain, collected once", async () => {
+    const v1 = await recordingV1Client()
+    const before = await treasury()
+    sandbox.faults.set('facilitator-rpc', 'getSignatureStatuses', { kind: 'server_error' })
+    const withheld = await post('/scan/quick', quickBody(), {}, v1.fetch)
+    sandbox.faults.clear()
+    // @x402/svm's ExactSvmSchemeV1 sent the transfer, then answered a failure with no transaction.
+    expect(withheld.status).toBe(402)
+    expect(((await withheld.json()) as { message: string }).message).toContain(
+      'which does not say whether the transfer was sent',
+    )
+    expect(await treasury()).toBe(before + 20_000n)
+    expect(await gate.resolvePending()).toMatchObject({ credited: 1, failed: 0 })
+    const payment = v1.sent.at(-1)!
+    const collected = await post('/scan/quick', quickBody(), { 'x-payment': payment })
+    expect(collected.status).toBe(200)
+    const receipt = JSON.parse(Buffer.from(collected.headers.get('payment-response')!, 'base64').toString())
+    expect(receipt).toMatchObject({ success: true, transaction: expect.any(String) })
+    // Used: presented again, refused, and nothing more moves.
+    expect((await post('/scan/quick', quickBody(), { 'x-payment': payment })).status).toBe(402)
+    expect(await treasury()).toBe(before + 20_000n)
+  })
+
+  test('a payment without a memo, left pending, then its payer buried under 500 dust transfers: found, and collected once', async () => {
+    const v1 = await recordingV1Client()
+    const before = await treasury()
+    sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
+    expect((await post('/scan/quick', quickBody(), {}, v1.fetch)).status).toBe(402)
+    await eventually('the settlement on chain', treasury, (balance) => balance !== before, { timeoutMs: 10_000 })
+    sandbox.faults.clear()
+    const flood = await fetch(urls.rpc, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'requestDustFlood',
+        params: [sandbox.file.buyer.address, 500],
+      }),
+    })
+    expect(await flood.json()).toMatchObject({ result: { count: 500 } })
+    // Its blockhash expired: not found would now read "never can", so it has to be found.
+    for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
+    expect(await gate.resolvePending()).toMatchObject({ credited: 1, failed: 0 })
+    expect((await post('/scan/quick', quickBody(), { 'x-payment': v1.sent.at(-1)! })).status).toBe(200)
+    expect((await post('/scan/quick', quickBody(), { 'x-payment': v1.sent.at(-1)! })).status).toBe(402)
+    expect(await treasury()).toBe(before + 20_000n)
+  })
+})

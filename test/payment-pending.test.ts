@@ -100,3 +100,163 @@ describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
     expect(await rail.treasury()).toBe(before)
   })
 })
+
+// A facilitator that sent the transfer but could not confirm it answers `settlement_pending` with the
+// transaction (the official schemes do, when their RPC fails them or their confirmation times out):
+// the money moved, so the chain decides, never the answer. This gate waits for settlements as the
+// service does (40 s), so the facilitator's own answer arrives.
+const patient = await sandboxGate(sandbox, {
+  checker: new SettlementChecker({
+    solana: new SolanaSource({ url: sandbox.file.urls.rpc }).rpc(new CallMeter()),
+    evm: new HttpJsonSource({ name: 'base_rpc', baseUrl: sandbox.evm.url }),
+  }),
+})
+afterAll(() => patient.close())
+
+/** A payment for the patient gate on `rail`, and its ledger key. */
+async function patientPayment(rail: PayingRail): Promise<{ header: string; key: string }> {
+  const header = await payFor(patient.gate, rail)
+  const read = readPayment(new Headers({ 'x-payment': header }))
+  if (read.kind !== 'payment') throw new Error('unreadable payment')
+  const network = read.payment.x402Version === 2 ? read.payment.accepted.network : read.payment.network
+  return { header, key: paymentKey(read.payment, network)! }
+}
+
+/** The facilitator's read of its settlement's outcome, per rail (what a failing provider refuses it). */
+const STATUS_READ = { solana: 'getSignatureStatuses', 'base (anvil)': 'eth_getTransactionReceipt' } as const
+
+describe.each(RAILS)('"settlement pending" on $name: the transfer was sent', (rail) => {
+  const receiptOf = (headers: Record<string, string>) =>
+    JSON.parse(Buffer.from(headers['payment-response']!, 'base64').toString()) as Record<string, unknown>
+
+  test("the facilitator's RPC fails its status check: the service reads the chain, delivers the answer, charges once", async () => {
+    const { header, key } = await patientPayment(rail)
+    const before = await rail.treasury()
+    sandbox.faults.set('facilitator-rpc', STATUS_READ[rail.name as keyof typeof STATUS_READ], { kind: 'server_error' })
+    const answer = await runPaid(patient.gate, call({ 'x-payment': header }), ok)
+    expect(answer.status).toBe(200)
+    const record = (await patient.store.ledger.get(key))!
+    expect(record).toMatchObject({ state: 'settled', reason: expect.stringContaining('settlement_pending') })
+    expect(receiptOf(answer.headers)).toMatchObject({ success: true, transaction: record.transaction })
+    expect(await rail.treasury()).toBe(before + 20_000n)
+    // Used: presented again, refused, and nothing more moves.
+    const again = await runPaid(patient.gate, call({ 'x-payment': header }), ok)
+    expect(again.status).toBe(402)
+    expect((again.body as { message: string }).message).toContain('already used')
+    expect(await rail.treasury()).toBe(before + 20_000n)
+  })
+
+  test('the facilitator settles and answers settlement_pending (its confirmation timed out): answered, charged once', async () => {
+    const { header, key } = await patientPayment(rail)
+    const before = await rail.treasury()
+    sandbox.faults.set('facilitator', '/settle', { kind: 'settlement_pending' })
+    const answer = await runPaid(patient.gate, call({ 'x-payment': header }), ok)
+    expect(answer.status).toBe(200)
+    expect(await patient.store.ledger.get(key)).toMatchObject({ state: 'settled' })
+    expect(await rail.treasury()).toBe(before + 20_000n)
+  })
+})
+
+test('"settlement pending" on solana while the chain cannot be read here either: withheld, then collected by presenting the payment again, charged once', async () => {
+  const rail = RAILS.find((paying) => paying.name === 'solana')!
+  const { header, key } = await patientPayment(rail)
+  const before = await rail.treasury()
+  // Every status read fails, the facilitator's and the service's: nobody can confirm the transfer it sent.
+  sandbox.faults.set('rpc', 'getSignatureStatuses', { kind: 'server_error' })
+  const withheld = await runPaid(patient.gate, call({ 'x-payment': header }), ok)
+  expect(withheld.status).toBe(402)
+  expect((withheld.body as { message: string }).message).toContain(
+    'present the same payment with the same request again',
+  )
+  const pending = (await patient.store.ledger.get(key))!
+  expect(pending).toMatchObject({
+    state: 'pending',
+    transaction: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/),
+  })
+  // The money moved although nobody could confirm it.
+  expect(await rail.treasury()).toBe(before + 20_000n)
+  // Still unreadable: presenting it again is told to wait, and changes nothing.
+  const early = await runPaid(patient.gate, call({ 'x-payment': header }), ok)
+  expect((early.body as { message: string }).message).toContain('outcome is being read from the chain')
+  expect((await patient.store.ledger.get(key))?.state).toBe('pending')
+
+  sandbox.faults.clear()
+  // The chain answers again: the same payment with the same request collects the answer (the status
+  // reader's breaker may still be cooling down: asked until it answers).
+  const collected = await eventually(
+    'the withheld answer collected',
+    () => runPaid(patient.gate, call({ 'x-payment': header }), ok),
+    (answer) => answer.status === 200,
+    { timeoutMs: 20_000, intervalMs: 1_000 },
+  )
+  expect(JSON.parse(Buffer.from(collected.headers['payment-response']!, 'base64').toString())).toMatchObject({
+    success: true,
+    transaction: pending.transaction,
+  })
+  expect((await patient.store.ledger.get(key))?.state).toBe('settled')
+  expect(await rail.treasury()).toBe(before + 20_000n)
+  expect((await runPaid(patient.gate, call({ 'x-payment': header }), ok)).status).toBe(402)
+})
+
+describe('a payer buried under dust: the on-chain check reads the whole window, not a fixed count', () => {
+  const rail = RAILS.find((paying) => paying.name === 'solana')!
+  const flood = async (count: number) => {
+    const response = await fetch(sandbox.file.urls.rpc, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'requestDustFlood', params: [rail.payer, count] }),
+    })
+    expect(((await response.json()) as { result: { count: number } }).result.count).toBe(count)
+  }
+
+  test('settled, then 500 dust transfers to the payer: still found and credited', async () => {
+    const { header, key } = await payWith(rail)
+    const before = await rail.treasury()
+    sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 700 })
+    expect((await runPaid(gate, call({ 'x-payment': header }), ok)).status).toBe(402)
+    await eventually('the settlement on chain', rail.treasury, (balance) => balance !== before, { timeoutMs: 10_000 })
+    await flood(500)
+    // Past its blockhash's life too: "not found" would now read as "never can", so it must be found.
+    for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
+    expect(await gate.resolvePending()).toMatchObject({ credited: 1, failed: 0 })
+    expect(await store.ledger.get(key)).toMatchObject({ state: 'credited' })
+    expect((await runPaid(gate, call({ 'x-payment': header }), ok)).status).toBe(200)
+    expect(await rail.treasury()).toBe(before + 20_000n)
+  })
+
+  test('more history than one check may read: it resumes where it stopped, and finds it', async () => {
+    // A checker allowed one page per check: 2 100 newer transactions take three checks.
+    const slow = await sandboxGate(sandbox, {
+      facilitator: { settleTimeoutMs: 300 },
+      checker: new SettlementChecker({
+        solana: new SolanaSource({ url: sandbox.file.urls.rpc }).rpc(new CallMeter()),
+        searchBudgetMs: 0,
+      }),
+    })
+    try {
+      const header = await payFor(slow.gate, rail)
+      const read = readPayment(new Headers({ 'x-payment': header }))
+      if (read.kind !== 'payment' || read.payment.x402Version !== 2) throw new Error('unreadable payment')
+      const key = paymentKey(read.payment, read.payment.accepted.network)!
+      const before = await rail.treasury()
+      sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 700 })
+      expect((await runPaid(slow.gate, call({ 'x-payment': header }), ok)).status).toBe(402)
+      await eventually('the settlement on chain', rail.treasury, (balance) => balance !== before, { timeoutMs: 10_000 })
+      await flood(2_100)
+      for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
+      const passes = [
+        await slow.gate.resolvePending(),
+        await slow.gate.resolvePending(),
+        await slow.gate.resolvePending(),
+      ]
+      expect(passes).toEqual([
+        { credited: 0, failed: 0, pending: 1 },
+        { credited: 0, failed: 0, pending: 1 },
+        { credited: 1, failed: 0, pending: 0 },
+      ])
+      expect((await slow.store.ledger.get(key))?.state).toBe('credited')
+    } finally {
+      await slow.close()
+    }
+  })
+})

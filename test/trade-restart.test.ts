@@ -1,9 +1,10 @@
-import { expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { restartableService } from './support/launch.ts'
 import { eventually } from './support/eventually.ts'
+import { usdcOf } from './support/x402.ts'
 
 // The service as a process on the sandbox, killed (SIGKILL) while a trade's fee is settling, then restarted:
 // the job's status must say what the chain says of the money.
@@ -91,3 +92,63 @@ test('killed while the execute fee settles: after the restart the job reads CONF
     await second?.child.exited
   }
 }, 60_000)
+
+// The fee's facilitator sent the settlement but its RPC failed its status check, so it answered
+// `settlement_pending` with the transaction: the money moved, so the fee reads settled, charged once.
+describe.each([
+  { rail: 'solana', status: 'getSignatureStatuses', treasury: () => usdcOf(sandbox, offers.solana.pay_to) },
+  { rail: 'base', status: 'eth_getTransactionReceipt', treasury },
+] as const)(
+  'a fee whose settlement the facilitator could not confirm ($rail)',
+  ({ rail, status, treasury: balance }) => {
+    test('CONFIRMED with its fee settled, as on chain; charged once', async () => {
+      const running = await service()
+      try {
+        const accepted = async () =>
+          (
+            (await (await fetch(`${running.url}/trade/currencies`)).json()) as {
+              currencies: { chain: string; accepted: boolean }[]
+            }
+          ).currencies
+        await eventually(`the ${rail} rail offered`, accepted, (currencies) =>
+          currencies.some((entry) => entry.chain === rail && entry.accepted),
+        )
+        const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
+        const quoted = (await (
+          await post(`${running.url}/trade/quote`, {
+            input_mint: 'So11111111111111111111111111111111111111112',
+            output_mint: mint,
+            amount_in: '10000000',
+            user_public_key: buyer.address,
+          })
+        ).json()) as { job_id: string; unsigned_transaction_b64: string }
+        const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
+        const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+        const before = await balance()
+        const paying = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, rail)).client)
+
+        sandbox.faults.set('facilitator-rpc', status, { kind: 'server_error' })
+        const executed = await post(
+          `${running.url}/trade/execute`,
+          { job_id: quoted.job_id, signed_transaction_b64: signed },
+          paying,
+        )
+        sandbox.faults.clear()
+        expect(executed.status).toBe(200)
+        expect(await executed.json()).toMatchObject({ status: 'CONFIRMED' })
+        expect(await balance()).toBe(before + 150_000n)
+        const job = (await (await fetch(`${running.url}/trade/status/${quoted.job_id}`)).json()) as {
+          fee: { status: string; amount: string; transaction: string | null }
+        }
+        expect(job.fee).toMatchObject({ status: 'settled', amount: '150000', transaction: expect.any(String) })
+        expect(ledger().filter((row) => row.reason?.includes('settlement_pending'))).toContainEqual(
+          expect.objectContaining({ state: 'settled', tx: job.fee.transaction }),
+        )
+      } finally {
+        sandbox.faults.clear()
+        running.child.kill('SIGTERM')
+        await running.child.exited
+      }
+    }, 60_000)
+  },
+)

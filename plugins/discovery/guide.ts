@@ -9,8 +9,10 @@ export const HTTP_PAYMENT = [
   '`accepts[]` (scheme, network, maxAmountRequired in USDC atomic units, asset, payTo). Sign a payment for one',
   'offer and repeat the identical request with it in the X-PAYMENT header; the receipt comes back in',
   'X-PAYMENT-RESPONSE. A call that fails is not charged, and a payment pays for one call only. If a paid call',
-  'answers 402 saying its settlement is "not known yet", present the same payment again with the same request',
-  'once the chain shows it: that call is owed, once (on any other request the payment is refused).',
+  'answers 402 saying its settlement is "not known yet" or "not confirmed yet" (the money may have moved), present',
+  'the same payment again with the same request a minute later: if the chain shows it settled, that call is',
+  'answered, once, without paying again (on any other request the payment is refused); if it never can, you',
+  'are told so and nothing was charged.',
 ]
 
 /** How a paid tool is paid over MCP (x402's MCP transport). */
@@ -22,7 +24,8 @@ export const MCP_PAYMENT = [
 
 /** Trades, as a caller must know them. */
 export const TRADES = [
-  "Trades: a job_id belongs to the wallet that quoted it; each job's transaction is its own; the execute fee",
+  'Trades: a job_id belongs to the wallet that quoted it (quoting an existing job again needs a SIGN-IN-WITH-X',
+  "header signed by that wallet, else 403); each job's transaction is its own; the execute fee",
   'is charged once, on confirmation, and GET /trade/status/{job_id} reports it as it stands on chain.',
 ]
 

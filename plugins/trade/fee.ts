@@ -56,7 +56,7 @@ export async function feeOnRecord(ctx: ServiceContext, job: TradeJob): Promise<F
     case 'pending':
       return fee(
         'pending',
-        "the fee's settlement was sent but its answer was lost (the service stopped or the facilitator was slow); its outcome is being read from the chain: poll again",
+        "the fee's settlement was sent but is not confirmed (the facilitator answered settlement_pending or did not answer, or the service stopped); its outcome is being read from the chain: poll again",
         record,
       )
     case 'cancelled':

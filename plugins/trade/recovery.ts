@@ -5,6 +5,7 @@
  */
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
 import type { ServiceContext } from '../../src/context.ts'
+import { bigintSafe } from '../../src/onchain/bigint-json.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { blockhashValid, status as landingOf } from './chain.ts'
 import { feeOnRecord } from './fee.ts'
@@ -105,9 +106,4 @@ export async function resolveJob(
     ctx.logger.warn({ job_id: job.job_id, err: (error as Error).message }, 'cannot resolve an orphaned execute yet')
   }
   return job
-}
-
-/** JSON.stringify replacer for chain errors carrying bigints. */
-export function bigintSafe(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? value.toString() : value
 }

@@ -37,4 +37,15 @@ export class Faucet {
     })
     return (await execute(this.chain, this.signer, [instruction])).signature
   }
+
+  /**
+   * `count` separate dust transfers to `to` (1, 2, 3… lamports, so no two are the same transaction),
+   * each a transaction in its history: what anyone can do to a wallet to bury its own transactions
+   * under newer ones. Resolves to their signatures, oldest first.
+   */
+  async dust(to: string, count: number): Promise<string[]> {
+    const signatures: string[] = []
+    for (let i = 1; i <= count; i++) signatures.push(await this.airdrop(to, BigInt(i)))
+    return signatures
+  }
 }

@@ -17,6 +17,7 @@ import {
   type AccountEncoding,
   type AccountParser,
 } from './encode.ts'
+import { memoOfWire } from './memo.ts'
 import { Params } from './params.ts'
 import { invalidParams, RPC_ERRORS, RpcError } from './rpc-error.ts'
 
@@ -31,6 +32,8 @@ export interface RpcContext {
   airdrop(to: string, lamports: bigint): Promise<string>
   /** Mints sandbox USDC (atomic units) to `to`'s associated account; absent when the world has no USDC. */
   airdropUsdc?(to: string, amount: bigint): Promise<string>
+  /** Sandbox-only: `count` dust transfers to an address (Faucet.dust). */
+  dust?(to: string, count: number): Promise<string[]>
   genesisHash: string
   /** How the server behaves as a provider (refusals, rate limits); absent: open, like a local validator. */
   profile?: SandboxRpcProfile
@@ -245,7 +248,7 @@ export const METHODS: Record<string, Handler> = {
         signature,
         slot: stored.slot,
         err: stored.meta.err,
-        memo: null,
+        memo: memoOfWire(stored.wire),
         blockTime: BigInt(stored.blockTime),
         confirmationStatus: 'finalized',
       }
@@ -353,6 +356,19 @@ export const METHODS: Record<string, Handler> = {
     return ctx.airdropUsdc(to, amount)
   },
 
+  /**
+   * Sandbox-only: buries an address's own transactions under `count` (1 to MAX_DUST_FLOOD) dust
+   * transfers, as anyone can on mainnet; answers how many were sent and the newest signature.
+   */
+  requestDustFlood: async (params, ctx) => {
+    const to = params.pubkey(0)
+    const count = Number(params.u64(1))
+    if (!ctx.dust) throw new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, 'Method not found')
+    if (count < 1 || count > MAX_DUST_FLOOD) throw invalidParams(`count must be 1 to ${MAX_DUST_FLOOD}`)
+    const signatures = await ctx.dust(to, count)
+    return { count: signatures.length, newest: signatures.at(-1) }
+  },
+
   requestAirdrop: (params, ctx) => {
     const to = params.pubkey(0)
     const amount = params.u64(1)
@@ -360,6 +376,9 @@ export const METHODS: Record<string, Handler> = {
     return ctx.airdrop(to, amount)
   },
 }
+
+/** The most dust transfers one `requestDustFlood` sends (a few seconds of the sandbox chain's work). */
+const MAX_DUST_FLOOD = 5_000
 
 function programAccountFilter(filter: unknown): (data: Uint8Array | ArrayLike<number>) => boolean {
   const value = filter as { dataSize?: unknown; memcmp?: { offset?: unknown; bytes?: unknown; encoding?: unknown } }

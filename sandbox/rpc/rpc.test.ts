@@ -57,6 +57,7 @@ beforeAll(async () => {
       chain,
       parse: () => undefined,
       airdrop: (to, amount) => faucet.airdrop(to, amount),
+      dust: (to, count) => faucet.dust(to, count),
       genesisHash: 'sandbox-genesis',
     },
     { hostname: '127.0.0.1', port: 0, wsPort: 0 },
@@ -254,6 +255,46 @@ describe('history', () => {
     expect<unknown>(before.map((entry) => entry.signature)).toEqual([all[1]!.signature])
     const until = await rpc.getSignaturesForAddress(ataB, { until: all[1]!.signature }).send()
     expect<unknown>(until.map((entry) => entry.signature)).toEqual([all[0]!.signature])
+  })
+
+  test("getSignaturesForAddress writes a transaction's memos as the validator does: [bytes] text, joined with '; '", async () => {
+    const memo = (text: string, program: string) => ({
+      programAddress: address(program),
+      accounts: [],
+      data: new TextEncoder().encode(text),
+    })
+    const { signature } = await execute(chain, payer, [
+      memo('héllo', 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'),
+      memo('x402', 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo'),
+    ])
+    const [newest] = await rpc.getSignaturesForAddress(payer.address, { limit: 1 }).send()
+    expect<unknown>(newest?.signature).toBe(signature)
+    expect<unknown>(newest?.memo).toBe('[6] héllo; [4] x402')
+    // Without a memo instruction: null, as in the recorded mainnet answer.
+    const [transfer] = await rpc.getSignaturesForAddress(ataB, { limit: 1 }).send()
+    expect<unknown>(transfer?.memo).toBeNull()
+  })
+
+  test('requestDustFlood buries an address under that many distinct transfers, newest first', async () => {
+    const wallet = await generateKeyPairSigner()
+    await rpc.requestAirdrop(wallet.address, lamports(1_000_000_000n)).send()
+    const flood = (count: number) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'requestDustFlood', params: [wallet.address, count] }),
+      }).then(
+        (response) =>
+          response.json() as Promise<{ result?: { count: number; newest: string }; error?: { code: number } }>,
+      )
+    const answer = await flood(50)
+    expect<unknown>(answer.result?.count).toBe(50)
+    const history = await rpc.getSignaturesForAddress(wallet.address).send()
+    expect<unknown>(history).toHaveLength(51)
+    expect<unknown>(history[0]?.signature).toBe(answer.result?.newest)
+    expect<unknown>(new Set(history.map((entry) => entry.signature)).size).toBe(51)
+    expect<unknown>((await flood(0)).error?.code).toBe(-32602)
+    expect<unknown>((await flood(5_001)).error?.code).toBe(-32602)
   })
 
   test('getTransaction in json with balances, token balances, fee and logs', async () => {

@@ -93,6 +93,9 @@ export async function handleRpcRequest(ctx: RpcContext, request: JsonRpcRequest)
  * `GET /health`), subscriptions over WebSocket on `wsPort` (signature and slot notifications, what
  * @solana/kit's send-and-confirm needs).
  */
+/** The path the sandbox's facilitator reads the chain at: the same RPC, with faults of its own (`facilitator-rpc:`). */
+export const FACILITATOR_RPC_PATH = '/facilitator'
+
 export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, faults?: FaultPlan): RunningRpcServer {
   const http = Bun.serve({
     hostname: options.hostname,
@@ -136,7 +139,15 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
     if (faults) {
       faults.count('rpc')
       for (const call of calls) faults.count(`rpc:${String(call?.method)}`)
-      const fault = calls.map((call) => faults.match('rpc', String(call?.method))).find(Boolean)
+      // The facilitator reads the chain at its own path, so its reads can fail alone (faults.ts).
+      const ofFacilitator = pathname === FACILITATOR_RPC_PATH
+      const fault = calls
+        .map(
+          (call) =>
+            (ofFacilitator ? faults.match('facilitator-rpc', String(call?.method)) : undefined) ??
+            faults.match('rpc', String(call?.method)),
+        )
+        .find(Boolean)
       const wrongShape = calls.map((call) => ({
         jsonrpc: '2.0',
         id: call?.id ?? null,

@@ -181,3 +181,29 @@ async function refusalAsAnswer<T>(
     return fallback(typeof refusal?.error === 'string' ? refusal.error : error.message)
   }
 }
+
+/**
+ * Settle refusals the official schemes (@x402/svm, @x402/evm 2.27) give from their verification,
+ * before anything is sent: malformed or mismatched payloads, bad signatures, simulation failures,
+ * insufficient balance. Every other unsuccessful answer may follow a transfer that was sent, so the
+ * chain decides, not the answer: `*_transaction_failed` and v1's `transaction_failed` are also answered,
+ * with no transaction, when sending threw or confirmation failed after the send (ExactSvmSchemeV1.settle);
+ * `invalid_exact_evm_nonce_already_used` means the authorization was used — perhaps by this very
+ * settlement; `duplicate_settlement`, `settlement_pending` and unknown reasons say nothing either way.
+ */
+export function refusedBeforeSending(reason: string | undefined): boolean {
+  if (!reason) return false
+  if (VERIFY_REFUSALS.has(reason)) return true
+  return (
+    reason.startsWith('invalid_exact_') &&
+    !reason.endsWith('_transaction_failed') &&
+    reason !== 'invalid_exact_evm_nonce_already_used'
+  )
+}
+
+/** Verification refusals of the official packages outside the `invalid_exact_` family. */
+const VERIFY_REFUSALS: ReadonlySet<string> = new Set([
+  'asset_not_deployed_contract',
+  'unsupported_payload_type',
+  'extension_echo_mismatch',
+])

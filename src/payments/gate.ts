@@ -5,7 +5,7 @@ import type { Logger } from '../core/logger.ts'
 import type { Claim, PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
 import { offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'
-import type { FacilitatorClient, SettleAnswer, VerifyAnswer } from './facilitator.ts'
+import { refusedBeforeSending, type FacilitatorClient, type SettleAnswer, type VerifyAnswer } from './facilitator.ts'
 import { matchOffer } from './match.ts'
 import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
 import { paymentKey } from './payment-key.ts'
@@ -14,7 +14,7 @@ import type { Admission, Challenge, PaidCall, Payments, Refusal, Settlement, Tic
 import type { Rail } from './rails.ts'
 import { LedgerOutbox } from './ledger-outbox.ts'
 import { PaymentRecovery } from './recovery.ts'
-import { evidenceOf, type SettlementChecker } from './settlement-check.ts'
+import { evidenceOf, type Evidence, type SettlementChecker } from './settlement-check.ts'
 import { FacilitatorSupport } from './supported.ts'
 
 export type { PaidCall } from './payments.ts'
@@ -29,6 +29,8 @@ interface Admitted extends Ticket {
   credit?: PaymentRecord
   /** Paid on another rail's escrow (an ACP job): recorded and settled in the ledger, no facilitator. */
   escrow?: EscrowPayment
+  /** What finds the payment on its chain (src/payments/settlement-check.ts), when the payload names it. */
+  evidence?: Evidence
 }
 
 /**
@@ -49,8 +51,33 @@ function owedCall(credit: PaymentRecord, call: PaidCall, amount: string): { ok: 
   }
 }
 
+/** Why a payment the ledger already holds cannot pay this call, and what the caller can do. */
+function heldBecause({ state, transaction, reason }: PaymentRecord): string {
+  const named = transaction ? ` in ${transaction}` : ''
+  switch (state) {
+    case 'settled':
+      return `this payment was already used (settled${named}): sign a new one`
+    case 'failed':
+      return `this payment did not settle and never can (${reason ?? 'failed'}): nothing was charged; sign a new one`
+    case 'pending':
+      return `this payment's settlement was sent${named} and its outcome is being read from the chain: ${PRESENT_AGAIN}`
+    default:
+      return `this payment is being used by another request (${state}): sign a new one`
+  }
+}
+
 /** Seconds a caller should wait before retrying when the facilitator is unreachable. */
 const FACILITATOR_RETRY_AFTER_S = 5
+/**
+ * How long a call waits for the settlement a facilitator sent but could not confirm
+ * (`settlement_pending`) to show on chain before its result is withheld: a Solana transaction
+ * confirms in about a second, a Base one in two; past this the resolver takes over.
+ */
+const CONFIRM_PENDING_WAIT_MS = 3_000
+/** What a caller whose settlement's outcome is open is told to do. */
+const PRESENT_AGAIN =
+  'present the same payment with the same request again in a minute: if it settled you get the result without paying again; if it cannot settle nothing was charged'
+
 /** Why a call is refused while the ledger cannot record its payment. */
 const LEDGER_DOWN =
   'the payment ledger cannot be reached, so this payment cannot be recorded: nothing was charged; retry after Retry-After seconds'
@@ -69,6 +96,7 @@ export class PaymentGate implements Payments {
   readonly #logger: Logger
   readonly #support: FacilitatorSupport
   readonly #recovery: PaymentRecovery
+  readonly #checker: SettlementChecker | undefined
   /** Transitions that record what already happened, kept until the ledger takes them (ledger-outbox.ts). */
   readonly #outbox: LedgerOutbox
 
@@ -86,6 +114,7 @@ export class PaymentGate implements Payments {
     this.#ledger = deps.ledger
     this.#facilitator = deps.facilitator
     this.#logger = deps.logger
+    this.#checker = deps.checker
     this.#outbox = new LedgerOutbox(deps.ledger, deps.logger)
     this.#support = new FacilitatorSupport({ facilitator: deps.facilitator, rails: deps.rails, logger: deps.logger })
     this.#recovery = new PaymentRecovery({
@@ -197,6 +226,12 @@ export class PaymentGate implements Payments {
         requestId: call.requestId,
         evidence: evidence ? JSON.stringify(evidence) : null,
       })
+      // A settlement sent and named but not confirmed: the chain may say by now that it landed, so the
+      // payer collects the call it paid for at once rather than after the next resolver pass.
+      if (!claim.ok && claim.existing.state === 'pending' && claim.existing.transaction) {
+        if ((await this.#recovery.resolve(claim.existing)) === 'credited')
+          claim = { ok: false, existing: (await this.#ledger.get(key)) ?? claim.existing }
+      }
     } catch (error) {
       return refuse(this.#ledgerDown(call, error))
     }
@@ -224,14 +259,7 @@ export class PaymentGate implements Payments {
         return { ok: true, ticket: admitted }
       }
     }
-    if (!claim.ok) {
-      const { state, transaction } = claim.existing
-      return required(
-        state === 'settled'
-          ? `this payment was already used (settled${transaction ? ` in ${transaction}` : ''}): sign a new one`
-          : `this payment is being used by another request (${state}): sign a new one`,
-      )
-    }
+    if (!claim.ok) return required(heldBecause(claim.existing))
 
     const requirements = this.#requirements(read.payment, offer, call)
     let verified: VerifyAnswer
@@ -257,7 +285,13 @@ export class PaymentGate implements Payments {
       return refuse(this.#ledgerDown(call, error))
     }
     payments.inc({ state: 'verified', network: offer.network })
-    const admitted: Admitted = { key, payment: read.payment, requirements, payer: verified.payer ?? null }
+    const admitted: Admitted = {
+      key,
+      payment: read.payment,
+      requirements,
+      payer: verified.payer ?? null,
+      ...(evidence ? { evidence } : {}),
+    }
     return { ok: true, ticket: admitted }
   }
 
@@ -354,9 +388,13 @@ export class PaymentGate implements Payments {
       const why = error instanceof UpstreamError ? error.reason : 'no answer'
       return {
         ok: false,
-        reason: `the settlement's outcome is not known yet (${why}); it will not be sent again and is being reconciled; the result is withheld`,
+        reason: `the settlement's outcome is not known yet (${why}); it will not be sent again and is being read from the chain; the result is withheld: ${PRESENT_AGAIN}`,
       }
     }
+    // Unsuccessful, but the transfer may have been sent — a transaction named (`settlement_pending`, a
+    // failure seen on chain), or a reason that does not prove otherwise: the chain decides, not the answer.
+    if (!settled.success && (settled.transaction || !refusedBeforeSending(settled.errorReason)))
+      return this.#settledOnChain(ticket as Admitted, call, settled, network)
     if (!settled.success) {
       payments.inc({ state: 'settle_failed', network })
       await this.#outbox.transition(key, 'settling', 'failed', { reason: settled.errorReason ?? 'settlement failed' })
@@ -372,6 +410,68 @@ export class PaymentGate implements Payments {
     })
     payments.inc({ state: 'settled', network })
     return { ok: true, receipt: settled }
+  }
+
+  /**
+   * A settlement the facilitator may have sent without confirming it: recorded `pending` (with its
+   * transaction when named), then its fate read on chain for a moment — confirmed → the call's answer
+   * goes out with a receipt; failed on chain → nothing was charged; still unknown → the result is
+   * withheld and the resolver settles the books (credited: presenting the payment again collects the call).
+   */
+  async #settledOnChain(
+    { key, evidence }: Admitted,
+    call: PaidCall,
+    answer: SettleAnswer,
+    network: string,
+  ): Promise<Settlement> {
+    const named = answer.transaction || null
+    const answered = `${answer.errorReason ?? 'no success'}${answer.errorMessage ? ` (${answer.errorMessage})` : ''}`
+    const said = named
+      ? `the facilitator sent the settlement ${named} but answered ${answered}`
+      : `the facilitator answered ${answered}, which does not say whether the transfer was sent`
+    payments.inc({ state: 'pending', network })
+    await this.#outbox.transition(key, 'settling', 'pending', {
+      transaction: named,
+      payer: answer.payer || null,
+      reason: said,
+    })
+    this.#logger.warn(
+      { request_id: call.requestId, transaction: named, reason: said },
+      'settlement not confirmed: reading the chain',
+    )
+    const outcome =
+      evidence && this.#checker
+        ? await this.#checker.confirm(evidence, named, CONFIRM_PENDING_WAIT_MS)
+        : ({ state: 'pending', reason: 'no chain reader is configured' } as const)
+    if (outcome.state === 'settled') {
+      const transaction = outcome.transaction ?? named ?? ''
+      await this.#outbox.transition(key, 'pending', 'settled', {
+        transaction,
+        reason: `${said}; ${outcome.how}`,
+      })
+      payments.inc({ state: 'settled', network })
+      return {
+        ok: true,
+        receipt: {
+          success: true,
+          transaction,
+          network: answer.network,
+          ...(answer.payer ? { payer: answer.payer } : {}),
+        },
+      }
+    }
+    if (outcome.state === 'failed') {
+      payments.inc({ state: 'settle_failed', network })
+      await this.#outbox.transition(key, 'pending', 'failed', { reason: `${said}; ${outcome.reason}` })
+      return {
+        ok: false,
+        reason: `settlement failed on chain (${outcome.reason}); nothing was charged and the result is withheld`,
+      }
+    }
+    return {
+      ok: false,
+      reason: `${said}; it is not confirmed yet and will not be sent again; the result is withheld: ${PRESENT_AGAIN}`,
+    }
   }
 
   /** v2 payments are verified against the offer itself; v1 payments against its v1 form. */

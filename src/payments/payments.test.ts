@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { loadConfig } from '../core/config.ts'
 import { paymentChallenge, offersV2 } from './challenge.ts'
+import { refusedBeforeSending } from './facilitator.ts'
 import { matchOffer } from './match.ts'
 import { MAX_PAYMENT_HEADER_BYTES, readPayment, type PaymentV2 } from './payment-header.ts'
 import { paymentRails, v1NetworkName } from './rails.ts'
@@ -202,5 +203,27 @@ describe('reading the payment header', () => {
       )
       expect(!unknown.ok && unknown.reason).toContain('offered: base, solana')
     })
+  })
+})
+
+describe('refusedBeforeSending: which unsuccessful settle answers prove that nothing was sent', () => {
+  test.each([
+    ['invalid_exact_svm_payload_amount_mismatch', true],
+    ['invalid_exact_svm_transaction_simulation_failed', true],
+    ['invalid_exact_evm_insufficient_balance', true],
+    ['unsupported_payload_type', true],
+    // Answered after a send too (ExactSvmSchemeV1.settle: confirmation failed; v2: sendTransaction threw).
+    ['transaction_failed', false],
+    ['invalid_exact_svm_transaction_failed', false],
+    ['invalid_exact_evm_transaction_failed', false],
+    // Used: perhaps by this very settlement.
+    ['invalid_exact_evm_nonce_already_used', false],
+    ['settlement_pending', false],
+    ['duplicate_settlement', false],
+    ['post_settlement_transfer_not_confirmed', false],
+    ['an error text a facilitator invented', false],
+    [undefined, false],
+  ])('%p → %p', (reason, refused) => {
+    expect(refusedBeforeSending(reason)).toBe(refused)
   })
 })

@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../core/logger.ts'
 import { reconciliations } from '../core/metrics.ts'
-import type { PaymentLedger } from '../store/ledger.ts'
+import type { PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import type { Evidence, Outcome, SettlementChecker } from './settlement-check.ts'
 
 /** How often pending payments are looked for on their chains, and payments left open for too long released. */
@@ -89,58 +89,62 @@ export class PaymentRecovery {
   }
 
   /**
-   * Asks the chains what became of each `pending` payment (a settlement whose answer was lost): the
-   * money moved → `credited` (its call's result was withheld, so presenting the same payment with
-   * the same request runs that call once without charging); it never can → `failed`; otherwise it
-   * stays pending and is asked again later. Nothing is ever sent for settlement twice.
+   * Asks the chains what became of each `pending` payment (a settlement the facilitator did not
+   * confirm, or whose answer was lost): the money moved → `credited` (its call's result was withheld,
+   * so presenting the same payment with the same request runs that call once without charging); it
+   * never can → `failed`; otherwise it stays pending and is asked again later. Nothing is ever sent
+   * for settlement twice.
    */
   async resolvePending(nowMs = Date.now()): Promise<{ credited: number; failed: number; pending: number }> {
     const counts = { credited: 0, failed: 0, pending: 0 }
     for (const record of await this.#ledger.unresolved()) {
       if (record.state !== 'pending') continue
-      const evidence = record.evidence ? (JSON.parse(record.evidence) as Evidence) : undefined
-      if (!this.#checker || !evidence) {
-        counts.pending++
-        continue
-      }
-      let outcome: Outcome
-      try {
-        outcome = await this.#checker.check(evidence, record.createdAt, nowMs)
-      } catch (error) {
-        this.#logger.warn(
-          { key: record.key, err: (error as Error).message },
-          'cannot read the chain for a pending payment: asking again later',
-        )
-        counts.pending++
-        continue
-      }
-      if (outcome.state === 'pending') counts.pending++
-      else if (outcome.state === 'settled') {
-        // The call's result was withheld when its settlement went unanswered: the payment is owed one call.
-        const reason = `resolved on chain: ${outcome.how}; owed one call (present the same payment again)`
-        if (
-          await this.#ledger.transition(
-            record.key,
-            'pending',
-            'credited',
-            { transaction: outcome.transaction, reason },
-            nowMs,
-          )
-        )
-          counts.credited++
-      } else if (
-        await this.#ledger.transition(
-          record.key,
-          'pending',
-          'failed',
-          { reason: `resolved on chain: ${outcome.reason}` },
-          nowMs,
-        )
-      )
-        counts.failed++
+      const resolved = await this.resolve(record, nowMs)
+      if (resolved !== null) counts[resolved]++
     }
     if (counts.credited + counts.failed > 0) this.#logger.info(counts, 'pending payments resolved on chain')
     return counts
+  }
+
+  /**
+   * One `pending` payment asked of its chain (by the settlement transaction when the facilitator named
+   * one, else by what the payload identifies): what it became, or null when another resolver moved it
+   * first. A chain that cannot be read leaves it pending.
+   */
+  async resolve(record: PaymentRecord, nowMs = Date.now()): Promise<'credited' | 'failed' | 'pending' | null> {
+    const evidence = record.evidence ? (JSON.parse(record.evidence) as Evidence) : undefined
+    if (!this.#checker || !evidence) return 'pending'
+    let outcome: Outcome
+    try {
+      outcome = await this.#checker.check(evidence, record.createdAt, nowMs, record.transaction)
+    } catch (error) {
+      this.#logger.warn(
+        { key: record.key, err: (error as Error).message },
+        'cannot read the chain for a pending payment: asking again later',
+      )
+      return 'pending'
+    }
+    if (outcome.state === 'pending') return 'pending'
+    if (outcome.state === 'settled') {
+      // The call's result was withheld when its settlement went unconfirmed: the payment is owed one call.
+      const reason = `resolved on chain: ${outcome.how}; owed one call (present the same payment again)`
+      const moved = await this.#ledger.transition(
+        record.key,
+        'pending',
+        'credited',
+        { transaction: outcome.transaction ?? record.transaction, reason },
+        nowMs,
+      )
+      return moved ? 'credited' : null
+    }
+    const moved = await this.#ledger.transition(
+      record.key,
+      'pending',
+      'failed',
+      { reason: `resolved on chain: ${outcome.reason}` },
+      nowMs,
+    )
+    return moved ? 'failed' : null
   }
 
   /**

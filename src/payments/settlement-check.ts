@@ -1,12 +1,17 @@
 /**
- * Finding out, on the chain itself, whether a payment whose settlement went unanswered (a facilitator
- * time-out, a restart mid-settle) moved the money — so a `pending` payment becomes `settled` or
- * `failed` without ever being sent again.
+ * Finding out, on the chain itself, whether a payment whose settlement is not known to have succeeded
+ * moved the money — a facilitator that answered `settlement_pending` (it sent the transfer but could
+ * not see it confirm), one that did not answer at all, a restart mid-settle — so a `pending` payment
+ * becomes `settled` or `failed` without ever being sent again.
  *
  * - EVM (EIP-3009): the token's `authorizationState(from, nonce)` is true once the authorization was
  *   used. Still false after its `validBefore` → it can never be used: failed.
- * - Solana: the payment transaction carries the payer's signature; it is looked for among the payer's
- *   recent transactions. Not there once its blockhash has expired → it can never land: failed.
+ * - Solana: the settlement transaction the facilitator named is asked for by its signature
+ *   (`getSignatureStatuses`, history searched). Without one, or when it is unknown, the payment is
+ *   looked for in the payer's history, paged back from the newest until the window before the payment
+ *   could land is passed — however many unrelated transactions the wallet has — matched by the memo
+ *   the payment carries, else by fetching each transaction of the window. Not found once its
+ *   blockhash has expired → it can never land: failed.
  */
 import { decodeTransactionFromPayload } from '@x402/svm'
 import { eip3009ABI } from '@x402/evm'
@@ -18,6 +23,8 @@ import {
   type Signature,
   type SolanaRpcApi,
 } from '@solana/kit'
+import { bigintSafe } from '../onchain/bigint-json.ts'
+import { MEMO_PROGRAM_ADDRESS, MEMO_V1_PROGRAM_ADDRESS } from '../onchain/programs.ts'
 import { Type } from '@sinclair/typebox'
 import { decodeFunctionResult, encodeFunctionData, pad, toEventSelector, type Hex } from 'viem'
 import type { HttpJsonSource } from '../sources/http-json.ts'
@@ -27,7 +34,17 @@ import type { PaymentV1, PaymentV2 } from './payment-header.ts'
 
 export type Evidence =
   | { chain: 'evm'; token: string; from: string; nonce: string; validBefore: number }
-  | { chain: 'svm'; payer: string; signature: string; blockhash: string }
+  | {
+      chain: 'svm'
+      payer: string
+      signature: string
+      blockhash: string
+      /**
+       * The text of the payment's memo instruction, when it has one (the official v2 client writes 16
+       * random bytes in hex): what finds it among the payer's transactions without fetching each.
+       */
+      memo?: string
+    }
 
 export type Outcome =
   | { state: 'settled'; transaction: string | null; how: string }
@@ -49,21 +66,65 @@ export function evidenceOf(payment: PaymentV1 | PaymentV2, offer: OfferV2): Evid
     // The payer signed; the facilitator's fee-payer slot is still empty.
     const signed = Object.entries(transaction.signatures).find(([, signature]) => signature !== null)
     if (!signed) return undefined
-    const { lifetimeToken } = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
+    const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes)
+    const memo = memoOf(message)
     return {
       chain: 'svm',
       payer: signed[0],
       signature: getBase58Decoder().decode(signed[1]!),
-      blockhash: lifetimeToken,
+      blockhash: message.lifetimeToken,
+      ...(memo === undefined ? {} : { memo }),
     }
   } catch {
     return undefined
   }
 }
 
-/** How far back the payer's history is read for a Solana payment, and the clock slack allowed. */
-const HISTORY_LIMIT = 100
+type CompiledMessage = ReturnType<ReturnType<typeof getCompiledTransactionMessageDecoder>['decode']>
+const MEMO_PROGRAMS: readonly string[] = [MEMO_PROGRAM_ADDRESS, MEMO_V1_PROGRAM_ADDRESS]
+
+/** The text of a message's single memo instruction (UTF-8), if it has exactly one. */
+function memoOf(message: CompiledMessage): string | undefined {
+  // Legacy and v0 messages list their instructions; the x402 clients build v0.
+  if (!('instructions' in message)) return undefined
+  const memos = message.instructions.filter((instruction) =>
+    MEMO_PROGRAMS.includes(message.staticAccounts[instruction.programAddressIndex] ?? ''),
+  )
+  if (memos.length !== 1 || !memos[0]!.data) return undefined
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(memos[0]!.data))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether a `getSignaturesForAddress` entry's `memo` carries `memo`. The RPC writes each memo
+ * instruction of the transaction as `[<byte length>] <text>`, joined with `; ` (agave
+ * transaction-status `extract_and_fmt_memos`, read 2026-11-27).
+ */
+function carriesMemo(entryMemo: string | null | undefined, memo: string): boolean {
+  if (!entryMemo) return false
+  const written = `[${new TextEncoder().encode(memo).length}] ${memo}`
+  return entryMemo.split('; ').includes(written)
+}
+
+/** Clock slack allowed between this machine and the chain's block times. */
 const CLOCK_SLACK_MS = 120_000
+/** `getSignaturesForAddress`'s largest page: the fewest calls for a busy wallet. */
+const HISTORY_PAGE = 1_000
+/**
+ * How long one check may read a payer's history (pages and transactions, paced to the provider's
+ * limits by the Solana source): past it the check answers pending and the next one resumes where it
+ * stopped. The resolver runs every 30 s, so a flood of transactions only delays the answer.
+ */
+const SEARCH_BUDGET_MS = 10_000
+/** Transactions of a page fetched at once when no memo narrows the window's candidates. */
+const FETCH_CONCURRENCY = 8
+/** A transaction signature as the RPC takes it (base58, 64 bytes). */
+const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/
+/** Between two reads of a settlement's status while a call waits for it (`confirm`). */
+const CONFIRM_POLL_MS = 400
 
 const JsonRpcAnswer = Type.Object({ result: Type.Optional(Type.String()), error: Type.Optional(Type.Unknown()) })
 const LogsAnswer = Type.Object({
@@ -79,22 +140,95 @@ const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
  */
 const LOG_LOOKBACK_BLOCKS = 10_000n
 
+/** Where a search of a payer's history stopped, to resume from on the next check. */
+interface SearchCursor {
+  before: string
+  read: number
+}
+
+type Search =
+  | { kind: 'found'; signature: string; err: unknown }
+  | { kind: 'absent'; read: number }
+  | { kind: 'incomplete'; read: number }
+
 export class SettlementChecker {
   readonly #solana: Rpc<SolanaRpcApi> | undefined
   readonly #evm: HttpJsonSource | undefined
+  /**
+   * Searches to resume, by the payer's signature: only once the payment's blockhash has expired, when
+   * nothing new can land in its window (newer transactions only add pages above it).
+   */
+  readonly #cursors = new Map<string, SearchCursor>()
+  readonly #searchBudgetMs: number
 
-  /** `solana`: a Solana RPC client; `evm`: the JSON-RPC endpoint of the EVM rail's chain. */
-  constructor(readers: { solana?: Rpc<SolanaRpcApi>; evm?: HttpJsonSource }) {
+  /**
+   * `solana`: a Solana RPC client; `evm`: the JSON-RPC endpoint of the EVM rail's chain;
+   * `searchBudgetMs`: how long one check may read a payer's history (SEARCH_BUDGET_MS).
+   */
+  constructor(readers: { solana?: Rpc<SolanaRpcApi>; evm?: HttpJsonSource; searchBudgetMs?: number }) {
     this.#solana = readers.solana
     this.#evm = readers.evm
+    this.#searchBudgetMs = readers.searchBudgetMs ?? SEARCH_BUDGET_MS
   }
 
-  /** The payment's fate as its chain records it; `pending` while it could still go either way. Throws when the chain cannot be read. */
-  async check(evidence: Evidence, claimedAtMs: number, nowMs = Date.now()): Promise<Outcome> {
-    return evidence.chain === 'evm' ? this.#checkEvm(evidence, nowMs) : this.#checkSvm(evidence, claimedAtMs)
+  /**
+   * The payment's fate as its chain records it; `pending` while it could still go either way.
+   * `transaction`: the settlement the facilitator named, when it named one. Throws when the chain
+   * cannot be read.
+   */
+  async check(
+    evidence: Evidence,
+    claimedAtMs: number,
+    nowMs = Date.now(),
+    transaction?: string | null,
+  ): Promise<Outcome> {
+    return evidence.chain === 'evm'
+      ? this.#checkEvm(evidence, nowMs, transaction)
+      : this.#checkSvm(evidence, claimedAtMs, transaction)
   }
 
-  async #checkEvm(evidence: Extract<Evidence, { chain: 'evm' }>, nowMs: number): Promise<Outcome> {
+  /**
+   * While a call waits for it (`waitMs`): whether a settlement the facilitator did not confirm has
+   * landed, by what is cheap to read — the EIP-3009 authorization's state, or the status of the Solana
+   * transaction the facilitator named; never a history search (without a named transaction a Solana
+   * payment is left to the resolver). `pending` when it has not within the wait (or the chain could
+   * not be read): the resolver goes on from there.
+   */
+  async confirm(evidence: Evidence, transaction: string | null, waitMs: number): Promise<Outcome> {
+    const until = Date.now() + waitMs
+    let reason = 'the settlement has not confirmed yet'
+    if (evidence.chain === 'svm' && !transaction)
+      return { state: 'pending', reason: "no transaction was named: the payer's history is searched by the resolver" }
+    for (;;) {
+      try {
+        const outcome =
+          evidence.chain === 'evm'
+            ? await this.#authorization(evidence, Date.now(), transaction)
+            : await this.#status(transaction!)
+        if (outcome && outcome.state !== 'pending') return outcome
+      } catch (error) {
+        reason = `the chain could not be read: ${(error as Error).message}`
+      }
+      if (Date.now() + CONFIRM_POLL_MS > until) return { state: 'pending', reason }
+      await Bun.sleep(CONFIRM_POLL_MS)
+    }
+  }
+
+  async #checkEvm(
+    evidence: Extract<Evidence, { chain: 'evm' }>,
+    nowMs: number,
+    transaction: string | null | undefined,
+  ): Promise<Outcome> {
+    if (!this.#evm) return { state: 'pending', reason: 'no RPC for the EVM rail is configured (BASE_RPC_URL)' }
+    return this.#authorization(evidence, nowMs, transaction)
+  }
+
+  /** The authorization's state on its token: used (settled), unused past its deadline (failed), or pending. */
+  async #authorization(
+    evidence: Extract<Evidence, { chain: 'evm' }>,
+    nowMs: number,
+    transaction: string | null | undefined,
+  ): Promise<Outcome> {
     if (!this.#evm) return { state: 'pending', reason: 'no RPC for the EVM rail is configured (BASE_RPC_URL)' }
     // Read the deadline before the state: an authorization unused after its deadline stays unused.
     const expired = nowMs / 1000 > evidence.validBefore + CLOCK_SLACK_MS / 1000
@@ -119,7 +253,8 @@ export class SettlementChecker {
     if (used)
       return {
         state: 'settled',
-        transaction: await this.#usedIn(evidence),
+        // The facilitator's transaction when it named one; else the AuthorizationUsed log's.
+        transaction: transaction || (await this.#usedIn(evidence)),
         how: 'the token reports the authorization used',
       }
     if (expired) return { state: 'failed', reason: 'the authorization expired unused: it can never settle' }
@@ -156,40 +291,128 @@ export class SettlementChecker {
     }
   }
 
-  async #checkSvm(evidence: Extract<Evidence, { chain: 'svm' }>, claimedAtMs: number): Promise<Outcome> {
+  async #checkSvm(
+    evidence: Extract<Evidence, { chain: 'svm' }>,
+    claimedAtMs: number,
+    transaction: string | null | undefined,
+  ): Promise<Outcome> {
     const rpc = this.#solana
     if (!rpc) return { state: 'pending', reason: 'no Solana RPC is configured' }
     // Whether it can still land is read first: a transaction absent after its blockhash expired never lands.
-    const { value: canLand } = await rpc
+    const { context, value: canLand } = await rpc
       .isBlockhashValid(evidence.blockhash as never, { commitment: 'confirmed' })
       .send()
-    const history = await rpc
-      .getSignaturesForAddress(evidence.payer as Address, { limit: HISTORY_LIMIT, commitment: 'confirmed' })
-      .send()
-    const since = (claimedAtMs - CLOCK_SLACK_MS) / 1000
-    const candidates = history.filter((entry) => entry.blockTime === null || Number(entry.blockTime) >= since)
-    const transactions = await Promise.all(
-      candidates.map((entry) =>
-        rpc
-          .getTransaction(entry.signature as Signature, {
-            commitment: 'confirmed',
-            encoding: 'json',
-            maxSupportedTransactionVersion: 0,
-          })
-          .send()
-          .then((tx) => ({ entry, tx })),
-      ),
-    )
-    const found = transactions.find(({ tx }) => tx?.transaction.signatures.includes(evidence.signature as Signature))
-    if (found) {
-      if (found.tx?.meta?.err)
+    if (transaction) {
+      const named = await this.#status(transaction)
+      if (named) return named
+    }
+    const search = await this.#search(evidence, claimedAtMs, !canLand, context.slot)
+    if (search.kind === 'found') {
+      this.#cursors.delete(evidence.signature)
+      if (search.err)
         return {
           state: 'failed',
-          reason: `the payment transaction ${found.entry.signature} failed on chain: ${JSON.stringify(found.tx.meta.err)}`,
+          reason: `the payment transaction ${search.signature} failed on chain: ${JSON.stringify(search.err, bigintSafe)}`,
         }
-      return { state: 'settled', transaction: found.entry.signature, how: 'the payment transaction is on chain' }
+      return { state: 'settled', transaction: search.signature, how: 'the payment transaction is on chain' }
     }
     if (canLand) return { state: 'pending', reason: 'not on chain yet, and its blockhash is still valid' }
+    if (search.kind === 'incomplete')
+      return {
+        state: 'pending',
+        reason: `still reading the payer's history (${search.read} transactions so far): resumed on the next check`,
+      }
+    this.#cursors.delete(evidence.signature)
     return { state: 'failed', reason: 'not on chain and its blockhash has expired: it can never settle' }
+  }
+
+  /** A named settlement's outcome once confirmed (settled, or failed on chain); undefined while unknown. */
+  async #status(transaction: string): Promise<Outcome | undefined> {
+    // A facilitator's answer is not trusted to be a signature: anything else is looked for by search.
+    if (!this.#solana || !SIGNATURE.test(transaction)) return undefined
+    const { value } = await this.#solana
+      .getSignatureStatuses([transaction as Signature], { searchTransactionHistory: true })
+      .send()
+    const found = value[0]
+    if (!found || (found.confirmationStatus !== 'confirmed' && found.confirmationStatus !== 'finalized'))
+      return undefined
+    if (found.err)
+      return {
+        state: 'failed',
+        reason: `the settlement transaction ${transaction} failed on chain: ${JSON.stringify(found.err, bigintSafe)}`,
+      }
+    return { state: 'settled', transaction, how: 'the settlement transaction is confirmed on chain' }
+  }
+
+  /**
+   * Looks for the transaction carrying the payer's signature in the payer's history, newest first,
+   * page after page, until the entries are older than the claim (the payment cannot land before the
+   * facilitator co-signs it, after the claim): never a fixed count. Bounded by SEARCH_BUDGET_MS;
+   * resumed from its cursor when `windowClosed` (the blockhash expired: nothing new lands in the window).
+   * `slot`: the slot at which the blockhash was judged; the history read is at least that recent.
+   */
+  async #search(
+    evidence: Extract<Evidence, { chain: 'svm' }>,
+    claimedAtMs: number,
+    windowClosed: boolean,
+    slot: bigint,
+  ): Promise<Search> {
+    const rpc = this.#solana!
+    const since = (claimedAtMs - CLOCK_SLACK_MS) / 1000
+    const deadline = Date.now() + this.#searchBudgetMs
+    const saved = windowClosed ? this.#cursors.get(evidence.signature) : undefined
+    let before = saved?.before
+    let read = saved?.read ?? 0
+    for (;;) {
+      const page = await rpc
+        .getSignaturesForAddress(evidence.payer as Address, {
+          limit: HISTORY_PAGE,
+          commitment: 'confirmed',
+          // Read by a node at least as far along as the one that judged the blockhash (a load-balanced
+          // RPC may answer from another), and never from a copy cached before that slot.
+          minContextSlot: slot,
+          ...(before ? { before: before as Signature } : {}),
+        })
+        .send()
+      // Newest first: once an entry is older than the window, every later one is too.
+      const inWindow = page.filter((entry) => entry.blockTime === null || Number(entry.blockTime) >= since)
+      const memo = evidence.memo
+      const candidates = memo === undefined ? inWindow : inWindow.filter((entry) => carriesMemo(entry.memo, memo))
+      const found = await this.#carrying(candidates, evidence.signature, deadline)
+      if (found === 'out_of_time') return { kind: 'incomplete', read }
+      if (found) return { kind: 'found', ...found }
+      read += page.length
+      if (page.length < HISTORY_PAGE || inWindow.length < page.length) return { kind: 'absent', read }
+      before = page.at(-1)!.signature
+      if (windowClosed) this.#cursors.set(evidence.signature, { before, read })
+      if (Date.now() > deadline) return { kind: 'incomplete', read }
+    }
+  }
+
+  /** The candidate whose transaction carries `signature`, fetched a few at a time; 'out_of_time' past the deadline. */
+  async #carrying(
+    candidates: readonly { signature: string }[],
+    signature: string,
+    deadline: number,
+  ): Promise<{ signature: string; err: unknown } | null | 'out_of_time'> {
+    const rpc = this.#solana!
+    for (let at = 0; at < candidates.length; at += FETCH_CONCURRENCY) {
+      if (at > 0 && Date.now() > deadline) return 'out_of_time'
+      const fetched = await Promise.all(
+        candidates.slice(at, at + FETCH_CONCURRENCY).map((entry) =>
+          rpc
+            .getTransaction(entry.signature as Signature, {
+              commitment: 'confirmed',
+              encoding: 'json',
+              maxSupportedTransactionVersion: 0,
+            })
+            .send()
+            .then((tx) => ({ entry, tx })),
+        ),
+      )
+      const hit = fetched.find(({ tx }) => tx?.transaction.signatures.includes(signature as Signature))
+      if (hit) return { signature: hit.entry.signature, err: hit.tx?.meta?.err ?? null }
+    }
+    return null
   }
 }

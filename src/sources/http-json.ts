@@ -1,5 +1,6 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { bigintSafe } from '../onchain/bigint-json.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
 import { CallPacer } from './rpc-providers.ts'
 import type { HttpExchange } from './tape.ts'
@@ -113,7 +114,7 @@ export class HttpJsonSource {
     meter: CallMeter,
     budget?: AbortSignal,
   ): Promise<Static<S>> {
-    const json = JSON.stringify(body, (_key, value) => (typeof value === 'bigint' ? value.toString() : value))
+    const json = JSON.stringify(body, bigintSafe)
     return this.#recorded(meter, { method: 'POST', path, body: JSON.parse(json) }, () =>
       this.#request(
         path,

@@ -67,6 +67,8 @@ export const RPC_RESULT_SCHEMAS: Readonly<Record<string, TSchema>> = {
       signature: Type.String({ minLength: 64, maxLength: 88 }),
       slot: Int,
       err: Type.Unknown(),
+      /** The transaction's memos, `[<bytes>] <text>` joined with `; ` (null without one). */
+      memo: Type.Optional(Type.Union([Type.String(), Type.Null()])),
       blockTime: Type.Optional(Type.Union([Int, Type.Null()])),
     }),
   ),

@@ -175,11 +175,6 @@ test('"settlement pending" on solana while the chain cannot be read here either:
   })
   // The money moved although nobody could confirm it.
   expect(await rail.treasury()).toBe(before + 20_000n)
-  // Still unreadable: presenting it again is told to wait, and changes nothing.
-  const early = await runPaid(patient.gate, call({ 'x-payment': header }), ok)
-  expect((early.body as { message: string }).message).toContain('outcome is being read from the chain')
-  expect((await patient.store.ledger.get(key))?.state).toBe('pending')
-
   sandbox.faults.clear()
   // The chain answers again: the same payment with the same request collects the answer (the status
   // reader's breaker may still be cooling down: asked until it answers).
@@ -257,6 +252,62 @@ describe('a payer buried under dust: the on-chain check reads the whole window, 
       expect((await slow.store.ledger.get(key))?.state).toBe('credited')
     } finally {
       await slow.close()
+    }
+  })
+})
+
+describe('settlements whose call is gone, or whose answer races a resolver', () => {
+  const rail = RAILS.find((paying) => paying.name === 'solana')!
+
+  test('a payment left settling longer than any settlement takes (its instance died) goes pending, never released', async () => {
+    const { header, key } = await patientPayment(rail)
+    const admitted = await patient.gate.admit(call({ 'x-payment': header }))
+    expect(admitted.ok).toBe(true)
+    // The instance sent it for settlement and died before recording the outcome.
+    expect(await patient.store.ledger.transition(key, 'verified', 'settling')).toBe(true)
+    expect(await patient.gate.releaseStale()).toBe(0)
+    expect((await patient.store.ledger.get(key))?.state).toBe('settling')
+    await patient.gate.releaseStale(Date.now() + 11 * 60_000)
+    expect(await patient.store.ledger.get(key)).toMatchObject({
+      state: 'pending',
+      reason: expect.stringContaining('read from the chain'),
+    })
+  })
+
+  test('confirmed on chain after a resolver credited it meanwhile: answered once, the credit consumed', async () => {
+    // A status reader whose breaker never opens, so it reads the chain again as soon as it answers.
+    const racing = await sandboxGate(sandbox, {
+      checker: new SettlementChecker({
+        solana: new SolanaSource({ url: sandbox.file.urls.rpc, breakerThreshold: Number.POSITIVE_INFINITY }).rpc(
+          new CallMeter(),
+        ),
+      }),
+    })
+    try {
+      const header = await payFor(racing.gate, rail)
+      const read = readPayment(new Headers({ 'x-payment': header }))
+      if (read.kind !== 'payment' || read.payment.x402Version !== 2) throw new Error('unreadable payment')
+      const key = paymentKey(read.payment, read.payment.accepted.network)!
+      const before = await rail.treasury()
+      // Nobody can read a status: the facilitator answers settlement_pending, the call keeps asking.
+      sandbox.faults.set('rpc', 'getSignatureStatuses', { kind: 'server_error' })
+      const answering = runPaid(racing.gate, call({ 'x-payment': header }), ok)
+      await eventually(
+        'the payment pending',
+        () => racing.store.ledger.get(key),
+        (record) => record?.state === 'pending',
+      )
+      // Meanwhile the resolver finds it in the payer's history and credits it.
+      expect(await racing.gate.resolvePending()).toMatchObject({ credited: 1 })
+      sandbox.faults.clear()
+      const answered = await answering
+      expect(answered.status).toBe(200)
+      expect((await racing.store.ledger.get(key))?.state).toBe('settled')
+      // Not owed a second answer.
+      expect((await runPaid(racing.gate, call({ 'x-payment': header }), ok)).status).toBe(402)
+      expect(await rail.treasury()).toBe(before + 20_000n)
+    } finally {
+      await racing.close()
     }
   })
 })

@@ -79,8 +79,16 @@ export async function executeTrade(
     // A bug or an unreadable chain before anything was sent: release the job and the fee.
     deps.ctx.logger.error(
       { request_id: requestId, job_id: job.job_id, err: (error as Error).message },
-      'trade execute failed before sending',
+      'trade execute failed',
     )
+    // Failed after its fee was settled (recording the confirmation): the money is on chain and the job
+    // says so once it is read again; never cancelled, never charged twice.
+    if (hold.concluded)
+      return {
+        kind: 'job_conflict',
+        job_id: job.job_id,
+        message: `the trade's outcome could not be recorded (${(error as Error).message}): poll GET /trade/status/${job.job_id}`,
+      }
     await hold.cancel('the execute failed before sending')
     const current = await jobs.current(job.job_id)
     const refused = rejection(

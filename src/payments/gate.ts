@@ -445,10 +445,21 @@ export class PaymentGate implements Payments {
         : ({ state: 'pending', reason: 'no chain reader is configured' } as const)
     if (outcome.state === 'settled') {
       const transaction = outcome.transaction ?? named ?? ''
-      await this.#outbox.transition(key, 'pending', 'settled', {
+      const recorded = await this.#outbox.transition(key, 'pending', 'settled', {
         transaction,
         reason: `${said}; ${outcome.how}`,
       })
+      // A resolver took it meanwhile (the periodic one, or the payer presenting it again): its credit is
+      // consumed by this answer; a redemption already under way delivers it instead, never both.
+      // (The ledger away: the credit stays owed, and this answer is withheld rather than given twice.)
+      const consumed = () =>
+        this.consumeCredit(key, `settled on chain; result delivered to ${call.requestId}`).catch(() => false)
+      if (recorded === false && !(await consumed())) {
+        return {
+          ok: false,
+          reason: `this payment settled (${transaction}) and another request presenting it is receiving its answer; the result is withheld here`,
+        }
+      }
       payments.inc({ state: 'settled', network })
       return {
         ok: true,

@@ -143,6 +143,8 @@ export interface PaymentHold {
   >
   /** Releases the payment unsettled (the caller may present it again). */
   cancel(reason: string): Promise<void>
+  /** Whether settle or cancel was already called (each may be called once, and not both). */
+  readonly concluded: boolean
 }
 
 /** The deferred mode (trade execute): the payment is admitted and held now, settled or cancelled later. */
@@ -176,6 +178,9 @@ export async function holdCall(
       async cancel(reason: string) {
         once()
         await payments.release(ticket, reason)
+      },
+      get concluded() {
+        return done
       },
     },
   }

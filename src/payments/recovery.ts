@@ -23,6 +23,8 @@ export const STALE_OPEN_MS = 10 * 60_000
  */
 const RELEASED_TO = { verifying: 'rejected', verified: 'cancelled', redeeming: 'credited' } as const
 const releasable = (state: string): state is keyof typeof RELEASED_TO => state in RELEASED_TO
+const SETTLING_ORPHANED =
+  'left settling longer than any settlement takes (the call that sent it is gone): its outcome is read from the chain'
 
 export class PaymentRecovery {
   readonly #ledger: PaymentLedger
@@ -68,14 +70,28 @@ export class PaymentRecovery {
    * present them again. Nothing was sent for settlement, so nothing was charged. Such a record belongs
    * to a call whose instance died while other instances share the ledger (a restart releases only its
    * own ledger's: `reconcile`), or to a claim whose answer Redis lost mid-outage. One left `settling`
-   * may have settled: it is not touched here.
+   * as long may have settled: it goes `pending` (never released, never sent again) and the chain
+   * decides, as after a restart. Answers how many were released.
    */
   async releaseStale(nowMs = Date.now()): Promise<number> {
     const reason = 'left open longer than any call holds a payment: released unsettled'
     let released = 0
+    let orphaned = 0
     for (const { key, state, updatedAt } of await this.#ledger.unresolved()) {
-      if (!releasable(state) || nowMs - updatedAt < STALE_OPEN_MS) continue
-      if (await this.#ledger.transition(key, state, RELEASED_TO[state], { reason }, nowMs)) released++
+      if (nowMs - updatedAt < STALE_OPEN_MS) continue
+      if (releasable(state)) {
+        if (await this.#ledger.transition(key, state, RELEASED_TO[state], { reason }, nowMs)) released++
+      } else if (
+        state === 'settling' &&
+        // Sent for settlement by a call that is gone (its instance died, or its outcome's write was
+        // lost): it may have settled, so it is never released — the chain says what became of it.
+        (await this.#ledger.transition(key, 'settling', 'pending', { reason: SETTLING_ORPHANED }, nowMs))
+      )
+        orphaned++
+    }
+    if (orphaned > 0) {
+      reconciliations.inc({ outcome: 'pending' }, orphaned)
+      this.#logger.warn({ orphaned }, 'settlements left by calls that are gone: read from the chain')
     }
     if (released > 0) {
       reconciliations.inc({ outcome: 'released' }, released)

@@ -44,6 +44,14 @@ export type Evidence =
        * random bytes in hex): what finds it among the payer's transactions without fetching each.
        */
       memo?: string
+      /**
+       * What the payment pays: `amount` (atomic units) of the mint `asset` to the wallet `payTo`. A
+       * transaction is taken for the payment only if it moved that much there (records claimed before
+       * these were kept are taken on the payer's signature alone).
+       */
+      payTo?: string
+      asset?: string
+      amount?: string
     }
 
 export type Outcome =
@@ -74,6 +82,9 @@ export function evidenceOf(payment: PaymentV1 | PaymentV2, offer: OfferV2): Evid
       signature: getBase58Decoder().decode(signed[1]!),
       blockhash: message.lifetimeToken,
       ...(memo === undefined ? {} : { memo }),
+      payTo: offer.payTo,
+      asset: offer.asset,
+      amount: offer.amount,
     }
   } catch {
     return undefined
@@ -140,6 +151,44 @@ const AUTHORIZATION_USED = toEventSelector('AuthorizationUsed(address,bytes32)')
  */
 const LOG_LOOKBACK_BLOCKS = 10_000n
 
+type FoundTransaction = NonNullable<Awaited<ReturnType<ReturnType<Rpc<SolanaRpcApi>['getTransaction']>['send']>>>
+
+/**
+ * Whether a landed transaction moved the payment's amount of its asset to its payTo (the token
+ * balances of accounts the payTo owns, before and after). A record without these is taken on the
+ * payer's signature alone.
+ */
+function paidBy(tx: FoundTransaction, evidence: Extract<Evidence, { chain: 'svm' }>): boolean {
+  const { payTo, asset, amount } = evidence
+  if (!payTo || !asset || !amount) return true
+  const held = (
+    balances: readonly { owner?: string; mint: string; uiTokenAmount: { amount: string } }[] | null | undefined,
+  ) =>
+    (balances ?? [])
+      .filter((balance) => balance.owner === payTo && balance.mint === asset)
+      .reduce((sum, balance) => sum + BigInt(balance.uiTokenAmount.amount), 0n)
+  const meta = tx.meta as unknown as {
+    preTokenBalances?: Parameters<typeof held>[0]
+    postTokenBalances?: Parameters<typeof held>[0]
+  } | null
+  return held(meta?.postTokenBalances) - held(meta?.preTokenBalances) >= BigInt(amount)
+}
+
+/** The outcome of the payment's transaction, found on chain. */
+function landed(signature: string, err: unknown, paid: boolean, how: string): Outcome {
+  if (err)
+    return {
+      state: 'failed',
+      reason: `the payment transaction ${signature} failed on chain: ${JSON.stringify(err, bigintSafe)}`,
+    }
+  if (!paid)
+    return {
+      state: 'failed',
+      reason: `the payment transaction ${signature} landed but moved less than the price to the payTo: nothing was received`,
+    }
+  return { state: 'settled', transaction: signature, how }
+}
+
 /** Where a search of a payer's history stopped, to resume from on the next check. */
 interface SearchCursor {
   before: string
@@ -147,7 +196,7 @@ interface SearchCursor {
 }
 
 type Search =
-  | { kind: 'found'; signature: string; err: unknown }
+  | { kind: 'found'; signature: string; err: unknown; paid: boolean }
   | { kind: 'absent'; read: number }
   | { kind: 'incomplete'; read: number }
 
@@ -204,7 +253,7 @@ export class SettlementChecker {
         const outcome =
           evidence.chain === 'evm'
             ? await this.#authorization(evidence, Date.now(), transaction)
-            : await this.#status(transaction!)
+            : await this.#status(transaction!, evidence)
         if (outcome && outcome.state !== 'pending') return outcome
       } catch (error) {
         reason = `the chain could not be read: ${(error as Error).message}`
@@ -303,18 +352,14 @@ export class SettlementChecker {
       .isBlockhashValid(evidence.blockhash as never, { commitment: 'confirmed' })
       .send()
     if (transaction) {
-      const named = await this.#status(transaction)
+      // Its status unreadable (the status service failing): the payer's history may still show it.
+      const named = await this.#status(transaction, evidence).catch(() => undefined)
       if (named) return named
     }
     const search = await this.#search(evidence, claimedAtMs, !canLand, context.slot)
     if (search.kind === 'found') {
       this.#cursors.delete(evidence.signature)
-      if (search.err)
-        return {
-          state: 'failed',
-          reason: `the payment transaction ${search.signature} failed on chain: ${JSON.stringify(search.err, bigintSafe)}`,
-        }
-      return { state: 'settled', transaction: search.signature, how: 'the payment transaction is on chain' }
+      return landed(search.signature, search.err, search.paid, 'the payment transaction is on chain')
     }
     if (canLand) return { state: 'pending', reason: 'not on chain yet, and its blockhash is still valid' }
     if (search.kind === 'incomplete')
@@ -326,9 +371,12 @@ export class SettlementChecker {
     return { state: 'failed', reason: 'not on chain and its blockhash has expired: it can never settle' }
   }
 
-  /** A named settlement's outcome once confirmed (settled, or failed on chain); undefined while unknown. */
-  async #status(transaction: string): Promise<Outcome | undefined> {
-    // A facilitator's answer is not trusted to be a signature: anything else is looked for by search.
+  /**
+   * A named settlement's outcome once confirmed (settled, or failed on chain); undefined while unknown,
+   * or when the transaction named is not this payment (it does not carry the payer's signature): a
+   * facilitator's word is not trusted, the payment is then looked for by search.
+   */
+  async #status(transaction: string, evidence: Extract<Evidence, { chain: 'svm' }>): Promise<Outcome | undefined> {
     if (!this.#solana || !SIGNATURE.test(transaction)) return undefined
     const { value } = await this.#solana
       .getSignatureStatuses([transaction as Signature], { searchTransactionHistory: true })
@@ -336,12 +384,18 @@ export class SettlementChecker {
     const found = value[0]
     if (!found || (found.confirmationStatus !== 'confirmed' && found.confirmationStatus !== 'finalized'))
       return undefined
-    if (found.err)
-      return {
-        state: 'failed',
-        reason: `the settlement transaction ${transaction} failed on chain: ${JSON.stringify(found.err, bigintSafe)}`,
-      }
-    return { state: 'settled', transaction, how: 'the settlement transaction is confirmed on chain' }
+    const tx = await this.#transaction(transaction)
+    // Not readable yet from the node answering (it lags the status service): asked again later.
+    if (!tx?.transaction.signatures.includes(evidence.signature as Signature)) return undefined
+    return landed(transaction, found.err, paidBy(tx, evidence), 'the settlement transaction is confirmed on chain')
+  }
+
+  #transaction(signature: string) {
+    return this.#solana!.getTransaction(signature as Signature, {
+      commitment: 'confirmed',
+      encoding: 'json',
+      maxSupportedTransactionVersion: 0,
+    }).send()
   }
 
   /**
@@ -377,9 +431,14 @@ export class SettlementChecker {
       // Newest first: once an entry is older than the window, every later one is too.
       const inWindow = page.filter((entry) => entry.blockTime === null || Number(entry.blockTime) >= since)
       const memo = evidence.memo
-      const candidates = memo === undefined ? inWindow : inWindow.filter((entry) => carriesMemo(entry.memo, memo))
-      const found = await this.#carrying(candidates, evidence.signature, deadline)
-      if (found === 'out_of_time') return { kind: 'incomplete', read }
+      // An entry without a memo field (an RPC that leaves it out) cannot be ruled out by it.
+      const candidates =
+        memo === undefined
+          ? inWindow
+          : inWindow.filter((entry) => entry.memo === undefined || carriesMemo(entry.memo, memo))
+      const found = await this.#carrying(candidates, evidence, deadline)
+      // A listed transaction the node could not return, or no time left: not "absent", ask again later.
+      if (found === 'out_of_time' || found === 'unreadable') return { kind: 'incomplete', read }
       if (found) return { kind: 'found', ...found }
       read += page.length
       if (page.length < HISTORY_PAGE || inWindow.length < page.length) return { kind: 'absent', read }
@@ -389,30 +448,29 @@ export class SettlementChecker {
     }
   }
 
-  /** The candidate whose transaction carries `signature`, fetched a few at a time; 'out_of_time' past the deadline. */
+  /**
+   * The candidate whose transaction carries the payer's signature, fetched a few at a time: null when
+   * none does; 'unreadable' when one could not be read (the node lags its own index); 'out_of_time'
+   * past the deadline.
+   */
   async #carrying(
     candidates: readonly { signature: string }[],
-    signature: string,
+    evidence: Extract<Evidence, { chain: 'svm' }>,
     deadline: number,
-  ): Promise<{ signature: string; err: unknown } | null | 'out_of_time'> {
-    const rpc = this.#solana!
+  ): Promise<{ signature: string; err: unknown; paid: boolean } | null | 'unreadable' | 'out_of_time'> {
+    let unreadable = false
     for (let at = 0; at < candidates.length; at += FETCH_CONCURRENCY) {
       if (at > 0 && Date.now() > deadline) return 'out_of_time'
       const fetched = await Promise.all(
-        candidates.slice(at, at + FETCH_CONCURRENCY).map((entry) =>
-          rpc
-            .getTransaction(entry.signature as Signature, {
-              commitment: 'confirmed',
-              encoding: 'json',
-              maxSupportedTransactionVersion: 0,
-            })
-            .send()
-            .then((tx) => ({ entry, tx })),
-        ),
+        candidates
+          .slice(at, at + FETCH_CONCURRENCY)
+          .map((entry) => this.#transaction(entry.signature).then((tx) => ({ entry, tx }))),
       )
-      const hit = fetched.find(({ tx }) => tx?.transaction.signatures.includes(signature as Signature))
-      if (hit) return { signature: hit.entry.signature, err: hit.tx?.meta?.err ?? null }
+      if (fetched.some(({ tx }) => tx === null)) unreadable = true
+      const hit = fetched.find(({ tx }) => tx?.transaction.signatures.includes(evidence.signature as Signature))
+      if (hit?.tx)
+        return { signature: hit.entry.signature, err: hit.tx.meta?.err ?? null, paid: paidBy(hit.tx, evidence) }
     }
-    return null
+    return unreadable ? 'unreadable' : null
   }
 }

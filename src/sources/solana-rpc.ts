@@ -189,9 +189,11 @@ export class SolanaSource {
     for (const item of this.#queue) if (item.key === key) item.meters.add(meter)
     return this.#memo
       .get(key, ttl, async () => {
-        const response = (await this.#enqueue(payload, meter, key)) as { error?: unknown }
-        // JSON-RPC errors are answers, not values: let the next scan ask again.
-        if (response.error !== undefined) throw new CachedRpcError(response)
+        const response = (await this.#enqueue(payload, meter, key)) as { error?: unknown; result?: unknown }
+        // JSON-RPC errors are answers, not values: let the next scan ask again. So is a transaction not
+        // found: it may land, or reach the node answering, later (only a found one never changes).
+        if (response.error !== undefined || (payload.method === 'getTransaction' && response.result === null))
+          throw new CachedRpcError(response)
         return response
       })
       .then(

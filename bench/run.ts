@@ -9,6 +9,7 @@ import * as sandboxRpc from './sandbox-rpc.ts'
 import * as sources from './sources.ts'
 import * as scanners from './scanners.ts'
 import * as payments from './payments.ts'
+import * as pending from './pending.ts'
 import * as trade from './trade.ts'
 
 const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
@@ -17,6 +18,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
   sources,
   scanners,
   payments,
+  pending,
   trade,
   catalogue,
   fuzz,

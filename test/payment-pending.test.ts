@@ -1,8 +1,7 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { paymentKey } from '../src/payments/payment-key.ts'
-import { readPayment } from '../src/payments/payment-header.ts'
+import type { PaymentGate } from '../src/payments/gate.ts'
 import { SettlementChecker } from '../src/payments/settlement-check.ts'
 import { HttpJsonSource } from '../src/sources/http-json.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
@@ -10,6 +9,7 @@ import { CallMeter } from '../src/sources/upstream.ts'
 import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
 import { runPaid } from '../src/payments/http.ts'
 import { eventually } from './support/eventually.ts'
+import { ledgerKeyOf } from './support/x402.ts'
 
 // A settlement whose answer is lost (the facilitator slower than the service waits, or unreachable)
 // leaves the payment `pending`; the gate then asks the chain itself what happened.
@@ -31,13 +31,10 @@ const RAILS = await payingRails(sandbox)
 const call = paidCall
 const ok = async () => ({ status: 200, body: { grade: 'A' } })
 
-/** A payment on `rail` and its ledger key. */
-async function payWith(rail: PayingRail): Promise<{ header: string; key: string }> {
-  const header = await payFor(gate, rail)
-  const read = readPayment(new Headers({ 'x-payment': header }))
-  if (read.kind !== 'payment') throw new Error('unreadable payment')
-  const network = read.payment.x402Version === 2 ? read.payment.accepted.network : read.payment.network
-  return { header, key: paymentKey(read.payment, network)! }
+/** A payment on `rail` for `on`'s challenge, and its ledger key. */
+async function payWith(rail: PayingRail, on: PaymentGate = gate): Promise<{ header: string; key: string }> {
+  const header = await payFor(on, rail)
+  return { header, key: ledgerKeyOf(header) }
 }
 
 describe.each(RAILS)('a lost settlement answer on $name', (rail) => {
@@ -113,15 +110,6 @@ const patient = await sandboxGate(sandbox, {
 })
 afterAll(() => patient.close())
 
-/** A payment for the patient gate on `rail`, and its ledger key. */
-async function patientPayment(rail: PayingRail): Promise<{ header: string; key: string }> {
-  const header = await payFor(patient.gate, rail)
-  const read = readPayment(new Headers({ 'x-payment': header }))
-  if (read.kind !== 'payment') throw new Error('unreadable payment')
-  const network = read.payment.x402Version === 2 ? read.payment.accepted.network : read.payment.network
-  return { header, key: paymentKey(read.payment, network)! }
-}
-
 /** The facilitator's read of its settlement's outcome, per rail (what a failing provider refuses it). */
 const STATUS_READ = { solana: 'getSignatureStatuses', 'base (anvil)': 'eth_getTransactionReceipt' } as const
 
@@ -130,7 +118,7 @@ describe.each(RAILS)('"settlement pending" on $name: the transfer was sent', (ra
     JSON.parse(Buffer.from(headers['payment-response']!, 'base64').toString()) as Record<string, unknown>
 
   test("the facilitator's RPC fails its status check: the service reads the chain, delivers the answer, charges once", async () => {
-    const { header, key } = await patientPayment(rail)
+    const { header, key } = await payWith(rail, patient.gate)
     const before = await rail.treasury()
     sandbox.faults.set('facilitator-rpc', STATUS_READ[rail.name as keyof typeof STATUS_READ], { kind: 'server_error' })
     const answer = await runPaid(patient.gate, call({ 'x-payment': header }), ok)
@@ -147,7 +135,7 @@ describe.each(RAILS)('"settlement pending" on $name: the transfer was sent', (ra
   })
 
   test('the facilitator settles and answers settlement_pending (its confirmation timed out): answered, charged once', async () => {
-    const { header, key } = await patientPayment(rail)
+    const { header, key } = await payWith(rail, patient.gate)
     const before = await rail.treasury()
     sandbox.faults.set('facilitator', '/settle', { kind: 'settlement_pending' })
     const answer = await runPaid(patient.gate, call({ 'x-payment': header }), ok)
@@ -159,7 +147,7 @@ describe.each(RAILS)('"settlement pending" on $name: the transfer was sent', (ra
 
 test('"settlement pending" on solana while the chain cannot be read here either: withheld, then collected by presenting the payment again, charged once', async () => {
   const rail = RAILS.find((paying) => paying.name === 'solana')!
-  const { header, key } = await patientPayment(rail)
+  const { header, key } = await payWith(rail, patient.gate)
   const before = await rail.treasury()
   // Every status read fails, the facilitator's and the service's: nobody can confirm the transfer it sent.
   sandbox.faults.set('rpc', 'getSignatureStatuses', { kind: 'server_error' })
@@ -229,10 +217,7 @@ describe('a payer buried under dust: the on-chain check reads the whole window, 
       }),
     })
     try {
-      const header = await payFor(slow.gate, rail)
-      const read = readPayment(new Headers({ 'x-payment': header }))
-      if (read.kind !== 'payment' || read.payment.x402Version !== 2) throw new Error('unreadable payment')
-      const key = paymentKey(read.payment, read.payment.accepted.network)!
+      const { header, key } = await payWith(rail, slow.gate)
       const before = await rail.treasury()
       sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 700 })
       expect((await runPaid(slow.gate, call({ 'x-payment': header }), ok)).status).toBe(402)
@@ -260,7 +245,7 @@ describe('settlements whose call is gone, or whose answer races a resolver', () 
   const rail = RAILS.find((paying) => paying.name === 'solana')!
 
   test('a payment left settling longer than any settlement takes (its instance died) goes pending, never released', async () => {
-    const { header, key } = await patientPayment(rail)
+    const { header, key } = await payWith(rail, patient.gate)
     const admitted = await patient.gate.admit(call({ 'x-payment': header }))
     expect(admitted.ok).toBe(true)
     // The instance sent it for settlement and died before recording the outcome.
@@ -284,10 +269,7 @@ describe('settlements whose call is gone, or whose answer races a resolver', () 
       }),
     })
     try {
-      const header = await payFor(racing.gate, rail)
-      const read = readPayment(new Headers({ 'x-payment': header }))
-      if (read.kind !== 'payment' || read.payment.x402Version !== 2) throw new Error('unreadable payment')
-      const key = paymentKey(read.payment, read.payment.accepted.network)!
+      const { header, key } = await payWith(rail, racing.gate)
       const before = await rail.treasury()
       // Nobody can read a status: the facilitator answers settlement_pending, the call keeps asking.
       sandbox.faults.set('rpc', 'getSignatureStatuses', { kind: 'server_error' })

@@ -16,32 +16,42 @@ const payingFetch = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, '
 const post = (url: string, body: unknown, fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch) =>
   fetcher(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
+/** Waits until the service at `url` offers `rail` (the facilitator answers /supported in the background). */
+const railOffered = (url: string, rail: string) =>
+  eventually(
+    `the ${rail} rail offered`,
+    async () =>
+      (
+        (await (await fetch(`${url}/trade/currencies`)).json()) as {
+          currencies: { chain: string; accepted: boolean }[]
+        }
+      ).currencies,
+    (currencies) => currencies.some((entry) => entry.chain === rail && entry.accepted),
+  )
+
+/** A quoted swap of `lamports` of SOL for the blue-chip token, signed by the buyer. */
+async function signedSwap(url: string, lamports: string) {
+  const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
+  const quoted = (await (
+    await post(`${url}/trade/quote`, {
+      input_mint: 'So11111111111111111111111111111111111111112',
+      output_mint: mint,
+      amount_in: lamports,
+      user_public_key: buyer.address,
+    })
+  ).json()) as { job_id: string; unsigned_transaction_b64: string }
+  const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
+  const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+  return { job_id: quoted.job_id, signed }
+}
+
 test('killed while the execute fee settles: after the restart the job reads CONFIRMED with its fee charged once, as on chain', async () => {
   const first = await service()
   let second: Awaited<ReturnType<typeof service>> | undefined
   try {
-    // The facilitator answers /supported in the background: wait until the Base rail is offered.
-    await eventually(
-      'the Base rail offered',
-      async () =>
-        (
-          (await (await fetch(`${first.url}/trade/currencies`)).json()) as {
-            currencies: { chain: string; accepted: boolean }[]
-          }
-        ).currencies,
-      (currencies) => currencies.some((entry) => entry.chain === 'base' && entry.accepted),
-    )
-    const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-    const quoted = (await (
-      await post(`${first.url}/trade/quote`, {
-        input_mint: 'So11111111111111111111111111111111111111112',
-        output_mint: mint,
-        amount_in: '100000000',
-        user_public_key: buyer.address,
-      })
-    ).json()) as { job_id: string; unsigned_transaction_b64: string }
-    const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
-    const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+    await railOffered(first.url, 'base')
+    const quoted = await signedSwap(first.url, '100000000')
+    const { signed } = quoted
     const before = await treasury()
 
     // The facilitator takes 3 s to settle: the service is killed while it waits for the answer.
@@ -104,40 +114,18 @@ describe.each([
     test('CONFIRMED with its fee settled, as on chain; charged once', async () => {
       const running = await service()
       try {
-        const accepted = async () =>
-          (
-            (await (await fetch(`${running.url}/trade/currencies`)).json()) as {
-              currencies: { chain: string; accepted: boolean }[]
-            }
-          ).currencies
-        await eventually(`the ${rail} rail offered`, accepted, (currencies) =>
-          currencies.some((entry) => entry.chain === rail && entry.accepted),
-        )
-        const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-        const quoted = (await (
-          await post(`${running.url}/trade/quote`, {
-            input_mint: 'So11111111111111111111111111111111111111112',
-            output_mint: mint,
-            amount_in: '10000000',
-            user_public_key: buyer.address,
-          })
-        ).json()) as { job_id: string; unsigned_transaction_b64: string }
-        const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
-        const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+        await railOffered(running.url, rail)
+        const { job_id, signed } = await signedSwap(running.url, '10000000')
         const before = await balance()
         const paying = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, rail)).client)
 
         sandbox.faults.set('facilitator-rpc', status, { kind: 'server_error' })
-        const executed = await post(
-          `${running.url}/trade/execute`,
-          { job_id: quoted.job_id, signed_transaction_b64: signed },
-          paying,
-        )
+        const executed = await post(`${running.url}/trade/execute`, { job_id, signed_transaction_b64: signed }, paying)
         sandbox.faults.clear()
         expect(executed.status).toBe(200)
         expect(await executed.json()).toMatchObject({ status: 'CONFIRMED' })
         expect(await balance()).toBe(before + 150_000n)
-        const job = (await (await fetch(`${running.url}/trade/status/${quoted.job_id}`)).json()) as {
+        const job = (await (await fetch(`${running.url}/trade/status/${job_id}`)).json()) as {
           fee: { status: string; amount: string; transaction: string | null }
         }
         expect(job.fee).toMatchObject({ status: 'settled', amount: '150000', transaction: expect.any(String) })

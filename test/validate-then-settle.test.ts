@@ -14,10 +14,8 @@ import { SchemaVersion, TokenRequest } from '../src/core/schemas.ts'
 import { SCHEMA_VERSION } from '../src/core/version.ts'
 import { closeContext, createContext, type ServiceContext } from '../src/context.ts'
 import type { PaymentGate } from '../src/payments/gate.ts'
-import { readPayment } from '../src/payments/payment-header.ts'
-import { paymentKey } from '../src/payments/payment-key.ts'
 import { send, VALID_MINT } from './support/app.ts'
-import { paymentHeader, usdcOf } from './support/x402.ts'
+import { ledgerKeyOf, paymentHeader, usdcOf } from './support/x402.ts'
 
 // Issue 27, part 4: a paid answer is checked against its route's response schema before its payment
 // settles. The whole app on the sandbox, a real facilitator, the demo buyer's payment, the treasury read
@@ -86,10 +84,7 @@ async function pay(): Promise<{ header: string; key: string }> {
   const challenged = await call()
   expect(challenged.status).toBe(402)
   const header = await paymentHeader(client, challenged.headers.get('payment-required')!)
-  const read = readPayment(new Headers({ 'payment-signature': header }))
-  if (read.kind !== 'payment') throw new Error('unreadable payment')
-  const network = read.payment.x402Version === 2 ? read.payment.accepted.network : read.payment.network
-  return { header, key: paymentKey(read.payment, network)! }
+  return { header, key: ledgerKeyOf(header) }
 }
 
 describe('a paid answer is validated before its payment settles', () => {

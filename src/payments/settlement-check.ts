@@ -232,7 +232,7 @@ export class SettlementChecker {
     transaction?: string | null,
   ): Promise<Outcome> {
     return evidence.chain === 'evm'
-      ? this.#checkEvm(evidence, nowMs, transaction)
+      ? this.#authorization(evidence, nowMs, transaction)
       : this.#checkSvm(evidence, claimedAtMs, transaction)
   }
 
@@ -261,15 +261,6 @@ export class SettlementChecker {
       if (Date.now() + CONFIRM_POLL_MS > until) return { state: 'pending', reason }
       await Bun.sleep(CONFIRM_POLL_MS)
     }
-  }
-
-  async #checkEvm(
-    evidence: Extract<Evidence, { chain: 'evm' }>,
-    nowMs: number,
-    transaction: string | null | undefined,
-  ): Promise<Outcome> {
-    if (!this.#evm) return { state: 'pending', reason: 'no RPC for the EVM rail is configured (BASE_RPC_URL)' }
-    return this.#authorization(evidence, nowMs, transaction)
   }
 
   /** The authorization's state on its token: used (settled), unused past its deadline (failed), or pending. */

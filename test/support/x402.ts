@@ -1,6 +1,8 @@
 import type { x402Client } from '@x402/core/client'
 import type { PaymentRequired } from '@x402/core/types'
 import type { RunningSandbox } from '../../sandbox/index.ts'
+import { readPayment } from '../../src/payments/payment-header.ts'
+import { paymentKey } from '../../src/payments/payment-key.ts'
 
 /** USDC (atomic units) that `owner` holds in its associated account on the sandbox, read over its JSON-RPC. */
 export async function usdcOf(sandbox: RunningSandbox, owner: string): Promise<bigint> {
@@ -35,4 +37,12 @@ export async function unpaidScanStatuses(url: string, mint: string, ip: string, 
     statuses.push(answer.status)
   }
   return statuses
+}
+
+/** The ledger key of the payment a base64 payment header carries (as the gate derives it). */
+export function ledgerKeyOf(header: string): string {
+  const read = readPayment(new Headers({ 'x-payment': header }))
+  if (read.kind !== 'payment') throw new Error('unreadable payment')
+  const network = read.payment.x402Version === 2 ? read.payment.accepted.network : read.payment.network
+  return paymentKey(read.payment, network)!
 }

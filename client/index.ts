@@ -63,12 +63,43 @@ export interface SolsentryOptions {
   budgetUsd?: string
   /** Retries of a 429 answer, waiting its Retry-After (at most 30 s each). Default 3. */
   retries?: number
+  /**
+   * How long a paid call whose settlement is pending (402 with `settlement.state: "pending"`)
+   * keeps presenting the same payment to collect its answer, in ms. @default 120000
+   */
+  collectTimeoutMs?: number
   /** Check every paid answer's attestation against the published key (default true; docs/attestations.md). */
   verifyAttestations?: boolean
   fetch?: typeof fetch
 }
 
 /** An error answer of the service (its catalogue code), or a payment the spend controls refused. */
+/** How long a call waits to collect an answer whose settlement is pending (the service reads the chain every 30 s). */
+const COLLECT_TIMEOUT_MS = 120_000
+/** Where a paid request carries its payment: v2, then v1. */
+const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const
+
+/** The payment a request carried: its header, and the amount held for it under the spend controls. */
+interface SentPayment {
+  name: (typeof PAYMENT_HEADERS)[number]
+  value: string
+  amount: bigint
+}
+
+/** A 402 whose payment was sent for settlement and is being read from the chain (its `settlement.state`). */
+function pendingSettlement(body: Record<string, unknown>): boolean {
+  return (body.settlement as { state?: unknown } | undefined)?.state === 'pending'
+}
+
+/** A body as JSON, or {} when it is not. */
+function parseJson(bytes: Uint8Array): Record<string, unknown> {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>
+  } catch {
+    return {}
+  }
+}
+
 export class SolsentryError extends Error {
   constructor(
     /** The catalogue's code (`INVALID_ADDRESS`, `RATE_LIMITED`…), or `SPEND_LIMIT` for a refused payment. */
@@ -318,18 +349,32 @@ export class Solsentry {
       const receipt = paying.done(response)
       if (receipt) options.onReceipt?.(receipt)
       const bytes = new Uint8Array(await response.arrayBuffer())
-      const body = (() => {
-        try {
-          return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>
-        } catch {
-          return {}
-        }
-      })()
+      const body = parseJson(bytes)
       if (response.ok) {
         await this.#verifyAttestation(key, String(init.body ?? ''), bytes, response)
         return body as OutputOf<K>
       }
       const retryAfter = Number(response.headers.get('retry-after'))
+      const sent = paying.sent()
+      if (response.status === 402 && sent && pendingSettlement(body)) {
+        // Paid, and its settlement is being read from the chain: the same payment with the same request
+        // collects the answer once it shows there (docs/payments.md) — never a new payment.
+        const collected = await this.#collect(path, init, sent, retryAfter)
+        if (collected?.response.ok) {
+          const settled = paying.done(collected.response, sent)
+          if (settled) options.onReceipt?.(settled)
+          await this.#verifyAttestation(key, String(init.body ?? ''), collected.bytes, collected.response)
+          return collected.body as OutputOf<K>
+        }
+        // Still pending when the wait ran out, or refused now (it can never settle): that answer is the error.
+        const final = collected ?? { response, body }
+        throw new SolsentryError(
+          String(final.body.code ?? `HTTP_${final.response.status}`),
+          String(final.body.message ?? final.response.statusText),
+          final.response.status,
+          final.body,
+        )
+      }
       if (response.status === 429 && attempt < (this.#options.retries ?? 3)) {
         await Bun.sleep(Math.min(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1, 30) * 1_000)
         continue
@@ -348,9 +393,15 @@ export class Solsentry {
    * route's published price (or `maxPerCallUsd`, when lower), nor what is left of the budget. The
    * amount is held while the call runs and counted as spent only when a receipt comes back.
    */
-  async #payingFetch(path: string): Promise<{ fetch: Fetcher; done(response: Response): Receipt | undefined }> {
+  async #payingFetch(path: string): Promise<{
+    fetch: Fetcher
+    /** The answer's receipt, counted against the budget; `collected`: the payment a withheld answer was collected with. */
+    done(response: Response, collected?: SentPayment): Receipt | undefined
+    /** The payment header the last request carried, and the amount it was held for. */
+    sent(): SentPayment | undefined
+  }> {
     const { wallet } = this.#options
-    if (!wallet?.solana && !wallet?.evm) return { fetch: this.#fetch, done: () => undefined }
+    if (!wallet?.solana && !wallet?.evm) return { fetch: this.#fetch, done: () => undefined, sent: () => undefined }
     const client = new x402Client()
     if (wallet.solana) client.register('solana:*', new ExactSvmScheme(wallet.solana, this.#svmConfig()))
     if (wallet.evm) client.register('eip155:*', new ExactEvmScheme(wallet.evm))
@@ -378,8 +429,17 @@ export class Solsentry {
       held = amount
       this.#reserved += amount
     })
-    const paying = wrapFetchWithPayment(this.#fetch, client)
+    let sent: SentPayment | undefined
+    // The payment each request carries, kept so a withheld answer can be collected with it.
+    const recording = (input: string | URL | Request, init?: RequestInit) => {
+      const headers = input instanceof Request ? input.headers : new Headers(init?.headers)
+      const name = PAYMENT_HEADERS.find((header) => headers.has(header))
+      if (name) sent = { name, value: headers.get(name)!, amount: held }
+      return (this.#fetch as typeof fetch)(input, init)
+    }
+    const paying = wrapFetchWithPayment(recording as typeof fetch, client)
     return {
+      sent: () => sent,
       fetch: async (input: string, init: RequestInit) => {
         try {
           return await paying(input, init)
@@ -389,8 +449,9 @@ export class Solsentry {
           throw new SolsentryError('SPEND_LIMIT', (error as Error).message, 0)
         }
       },
-      done: (response) => {
-        this.#reserved -= held
+      done: (response, collected) => {
+        if (collected) held = collected.amount
+        else this.#reserved -= held
         const header = response.headers.get('payment-response')
         const receipt = header ? (JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Receipt) : undefined
         if (receipt) {
@@ -400,6 +461,35 @@ export class Solsentry {
         held = 0n
         return receipt
       },
+    }
+  }
+
+  /**
+   * Presents `sent` — a payment whose settlement is being read from the chain — again with the same
+   * request, every Retry-After seconds, until the answer comes (it settled: owed, answered once, no new
+   * payment) or the service says otherwise (it never can), within `collectTimeoutMs`. The last answer
+   * other than "still pending", or undefined when the wait ran out.
+   */
+  async #collect(
+    path: string,
+    init: RequestInit,
+    sent: SentPayment,
+    retryAfterS: number,
+  ): Promise<{ response: Response; bytes: Uint8Array; body: Record<string, unknown> } | undefined> {
+    const until = Date.now() + (this.#options.collectTimeoutMs ?? COLLECT_TIMEOUT_MS)
+    let waitS = retryAfterS
+    for (;;) {
+      const pauseMs = Math.min(Number.isFinite(waitS) && waitS > 0 ? waitS : 15, 30) * 1_000
+      if (Date.now() + pauseMs > until) return undefined
+      await Bun.sleep(pauseMs)
+      const response = await this.#fetch(`${this.url}${path}`, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), [sent.name]: sent.value },
+      })
+      const bytes = new Uint8Array(await response.arrayBuffer())
+      const body = parseJson(bytes)
+      if (response.status !== 402 || !pendingSettlement(body)) return { response, bytes, body }
+      waitS = Number(response.headers.get('retry-after'))
     }
   }
 

@@ -102,6 +102,35 @@ describe('the SDK on the sandbox (@x402/fetch, the caller’s own signer)', () =
     expect(await usdcOf(sandbox, solanaWallet.address)).toBe(before - 20_000n)
   })
 
+  test('an answer withheld while its settlement is read from the chain is collected with the same payment, charged once', async () => {
+    // The answers the SDK receives, as it receives them.
+    const statuses: number[] = []
+    const watching = (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init)
+      statuses.push(response.status)
+      return response
+    }) as typeof fetch
+    const solsentry = client({ fetch: watching })
+    const before = await usdcOf(sandbox, payTo)
+    // Nobody can read a status for a while: the facilitator answers settlement_pending, the service withholds.
+    sandbox.faults.set('rpc', 'getSignatureStatuses', { kind: 'server_error' })
+    const scanning = solsentry.quickScan(mintOf('blue-chip'))
+    // The challenge, then the paid request's answer: withheld (402 again).
+    await eventually(
+      'the answer withheld',
+      () => statuses,
+      (seen) => seen.filter((status) => status === 402).length >= 2,
+    )
+    expect(await usdcOf(sandbox, payTo)).toBe(before + 20_000n)
+    sandbox.faults.clear()
+    // The SDK presents the same payment again after Retry-After, and gets the answer: no second payment.
+    const scan = await scanning
+    expect(scan.structural_risk_grade).toMatch(/^[A-F]$/)
+    expect(solsentry.receipts).toEqual([expect.objectContaining({ success: true })])
+    expect(solsentry.spentUsd).toBe('0.020000')
+    expect(await usdcOf(sandbox, payTo)).toBe(before + 20_000n)
+  }, 60_000)
+
   test('errors carry the catalogue code, the status and the request id', async () => {
     const error = (await client()
       .quickScan('BONK')

@@ -156,6 +156,12 @@ test('"settlement pending" on solana while the chain cannot be read here either:
   expect((withheld.body as { message: string }).message).toContain(
     'present the same payment with the same request again',
   )
+  // Said in machine terms too: what is pending, and when to present the payment again.
+  expect(withheld.body).toMatchObject({
+    settlement: { state: 'pending', transaction: expect.any(String) },
+    retry_after_s: 10,
+  })
+  expect(withheld.headers['retry-after']).toBe('10')
   const pending = (await patient.store.ledger.get(key))!
   expect(pending).toMatchObject({
     state: 'pending',

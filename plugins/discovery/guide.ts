@@ -9,10 +9,10 @@ export const HTTP_PAYMENT = [
   '`accepts[]` (scheme, network, maxAmountRequired in USDC atomic units, asset, payTo). Sign a payment for one',
   'offer and repeat the identical request with it in the X-PAYMENT header; the receipt comes back in',
   'X-PAYMENT-RESPONSE. A call that fails is not charged, and a payment pays for one call only. If a paid call',
-  'answers 402 saying its settlement is "not known yet" or "not confirmed yet" (the money may have moved), present',
-  'the same payment again with the same request a minute later: if the chain shows it settled, that call is',
-  'answered, once, without paying again (on any other request the payment is refused); if it never can, you',
-  'are told so and nothing was charged.',
+  'answers 402 with `settlement: {state: "pending"}` (its settlement was sent and is being read from the chain:',
+  'the money may have moved), present the same payment again with the same request after Retry-After seconds:',
+  'once the chain shows it settled, that call is answered, once, without paying again (on any other request the',
+  'payment is refused); if it never can, you are told so and nothing was charged. The SDK and CLI do this.',
 ]
 
 /** How a paid tool is paid over MCP (x402's MCP transport). */

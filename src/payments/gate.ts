@@ -259,7 +259,13 @@ export class PaymentGate implements Payments {
         return { ok: true, ticket: admitted }
       }
     }
-    if (!claim.ok) return required(heldBecause(claim.existing))
+    if (!claim.ok) {
+      const { state, transaction } = claim.existing
+      const reason = heldBecause(claim.existing)
+      return state === 'pending'
+        ? refuse({ kind: 'payment_required', reason, pending: { transaction } })
+        : required(reason)
+    }
 
     const requirements = this.#requirements(read.payment, offer, call)
     let verified: VerifyAnswer
@@ -389,6 +395,7 @@ export class PaymentGate implements Payments {
       return {
         ok: false,
         reason: `the settlement's outcome is not known yet (${why}); it will not be sent again and is being read from the chain; the result is withheld: ${PRESENT_AGAIN}`,
+        pending: { transaction: null },
       }
     }
     // Unsuccessful, but the transfer may have been sent — a transaction named (`settlement_pending`, a
@@ -482,6 +489,7 @@ export class PaymentGate implements Payments {
     return {
       ok: false,
       reason: `${said}; it is not confirmed yet and will not be sent again; the result is withheld: ${PRESENT_AGAIN}`,
+      pending: { transaction: named },
     }
   }
 

@@ -57,18 +57,32 @@ export function receiptOf(
   }
 }
 
+/**
+ * When a caller whose settlement is pending should present the same payment again: the resolver reads
+ * the chain every 30 s, and at once when a payment whose transaction is known is presented.
+ */
+const PENDING_RETRY_AFTER_S = 10
+
 /** A refusal as HTTP: 402 with the challenge (v2 header, v1 offers in the error body), or 503. */
 export function refusalAnswer(payments: Payments, call: PaidCall, refusal: Refusal): GateAnswer {
   if (refusal.kind === 'payment_required') {
     paymentMetrics.inc({ state: 'challenged', network: 'none' })
     const { header, body } = payments.challenge(call, refusal.reason)
+    // A settlement whose outcome is being read: say so in machine terms, and when to present it again.
+    const pending = refusal.pending && {
+      settlement: { state: 'pending', transaction: refusal.pending.transaction },
+      retry_after_s: PENDING_RETRY_AFTER_S,
+    }
     return {
       status: 402,
-      headers: { 'payment-required': header },
+      headers: {
+        'payment-required': header,
+        ...(pending ? { 'retry-after': String(PENDING_RETRY_AFTER_S) } : {}),
+      },
       body: errorBody(
         new ApiError('PAYMENT_REQUIRED', {
           message: refusal.reason,
-          details: { x402Version: body.x402Version, accepts: body.accepts },
+          details: { x402Version: body.x402Version, accepts: body.accepts, ...pending },
         }),
         call.requestId,
       ),
@@ -102,7 +116,11 @@ async function conclude(
   }
   const settled = await payments.settle(ticket, call)
   if (!settled.ok) {
-    const refusal = settled.unavailable ?? { kind: 'payment_required', reason: settled.reason }
+    const refusal = settled.unavailable ?? {
+      kind: 'payment_required',
+      reason: settled.reason,
+      pending: settled.pending,
+    }
     return { ok: false, answer: refusalAnswer(payments, call, refusal) }
   }
   return { ok: true, headers: settled.receipt ? receiptHeaders(settled.receipt) : {} }

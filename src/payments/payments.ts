@@ -36,8 +36,12 @@ export interface Ticket {
 
 /** Why a call's payment was not admitted. */
 export type Refusal =
-  /** The payment is missing, malformed, used, refused by the facilitator: the caller must (re)pay. */
-  | { kind: 'payment_required'; reason: string }
+  /**
+   * The payment is missing, malformed, used, refused by the facilitator: the caller must (re)pay. With
+   * `pending`, it was sent for settlement and its outcome is being read from the chain: the caller
+   * presents the same payment with the same request again later to collect the answer, never a new one.
+   */
+  | { kind: 'payment_required'; reason: string; pending?: PendingSettlement }
   /** No payment can be taken now (no facilitator, or it does not answer): nothing was charged. */
   | {
       kind: 'unavailable'
@@ -50,6 +54,11 @@ export type Refusal =
 
 export type Admission = { ok: true; ticket: Ticket } | { ok: false; refusal: Refusal }
 
+/** A settlement sent whose outcome is not known yet: the transaction, when the facilitator named one. */
+export interface PendingSettlement {
+  transaction: string | null
+}
+
 /** A settlement's outcome: the receipt (null when there is none to show), or why it did not settle. */
 export type Settlement =
   | { ok: true; receipt: SettleAnswer | null }
@@ -57,7 +66,7 @@ export type Settlement =
    * `unavailable`: the settlement could not even be recorded (the ledger was away), so nothing was
    * charged and the call answers that refusal; the same payment may be presented again.
    */
-  | { ok: false; reason: string; unavailable?: Refusal }
+  | { ok: false; reason: string; unavailable?: Refusal; pending?: PendingSettlement }
 
 /** The x402 challenge of a call: the v2 `PaymentRequired` (base64) and the v1 body with the same offers. */
 export interface Challenge {

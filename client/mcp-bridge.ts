@@ -17,6 +17,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { type Receipt, type RouteKey, type Solsentry, SolsentryError } from './index.ts'
+import { renderDeepDive, renderExitCheck, renderMarketIntel, renderQuickScan } from './render.ts'
+import type { DeepDive, ExitCheck, MarketIntel, QuickScan } from './routes.ts'
 
 const ROUTE_META = 'solsentry/route'
 
@@ -51,9 +53,11 @@ export async function runBridge(
           receipt = settled
         },
       })) as Record<string, unknown>
+      const words = wordsOf(route, answer)
       return {
         structuredContent: answer,
-        content: [{ type: 'text', text: JSON.stringify(answer) }],
+        // The JSON first (as the service's own MCP answers it), then the answer as the CLI puts it in words.
+        content: [{ type: 'text', text: JSON.stringify(answer) }, ...(words ? [{ type: 'text', text: words }] : [])],
         _meta: { 'solsentry/spent_usd': solsentry.spentUsd, ...(receipt ? { 'x402/payment-response': receipt } : {}) },
       }
     } catch (error) {
@@ -67,4 +71,14 @@ export async function runBridge(
   })
   await server.connect(transport)
   await closed
+}
+
+/** A scanner's answer as the CLI shows it, without colours (undefined for the other routes). */
+function wordsOf(route: string, answer: Record<string, unknown>): string | undefined {
+  const plain = { color: false }
+  if (route === 'POST /scan/quick') return renderQuickScan(plain, answer as QuickScan)
+  if (route === 'POST /market/intel') return renderMarketIntel(plain, answer as MarketIntel)
+  if (route === 'POST /scan/deep') return renderDeepDive(plain, answer as DeepDive)
+  if (route === 'POST /exit/check') return renderExitCheck(plain, answer as ExitCheck)
+  return undefined
 }

@@ -23,6 +23,15 @@ import type {
   Trending,
   WalletIntel,
 } from './routes.ts'
+// A table with no imports (which members each missing fact leaves unmeasured, the scope in words): the
+// service's renderers read the same one.
+import {
+  type MemberOf,
+  NOT_MEASURED_TEXT,
+  type RenderedAnswer,
+  scopeLine,
+  unmeasured,
+} from '../src/scanners/rendering.ts'
 
 export interface Style {
   color: boolean
@@ -54,11 +63,13 @@ interface Finding {
   hard_fail?: boolean
 }
 
-/** The findings that moved the verdict (risks first), one line each with its severity coloured. */
+/**
+ * The findings that decided the verdict, one line each with its severity coloured: the risks, in the
+ * answer's order (the service puts the deciding ones first: hard fails, grade ceilings, severity,
+ * impact), else every finding.
+ */
 function findingLines(style: Style, findings: Finding[], limit = 8): string[] {
-  const risks = findings
-    .filter((finding) => finding.severity !== 'info' || finding.hard_fail || finding.grade_ceiling)
-    .sort((a, b) => a.impact - b.impact)
+  const risks = findings.filter((finding) => finding.severity !== 'info' || finding.hard_fail || finding.grade_ceiling)
   const shown = (risks.length > 0 ? risks : findings).slice(0, limit)
   const lines = shown.map((finding) => {
     const severity = paint(
@@ -85,6 +96,27 @@ function quality(style: Style, answer: { data_quality: string; missing_fields: s
   return `data ${paint(style, answer.data_quality, tone)}${missing}`
 }
 
+/** "not measured", in the colour of a warning: never a value. */
+const notMeasured = (style: Style) => paint(style, NOT_MEASURED_TEXT, 'yellow')
+
+/** `shown()`, or "not measured" when the answer's `missing_fields` say `member` was not read. */
+function measured<A extends RenderedAnswer>(
+  style: Style,
+  answer: { missing_fields: string[] },
+  kind: A,
+  member: MemberOf<A>,
+  shown: () => string,
+): string {
+  return unmeasured(answer, kind, member) ? notMeasured(style) : shown()
+}
+
+/** Under a grade drawn from incomplete data, the warning that it cannot see what was not read. */
+function incomplete(style: Style, answer: { data_quality: string }): string[] {
+  return answer.data_quality === 'FULL'
+    ? []
+    : [paint(style, '     graded without what was not measured: a risk hidden there is not in this grade', 'yellow')]
+}
+
 const usd = (value: number | null | undefined) =>
   value === null || value === undefined
     ? 'unknown'
@@ -102,16 +134,23 @@ function heading(
 }
 
 export function renderQuickScan(style: Style, scan: QuickScan): string {
+  const known = <M extends MemberOf<'quick_scan'>>(member: M, shown: () => string) =>
+    measured(style, scan, 'quick_scan', member, shown)
+  const authority = (revoked: boolean) =>
+    yesNo(style, revoked, 'revoked', scan.authority_exempt ? 'live (issuer-controlled, exempt)' : 'LIVE')
+  const scope = scopeLine(scan.scope)
   return [
     heading(style, scan, 'Quick scan'),
     '',
     `${badge(style, scan.structural_risk_grade)}  structural safety · ${quality(style, scan)}`,
+    ...incomplete(style, scan),
     '',
-    `  mint authority   ${yesNo(style, scan.mint_authority_revoked, 'revoked', scan.authority_exempt ? 'live (issuer-controlled, exempt)' : 'LIVE')}`,
-    `  freeze authority ${yesNo(style, scan.freeze_authority_revoked, 'revoked', scan.authority_exempt ? 'live (issuer-controlled, exempt)' : 'LIVE')}`,
-    `  top 10 holders   ${scan.top_10_holder_pct === null ? 'unknown' : `${scan.top_10_holder_pct.toFixed(1)}%`}`,
-    `  liquidity        ${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`,
-    `  LP               ${scan.lp_status} (${scan.lp_model})`,
+    `  mint authority   ${known('mint_authority_revoked', () => authority(scan.mint_authority_revoked))}`,
+    `  freeze authority ${known('freeze_authority_revoked', () => authority(scan.freeze_authority_revoked))}`,
+    `  top 10 holders   ${known('top_10_holder_pct', () => (scan.top_10_holder_pct === null ? notMeasured(style) : `${scan.top_10_holder_pct.toFixed(1)}%`))}`,
+    `  liquidity        ${known('liquidity_check', () => `${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`)}`,
+    `  LP               ${known('lp_status', () => `${scan.lp_status} (${scan.lp_model})`)}`,
+    ...(scope ? ['', paint(style, `  ${scope}`, 'dim')] : []),
     '',
     paint(style, 'What decided it', 'bold'),
     ...findingLines(style, scan.factors),
@@ -121,16 +160,47 @@ export function renderQuickScan(style: Style, scan: QuickScan): string {
 }
 
 export function renderMarketIntel(style: Style, intel: MarketIntel & { token_address?: string }): string {
-  const tone: Tone = intel.signal === 'BULLISH' ? 'green' : intel.signal === 'BEARISH' ? 'red' : 'yellow'
-  const change = (value: number) => paint(style, `${value >= 0 ? '+' : ''}${value}%`, value >= 0 ? 'green' : 'red')
+  const title = `${paint(style, 'Market intel', 'bold')}${intel.token_address ? `  ${intel.token_address}` : ''}`
+  // No pool trades it: that is the answer, before anything else (its figures are placeholders).
+  const noMarket = intel.factors.find((finding) => finding.code === 'NO_MARKET')
+  if (noMarket)
+    return [
+      title,
+      '',
+      // The market was read and lists no pair: not a market source that failed.
+      `${paint(style, ' NO MARKET ', 'bold', 'inverse', 'red')}  ${noMarket.detail} · ${quality(style, { ...intel, missing_fields: intel.missing_fields.filter((name) => name !== 'market') })}`,
+      '',
+      paint(style, 'What decided it', 'bold'),
+      ...findingLines(style, intel.factors),
+      '',
+      intel.market_summary,
+    ].join('\n')
+  // No price read: the NEUTRAL signal is a placeholder, not a reading.
+  const signal =
+    intel.signal_subtype === 'INSUFFICIENT_DATA'
+      ? paint(style, ' NOT MEASURED ', 'bold', 'inverse', 'yellow')
+      : paint(
+          style,
+          ` ${intel.signal} `,
+          'bold',
+          'inverse',
+          intel.signal === 'BULLISH' ? 'green' : intel.signal === 'BEARISH' ? 'red' : 'yellow',
+        )
+  const known = <M extends MemberOf<'market_intel'>>(member: M, shown: () => string) =>
+    measured(style, intel, 'market_intel', member, shown)
+  const change = (member: 'price_change_1h_pct' | 'price_change_24h_pct') =>
+    known(member, () => {
+      const value = intel[member]
+      return paint(style, `${value >= 0 ? '+' : ''}${value}%`, value >= 0 ? 'green' : 'red')
+    })
   return [
-    `${paint(style, 'Market intel', 'bold')}${intel.token_address ? `  ${intel.token_address}` : ''}`,
+    title,
     '',
-    `${paint(style, ` ${intel.signal} `, 'bold', 'inverse', tone)}  ${intel.signal_subtype} · ${intel.token_health} · ${quality(style, intel)}`,
+    `${signal}  ${intel.signal_subtype}${unmeasured(intel, 'market_intel', 'token_health') ? '' : ` · ${intel.token_health}`} · ${quality(style, intel)}`,
     '',
-    `  price        ${usd(intel.current_price_usd)}  1 h ${change(intel.price_change_1h_pct)}  24 h ${change(intel.price_change_24h_pct)}`,
-    `  volume 24 h  ${usd(intel.volume_24h_usd)}   liquidity ${usd(intel.liquidity_usd)}`,
-    `  pressure     buy ${intel.buy_pressure}, sell ${intel.sell_pressure} (${intel.buy_sell_ratio} buys per sell)`,
+    `  price        ${known('current_price_usd', () => usd(intel.current_price_usd))}  1 h ${change('price_change_1h_pct')}  24 h ${change('price_change_24h_pct')}`,
+    `  volume 24 h  ${known('volume_24h_usd', () => usd(intel.volume_24h_usd))}   liquidity ${known('liquidity_usd', () => usd(intel.liquidity_usd))}`,
+    `  pressure     ${known('buy_pressure', () => `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`)}${unmeasured(intel, 'market_intel', 'buy_sell_ratio') ? '' : ` (${intel.buy_sell_ratio} buys per sell)`}`,
     '',
     paint(style, 'What decided it', 'bold'),
     ...findingLines(style, intel.factors),
@@ -142,9 +212,16 @@ export function renderMarketIntel(style: Style, intel: MarketIntel & { token_add
 export function renderDeepDive(style: Style, dive: DeepDive): string {
   const action = dive.recommendation.action
   const tone: Tone = action === 'AVOID' ? 'red' : action === 'CONSIDER' ? 'green' : 'yellow'
-  const drivers = (dive.key_drivers as { title?: string; detail?: string; code?: string }[]).map(
-    (driver) => `  • ${driver.title ?? driver.code}${driver.detail ? `: ${driver.detail}` : ''}`,
-  )
+  // In the answer's order: the deciding findings first (hard fails, grade ceilings, severity, impact).
+  const drivers = dive.key_drivers.map((driver) => {
+    const ceiling = dive.factors.find((finding) => finding.code === driver.code)?.grade_ceiling
+    const cap = driver.hard_fail
+      ? paint(style, ' (fails the token)', 'red')
+      : ceiling
+        ? paint(style, ` (caps the grade at ${ceiling})`, 'yellow')
+        : ''
+    return `  • ${driver.title}${cap}`
+  })
   return [
     heading(style, dive, 'Deep dive'),
     '',
@@ -206,9 +283,11 @@ export function renderExitCrossCheck(style: Style, check: ExitCrossCheck): strin
 }
 
 export function renderExitCheck(style: Style, exit: ExitCheck): string {
+  const known = <M extends MemberOf<'exit_check'>>(member: M, shown: () => string) =>
+    measured(style, exit, 'exit_check', member, shown)
   const extra = [
-    `  route legs    ${exit.route_count}`,
-    `  transfer fee  ${exit.transfer_fee_bps / 100}%${exit.transfer_fee_can_rise ? paint(style, ' (can rise)', 'yellow') : ''}`,
+    `  route legs    ${known('route_count', () => String(exit.route_count))}`,
+    `  transfer fee  ${known('transfer_fee_bps', () => `${exit.transfer_fee_bps / 100}%${exit.transfer_fee_can_rise ? paint(style, ' (can rise)', 'yellow') : ''}`)}`,
   ]
   return [...exitLines(style, exit, 'Exit check', extra), '', exit.summary].join('\n')
 }
@@ -219,6 +298,8 @@ function exitLines(
   exit: Pick<
     ExitCheck,
     | 'sellable'
+    | 'exit_rating'
+    | 'exit_loss_pct'
     | 'token_address'
     | 'size_usdc'
     | 'expected_return_usdc'
@@ -230,23 +311,29 @@ function exitLines(
   title: string,
   extra: string[],
 ): string[] {
+  // The rating, not a plain "sellable": getting 6% back is PUNITIVE, whatever the route allows.
+  const tone = { CLEAN: 'green', COSTLY: 'yellow', PUNITIVE: 'red', BLOCKED: 'red' } as const
   const verdict =
-    exit.sellable === null
+    exit.exit_rating === null
       ? paint(style, ' UNKNOWN ', 'bold', 'inverse', 'yellow')
-      : exit.sellable
-        ? paint(style, ' SELLABLE ', 'bold', 'inverse', 'green')
-        : paint(style, ' BLOCKED ', 'bold', 'inverse', 'red')
+      : paint(style, ` ${exit.exit_rating} `, 'bold', 'inverse', tone[exit.exit_rating])
   const lines = [
     `${paint(style, title, 'bold')}  ${exit.token_address}`,
     '',
     `${verdict}  ${exit.size_usdc} USDC · ${quality(style, exit)}`,
     '',
-    `  returns       ${exit.expected_return_usdc === null ? 'unknown' : `${exit.expected_return_usdc} USDC`}`,
-    `  price impact  ${exit.exit_price_impact_pct === null ? 'unknown' : `${exit.exit_price_impact_pct.toFixed(2)}%`}`,
+    `  returns       ${unmeasured(exit, 'exit_check', 'expected_return_usdc') ? notMeasured(style) : exit.expected_return_usdc === null ? 'nothing: no sale' : `${exit.expected_return_usdc} USDC`}`,
+    `  price impact  ${unmeasured(exit, 'exit_check', 'exit_price_impact_pct') ? notMeasured(style) : exit.exit_price_impact_pct === null ? '-' : `${exit.exit_price_impact_pct.toFixed(2)}%`}`,
+    `  lost on exit  ${exit.exit_loss_pct !== null ? `${exit.exit_loss_pct.toFixed(2)}%` : exit.exit_rating === 'BLOCKED' ? 'everything: no sale' : notMeasured(style)}`,
     ...extra,
   ]
-  if (exit.blockers.length > 0) {
-    lines.push('', paint(style, 'What could stop it', 'bold'))
+  // Without the mint, a freeze, a pause or a transfer hook would not show: its blockers were not read.
+  const mintUnread = unmeasured(exit, 'exit_check', 'transfer_fee_bps')
+  if (mintUnread || exit.blockers.length > 0) {
+    lines.push(
+      '',
+      `${paint(style, 'What could stop it', 'bold')}${mintUnread ? `  the mint's own blockers ${notMeasured(style)} (it could not be read)` : ''}`,
+    )
     for (const blocker of exit.blockers)
       lines.push(
         `  ${paint(style, blocker.blocks ? 'BLOCKS  ' : 'RISK    ', 'bold', blocker.blocks ? 'red' : 'yellow')} ${blocker.detail}`,
@@ -447,20 +534,24 @@ export function renderNews(style: Style, answer: NewsAnswer): string {
     answer.subject.scope === 'market'
       ? 'the market'
       : `${answer.subject.symbol ?? answer.subject.query}${answer.subject.mint ? `  ${paint(style, answer.subject.mint, 'dim')}` : ''}`
+  // No source answered: the counts were not read, they are not zeros.
+  const unread = answer.sources.length > 0 && answer.sources.every((source) => !source.read)
   const lines = [
     `${paint(style, 'News', 'bold')}  ${subject} · last ${answer.window.hours} h · ${quality(style, answer)}`,
-    `  ${paint(style, pulse.signal, 'bold', LEAN_TONE[pulse.signal] ?? 'dim')}  ${pulse.bull} bullish · ${pulse.bear} bearish · ${pulse.neutral} neutral of ${pulse.posts} posts${
-      pulse.top_terms.length
-        ? paint(
-            style,
-            `  (${pulse.top_terms
-              .slice(0, 5)
-              .map((term) => term.term)
-              .join(', ')})`,
-            'dim',
-          )
-        : ''
-    }`,
+    unread
+      ? `  ${notMeasured(style)}: no news source could be read`
+      : `  ${paint(style, pulse.signal, 'bold', LEAN_TONE[pulse.signal] ?? 'dim')}  ${pulse.bull} bullish · ${pulse.bear} bearish · ${pulse.neutral} neutral of ${pulse.posts} posts${
+          pulse.top_terms.length
+            ? paint(
+                style,
+                `  (${pulse.top_terms
+                  .slice(0, 5)
+                  .map((term) => term.term)
+                  .join(', ')})`,
+                'dim',
+              )
+            : ''
+        }`,
   ]
   if (answer.subject.ambiguous)
     lines.push(paint(style, `  ${answer.subject.candidates.length} listed tokens share this ticker`, 'yellow'))

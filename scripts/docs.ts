@@ -9,7 +9,7 @@ import { rejectionTable } from '../plugins/trade/rejections.ts'
 import { configTable } from '../src/core/config.ts'
 import { errorTable } from '../src/core/errors.ts'
 import { issuerTable } from '../src/onchain/issuers.ts'
-import { findingsTable, riskGroupTable, signalCatalogue } from '../src/pipeline/docs.ts'
+import { exclusionTable, findingsTable, riskGroupTable, signalCatalogue } from '../src/pipeline/docs.ts'
 import { verdictTable } from './verdicts.ts'
 import { toolTable } from '../plugins/mcp/tools.ts'
 import { renderSkill, SKILL_FILE_ORIGIN } from '../plugins/discovery/skill.ts'
@@ -30,6 +30,7 @@ export const GENERATED: readonly GeneratedSection[] = [
   { file: 'docs/mcp.md', name: 'tools', content: () => toolTable(fullService().registry) },
   { file: 'docs/signals.md', name: 'signals', content: () => signalCatalogue() },
   { file: 'docs/scoring.md', name: 'issuers', content: issuerTable },
+  { file: 'docs/scoring.md', name: 'exclusions', content: () => exclusionTable() },
   { file: 'docs/scoring.md', name: 'findings-quick-scan', content: () => findingsTable('quick_scan') },
   { file: 'docs/scoring/market-intel.md', name: 'findings-market-intel', content: () => findingsTable('market_intel') },
   { file: 'docs/scoring/deep-dive.md', name: 'findings-deep-dive', content: () => findingsTable('deep_dive') },

@@ -41,7 +41,7 @@ const PEERS: Record<string, { rugcheck?: string; goplus?: string; shield?: strin
   TRANSFER_HOOK: { goplus: 'transfer_hook' },
   NON_TRANSFERABLE: { goplus: 'non_transferable', shield: 'NON_TRANSFERABLE' },
   LP_PULLABLE: { rugcheck: 'LP Unlocked (danger)' },
-  LP_UNLOCKED: { rugcheck: 'LP Unlocked (danger)' },
+  LP_UNBURNED: { rugcheck: 'LP Unlocked (danger)' },
   LIQUIDITY_CRITICAL: { rugcheck: 'Low Liquidity (danger)', shield: 'LOW_LIQUIDITY' },
   LIQUIDITY_LOW: { shield: 'LOW_LIQUIDITY' },
   METADATA_MUTABLE: { rugcheck: 'Mutable metadata (warn)', goplus: 'metadata_mutable' },

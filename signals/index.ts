@@ -10,6 +10,7 @@ import devHistory from './dev-history/index.ts'
 import freezeAuthority from './freeze-authority/index.ts'
 import holderConcentration from './holder-concentration/index.ts'
 import honeypot from './honeypot/index.ts'
+import impersonation from './impersonation/index.ts'
 import largeTransactions from './large-transactions/index.ts'
 import launchAnomaly from './launch-anomaly/index.ts'
 import launchPattern from './launch-pattern/index.ts'
@@ -36,6 +37,7 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
   freezeAuthority,
   holderConcentration,
   honeypot,
+  impersonation,
   largeTransactions,
   launchAnomaly,
   launchPattern,

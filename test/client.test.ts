@@ -350,6 +350,15 @@ describe('the CLI', () => {
     expect(stderr).toContain('ticker')
   })
 
+  test('a wallet instead of a mint: paid, refused (NOT_A_TOKEN_MINT, readable on stderr), exit 1, nothing charged', async () => {
+    const before = await usdcOf(sandbox, solanaWallet.address)
+    const { stderr, code } = await run('quick', world.buyer.address)
+    expect(code).toBe(1)
+    expect(stderr).toContain(`solsentry: NOT_A_TOKEN_MINT: ${world.buyer.address} is a wallet`)
+    expect(stderr).toContain('nothing was charged (request ')
+    expect(await usdcOf(sandbox, solanaWallet.address)).toBe(before)
+  })
+
   test('solsentry mcp: a local stdio MCP server that pays from the wallet', async () => {
     const mcp = new Client({ name: 'test-host', version: '1.0.0' })
     await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], env, stderr: 'pipe' }))

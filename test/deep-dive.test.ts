@@ -174,16 +174,23 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
         expect(body.wallet_analysis).toMatchObject({ clustered_wallets: 0, dev_wallet_linked: false })
       },
     },
+    // Fake volume rules a token out: nearly all of it is the same wallets trading with themselves.
     'wash-traded': {
-      grade: ['C', 'D'],
-      action: 'WATCH',
+      grade: ['D', 'F'],
+      action: 'AVOID',
       check: (body) => {
-        expect(body.trading_pattern.wash_trading_score).toBeGreaterThanOrEqual(60)
+        expect(body.trading_pattern.wash_trading_score).toBeGreaterThanOrEqual(90)
         // Distinct buyer wallets, not the 45 buys they made.
         expect(body.trading_pattern).toMatchObject({ unique_buyers_24h: 4, swaps_24h: 90 })
         expect(body.wallet_analysis).toMatchObject({ clustered_wallets: 4, dev_wallet_linked: false })
-        expect(codes(body)).toEqual(expect.arrayContaining(['WASH_TRADING', 'WALLET_CLUSTER']))
-        expect(cappedBy(body)).toContain('WASH_TRADING')
+        expect(codes(body)).toEqual(expect.arrayContaining(['WASH_TRADING_EXTREME', 'WALLET_CLUSTER']))
+        // One wash finding: the extreme one, not the C-capped one beside it.
+        expect(codes(body)).not.toContain('WASH_TRADING')
+        expect(cappedBy(body)).toContain('WASH_TRADING_EXTREME')
+        expect(body.recommendation).toMatchObject({ rule: 'AVOID_GRADE' })
+        expect(body.recommendation.reason).toContain('WASH_TRADING_EXTREME')
+        expect(body.recommendation.reason).not.toContain('Nothing rules the token out')
+        expect(body.historical_flags).toContain('WASH_TRADING')
       },
     },
     'serial-rugger': {
@@ -214,11 +221,21 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
       action: 'CONSIDER',
       check: (body) => expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM' }),
     },
+    // One LP finding from burned %, locked % and the unlock date together: locked, for 180 days — low.
     'locked-lp': {
-      grade: ['B'],
+      grade: ['A'],
       action: 'CONSIDER',
       check: (body) => {
         expect(body).toMatchObject({ lp_status: 'UNBURNED', lp_burned: false })
+        const lp = body.factors.filter((entry: any) => ['lp-status', 'liquidity-lock'].includes(entry.signal))
+        expect(lp.map((entry: any) => [entry.code, entry.severity])).toEqual([['LP_LOCK_ENDING', 'low']])
+        expect(lp[0].title).toMatch(/^LP locked until \d{4}-\d{2}-\d{2} \(in 180 days\)$/)
+        expect(body.recommendation.reason).not.toContain('burned')
+        // The report's lock sentence reads the same members as the field: the duration, not "not read".
+        expect(body.full_risk_report).toContain('locked for 180 more days')
+        expect(body.full_risk_report).not.toMatch(/duration (not read|not measured)/)
+        // Locked for months, not for good: no long-term horizon on its strength.
+        expect(body.recommendation.time_horizon).not.toBe('LONG_TERM')
         // The Jupiter Lock escrow's cliff, 180 days after the sandbox's start, read from its account.
         const { lock_duration_days: days, ...status } = body.liquidity_lock_status
         expect(status).toEqual({
@@ -231,7 +248,7 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
         })
         expect(days).toBeGreaterThan(179)
         expect(days).toBeLessThanOrEqual(LOCKED_LP_DAYS)
-        expect(body.risk_breakdown.liquidity_risk).toBe('MEDIUM')
+        expect(body.risk_breakdown.liquidity_risk).toBe('LOW')
       },
     },
     'hostile-token-2022': {
@@ -260,6 +277,18 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
           buy_sell_ratio_1h: 0,
           swaps_1h: 0,
         })
+      },
+    },
+    // A copy of the sandbox USDC: the deep dive runs the structural impersonation signal too.
+    'fake-stablecoin': {
+      grade: ['D', 'F'],
+      action: 'AVOID',
+      check: (body) => {
+        expect(cappedBy(body)).toContain('IMPERSONATES_ASSET')
+        expect(body.factors.find((entry: any) => entry.code === 'IMPERSONATES_ASSET').evidence.real_mint).toBe(
+          mintOf('usdc-stablecoin'),
+        )
+        expect(body.recommendation.reason).toContain('IMPERSONATES_ASSET')
       },
     },
   }
@@ -393,8 +422,9 @@ describe('POST /scan/deep under faults', () => {
       'trades',
       'lp_locks',
     ])
-    // Only the issuer registry (reference data, no upstream) is there: 1 fact of 13.
-    expect(body.confidence.data_completeness).toBe(0.08)
+    // Only reference data is there: the issuer registry, and the known assets (the registry's, the
+    // token list unread): 2 facts of 14.
+    expect(body.confidence.data_completeness).toBe(0.14)
     // Unknown is not clean: every group whose signals could not run is MEDIUM, not LOW.
     expect(body.risk_breakdown).toEqual({
       contract_risk: 'MEDIUM',

@@ -23,6 +23,21 @@ describe('POST /exit/check', () => {
     expect(body.expected_return_usdc).toBeLessThan(10)
     expect(body.exit_price_impact_pct).toBeGreaterThanOrEqual(0)
     expect(body.route_count).toBeGreaterThanOrEqual(1)
+    // What the round trip loses is said, and rated: under 3% is a CLEAN way out.
+    expect(body.exit_loss_pct).toBe(Math.round((10 - body.expected_return_usdc) * 1_000) / 100)
+    expect(body.exit_loss_pct).toBeLessThan(3)
+    expect(body.exit_rating).toBe('CLEAN')
+    expect(body.summary).toContain('exit CLEAN')
+  })
+
+  test('the dead token at 500 USDC: sellable, but 94% lost — PUNITIVE, not a plain sellable', async () => {
+    const { status, body, errors } = await check(mintOf('dead-token'), 500)
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(body).toMatchObject({ data_quality: 'FULL', sellable: true, exit_rating: 'PUNITIVE' })
+    expect(body.exit_loss_pct).toBeGreaterThan(20)
+    expect(body.exit_loss_pct).toBe(Math.round((500 - body.expected_return_usdc) * 20) / 100)
+    expect(body.summary).toContain(`exit PUNITIVE, ${body.exit_loss_pct}% lost`)
   })
 
   test('a bigger exit costs more of itself', async () => {
@@ -48,12 +63,20 @@ describe('POST /exit/check', () => {
     )
     expect(body.transfer_fee_bps).toBeGreaterThan(0)
     expect(body.expected_return_usdc).toBeNull()
+    expect(body).toMatchObject({ exit_rating: 'BLOCKED', exit_loss_pct: null })
     expect(body.summary).toStartWith('It cannot be sold now. Blocked by: no sell route')
   })
 
   test('USDC itself exits at par, with no route', async () => {
     const { body } = await check(sandbox.serviceSettings.SOLANA_PAYMENT_ASSET)
-    expect(body).toMatchObject({ sellable: true, expected_return_usdc: 10, exit_price_impact_pct: 0, route_count: 0 })
+    expect(body).toMatchObject({
+      sellable: true,
+      expected_return_usdc: 10,
+      exit_price_impact_pct: 0,
+      route_count: 0,
+      exit_loss_pct: 0,
+      exit_rating: 'CLEAN',
+    })
   })
 
   test('the aggregator down: the blockers still answer, the quote is listed missing, nothing is invented', async () => {
@@ -66,6 +89,9 @@ describe('POST /exit/check', () => {
       expected_return_usdc: null,
       exit_price_impact_pct: null,
       route_count: 0,
+      // Not measured is never rated.
+      exit_loss_pct: null,
+      exit_rating: null,
     })
     expect(body.missing_fields).toEqual(['sell_quote'])
     expect(body.data_quality).toBe('PARTIAL')

@@ -24,7 +24,13 @@ describe('POST /exit/cross-check', () => {
     const { status, body, errors } = await crossCheck({ token_address: mintOf('blue-chip'), size_usdc: 50 })
     expect(status).toBe(200)
     expect(errors).toEqual([])
-    expect(body).toMatchObject({ data_quality: 'FULL', home_chain: 'base', sellable: true, bridgeable: true })
+    expect(body).toMatchObject({
+      data_quality: 'FULL',
+      home_chain: 'base',
+      sellable: true,
+      bridgeable: true,
+      exit_rating: 'CLEAN',
+    })
     const returned = body.expected_return_usdc
     expect(body.bridge.from_usdc).toBeCloseTo(returned, 6)
     // What the stand-in's route takes: 0.25% and Base's 0.01 USDC destination gas.
@@ -46,7 +52,13 @@ describe('POST /exit/cross-check', () => {
   test('the hostile Token-2022 mint: blocked, nothing to bridge', async () => {
     const { body, errors } = await crossCheck({ token_address: mintOf('hostile-token-2022') })
     expect(errors).toEqual([])
-    expect(body).toMatchObject({ sellable: false, bridgeable: null, bridge: null, net_home_output_usdc: null })
+    expect(body).toMatchObject({
+      sellable: false,
+      exit_rating: 'BLOCKED',
+      bridgeable: null,
+      bridge: null,
+      net_home_output_usdc: null,
+    })
     expect(body.summary).toEndWith('Nothing to bridge.')
   })
 

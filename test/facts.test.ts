@@ -216,6 +216,17 @@ describe('deep-dive facts', () => {
 })
 
 describe('LP locks and earlier tokens', () => {
+  test('known_assets: a copy gets the verified namesakes of its ticker; the real USDC is not searched for', async () => {
+    const copy = (await (await gather('fake-stablecoin', ['known_assets'], 5_000)).fact('known_assets'))!
+    expect(copy.verified).toEqual([
+      expect.objectContaining({ mint: mintOf('usdc-stablecoin'), symbol: 'USDC', source: 'verified_list' }),
+    ])
+    const real = await gather('usdc-stablecoin', ['known_assets'], 5_000)
+    expect((await real.fact('known_assets'))!.verified).toEqual([])
+    // The list was read for the token itself, never searched by its ticker.
+    expect(real.meter.toJSON()).toMatchObject({ jupiter: 1 })
+  })
+
   test('lp_locks: the locked-lp pool has all its LP in a lock program; bundled-launch in one wallet', async () => {
     const locked = (await (await gather('locked-lp', ['pools', 'lp_locks'], 5_000)).fact('lp_locks'))!
     expect(locked.pools[0]).toMatchObject({ burnedPct: 0, lockedPct: 100, permanentLockedPct: 0, largestHolderPct: 0 })

@@ -111,6 +111,11 @@ describe('POST /graduation/momentum', () => {
       quick_scan: 'answered',
     })
     expect(item.sellable).toBe(true)
+    // The exit's rating is read: EXIT_OPEN only for a CLEAN one, a PUNITIVE one caps the score.
+    expect(['CLEAN', 'COSTLY', 'PUNITIVE']).toContain(item.exit_rating)
+    const cited = item.cited_factors.map((factor: { factor: string }) => factor.factor)
+    if (cited.includes('EXIT_OPEN')) expect(item.exit_rating).toBe('CLEAN')
+    if (item.exit_rating === 'PUNITIVE') expect(item.momentum_score).toBeLessThanOrEqual(25)
     expect(item.developer_previous_rugs).toBe(0)
     expect(['HOT', 'HEATING', 'COOLING', 'FLAT']).toContain(item.label)
     const scores = body.items.map((entry: { momentum_score: number }) => entry.momentum_score)

@@ -199,6 +199,12 @@ describe('POST /market/intel: the verdict on every scenario', () => {
           expect(codes(body)).toContain('TOKEN_DEAD')
         },
       },
+      // A copy of USDC traded by buyers who took it for USDC: the market reads as a market (impersonation
+      // is structural, the quick scan's and the deep dive's: it does not bleed in here).
+      'fake-stablecoin': {
+        health: ['ACTIVE', 'LOW_ACTIVITY'],
+        check: (body) => expect(codes(body)).not.toContain('IMPERSONATES_ASSET'),
+      },
     }
 
   test('the table covers every scenario', () => {

@@ -95,6 +95,8 @@ describe('MCP at /mcp (official SDK client)', () => {
     expect(paid.isError).toBeFalsy()
     expect(paid.structuredContent).toMatchObject({ schema_version: '2.0', token_address: mint })
     expect(paid.structuredContent.structural_risk_grade).toMatch(/^[A-F]$/)
+    // The answer in words beside its JSON: the scan's scope in one line (plugins/mcp/text.ts).
+    expect(paid.content[1].text).toContain('not examined — the deep dive does')
     expect(paid._meta['x402/payment-response']).toMatchObject({ success: true, network: offers.solana.network, payer })
     // The answer's attestation rides in _meta, signed over the text content's exact bytes.
     const key = ((await (await fetch(`${running.url}/.well-known/x402`)).json()) as any).attestation.public_key
@@ -125,6 +127,20 @@ describe('MCP at /mcp (official SDK client)', () => {
     expect(['BULLISH', 'BEARISH', 'NEUTRAL']).toContain(paid.structuredContent.signal)
     expect(paid._meta['x402/payment-response']).toMatchObject({ success: true, network: 'eip155:31337' })
     expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 200_000n)
+  })
+
+  test('a paid tool given a token account: isError with the refusal naming its mint, the payment released', async () => {
+    const { buyer, usdc_mint: usdc } = sandbox.file
+    const tokenAccount = await sandbox.world.ata(usdc, buyer.address)
+    const before = await usdcOf(sandbox, offers.solana.pay_to)
+    const required = (await call('sol_deep_dive', { token_address: tokenAccount })).structuredContent
+    const refused = await call('sol_deep_dive', { token_address: tokenAccount }, await pay(required, 'solana'))
+    expect(refused.isError).toBe(true)
+    expect(refused.structuredContent).toMatchObject({ error: true, code: 'NOT_A_TOKEN_MINT', mint: usdc })
+    expect(refused.structuredContent.message).toContain(`scan ${usdc} instead`)
+    expect(JSON.parse(refused.content[0].text)).toEqual(refused.structuredContent)
+    expect(refused._meta?.['x402/payment-response']).toBeUndefined()
+    expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(before)
   })
 
   test('a bad argument is the error catalogue answer, never a challenge', async () => {

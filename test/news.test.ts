@@ -49,14 +49,26 @@ describe('POST /news/pulse (no model)', () => {
 
   test.each([
     ['BLUE', 'blue-chip', 'BULLISH'],
-    ['$legit', 'serial-rugger', 'BULLISH'],
-    ['BNDL', 'bundled-launch', 'BULLISH'],
+    // The hyped rug: three warnings of rugs and a scam outweigh five hype posts (docs/catalogue.md, alarms).
+    ['$legit', 'serial-rugger', 'BEARISH'],
+    // The shill: eight hype posts against the analysts' warnings of a bundled launch.
+    ['BNDL', 'bundled-launch', 'MIXED'],
   ])('%s: resolved to the %s mint through the token list, leaning %s', async (symbol, scenario, signal) => {
     const { body, errors } = await call('/news/pulse', { symbol })
     expect(errors).toEqual([])
     expect(body.subject).toMatchObject({ scope: 'token', mint: mintOf(scenario), ambiguous: false })
     expect(body.signal).toBe(signal)
     expect(body.posts).toBeGreaterThanOrEqual(5)
+  })
+
+  test('LEGIT, the hyped rug: never BULLISH — its alarms lead the top terms', async () => {
+    const { body } = await call('/news/pulse', { symbol: 'LEGIT' })
+    expect(body.signal).not.toBe('BULLISH')
+    expect(body.bull).toBeGreaterThan(body.bear)
+    expect(body.top_terms.slice(0, 2)).toEqual([
+      { term: 'rug', count: 3 },
+      { term: 'warning', count: 3 },
+    ])
   })
 
   test('a mint reads the same posts as its ticker', async () => {

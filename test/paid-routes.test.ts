@@ -12,11 +12,19 @@ import { startServer } from '../src/core/server.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import type { PaymentGate } from '../src/payments/gate.ts'
 import { liveService, sandboxContext } from './support/live.ts'
-import { usdcOf } from './support/x402.ts'
+import { ledgerKeyOf, paymentHeader, usdcOf } from './support/x402.ts'
+import { type Sent, send } from './support/app.ts'
+import { address } from '@solana/kit'
+import { encodeBase58 } from '../src/onchain/base58.ts'
+import { TOKEN_PROGRAM_ADDRESS } from '../src/onchain/programs.ts'
+import { findMetadataAddress } from '../src/onchain/metaplex-metadata.ts'
+import type { ErrorCode } from '../src/core/errors.ts'
+import { type RegisteredRoute, routeErrors } from '../src/core/manifest.ts'
 import { eventually } from './support/eventually.ts'
 
-// The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback.
-const { sandbox, running } = await liveService()
+// The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback. One client address
+// makes every call here: the scanner limit is set out of its way (429s have their own test).
+const { sandbox, running, service, ctx, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
 
 const { x402: offers, urls } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
@@ -179,6 +187,185 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
   test('free routes never ask for payment', async () => {
     for (const path of ['/health', '/openapi.json', '/.well-known/x402', '/llm.txt'])
       expect((await fetch(`${running.url}${path}`)).status).toBe(200)
+  })
+})
+
+/** The answer of one in-process call (the front door, as over HTTP). */
+const post = (path: string, json: unknown, headers: Record<string, string> = {}) =>
+  send(service, 'POST', path, { json, headers })
+
+/**
+ * A paid call refused after its payment was admitted: the 402 challenge first (the check reads nothing
+ * before payment), then the demo buyer's payment, the refusal, and the payment released, never settled.
+ */
+async function refusedWhenPaid(path: string, body: unknown): Promise<Sent> {
+  const challenged = await post(path, body)
+  expect(challenged.status).toBe(402)
+  const header = await paymentHeader(client, challenged.headers.get('payment-required')!)
+  const refused = await post(path, body, { 'payment-signature': header })
+  expect(refused.headers.get('payment-response')).toBeNull()
+  expect(await ctx.store.ledger.get(ledgerKeyOf(header))).toMatchObject({ state: 'cancelled' })
+  return refused
+}
+
+const { buyer, usdc_mint: usdc } = sandbox.file
+const buyerUsdcAccount = await sandbox.world.ata(usdc, buyer.address)
+const [metadata] = await findMetadataAddress(address(mint))
+
+describe('issue 28, part 1: what is no token is refused on every token-scoped route, and never charged', () => {
+  // Each is refused with its status and code, and a message saying what the address is.
+  const NOT_TOKENS = [
+    {
+      what: 'a wallet (the demo buyer)',
+      address: buyer.address,
+      status: 422,
+      code: 'NOT_A_TOKEN_MINT',
+      says: 'is a wallet',
+    },
+    {
+      what: 'an address with no account',
+      address: encodeBase58(crypto.getRandomValues(new Uint8Array(32))),
+      status: 404,
+      code: 'TOKEN_NOT_FOUND',
+      says: 'no account exists',
+    },
+    {
+      what: "a token account (the buyer's USDC): its mint named",
+      address: buyerUsdcAccount,
+      status: 422,
+      code: 'NOT_A_TOKEN_MINT',
+      says: `is a token account of mint ${usdc}`,
+    },
+    {
+      what: 'a program (SPL Token)',
+      address: TOKEN_PROGRAM_ADDRESS,
+      status: 422,
+      code: 'NOT_A_TOKEN_MINT',
+      says: 'is the SPL Token program',
+    },
+    {
+      what: "another program's account (a token's metadata): its program named",
+      address: metadata,
+      status: 422,
+      code: 'NOT_A_TOKEN_MINT',
+      says: 'an account of the Metaplex Token Metadata program',
+    },
+  ]
+  const tokenRoutes = service.registry
+    .routes()
+    .filter((route) => Object.values(route.accounts ?? {}).includes('token_mint'))
+  /** A valid body of `route` with `field` holding `address` (the quote's other members filled in). */
+  const bodyOf = (route: RegisteredRoute, field: string, address: string) =>
+    route.path === '/trade/quote'
+      ? { input_mint: usdc, output_mint: mint, amount_in: '1000000', user_public_key: buyer.address, [field]: address }
+      : { [field]: address }
+  const treasury = () => usdcOf(sandbox, offers.solana.pay_to)
+
+  test('every token-scoped route declares the mint it is given (served on the sandbox, its refusals in /openapi.json and /llm.txt)', async () => {
+    expect(tokenRoutes.map((route) => route.key).sort()).toEqual(
+      [
+        'POST /scan/quick',
+        'POST /market/intel',
+        'POST /scan/deep',
+        'POST /exit/check',
+        'POST /exit/cross-check',
+        'POST /news/pulse',
+        'POST /news/brief',
+        'POST /news/pulse_plus',
+        'POST /news/report',
+        'POST /trade/quote',
+        'POST /launch/radar',
+        'POST /graduation/radar',
+        'POST /graduation/momentum',
+        'POST /scan/smart-money',
+        'POST /signal/radar',
+        'POST /scan/trending',
+      ].sort(),
+    )
+    // A route taking a token under a name of these, and not declaring it, would answer a wallet as a token.
+    const undeclared = service.registry.routes().flatMap((route) =>
+      Object.keys((route.body as { properties?: object } | undefined)?.properties ?? {})
+        .filter((member) => /^(token_address|\w+_mint|symbol)$/.test(member) && !route.accounts?.[member])
+        .map((member) => `${route.key} ${member}`),
+    )
+    expect(undeclared).toEqual([])
+    // /openapi.json and /llm.txt list the refusals of each.
+    const openapi = (await send(service, 'GET', '/openapi.json')).json
+    const llm = (await send(service, 'GET', '/llm.txt')).text
+    for (const route of [...tokenRoutes, service.registry.route('POST', '/wallet/intel')!]) {
+      const responses = openapi.paths[route.path].post.responses
+      const codes =
+        route.path === '/wallet/intel' ? ['422 NOT_A_WALLET'] : ['404 TOKEN_NOT_FOUND', '422 NOT_A_TOKEN_MINT']
+      for (const entry of codes) {
+        const [status, code] = entry.split(' ') as [string, ErrorCode]
+        expect(routeErrors(route)).toContain(code)
+        expect(JSON.stringify(responses[status])).toContain(code)
+      }
+      const errorsLine = llm
+        .slice(llm.indexOf(`### ${route.key} (`))
+        .split('\n')
+        .find((line) => line.startsWith('Errors:'))
+      for (const entry of codes) expect(errorsLine).toContain(entry)
+    }
+  })
+
+  for (const route of tokenRoutes)
+    test(`${route.key}: a wallet, no account, a token account, a program, a program's account — each refused${route.price === 'free' ? '' : ', its payment released'}`, async () => {
+      const before = [await treasury(), await usdcOf(sandbox, buyer.address)]
+      for (const field of Object.keys(route.accounts!))
+        for (const { address, status, code, says } of NOT_TOKENS) {
+          const body = bodyOf(route, field, address)
+          const refused =
+            route.price === 'free' ? await post(route.path, body) : await refusedWhenPaid(route.path, body)
+          expect(`${refused.status} ${refused.json?.code}`).toBe(`${status} ${code}`)
+          expect(refused.json.message).toContain(address)
+          expect(refused.json.message).toContain(says)
+          expect(refused.json).toMatchObject({ error: true, field })
+          // A token account's refusal names the mint to send instead, and the wallet holding it.
+          if (address === buyerUsdcAccount) expect(refused.json).toMatchObject({ mint: usdc, wallet: buyer.address })
+        }
+      // Nothing moved on chain: the treasury and the buyer hold what they held.
+      expect([await treasury(), await usdcOf(sandbox, buyer.address)]).toEqual(before)
+    })
+
+  test('POST /wallet/intel refuses a mint, a token account and a program the other way round (422 NOT_A_WALLET), never charged', async () => {
+    const before = await treasury()
+    const cases = [
+      { address: mintOf('dead-token'), says: 'is a token mint, not a wallet: scan it with POST /scan/quick' },
+      { address: NOT_TOKENS[2]!.address, says: `its wallet is ${buyer.address}` },
+      { address: TOKEN_PROGRAM_ADDRESS, says: 'is the SPL Token program, not a wallet' },
+    ]
+    for (const { address, says } of cases) {
+      const refused = await refusedWhenPaid('/wallet/intel', { wallet_address: address })
+      expect(refused.status).toBe(422)
+      expect(refused.json).toMatchObject({ error: true, code: 'NOT_A_WALLET', field: 'wallet_address' })
+      expect(refused.json.message).toContain(says)
+    }
+    expect(await treasury()).toBe(before)
+  })
+
+  test("a paid quick scan reads the mint's account once: the check and the mint fact share the read", async () => {
+    const token = mintOf('locked-lp')
+    const reads: unknown[] = []
+    const realFetch = globalThis.fetch
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (String(input) === sandbox.file.urls.rpc && typeof init?.body === 'string') {
+        const calls = [JSON.parse(init.body)].flat() as { method: string; params: unknown[] }[]
+        reads.push(...calls.filter((call) => call.method === 'getAccountInfo' && call.params[0] === token))
+      }
+      return realFetch(input, init)
+    }) as typeof fetch
+    try {
+      const challenged = await post('/scan/quick', { token_address: token })
+      expect(reads).toHaveLength(0)
+      const header = await paymentHeader(client, challenged.headers.get('payment-required')!)
+      const paid = await post('/scan/quick', { token_address: token }, { 'payment-signature': header })
+      expect(paid.status).toBe(200)
+      expect(paid.json).toMatchObject({ token_address: token, missing_fields: [] })
+      expect(reads).toHaveLength(1)
+    } finally {
+      globalThis.fetch = realFetch
+    }
   })
 })
 

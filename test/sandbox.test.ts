@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodeAmmInfo } from '../src/onchain/raydium-amm-v4.ts'
+import { decodeMetadata, findMetadataAddress } from '../src/onchain/metaplex-metadata.ts'
 import { decodeBondingCurve, findBondingCurveAddress } from '../src/onchain/pump.ts'
 import { decodePumpPool } from '../src/onchain/pump-amm.ts'
 import {
@@ -305,6 +306,31 @@ describe('scenario facts on the chain', () => {
     expect(extensions.defaultAccountState.accountState).toBe('frozen')
     expect(extensions.mintCloseAuthority.closeAuthority).toBeString()
     expect(extensions.tokenMetadata.symbol).toBe('TRAP')
+  })
+
+  test("fake-stablecoin: the sandbox USDC's symbol and name on another mint, freeze authority live, its own pool, unverified", async () => {
+    const metadataOf = async (name: string) => {
+      const [pda] = await findMetadataAddress(mintOf(name))
+      return decodeMetadata(await accountData(pda))!.data
+    }
+    const [fake, real] = await Promise.all([metadataOf('fake-stablecoin'), metadataOf('usdc-stablecoin')])
+    expect({ name: fake.name, symbol: fake.symbol }).toEqual({ name: real.name, symbol: real.symbol })
+    expect(mintOf('fake-stablecoin')).not.toBe(mintOf('usdc-stablecoin'))
+    const mint = await parsedMint('fake-stablecoin')
+    expect(mint.freezeAuthority).not.toBeNull()
+    expect(mint.mintAuthority).toBeNull()
+    const [pool] = poolsOf('fake-stablecoin')
+    expect(pool).toMatchObject({ baseMint: mintOf('fake-stablecoin'), kind: 'raydium-amm-v4' })
+    const search = await fetch(`${sandbox.file.urls.jupiter}/tokens/v2/search?query=usdc`)
+    const found = (await search.json()) as { id: string; isVerified: boolean }[]
+    // The token list finds both by the ticker first, the verified one first; the copy is not verified.
+    expect(found.slice(0, 2).map((token) => [token.id, token.isVerified])).toEqual([
+      [mintOf('usdc-stablecoin'), true],
+      [mintOf('fake-stablecoin'), false],
+    ])
+    const written = JSON.parse(readFileSync(sandbox.worldFilePath, 'utf8'))
+    const scenario = written.scenarios.find((entry: { name: string }) => entry.name === 'fake-stablecoin')
+    expect(scenario.traits).toContain('impersonation')
   })
 
   test('dead-token: its last trade is twelve days old and its pool holds dust', async () => {

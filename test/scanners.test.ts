@@ -84,7 +84,22 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
       grade: ['A', 'B'],
       check: (body) => expect(body).toMatchObject({ lp_status: 'NOT_APPLICABLE', lp_model: 'CLMM_DLMM' }),
     },
-    'locked-lp': { grade: ['B'], check: (body) => expect(body.lp_status).toBe('UNBURNED') },
+    // The quick scan reads the lock too: locked for 180 days, one low finding — as the deep dive says.
+    'locked-lp': {
+      grade: ['A'],
+      check: (body) => {
+        expect(body.lp_status).toBe('UNBURNED')
+        expect(body.liquidity_lock_status).toMatchObject({
+          locked: true,
+          locked_pct: 100,
+          permanent: false,
+          source: 'lp',
+        })
+        expect(
+          body.factors.filter((entry: any) => entry.signal === 'lp-status').map((entry: any) => entry.code),
+        ).toEqual(['LP_LOCK_ENDING'])
+      },
+    },
     'hostile-token-2022': {
       grade: ['F'],
       check: (body) => {
@@ -101,6 +116,15 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
       },
     },
     'dead-token': { grade: ['D', 'F'], check: (body) => expect(body.liquidity_check.rating).toBe('CRITICAL') },
+    // A copy of the sandbox USDC on its own mint: the copy caps the grade at D, whatever else is clean.
+    'fake-stablecoin': {
+      grade: ['D', 'F'],
+      check: (body) => {
+        expect(cappedBy(body)).toContain('IMPERSONATES_ASSET')
+        expect(body.authority_exempt).toBe(false)
+        expect(codes(body)).toContain('FREEZE_AUTHORITY_LIVE')
+      },
+    },
   }
 
   test('the table covers every scenario', () => {
@@ -123,6 +147,33 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
       expected.check?.(body)
       expect(body.summary).toContain(`grade ${body.structural_risk_grade}`)
     })
+})
+
+describe('POST /scan/quick: impersonation', () => {
+  test('fake-stablecoin: IMPERSONATES_ASSET, critical, naming the real USDC mint (registry and token list agree)', async () => {
+    const usdc = mintOf('usdc-stablecoin')
+    const { body } = await scan('/scan/quick', mintOf('fake-stablecoin'))
+    const found = body.factors.find((entry: { code: string }) => entry.code === 'IMPERSONATES_ASSET')
+    expect(found).toMatchObject({
+      signal: 'impersonation',
+      severity: 'critical',
+      grade_ceiling: 'D',
+      evidence: {
+        real_mint: usdc,
+        sources: ['issuer_registry', 'verified_list'],
+        matched: ['symbol', 'name'],
+      },
+    })
+    expect(found.title).toContain(usdc)
+    expect(found.detail).toContain(usdc)
+  })
+
+  test('the real USDC, and a token named like nothing known: no IMPERSONATES_ASSET', async () => {
+    for (const name of ['usdc-stablecoin', 'blue-chip']) {
+      const { body } = await scan('/scan/quick', mintOf(name))
+      expect(body.factors.map((entry: { code: string }) => entry.code)).not.toContain('IMPERSONATES_ASSET')
+    }
+  })
 })
 
 describe('POST /scan/quick under faults', () => {

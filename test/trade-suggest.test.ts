@@ -69,7 +69,7 @@ describe('POST /trade/suggest', () => {
     expect(quoted.body.quote.price_impact_pct).toBeLessThanOrEqual(plan.max_price_impact_pct)
   })
 
-  test('never a buy on a token the scanners grade D/F, cannot sell, or a serial rugger made — across appetites and sources', async () => {
+  test('never a buy on a token the scanners grade D/F, cannot sell (or only at a PUNITIVE loss), or a serial rugger made — across appetites and sources', async () => {
     for (const risk_appetite of ['conservative', 'balanced', 'aggressive'])
       for (const source of ['signal', 'launch', 'both'])
         for (const interval of ['1h', '24h']) {
@@ -87,6 +87,8 @@ describe('POST /trade/suggest', () => {
           expect(['D', 'F']).not.toContain(quick_scan.grade)
           expect(['D', 'F']).not.toContain(deep_dive.grade)
           expect(exit_check.sellable).toBe(true)
+          // A position is sized only with a way out that is not PUNITIVE (or BLOCKED).
+          expect(['CLEAN', 'COSTLY']).toContain(exit_check.exit_rating)
           expect(deep_dive.previous_rugs).not.toBe(true)
           expect(body.recommendation.hard_gates).toEqual([])
         }

@@ -44,9 +44,13 @@ describe('POST /scan/trending', () => {
     expect(volumes).toEqual([...volumes].sort((a, b) => b - a))
     for (const item of body.items) expect(item.quick_scan.grade).toBe(await quickGrade(item.token_address))
     // The sandbox USDC is a registered stablecoin, and SOL is wrapped SOL: both left out by default.
-    const symbols = body.items.map((item: { symbol: string }) => item.symbol)
-    expect(symbols).not.toContain('USDC')
-    expect(symbols).not.toContain('SOL')
+    const mints = body.items.map((item: { token_address: string }) => item.token_address)
+    expect(mints).not.toContain(sandbox.file.usdc_mint)
+    expect(body.items.map((item: { symbol: string }) => item.symbol)).not.toContain('SOL')
+    // A token posing as USDC on another mint is no stablecoin: listed, graded as the impersonator it is.
+    const fake = body.items.find((item: { symbol: string }) => item.symbol === 'USDC')
+    expect(fake?.token_address).not.toBe(sandbox.file.usdc_mint)
+    expect(fake?.quick_scan.grade).toMatch(/^[DF]$/)
     expect(body.filtered_out).toMatchObject({ stablecoin: 1, wrapped_sol: 1 })
   })
 

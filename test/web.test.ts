@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
+import { type MemberOf, scopeLine, unmeasured } from '../src/scanners/rendering.ts'
 import { testApp } from './support/app.ts'
 import { artifactPath, chromiumPath, describeWithBrowser } from './support/browser.ts'
 import { liveService } from './support/live.ts'
@@ -261,6 +262,78 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
     expect(asked).toContain('eth_signTypedData_v4')
     await page.close()
     expect(await sandbox.evm.usdcBalance(owner.address)).toBe(before - 20_000n)
+    expect(outside).toEqual([])
+  }, 60_000)
+
+  /** The card's rows as the page shows them: label → value. */
+  async function rowsOf(page: Page, card: string): Promise<Record<string, string>> {
+    const rows = await page.$$eval(`${card} .row`, (nodes) =>
+      nodes.map((node) => [
+        node.querySelector('.label')?.textContent ?? '',
+        node.querySelector('.value')?.textContent ?? '',
+      ]),
+    )
+    return Object.fromEntries(rows)
+  }
+
+  test('an RPC fault: the card says "not measured" for every member the answer did not read, never LIVE or revoked; the scope in one line; the deep dive report too', async () => {
+    // authority-live has a live mint authority: under the fault the page must not say so, nor "revoked".
+    sandbox.faults.set('rpc', 'getAccountInfo', { kind: 'server_error' })
+    try {
+      const page = await openPage('/')
+      await page.fill('#mint', mintOf('mint-authority-live'))
+      const answered = page.waitForResponse((response) => response.url().endsWith('/scan/quick') && response.ok())
+      await page.click('#scan')
+      const scan = (await (await answered).json()) as { missing_fields: string[]; scope: { excludes: string[] } }
+      await page.locator('#quick-card').waitFor({ timeout: 20_000 })
+      expect(scan.missing_fields).toContain('mint')
+      // Each row the card shows, by the member it shows: not measured exactly when the answer says so.
+      const shown: Record<string, MemberOf<'quick_scan'>> = {
+        'Mint authority': 'mint_authority_revoked',
+        'Freeze authority': 'freeze_authority_revoked',
+        'Top 10 holders': 'top_10_holder_pct',
+        Liquidity: 'liquidity_check',
+        LP: 'lp_status',
+      }
+      const rows = await rowsOf(page, '#quick-card')
+      for (const [label, member] of Object.entries(shown))
+        expect(`${label}: ${rows[label]}`).toBe(
+          unmeasured(scan, 'quick_scan', member)
+            ? `${label}: not measured`
+            : `${label}: ${rows[label] === 'not measured' ? 'a value' : rows[label]}`,
+        )
+      const card = (await page.locator('#quick-card').textContent())!
+      expect(card).not.toMatch(/\bLIVE\b|\brevoked\b/)
+      expect(await page.locator('#scope').textContent()).toBe(scopeLine(scan.scope))
+      expect(card).toContain('Behaviour (insiders')
+      await page.screenshot({ path: artifactPath('quick-scan-rpc-fault.png'), fullPage: true })
+
+      await page.click('#go-deep')
+      await page.locator('#deep-card').waitFor({ timeout: 40_000 })
+      const report = (await page.locator('#deep-card details').textContent())!
+      expect(report).toContain('Mint authority not measured, freeze authority not measured')
+      expect(report).not.toMatch(/authority (revoked|live)/)
+      await page.screenshot({ path: artifactPath('deep-dive-rpc-fault.png'), fullPage: true })
+      await page.close()
+    } finally {
+      sandbox.faults.clear()
+    }
+    expect(outside).toEqual([])
+  }, 90_000)
+
+  test('market intel of a token no pool trades: NO MARKET first, no $0 shown', async () => {
+    const page = await openPage('/')
+    await page.fill('#mint', mintOf('hostile-token-2022'))
+    await page.click('#scan')
+    await page.locator('#quick-card').waitFor({ timeout: 20_000 })
+    await page.click('#go-intel')
+    await page.locator('#intel-card').waitFor({ timeout: 20_000 })
+    expect(await page.locator('#intel-card .badge').textContent()).toBe('NO MARKET')
+    expect(Object.keys(await rowsOf(page, '#intel-card'))).toEqual(['Market'])
+    const card = (await page.locator('#intel-card').textContent())!
+    expect(card).not.toMatch(/\$0(?![.\d])/)
+    await page.screenshot({ path: artifactPath('market-intel-no-market.png'), fullPage: true })
+    await page.close()
     expect(outside).toEqual([])
   }, 60_000)
 

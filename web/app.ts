@@ -10,6 +10,13 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { checkSolanaAddress } from '../src/onchain/address.ts'
+import {
+  type MemberOf,
+  NOT_MEASURED_TEXT,
+  type RenderedAnswer,
+  scopeLine,
+  unmeasured,
+} from '../src/scanners/rendering.ts'
 import type { PageConfig } from '../plugins/web/page.ts'
 import { connectEvm, connectSolana, type Discovered, discoverWallets } from './wallets.ts'
 
@@ -149,10 +156,34 @@ function row(label: string, value: string, tone = ''): HTMLElement {
   )
 }
 
-/** The findings that decided it, risks first, in plain words. */
+/**
+ * A member's value, or "not measured" (toned as unknown) when the answer's `missing_fields` say it was
+ * not read: never its placeholder.
+ */
+function measuredRow<A extends RenderedAnswer>(
+  answer: Json,
+  kind: A,
+  member: MemberOf<A>,
+  label: string,
+  value: () => string,
+  tone = '',
+): HTMLElement {
+  return unmeasured(answer as { missing_fields: string[] }, kind, member)
+    ? row(label, NOT_MEASURED_TEXT, 'unknown')
+    : row(label, value(), tone)
+}
+
+/** Under a grade drawn from incomplete data, the warning that it cannot see what was not read (the CLI says the same). */
+function caveat(answer: Json): HTMLElement[] {
+  return answer.data_quality === 'FULL'
+    ? []
+    : [el('p', { class: 'caveat' }, 'Graded without what was not measured: a risk hidden there is not in this grade.')]
+}
+
+/** The findings that decided it, in plain words: the risks, in the answer's order (the deciding ones first). */
 function findings(items: Json[]): HTMLElement {
   const risks = items.filter((item) => item.severity !== 'info' || item.hard_fail || item.grade_ceiling)
-  const shown = (risks.length > 0 ? risks : items).sort((a, b) => a.impact - b.impact)
+  const shown = risks.length > 0 ? risks : items
   return el(
     'ul',
     { class: 'findings' },
@@ -179,6 +210,8 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
   intelButton.addEventListener('click', () => goDeeper('/market/intel', 'Market intel', mint, intelCard))
   deepButton.addEventListener('click', () => goDeeper('/scan/deep', 'Deep dive', mint, deepDiveCard))
   deeper.append(el('span', {}, 'Go deeper:'), intelButton, deepButton)
+  const title = [scan.symbol, scan.name].filter(Boolean).join(' · ')
+  const scope = scopeLine(scan.scope)
   return el(
     'section',
     { class: 'card', id: 'quick-card' },
@@ -189,19 +222,51 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
       el(
         'div',
         {},
-        el('h2', {}, [scan.symbol, scan.name].filter(Boolean).join(' · ') || 'Unnamed token'),
+        el(
+          'h2',
+          {},
+          title ||
+            (unmeasured(scan as { missing_fields: string[] }, 'quick_scan', 'name')
+              ? `Name and symbol ${NOT_MEASURED_TEXT}`
+              : 'Unnamed token'),
+        ),
         el('code', {}, scan.token_address),
       ),
     ),
-    row('Mint authority', authority(scan.mint_authority_revoked), scan.mint_authority_revoked ? 'good' : 'bad'),
-    row('Freeze authority', authority(scan.freeze_authority_revoked), scan.freeze_authority_revoked ? 'good' : 'bad'),
-    row('Top 10 holders', scan.top_10_holder_pct === null ? 'unknown' : `${scan.top_10_holder_pct.toFixed(1)}%`),
-    row('Liquidity', `${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`),
-    row('LP', `${scan.lp_status} (${scan.lp_model})`),
+    ...caveat(scan),
+    measuredRow(
+      scan,
+      'quick_scan',
+      'mint_authority_revoked',
+      'Mint authority',
+      () => authority(scan.mint_authority_revoked),
+      scan.mint_authority_revoked ? 'good' : 'bad',
+    ),
+    measuredRow(
+      scan,
+      'quick_scan',
+      'freeze_authority_revoked',
+      'Freeze authority',
+      () => authority(scan.freeze_authority_revoked),
+      scan.freeze_authority_revoked ? 'good' : 'bad',
+    ),
+    measuredRow(scan, 'quick_scan', 'top_10_holder_pct', 'Top 10 holders', () =>
+      scan.top_10_holder_pct === null ? NOT_MEASURED_TEXT : `${scan.top_10_holder_pct.toFixed(1)}%`,
+    ),
+    measuredRow(
+      scan,
+      'quick_scan',
+      'liquidity_check',
+      'Liquidity',
+      () => `${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`,
+    ),
+    measuredRow(scan, 'quick_scan', 'lp_status', 'LP', () => `${scan.lp_status} (${scan.lp_model})`),
     row(
       'Data',
-      `${scan.data_quality}${scan.missing_fields.length ? ` · not measured: ${scan.missing_fields.join(', ')}` : ''}`,
+      `${scan.data_quality}${scan.missing_fields.length ? ` · sources unavailable: ${scan.missing_fields.join(', ')}` : ''}`,
+      scan.data_quality === 'FULL' ? '' : 'unknown',
     ),
+    ...(scope ? [el('p', { class: 'scope', id: 'scope' }, scope)] : []),
     el('h3', {}, 'What decided it'),
     findings(scan.factors),
     el('p', { class: 'summary' }, scan.summary),
@@ -224,19 +289,53 @@ async function goDeeper(
 }
 
 function intelCard(intel: Json): HTMLElement {
-  const change = (value: number) => `${value >= 0 ? '+' : ''}${value}%`
+  const missing = intel as { missing_fields: string[] }
+  const known = (member: MemberOf<'market_intel'>, text: () => string) =>
+    unmeasured(missing, 'market_intel', member) ? NOT_MEASURED_TEXT : text()
+  const change = (member: 'price_change_1h_pct' | 'price_change_24h_pct') =>
+    known(member, () => `${intel[member] >= 0 ? '+' : ''}${intel[member]}%`)
+  const dollars = (member: 'volume_24h_usd' | 'liquidity_usd') =>
+    known(member, () => `$${Math.round(intel[member]).toLocaleString('en-US')}`)
+  // No pool trades it: that is the answer, first; its figures are placeholders and are left out.
+  const noMarket = (intel.factors as Json[]).find((item) => item.code === 'NO_MARKET')
+  const figures = noMarket
+    ? [row('Market', `NO MARKET — ${noMarket.detail}`, 'bad')]
+    : [
+        measuredRow(
+          intel,
+          'market_intel',
+          'current_price_usd',
+          'Price',
+          () =>
+            `$${intel.current_price_usd} · 1 h ${change('price_change_1h_pct')} · 24 h ${change('price_change_24h_pct')}`,
+        ),
+        measuredRow(intel, 'market_intel', 'volume_24h_usd', 'Volume 24 h', () => dollars('volume_24h_usd')),
+        measuredRow(intel, 'market_intel', 'liquidity_usd', 'Liquidity', () => dollars('liquidity_usd')),
+        measuredRow(
+          intel,
+          'market_intel',
+          'buy_pressure',
+          'Pressure',
+          () => `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`,
+        ),
+        row('Health', `${known('token_health', () => intel.token_health)} · ${intel.signal_subtype}`),
+      ]
+  // No price read: the NEUTRAL signal is a placeholder, not a reading.
+  const signal = noMarket ? 'NO MARKET' : intel.signal_subtype === 'INSUFFICIENT_DATA' ? 'NOT MEASURED' : intel.signal
   return el(
     'section',
     { class: 'card', id: 'intel-card' },
-    el('header', {}, el('span', { class: `badge signal-${intel.signal}` }, intel.signal), el('h2', {}, 'Market intel')),
-    row(
-      'Price',
-      `$${intel.current_price_usd} · 1 h ${change(intel.price_change_1h_pct)} · 24 h ${change(intel.price_change_24h_pct)}`,
+    el(
+      'header',
+      {},
+      el(
+        'span',
+        { class: `badge signal-${noMarket ? 'BEARISH' : signal === 'NOT MEASURED' ? 'NEUTRAL' : intel.signal}` },
+        signal,
+      ),
+      el('h2', {}, 'Market intel'),
     ),
-    row('Volume 24 h', `$${Math.round(intel.volume_24h_usd).toLocaleString('en-US')}`),
-    row('Liquidity', `$${Math.round(intel.liquidity_usd).toLocaleString('en-US')}`),
-    row('Pressure', `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`),
-    row('Health', `${intel.token_health} · ${intel.signal_subtype}`),
+    ...figures,
     el('h3', {}, 'What decided it'),
     findings(intel.factors),
     el('p', { class: 'summary' }, intel.market_summary),
@@ -256,8 +355,18 @@ function deepDiveCard(dive: Json): HTMLElement {
       el('span', { class: `badge action-${action}`, id: 'recommendation' }, action),
       el('h2', {}, 'Deep dive'),
     ),
+    ...caveat(dive),
     el('h3', {}, 'Key drivers'),
-    el('ul', {}, ...(dive.key_drivers as Json[]).map((driver) => el('li', {}, driver.title ?? driver.code))),
+    // In the answer's order: the deciding findings first.
+    el(
+      'ul',
+      { id: 'key-drivers' },
+      ...(dive.key_drivers as Json[]).map((driver) => {
+        const ceiling = (dive.factors as Json[]).find((item) => item.code === driver.code)?.grade_ceiling
+        const cap = driver.hard_fail ? ' — fails the token' : ceiling ? ` — caps the grade at ${ceiling}` : ''
+        return el('li', {}, `${driver.title ?? driver.code}${cap}`)
+      }),
+    ),
     el('h3', {}, 'Findings'),
     findings(dive.factors),
     el('details', { open: '' }, el('summary', {}, 'The full report'), ...report),

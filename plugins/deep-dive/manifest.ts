@@ -24,6 +24,7 @@ export const manifest = defineManifest({
         "Everything the quick scan grades plus who is behind the token: can holders sell, wallets linked by their funding, the developer wallet's earlier tokens and rugs, bundled and sniped launches, wash trading, LP burns and locks, momentum. Returns risk_grade (A to F), risk_breakdown, key_drivers, a recommendation (AVOID, WATCH, CONSIDER or DYOR; never BUY) and a readable full_risk_report. Answers within 30 s; unreachable sources lower data_quality, are listed in missing_fields, and the fields they feed are left out rather than guessed.",
       price: { usd: '0.50' },
       body: TokenRequest,
+      accounts: { token_address: 'token_mint' },
       response: DeepDiveResult,
       rateLimit: 'scanner',
       tags: ['scanners'],

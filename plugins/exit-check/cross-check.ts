@@ -102,6 +102,8 @@ export async function crossCheck(facts: TokenContext, lifi: LifiSource, request:
     sellable: exit.sellable,
     expected_return_usdc: exit.expected_return_usdc,
     exit_price_impact_pct: exit.exit_price_impact_pct,
+    exit_loss_pct: exit.exit_loss_pct,
+    exit_rating: exit.exit_rating,
     blockers: exit.blockers,
     bridgeable,
     bridge,

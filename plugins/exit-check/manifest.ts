@@ -15,10 +15,13 @@ export const manifest = defineManifest({
       summary: 'Can I get out? A sell of the token back to USDC, checked now',
       description:
         'What `size_usdc` (default 10) of the token buys now is quoted back to USDC through the aggregator: `sellable`, ' +
-        '`expected_return_usdc`, `exit_price_impact_pct`, `route_count`, and `blockers[]` from the mint (non-transferable, ' +
+        '`expected_return_usdc`, `exit_price_impact_pct`, `exit_loss_pct` and `exit_rating` (CLEAN under 3% lost, COSTLY to ' +
+        '20%, PUNITIVE beyond that or when the route cannot absorb the size, BLOCKED when it cannot be sold), ' +
+        '`route_count`, and `blockers[]` from the mint (non-transferable, ' +
         'paused, default-frozen accounts, a live freeze authority, a permanent delegate, a transfer fee and whether it can ' +
         'rise, a transfer hook). Answers within 5 s.',
       price: { usd: '0.01' },
+      accounts: { token_address: 'token_mint' },
       body: Type.Object({
         token_address: SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters); not a ticker'),
         size_usdc: ExitSize,
@@ -43,6 +46,8 @@ export const ExitCrossCheckResult = Type.Object({
   sellable: ExitCheckResult.properties.sellable,
   expected_return_usdc: ExitCheckResult.properties.expected_return_usdc,
   exit_price_impact_pct: ExitCheckResult.properties.exit_price_impact_pct,
+  exit_loss_pct: ExitCheckResult.properties.exit_loss_pct,
+  exit_rating: ExitCheckResult.properties.exit_rating,
   blockers: ExitCheckResult.properties.blockers,
   bridgeable: Type.Union([Type.Boolean(), Type.Null()], {
     description:
@@ -86,6 +91,7 @@ export const crossCheckManifest = defineManifest({
         'aggregator: the route, its fees, its duration, `net_home_output_usdc` and `all_in_cost_pct`. Read-only: nothing ' +
         'is signed or sent. Answers within 10 s.',
       price: { usd: '0.01' },
+      accounts: { token_address: 'token_mint' },
       body: Type.Object({
         token_address: SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters); not a ticker'),
         size_usdc: ExitSize,

@@ -43,6 +43,7 @@ export const launchRadarManifest = defineManifest({
         'round-trip volume, creator sold) and its quick-scan grade; presets `safe` and `strict` leave the risky ones out. ' +
         'With `token_address`, that coin is read whatever the filters. Answers within 8 s.',
       price: { usd: '0.05' },
+      accounts: { token_address: 'token_mint' },
       body: Type.Object({
         token_address: FocusToken,
         stage: Stage,
@@ -84,6 +85,7 @@ export const graduationRadarManifest = defineManifest({
         'graduation at their last-10-minute fill rate: bonding progress, fill rate per minute, minutes to graduation, ' +
         'manipulation indicators and the quick-scan grade. Answers within 8 s.',
       price: { usd: '0.06' },
+      accounts: { token_address: 'token_mint' },
       body: Type.Object({
         token_address: FocusToken,
         min_progress_pct: Type.Optional(
@@ -124,6 +126,7 @@ export const momentumManifest = defineManifest({
         'COOLING, FLAT) with every point cited, hard caps (not sellable, a developer who rugged, a D/F grade), and which ' +
         'components answered. Answers within 15 s.',
       price: { usd: '0.40' },
+      accounts: { token_address: 'token_mint' },
       body: Type.Object({
         token_address: FocusToken,
         min_progress_pct: Type.Optional(
@@ -164,6 +167,7 @@ export const smartMoneyManifest = defineManifest({
         'each coin’s quick-scan grade. Read from the pump.fun program’s events: launchpad coins only. With ' +
         '`token_address`, that coin’s flow whatever it is. Answers within 8 s.',
       price: { usd: '0.05' },
+      accounts: { token_address: 'token_mint' },
       body: Type.Object({
         token_address: FocusToken,
         interval: Type.Optional(

@@ -24,6 +24,7 @@ export const manifest = defineManifest({
         "Reads the token's market pairs and its main pool's recent trades: price and changes, all-time high when the trades cover the token's whole life, volume, liquidity, buy/sell pressure, large trades in the last hour, volatility, token health, and a signal with its subtype. Market signals only: structural risk is the quick scan's. Answers within 10 s; unreachable sources lower data_quality and are listed in missing_fields.",
       price: { usd: '0.20' },
       body: TokenRequest,
+      accounts: { token_address: 'token_mint' },
       response: MarketIntelResult,
       rateLimit: 'scanner',
       tags: ['scanners'],

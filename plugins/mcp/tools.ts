@@ -7,13 +7,15 @@
  * a payment requirement is an `isError` result carrying the `PaymentRequired` in `structuredContent`
  * and, wrapped as `x402/error`, in `content[0].text`; the payment comes in `_meta["x402/payment"]`;
  * the receipt goes back in `_meta["x402/payment-response"]`, the answer's attestation in
- * `_meta["solsentry/attestation"]` (signed over `content[0].text`'s bytes).
+ * `_meta["solsentry/attestation"]` (signed over `content[0].text`'s bytes). A scanner's answer has its
+ * words in `content[1]` (text.ts): the deciding findings, the members not measured, the scope.
  */
 import { type TSchema, Type } from '@sinclair/typebox'
 import { ERROR_CODES } from '../../src/core/errors.ts'
 import { priceInWords, type RegisteredRoute, type Registry } from '../../src/core/manifest.ts'
 import { ErrorBodySchema } from '../../src/core/schemas.ts'
 import { PaymentRequiredSchema } from '../../src/payments/schemas.ts'
+import { answerText } from './text.ts'
 
 /** The `_meta` keys of the x402 MCP transport. */
 export const PAYMENT_META = 'x402/payment'
@@ -151,10 +153,12 @@ export async function toolResult(tool: Tool, response: Response): Promise<ToolRe
     ...(receipt ? { [RECEIPT_META]: decode(receipt) } : {}),
     ...(attestation ? { [ATTESTATION_META]: attestation } : {}),
   }
+  // The answer's words come second: the attestation is over the first text's bytes, the JSON.
+  const words = response.ok ? answerText(tool.route.key, structured) : undefined
   return {
     ...(response.ok ? {} : { isError: true }),
     structuredContent: structured,
-    content: [{ type: 'text', text }],
+    content: [{ type: 'text', text }, ...(words ? [{ type: 'text' as const, text: words }] : [])],
     ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   }
 }

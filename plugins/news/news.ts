@@ -94,6 +94,9 @@ function pulseSummary(read: Read, pulse: Pulse): string {
   const ambiguous = subject.ambiguous
     ? ` (${subject.candidates.length} listed tokens share the ticker; read as ${subject.mint})`
     : ''
+  // No source answered: the posts were not counted, which is not "no posts".
+  if (gathered.sources.length > 0 && gathered.sources.every((source) => !source.read))
+    return `${label(subject)}${ambiguous}: not measured — no news source could be read.`
   if (pulse.posts === 0) return `${label(subject)}${ambiguous}: no posts in the last ${gathered.window.hours} h.`
   return `${label(subject)}${ambiguous}: ${pulse.signal} — ${pulse.bull} bullish, ${pulse.bear} bearish, ${pulse.neutral} neutral of ${pulse.posts} posts in the last ${gathered.window.hours} h.`
 }

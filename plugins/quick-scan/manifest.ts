@@ -24,6 +24,7 @@ export const manifest = defineManifest({
         "Grades a token's structure: mint and freeze authorities (issuer-controlled stablecoins exempt), Token-2022 extensions, holder concentration, liquidity depth, LP model and burn, token age, mutable metadata. Answers within 5 s; unreachable sources lower data_quality and are listed in missing_fields.",
       price: { usd: '0.02' },
       body: TokenRequest,
+      accounts: { token_address: 'token_mint' },
       response: QuickScanResult,
       rateLimit: 'scanner',
       tags: ['scanners'],

@@ -29,6 +29,7 @@ export const manifest = defineManifest({
         'Tokens with fewer than `min_signals` fired are left out; stablecoins, liquid-staking tokens and wrapped SOL ' +
         'always are. With `token_address`, that token is read whatever its signals. Answers within 8 s.',
       price: { usd: '0.04' },
+      accounts: { token_address: 'token_mint' },
       body: Type.Object({
         token_address: FocusToken,
         interval: Type.Optional(

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
 import { SchemaVersion } from '../../src/core/schemas.ts'
+import { ExitCheckResult } from '../../src/exit/schemas.ts'
 import { DataQuality, Grade, Nullable, NullableNumber } from '../../src/pipeline/schemas.ts'
 import { ACTIONS, GATES, RISK_APPETITES } from '../../src/suggest/rules.ts'
 import { BUDGET_USD, SUGGEST_SOURCES } from '../../src/suggest/suggest.ts'
@@ -131,6 +132,7 @@ export const SuggestResult = Type.Object(
             sellable: Nullable(Type.Boolean()),
             expected_return_usdc: NullableNumber('USDC the sale of that size returns now'),
             exit_price_impact_pct: NullableNumber('Price impact of that sale, percent'),
+            exit_rating: ExitCheckResult.properties.exit_rating,
           }),
         ),
         checked_size_usdc: Type.Number({ description: 'The size the exit was checked at (the appetite’s cap)' }),
@@ -157,7 +159,7 @@ export const manifest = defineManifest({
         '`risk_appetite` (conservative, balanced, aggressive), runs the full battery on it — quick scan, market intel, ' +
         'deep dive, exit check — and answers `recommendation {action, conviction 0–100, suggested_size_usd (a share of ' +
         '`budget_usd`), hard_gates, cited_factors, trade_plan}` and `selection {candidate, why_selected, shortlist}`. ' +
-        'Rule-based and documented (docs/catalogue.md); hard gates (grade D/F, not sellable, honeypot, serial rugger, ' +
+        'Rule-based and documented (docs/catalogue.md); hard gates (grade D/F, not sellable, a PUNITIVE exit, honeypot, serial rugger, ' +
         'a deep dive that says AVOID) force AVOID whatever the momentum. `trade_plan.quote_request` plus your ' +
         '`user_public_key` is a POST /trade/quote body. Not financial advice. Answers within 45 s.',
       price: { usd: '0.60' },

@@ -32,6 +32,7 @@ export const manifest = defineManifest({
       summary: 'Swap quote with a risk gate (free)',
       description: `Quotes the swap through the aggregator, runs the risk gate (a quick scan of output_mint; BLOCK stops the trade), checks the wallet's balance and builds the unsigned transaction for user_public_key. 200: status QUOTED, quote, risk_gate, unsigned_transaction_b64. A trade that cannot go ahead: 422 TRADE_REJECTED with status REJECTED_* and rejection {code, reason, refundable}. A job_id of your own is optional; quoting an existing job again (one never broadcast) needs proof of its wallet: a SIGN-IN-WITH-X header (CAIP-122, Solana ed25519) signed by the job's user_public_key, for this URL (domain = its host, uri = it), issued within ${SIWX_MAX_AGE_MS / 60_000} minutes — else 403 JOB_OWNER_PROOF_REQUIRED and the job is unchanged; a job executing or executed: 409 JOB_CONFLICT. Never charged.`,
       price: 'free',
+      accounts: { input_mint: 'token_mint', output_mint: 'token_mint' },
       body: QuoteRequest,
       response: QuoteResult,
       errors: ['TRADE_REJECTED', 'JOB_OWNER_PROOF_REQUIRED', 'JOB_CONFLICT', 'UPSTREAM_UNAVAILABLE'],

@@ -7,6 +7,7 @@ import type { DataQuality } from '../../src/facts/data-quality.ts'
 import { createTokenContext } from '../../src/facts/index.ts'
 import type { Grade } from '../../src/pipeline/grade.ts'
 import { runScan } from '../../src/pipeline/scan.ts'
+import { orderFactors } from '../../src/pipeline/order.ts'
 import type { Factor } from '../../src/pipeline/signal.ts'
 import { QUICK_SCAN_POLICY } from '../../src/pipeline/policies.ts'
 import honeypot from '../../signals/honeypot/index.ts'
@@ -58,7 +59,8 @@ export async function riskGate(ctx: ServiceContext, mint: string, deadlineMs: nu
       grade: scan.grade,
       dataQuality: data_quality,
       missing: missing_fields,
-      factors: [...scan.factors, ...sellCheck],
+      // The reasons in the answers' order: the deciding findings first.
+      factors: orderFactors([...scan.factors, ...sellCheck]),
     })
     return { ...verdict, token: mint, grade: scan.grade, data_quality }
   } finally {

@@ -77,6 +77,7 @@ export const manifest = defineManifest({
         'Stablecoins, liquid-staking tokens and wrapped SOL are left out unless `include_stable` is true. With ' +
         '`token_address`, the answer also centres on that token: its rank (or null) and its grade. Answers within 8 s.',
       price: { usd: '0.02' },
+      accounts: { token_address: 'token_mint' },
       body: Type.Object({
         token_address: FocusToken,
         interval: Type.Optional(

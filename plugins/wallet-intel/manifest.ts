@@ -89,6 +89,7 @@ export const manifest = defineManifest({
         'whether that is a known exchange), `behaviour_style` (sniper, bot-like, flipper, swing, holder), ' +
         '`copy_trade_worthiness` and a `verdict`. `coverage` says how much history every figure covers. Answers within 20 s.',
       price: { usd: '0.10' },
+      accounts: { wallet_address: 'wallet' },
       body: Type.Object({
         wallet_address: SolanaAddress('The Solana wallet (base58, 32 to 44 characters)'),
       }),

@@ -76,6 +76,8 @@ button:disabled { opacity: .6; cursor: wait; }
 .label { color: var(--muted); }
 .value { text-align: right; }
 .good { color: var(--good); } .bad { color: var(--bad); font-weight: 700; }
+.unknown { color: var(--warn); font-style: italic; }
+.scope { margin: .8rem 0 0; padding: .4rem .7rem; border-left: 3px solid var(--warn); color: var(--muted); font-size: .9rem; }
 .findings { list-style: none; padding: 0; margin: 0; }
 .findings li { padding: .4rem 0; border-bottom: 1px solid var(--line); }
 .findings p { margin: .1rem 0 0; color: var(--muted); font-size: .9rem; }
@@ -85,6 +87,7 @@ button:disabled { opacity: .6; cursor: wait; }
 .sev-low .severity, .sev-info .severity { color: var(--muted); }
 .summary { margin: .8rem 0 0; }
 .deeper { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; margin-top: 1rem; }
-details p { color: var(--muted); font-size: .92rem; }
+details p { color: var(--muted); font-size: .92rem; white-space: pre-line; }
+.caveat { margin: -.3rem 0 .6rem; color: var(--warn); font-size: .9rem; font-weight: 600; }
 footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; }
 `

@@ -3,6 +3,7 @@ import { blueChip } from './blue-chip.ts'
 import { bundledLaunch } from './bundled-launch.ts'
 import { clmmPool, dlmmPool } from './concentrated-liquidity.ts'
 import { deadToken } from './dead-token.ts'
+import { fakeStablecoin } from './fake-stablecoin.ts'
 import { hostileToken2022 } from './hostile-token-2022.ts'
 import { lockedLp } from './locked-lp.ts'
 import type { Scenario } from './kit.ts'
@@ -31,6 +32,7 @@ export const SCENARIOS: readonly Scenario[] = [
   lockedLp,
   hostileToken2022,
   deadToken,
+  fakeStablecoin,
 ]
 
 export type { Scenario, ScenarioContext, ScenarioWallet } from './kit.ts'

@@ -89,7 +89,8 @@ describe('liquidity-lock', () => {
       lock_duration_days: days,
       permanent: false,
     })
-    expect(outcome.factors.map((factor) => factor.code)).toEqual(['LP_LOCKED'])
+    // The LP verdict (locked until when) is lp-status's finding; this signal adds none for a locked pool.
+    expect(outcome.factors).toEqual([])
   })
 
   test('a lock that cannot be dated: 0 days, and lock_duration_days named as not measured', () => {
@@ -103,8 +104,8 @@ describe('liquidity-lock', () => {
       lock_duration_days: 0,
       permanent: false,
     })
-    expect(outcome.factors.map((factor) => factor.code)).toEqual(['LP_LOCKED', 'NOT_MEASURED'])
-    expect(outcome.factors[1]!.evidence).toEqual({ fields: ['lock_duration_days'] })
+    expect(outcome.factors.map((factor) => factor.code)).toEqual(['NOT_MEASURED'])
+    expect(outcome.factors[0]!.evidence).toEqual({ fields: ['lock_duration_days'] })
   })
 
   test('burned and locked shares add up', () => {
@@ -120,12 +121,25 @@ describe('liquidity-lock', () => {
     expect(outcome.factors.map((factor) => factor.code)).toEqual(['LP_PULLABLE'])
   })
 
-  test('LP spread over many wallets: not locked, not pullable by one', () => {
-    expect(
-      detect({ pools: { pools: [pool(lp(10))] }, lp_locks: locks(10, 0, 20), launchpad: noCurve }).factors.map(
+  test('LP spread over many wallets: not locked, not pullable by one (lp-status says unburned)', () => {
+    const outcome = detect({ pools: { pools: [pool(lp(10))] }, lp_locks: locks(10, 0, 20), launchpad: noCurve })
+    expect(outcome.factors).toEqual([])
+    expect(outcome.fields.liquidity_lock_status).toMatchObject({ locked: false, locked_pct: 10 })
+  })
+
+  test('pullable exactly at pullablePct, not below', () => {
+    const codes = (largest: number) =>
+      detect({ pools: { pools: [pool(lp(0))] }, lp_locks: locks(0, 0, largest), launchpad: noCurve }).factors.map(
         (factor) => factor.code,
-      ),
-    ).toEqual(['LP_UNLOCKED'])
+      )
+    expect(codes(50)).toEqual(['LP_PULLABLE'])
+    expect(codes(49.99)).toEqual([])
+  })
+
+  test('a locked pool is never pullable, whoever holds the rest', () => {
+    expect(detect({ pools: { pools: [pool(lp(0))] }, lp_locks: locks(0, 96, 4), launchpad: noCurve }).factors).toEqual(
+      [],
+    )
   })
 
   test('bonding curve: the program holds the reserves', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { Facts, SwapRecord } from '../../src/facts/types.ts'
 import type { FactView } from '../../src/pipeline/signal.ts'
-import washTrading from './index.ts'
+import washTrading, { washFinding } from './index.ts'
 import { washScore } from './score.ts'
 
 const NOW = 1_000_000
@@ -155,7 +155,7 @@ describe('wash-trading signal', () => {
         funding: { wallets: [] },
         launch: { creator: 'dev' } as Facts['launch'],
       }).factors.map((entry) => entry.code),
-    ).toEqual(['WASH_TRADING'])
+    ).toEqual(['WASH_TRADING_EXTREME'])
     expect(
       detect({
         trades: trades(washing.slice(0, 8)),
@@ -163,5 +163,52 @@ describe('wash-trading signal', () => {
         launch: { creator: 'dev' } as Facts['launch'],
       }).factors,
     ).toEqual([])
+  })
+})
+
+describe('wash-trading: which finding a day of trading earns', () => {
+  const defaults = washTrading.meta.defaults
+  test.each<[string, number, number, number, string | undefined]>([
+    // [case, score, round-trip share of the volume, swaps in the day, finding]
+    ['nearly all the volume fake (score 100)', 100, 1, 90, 'WASH_TRADING_EXTREME'],
+    ['score exactly 90', 90, 0.5, 10, 'WASH_TRADING_EXTREME'],
+    ['score 89: stays at the C cap', 89, 0.79, 10, 'WASH_TRADING'],
+    ['four fifths of the volume in round trips, whatever the score', 56, 0.8, 10, 'WASH_TRADING_EXTREME'],
+    ['just under four fifths, score under 60', 59, 0.79, 10, 'WASH_TRADING_SUSPECTED'],
+    ['score exactly 60', 60, 0.6, 10, 'WASH_TRADING'],
+    ['score exactly 30', 30, 0.2, 10, 'WASH_TRADING_SUSPECTED'],
+    ['score 29', 29, 0.2, 10, undefined],
+    ['score 100 but under ten swaps: no volume worth faking', 100, 1, 9, undefined],
+  ])('%s', (_, score, roundTripShare, swaps, expected) => {
+    expect(washFinding({ score, roundTripShare }, swaps, defaults)).toBe(expected as never)
+  })
+
+  test('the extreme finding caps the grade at D, so the deep dive avoids the token; 60–89 caps at C', () => {
+    expect(washTrading.meta.findings.WASH_TRADING_EXTREME).toMatchObject({ ceiling: 'D', severity: 'critical' })
+    expect(washTrading.meta.findings.WASH_TRADING).toMatchObject({ ceiling: 'C' })
+    expect(defaults).toMatchObject({ extremeScore: 90, extremeSharePct: 80, highScore: 60 })
+  })
+
+  test('a churning operator raises the extreme finding alone, with its ceiling', () => {
+    const washing = Array.from({ length: 10 }, (_, i) => [
+      swap('w', 'buy', 10_000 - i * 600),
+      swap('w', 'sell', 9_900 - i * 600),
+    ]).flat()
+    const outcome = washTrading.detect(
+      view({
+        trades: { pool: 'pool', swaps: washing, coveredSince: null, complete24h: true },
+        funding: { wallets: [] },
+        launch: { creator: 'dev' } as Facts['launch'],
+      }),
+      defaults,
+      { mint: 'm', now: NOW },
+    )
+    expect(outcome.factors).toEqual([
+      expect.objectContaining({
+        code: 'WASH_TRADING_EXTREME',
+        grade_ceiling: 'D',
+        title: 'Wash trading score 100: the volume is fake',
+      }),
+    ])
   })
 })

@@ -19,7 +19,7 @@ const DAY_S = 24 * HOUR_S
 const meta = signalMeta({
   id: 'wash-trading',
   riskGroup: 'behavioral_risk',
-  version: '1.2.0',
+  version: '1.3.0',
   title: 'Wash trading',
   risk: 'Volume made by the same (or linked) wallets buying and selling back and forth.',
   why: 'Wash volume fakes demand: the token looks liquid and popular to buyers and trending lists while almost nobody trades it.',
@@ -30,20 +30,33 @@ const meta = signalMeta({
   impact: 'high',
   confidence: 'medium',
   options: Type.Object({
+    extremeScore: Type.Number(),
+    extremeSharePct: Type.Number({ minimum: 0, maximum: 100 }),
     highScore: Type.Number(),
     suspectScore: Type.Number(),
     minSwaps: Type.Integer({ minimum: 0 }),
   }),
-  // At 60 most of the volume is repeated round trips; at 30 a third is, or a few wallets make all the
-  // trades. Under ten swaps a day there is no volume worth faking.
-  defaults: { highScore: 60, suspectScore: 30, minSwaps: 10 },
+  // At 90, or with four fifths of the volume in round trips, the market is the same wallets trading
+  // with themselves: there is no real demand to sell into. At 60 most of the volume is repeated round
+  // trips; at 30 a third is, or a few wallets make all the trades. Under ten swaps a day there is no
+  // volume worth faking.
+  defaults: { extremeScore: 90, extremeSharePct: 80, highScore: 60, suspectScore: 30, minSwaps: 10 },
   findings: {
+    WASH_TRADING_EXTREME: {
+      severity: 'critical',
+      points: -30,
+      when: 'wash-trading score ≥ `extremeScore`, or round trips carry at least `extremeSharePct` of the volume, with at least `minSwaps` swaps in the day',
+      why: 'Nearly all the volume is fake: the price, the volume and the liquidity it advertises are made by its own wallets, and nobody real is there to buy — it rules the token out (grade capped at D, so the deep dive says AVOID)',
+      ceiling: 'D',
+      excludes: ['WASH_TRADING', 'WASH_TRADING_SUSPECTED'],
+    },
     WASH_TRADING: {
       severity: 'high',
       points: -20,
-      when: 'wash-trading score ≥ `highScore`, with at least `minSwaps` swaps in the day',
+      when: 'wash-trading score ≥ `highScore` (below the extreme), with at least `minSwaps` swaps in the day',
       why: 'Most of the volume is repeated round trips: the activity is fake; the grade is capped at C',
       ceiling: 'C',
+      excludes: ['WASH_TRADING_SUSPECTED'],
     },
     WASH_TRADING_SUSPECTED: {
       severity: 'medium',
@@ -57,6 +70,25 @@ const meta = signalMeta({
 })
 
 const round2 = (value: number) => Math.round(value * 100) / 100
+
+type WashCode = 'WASH_TRADING_EXTREME' | 'WASH_TRADING' | 'WASH_TRADING_SUSPECTED'
+
+/**
+ * The wash finding a day of trading earns (at most one), from its score (0–100), the share of its
+ * volume in repeated round trips (0–1) and its swap count; undefined when none.
+ */
+export function washFinding(
+  wash: { score: number; roundTripShare: number },
+  swaps: number,
+  options: { extremeScore: number; extremeSharePct: number; highScore: number; suspectScore: number; minSwaps: number },
+): WashCode | undefined {
+  if (swaps < options.minSwaps) return undefined
+  if (wash.score >= options.extremeScore || wash.roundTripShare * 100 >= options.extremeSharePct)
+    return 'WASH_TRADING_EXTREME'
+  if (wash.score >= options.highScore) return 'WASH_TRADING'
+  if (wash.score >= options.suspectScore) return 'WASH_TRADING_SUSPECTED'
+  return undefined
+}
 
 export default defineSignal({
   meta,
@@ -86,24 +118,14 @@ export default defineSignal({
     }
 
     const found: Factor[] = []
-    if (day.length >= options.minSwaps && wash.score >= options.highScore)
+    const code = washFinding(wash, day.length, options)
+    if (code)
       found.push(
         finding(
           meta,
           options,
-          'WASH_TRADING',
-          `Wash trading score ${wash.score}`,
-          `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`,
-          evidence,
-        ),
-      )
-    else if (day.length >= options.minSwaps && wash.score >= options.suspectScore)
-      found.push(
-        finding(
-          meta,
-          options,
-          'WASH_TRADING_SUSPECTED',
-          `Wash trading score ${wash.score}`,
+          code,
+          `Wash trading score ${wash.score}${code === 'WASH_TRADING_EXTREME' ? ': the volume is fake' : ''}`,
           `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`,
           evidence,
         ),

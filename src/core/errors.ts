@@ -41,6 +41,11 @@ export const ERROR_CATALOGUE = {
     status: 404,
     message: 'no such route: see /openapi.json or /llm.txt for the routes this service serves',
   },
+  TOKEN_NOT_FOUND: {
+    status: 404,
+    message:
+      'no account exists at this address on Solana, so it is no token: check the address (a mint, not a transaction signature); nothing was charged',
+  },
   JOB_NOT_FOUND: {
     status: 404,
     message: 'no trade job has this job_id: quote first with POST /trade/quote, and use the job_id it answers',
@@ -61,6 +66,16 @@ export const ERROR_CATALOGUE = {
   TRADE_REJECTED: {
     status: 422,
     message: 'the trade was not executed: see status and rejection {code, reason, refundable}; no fee was charged',
+  },
+  NOT_A_TOKEN_MINT: {
+    status: 422,
+    message:
+      "this address holds an account, but not an SPL Token or Token-2022 mint (a wallet, a token account, a program or another program's account; the message says which, and names the mint to send when it knows it); nothing was charged",
+  },
+  NOT_A_WALLET: {
+    status: 422,
+    message:
+      'this address is not a wallet but a token mint, a token account or a program (the message says which): scan a mint with POST /scan/quick; nothing was charged',
   },
   RATE_LIMITED: {
     status: 429,

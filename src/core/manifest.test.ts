@@ -1,6 +1,14 @@
 import { Type } from '@sinclair/typebox'
 import { describe, expect, test } from 'bun:test'
-import { defineManifest, ManifestError, Registry, routeErrors, usdToAtomicUsdc, type RouteSpec } from './manifest.ts'
+import {
+  defineManifest,
+  ManifestError,
+  Registry,
+  responseSchemas,
+  routeErrors,
+  usdToAtomicUsdc,
+  type RouteSpec,
+} from './manifest.ts'
 import { TokenRequest } from './schemas.ts'
 
 const route = (overrides: Partial<RouteSpec> = {}): RouteSpec => ({
@@ -114,6 +122,32 @@ describe('routeErrors', () => {
       'FACILITATOR_UNAVAILABLE',
       'LEDGER_UNAVAILABLE',
     ])
+  })
+
+  test('a route given a token mint can refuse it (404 TOKEN_NOT_FOUND, 422 NOT_A_TOKEN_MINT); one given a wallet, 422 NOT_A_WALLET', () => {
+    const token = routeErrors(route({ accounts: { token_address: 'token_mint' } }))
+    expect(token).toContain('TOKEN_NOT_FOUND')
+    expect(token).toContain('NOT_A_TOKEN_MINT')
+    expect(token).not.toContain('NOT_A_WALLET')
+    const wallet = routeErrors(route({ accounts: { token_address: 'wallet' } }))
+    expect(wallet).toContain('NOT_A_WALLET')
+    expect(wallet).not.toContain('TOKEN_NOT_FOUND')
+  })
+
+  test('an account declared for a member the body does not have is refused at boot', () => {
+    expect(() =>
+      new Registry().register({ name: 'a', routes: { r: route({ accounts: { wallet: 'wallet' } }) } }),
+    ).toThrow('declares the account of "wallet", which is no member of its body')
+  })
+
+  test('a fuller error body keeps the other codes of its status beside it', () => {
+    const fuller = Type.Object({ code: Type.Literal('TRADE_REJECTED'), job_id: Type.String() })
+    const spec = route({ errors: ['TRADE_REJECTED'], errorBodies: { 422: fuller } })
+    expect(responseSchemas(spec)[422]).toBe(fuller)
+    const both = responseSchemas({ ...spec, accounts: { token_address: 'token_mint' } })[422] as { anyOf?: unknown[] }
+    expect(both.anyOf?.[0]).toBe(fuller)
+    expect(JSON.stringify(both.anyOf?.[1])).toContain('NOT_A_TOKEN_MINT')
+    expect(JSON.stringify(both.anyOf?.[1])).not.toContain('TRADE_REJECTED')
   })
 
   test('a free GET route without inputs can only fail internally', () => {

@@ -1,10 +1,20 @@
-import type { TSchema } from '@sinclair/typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts'
 import type { RateLimitClass } from './rate-limit.ts'
 import { checkSolanaAddress } from '../onchain/address.ts'
 import { ErrorBodySchema, SOLANA_ADDRESS_FORMAT } from './schemas.ts'
 
 export type HttpMethod = 'GET' | 'POST'
+
+/** What an account a route is given must be: an SPL Token / Token-2022 mint, or a wallet. */
+export type AccountRole = 'token_mint' | 'wallet'
+
+/** The refusals each role can answer. */
+const ACCOUNT_ROLE_ERRORS: Record<AccountRole, readonly ErrorCode[]> = {
+  token_mint: ['TOKEN_NOT_FOUND', 'NOT_A_TOKEN_MINT'],
+  // No account at a wallet's address is a wallet that holds nothing yet: answered, not refused.
+  wallet: ['NOT_A_WALLET'],
+}
 
 /** A price in US dollars as a decimal string with at most 6 decimals (USDC precision), or free. */
 export type Price = { usd: `${number}` } | 'free'
@@ -29,6 +39,14 @@ export interface RouteSpec {
   response: TSchema
   /** Media type of the 200 answer. @default 'application/json' */
   produces?: 'application/json' | 'text/plain' | 'text/markdown' | 'text/html' | 'text/javascript'
+  /**
+   * Body members that name an on-chain account, and what it must be: a token mint (the scanners, exit
+   * checks, a quote's mints, a feed's focus token) or a wallet (wallet intel). The account is read after
+   * the payment is admitted and before the handler; another kind is refused (404 TOKEN_NOT_FOUND, 422
+   * NOT_A_TOKEN_MINT, 422 NOT_A_WALLET) and the payment released (src/core/account-check.ts). A member
+   * holding something else than an address (a ticker) is not read.
+   */
+  accounts?: Readonly<Record<string, AccountRole>>
   /** Errors this route can answer beyond those derived from its shape (body, params, rate limit). */
   errors?: ErrorCode[]
   /** A fuller error-body schema for a status (e.g. a trade's 422 with its job fields), instead of the generic one. */
@@ -148,6 +166,10 @@ export class Registry {
       const other = this.#routes.get(key) ?? added.find((route) => route.key === key)
       if (other) throw new ManifestError(`duplicate route ${key}: declared by plugin:${other.plugin} and ${owner}`)
       if (spec.price !== 'free') usdToAtomicUsdc(spec.price.usd)
+      const members = (spec.body as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}
+      for (const field of Object.keys(spec.accounts ?? {}))
+        if (!(field in members))
+          throw new ManifestError(`${owner}: ${key} declares the account of "${field}", which is no member of its body`)
       const fields = spec.body ? addressFields(spec.body) : []
       added.push({ ...spec, plugin: manifest.name, name, skill: manifest.skill?.id, key, addressFields: fields })
     }
@@ -237,6 +259,7 @@ export function priceInWords(route: Pick<RouteSpec, 'price' | 'deferredPayment'>
 /** The error codes a route can answer, derived from its shape plus the ones it declares. */
 export function routeErrors(spec: RouteSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(spec.errors ?? [])
+  for (const role of Object.values(spec.accounts ?? {})) for (const code of ACCOUNT_ROLE_ERRORS[role]) codes.add(code)
   if (spec.body) {
     for (const code of ['INVALID_JSON', 'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const)
       codes.add(code)
@@ -290,6 +313,24 @@ export function responseSchemas(spec: RouteSpec): Record<number, TSchema> {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
   const responses: Record<number, TSchema> = { 200: spec.response }
-  for (const [status, codes] of byStatus) responses[status] = spec.errorBodies?.[status] ?? ErrorBodySchema(codes)
+  for (const [status, codes] of byStatus) {
+    const fuller = spec.errorBodies?.[status]
+    // A fuller body stands for the codes it names; the status's other codes keep the generic body beside it.
+    const others = fuller ? codes.filter((code) => !codesOf(fuller).includes(code)) : codes
+    responses[status] = !fuller
+      ? ErrorBodySchema(codes)
+      : others.length === 0
+        ? fuller
+        : Type.Union([fuller, ErrorBodySchema(others)])
+  }
   return responses
+}
+
+/** The codes an error-body schema's `code` member allows (a literal, or a union of literals). */
+function codesOf(schema: TSchema): string[] {
+  const code = (schema as { properties?: { code?: { const?: unknown; anyOf?: { const?: unknown }[] } } }).properties
+    ?.code
+  return [code?.const, ...(code?.anyOf ?? []).map((member) => member.const)].filter(
+    (value): value is string => typeof value === 'string',
+  )
 }

@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
 import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from './manifest.ts'
 import { paymentHooks } from '../payments/http.ts'
+import { accountCheck } from './account-check.ts'
 import { paymentRails } from '../payments/rails.ts'
 
 type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: infer S extends TSchema }
@@ -11,7 +12,8 @@ type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: 
 /**
  * Elysia hook options for a manifest route: its schemas (validated at runtime and published in
  * OpenAPI), its OpenAPI detail and, for a priced route, `x-payment-info` and its payment (the hooks
- * of src/payments/http.ts; a `deferredPayment` route holds its payment in its handler instead).
+ * of src/payments/http.ts; a `deferredPayment` route holds its payment in its handler instead) and the
+ * check of the accounts it is given (src/core/account-check.ts).
  * Plugins pass this as the third argument of `.get`/`.post`, so the manifest stays the only place a
  * schema or a price is written, and a priced route cannot be served free.
  */
@@ -22,7 +24,7 @@ export function routeOptions<const Spec extends RouteSpec>(ctx: ServiceContext, 
     response: responseSchemas(spec) as { 200: Spec['response'] } & Record<number, TSchema>,
     // A named parser makes OpenAPI publish application/json as the only request media type.
     ...(spec.body ? { parse: 'json' as const } : {}),
-    ...(spec.price !== 'free' && !spec.deferredPayment ? paymentHooks(ctx, spec) : {}),
+    ...hooksOf(ctx, spec),
     detail: {
       summary: spec.summary,
       description: spec.description,
@@ -30,6 +32,19 @@ export function routeOptions<const Spec extends RouteSpec>(ctx: ServiceContext, 
       ...(spec.price === 'free' ? {} : { 'x-payment-info': paymentInfo(ctx, spec.price.usd) }),
     },
   }
+}
+
+/**
+ * The hooks around a route's handler: its payment (admitted before, settled or released after), then
+ * the check of the accounts its manifest declares (src/core/account-check.ts) — after the admission, so
+ * the 402 challenge reads nothing, and before the handler, so a refused call does no work and, its
+ * payment released by the error hook, is never charged.
+ */
+function hooksOf(ctx: ServiceContext, spec: RouteSpec) {
+  const payment = spec.price !== 'free' && !spec.deferredPayment ? paymentHooks(ctx, spec) : undefined
+  const check = accountCheck(ctx, spec)
+  if (!check) return payment ?? {}
+  return { ...payment, beforeHandle: payment ? [payment.beforeHandle, check] : check }
 }
 
 /**

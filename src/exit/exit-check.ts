@@ -3,6 +3,7 @@ import type { TokenContext } from '../facts/context.ts'
 import type { MintFact } from '../facts/types.ts'
 import type { JupiterQuote } from '../sources/jupiter.ts'
 import { UpstreamError } from '../sources/upstream.ts'
+import type { ExitRating } from '../pipeline/vocabulary.ts'
 import type { ExitCheckResult } from './schemas.ts'
 
 type Answer = Static<typeof ExitCheckResult>
@@ -11,6 +12,36 @@ type Blocker = Answer['blockers'][number]
 const USDC_UNITS = 1_000_000
 /** The slippage the sell is quoted at (0.5%): what a holder would set. */
 const SLIPPAGE_BPS = 50
+
+/**
+ * A round trip losing less than this (percent of the size) is a CLEAN exit: two pool fees (0.25–1% each)
+ * and a little price impact on a liquid pool stay under it; above it the way out costs more than fees.
+ */
+export const CLEAN_EXIT_LOSS_PCT = 3
+/**
+ * A round trip losing more than this (percent), or a sale that alone moves the price more (the route
+ * cannot absorb the size: a holder who bought earlier loses that much), is PUNITIVE: a fifth of the
+ * position gone to get out. Between the two, COSTLY. docs/catalogue.md, "POST /exit/check".
+ */
+export const PUNITIVE_EXIT_LOSS_PCT = 20
+
+/** The exit's rating from what the check measured; null when it could not say whether the token sells. */
+export function exitRatingOf(
+  sellable: boolean | null,
+  lossPct: number | null,
+  impactPct: number | null,
+): ExitRating | null {
+  if (sellable === false) return 'BLOCKED'
+  if (sellable === null || lossPct === null) return null
+  if (lossPct > PUNITIVE_EXIT_LOSS_PCT || (impactPct ?? 0) > PUNITIVE_EXIT_LOSS_PCT) return 'PUNITIVE'
+  return lossPct < CLEAN_EXIT_LOSS_PCT ? 'CLEAN' : 'COSTLY'
+}
+
+/** What a round trip of `sizeUsdc` returning `returned` loses, percent of the size (2 decimals). */
+function lossPctOf(sizeUsdc: number, returned: number | null): number | null {
+  if (returned === null || sizeUsdc <= 0) return null
+  return Math.round(((sizeUsdc - returned) / sizeUsdc) * 10_000) / 100 + 0
+}
 
 /** The exit's blockers, from the mint account: what stops a sale, and what puts one at risk. */
 export function mintBlockers(mint: MintFact): Blocker[] {
@@ -141,16 +172,19 @@ async function sellQuote(
 }
 
 function finish(
-  answer: Omit<Answer, 'blockers' | 'summary' | 'data_quality' | 'missing_fields'>,
+  measured: Omit<Answer, 'blockers' | 'summary' | 'data_quality' | 'missing_fields' | 'exit_loss_pct' | 'exit_rating'>,
   blockers: Blocker[],
   missing: Set<string>,
 ): Answer {
+  const exit_loss_pct = lossPctOf(measured.size_usdc, measured.expected_return_usdc)
+  const exit_rating = exitRatingOf(measured.sellable, exit_loss_pct, measured.exit_price_impact_pct)
+  const answer = { ...measured, exit_loss_pct, exit_rating }
   const data_quality = missing.size === 0 ? 'FULL' : missing.size === 1 ? 'PARTIAL' : 'LIMITED'
   const verdict =
     answer.sellable === null
       ? 'The exit could not be checked'
       : answer.sellable
-        ? `${answer.size_usdc} USDC of it sells back for ${answer.expected_return_usdc} USDC (${answer.exit_price_impact_pct?.toFixed(2)}% impact, ${answer.route_count} leg${answer.route_count === 1 ? '' : 's'})`
+        ? `${answer.size_usdc} USDC of it sells back for ${answer.expected_return_usdc} USDC (${answer.exit_price_impact_pct?.toFixed(2)}% impact, ${answer.route_count} leg${answer.route_count === 1 ? '' : 's'}): exit ${exit_rating}, ${exit_loss_pct}% lost`
         : 'It cannot be sold now'
   const risks = blockers.map((blocker) => blocker.code.toLowerCase().replaceAll('_', ' '))
   return {

@@ -1,7 +1,8 @@
 /** The exit check's answer and its bounds (POST /exit/check; read by the cross-check and graduation momentum). */
 import { Type } from '@sinclair/typebox'
 import { SchemaVersion } from '../core/schemas.ts'
-import { DataQuality } from '../pipeline/schemas.ts'
+import { DataQuality, NullableEnum } from '../pipeline/schemas.ts'
+import { EXIT_RATINGS } from '../pipeline/vocabulary.ts'
 
 /** The size a check sells when the request names none, and its bounds (USDC). */
 export const EXIT_SIZE_USDC = { default: 10, min: 0.01, max: 1_000_000 } as const
@@ -47,6 +48,14 @@ export const ExitCheckResult = Type.Object({
   exit_price_impact_pct: Type.Union([Type.Number(), Type.Null()], {
     description: "The sell quote's price impact, percent; null without a sell quote",
   }),
+  exit_loss_pct: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      'What the round trip loses, percent of size_usdc: (size_usdc − expected_return_usdc) / size_usdc × 100, before any transfer fee; null without a sell quote',
+  }),
+  exit_rating: NullableEnum(
+    EXIT_RATINGS,
+    'CLEAN (under 3% lost), COSTLY (3–20%), PUNITIVE (over 20% lost, or the sale alone moves the price over 20%: the route cannot absorb the size), BLOCKED (not sellable); null when the exit could not be checked',
+  ),
   route_count: Type.Integer({ description: 'Legs of the sell route (0 when there is none, or the token is USDC)' }),
   transfer_fee_bps: Type.Integer({ description: 'The Token-2022 transfer fee now, basis points (0 without one)' }),
   transfer_fee_can_rise: Type.Boolean({ description: 'A scheduled higher fee, or an authority that may raise it' }),

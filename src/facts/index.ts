@@ -12,6 +12,7 @@ import { loadTrades } from './trades.ts'
 import { loadLpLocks } from './lp-locks.ts'
 import { loadPools } from './pools.ts'
 import { loadTokenList } from './token-list.ts'
+import { loadKnownAssets } from './known-assets.ts'
 import type { TokenContextOptions } from './context.ts'
 
 /** How each fact is gathered (one loader per fact name). */
@@ -33,6 +34,7 @@ export const LOADERS: TokenContextOptions['loaders'] = {
   funding: loadFunding,
   trades: loadTrades,
   lp_locks: loadLpLocks,
+  known_assets: loadKnownAssets,
 }
 
 /** A scan's fact store for `mint`, answering by `deadlineAt` (ms since epoch). */

@@ -1,5 +1,5 @@
 import type { LpLock } from '../onchain/locks.ts'
-import type { IssuerEntry } from '../onchain/issuers.ts'
+import type { IssuerEntry, IssuerKind } from '../onchain/issuers.ts'
 import type { DexPair } from '../sources/dexscreener.ts'
 
 /**
@@ -21,6 +21,7 @@ export type FactName =
   | 'funding'
   | 'trades'
   | 'lp_locks'
+  | 'known_assets'
 
 export interface Facts {
   mint: MintFact
@@ -38,6 +39,7 @@ export interface Facts {
   funding: FundingFact
   trades: TradesFact
   lp_locks: LpLocksFact
+  known_assets: KnownAssetsFact
 }
 
 /** The mint account: program, supply, authorities and every Token-2022 extension. */
@@ -265,4 +267,28 @@ export interface LpLocksFact {
     unlocks: { inDays: number | null; pct: number; program: LpLock['program'] }[]
     holders: { owner: string | null; kind: 'locker' | 'burn' | 'wallet'; pct: number; lock: LpLock | null }[]
   }[]
+}
+
+/** An asset a token could pass itself off as: a registered issuer-controlled asset or a verified token. */
+export interface KnownAsset {
+  mint: string
+  symbol: string
+  name: string
+  source: 'issuer_registry' | 'verified_list'
+  /** The registry's issuer and kind; null for a token-list entry. */
+  issuer: string | null
+  kind: IssuerKind | null
+}
+
+/**
+ * What a token could impersonate (src/facts/known-assets.ts): every asset of the issuer registry, and
+ * the verified tokens the token list finds for the token's symbol.
+ */
+export interface KnownAssetsFact {
+  registry: KnownAsset[]
+  /**
+   * The verified tokens found for the token's symbol; empty when there was nothing to search (no symbol,
+   * or the token is itself registered or verified); null when the token list could not be searched.
+   */
+  verified: KnownAsset[] | null
 }

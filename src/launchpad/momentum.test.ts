@@ -24,7 +24,7 @@ const input = (overrides: Partial<MomentumInputs> = {}): MomentumInputs => ({
   reading: reading(),
   recent: { buySharePct: 70, traders: 22 },
   market: { priceChange5mPct: 3, priceChange1hPct: 35 },
-  exit: { sellable: true, impactPct: 1.2 },
+  exit: { sellable: true, impactPct: 1.2, rating: 'CLEAN' },
   developer: { previousRugs: 0 },
   grade: 'B',
   flags: [],
@@ -55,9 +55,19 @@ describe('graduation momentum', () => {
   test('hard limits cap it whatever the momentum: a rugger developer, a D grade, no exit', () => {
     expect(momentumOf(input({ developer: { previousRugs: 2 } }))).toMatchObject({ score: 25, label: 'COOLING' })
     expect(momentumOf(input({ grade: 'F' })).score).toBe(25)
-    const blocked = momentumOf(input({ exit: { sellable: false, impactPct: null } }))
+    const blocked = momentumOf(input({ exit: { sellable: false, impactPct: null, rating: 'BLOCKED' } }))
     expect(blocked).toMatchObject({ score: 20, label: 'FLAT' })
     expect(blocked.factors.at(-1)).toMatchObject({ factor: 'NOT_SELLABLE', points: -60 })
+  })
+
+  test('the exit rating: a PUNITIVE exit earns no EXIT_OPEN and caps at 25; a COSTLY one earns no EXIT_OPEN', () => {
+    const punitive = momentumOf(input({ exit: { sellable: true, impactPct: 1.2, rating: 'PUNITIVE' } }))
+    expect(punitive).toMatchObject({ score: 25, label: 'COOLING' })
+    expect(punitive.factors.map((entry) => entry.factor)).not.toContain('EXIT_OPEN')
+    expect(punitive.factors.at(-1)).toMatchObject({ factor: 'EXIT_PUNITIVE', points: -55 })
+    const costly = momentumOf(input({ exit: { sellable: true, impactPct: 1.2, rating: 'COSTLY' } }))
+    expect(costly.score).toBe(80)
+    expect(costly.factors.map((entry) => entry.factor)).not.toContain('EXIT_OPEN')
   })
 
   test('a stalled, bundled curve: FLAT', () => {

@@ -5,6 +5,7 @@
  * history, the quick scan's grade). Every point is a cited factor; a component that did not answer adds
  * nothing and is named. Hard limits cap the score whatever the momentum.
  */
+import type { ExitRating } from '../pipeline/vocabulary.ts'
 import type { CurveReading } from './curves.ts'
 
 export const MOMENTUM_LABELS = ['HOT', 'HEATING', 'COOLING', 'FLAT'] as const
@@ -21,7 +22,8 @@ export interface MomentumInputs {
   /** Over the last 10 minutes: share of the SOL volume that bought, and distinct traders. */
   recent: { buySharePct: number | null; traders: number }
   market: { priceChange5mPct: number | null; priceChange1hPct: number | null } | null
-  exit: { sellable: boolean | null; impactPct: number | null } | null
+  /** The exit check of 10 USDC: sellable, the sale's price impact, and its rating (src/exit/exit-check.ts). */
+  exit: { sellable: boolean | null; impactPct: number | null; rating: ExitRating | null } | null
   developer: { previousRugs: number } | null
   grade: string | null
   flags: readonly string[]
@@ -62,8 +64,8 @@ export function momentumOf(input: MomentumInputs): { score: number; label: Momen
         `Price ${change > 0 ? '+' : ''}${change}% (market intel).`,
       )
   }
-  if (exit?.sellable === true && exit.impactPct !== null && exit.impactPct < 5)
-    add('EXIT_OPEN', 10, `A 10 USDC exit sells back at ${exit.impactPct.toFixed(2)}% impact.`)
+  if (exit?.sellable === true && exit.rating === 'CLEAN' && exit.impactPct !== null && exit.impactPct < 5)
+    add('EXIT_OPEN', 10, `A 10 USDC exit sells back at ${exit.impactPct.toFixed(2)}% impact (exit CLEAN).`)
   for (const flag of flags)
     if (flag === 'BUNDLED_LAUNCH' || flag === 'SNIPED' || flag === 'WASH_TRADING')
       add(flag, -10, `Flagged ${flag.toLowerCase().replaceAll('_', ' ')} on the launch radar.`)
@@ -80,7 +82,10 @@ export function momentumOf(input: MomentumInputs): { score: number; label: Momen
       score = limit
     }
   }
-  if (exit?.sellable === false) cap(20, 'NOT_SELLABLE', 'The exit check found it cannot be sold now: capped at 20.')
+  if (exit?.sellable === false || exit?.rating === 'BLOCKED')
+    cap(20, 'NOT_SELLABLE', 'The exit check found it cannot be sold now: capped at 20.')
+  if (exit?.rating === 'PUNITIVE')
+    cap(25, 'EXIT_PUNITIVE', 'A 10 USDC exit loses over a fifth, or the route cannot absorb it: capped at 25.')
   if ((developer?.previousRugs ?? 0) > 0)
     cap(
       25,

@@ -103,6 +103,11 @@ export class IssuerRegistry {
     return this.#byMint.get(mint)
   }
 
+  /** Every registered asset (what an impersonator copies: signals/impersonation). */
+  entries(): IssuerEntry[] {
+    return [...this.#byMint.values()]
+  }
+
   get size(): number {
     return this.#byMint.size
   }

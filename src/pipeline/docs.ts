@@ -81,3 +81,35 @@ export function riskGroupTable(registry = builtins()): string {
   })
   return ['| Group | Signals |', '|---|---|', ...rows].join('\n')
 }
+
+/**
+ * The findings that never stand together (`excludes`, docs/scoring.md "One story per fact"), as
+ * groups of which an answer carries at most one: each group grown from a pair not yet listed by every
+ * finding excluded with all of its members.
+ */
+export function exclusionTable(registry = builtins()): string {
+  const pairs = registry.exclusions()
+  const excluded = new Set(pairs.map(([a, b]) => `${a} ${b}`))
+  const apart = (a: string, b: string) => excluded.has(`${a} ${b}`) || excluded.has(`${b} ${a}`)
+  const order = registry.all().flatMap(({ meta }) => Object.keys(meta.findings).map((code) => `${meta.id}/${code}`))
+  const listed = new Set<string>()
+  const groups: string[][] = []
+  for (const [a, b] of pairs) {
+    if (listed.has(`${a} ${b}`)) continue
+    const group = [a, b]
+    for (const key of order) if (!group.includes(key) && group.every((member) => apart(member, key))) group.push(key)
+    group.sort((x, y) => order.indexOf(x) - order.indexOf(y))
+    for (const x of group) for (const y of group) listed.add(`${x} ${y}`)
+    groups.push(group)
+  }
+  const cell = (group: string[]) => {
+    const bySignal = new Map<string, string[]>()
+    for (const key of group) {
+      const cut = key.lastIndexOf('/')
+      const signal = key.slice(0, cut)
+      bySignal.set(signal, [...(bySignal.get(signal) ?? []), `\`${key.slice(cut + 1)}\``])
+    }
+    return [...bySignal].map(([signal, codes]) => `${signal}: ${codes.join(', ')}`).join('; ')
+  }
+  return ['| At most one of these in an answer |', '|---|', ...groups.map((group) => `| ${cell(group)} |`)].join('\n')
+}

@@ -8,12 +8,15 @@ import type { ScanPolicy } from './scan.ts'
 /** Spec target: the quick scan answers within 5 s; its facts stop half a second earlier to leave room to answer. */
 export const QUICK_SCAN_DEADLINE_MS = 4_500
 
-/** Core facts decide the grade; without them the answer is LIMITED (docs/data-quality.md). */
+/**
+ * Core facts decide the grade; without them the answer is LIMITED (docs/data-quality.md). `lp_locks`
+ * (who holds a pool's unburned LP) lets the LP finding say locked, and until when, as the deep dive does.
+ */
 export const QUICK_SCAN_POLICY: ScanPolicy = {
   scanner: 'quick_scan',
   facts: {
     core: ['mint', 'holders', 'market'],
-    optional: ['metadata', 'token_list', 'issuer', 'pools', 'launchpad'],
+    optional: ['metadata', 'token_list', 'issuer', 'pools', 'launchpad', 'lp_locks', 'known_assets'],
   },
 }
 
@@ -60,7 +63,17 @@ export const DEEP_DIVE_POLICY: ScanPolicy = {
   scanner: 'deep_dive',
   facts: {
     core: ['mint', 'holders', 'market', 'launch', 'dev_history'],
-    optional: ['metadata', 'token_list', 'issuer', 'pools', 'launchpad', 'funding', 'trades', 'lp_locks'],
+    optional: [
+      'metadata',
+      'token_list',
+      'issuer',
+      'pools',
+      'launchpad',
+      'funding',
+      'trades',
+      'lp_locks',
+      'known_assets',
+    ],
   },
   // A trades fact naming no pool because the pool facts were unavailable is not "no trades"; a lock
   // that could not be dated leaves lock_duration_days at its neutral 0, named in missing_fields.

@@ -52,6 +52,23 @@ describe('SignalRegistry', () => {
     [{ findings: { SAMPLE: { severity: 'low', points: 'nope', when: 'w' } } }, 'points must be a number ≤ 0'],
     [{ findings: { SAMPLE: { severity: 'low', points: 'limit', when: 'w' } } }, 'points must be a number ≤ 0'],
     [{ findings: { SAMPLE: { severity: 'low', points: -5, when: '' } } }, 'needs "when"'],
+    [
+      { findings: { SAMPLE: { severity: 'low', points: -5, when: 'w', excludes: 'OTHER' as never } } },
+      'excludes is a list',
+    ],
+    [
+      { findings: { SAMPLE: { severity: 'low', points: -5, when: 'w', excludes: ['lower'] } } },
+      'not CODE or signal-id/CODE',
+    ],
+    [
+      { findings: { SAMPLE: { severity: 'low', points: -5, when: 'w', excludes: ['OTHER'] } } },
+      'its own catalogue does not declare',
+    ],
+    [{ findings: { SAMPLE: { severity: 'low', points: -5, when: 'w', excludes: ['SAMPLE'] } } }, 'excludes itself'],
+    [
+      { findings: { SAMPLE: { severity: 'low', points: -5, when: 'w', excludes: ['nowhere/SAMPLE'] } } },
+      'excludes nowhere/SAMPLE, which no registered signal declares',
+    ],
   ])('refuses %p with a clear message', (overrides, message) => {
     expect(() => new SignalRegistry([sample(overrides)])).toThrow(message)
   })
@@ -78,6 +95,41 @@ describe('SignalRegistry', () => {
       evidence: { x: 1 },
     })
     expect(() => finding(meta, meta.defaults, 'OTHER' as never, 't', 'd')).toThrow('does not declare')
+  })
+
+  test('exclusions are pairs of declared findings, once each whichever side declares them', () => {
+    const other = defineSignal({
+      meta: {
+        ...base,
+        id: 'other',
+        findings: {
+          HIGH: { severity: 'high', points: -10, when: 'w', excludes: ['LOW', 'sample/SAMPLE'] },
+          LOW: { severity: 'low', points: -5, when: 'w', excludes: ['HIGH'] },
+        },
+      },
+      detect: () => ok([], {}),
+    })
+    const registry = new SignalRegistry([
+      sample({ findings: { SAMPLE: { severity: 'low', points: -5, when: 'w', excludes: ['other/HIGH'] } } }),
+      other,
+    ])
+    expect(registry.exclusions()).toEqual([
+      ['other/HIGH', 'other/LOW'],
+      ['other/HIGH', 'sample/SAMPLE'],
+    ])
+    const raised = (signal: string, code: string) => ({ signal, code })
+    expect(registry.conflicts([raised('other', 'HIGH'), raised('sample', 'SAMPLE')])).toEqual([
+      ['other/HIGH', 'sample/SAMPLE'],
+    ])
+    expect(registry.conflicts([raised('other', 'LOW'), raised('sample', 'SAMPLE')])).toEqual([])
+  })
+
+  test("the built-in signals' exclusions: one LP story, one wash story", () => {
+    const pairs = new SignalRegistry(BUILTIN_SIGNALS).exclusions().map((pair) => pair.join(' ⟂ '))
+    expect(pairs).toContain('liquidity-lock/LP_PULLABLE ⟂ lp-status/LP_LOCK_ENDING')
+    expect(pairs).toContain('lp-status/LP_LOCK_ENDING ⟂ lp-status/LP_UNBURNED')
+    expect(pairs).toContain('wash-trading/WASH_TRADING ⟂ wash-trading/WASH_TRADING_EXTREME')
+    expect(pairs).not.toContain('liquidity-lock/LP_PULLABLE ⟂ lp-status/LP_UNBURNED')
   })
 
   test('refuses a duplicate id', () => {

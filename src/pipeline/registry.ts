@@ -46,9 +46,28 @@ function findingsProblem(findings: unknown, defaults: Record<string, unknown>): 
     if (spec.ceiling !== undefined && typeof spec.why !== 'string') return `finding ${code}: a ceiling needs its "why"`
     if (typeof spec.when !== 'string' || spec.when === '')
       return `finding ${code}: needs "when" (the condition in words)`
+    const excludes = spec.excludes
+    if (excludes === undefined) continue
+    if (!Array.isArray(excludes)) return `finding ${code}: excludes is a list of finding codes`
+    for (const entry of excludes) {
+      const reference = typeof entry === 'string' ? EXCLUDED.exec(entry) : null
+      if (!reference) return `finding ${code}: excludes ${JSON.stringify(entry)}, which is not CODE or signal-id/CODE`
+      if (reference[1] === undefined && !(reference[2]! in (findings as object)))
+        return `finding ${code}: excludes ${entry}, which its own catalogue does not declare`
+      if (reference[1] === undefined && reference[2] === code) return `finding ${code}: excludes itself`
+    }
   }
   return undefined
 }
+
+/** A finding `excludes` names: its own signal's code, or `<signal id>/<CODE>` (ids may carry a namespace). */
+const EXCLUDED = /^(?:([a-z][a-z0-9-]*(?:\/[a-z][a-z0-9-]*)?)\/)?([A-Z][A-Z0-9_]*)$/
+
+/** Two findings, each `<signal id>/<CODE>`, that never stand in one answer (sorted within and between pairs). */
+export type ExcludedPair = readonly [string, string]
+
+/** A factor's key in the exclusions: `<signal id>/<CODE>`. */
+const keyOf = (entry: { signal: string; code: string }) => `${entry.signal}/${entry.code}`
 
 /**
  * Every signal the scanners may run, validated at boot: unique ids, semver, known scanners and facts,
@@ -56,6 +75,7 @@ function findingsProblem(findings: unknown, defaults: Record<string, unknown>): 
  */
 export class SignalRegistry {
   readonly #signals = new Map<string, Signal>()
+  readonly #exclusions: ExcludedPair[]
 
   constructor(builtins: readonly Signal[], packages: readonly SignalPackage[] = []) {
     for (const signal of builtins) this.#add(signal, undefined)
@@ -74,6 +94,39 @@ export class SignalRegistry {
         throw new SignalRegistryError(`${label}: exports no signals`)
       for (const signal of Object.values(pkg.signals)) this.#add(signal, meta.namespace)
     }
+    this.#exclusions = this.#resolveExclusions()
+  }
+
+  /**
+   * Every pair of findings declared unable to stand together (`excludes`, either side), once each:
+   * the property test/one-story.test.ts checks every answer against (docs/scoring.md).
+   */
+  exclusions(): readonly ExcludedPair[] {
+    return this.#exclusions
+  }
+
+  /** The excluded pairs both of whose findings are among `factors` (none, in a coherent answer). */
+  conflicts(factors: readonly { signal: string; code: string }[]): ExcludedPair[] {
+    const present = new Set(factors.map(keyOf))
+    return this.#exclusions.filter(([a, b]) => present.has(a) && present.has(b))
+  }
+
+  /** The declared exclusions as pairs, each naming a registered signal's declared finding (else the boot fails). */
+  #resolveExclusions(): ExcludedPair[] {
+    const pairs = new Map<string, ExcludedPair>()
+    for (const { meta } of this.#signals.values())
+      for (const [code, spec] of Object.entries(meta.findings))
+        for (const entry of spec.excludes ?? []) {
+          const [, signalId = meta.id, other] = EXCLUDED.exec(entry)!
+          if (!this.#signals.get(signalId)?.meta.findings[other!])
+            throw new SignalRegistryError(
+              `signal ${meta.id}: finding ${code} excludes ${entry}, which no registered signal declares`,
+            )
+          const pair = [`${meta.id}/${code}`, `${signalId}/${other}`].sort() as [string, string]
+          if (pair[0] === pair[1]) throw new SignalRegistryError(`signal ${meta.id}: finding ${code} excludes itself`)
+          pairs.set(pair.join(' '), pair)
+        }
+    return [...pairs.values()].sort((a, b) => a.join(' ').localeCompare(b.join(' ')))
   }
 
   get(id: string): Signal | undefined {

@@ -5,6 +5,7 @@ import { gradeOf, scoreOf, type Grade } from './grade.ts'
 import type { SignalRegistry } from './registry.ts'
 import { NOT_MEASURED } from './derive/outcome.ts'
 import { POOL_FACTS } from './derive/opening.ts'
+import { orderFactors } from './order.ts'
 import {
   factor,
   missingOf,
@@ -42,6 +43,7 @@ export interface ScanPolicy {
 
 export interface ScanResult {
   outcomes: { signal: Signal; outcome: SignalOutcome }[]
+  /** Every signal's findings, the deciding ones first (`orderFactors`). */
   factors: Factor[]
   /** The typed fields every signal produced, merged. */
   fields: Record<string, unknown>
@@ -102,7 +104,8 @@ export async function runScan(
       return { signal, outcome }
     }
   })
-  const factors = outcomes.flatMap(({ outcome }) => outcome.factors)
+  // The answers' order, for every scanner: the deciding findings first (src/pipeline/order.ts).
+  const factors = orderFactors(outcomes.flatMap(({ outcome }) => outcome.factors))
   const fields = Object.assign({}, ...outcomes.map(({ outcome }) => outcome.fields)) as Record<string, unknown>
   const score = scoreOf(factors)
   const quality = qualityOf(

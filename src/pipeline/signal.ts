@@ -36,6 +36,13 @@ export interface FindingSpec<OptionKey extends string = string> {
   when: string
   /** Why this weight (a reference service's weight, a measured case…). */
   why?: string
+  /**
+   * Findings that tell another story of the same fact, so never stand in one answer with this one:
+   * a code of this signal (`LP_UNBURNED`) or another signal's (`lp-status/LP_UNBURNED`). Symmetric
+   * (declared on either side); the registry checks at boot that each names a declared finding, and
+   * test/one-story.test.ts that no answer carries both.
+   */
+  excludes?: readonly string[]
 }
 
 export interface SignalMeta<Options extends TObject = TObject, Code extends string = string> {

@@ -48,6 +48,14 @@ export type LpStatus = (typeof LP_STATUSES)[number]
 export const RISK_GROUPS = ['contract_risk', 'liquidity_risk', 'market_risk', 'behavioral_risk'] as const
 export type RiskGroup = (typeof RISK_GROUPS)[number]
 
+/**
+ * How dear the way out is (the exit check's `exit_rating`; thresholds and reasons in
+ * src/exit/exit-check.ts, docs/catalogue.md): CLEAN, COSTLY, PUNITIVE (a fifth or more lost, or the route
+ * cannot absorb the size), BLOCKED (not sellable).
+ */
+export const EXIT_RATINGS = ['CLEAN', 'COSTLY', 'PUNITIVE', 'BLOCKED'] as const
+export type ExitRating = (typeof EXIT_RATINGS)[number]
+
 /** Where the holder figures come from (the holders fact's `source`, the answers' `holders_source`). */
 export const HOLDERS_SOURCES = ['rpc', 'token_list'] as const
 export type HoldersSource = (typeof HOLDERS_SOURCES)[number]

@@ -13,7 +13,7 @@ const clean: Battery = {
     is_honeypot: false,
     previous_rugs: false,
   },
-  exit: { size_usdc: 50, sellable: true, expected_return_usdc: 49.5, exit_price_impact_pct: 0.4 },
+  exit: { size_usdc: 50, sellable: true, expected_return_usdc: 49.5, exit_price_impact_pct: 0.4, exit_rating: 'CLEAN' },
 }
 const balanced = APPETITES.balanced
 const decision = (battery: Battery, radar = 50, budget = 100, liquidity: number | null = 1_000_000) =>
@@ -23,7 +23,17 @@ describe('hard gates: AVOID whatever the momentum', () => {
   test.each([
     ['quick grade D', { quick: { grade: 'D', score: 30 } }, 'GRADE_D_OR_F'],
     ['deep grade F', { deep: { ...clean.deep!, grade: 'F' } }, 'GRADE_D_OR_F'],
-    ['not sellable', { exit: { ...clean.exit!, sellable: false } }, 'NOT_SELLABLE'],
+    ['not sellable', { exit: { ...clean.exit!, sellable: false, exit_rating: 'BLOCKED' } }, 'NOT_SELLABLE'],
+    [
+      'a PUNITIVE exit (sellable, but 94% lost on the way out)',
+      { exit: { ...clean.exit!, expected_return_usdc: 3, exit_price_impact_pct: 93, exit_rating: 'PUNITIVE' } },
+      'EXIT_PUNITIVE',
+    ],
+    [
+      'a PUNITIVE exit the route cannot absorb, the round trip cheap',
+      { exit: { ...clean.exit!, exit_price_impact_pct: 25, exit_rating: 'PUNITIVE' } },
+      'EXIT_PUNITIVE',
+    ],
     ['a honeypot', { deep: { ...clean.deep!, is_honeypot: true } }, 'HONEYPOT'],
     ['a serial rugger', { deep: { ...clean.deep!, previous_rugs: true } }, 'SERIAL_RUGGER'],
     ['the deep dive says AVOID', { deep: { ...clean.deep!, recommendation: 'AVOID' } }, 'DEEP_DIVE_AVOID'],

@@ -2,15 +2,23 @@
  * The trade suggestion's rules (POST /trade/suggest; docs/catalogue.md "The suggestion rules"): pure
  * functions from the battery's answers — quick scan, market intel, deep dive, exit check — to an
  * action, a conviction, a size and a trade plan. Hard gates come first and nothing outweighs them: a
- * grade of D or F, a token that cannot be sold, a honeypot, a serial rugger, or a deep dive that says
- * AVOID make the answer AVOID whatever the momentum.
+ * grade of D or F, a token that cannot be sold or whose exit is PUNITIVE, a honeypot, a serial rugger,
+ * or a deep dive that says AVOID make the answer AVOID whatever the momentum.
  */
+import type { ExitRating } from '../pipeline/vocabulary.ts'
 
 export const RISK_APPETITES = ['conservative', 'balanced', 'aggressive'] as const
 export type RiskAppetite = (typeof RISK_APPETITES)[number]
 export const ACTIONS = ['BUY', 'SMALL_BUY', 'WATCH', 'AVOID', 'NO_CANDIDATE'] as const
 export type Action = (typeof ACTIONS)[number]
-export const GATES = ['GRADE_D_OR_F', 'NOT_SELLABLE', 'HONEYPOT', 'SERIAL_RUGGER', 'DEEP_DIVE_AVOID'] as const
+export const GATES = [
+  'GRADE_D_OR_F',
+  'NOT_SELLABLE',
+  'EXIT_PUNITIVE',
+  'HONEYPOT',
+  'SERIAL_RUGGER',
+  'DEEP_DIVE_AVOID',
+] as const
 export type Gate = (typeof GATES)[number]
 
 export interface Appetite {
@@ -96,6 +104,8 @@ export interface Battery {
     sellable: boolean | null
     expected_return_usdc: number | null
     exit_price_impact_pct: number | null
+    /** The exit check's rating at the checked size (null: it could not say). */
+    exit_rating: ExitRating | null
   } | null
 }
 
@@ -110,7 +120,9 @@ export function gatesOf(battery: Battery): Gate[] {
   const gates: Gate[] = []
   const bad = (grade: string | undefined) => grade === 'D' || grade === 'F'
   if (bad(battery.quick?.grade) || bad(battery.deep?.grade)) gates.push('GRADE_D_OR_F')
-  if (battery.exit?.sellable === false) gates.push('NOT_SELLABLE')
+  if (battery.exit?.sellable === false || battery.exit?.exit_rating === 'BLOCKED') gates.push('NOT_SELLABLE')
+  // A way out that costs a fifth of the position, or that the route cannot absorb, is no position to size.
+  if (battery.exit?.exit_rating === 'PUNITIVE') gates.push('EXIT_PUNITIVE')
   if (battery.deep?.is_honeypot === true) gates.push('HONEYPOT')
   if (battery.deep?.previous_rugs === true) gates.push('SERIAL_RUGGER')
   if (battery.deep?.recommendation === 'AVOID') gates.push('DEEP_DIVE_AVOID')

@@ -192,6 +192,7 @@ async function batteryOf(
               sellable: exit.sellable,
               expected_return_usdc: exit.expected_return_usdc,
               exit_price_impact_pct: exit.exit_price_impact_pct,
+              exit_rating: exit.exit_rating,
             }
           : null,
       },

@@ -64,7 +64,9 @@ async function enrich(
         .catch(() => null),
       exitCheck(facts, EXIT_SIZE_USDC, usdc)
         .then((answer) =>
-          answer.sellable === null ? null : { sellable: answer.sellable, impactPct: answer.exit_price_impact_pct },
+          answer.sellable === null
+            ? null
+            : { sellable: answer.sellable, impactPct: answer.exit_price_impact_pct, rating: answer.exit_rating },
         )
         .catch(() => null),
       facts
@@ -100,6 +102,7 @@ async function enrich(
         quick_scan: grade ? 'answered' : 'missing',
       },
       sellable: exit?.sellable ?? null,
+      exit_rating: exit?.rating ?? null,
       developer_previous_rugs: developer?.previousRugs ?? null,
       flags,
       quick_scan: grade,

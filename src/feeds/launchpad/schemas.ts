@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox'
+import { ExitCheckResult } from '../../exit/schemas.ts'
 import { FeedRank, FeedResult, QuickScanSnapshot } from '../feed.ts'
 import { MOMENTUM_LABELS } from '../../launchpad/momentum.ts'
 import { NullableNumber } from '../../pipeline/schemas.ts'
@@ -175,6 +176,7 @@ export const MomentumItem = Type.Object({
     { description: 'Which enrichments answered within the deadline (a missing one adds nothing)' },
   ),
   sellable: Type.Union([Type.Boolean(), Type.Null()], { description: "The exit check's verdict for 10 USDC" }),
+  exit_rating: ExitCheckResult.properties.exit_rating,
   developer_previous_rugs: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
   flags: LaunchItem.properties.flags,
   quick_scan: QuickScanSnapshot,

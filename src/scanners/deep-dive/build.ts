@@ -45,13 +45,15 @@ export function riskBreakdown(scan: ScanResult): Record<RiskGroup, Level> {
   return levels
 }
 
-/** The findings that moved the verdict most: hard fails first, then the largest penalties. */
-/** The worst findings of a scan, each with the risk group its signal declares. */
+/**
+ * The findings that decided the verdict, each with the risk group its signal declares: the first risks
+ * of `factors`, which the pipeline orders deciding first (hard fails, ceilings, severity, impact:
+ * src/pipeline/order.ts).
+ */
 export function keyDrivers(scan: Pick<ScanResult, 'factors' | 'outcomes'>): Static<typeof KeyDriver>[] {
   const groups = new Map(scan.outcomes.map(({ signal }) => [signal.meta.id, groupOf(signal)]))
   return scan.factors
     .filter((entry) => entry.hard_fail || entry.impact < 0)
-    .sort((a, b) => Number(b.hard_fail) - Number(a.hard_fail) || a.impact - b.impact)
     .slice(0, MAX_KEY_DRIVERS)
     .map((entry) => ({
       code: entry.code,
@@ -108,7 +110,8 @@ export function deepDiveAnswer(mint: string, scan: ScanResult): DeepDiveAnswer {
   if (bundled) historical.push('BUNDLED_LAUNCH')
   if (pattern === 'STEALTH_LAUNCH') historical.push('STEALTH_LAUNCH')
   if (sniper === 'HIGH') historical.push('SNIPED_LAUNCH')
-  if (scan.factors.some((entry) => entry.code === 'WASH_TRADING')) historical.push('WASH_TRADING')
+  if (scan.factors.some((entry) => entry.code === 'WASH_TRADING' || entry.code === 'WASH_TRADING_EXTREME'))
+    historical.push('WASH_TRADING')
 
   const recommendation = recommend({
     grade: scan.grade,
@@ -124,7 +127,10 @@ export function deepDiveAnswer(mint: string, scan: ScanResult): DeepDiveAnswer {
     permanentSafety:
       (mintRevoked || exempt) &&
       (freezeRevoked || exempt) &&
-      (lpStatus === 'BURNED' || lpStatus === 'NOT_APPLICABLE' || lock?.locked === true),
+      // A time lock counts only when lp-status finds it lasting (LP_LOCKED: for good, or a year away).
+      (lpStatus === 'BURNED' ||
+        lpStatus === 'NOT_APPLICABLE' ||
+        scan.factors.some((entry) => entry.code === 'LP_LOCKED')),
     drivers,
   })
 

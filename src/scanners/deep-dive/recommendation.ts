@@ -83,7 +83,7 @@ export function recommend(input: RecommendationInput): Static<typeof Recommendat
     const capped = input.capping.map((entry) => `${entry.title} (${entry.code})`)
     const why =
       capped.length > 0
-        ? `grade ${input.grade}, capped by ${capped.join('; ')}: a finding that alone lets the holder's money be taken`
+        ? `grade ${input.grade}, capped by ${capped.join('; ')}: a finding that alone rules the token out`
         : `grade ${input.grade}: the risks found add up`
     return decide('AVOID_GRADE', 'AVOID', young ? 'SHORT_TERM' : 'MEDIUM_TERM', `Avoid: ${why}.`)
   }
@@ -143,7 +143,7 @@ export function recommendationTable(): string {
     [
       'AVOID_GRADE',
       'AVOID',
-      'grade D or F — the reason names the findings whose ceiling capped it (a bundled launch, a permanent delegate, LP one wallet can pull, liquidity too thin to sell into…), else says the risks add up',
+      'grade D or F — the reason names the findings whose ceiling capped it (a bundled launch, a permanent delegate, LP one wallet can pull, liquidity too thin to sell into, fake volume — wash score ≥ 90…), else says the risks add up',
       `SHORT_TERM under ${SHORT_TERM_DAYS} days old, else MEDIUM_TERM`,
     ],
     [
@@ -161,7 +161,7 @@ export function recommendationTable(): string {
     [
       'WATCH',
       'WATCH',
-      'everything else: grade C (a live authority, wash trading, a sniper swarm cap there), or A/B not clean or under a day old',
+      'everything else: grade C (a live authority, wash trading scored 60–89, a sniper swarm cap there), or A/B not clean or under a day old',
       `SHORT_TERM under ${SHORT_TERM_DAYS} days (or age unknown), else MEDIUM_TERM`,
     ],
   ]

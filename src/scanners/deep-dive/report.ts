@@ -1,8 +1,8 @@
 import type { ScanResult } from '../../pipeline/scan.ts'
 import type { Factor } from '../../pipeline/signal.ts'
+import { PERMANENT_LOCK_DAYS } from '../../pipeline/vocabulary.ts'
+import { type MemberOf, measuredOr, NOT_MEASURED_TEXT as NOT_MEASURED, unmeasured } from '../rendering.ts'
 import type { DeepDiveAnswer } from './build.ts'
-
-const NOT_MEASURED = 'not measured'
 
 /**
  * The deep dive's `full_risk_report`: paragraphs a person can read — verdict, contract, liquidity,
@@ -18,6 +18,9 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
   const b = answer.risk_breakdown
   const code = (id: string) => scan.factors.filter((entry) => entry.signal === id && entry.code !== 'UNKNOWN')
   const cite = (entries: Factor[]) => entries.map((entry) => `${entry.title} [${entry.code}]`).join('; ')
+  // A member the missing facts left at a neutral value is "not measured", never its placeholder.
+  const known = (member: MemberOf<'deep_dive'>, text: () => string) => measuredOr(answer, 'deep_dive', member, text)
+  const authority = (revoked: boolean) => (revoked ? 'revoked' : 'live')
 
   const verdict =
     `${name} — deep dive: risk grade ${answer.risk_grade} (score ${scan.score}/100). Recommendation: ${r.action} ` +
@@ -34,7 +37,7 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
   ]
   const contract =
     `Contract. Honeypot: ${answer.is_honeypot === undefined ? NOT_MEASURED : answer.is_honeypot ? 'yes — holders cannot sell' : 'no sale blocker found'}. ` +
-    `Mint authority ${answer.mint_authority_revoked ? 'revoked' : 'not shown revoked'}, freeze authority ${answer.freeze_authority_revoked ? 'revoked' : 'not shown revoked'}` +
+    `Mint authority ${known('mint_authority_revoked', () => authority(answer.mint_authority_revoked))}, freeze authority ${known('freeze_authority_revoked', () => authority(answer.freeze_authority_revoked))}` +
     `${answer.authority_exempt ? ' (issuer-controlled asset: live authorities expected, not penalised)' : ''}. ` +
     (contractFindings.length > 0 ? `Findings: ${cite(contractFindings)}.` : 'No contract finding.')
 
@@ -45,16 +48,16 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
   const liquidityText =
     `Liquidity. ${liquidity?.liquidity_check ? `Rating ${liquidity.liquidity_check.rating}` : 'Rating not measured'}` +
     `${typeof liquidity?.liquidity_usd === 'number' ? ` ($${Math.round(liquidity.liquidity_usd).toLocaleString('en-US')})` : ''}; ` +
-    `LP model ${answer.lp_model}, status ${answer.lp_status}${answer.lp_burned === null ? '' : answer.lp_burned ? ' (burned)' : ' (not burned)'}; ` +
-    `lock: ${lock ? `${lock.locked ? 'locked' : 'not locked'}, ${lock.locked_pct}% burned or locked (${lock.burned_pct}% burned, ${lock.lock_program_pct}% in ${lock.source === 'bonding_curve' ? 'the bonding curve' : 'lock programs'}), duration not read` : NOT_MEASURED}. ` +
+    `LP: ${known('lp_status', () => `model ${answer.lp_model}, status ${answer.lp_status}${answer.lp_burned === null ? '' : answer.lp_burned ? ' (burned)' : ' (not burned)'}`)}; ` +
+    `lock: ${lock ? `${lock.locked ? 'locked' : 'not locked'}${lockDuration(answer)}, ${lock.locked_pct}% burned or locked (${lock.burned_pct}% burned, ${lock.lock_program_pct}% in ${lock.source === 'bonding_curve' ? 'the bonding curve' : 'lock programs'})` : NOT_MEASURED}. ` +
     (code('liquidity').length + code('lp-status').length + code('liquidity-lock').length > 0
       ? `Findings: ${cite([...code('liquidity'), ...code('lp-status'), ...code('liquidity-lock')])}.`
       : '')
 
   const market =
-    `Market. Volume 24 h: ${answer.volume_24h === undefined ? NOT_MEASURED : `$${Math.round(answer.volume_24h).toLocaleString('en-US')}`}; ` +
-    `price change 24 h: ${answer.price_change_24h_pct === undefined ? NOT_MEASURED : `${answer.price_change_24h_pct}%`}; ` +
-    `momentum score: ${answer.momentum_score ?? NOT_MEASURED}/100; top 10 wallets hold ${answer.top_10_holder_pct === null ? `${NOT_MEASURED}` : `${answer.top_10_holder_pct}%`}. ` +
+    `Market. Volume 24 h: ${known('volume_24h', () => `$${Math.round(answer.volume_24h!).toLocaleString('en-US')}`)}; ` +
+    `price change 24 h: ${known('price_change_24h_pct', () => `${answer.price_change_24h_pct}%`)}; ` +
+    `momentum score: ${known('momentum_score', () => `${answer.momentum_score}/100`)}; top 10 wallets hold ${answer.top_10_holder_pct === null ? NOT_MEASURED : known('top_10_holder_pct', () => `${answer.top_10_holder_pct}%`)}. ` +
     (code('holder-concentration').length + code('momentum').length > 0
       ? `Findings: ${cite([...code('holder-concentration'), ...code('momentum')])}.`
       : '')
@@ -65,20 +68,19 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
   const behaviour = [
     'Behaviour.',
     dev
-      ? `Developer wallet ${dev.address}: ${dev.sol_balance ?? '?'} SOL, ${dev.created_tokens_count === null ? 'other tokens created unknown' : `${dev.created_tokens_count}${dev.history_complete ? '' : '+'} other token(s) created`}, ${dev.previous_rugs ? 'PULLED THE LIQUIDITY OF EARLIER TOKENS' : 'no earlier rug found'}${dev.history_complete ? '' : ' (history read in part)'}.`
+      ? `Developer wallet ${dev.address}: ${dev.sol_balance === null ? `SOL balance ${NOT_MEASURED}` : `${dev.sol_balance} SOL`}, ${dev.created_tokens_count === null ? 'other tokens created unknown' : `${dev.created_tokens_count}${dev.history_complete ? '' : '+'} other token(s) created`}, ${dev.previous_rugs ? 'PULLED THE LIQUIDITY OF EARLIER TOKENS' : 'no earlier rug found'}${dev.history_complete ? '' : ' (history read in part)'}.`
       : `Developer history: ${NOT_MEASURED}.`,
     wallets
-      ? `Wallet clustering: ${wallets.clustered_wallets} of ${wallets.wallets_traced} traced wallets linked by their funding; developer-linked wallets: ${wallets.dev_wallet_linked ? 'yes' : 'none found'}; insiders hold ${wallets.insider_control_percent ?? '?'}% of the supply.`
+      ? `Wallet clustering: ${wallets.clustered_wallets} of ${wallets.wallets_traced} traced wallets linked by their funding; developer-linked wallets: ${wallets.dev_wallet_linked ? 'yes' : 'none found'}; ${wallets.insider_control_percent === null ? `insiders' share of the supply ${NOT_MEASURED}` : `insiders hold ${wallets.insider_control_percent}% of the supply`}.`
       : `Wallet clustering: ${NOT_MEASURED}.`,
-    `Launch: ${answer.launch_pattern.toLowerCase().replace('_', ' ')}; bundled launch: ${answer.bundled_launch_detected === undefined ? NOT_MEASURED : answer.bundled_launch_detected ? 'yes' : 'no'}; sniper activity: ${answer.sniper_activity ?? NOT_MEASURED}; launchpad: ${answer.pump_launchpad_launched === undefined ? NOT_MEASURED : answer.pump_launchpad_launched ? 'pump.fun (read on chain)' : 'none'}.`,
+    `Launch: ${known('launch_pattern', () => answer.launch_pattern.toLowerCase().replace('_', ' '))}; bundled launch: ${answer.bundled_launch_detected === undefined ? NOT_MEASURED : answer.bundled_launch_detected ? 'yes' : 'no'}; sniper activity: ${answer.sniper_activity ?? NOT_MEASURED}; launchpad: ${answer.pump_launchpad_launched === undefined ? NOT_MEASURED : answer.pump_launchpad_launched ? 'pump.fun (read on chain)' : 'none'}.`,
     trading
       ? `Trading: wash-trading score ${trading.wash_trading_score}/100, ${trading.unique_buyers_24h} distinct buyers and ${trading.swaps_24h} swaps in 24 h${trading.window_complete ? '' : ' (window read in part: floors)'}, buy/sell ratio 1 h ${trading.swaps_1h === 0 ? 'n/a (no trade in the hour)' : trading.buy_sell_ratio_1h}.`
       : `Trading pattern: ${NOT_MEASURED}.`,
   ].join(' ')
 
-  const risks = scan.factors
-    .filter((entry) => entry.impact < 0 || entry.hard_fail)
-    .sort((a, b) => Number(b.hard_fail) - Number(a.hard_fail) || a.impact - b.impact)
+  // In the answer's order: the deciding findings first (src/pipeline/order.ts).
+  const risks = scan.factors.filter((entry) => entry.impact < 0 || entry.hard_fail)
   const findings =
     risks.length === 0
       ? 'Risk findings: none.'
@@ -97,6 +99,14 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
       : 'Every source answered.')
 
   return [verdict, contract, liquidityText.trim(), market.trim(), behaviour, findings, data].join('\n\n')
+}
+
+/** How long the LP stays locked, as measured: for good, the days left, or not measured (empty when not locked). */
+function lockDuration(answer: DeepDiveAnswer): string {
+  const lock = answer.liquidity_lock_status!
+  if (lock.permanent || lock.lock_duration_days >= PERMANENT_LOCK_DAYS) return ' for good (nothing can release it)'
+  if (unmeasured(answer, 'deep_dive', 'liquidity_lock_status.lock_duration_days')) return ` (duration ${NOT_MEASURED})`
+  return lock.locked ? ` for ${lock.lock_duration_days} more days` : ''
 }
 
 /** A finding's measured values in short: scalars only (lists and objects are in `factors`). */

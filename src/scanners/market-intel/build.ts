@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { ScanResult } from '../../pipeline/scan.ts'
 import { SCHEMA_VERSION } from '../../core/version.ts'
+import { type MemberOf, measuredOr, NOT_MEASURED_TEXT } from '../rendering.ts'
 import type { MarketIntelResult } from './schemas.ts'
 import { SIGNAL_SUBTYPES, subtypeOf } from './subtypes.ts'
 
@@ -74,21 +75,36 @@ function symbolOf(scan: ScanResult, mint: string): string | null {
 
 function summarise(answer: Answer, symbol: string | null): string {
   const name = symbol ?? 'The token'
-  const signed = (value: number | null) => (value === null ? 'n/a' : `${value > 0 ? '+' : ''}${value}%`)
-  const dollars = (value: number) => `$${value.toLocaleString('en-US', { maximumFractionDigits: 0 })}`
-  const parts: string[] = []
-  if (answer.signal_subtype === 'INSUFFICIENT_DATA')
-    parts.push(`${name}: no USD price could be read, so no market figure is reported (the zeros are placeholders).`)
-  else
-    parts.push(
-      `${name} at $${Number(answer.current_price_usd.toPrecision(6))} (${signed(answer.price_change_1h_pct)} 1 h, ${signed(answer.price_change_24h_pct)} 24 h` +
-        `${answer.pct_from_ath === null ? '' : `, ${signed(answer.pct_from_ath)} from its high`}).`,
-      `Volume ${dollars(answer.volume_24h_usd)} in 24 h (${dollars(answer.volume_1h_usd)} in the last hour), liquidity ${dollars(answer.liquidity_usd)}; ` +
-        `${answer.buy_sell_ratio} buys per sell, buy pressure ${answer.buy_pressure}, sell pressure ${answer.sell_pressure}; ` +
-        `${answer.large_txs_last_hour} large trade${answer.large_txs_last_hour === 1 ? '' : 's'} in the last hour; volatility ${answer.volatility}.`,
+  const known = (member: MemberOf<'market_intel'>, text: () => string) =>
+    measuredOr(answer, 'market_intel', member, text)
+  const signed = (member: MemberOf<'market_intel'>) =>
+    known(member, () => {
+      const value = answer[member as keyof Answer] as number | null
+      return value === null ? NOT_MEASURED_TEXT : `${value > 0 ? '+' : ''}${value}%`
+    })
+  const dollars = (member: MemberOf<'market_intel'>) =>
+    known(
+      member,
+      () => `$${(answer[member as keyof Answer] as number).toLocaleString('en-US', { maximumFractionDigits: 0 })}`,
     )
+  const parts: string[] = []
+  if (answer.factors.some((entry) => entry.code === 'NO_MARKET'))
+    // What a trader must read first: nothing trades it (the zeros below are placeholders).
+    parts.push(`${name}: NO_MARKET — no pool trades this token, so it has no price, volume or liquidity to read.`)
+  else if (answer.signal_subtype === 'INSUFFICIENT_DATA')
+    parts.push(`${name}: no USD price could be read, so no market figure is reported (the zeros are placeholders).`)
+  else {
+    const large = known('large_txs_last_hour', () => `${answer.large_txs_last_hour}`)
+    parts.push(
+      `${name} at ${known('current_price_usd', () => `$${Number(answer.current_price_usd.toPrecision(6))}`)} (${signed('price_change_1h_pct')} 1 h, ${signed('price_change_24h_pct')} 24 h` +
+        `${answer.pct_from_ath === null ? '' : `, ${signed('pct_from_ath')} from its high`}).`,
+      `Volume ${dollars('volume_24h_usd')} in 24 h (${dollars('volume_1h_usd')} in the last hour), liquidity ${dollars('liquidity_usd')}; ` +
+        `${known('buy_sell_ratio', () => `${answer.buy_sell_ratio}`)} buys per sell, buy pressure ${known('buy_pressure', () => answer.buy_pressure)}, sell pressure ${known('sell_pressure', () => answer.sell_pressure)}; ` +
+        `large trades in the last hour: ${large}; volatility ${known('volatility', () => answer.volatility)}.`,
+    )
+  }
   parts.push(
-    `Health ${answer.token_health}. Signal ${answer.signal} (${answer.signal_subtype}): ${SIGNAL_SUBTYPES[answer.signal_subtype as keyof typeof SIGNAL_SUBTYPES].meaning}`,
+    `Health ${known('token_health', () => answer.token_health)}. Signal ${answer.signal} (${answer.signal_subtype}): ${SIGNAL_SUBTYPES[answer.signal_subtype as keyof typeof SIGNAL_SUBTYPES].meaning}`,
   )
   if (answer.missing_fields.length > 0) parts.push(`Missing or not measured: ${answer.missing_fields.join(', ')}.`)
   return parts.join(' ')

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { ScanResult } from '../../pipeline/scan.ts'
 import { SCHEMA_VERSION } from '../../core/version.ts'
+import { type MemberOf, measuredOr, NOT_MEASURED_TEXT, unmeasured } from '../rendering.ts'
 import type { QuickScanResult } from './schemas.ts'
 
 /** What the quick scan grades, and what it leaves to the other scanners (spec §1 rule 5). */
@@ -74,7 +75,9 @@ function summarise(
   scan: ScanResult,
 ): string {
   const name = answer.symbol ? `${answer.symbol}${answer.name ? ` (${answer.name})` : ''}` : answer.token_address
-  const risks = scan.factors.filter((entry) => entry.impact < 0).sort((a, b) => a.impact - b.impact)
+  // In the answer's order: the deciding findings first (src/pipeline/order.ts).
+  const risks = scan.factors.filter((entry) => entry.hard_fail || entry.impact < 0)
+  const known = (member: MemberOf<'quick_scan'>, text: () => string) => measuredOr(answer, 'quick_scan', member, text)
   const parts = [
     `${name}: structural grade ${answer.structural_risk_grade} (score ${scan.score}/100).`,
     risks.length > 0
@@ -83,7 +86,11 @@ function summarise(
           .map((entry) => entry.title)
           .join('; ')}.`
       : 'No structural risk found.',
-    `Liquidity ${answer.liquidity_check.rating}; LP ${answer.lp_status.toLowerCase().replace('_', ' ')}; top 10 wallets ${answer.top_10_holder_pct === null ? 'unknown' : `${answer.top_10_holder_pct}%`}.`,
+    // A live authority is a risk named above; one that could not be read is neither revoked nor live.
+    ...(unmeasured(answer, 'quick_scan', 'mint_authority_revoked')
+      ? [`Mint and freeze authorities: ${NOT_MEASURED_TEXT} (the mint account could not be read).`]
+      : []),
+    `Liquidity ${known('liquidity_check', () => answer.liquidity_check.rating)}; LP ${known('lp_status', () => answer.lp_status.toLowerCase().replace('_', ' '))}; top 10 wallets ${known('top_10_holder_pct', () => (answer.top_10_holder_pct === null ? NOT_MEASURED_TEXT : `${answer.top_10_holder_pct}%`))}.`,
   ]
   if (answer.authority_exempt) parts.push('Issuer-controlled asset: live authorities expected.')
   if (answer.missing_fields.length > 0)

@@ -17,22 +17,45 @@ export const LiquidityCheck = Type.Object({
   action_guidance: Type.String(),
 })
 
-/** Quick-scan `liquidity_lock_status` (the spec leaves it open). */
+/**
+ * Quick-scan `liquidity_lock_status` (the spec leaves it open): the deep dive's members, from the same
+ * reading of the main pool's LP (src/pipeline/derive/lp-lock.ts), null where nothing was read.
+ */
 export const QuickLockStatus = Type.Object({
   locked: Nullable(
     Type.Boolean({
       description:
-        'True when the LP is burned (locked for good) or the liquidity is held by a bonding curve; null when not determined by the quick scan',
+        "At least 95% of the main pool's LP is burned or in lock programs, or its reserves sit in a bonding curve; null when not read (no pool, concentrated liquidity, or unburned LP whose holders could not be read)",
     }),
   ),
-  locked_pct: Nullable(Type.Number({ description: 'Share of LP in lock programs: read by the deep dive, null here' })),
-  burned_pct: Nullable(Type.Number({ description: 'Share of the LP the pool minted that is burned' })),
   lock_duration_days: Nullable(
     Type.Number({
-      description: `When the LP is burned or a bonding curve holds the reserves: ${PERMANENT_LOCK_DAYS} (a hundred years, the stand-in for forever); null otherwise (the quick scan does not read lock programs; the deep dive does)`,
+      minimum: 0,
+      description: `Days the LP stays locked: 0 when it is not locked; the days until the time locks release enough of it to fall below 95%; ${PERMANENT_LOCK_DAYS} (a hundred years, with \`permanent\`) when nothing can release it — burned LP, a permanent lock program, a bonding curve; null when not read or when a lock could not be dated`,
     }),
   ),
-  source: Enum(['lp_burn', 'bonding_curve', 'not_applicable', 'no_pool', 'unknown'] as const),
+  permanent: Nullable(
+    Type.Boolean({
+      description: `Burned LP and permanent locks alone keep it locked (lock_duration_days is then ${PERMANENT_LOCK_DAYS})`,
+    }),
+  ),
+  locked_pct: Nullable(
+    Type.Number({ minimum: 0, maximum: 100, description: 'Burned plus lock-program share of the LP the pool minted' }),
+  ),
+  burned_pct: Nullable(
+    Type.Number({ minimum: 0, maximum: 100, description: 'Share of the LP the pool minted that is burned' }),
+  ),
+  lock_program_pct: Nullable(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: 'Held by lock programs (or, for a bonding curve, its program)',
+    }),
+  ),
+  source: Enum(
+    ['lp', 'lp_burn', 'bonding_curve', 'not_applicable', 'no_pool', 'unknown'] as const,
+    "lp: the pool's burned LP and the LP lock programs hold, read; lp_burn: only the burned share (who holds the rest could not be read); bonding_curve; not_applicable (concentrated liquidity); no_pool; unknown (no pool data)",
+  ),
 })
 
 /** Quick-scan `launch_anomaly` (the spec leaves it open). */

@@ -210,6 +210,20 @@ describe('POST /scan/quick under faults', () => {
     expect(body.missing_fields).toEqual(expect.arrayContaining(['mint', 'holders', 'market']))
   })
 
+  test('the mint unread: no passing grade over it — C at best, and the answer says why', async () => {
+    sandbox.faults.set('rpc', 'getAccountInfo', { kind: 'down' })
+    sandbox.faults.set('rpc', 'getMultipleAccounts', { kind: 'down' })
+    const { status, body, errors } = await scan('/scan/quick', mintOf('blue-chip'), freshApp())
+    expect(status).toBe(200)
+    expect(errors).toEqual([])
+    expect(body.missing_fields).toContain('mint')
+    expect(['C', 'D', 'F']).toContain(body.structural_risk_grade)
+    const capping = body.factors.find((entry: { code: string }) => entry.code === 'CORE_NOT_READ')
+    expect(capping).toMatchObject({ grade_ceiling: 'C', title: expect.stringContaining('mint not read') })
+    // The deciding findings first: the ceiling is among the first four the CLI shows.
+    expect(body.factors.slice(0, 4)).toContainEqual(capping)
+  })
+
   test('an invalid address is 400 INVALID_ADDRESS, before any work', async () => {
     const before = sandbox.faults.countOf('rpc')
     const { status, body } = await scan('/scan/quick', 'BONK')

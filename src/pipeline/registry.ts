@@ -25,7 +25,7 @@ const CONFIDENCES = new Set(['high', 'medium', 'low'])
 const FACTS = new Set(Object.keys(LOADERS))
 const CODE = /^[A-Z][A-Z0-9_]*$/
 /** Codes the pipeline itself raises (docs/scoring.md); no signal declares them. */
-const PIPELINE_CODES = new Set(['UNKNOWN', 'SIGNAL_ERROR', 'NOT_MEASURED'])
+const PIPELINE_CODES = new Set(['UNKNOWN', 'SIGNAL_ERROR', 'NOT_MEASURED', 'CORE_NOT_READ'])
 
 /** Why a findings catalogue is invalid, or undefined when it is valid. */
 function findingsProblem(findings: unknown, defaults: Record<string, unknown>): string | undefined {

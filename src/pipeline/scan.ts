@@ -104,17 +104,19 @@ export async function runScan(
       return { signal, outcome }
     }
   })
-  // The answers' order, for every scanner: the deciding findings first (src/pipeline/order.ts).
-  const factors = orderFactors(outcomes.flatMap(({ outcome }) => outcome.factors))
+  const found = outcomes.flatMap(({ outcome }) => outcome.factors)
   const fields = Object.assign({}, ...outcomes.map(({ outcome }) => outcome.fields)) as Record<string, unknown>
-  const score = scoreOf(factors)
   const quality = qualityOf(
     policy,
     facts,
     outcomes,
-    factors,
+    found,
     ctx.missing().map((entry) => entry.name),
   )
+  // The answers' order, for every scanner: the deciding findings first (src/pipeline/order.ts).
+  const unread = GRADE_NEEDS.filter((name) => names.has(name) && quality.missing_fields.includes(name))
+  const factors = orderFactors(unread.length > 0 ? [...found, notRead(unread)] : found)
+  const score = scoreOf(factors)
   return {
     outcomes,
     factors,
@@ -126,6 +128,33 @@ export async function runScan(
     facts,
     now,
   }
+}
+
+/**
+ * The pipeline's own finding when a scan could not read what every grade stands on: the mint account
+ * (its authorities, its program, its extensions). Unread is not clean (docs/scoring.md), so the grade
+ * cannot pass above C: an A over an unread mint would grade nothing. Other missing facts lower the
+ * data quality and leave their signals UNKNOWN, as before — an old token's launch history that public
+ * RPCs no longer serve must not cap USDC.
+ */
+export const CORE_NOT_READ = 'CORE_NOT_READ'
+/** The best grade a scan that could not read GRADE_NEEDS can give. */
+export const CORE_NOT_READ_CEILING: Grade = 'C'
+/** The facts a grade cannot pass without, when the scanner asks for them. */
+const GRADE_NEEDS: readonly FactName[] = ['mint']
+
+function notRead(lost: readonly FactName[]): Factor {
+  return factor(
+    { id: 'data-quality' },
+    CORE_NOT_READ,
+    'medium',
+    0,
+    `Graded ${CORE_NOT_READ_CEILING} at best: ${lost.join(', ')} not read`,
+    `The scan could not read ${lost.join(', ')}, without which it cannot judge the token: not read is not clean, so the grade cannot pass above ${CORE_NOT_READ_CEILING}. Scan again once the data source answers.`,
+    { missing: lost },
+    false,
+    CORE_NOT_READ_CEILING,
+  )
 }
 
 /**

@@ -37,6 +37,11 @@ describe('hard gates: AVOID whatever the momentum', () => {
     ['a honeypot', { deep: { ...clean.deep!, is_honeypot: true } }, 'HONEYPOT'],
     ['a serial rugger', { deep: { ...clean.deep!, previous_rugs: true } }, 'SERIAL_RUGGER'],
     ['the deep dive says AVOID', { deep: { ...clean.deep!, recommendation: 'AVOID' } }, 'DEEP_DIVE_AVOID'],
+    [
+      'a grade C held there by a finding (a live freeze authority), the score an A',
+      { capped: ['FREEZE_AUTHORITY_LIVE'], quick: { grade: 'C', score: 95 } },
+      'CAPPED_BY_FINDING',
+    ],
   ] as const)('%s → AVOID (%s), conviction 0, no size', (_, change, gate) => {
     const battery = { ...clean, ...change } as Battery
     expect(gatesOf(battery)).toContain(gate)

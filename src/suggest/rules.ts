@@ -18,6 +18,7 @@ export const GATES = [
   'HONEYPOT',
   'SERIAL_RUGGER',
   'DEEP_DIVE_AVOID',
+  'CAPPED_BY_FINDING',
 ] as const
 export type Gate = (typeof GATES)[number]
 
@@ -89,6 +90,11 @@ export const MIN_SIZE_USD = 1
 
 /** What the battery found (null: that part did not answer). */
 export interface Battery {
+  /**
+   * Findings of the quick scan or the deep dive that cap the grade at C or below (or fail it): a token
+   * a finding holds down is never a position to size, whatever its momentum (issue 28, common sense).
+   */
+  capped?: readonly string[]
   quick: { grade: string; score: number } | null
   market: { signal: string; token_health: string; volatility: string; liquidity_usd: number } | null
   deep: {
@@ -126,6 +132,7 @@ export function gatesOf(battery: Battery): Gate[] {
   if (battery.deep?.is_honeypot === true) gates.push('HONEYPOT')
   if (battery.deep?.previous_rugs === true) gates.push('SERIAL_RUGGER')
   if (battery.deep?.recommendation === 'AVOID') gates.push('DEEP_DIVE_AVOID')
+  if ((battery.capped?.length ?? 0) > 0) gates.push('CAPPED_BY_FINDING')
   return gates
 }
 

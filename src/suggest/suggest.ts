@@ -165,8 +165,15 @@ async function batteryOf(
     ])
     const intel = market ? marketIntelAnswer(market, candidate.token_address) : null
     const dive = deep ? deepDiveAnswer(candidate.token_address, deep) : null
+    // Findings that hold the grade at C or below, in either scan (a hard fail caps at F).
+    const capped = [quick, deep].flatMap((scan) =>
+      (scan?.factors ?? [])
+        .filter((entry) => entry.hard_fail || ['C', 'D', 'F'].includes(entry.grade_ceiling ?? ''))
+        .map((entry) => entry.code),
+    )
     return {
       battery: {
+        capped: [...new Set(capped)],
         quick: quick ? { grade: quick.grade, score: quick.score } : null,
         market: intel
           ? {

@@ -69,6 +69,8 @@ describe('POST /news/pulse (no model)', () => {
       { term: 'rug', count: 3 },
       { term: 'warning', count: 3 },
     ])
+    // Fewer bearish posts than bullish, yet not bullish: the summary says why.
+    expect(body.summary).toContain('3 of them raise alarms')
   })
 
   test('a mint reads the same posts as its ticker', async () => {

@@ -8,7 +8,7 @@ import { ModelError } from '../../src/llm/client.ts'
 import { COHORTS, coordinationOf, cohortOf, type Coordination } from '../../src/news/cohorts.ts'
 import type { Post } from '../../src/news/feeds.ts'
 import { gatherPosts, type Gathered, resolveSubject, type Subject, tickerResolver } from '../../src/news/gather.ts'
-import { pulseOf, type Pulse } from '../../src/news/pulse.ts'
+import { ALARM_WEIGHT, pulseOf, type Pulse } from '../../src/news/pulse.ts'
 import {
   BRIEF_TASK,
   COHORT_TASK,
@@ -98,7 +98,12 @@ function pulseSummary(read: Read, pulse: Pulse): string {
   if (gathered.sources.length > 0 && gathered.sources.every((source) => !source.read))
     return `${label(subject)}${ambiguous}: not measured — no news source could be read.`
   if (pulse.posts === 0) return `${label(subject)}${ambiguous}: no posts in the last ${gathered.window.hours} h.`
-  return `${label(subject)}${ambiguous}: ${pulse.signal} — ${pulse.bull} bullish, ${pulse.bear} bearish, ${pulse.neutral} neutral of ${pulse.posts} posts in the last ${gathered.window.hours} h.`
+  // Why fewer bearish posts can lean it bearish: each alarm outweighs ALARM_WEIGHT hype posts.
+  const alarms =
+    pulse.alarms > 0
+      ? ` ${pulse.alarms} of them raise alarms (rug, scam, hack, warning…), each weighing as ${ALARM_WEIGHT} posts.`
+      : ''
+  return `${label(subject)}${ambiguous}: ${pulse.signal} — ${pulse.bull} bullish, ${pulse.bear} bearish, ${pulse.neutral} neutral of ${pulse.posts} posts in the last ${gathered.window.hours} h.${alarms}`
 }
 
 /** `POST /news/pulse`: the lexicon's lean of the posts, no model. */

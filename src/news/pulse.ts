@@ -193,6 +193,8 @@ export interface Pulse {
   bull: number
   bear: number
   neutral: number
+  /** Bearish posts raising an alarm (rug, scam, hacked…): each weighs ALARM_WEIGHT in the lean. */
+  alarms: number
   /** The terms that leaned the posts, most used first (at most 10). */
   top_terms: { term: string; count: number }[]
 }
@@ -232,6 +234,7 @@ export function pulseOf(texts: readonly string[]): Pulse {
     bull,
     bear,
     neutral: texts.length - opinionated,
+    alarms: leans.filter((entry) => entry.lean === 'bear' && entry.alarm).length,
     top_terms: [...counts]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .slice(0, 10)

@@ -150,7 +150,7 @@ function notRead(lost: readonly FactName[]): Factor {
     'medium',
     0,
     `Graded ${CORE_NOT_READ_CEILING} at best: ${lost.join(', ')} not read`,
-    `The scan could not read ${lost.join(', ')}, without which it cannot judge the token: not read is not clean, so the grade cannot pass above ${CORE_NOT_READ_CEILING}. Scan again once the data source answers.`,
+    `The scan could not read ${lost.map((name) => `the ${name}`).join(' or ')}, without which it cannot judge the token: not read is not clean, so the grade cannot pass above ${CORE_NOT_READ_CEILING}. Scan again once the data source answers.`,
     { missing: lost },
     false,
     CORE_NOT_READ_CEILING,

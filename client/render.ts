@@ -27,6 +27,7 @@ import type {
 // service's renderers read the same one.
 import {
   type MemberOf,
+  lpText,
   NOT_MEASURED_TEXT,
   type RenderedAnswer,
   scopeLine,
@@ -149,7 +150,7 @@ export function renderQuickScan(style: Style, scan: QuickScan): string {
     `  freeze authority ${known('freeze_authority_revoked', () => authority(scan.freeze_authority_revoked))}`,
     `  top 10 holders   ${known('top_10_holder_pct', () => (scan.top_10_holder_pct === null ? notMeasured(style) : `${scan.top_10_holder_pct.toFixed(1)}%`))}`,
     `  liquidity        ${known('liquidity_check', () => `${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`)}`,
-    `  LP               ${known('lp_status', () => `${scan.lp_status} (${scan.lp_model})`)}`,
+    `  LP               ${known('lp_status', () => lpText(scan))}`,
     ...(scope ? ['', paint(style, `  ${scope}`, 'dim')] : []),
     '',
     paint(style, 'What decided it', 'bold'),
@@ -322,7 +323,7 @@ function exitLines(
     '',
     `${verdict}  ${exit.size_usdc} USDC · ${quality(style, exit)}`,
     '',
-    `  returns       ${unmeasured(exit, 'exit_check', 'expected_return_usdc') ? notMeasured(style) : exit.expected_return_usdc === null ? 'nothing: no sale' : `${exit.expected_return_usdc} USDC`}`,
+    `  returns       ${exit.exit_rating === 'BLOCKED' ? 'nothing: it cannot be sold now' : unmeasured(exit, 'exit_check', 'expected_return_usdc') ? notMeasured(style) : exit.expected_return_usdc === null ? 'nothing: no sale' : `${exit.expected_return_usdc} USDC`}`,
     `  price impact  ${unmeasured(exit, 'exit_check', 'exit_price_impact_pct') ? notMeasured(style) : exit.exit_price_impact_pct === null ? '-' : `${exit.exit_price_impact_pct.toFixed(2)}%`}`,
     `  lost on exit  ${exit.exit_loss_pct !== null ? `${exit.exit_loss_pct.toFixed(2)}%` : exit.exit_rating === 'BLOCKED' ? 'everything: no sale' : notMeasured(style)}`,
     ...extra,

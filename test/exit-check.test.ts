@@ -63,7 +63,7 @@ describe('POST /exit/check', () => {
     )
     expect(body.transfer_fee_bps).toBeGreaterThan(0)
     expect(body.expected_return_usdc).toBeNull()
-    expect(body).toMatchObject({ exit_rating: 'BLOCKED', exit_loss_pct: null })
+    expect(body).toMatchObject({ exit_rating: 'BLOCKED', exit_loss_pct: 100 })
     expect(body.summary).toStartWith('It cannot be sold now. Blocked by: no sell route')
   })
 

@@ -276,6 +276,13 @@ describe('what a trader reads first', () => {
     expect(answerText('POST /market/intel', body)!.split('\n')[0]).toContain('NO_MARKET')
   })
 
+  test('an LP locked, not burned, reads as locked, as its finding says: one story on the CLI', async () => {
+    const { body } = await post('/scan/quick', mintOf('locked-lp'))
+    expect(body.lp_status).toBe('UNBURNED')
+    expect(renderQuickScan(plain, body)).toMatch(/^ {2}LP +LOCKED for 180 more days, not burned \(TRADITIONAL_AMM\)$/m)
+    expect(renderQuickScan(plain, body)).not.toContain('UNBURNED')
+  })
+
   test('a quick scan says what it did not examine, in one line: the CLI and MCP text', async () => {
     const { body } = await post('/scan/quick', mintOf('wash-traded'))
     const line = scopeLine(body.scope)

@@ -12,6 +12,7 @@ import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { checkSolanaAddress } from '../src/onchain/address.ts'
 import {
   type MemberOf,
+  lpText,
   NOT_MEASURED_TEXT,
   type RenderedAnswer,
   scopeLine,
@@ -260,7 +261,7 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
       'Liquidity',
       () => `${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`,
     ),
-    measuredRow(scan, 'quick_scan', 'lp_status', 'LP', () => `${scan.lp_status} (${scan.lp_model})`),
+    measuredRow(scan, 'quick_scan', 'lp_status', 'LP', () => lpText(scan as Parameters<typeof lpText>[0])),
     row(
       'Data',
       `${scan.data_quality}${scan.missing_fields.length ? ` · sources unavailable: ${scan.missing_fields.join(', ')}` : ''}`,

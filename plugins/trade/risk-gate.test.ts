@@ -24,6 +24,7 @@ describe('the risk gate verdict', () => {
     ['BLOCK', 'grade F', scan('F')],
     ['BLOCK', 'a hard fail whatever the grade', scan('B', [finding('NON_TRANSFERABLE', 'critical', true)])],
     ['BLOCK', 'a honeypot', scan('A', [finding('HONEYPOT', 'critical')])],
+    ['BLOCK', 'a copy of a registered asset on another mint', scan('D', [finding('IMPERSONATES_ASSET', 'critical')])],
   ] as const)('%s: %s', (verdict, _, input) => {
     expect(gateVerdict(input).verdict).toBe(verdict)
   })

@@ -16,8 +16,11 @@ import type { RiskGate } from './schemas.ts'
 /** F is the quick scan's "do not touch"; C and D are buyable with eyes open. */
 const BLOCK_GRADES: ReadonlySet<Grade> = new Set(['F'])
 const WARN_GRADES: ReadonlySet<Grade> = new Set(['C', 'D'])
-/** Findings that stop a purchase outright: nobody could sell what was bought. */
-const BLOCK_CODES = new Set(['HONEYPOT'])
+/**
+ * Findings that stop a purchase outright: nobody could sell what was bought, or what would be bought
+ * is a copy of a registered asset on another mint (the finding names the real one to buy instead).
+ */
+const BLOCK_CODES = new Set(['HONEYPOT', 'IMPERSONATES_ASSET'])
 /** Findings worth a warning whatever their severity: the issuer can stop sales at will. */
 const WARN_CODES = new Set(['SELL_BLOCKABLE'])
 

@@ -19,4 +19,18 @@ describe('the exit rating', () => {
     test(`${name} → ${rating}`, () => {
       expect(exitRatingOf(sellable, loss, impact)).toBe(rating as never)
     })
+
+  test('a Token-2022 transfer fee is paid on the buy and on the sale: a 1% quote with a 12% fee is PUNITIVE (23.3% lost), with 10% COSTLY (19.8%)', () => {
+    expect(exitRatingOf(true, 1, 0.5, 1_200)).toBe('PUNITIVE')
+    expect(exitRatingOf(true, 1, 0.5, 1_000)).toBe('COSTLY')
+    expect(exitRatingOf(true, 1, 0.5, 100)).toBe('CLEAN')
+    expect(exitRatingOf(true, 1, 0.5, 150)).toBe('COSTLY')
+  })
+
+  test('the mint unread: a cheap exit is not vouched for (null), a dear one stays dear', () => {
+    expect(exitRatingOf(true, 0.6, 0.2, 0, false)).toBeNull()
+    expect(exitRatingOf(true, 10, 2, 0, false)).toBeNull()
+    expect(exitRatingOf(true, 94.2, 93, 0, false)).toBe('PUNITIVE')
+    expect(exitRatingOf(false, null, null, 0, false)).toBe('BLOCKED')
+  })
 })

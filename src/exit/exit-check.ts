@@ -25,16 +25,26 @@ export const CLEAN_EXIT_LOSS_PCT = 3
  */
 export const PUNITIVE_EXIT_LOSS_PCT = 20
 
-/** The exit's rating from what the check measured; null when it could not say whether the token sells. */
+/**
+ * The exit's rating from what the check measured; null when it could not say whether the token sells.
+ * A Token-2022 transfer fee (`feeBps`) is taken on the buy and again on the sale, so the rating counts
+ * it twice over the quoted round trip. Without the mint read (`mintRead` false), a freeze, a pause or
+ * a hook could stop the sale unseen: a cheap exit cannot be vouched for (null), a dear one stays dear.
+ */
 export function exitRatingOf(
   sellable: boolean | null,
   lossPct: number | null,
   impactPct: number | null,
+  feeBps = 0,
+  mintRead = true,
 ): ExitRating | null {
   if (sellable === false) return 'BLOCKED'
   if (sellable === null || lossPct === null) return null
-  if (lossPct > PUNITIVE_EXIT_LOSS_PCT || (impactPct ?? 0) > PUNITIVE_EXIT_LOSS_PCT) return 'PUNITIVE'
-  return lossPct < CLEAN_EXIT_LOSS_PCT ? 'CLEAN' : 'COSTLY'
+  const kept = (1 - lossPct / 100) * (1 - feeBps / 10_000) ** 2
+  const lost = (1 - kept) * 100
+  if (lost > PUNITIVE_EXIT_LOSS_PCT || (impactPct ?? 0) > PUNITIVE_EXIT_LOSS_PCT) return 'PUNITIVE'
+  if (!mintRead) return null
+  return lost < CLEAN_EXIT_LOSS_PCT ? 'CLEAN' : 'COSTLY'
 }
 
 /** What a round trip of `sizeUsdc` returning `returned` loses, percent of the size (2 decimals). */
@@ -176,8 +186,15 @@ function finish(
   blockers: Blocker[],
   missing: Set<string>,
 ): Answer {
-  const exit_loss_pct = lossPctOf(measured.size_usdc, measured.expected_return_usdc)
-  const exit_rating = exitRatingOf(measured.sellable, exit_loss_pct, measured.exit_price_impact_pct)
+  // Not sellable: the whole position is lost, whatever a route would pay if it could sell.
+  const exit_loss_pct = measured.sellable === false ? 100 : lossPctOf(measured.size_usdc, measured.expected_return_usdc)
+  const exit_rating = exitRatingOf(
+    measured.sellable,
+    exit_loss_pct,
+    measured.exit_price_impact_pct,
+    measured.transfer_fee_bps,
+    !missing.has('mint'),
+  )
   const answer = { ...measured, exit_loss_pct, exit_rating }
   const data_quality = missing.size === 0 ? 'FULL' : missing.size === 1 ? 'PARTIAL' : 'LIMITED'
   const verdict =

@@ -50,11 +50,11 @@ export const ExitCheckResult = Type.Object({
   }),
   exit_loss_pct: Type.Union([Type.Number(), Type.Null()], {
     description:
-      'What the round trip loses, percent of size_usdc: (size_usdc − expected_return_usdc) / size_usdc × 100, before any transfer fee; null without a sell quote',
+      'What the round trip loses, percent of size_usdc: (size_usdc − expected_return_usdc) / size_usdc × 100, before any transfer fee; 100 when it cannot be sold; null without a sell quote',
   }),
   exit_rating: NullableEnum(
     EXIT_RATINGS,
-    'CLEAN (under 3% lost), COSTLY (3–20%), PUNITIVE (over 20% lost, or the sale alone moves the price over 20%: the route cannot absorb the size), BLOCKED (not sellable); null when the exit could not be checked',
+    'CLEAN (under 3% lost), COSTLY (3–20%), PUNITIVE (over 20% lost, or the sale alone moves the price over 20%: the route cannot absorb the size), BLOCKED (not sellable); the loss counts a Token-2022 transfer fee on the buy and on the sale; null when the exit could not be checked, or when the mint could not be read and the exit would otherwise rate CLEAN or COSTLY (a freeze, pause or hook could stop it unseen)',
   ),
   route_count: Type.Integer({ description: 'Legs of the sell route (0 when there is none, or the token is USDC)' }),
   transfer_fee_bps: Type.Integer({ description: 'The Token-2022 transfer fee now, basis points (0 without one)' }),

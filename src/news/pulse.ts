@@ -72,7 +72,6 @@ export const ALARM_TERMS = [
   'hack',
   'hacks',
   'hacked',
-  'hackers',
   'heist',
   'stolen',
   'phishing',

@@ -86,9 +86,10 @@ export class QuickGrades {
         score: scan.score,
         data_quality: scan.quality.data_quality,
         authority_exempt: scan.fields.authority_exempt === true,
+        // The deciding findings, in the answers' order: what costs points or holds the grade down (a
+        // ceiling of no points, as CORE_NOT_READ's, explains a grade as much as a penalty does).
         risks: scan.factors
-          .filter((entry) => entry.impact < 0)
-          .sort((a, b) => a.impact - b.impact)
+          .filter((entry) => entry.impact < 0 || entry.hard_fail || (entry.grade_ceiling ?? 'A') !== 'A')
           .slice(0, RISKS_SHOWN)
           .map((entry) => entry.code),
       }

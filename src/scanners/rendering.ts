@@ -165,3 +165,27 @@ export function scopeLine(scope: { excludes: readonly string[] }): string {
   const line = clauses.join('; ')
   return line ? `${line.charAt(0).toUpperCase()}${line.slice(1)}.` : ''
 }
+
+/**
+ * The LP line as people read it: the spec's `lp_status` has no LOCKED, so an LP that is not burned but
+ * sits in lock programs reads UNBURNED — beside its own lock finding that would tell two stories. This
+ * tells one, from the same lock status the finding comes from.
+ */
+export function lpText(scan: {
+  lp_status: string
+  lp_model: string
+  liquidity_lock_status?: {
+    locked: boolean | null
+    permanent?: boolean | null
+    lock_duration_days: number | null
+  } | null
+}): string {
+  const lock = scan.liquidity_lock_status
+  if (scan.lp_status !== 'UNBURNED' || lock?.locked !== true) return `${scan.lp_status} (${scan.lp_model})`
+  const until = lock.permanent
+    ? 'for good'
+    : lock.lock_duration_days === null
+      ? `until a date ${NOT_MEASURED_TEXT}`
+      : `for ${Math.round(lock.lock_duration_days)} more days`
+  return `LOCKED ${until}, not burned (${scan.lp_model})`
+}

@@ -37,6 +37,8 @@ describe('Jupiter Lock VestingEscrow', () => {
       numberOfPeriod: 1_825n,
       totalClaimedAmount: 6n,
       cancelledAt: 0n,
+      // Its creator may cancel it at any time (and take back what has not vested).
+      cancelMode: 1,
     })
     // Daily releases for 1 825 days after the cliff: fully released five years on.
     expect(vestingEnd(escrow)).toBe(1_760_730_049 + 86_400 * 1_825)
@@ -58,14 +60,23 @@ describe('lockOf', () => {
     expect(lockOf(authority, undefined)).toEqual({ program: 'raydium_burn_and_earn', permanent: true, unlocksAt: null })
   })
 
-  test('a Jupiter Lock escrow is dated by its schedule; a cancelled one holds nothing locked', () => {
+  test('a Jupiter Lock escrow is dated by its first release; one its creator may cancel, or cancelled, locks nothing', () => {
+    // The recorded escrow: its creator may cancel it at any time, so it holds nothing for sure.
     const escrow = { owner: JUPITER_LOCK_PROGRAM_ADDRESS, data: escrowData }
-    expect(lockOf('escrow', escrow)).toEqual({
+    expect(lockOf('escrow', escrow)).toBeUndefined()
+    // Nobody may cancel: locked until its first daily release, a day after the cliff (not five years on).
+    const uncancellable = new Uint8Array(escrowData)
+    uncancellable[138] = 0
+    expect(lockOf('escrow', { ...escrow, data: uncancellable })).toEqual({
       program: 'jupiter_lock',
       permanent: false,
-      unlocksAt: 1_760_730_049 + 86_400 * 1_825,
+      unlocksAt: 1_760_730_049 + 86_400,
     })
-    const cancelled = new Uint8Array(escrowData)
+    // A cliff that releases an amount: locked until the cliff.
+    const cliff = new Uint8Array(uncancellable)
+    new DataView(cliff.buffer).setBigUint64(160, 1_000n, true)
+    expect(lockOf('escrow', { ...escrow, data: cliff })?.unlocksAt).toBe(1_760_730_049)
+    const cancelled = new Uint8Array(uncancellable)
     new DataView(cancelled.buffer).setBigUint64(200, 1_770_000_000n, true)
     expect(lockOf('escrow', { ...escrow, data: cancelled })).toBeUndefined()
     // Another account of the lock program (its root escrow): locked, but not datable.

@@ -14,7 +14,10 @@ import {
  * - Jupiter Lock `VestingEscrow` (jup-ag/jup-lock programs/locker/src/state/vesting_escrow.rs, zero_copy,
  *   296 bytes): the locked tokens sit in the escrow PDA's associated account; fully unlocked at
  *   `cliff_time + frequency × number_of_period` (unix seconds), at `cliff_time` when either is 0;
- *   `cancelled_at` ≠ 0 means the rest went back to its creator.
+ *   `cancelled_at` ≠ 0 means the rest went back to its creator. `cancel_mode` (u8 at 138: 0 neither,
+ *   1 only the creator, 2 only the recipient, 3 either) other than 0 lets one of them cancel at any
+ *   time, the rest going back to the creator: no lock at all. The first release is the cliff's
+ *   (`cliff_unlock_amount` at `cliff_time`), else the first period's (`cliff_time + frequency`).
  * - Raydium Burn & Earn (raydium-io/raydium-cpi programs/locking-cpi/src/states.rs): the LP sits in the
  *   lock program's CPMM authority's associated account; there is no unlock instruction — permanent.
  * - Meteora DAMM v1 `LockEscrow` (MeteoraAg/damm-v1-sdk programs/dynamic-amm/src/state.rs): the LP sits in
@@ -48,6 +51,8 @@ export interface VestingEscrow {
   numberOfPeriod: bigint
   totalClaimedAmount: bigint
   cancelledAt: bigint
+  /** 0: nobody can cancel; 1 the creator, 2 the recipient, 3 either. */
+  cancelMode: number
 }
 
 const addressAt = (data: ReadonlyUint8Array, offset: number) =>
@@ -69,7 +74,18 @@ export function decodeVestingEscrow(data: ReadonlyUint8Array): VestingEscrow | u
     numberOfPeriod: u64(data, 176),
     totalClaimedAmount: u64(data, 184),
     cancelledAt: u64(data, 200),
+    cancelMode: data[138]!,
   }
+}
+
+/**
+ * When a vesting escrow first releases any of what it holds (unix seconds): the LP it holds starts to
+ * leave then, so that is when a trader must count it unlocked — not when the last period vests.
+ */
+export function firstRelease(escrow: VestingEscrow): number {
+  if (escrow.cliffUnlockAmount > 0n || escrow.frequency === 0n || escrow.amountPerPeriod === 0n)
+    return escrow.cliffUnlockAmount > 0n ? Number(escrow.cliffTime) : vestingEnd(escrow)
+  return Number(escrow.cliffTime + escrow.frequency)
 }
 
 /** When a vesting escrow has released everything (unix seconds). */
@@ -96,8 +112,11 @@ export function lockOf(
     return { program: 'meteora_lock_escrow', permanent: true, unlocksAt: null }
   if (ownerAccount.owner === JUPITER_LOCK_PROGRAM_ADDRESS) {
     const escrow = decodeVestingEscrow(ownerAccount.data)
-    // A cancelled escrow released what it held; an account of another kind is not a lock we can date.
-    if (escrow?.cancelledAt === 0n) return { program: 'jupiter_lock', permanent: false, unlocksAt: vestingEnd(escrow) }
+    // A cancelled escrow released what it held, and one its creator or recipient may cancel holds
+    // nothing for good: neither is a lock (its LP counts as a wallet's). An account of another kind is
+    // not a lock we can date.
+    if (escrow?.cancelledAt === 0n && escrow.cancelMode === 0)
+      return { program: 'jupiter_lock', permanent: false, unlocksAt: firstRelease(escrow) }
     return escrow ? undefined : { program: 'jupiter_lock', permanent: false, unlocksAt: null }
   }
   return undefined

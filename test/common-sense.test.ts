@@ -20,6 +20,7 @@ import { TOKEN_PROGRAM_ADDRESS } from '../src/onchain/programs.ts'
 import { type Sent, send } from './support/app.ts'
 import { liveService } from './support/live.ts'
 import { scanRequest, waivedService } from './support/service.ts'
+import { CLEAN_BATTERY } from './support/battery.ts'
 import { ledgerKeyOf, paymentHeader, usdcOf } from './support/x402.ts'
 
 // Common sense as a test suite (issue 28): a verdict a trader would laugh at is a bug. Properties over
@@ -630,25 +631,7 @@ describe('monotonicity', () => {
   })
 
   test('a capped or gated battery is never sized: a suggestion buys nothing a finding holds down', () => {
-    const clean: Battery = {
-      quick: { grade: 'A', score: 95 },
-      market: { signal: 'BULLISH', token_health: 'ACTIVE', volatility: 'LOW', liquidity_usd: 1_000_000 },
-      deep: {
-        grade: 'A',
-        score: 95,
-        data_quality: 'FULL',
-        recommendation: 'CONSIDER',
-        is_honeypot: false,
-        previous_rugs: false,
-      },
-      exit: {
-        size_usdc: 50,
-        sellable: true,
-        expected_return_usdc: 49.9,
-        exit_price_impact_pct: 0.1,
-        exit_rating: 'CLEAN',
-      },
-    }
+    const clean = CLEAN_BATTERY
     const risky = fc.record({
       capped: fc.subarray(['FREEZE_AUTHORITY_LIVE', 'CORE_NOT_READ', 'IMPERSONATES_ASSET']),
       rating: fc.constantFrom('CLEAN' as const, 'COSTLY' as const, 'PUNITIVE' as const, 'BLOCKED' as const),

@@ -108,6 +108,7 @@ const CLI_SHOWS: Shows = {
   exit_check: {
     expected_return_usdc: [/^ {2}returns +(.+)$/m],
     exit_price_impact_pct: [/^ {2}price impact +(.+)$/m],
+    exit_loss_pct: [/^ {2}lost on exit +(.+)$/m],
     route_count: [/^ {2}route legs +(.+)$/m],
     transfer_fee_bps: [/^ {2}transfer fee +(.+)$/m],
     transfer_fee_can_rise: [/^ {2}transfer fee +(.+)$/m],

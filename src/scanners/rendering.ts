@@ -28,7 +28,7 @@ export const MEMBER_FACTS = {
     lp_burned: ['pools'],
     lp_model: ['pools'],
     lp_status: ['pools'],
-    liquidity_lock_status: ['pools'],
+    liquidity_lock_status: ['pools', 'lp_locks'],
     launch_anomaly: ['market'],
   },
   market_intel: {
@@ -76,6 +76,7 @@ export const MEMBER_FACTS = {
   exit_check: {
     expected_return_usdc: ['sell_quote'],
     exit_price_impact_pct: ['sell_quote'],
+    exit_loss_pct: ['sell_quote'],
     route_count: ['sell_quote'],
     transfer_fee_bps: ['mint'],
     transfer_fee_can_rise: ['mint'],

@@ -1,20 +1,9 @@
 import { describe, expect, test } from 'bun:test'
+import { CLEAN_BATTERY } from '../../test/support/battery.ts'
 import { APPETITES, type Battery, citedFactors, decide, gatesOf, tradePlan } from './rules.ts'
 
 /** A clean, liquid, well-graded token: every part of the battery answered. */
-const clean: Battery = {
-  quick: { grade: 'A', score: 95 },
-  market: { signal: 'BULLISH', token_health: 'ACTIVE', volatility: 'LOW', liquidity_usd: 1_000_000 },
-  deep: {
-    grade: 'A',
-    score: 95,
-    data_quality: 'FULL',
-    recommendation: 'CONSIDER',
-    is_honeypot: false,
-    previous_rugs: false,
-  },
-  exit: { size_usdc: 50, sellable: true, expected_return_usdc: 49.5, exit_price_impact_pct: 0.4, exit_rating: 'CLEAN' },
-}
+const clean = CLEAN_BATTERY
 const balanced = APPETITES.balanced
 const decision = (battery: Battery, radar = 50, budget = 100, liquidity: number | null = 1_000_000) =>
   decide(battery, citedFactors(battery, radar), balanced, budget, liquidity)

@@ -1,8 +1,5 @@
-import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, expect, test } from 'bun:test'
 import pino from 'pino'
-import { createSigner, wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch'
-import { readFileSync } from 'node:fs'
-import { base58Encode } from '../sandbox/chain/base58.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
@@ -12,6 +9,7 @@ import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/core/server.ts'
 import { usdcOf } from './support/x402.ts'
 import { eventually } from './support/eventually.ts'
+import { describeWithV1, v1Payer } from './support/v1-client.ts'
 
 // Regression tests of money defects found by adversarial testing (docs/payments.md, "Invariants"): the
 // whole service on the sandbox over HTTP, a real facilitator, balances read from the chain.
@@ -46,29 +44,9 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {},
     body: JSON.stringify(body),
   })
 
-/** The v1 client (x402-fetch 1.2.0) as the demo buyer, recording every X-PAYMENT it sends. */
-async function recordingV1Client() {
-  const sent: string[] = []
-  const recording = ((input: string | URL | Request, init?: RequestInit) => {
-    const payment = new Headers(init?.headers).get('x-payment')
-    if (payment) sent.push(payment)
-    return fetch(input, init)
-  }) as typeof fetch
-  const secret = base58Encode(
-    Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]),
-  )
-  const signer = await createSigner('solana-devnet', secret)
-  return {
-    fetch: wrapFetchWithPaymentV1(recording, signer, 1_000_000n, undefined, {
-      svmConfig: { rpcUrl: urls.rpc },
-    }) as typeof fetch,
-    sent,
-  }
-}
-
-describe('a credit redeems only the call it paid for', () => {
+describeWithV1('a credit redeems only the call it paid for', () => {
   test('a quick-scan payment credited after a lost settlement answer buys that quick scan once, never a deep dive or another token', async () => {
-    const v1 = await recordingV1Client()
+    const v1 = await v1Payer(sandbox)
     const quickBody = { token_address: mintOf('blue-chip') }
     const before = await treasury()
     // The facilitator settles but answers after the service stopped waiting: the result is withheld.
@@ -103,7 +81,7 @@ describe('a credit redeems only the call it paid for', () => {
   })
 })
 
-describe('a facilitator that does not answer is an outage, found fast', () => {
+describeWithV1('a facilitator that does not answer is an outage, found fast', () => {
   test.each([
     ['/scan/quick', 5_000],
     ['/market/intel', 10_000],
@@ -111,7 +89,7 @@ describe('a facilitator that does not answer is an outage, found fast', () => {
   ])(
     "%s: a hung /verify answers 503 FACILITATOR_UNAVAILABLE inside the route's deadline (%p ms), asking once",
     async (path, deadlineMs) => {
-      const v1 = await recordingV1Client()
+      const v1 = await v1Payer(sandbox)
       // A facilitator that accepts the connection and never answers (as one stopped with SIGSTOP).
       sandbox.faults.set('facilitator', '/verify', { kind: 'slow', delayMs: 60_000 })
       const asked = sandbox.faults.countOf('facilitator:/verify')
@@ -143,7 +121,7 @@ describe('a facilitator that does not answer is an outage, found fast', () => {
     await (other.payments as PaymentGate).start()
     const server = startServer(createApp(other), other)
     try {
-      const v1 = await recordingV1Client()
+      const v1 = await v1Payer(sandbox)
       const before = await treasury()
       const response = await v1.fetch(`${server.url}/scan/quick`, {
         method: 'POST',
@@ -160,11 +138,11 @@ describe('a facilitator that does not answer is an outage, found fast', () => {
   })
 })
 
-describe('money that moved is never lost (issue 27), over HTTP with the v1 client', () => {
+describeWithV1('money that moved is never lost (issue 27), over HTTP with the v1 client', () => {
   const quickBody = () => ({ token_address: mintOf('blue-chip') })
 
   test("the v1 scheme's RPC fails its status check after sending (it answers transaction_failed, naming no transaction): withheld, found on chain, collected once", async () => {
-    const v1 = await recordingV1Client()
+    const v1 = await v1Payer(sandbox)
     const before = await treasury()
     sandbox.faults.set('facilitator-rpc', 'getSignatureStatuses', { kind: 'server_error' })
     const withheld = await post('/scan/quick', quickBody(), {}, v1.fetch)
@@ -187,7 +165,7 @@ describe('money that moved is never lost (issue 27), over HTTP with the v1 clien
   })
 
   test('a payment without a memo, left pending, then its payer buried under 500 dust transfers: found, and collected once', async () => {
-    const v1 = await recordingV1Client()
+    const v1 = await v1Payer(sandbox)
     const before = await treasury()
     sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
     expect((await post('/scan/quick', quickBody(), {}, v1.fetch)).status).toBe(402)

@@ -1,10 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import pino from 'pino'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { createSigner, wrapFetchWithPayment as wrapFetchWithPaymentV1 } from 'x402-fetch'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { base58Encode } from '../sandbox/chain/base58.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/core/config.ts'
 import { closeContext, createContext } from '../src/context.ts'
@@ -14,12 +11,13 @@ import type { PaymentGate } from '../src/payments/gate.ts'
 import { liveService, sandboxContext } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 import { eventually } from './support/eventually.ts'
+import { testWithV1, v1Payer } from './support/v1-client.ts'
 
 // The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback. (What is no token is
 // refused on every token-scoped route, never charged: test/common-sense.test.ts.)
 const { sandbox, running } = await liveService()
 
-const { x402: offers, urls } = sandbox.file
+const { x402: offers } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
 // The official v2 client paying as the demo buyer, as `npm run pay` does.
 const { client, payer } = await demoPayer(sandbox.file, 'solana')
@@ -103,12 +101,8 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
     expect(await sandbox.evm.usdcBalance(offers.base.pay_to as `0x${string}`)).toBe(payToBefore + 20_000n)
   })
 
-  test('the v1 client (x402-fetch 1.2.0, SVM signer) pays the market intel from the 402 body', async () => {
-    const secret = base58Encode(
-      Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]),
-    )
-    const signer = await createSigner('solana-devnet', secret)
-    const v1Fetch = wrapFetchWithPaymentV1(fetch, signer, 1_000_000n, undefined, { svmConfig: { rpcUrl: urls.rpc } })
+  testWithV1('the v1 client (x402-fetch 1.2.0, SVM signer) pays the market intel from the 402 body', async () => {
+    const { fetch: v1Fetch } = await v1Payer(sandbox)
     const payToBefore = await usdcOf(sandbox, offers.solana.pay_to)
     const response = await v1Fetch(`${running.url}/market/intel`, {
       method: 'POST',

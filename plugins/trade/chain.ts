@@ -3,8 +3,9 @@
  * timeouts, retries, breaker, counting): balances, block height, blockhash validity, simulation,
  * sending and confirmation.
  */
-import type { Address, Base64EncodedWireTransaction, Blockhash, Rpc, Signature, SolanaRpcApi } from '@solana/kit'
+import type { Address, Base64EncodedWireTransaction, Blockhash, Rpc, SolanaRpcApi } from '@solana/kit'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
+import { confirmedStatus } from '../../src/onchain/signature-status.ts'
 
 /** SOL kept back when selling SOL: rent for the wrapped-SOL and output token accounts, and the fee. */
 export const SOL_RESERVE_LAMPORTS = 5_000_000n
@@ -105,10 +106,7 @@ export async function confirm(
 
 /** The signature's outcome once confirmed (or failed), else undefined. */
 export async function status(rpc: Rpc<SolanaRpcApi>, signature: string): Promise<Landing | undefined> {
-  const { value } = await rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send()
-  const found = value[0]
-  if (!found || (found.confirmationStatus !== 'confirmed' && found.confirmationStatus !== 'finalized')) return undefined
-  return found.err
-    ? { kind: 'failed', slot: Number(found.slot), err: found.err }
-    : { kind: 'confirmed', slot: Number(found.slot) }
+  const found = await confirmedStatus(rpc, signature)
+  if (!found) return undefined
+  return found.err ? { kind: 'failed', slot: found.slot, err: found.err } : { kind: 'confirmed', slot: found.slot }
 }

@@ -24,6 +24,7 @@ import {
   type SolanaRpcApi,
 } from '@solana/kit'
 import { bigintSafe } from '../onchain/bigint-json.ts'
+import { confirmedStatus } from '../onchain/signature-status.ts'
 import { MEMO_PROGRAM_ADDRESS, MEMO_V1_PROGRAM_ADDRESS } from '../onchain/programs.ts'
 import { Type } from '@sinclair/typebox'
 import { decodeFunctionResult, encodeFunctionData, pad, toEventSelector, type Hex } from 'viem'
@@ -369,12 +370,8 @@ export class SettlementChecker {
    */
   async #status(transaction: string, evidence: Extract<Evidence, { chain: 'svm' }>): Promise<Outcome | undefined> {
     if (!this.#solana || !SIGNATURE.test(transaction)) return undefined
-    const { value } = await this.#solana
-      .getSignatureStatuses([transaction as Signature], { searchTransactionHistory: true })
-      .send()
-    const found = value[0]
-    if (!found || (found.confirmationStatus !== 'confirmed' && found.confirmationStatus !== 'finalized'))
-      return undefined
+    const found = await confirmedStatus(this.#solana, transaction)
+    if (!found) return undefined
     const tx = await this.#transaction(transaction)
     // Not readable yet from the node answering (it lags the status service): asked again later.
     if (!tx?.transaction.signatures.includes(evidence.signature as Signature)) return undefined

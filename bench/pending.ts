@@ -9,23 +9,15 @@
  *
  *   npm run bench -- pending [--dust 500,5000] [--latency 100]
  */
-import pino from 'pino'
-import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { FacilitatorClient } from '../src/payments/facilitator.ts'
-import { PaymentGate } from '../src/payments/gate.ts'
-import { readPayment } from '../src/payments/payment-header.ts'
-import { paymentKey } from '../src/payments/payment-key.ts'
 import { runPaid } from '../src/payments/http.ts'
-import { paymentRails } from '../src/payments/rails.ts'
 import { SettlementChecker } from '../src/payments/settlement-check.ts'
 import { RPC_PROVIDERS } from '../src/sources/rpc-providers.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
 import { CallMeter } from '../src/sources/upstream.ts'
-import { openSqliteStore } from '../src/store/index.ts'
-import { usdcOf } from '../test/support/x402.ts'
+import { paidCall, payFor, payingRails, sandboxGate } from '../test/support/gate.ts'
+import { ledgerKeyOf } from '../test/support/x402.ts'
 
 export async function run(args: string[]): Promise<void> {
   const listOption = (name: string, fallback: string) => {
@@ -35,17 +27,7 @@ export async function run(args: string[]): Promise<void> {
   const dusts = listOption('dust', '500,5000')
   const latencies = [0, ...listOption('latency', '100')]
   const sandbox = await startSandbox(ephemeralSandboxOptions())
-  const { client, payer } = await demoPayer(sandbox.file, 'solana')
-  const paidCall = (headers: Record<string, string>) => ({
-    headers: new Headers(headers),
-    url: 'http://127.0.0.1:8402/scan/quick',
-    resource: 'POST /scan/quick',
-    requestHash: 'bench',
-    description: 'quick scan',
-    amount: '20000',
-    requestId: `bench-${crypto.randomUUID()}`,
-  })
-  const treasury = () => usdcOf(sandbox, sandbox.file.x402.solana.pay_to)
+  const rail = (await payingRails(sandbox)).find((paying) => paying.name === 'solana')!
   const rpcCalls = () =>
     ['getSignaturesForAddress', 'getTransaction', 'getSignatureStatuses', 'isBlockhashValid'].map((method) =>
       sandbox.faults.countOf(`rpc:${method}`),
@@ -57,29 +39,21 @@ export async function run(args: string[]): Promise<void> {
   console.log('\nadded ms   dust  passes  resolve ms  getSignaturesForAddress  getTransaction  other')
   for (const latency of latencies)
     for (const dust of dusts) {
-      const store = openSqliteStore(':memory:')
-      const gate = new PaymentGate({
-        rails: paymentRails(loadConfig(sandbox.serviceSettings)),
-        ledger: store.ledger,
-        facilitator: new FacilitatorClient({ url: sandbox.file.urls.facilitator, settleTimeoutMs: 300 }),
-        logger: pino({ level: 'silent' }),
+      const { gate, store, close } = await sandboxGate(sandbox, {
+        facilitator: { settleTimeoutMs: 300 },
         checker: new SettlementChecker({
           solana: new SolanaSource({ url: sandbox.file.urls.rpc, provider: RPC_PROVIDERS.public }).rpc(new CallMeter()),
         }),
       })
-      await gate.start()
-      const challenge = gate.challenge(paidCall({}), 'payment required')
-      const required = JSON.parse(Buffer.from(challenge.header, 'base64').toString())
-      const header = Buffer.from(JSON.stringify(await client.createPaymentPayload(required))).toString('base64')
-      const read = readPayment(new Headers({ 'x-payment': header }))
-      if (read.kind !== 'payment' || read.payment.x402Version !== 2) throw new Error('unreadable payment')
-      const key = paymentKey(read.payment, read.payment.accepted.network)!
-      const settledBefore = await treasury()
+      const header = await payFor(gate, rail)
+      const key = ledgerKeyOf(header)
+      const settledBefore = await rail.treasury()
       sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 700 })
       await runPaid(gate, paidCall({ 'x-payment': header }), async () => ({ status: 200, body: {} }))
-      for (let waited = 0; (await treasury()) === settledBefore && waited < 10_000; waited += 100) await Bun.sleep(100)
+      for (let waited = 0; (await rail.treasury()) === settledBefore && waited < 10_000; waited += 100)
+        await Bun.sleep(100)
       sandbox.faults.clear()
-      await sandbox.world.faucet.dust(payer, dust)
+      await sandbox.world.faucet.dust(rail.payer, dust)
       for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
 
       sandbox.faults.latencyMs = latency
@@ -97,8 +71,7 @@ export async function run(args: string[]): Promise<void> {
       console.log(
         `${String(latency).padStart(8)} ${String(dust).padStart(6)} ${String(passes).padStart(7)} ${took.toFixed(0).padStart(11)} ${String(signatures! - signatures0!).padStart(24)} ${String(transactions! - transactions0!).padStart(15)} ${String(statuses! - statuses0! + blockhash! - blockhash0!).padStart(6)}${state === 'credited' ? '' : `  (${state})`}`,
       )
-      await gate.stop()
-      await store.close()
+      await close()
     }
   await sandbox.stop()
 }

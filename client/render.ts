@@ -64,6 +64,11 @@ interface Finding {
   hard_fail?: boolean
 }
 
+/** The end of a scanner's view: what decided it (the deciding findings first), then the answer's summary. */
+function decided(style: Style, findings: Finding[], summary: string): string[] {
+  return [paint(style, 'What decided it', 'bold'), ...findingLines(style, findings), '', summary]
+}
+
 /**
  * The findings that decided the verdict, one line each with its severity coloured: the risks, in the
  * answer's order (the service puts the deciding ones first: hard fails, grade ceilings, severity,
@@ -153,10 +158,7 @@ export function renderQuickScan(style: Style, scan: QuickScan): string {
     `  LP               ${known('lp_status', () => lpText(scan))}`,
     ...(scope ? ['', paint(style, `  ${scope}`, 'dim')] : []),
     '',
-    paint(style, 'What decided it', 'bold'),
-    ...findingLines(style, scan.factors),
-    '',
-    scan.summary,
+    ...decided(style, scan.factors, scan.summary),
   ].join('\n')
 }
 
@@ -171,10 +173,7 @@ export function renderMarketIntel(style: Style, intel: MarketIntel & { token_add
       // The market was read and lists no pair: not a market source that failed.
       `${paint(style, ' NO MARKET ', 'bold', 'inverse', 'red')}  ${noMarket.detail} · ${quality(style, { ...intel, missing_fields: intel.missing_fields.filter((name) => name !== 'market') })}`,
       '',
-      paint(style, 'What decided it', 'bold'),
-      ...findingLines(style, intel.factors),
-      '',
-      intel.market_summary,
+      ...decided(style, intel.factors, intel.market_summary),
     ].join('\n')
   // No price read: the NEUTRAL signal is a placeholder, not a reading.
   const signal =
@@ -203,10 +202,7 @@ export function renderMarketIntel(style: Style, intel: MarketIntel & { token_add
     `  volume 24 h  ${known('volume_24h_usd', () => usd(intel.volume_24h_usd))}   liquidity ${known('liquidity_usd', () => usd(intel.liquidity_usd))}`,
     `  pressure     ${known('buy_pressure', () => `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`)}${unmeasured(intel, 'market_intel', 'buy_sell_ratio') ? '' : ` (${intel.buy_sell_ratio} buys per sell)`}`,
     '',
-    paint(style, 'What decided it', 'bold'),
-    ...findingLines(style, intel.factors),
-    '',
-    intel.market_summary,
+    ...decided(style, intel.factors, intel.market_summary),
   ].join('\n')
 }
 

@@ -1,5 +1,5 @@
 /**
- * What a launchpad radar costs to read the day's index (src/feeds/launchpad/radar.ts, readIndex): an
+ * What a launchpad radar costs to read the day's index (plugins/launch-radar/service.ts, readIndex): an
  * index of `--curves` curves with `--trades` trades each (SQLite), read cold, read again with nothing
  * changed, and read after a tenth of the curves traded once more. Prints milliseconds per read (the
  * event loop is busy for about that long: SQLite answers synchronously).
@@ -8,7 +8,7 @@
  */
 import { Database } from 'bun:sqlite'
 import type { ServiceContext } from '../src/context.ts'
-import { readIndex } from '../src/feeds/launchpad/radar.ts'
+import { readIndex } from '../src/launchpad-index/reading.ts'
 import type { TradeEvent } from '../src/onchain/pump-events.ts'
 import { type IndexedEvent, sqliteLaunches } from '../src/store/launches.ts'
 import { numberOption } from './load.ts'

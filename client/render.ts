@@ -32,7 +32,7 @@ import {
   type RenderedAnswer,
   scopeLine,
   unmeasured,
-} from '../src/scanners/rendering.ts'
+} from '../src/rendering/answer-prose.ts'
 
 export interface Style {
   color: boolean

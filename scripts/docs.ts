@@ -4,12 +4,12 @@
  * is stale.
  */
 import { join } from 'node:path'
-import { recommendationTable } from '../src/scanners/deep-dive/recommendation.ts'
+import { recommendationTable } from '../plugins/deep-dive/recommendation.ts'
 import { rejectionTable } from '../plugins/trade/rejections.ts'
 import { configTable } from '../src/core/config.ts'
 import { errorTable } from '../src/core/errors.ts'
 import { issuerTable } from '../src/onchain/issuers.ts'
-import { exclusionTable, findingsTable, riskGroupTable, signalCatalogue } from '../src/pipeline/docs.ts'
+import { exclusionTable, findingsTable, riskGroupTable, signalCatalogue } from './signal-docs.ts'
 import { verdictTable } from './verdicts.ts'
 import { toolTable } from '../plugins/mcp/tools.ts'
 import { renderSkill, SKILL_FILE_ORIGIN } from '../plugins/discovery/skill.ts'

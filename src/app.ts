@@ -1,19 +1,12 @@
 import { Elysia, type AnyElysia } from 'elysia'
 import { deepDive, manifest as deepDiveManifest } from '../plugins/deep-dive/index.ts'
 import { discovery, manifest as discoveryManifest } from '../plugins/discovery/index.ts'
-import {
-  crossCheckManifest,
-  exitCheckPlugin,
-  exitCrossCheckPlugin,
-  manifest as exitCheckManifest,
-} from '../plugins/exit-check/index.ts'
-import {
-  graduationRadarManifest,
-  launchpadPlugin,
-  launchRadarManifest,
-  momentumManifest,
-  smartMoneyManifest,
-} from '../plugins/launchpad/index.ts'
+import { exitCheckPlugin, manifest as exitCheckManifest } from '../plugins/exit-check/index.ts'
+import { exitCrossCheckPlugin, manifest as crossCheckManifest } from '../plugins/exit-cross-check/index.ts'
+import { launchRadarPlugin, manifest as launchRadarManifest } from '../plugins/launch-radar/index.ts'
+import { graduationRadarPlugin, manifest as graduationRadarManifest } from '../plugins/graduation-radar/index.ts'
+import { graduationMomentumPlugin, manifest as momentumManifest } from '../plugins/graduation-momentum/index.ts'
+import { smartMoneyPlugin, manifest as smartMoneyManifest } from '../plugins/smart-money/index.ts'
 import { marketIntel, manifest as marketIntelManifest } from '../plugins/market-intel/index.ts'
 import { mcp, manifest as mcpManifest } from '../plugins/mcp/index.ts'
 import { quickScan, manifest as quickScanManifest } from '../plugins/quick-scan/index.ts'
@@ -24,7 +17,8 @@ import { walletIntelPlugin, manifest as walletIntelManifest } from '../plugins/w
 import { web, manifest as webManifest } from '../plugins/web/index.ts'
 import { metricsPlugin, manifest as metricsManifest } from '../plugins/metrics/index.ts'
 import { tradeSuggestPlugin, manifest as tradeSuggestManifest } from '../plugins/trade-suggest/index.ts'
-import { newsPulsePlugin, newsWrittenPlugin, pulseManifest, writtenManifest } from '../plugins/news/index.ts'
+import { newsPulsePlugin, manifest as pulseManifest } from '../plugins/news-pulse/index.ts'
+import { newsWrittenPlugin, manifest as writtenManifest } from '../plugins/news-written/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './core/index.ts'
 import { frontDoor, type Service } from './core/front-door.ts'
@@ -84,7 +78,10 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
     .use(trendingPlugin(ctx))
     .use(signalRadarPlugin(ctx))
     .use(walletIntelPlugin(ctx))
-    .use(launchpadPlugin(ctx))
+    .use(launchRadarPlugin(ctx))
+    .use(graduationRadarPlugin(ctx))
+    .use(graduationMomentumPlugin(ctx))
+    .use(smartMoneyPlugin(ctx))
     .use(newsPulsePlugin(ctx))
     .use(newsWrittenPlugin(ctx))
     .use(tradeSuggestPlugin(ctx))
@@ -94,6 +91,7 @@ export function createApp(ctx: ServiceContext, options: AppOptions = {}): Servic
   for (const plugin of options.plugins ?? []) app.use(plugin)
   checkRoutesMatchManifests(app, ctx.registry)
   ctx.registry.checkPaymentsMounted()
+  ctx.registry.checkDependencies()
   service = frontDoor(ctx, app)
   return service
 }

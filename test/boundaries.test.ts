@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import type { PluginManifest } from '../src/core/manifest.ts'
 
 // The dependency rules of docs/architecture.md, read from the import statements themselves.
 const ROOT = join(import.meta.dir, '..')
@@ -21,6 +22,23 @@ function importsOf(file: string): string[] {
 
 /** The top folder of a path under `area` (`signals/honeypot/index.ts` → `honeypot`). */
 const folderIn = (area: string, path: string) => (path.startsWith(`${area}/`) ? path.split('/')[1] : undefined)
+
+/** The folders under plugins/. */
+const pluginFolders = () =>
+  readdirSync(join(ROOT, 'plugins'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+
+/** The manifests a plugin folder's manifest.ts exports; undefined for a folder without one (acp). */
+async function manifestsOf(folder: string): Promise<PluginManifest[] | undefined> {
+  const path = join(ROOT, 'plugins', folder, 'manifest.ts')
+  if (!existsSync(path)) return undefined
+  const module = (await import(path)) as Record<string, unknown>
+  return Object.values(module).filter(
+    (value): value is PluginManifest =>
+      typeof value === 'object' && value !== null && 'name' in value && 'routes' in value,
+  )
+}
 
 describe('dependency boundaries', () => {
   test("a signal is a leaf: no file under signals/ imports another signal's folder", () => {
@@ -54,16 +72,30 @@ describe('dependency boundaries', () => {
     expect(untested.map((entry) => entry.name)).toEqual([])
   })
 
-  test('no plugin imports another plugin', () => {
-    const crossings = files('plugins').flatMap((file) => {
-      const own = folderIn('plugins', file)
-      return importsOf(file)
-        .filter((target) => {
-          const other = folderIn('plugins', target)
-          return other !== undefined && other !== own
-        })
-        .map((target) => `${file} → ${target}`)
-    })
+  test('a plugin folder declares one manifest, named after the folder', async () => {
+    const wrong: string[] = []
+    for (const folder of pluginFolders()) {
+      const manifests = await manifestsOf(folder)
+      if (manifests === undefined) continue
+      if (manifests.length !== 1 || manifests[0]!.name !== folder)
+        wrong.push(`plugins/${folder}: ${manifests.map((manifest) => manifest.name).join(', ') || 'none'}`)
+    }
+    expect(wrong).toEqual([])
+  })
+
+  test("a plugin uses another's service or schemas only when its manifest declares dependsOn, and nothing else of it", async () => {
+    const crossings: string[] = []
+    for (const file of files('plugins')) {
+      const own = folderIn('plugins', file)!
+      const declared = (await manifestsOf(own))?.flatMap((manifest) => manifest.dependsOn ?? []) ?? []
+      for (const target of importsOf(file)) {
+        const other = folderIn('plugins', target)
+        if (other === undefined || other === own) continue
+        const part = target.split('/').slice(2).join('/')
+        if (!declared.includes(other) || !['service.ts', 'schemas.ts'].includes(part))
+          crossings.push(`${file} → ${target}`)
+      }
+    }
     expect(crossings).toEqual([])
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { CROSS_CHECK_DEADLINE_MS } from '../plugins/exit-check/index.ts'
+import { CROSS_CHECK_DEADLINE_MS } from '../plugins/exit-cross-check/index.ts'
 import { scannerService } from './support/scanner-service.ts'
 import { scanRequest } from './support/service.ts'
 

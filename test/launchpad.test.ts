@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { LAUNCHPAD_DEADLINE_MS, MOMENTUM_DEADLINE_MS } from '../plugins/launchpad/index.ts'
+import { MOMENTUM_DEADLINE_MS } from '../plugins/graduation-momentum/index.ts'
+import { LAUNCH_RADAR_DEADLINE_MS } from '../plugins/launch-radar/index.ts'
 import { createApp } from '../src/app.ts'
-import { startLaunchIngester } from '../src/launchpad/index.ts'
+import { startLaunchIngester } from '../src/launchpad-index/index.ts'
 import { SMART_WALLETS, type TickerCoin } from '../sandbox/ticker.ts'
 import { launchpadService } from './support/launchpad-service.ts'
 import { eventually } from './support/eventually.ts'
@@ -194,7 +195,7 @@ describe('the ingester', () => {
     expect(status).toBe(200)
     expect(body).toMatchObject({ data_quality: 'LIMITED', items: [], index: { ingesting: false, state: 'off' } })
     expect(body.missing_fields).toContain('launch_index')
-    expect(ms).toBeLessThan(LAUNCHPAD_DEADLINE_MS + 500)
+    expect(ms).toBeLessThan(LAUNCH_RADAR_DEADLINE_MS + 500)
   })
 
   test('bad input: an unknown stage or preset, a limit over 50, progress over 100', async () => {

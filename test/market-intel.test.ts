@@ -3,7 +3,7 @@ import { PriceHistory } from '../sandbox/market/prices.ts'
 import { trade } from '../sandbox/scenarios/kit.ts'
 import type { Pool } from '../sandbox/world/pool-book.ts'
 import { NATIVE_MINT } from '../sandbox/world/swap.ts'
-import { SIGNAL_SUBTYPES } from '../src/scanners/market-intel/subtypes.ts'
+import { SIGNAL_SUBTYPES } from '../plugins/market-intel/subtypes.ts'
 import largeTransactions from '../signals/large-transactions/index.ts'
 import { scannerService } from './support/scanner-service.ts'
 

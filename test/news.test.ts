@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { ModelClient, ModelError } from '../src/llm/client.ts'
-import { BriefOutput } from '../src/news/writing.ts'
+import { ModelClient, ModelError } from '../src/sources/llm.ts'
+import { BriefOutput } from '../plugins/news-written/writing.ts'
 import { CallMeter } from '../src/sources/upstream.ts'
 import { SANDBOX_LLM_KEY, SANDBOX_MODEL } from '../sandbox/model/server.ts'
 import { scannerService } from './support/scanner-service.ts'

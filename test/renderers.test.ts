@@ -3,7 +3,7 @@ import { renderDeepDive, renderExitCheck, renderMarketIntel, renderQuickScan } f
 import { answerText } from '../plugins/mcp/text.ts'
 import { compareFactors } from '../src/pipeline/order.ts'
 import type { Factor } from '../src/pipeline/signal.ts'
-import { SCOPE } from '../src/scanners/quick-scan/build.ts'
+import { SCOPE } from '../plugins/quick-scan/service.ts'
 import {
   MEMBER_FACTS,
   type MemberOf,
@@ -12,7 +12,7 @@ import {
   scopeLine,
   unmeasured,
   unmeasuredMembers,
-} from '../src/scanners/rendering.ts'
+} from '../src/rendering/answer-prose.ts'
 import type { SandboxServer } from '../sandbox/faults.ts'
 import { scannerService } from './support/scanner-service.ts'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { type MemberOf, scopeLine, unmeasured } from '../src/scanners/rendering.ts'
+import { type MemberOf, scopeLine, unmeasured } from '../src/rendering/answer-prose.ts'
 import { testApp } from './support/app.ts'
 import { artifactPath, chromiumPath, describeWithBrowser } from './support/browser.ts'
 import { liveService } from './support/live.ts'

@@ -17,7 +17,7 @@ import {
   type RenderedAnswer,
   scopeLine,
   unmeasured,
-} from '../src/scanners/rendering.ts'
+} from '../src/rendering/answer-prose.ts'
 import type { PageConfig } from '../plugins/web/page.ts'
 import { connectEvm, connectSolana, type Discovered, discoverWallets } from './wallets.ts'
 

@@ -1,6 +1,6 @@
 import { defineScanner } from '../../src/core/scanner.ts'
 import { DEEP_DIVE_POLICY } from '../../src/pipeline/policies.ts'
-import { deepDiveAnswer } from '../../src/scanners/deep-dive/build.ts'
+import { deepDiveAnswer } from './service.ts'
 import { manifest } from './manifest.ts'
 
 export { manifest }

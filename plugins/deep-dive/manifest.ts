@@ -1,6 +1,6 @@
 import { defineManifest } from '../../src/core/manifest.ts'
 import { TokenRequest } from '../../src/core/schemas.ts'
-import { DeepDiveResult } from '../../src/scanners/deep-dive/schemas.ts'
+import { DeepDiveResult } from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'deep-dive',

@@ -1,6 +1,6 @@
 import { defineScanner } from '../../src/core/scanner.ts'
 import { MARKET_INTEL_POLICY } from '../../src/pipeline/policies.ts'
-import { marketIntelAnswer } from '../../src/scanners/market-intel/build.ts'
+import { marketIntelAnswer } from './service.ts'
 import { manifest } from './manifest.ts'
 
 export { manifest }

@@ -1,6 +1,6 @@
 import { defineManifest } from '../../src/core/manifest.ts'
 import { TokenRequest } from '../../src/core/schemas.ts'
-import { MarketIntelResult } from '../../src/scanners/market-intel/schemas.ts'
+import { MarketIntelResult } from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'market-intel',

@@ -2,9 +2,9 @@
  * The words beside a tool's JSON answer (its second text content): what an agent, or the person it
  * reports to, must not miss — the verdict in a sentence, the deciding findings in the answer's order,
  * the members that were not measured (their placeholders are not values) and what the scan did not
- * examine. From the same table the CLI and the web card read (src/scanners/rendering.ts).
+ * examine. From the same table the CLI and the web card read (src/rendering/answer-prose.ts).
  */
-import { type RenderedAnswer, scopeLine, unmeasuredMembers } from '../../src/scanners/rendering.ts'
+import { type RenderedAnswer, scopeLine, unmeasuredMembers } from '../../src/rendering/answer-prose.ts'
 
 /** The routes whose answers' members the table knows, by route key. */
 const KINDS: Readonly<Record<string, RenderedAnswer>> = {

@@ -1,6 +1,6 @@
 import { defineScanner } from '../../src/core/scanner.ts'
 import { QUICK_SCAN_DEADLINE_MS, QUICK_SCAN_POLICY } from '../../src/pipeline/policies.ts'
-import { quickScanAnswer } from '../../src/scanners/quick-scan/build.ts'
+import { quickScanAnswer } from './service.ts'
 import { manifest } from './manifest.ts'
 
 export { manifest, QUICK_SCAN_DEADLINE_MS }

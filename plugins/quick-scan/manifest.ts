@@ -1,6 +1,6 @@
 import { defineManifest } from '../../src/core/manifest.ts'
 import { TokenRequest } from '../../src/core/schemas.ts'
-import { QuickScanResult } from '../../src/scanners/quick-scan/schemas.ts'
+import { QuickScanResult } from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'quick-scan',

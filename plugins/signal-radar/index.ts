@@ -1,6 +1,6 @@
 import { defineFeed } from '../../src/core/feed.ts'
 import { manifest } from './manifest.ts'
-import { signalRadar } from '../../src/feeds/signal-radar/radar.ts'
+import { signalRadar } from './service.ts'
 
 export { manifest }
 

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
-import { FeedLimit, FocusToken } from '../../src/feeds/feed.ts'
+import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
 import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
-import { RADAR_LIMIT, MIN_SIGNALS, RadarResult } from '../../src/feeds/signal-radar/schemas.ts'
+import { RADAR_LIMIT, MIN_SIGNALS, RadarResult } from './schemas.ts'
 
-export * from '../../src/feeds/signal-radar/schemas.ts'
+export * from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'signal-radar',

@@ -2,13 +2,13 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { arrivalOf } from '../../src/core/request.ts'
 import { routeOptions } from '../../src/core/route-options.ts'
-import { type SuggestRequest, suggestTrade } from '../../src/suggest/suggest.ts'
+import { type SuggestRequest, suggestTrade } from './service.ts'
 import { manifest } from './manifest.ts'
 
 export { manifest }
 
 /**
- * `POST /trade/suggest` (0.60 USD): one trade idea, checked by every scanner. Off without JUPITER_URL
+ * `POST /trade/suggest`: one trade idea, checked by every scanner. Off without JUPITER_URL
  * (the signal radar and the exit's quotes) or SOLANA_RPC_URL (every scan's facts).
  */
 export function tradeSuggestPlugin(ctx: ServiceContext) {

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
 import { SchemaVersion } from '../../src/core/schemas.ts'
-import { ExitCheckResult } from '../../src/exit/schemas.ts'
+import { ExitCheckResult } from '../exit-check/schemas.ts'
 import { DataQuality, Grade, Nullable, NullableNumber } from '../../src/pipeline/schemas.ts'
-import { ACTIONS, GATES, RISK_APPETITES } from '../../src/suggest/rules.ts'
-import { BUDGET_USD, SUGGEST_SOURCES } from '../../src/suggest/suggest.ts'
+import { ACTIONS, GATES, RISK_APPETITES } from './rules.ts'
+import { BUDGET_USD, SUGGEST_SOURCES } from './service.ts'
 import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
 
 const Literals = (values: readonly string[], description?: string) =>
@@ -149,6 +149,7 @@ export const SuggestResult = Type.Object(
 
 export const manifest = defineManifest({
   name: 'trade-suggest',
+  dependsOn: ['market-intel', 'deep-dive', 'exit-check', 'signal-radar', 'launch-radar'],
   routes: {
     suggest: {
       method: 'POST',

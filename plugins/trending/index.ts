@@ -1,6 +1,6 @@
 import { defineFeed } from '../../src/core/feed.ts'
 import { manifest } from './manifest.ts'
-import { trendingFeed } from './trending.ts'
+import { trendingFeed } from './service.ts'
 
 export { manifest }
 

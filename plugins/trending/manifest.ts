@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/core/manifest.ts'
-import { FeedLimit, FeedRank, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed.ts'
+import { FeedLimit, FeedRank, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed-answer.ts'
 import { EXCLUSIONS } from '../../src/feeds/rankings.ts'
 import { NullableNumber } from '../../src/pipeline/schemas.ts'
 import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'

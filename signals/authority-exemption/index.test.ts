@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { normaliseExtensions } from '../../src/facts/mint.ts'
 import type { MintFact } from '../../src/facts/types.ts'
-import { issuerEntry, run, tokenList } from '../../src/pipeline/derive/test-facts.ts'
+import { issuerEntry, run, tokenList } from '../../test/support/facts/index.ts'
 import authorityExemption from './index.ts'
 
 const MINTER = 'Mint3r1111111111111111111111111111111111111'

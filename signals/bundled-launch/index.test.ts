@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { base, buy, launch, runOn as run } from '../../src/pipeline/derive/launch-test-facts.ts'
+import { base, buy, launch, runOn as run } from '../../test/support/facts/launch.ts'
 import bundledLaunch from './index.ts'
 
 describe('bundled-launch', () => {

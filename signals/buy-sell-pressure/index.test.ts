@@ -10,7 +10,7 @@ import {
   trades,
   unmeasuredOf,
   NOW,
-} from '../../src/pipeline/derive/test-facts.ts'
+} from '../../test/support/facts/index.ts'
 import pressure from './index.ts'
 
 const HOUR = 3_600

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { Severity } from '../../src/pipeline/signal.ts'
 import type { HolderAccount, HolderKind, HoldersFact } from '../../src/facts/types.ts'
-import { codesOf, run } from '../../src/pipeline/derive/test-facts.ts'
+import { codesOf, run } from '../../test/support/facts/index.ts'
 import holderConcentration from './index.ts'
 
 const SUPPLY = 1_000_000_000n

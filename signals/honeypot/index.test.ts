@@ -1,4 +1,4 @@
-import { issuerEntry, tokenList } from '../../src/pipeline/derive/test-facts.ts'
+import { issuerEntry, tokenList } from '../../test/support/facts/index.ts'
 import { describe, expect, test } from 'bun:test'
 import { normaliseExtensions } from '../../src/facts/mint.ts'
 import type { Facts, MintExtensions, MintFact } from '../../src/facts/types.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { identityKey, lookalikeKeys } from '../../src/facts/known-assets.ts'
 import type { KnownAsset, KnownAssetsFact, MetadataFact } from '../../src/facts/types.ts'
-import { codesOf, issuerEntry, MINT, run, tokenList } from '../../src/pipeline/derive/test-facts.ts'
+import { codesOf, issuerEntry, MINT, run, tokenList } from '../../test/support/facts/index.ts'
 import impersonation from './index.ts'
 
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'

@@ -9,7 +9,7 @@ import {
   swap,
   trades,
   unmeasuredOf,
-} from '../../src/pipeline/derive/test-facts.ts'
+} from '../../test/support/facts/index.ts'
 import type { SwapRecord } from '../../src/facts/types.ts'
 import largeTransactions from './index.ts'
 

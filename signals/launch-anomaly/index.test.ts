@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { Factor } from '../../src/pipeline/signal.ts'
 import type { DexPair } from '../../src/sources/dexscreener.ts'
-import { DAY, HOUR, market, MINT, NOW, pair, run } from '../../src/pipeline/derive/test-facts.ts'
+import { DAY, HOUR, market, MINT, NOW, pair, run } from '../../test/support/facts/index.ts'
 import launchAnomaly from './index.ts'
 
 /** A pair whose pool opened `ageS` seconds before NOW (pairCreatedAt is in milliseconds). */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { Severity } from '../../src/pipeline/signal.ts'
-import { market, pair, run } from '../../src/pipeline/derive/test-facts.ts'
+import { market, pair, run } from '../../test/support/facts/index.ts'
 import type { DexPair } from '../../src/sources/dexscreener.ts'
 import liquidity from './index.ts'
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { Severity } from '../../src/pipeline/signal.ts'
 import type { LaunchpadFact, LpLocksFact, PoolFact } from '../../src/facts/types.ts'
-import { DAY, NOW, POOL, poolFact, run } from '../../src/pipeline/derive/test-facts.ts'
+import { DAY, NOW, POOL, poolFact, run } from '../../test/support/facts/index.ts'
 import lpStatus from './index.ts'
 
 const CURVE = 'Curve1111111111111111111111111111111111111'

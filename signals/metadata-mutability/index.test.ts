@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { MetadataFact } from '../../src/facts/types.ts'
 import type { Factor } from '../../src/pipeline/signal.ts'
-import { MINT, NOW, run } from '../../src/pipeline/derive/test-facts.ts'
+import { MINT, NOW, run } from '../../test/support/facts/index.ts'
 import metadataMutability from './index.ts'
 
 const UPDATER = 'Upd11111111111111111111111111111111111111111'

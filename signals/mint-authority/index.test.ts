@@ -1,4 +1,4 @@
-import { describeAuthoritySignal } from '../../src/pipeline/derive/authority-test-facts.ts'
+import { describeAuthoritySignal } from '../../test/support/facts/authority.ts'
 import mintAuthority from './index.ts'
 
 describeAuthoritySignal({

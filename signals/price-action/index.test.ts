@@ -13,7 +13,7 @@ import {
   tokenList,
   trades,
   unmeasuredOf,
-} from '../../src/pipeline/derive/test-facts.ts'
+} from '../../test/support/facts/index.ts'
 
 const MIN = 60
 const HOUR_AGO = 60 * MIN

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { SwapRecord } from '../../src/facts/types.ts'
-import { base, buy, launch, runOn as run } from '../../src/pipeline/derive/launch-test-facts.ts'
+import { base, buy, launch, runOn as run } from '../../test/support/facts/launch.ts'
 import sniperActivity from './index.ts'
 
 describe('sniper-activity', () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { normaliseExtensions } from '../../src/facts/mint.ts'
 import type { MintExtensions, MintFact } from '../../src/facts/types.ts'
 import type { Factor, Severity } from '../../src/pipeline/signal.ts'
-import { issuerEntry, MINT, NOW, run, tokenList } from '../../src/pipeline/derive/test-facts.ts'
+import { issuerEntry, MINT, NOW, run, tokenList } from '../../test/support/facts/index.ts'
 import token2022Extensions from './index.ts'
 
 const DELEGATE = 'De1egate111111111111111111111111111111111111'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { codesOf, DAY, market, pair, run, swap, trades } from '../../src/pipeline/derive/test-facts.ts'
+import { codesOf, DAY, market, pair, run, swap, trades } from '../../test/support/facts/index.ts'
 import tokenHealth from './index.ts'
 
 const HOUR = 3_600

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { market, MINT, pair, run, SOL, swap, trades, unmeasuredOf } from '../../src/pipeline/derive/test-facts.ts'
+import { market, MINT, pair, run, SOL, swap, trades, unmeasuredOf } from '../../test/support/facts/index.ts'
 import volatility from './index.ts'
 
 const HOUR = 3_600

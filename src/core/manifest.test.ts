@@ -95,6 +95,17 @@ describe('Registry', () => {
     ).toThrow('duplicate skill id sol_quick_scan: declared by plugin:a and plugin:b')
   })
 
+  test('a dependency must be in the plugin list, mounted or switched off (checked at boot)', () => {
+    const registry = new Registry()
+    registry.register({ name: 'suggest', dependsOn: ['exit', 'radar'], routes: {} })
+    registry.register({ name: 'exit', routes: {} })
+    expect(() => registry.checkDependencies()).toThrow(
+      'plugin:suggest depends on plugin:radar, which is not in the plugin list',
+    )
+    registry.switchOff({ name: 'radar', routes: {} }, 'its source is not configured')
+    expect(() => registry.checkDependencies()).not.toThrow()
+  })
+
   test('refuses a plugin registered twice, a bad path and a bad price', () => {
     const registry = new Registry()
     registry.register({ name: 'a', routes: {} })

@@ -71,8 +71,14 @@ export interface SkillSpec {
 }
 
 export interface PluginManifest<Routes extends Record<string, RouteSpec> = Record<string, RouteSpec>> {
-  /** Feature name, the folder under plugins/. */
+  /** Feature name, the folder under plugins/ (one manifest per folder: test/boundaries.test.ts). */
   name: string
+  /**
+   * The features whose service this one uses (`plugins/<name>/service.ts`, and their schemas): each must
+   * be in the plugin list, mounted or switched off (`Registry.checkDependencies` at boot), and a plugin
+   * imports no other plugin's files beyond the ones it names here (test/boundaries.test.ts).
+   */
+  dependsOn?: readonly string[]
   skill?: SkillSpec
   routes: Routes
 }
@@ -134,6 +140,7 @@ export class Registry {
   /** `METHOD path` of the priced routes whose payment is mounted (route hooks, or a handler's hold). */
   readonly #paymentMounted = new Set<string>()
   readonly #off: { plugin: string; routes: string[]; why: string }[] = []
+  readonly #offManifests = new Map<string, PluginManifest>()
 
   /**
    * A plugin whose source is not configured: its routes are not mounted, nor advertised; the start-up log
@@ -142,11 +149,26 @@ export class Registry {
   switchOff(manifest: PluginManifest, why: string): void {
     const routes = Object.values(manifest.routes).map((spec) => `${spec.method} ${spec.path}`)
     this.#off.push({ plugin: manifest.name, routes, why })
+    this.#offManifests.set(manifest.name, manifest)
   }
 
   /** The routes switched off, each with why. */
   off(): readonly { plugin: string; routes: string[]; why: string }[] {
     return this.#off
+  }
+
+  /**
+   * Boot check (Fastify's plugin dependencies): every feature a manifest `dependsOn` is in the plugin
+   * list, mounted or switched off; the process must not start otherwise.
+   */
+  checkDependencies(): void {
+    const known = new Set([...this.#plugins.keys(), ...this.#offManifests.keys()])
+    for (const manifest of [...this.#plugins.values(), ...this.#offManifests.values()])
+      for (const dependency of manifest.dependsOn ?? [])
+        if (!known.has(dependency))
+          throw new ManifestError(
+            `plugin:${manifest.name} depends on plugin:${dependency}, which is not in the plugin list (src/app.ts)`,
+          )
   }
 
   register(manifest: PluginManifest): void {

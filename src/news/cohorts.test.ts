@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { cohortOf, coordinationOf, EcosystemAccounts, loadEcosystemAccounts } from './cohorts.ts'
-import type { Post } from './feeds.ts'
+import type { Post } from '../sources/news-posts.ts'
 
 const NOW = 1_800_000_000
 const DAY = 86_400

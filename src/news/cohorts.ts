@@ -7,7 +7,7 @@
  */
 import { referenceFiles } from '../onchain/reference-file.ts'
 import BUILTIN from './ecosystem.json'
-import type { Post } from './feeds.ts'
+import type { Post } from '../sources/news-posts.ts'
 
 export const COHORTS = ['ecosystem', 'analysts', 'degens'] as const
 export type Cohort = (typeof COHORTS)[number]

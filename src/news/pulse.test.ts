@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseFeed } from './feeds.ts'
+import { parseFeed } from '../sources/news-posts.ts'
 import { ALARM_TERMS, ALARM_WEIGHT, BEARISH_TERMS, BULLISH_TERMS, leanOf, pulseOf } from './pulse.ts'
-import { postText } from './writing.ts'
+import { postText } from '../sources/news-posts.ts'
 
 describe('a post’s lean', () => {
   test.each([

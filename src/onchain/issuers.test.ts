@@ -64,7 +64,7 @@ describe('an operator registry (ISSUER_REGISTRY)', () => {
     expect(registry.get(extra.mint)?.symbol).toBe('XYZ')
     expect(registry.get(corrected.mint)?.sources).toEqual([source])
     expect(registry.versions).toEqual([
-      'issuers.json (built in)@' + BUILTIN.version,
+      `issuers.json (built in)@${BUILTIN.version}`,
       expect.stringContaining('2026-11-25'),
     ])
   })

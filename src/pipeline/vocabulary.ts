@@ -50,7 +50,7 @@ export type RiskGroup = (typeof RISK_GROUPS)[number]
 
 /**
  * How dear the way out is (the exit check's `exit_rating`; thresholds and reasons in
- * src/exit/exit-check.ts, docs/catalogue.md): CLEAN, COSTLY, PUNITIVE (a fifth or more lost, or the route
+ * plugins/exit-check/service.ts, docs/catalogue.md): CLEAN, COSTLY, PUNITIVE (a fifth or more lost, or the route
  * cannot absorb the size), BLOCKED (not sellable).
  */
 export const EXIT_RATINGS = ['CLEAN', 'COSTLY', 'PUNITIVE', 'BLOCKED'] as const

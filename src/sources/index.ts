@@ -12,7 +12,7 @@ import { SolanaSource } from './solana-rpc.ts'
 import { NewsFeedsSource } from './news.ts'
 import { XSource } from './x.ts'
 import { type EcosystemAccounts, loadEcosystemAccounts } from '../news/cohorts.ts'
-import { ModelClient } from '../llm/client.ts'
+import { ModelClient } from './llm.ts'
 import { SERVICE_VERSION } from '../core/version.ts'
 import type { Upstream } from './upstream.ts'
 

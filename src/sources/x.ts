@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { cashtagsOf, type Post } from '../news/feeds.ts'
+import { cashtagsOf, type Post } from './news-posts.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
 import { HttpJsonSource } from './http-json.ts'
 import type { CallMeter } from './upstream.ts'

@@ -1,6 +1,6 @@
 /**
  * The launchpad index in Redis (with REDIS_URL): the same index as the SQLite one (src/store/launches.ts),
- * shared by every instance; one of them ingests (src/launchpad/coordinator.ts holds the lease), all read.
+ * shared by every instance; one of them ingests (src/launchpad-index/lease.ts holds the lease), all read.
  * Keys: `launch:seen:<signature>:<index>` (an event applied; kept two days), `launch:curve:<mint>` (a
  * hash), `launch:trades:<mint>` (a sorted set by slot; members carry a sequence so a slot's trades keep
  * their order), `launch:activity` (mints by their last activity), `launch:cursor`, `launch:status` (the

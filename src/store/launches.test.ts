@@ -75,7 +75,7 @@ describe('the launchpad index (SQLite)', () => {
   })
 })
 
-/** Trade counts: what readers compare to know whether a curve's trades changed (src/feeds/launchpad/radar.ts). */
+/** Trade counts: what readers compare to know whether a curve's trades changed (plugins/launch-radar/service.ts). */
 async function countsTrades(index: LaunchIndex) {
   const other = 'So11111111111111111111111111111111111111112'
   expect(await index.tradeCounts([MINT, other])).toEqual(new Map())

@@ -1,6 +1,6 @@
 /**
  * The launchpad index: the live pump.fun bonding curves, built from the program's events (creations,
- * trades, completions) by the ingester (src/launchpad/ingester.ts) and read by the radars. Applying an
+ * trades, completions) by the ingester (src/launchpad-index/ingester.ts) and read by the radars. Applying an
  * event twice changes nothing (each is keyed by its transaction and its place in it), so a restart
  * that re-reads events it already holds does not double count.
  */
@@ -61,7 +61,7 @@ export interface LaunchIndex {
   trades(mint: string): Promise<TradeRow[]>
   /**
    * How many trades each curve holds (a curve with none is absent). Trades are only ever added, so an
-   * unchanged count means unchanged trades: readers keep what they read (src/feeds/launchpad/radar.ts).
+   * unchanged count means unchanged trades: readers keep what they read (plugins/launch-radar/service.ts).
    */
   tradeCounts(mints: readonly string[]): Promise<Map<string, number>>
   /** The newest transaction the ingester has read (where a restart resumes). */

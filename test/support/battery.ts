@@ -1,6 +1,6 @@
-import type { Battery } from '../../src/suggest/rules.ts'
+import type { Battery } from '../../plugins/trade-suggest/rules.ts'
 
-/** A clean, liquid, well-graded token: every part of a suggestion's battery answered (src/suggest/rules.ts). */
+/** A clean, liquid, well-graded token: every part of a suggestion's battery answered (plugins/trade-suggest/rules.ts). */
 export const CLEAN_BATTERY: Battery = {
   quick: { grade: 'A', score: 95 },
   market: { signal: 'BULLISH', token_health: 'ACTIVE', volatility: 'LOW', liquidity_usd: 1_000_000 },

@@ -1,0 +1,165 @@
+import type { Static } from '@sinclair/typebox'
+import type { ServiceContext } from '../../src/context.ts'
+import { exitCheck } from '../exit-check/service.ts'
+import { createTokenContext } from '../../src/facts/index.ts'
+import { feedEnvelope, type Snapshot } from '../../src/feeds/feed-answer.ts'
+import { FILL_WINDOW_S } from '../../src/launchpad-index/curves.ts'
+import { momentumOf } from './scoring.ts'
+import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
+import { MARKET_INTEL_POLICY } from '../../src/pipeline/policies.ts'
+import { runScan } from '../../src/pipeline/scan.ts'
+import { MOMENTUM_LIMIT, MOMENTUM_MIN_PROGRESS, type MomentumItem, type MomentumResult } from './schemas.ts'
+import {
+  flagsOf,
+  gradeWithFocus,
+  graduationCandidates,
+  indexMissing,
+  NO_INDEX_SUMMARY,
+  type Read,
+  readIndex,
+} from '../../src/launchpad-index/reading.ts'
+
+type Item = Static<typeof MomentumItem>
+
+/** The exit checked for each candidate: 10 USDC, the exit check's default. */
+const EXIT_SIZE_USDC = 10
+
+export interface MomentumRequest {
+  token_address?: string
+  min_progress_pct?: number
+  limit?: number
+}
+
+/** The last FILL_WINDOW_S of a curve's trades: the share of the SOL volume that bought, and the traders. */
+function recentOf(read: Read, nowS: number): { buySharePct: number | null; traders: number } {
+  const recent = read.trades.filter((trade) => trade.at > nowS - FILL_WINDOW_S)
+  const volume = recent.reduce((sum, trade) => sum + Number(trade.solAmount), 0)
+  const bought = recent.filter((trade) => trade.isBuy).reduce((sum, trade) => sum + Number(trade.solAmount), 0)
+  return {
+    buySharePct: volume > 0 ? Math.round((bought / volume) * 10_000) / 100 : null,
+    traders: new Set(recent.map((trade) => trade.user)).size,
+  }
+}
+
+/** One candidate's enrichments, each bounded by the deadline; a failed one is named missing. */
+async function enrich(
+  ctx: ServiceContext,
+  read: Read,
+  nowS: number,
+  grade: Snapshot,
+  deadlineAt: number,
+  rank: number | null,
+): Promise<Item> {
+  const facts = createTokenContext(read.curve.mint, ctx.sources, deadlineAt)
+  const usdc = ctx.config.SOLANA_PAYMENT_ASSET ?? USDC_MINT_ADDRESS
+  try {
+    const [market, exit, developer] = await Promise.all([
+      runScan(facts, ctx.signals, MARKET_INTEL_POLICY)
+        .then((scan) => {
+          if (scan.quality.missing_fields.includes('market')) return null
+          const number = (name: string) =>
+            typeof scan.fields[name] === 'number' ? (scan.fields[name] as number) : null
+          return { priceChange5mPct: number('price_change_5m_pct'), priceChange1hPct: number('price_change_1h_pct') }
+        })
+        .catch(() => null),
+      exitCheck(facts, EXIT_SIZE_USDC, usdc)
+        .then((answer) =>
+          answer.sellable === null
+            ? null
+            : { sellable: answer.sellable, impactPct: answer.exit_price_impact_pct, rating: answer.exit_rating },
+        )
+        .catch(() => null),
+      facts
+        .fact('dev_history')
+        .then((history) => (history ? { previousRugs: history.previousRugs.length } : null))
+        .catch(() => null),
+    ])
+    const flags = flagsOf(read.reading, grade)
+    const { score, label, factors } = momentumOf({
+      reading: read.reading,
+      recent: recentOf(read, nowS),
+      market,
+      exit,
+      developer,
+      grade: grade?.grade ?? null,
+      flags,
+    })
+    return {
+      rank,
+      token_address: read.curve.mint,
+      symbol: read.curve.symbol,
+      name: read.curve.name,
+      bonding_progress_pct: read.reading.progressPct,
+      fill_rate_pct_per_min: read.reading.fillRatePctPerMin,
+      minutes_to_graduation: read.reading.minutesToGraduation,
+      momentum_score: score,
+      label,
+      cited_factors: factors,
+      components: {
+        market_intel: market ? 'answered' : 'missing',
+        exit_check: exit ? 'answered' : 'missing',
+        developer_history: developer ? 'answered' : 'missing',
+        quick_scan: grade ? 'answered' : 'missing',
+      },
+      sellable: exit?.sellable ?? null,
+      exit_rating: exit?.rating ?? null,
+      developer_previous_rugs: developer?.previousRugs ?? null,
+      flags,
+      quick_scan: grade,
+    }
+  } finally {
+    facts.close(ctx.logger)
+  }
+}
+
+/**
+ * Graduation momentum: the graduation radar's top candidates (soonest to graduate), each enriched and
+ * scored (plugins/graduation-momentum/scoring.ts), highest momentum first.
+ */
+export async function graduationMomentum(
+  ctx: ServiceContext,
+  request: MomentumRequest,
+  deadlineAt: number,
+): Promise<Static<typeof MomentumResult>> {
+  const minProgress = request.min_progress_pct ?? MOMENTUM_MIN_PROGRESS.default
+  const limit = request.limit ?? MOMENTUM_LIMIT.default
+  const missing = new Set<string>()
+  const { reads, index, nowS } = await readIndex(ctx, Math.floor(Date.now() / 1000))
+  const noFeed = indexMissing(index, missing)
+  const candidates = graduationCandidates(reads, minProgress, limit)
+  const { grades, focusRead, focusGrade } = await gradeWithFocus(
+    ctx,
+    reads,
+    candidates.map((read) => read.curve.mint),
+    request.token_address,
+    deadlineAt,
+    missing,
+  )
+  // The focus is enriched once: with the candidates when it is one, else after them.
+  const extra = focusRead && !candidates.includes(focusRead) ? [{ read: focusRead, grade: focusGrade }] : []
+  const all = [...candidates.map((read, i) => ({ read, grade: grades[i] ?? null })), ...extra]
+  const enriched = await Promise.all(all.map(({ read, grade }) => enrich(ctx, read, nowS, grade, deadlineAt, null)))
+  for (const item of enriched)
+    for (const [component, state] of Object.entries(item.components))
+      if (state === 'missing' && component !== 'quick_scan') missing.add(component)
+  const items = enriched
+    .slice(0, candidates.length)
+    .sort((a, b) => b.momentum_score - a.momentum_score)
+    .map((item, i) => ({ ...item, rank: i + 1 }))
+  const focus = focusRead
+    ? (items.find((item) => item.token_address === focusRead.curve.mint) ?? enriched.at(-1) ?? null)
+    : null
+  const top = items[0]
+  return {
+    ...feedEnvelope(missing, noFeed),
+    min_progress_pct: minProgress,
+    index,
+    items,
+    focus,
+    summary: noFeed
+      ? NO_INDEX_SUMMARY
+      : top
+        ? `${items.length} curves at ${minProgress}% or more; the most momentum: ${top.symbol || top.token_address} at ${top.momentum_score}/100 (${top.label}).`
+        : `No curve at ${minProgress}% or more is bonding now.`,
+  }
+}

@@ -1,0 +1,45 @@
+import { Type } from '@sinclair/typebox'
+import { defineManifest } from '../../src/core/manifest.ts'
+import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
+import { LAUNCH_LIMIT } from '../../src/launchpad-index/schemas.ts'
+import { GRADUATION_MIN_PROGRESS, GraduationRadarResult } from './schemas.ts'
+
+export const manifest = defineManifest({
+  name: 'graduation-radar',
+  skill: {
+    id: 'graduation_radar',
+    name: 'Solana graduation radar',
+    description:
+      'pump.fun bonding curves close to graduating: bonding progress, fill rate per minute, estimated minutes to graduation and a safety grade.',
+    tags: ['solana', 'launchpad', 'pump.fun', 'graduation'],
+    examples: ['Which pump.fun curves graduate next?', 'Curves above 80% bonded'],
+  },
+  routes: {
+    graduationRadar: {
+      method: 'POST',
+      path: '/graduation/radar',
+      summary: 'Bonding curves close to graduating, soonest first',
+      description:
+        'pump.fun curves not yet complete with at least `min_progress_pct` sold, ordered by the estimated minutes to ' +
+        'graduation at their last-10-minute fill rate: bonding progress, fill rate per minute, minutes to graduation, ' +
+        'manipulation indicators and the quick-scan grade. Answers within 8 s.',
+      price: { usd: '0.06' },
+      accounts: { token_address: 'token_mint' },
+      body: Type.Object({
+        token_address: FocusToken,
+        min_progress_pct: Type.Optional(
+          Type.Number({
+            minimum: GRADUATION_MIN_PROGRESS.min,
+            maximum: GRADUATION_MIN_PROGRESS.max,
+            default: GRADUATION_MIN_PROGRESS.default,
+            description: `Least bonding progress to list, percent (default ${GRADUATION_MIN_PROGRESS.default})`,
+          }),
+        ),
+        limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
+      }),
+      response: GraduationRadarResult,
+      rateLimit: 'scanner',
+      tags: ['catalogue'],
+    },
+  },
+})

@@ -1,0 +1,51 @@
+import { Type } from '@sinclair/typebox'
+import { defineManifest } from '../../src/core/manifest.ts'
+import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
+import { LAUNCH_LIMIT, NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
+import { LaunchRadarResult, Preset, Stage } from './schemas.ts'
+
+export const manifest = defineManifest({
+  name: 'launch-radar',
+  skill: {
+    id: 'launch_radar',
+    name: 'Solana launch radar',
+    description:
+      'Live pump.fun launches by stage (new creations, near completion) with bonding progress, market cap, manipulation indicators (bundled launch, sniper share, wash trading) and a safety grade.',
+    tags: ['solana', 'launchpad', 'pump.fun', 'risk'],
+    examples: [
+      'What is launching on pump.fun right now, and is it safe?',
+      'Show new pump.fun coins with the safe preset',
+    ],
+  },
+  routes: {
+    launchRadar: {
+      method: 'POST',
+      path: '/launch/radar',
+      summary: 'Live launchpad tokens by stage, with manipulation indicators and a grade',
+      description:
+        'pump.fun coins followed live from the program’s events: new creations and curves near completion, each with ' +
+        'bonding progress, market cap, traders, fill rate, manipulation indicators (bundled launch, sniper share, ' +
+        'round-trip volume, creator sold) and its quick-scan grade; presets `safe` and `strict` leave the risky ones out. ' +
+        'With `token_address`, that coin is read whatever the filters. Answers within 8 s.',
+      price: { usd: '0.05' },
+      accounts: { token_address: 'token_mint' },
+      body: Type.Object({
+        token_address: FocusToken,
+        stage: Stage,
+        preset: Preset,
+        new_within_minutes: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            maximum: NEW_WITHIN_MIN.max,
+            default: NEW_WITHIN_MIN.default,
+            description: `What counts as a new creation: created within this many minutes, 1 to ${NEW_WITHIN_MIN.max} (default ${NEW_WITHIN_MIN.default})`,
+          }),
+        ),
+        limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
+      }),
+      response: LaunchRadarResult,
+      rateLimit: 'scanner',
+      tags: ['catalogue'],
+    },
+  },
+})

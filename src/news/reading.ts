@@ -1,0 +1,94 @@
+import type { Static } from '@sinclair/typebox'
+import type { ServiceContext } from '../context.ts'
+import { SCHEMA_VERSION } from '../core/version.ts'
+import { feedQuality } from '../feeds/feed-answer.ts'
+import { CallMeter } from '../sources/upstream.ts'
+import { gatherPosts, type Gathered, resolveSubject, type Subject } from './gather.ts'
+import { ALARM_WEIGHT, type Pulse } from './pulse.ts'
+import { type NewsRequest, WINDOW_HOURS } from './schemas.ts'
+
+// What every /news answer reads first: the subject, the posts about it, and the envelope they share.
+
+export type NewsBody = Static<typeof NewsRequest>
+
+/** When each step of a /news answer must be done, epoch ms. */
+export interface NewsDeadlines {
+  /** The subject resolved and the posts read. */
+  readAt: number
+  /** The written text (and, for the report, the deep dive) in. */
+  answerAt: number
+}
+
+/** Retry-After for a model that could not answer. */
+export const RETRY_AFTER_S = 10
+
+export interface Read {
+  meter: CallMeter
+  missing: Set<string>
+  subject: Subject
+  gathered: Gathered
+}
+
+export async function read(ctx: ServiceContext, body: NewsBody, readAt: number): Promise<Read> {
+  const meter = new CallMeter()
+  const missing = new Set<string>()
+  const subject = await resolveSubject(body.symbol ?? '', ctx.sources.jupiter, meter, readAt, missing)
+  const gathered = await gatherPosts(
+    ctx.sources,
+    subject,
+    body.window_hours ?? WINDOW_HOURS.default,
+    meter,
+    readAt,
+    missing,
+  )
+  return { meter, missing, subject, gathered }
+}
+
+export function envelope({ missing, subject, gathered }: Read) {
+  const noneRead = gathered.sources.every((source) => !source.read)
+  return {
+    schema_version: SCHEMA_VERSION,
+    data_quality: feedQuality(missing, noneRead),
+    missing_fields: [...missing],
+    generated_at: new Date().toISOString(),
+    subject,
+    window: gathered.window,
+    sources: gathered.sources,
+  }
+}
+
+export const label = (subject: Subject) =>
+  subject.scope === 'market' ? 'The market' : (subject.symbol ?? subject.mint ?? subject.query)
+
+export const tally = ({ top_terms: _terms, ...counts }: Pulse) => counts
+
+export function pulseSummary(read: Read, pulse: Pulse): string {
+  const { subject, gathered } = read
+  const ambiguous = subject.ambiguous
+    ? ` (${subject.candidates.length} listed tokens share the ticker; read as ${subject.mint})`
+    : ''
+  // No source answered: the posts were not counted, which is not "no posts".
+  if (gathered.sources.length > 0 && gathered.sources.every((source) => !source.read))
+    return `${label(subject)}${ambiguous}: not measured — no news source could be read.`
+  if (pulse.posts === 0) return `${label(subject)}${ambiguous}: no posts in the last ${gathered.window.hours} h.`
+  // Why fewer bearish posts can lean it bearish: each alarm outweighs ALARM_WEIGHT hype posts.
+  const alarms =
+    pulse.alarms > 0
+      ? ` ${pulse.alarms} of them raise alarms (rug, scam, hack, warning…), each weighing as ${ALARM_WEIGHT} posts.`
+      : ''
+  return `${label(subject)}${ambiguous}: ${pulse.signal} — ${pulse.bull} bullish, ${pulse.bear} bearish, ${pulse.neutral} neutral of ${pulse.posts} posts in the last ${gathered.window.hours} h.${alarms}`
+}
+
+/** Every /news route reads its subject and posts within 6 s of the request's arrival. */
+export const NEWS_READ_MS = 6_000
+/** And answers within (ms from arrival): the pulse 8 s, the brief 20 s, the cohorts 25 s, the report 40 s. */
+export const NEWS_ANSWER_MS = { pulse: 7_500, brief: 19_500, pulsePlus: 24_500, report: 39_500 } as const
+
+export const deadlinesOf = (arrival: number, answerMs: number): NewsDeadlines => {
+  return { readAt: arrival + NEWS_READ_MS, answerAt: arrival + answerMs }
+}
+
+/** The sources the /news routes read; none configured = the routes are off. */
+export const hasPosts = (ctx: ServiceContext) => ctx.sources.news !== undefined || ctx.sources.x !== undefined
+export const NO_POSTS =
+  'neither NEWS_FEEDS nor X_API_URL with X_BEARER_TOKEN is set: the /news routes read posts from them'

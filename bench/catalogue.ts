@@ -10,7 +10,7 @@
 import pino from 'pino'
 import { createApp } from '../src/app.ts'
 import { createContext } from '../src/context.ts'
-import { loadConfig } from '../src/core/config.ts'
+import { loadConfig } from '../src/settings.ts'
 import { startLaunchIngester } from '../src/launchpad-index/index.ts'
 import { openStore } from '../src/store/index.ts'
 import { startSandbox } from '../sandbox/index.ts'

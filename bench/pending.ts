@@ -11,7 +11,7 @@
  */
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { runPaid } from '../src/payments/http.ts'
+import { runPaid } from '../src/http/payment-adapter.ts'
 import { SettlementChecker } from '../src/payments/settlement-check.ts'
 import { RPC_PROVIDERS } from '../src/sources/rpc-providers.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'

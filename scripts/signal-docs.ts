@@ -1,7 +1,7 @@
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { SignalRegistry } from '../src/pipeline/registry.ts'
 import type { FindingSpec, ScannerId } from '../src/pipeline/signal.ts'
-import { RISK_GROUPS } from '../src/pipeline/vocabulary.ts'
+import { RISK_GROUPS } from '../src/kernel/vocabulary.ts'
 
 // The scoring tables of docs/, generated from the signal registry (scripts/docs.ts writes them).
 

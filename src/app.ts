@@ -20,9 +20,9 @@ import { tradeSuggestPlugin, manifest as tradeSuggestManifest } from '../plugins
 import { newsPulsePlugin, manifest as pulseManifest } from '../plugins/news-pulse/index.ts'
 import { newsWrittenPlugin, manifest as writtenManifest } from '../plugins/news-written/index.ts'
 import type { ServiceContext } from './context.ts'
-import { core } from './core/index.ts'
-import { frontDoor, type Service } from './core/front-door.ts'
-import { ManifestError, type Registry } from './core/manifest.ts'
+import { core } from './http/core-plugin.ts'
+import { frontDoor, type Service } from './http/front-door.ts'
+import { ManifestError, type Registry } from './kernel/manifest.ts'
 
 /**
  * The manifests of the plugins below, as one list: the client SDK derives every route's input and output
@@ -58,7 +58,7 @@ export interface AppOptions {
 }
 
 /**
- * The service: its front door (src/core/front-door.ts), then the framework app — the core, then every
+ * The service: its front door (src/http/front-door.ts), then the framework app — the core, then every
  * feature plugin in a literal `.use()` chain (static imports, so `bun build --compile` embeds them and
  * types flow). Each plugin registers its manifest when it is constructed; a duplicate route or skill id
  * throws ManifestError here, before anything listens.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
-import type { PluginManifest } from '../src/core/manifest.ts'
+import type { PluginManifest } from '../src/kernel/manifest.ts'
 
 // The dependency rules of docs/architecture.md, read from the import statements themselves.
 const ROOT = join(import.meta.dir, '..')
@@ -100,7 +100,7 @@ describe('dependency boundaries', () => {
   })
 
   test('services, facts, sources and signals never import Elysia (only the HTTP edge does)', () => {
-    const edge = new Set(['src/core', 'src/payments/http.ts', 'src/app.ts', 'src/main.ts'])
+    const edge = new Set(['src/http', 'src/app.ts', 'src/main.ts'])
     const offenders = [...files('src'), ...files('signals')].filter((file) => {
       if ([...edge].some((allowed) => file === allowed || file.startsWith(`${allowed}/`))) return false
       if (file.endsWith('.test.ts')) return false

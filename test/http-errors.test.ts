@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { ERROR_CATALOGUE } from '../src/core/errors.ts'
-import { MAX_BODY_BYTES } from '../src/core/body.ts'
+import { ERROR_CATALOGUE } from '../src/kernel/errors.ts'
+import { MAX_BODY_BYTES } from '../src/http/body.ts'
 import { send, testApp, VALID_MINT } from './support/app.ts'
 import { eventually } from './support/eventually.ts'
 import { testWithRedis, startRedis } from './support/redis.ts'

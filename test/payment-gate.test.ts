@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import pino from 'pino'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { loadConfig } from '../src/core/config.ts'
+import { loadConfig } from '../src/settings.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import { eventually } from './support/eventually.ts'
 import { STALE_OPEN_MS } from '../src/payments/recovery.ts'
@@ -10,7 +10,7 @@ import { PaymentGate } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
 import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
 import { describeWithRedis, startRedis } from './support/redis.ts'
-import { holdCall, runPaid } from '../src/payments/http.ts'
+import { holdCall, runPaid } from '../src/http/payment-adapter.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 const { gate, close } = await sandboxGate(sandbox)

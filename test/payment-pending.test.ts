@@ -7,7 +7,7 @@ import { HttpJsonSource } from '../src/sources/http-json.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
 import { CallMeter } from '../src/sources/upstream.ts'
 import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
-import { runPaid } from '../src/payments/http.ts'
+import { runPaid } from '../src/http/payment-adapter.ts'
 import { eventually } from './support/eventually.ts'
 import { ledgerKeyOf } from './support/x402.ts'
 

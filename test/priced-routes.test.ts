@@ -10,7 +10,7 @@ import {
 } from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { demoPayer } from '../sandbox/demo-client.ts'
-import { usdToAtomicUsdc } from '../src/core/manifest.ts'
+import { usdToAtomicUsdc } from '../src/kernel/manifest.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 

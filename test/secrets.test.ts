@@ -10,9 +10,9 @@ import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { createContext } from '../src/context.ts'
-import { loadConfig } from '../src/core/config.ts'
-import { requestIdMixin } from '../src/core/request-scope.ts'
-import { startServer } from '../src/core/server.ts'
+import { loadConfig } from '../src/settings.ts'
+import { requestIdMixin } from '../src/kernel/request-scope.ts'
+import { startServer } from '../src/http/server.ts'
 import type { PaymentGate } from '../src/payments/gate.ts'
 
 // No secret ever shows: a full run of the service at debug level — paid calls, refusals, errors,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../src/app.ts'
-import { startServer } from '../src/core/server.ts'
+import { startServer } from '../src/http/server.ts'
 import { fixturePlugin } from './fixtures/fixture-plugin.ts'
 import { testContext, VALID_MINT } from './support/app.ts'
 

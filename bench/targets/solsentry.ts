@@ -3,10 +3,10 @@
 // a sandbox by the ordinary settings in the environment. Logs go to stdout as in production; the
 // bench discards them. Prints "READY <url>" on stderr.
 import { createApp } from '../../src/app.ts'
-import { loadConfig } from '../../src/core/config.ts'
+import { loadConfig } from '../../src/settings.ts'
 import { createContext } from '../../src/context.ts'
 import { PaymentGate } from '../../src/payments/gate.ts'
-import { startServer } from '../../src/core/server.ts'
+import { startServer } from '../../src/http/server.ts'
 import { fixturePlugin } from '../../test/fixtures/fixture-plugin.ts'
 import { WAIVED_PAYMENTS } from '../../test/support/payments.ts'
 

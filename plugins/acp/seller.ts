@@ -1,7 +1,8 @@
 import { Value } from '@sinclair/typebox/value'
 import type { ServiceContext } from '../../src/context.ts'
-import type { Service } from '../../src/core/front-door.ts'
-import { addressProblem, priceInWords, type RegisteredRoute, usdToAtomicUsdc } from '../../src/core/manifest.ts'
+import type { Service } from '../../src/http/front-door.ts'
+import { priceInWords, type RegisteredRoute, usdToAtomicUsdc } from '../../src/kernel/manifest.ts'
+import { addressProblem } from '../../src/onchain/address.ts'
 import { markEscrowed } from '../../src/payments/escrow.ts'
 import type { AcpJob, AcpMarket, AcpOffering } from './market.ts'
 

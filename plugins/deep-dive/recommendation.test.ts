@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { GRADES } from '../../src/pipeline/vocabulary.ts'
+import { GRADES } from '../../src/kernel/vocabulary.ts'
 import { type RecommendationInput, recommend } from './recommendation.ts'
 
 /** How favourable an action is to a buyer: a worse grade must never move up this scale. */

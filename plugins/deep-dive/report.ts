@@ -1,13 +1,13 @@
 import type { ScanResult } from '../../src/pipeline/scan.ts'
 import type { Factor } from '../../src/pipeline/signal.ts'
-import { PERMANENT_LOCK_DAYS } from '../../src/pipeline/vocabulary.ts'
+import { PERMANENT_LOCK_DAYS } from '../../src/kernel/vocabulary.ts'
 import {
   type MemberOf,
   measuredOr,
   NOT_MEASURED_TEXT as NOT_MEASURED,
   unmeasured,
 } from '../../src/rendering/answer-prose.ts'
-import type { DeepDiveAnswer } from './service.ts'
+import type { DeepDiveAnswer } from './schemas.ts'
 
 /**
  * The deep dive's `full_risk_report`: paragraphs a person can read — verdict, contract, liquidity,

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../src/pipeline/schemas.ts'
 import {
   DEV_WALLET_SOURCES,
@@ -8,13 +8,13 @@ import {
   RISK_GROUPS,
   PERMANENT_LOCK_DAYS,
   type RiskGroup,
-} from '../../src/pipeline/vocabulary.ts'
+} from '../../src/kernel/vocabulary.ts'
 
 /** The levels of `risk_breakdown` and `sniper_activity` (spec §2.4). */
 export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const
 export const RiskLevel = Enum(RISK_LEVELS)
 
-/** The risk groups of `risk_breakdown`, in the spec's order (src/pipeline/vocabulary.ts). */
+/** The risk groups of `risk_breakdown`, in the spec's order (src/kernel/vocabulary.ts). */
 export { RISK_GROUPS, type RiskGroup }
 
 export const RiskBreakdown = Type.Object(
@@ -181,3 +181,6 @@ export const DeepDiveResult = Type.Object({
   recommendation: Recommendation,
   full_risk_report: Type.String(),
 })
+
+/** A deep dive's answer, as its schema types it. */
+export type DeepDiveAnswer = Static<typeof DeepDiveResult>

@@ -2,13 +2,15 @@ import type { Static } from '@sinclair/typebox'
 import { cappingFactors } from '../../src/pipeline/grade.ts'
 import type { ScanResult } from '../../src/pipeline/scan.ts'
 import type { Signal } from '../../src/pipeline/signal.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
+import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
 import { recommend } from './recommendation.ts'
 import { fullRiskReport } from './report.ts'
-import { RISK_GROUPS, type DeepDiveResult, type KeyDriver, type RiskGroup, type RISK_LEVELS } from './schemas.ts'
+import type { DeepDiveAnswer } from './schemas.ts'
+
+export type { DeepDiveAnswer }
+import { RISK_GROUPS, type KeyDriver, type RiskGroup, type RISK_LEVELS } from './schemas.ts'
 
 type Level = (typeof RISK_LEVELS)[number]
-export type DeepDiveAnswer = Static<typeof DeepDiveResult>
 
 /** Where a signal that declares no risk group (a third-party one) counts: contract risk. */
 const DEFAULT_GROUP: RiskGroup = 'contract_risk'

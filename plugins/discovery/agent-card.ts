@@ -1,6 +1,6 @@
 import type { AgentCard as A2aAgentCard } from '@a2a-js/sdk'
-import type { Registry } from '../../src/core/manifest.ts'
-import { SERVICE_VERSION } from '../../src/core/version.ts'
+import type { Registry } from '../../src/kernel/manifest.ts'
+import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 
 /** What the service is, in one paragraph: the agent cards, /llms.txt and the skill file say it. */
 export const SERVICE_DESCRIPTION =

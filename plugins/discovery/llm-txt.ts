@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
-import { ERROR_CATALOGUE } from '../../src/core/errors.ts'
-import { callOrderLines, routeErrors, type Registry } from '../../src/core/manifest.ts'
-import { SERVICE_VERSION } from '../../src/core/version.ts'
+import { ERROR_CATALOGUE } from '../../src/kernel/errors.ts'
+import { callOrderLines, routeErrors, type Registry } from '../../src/kernel/manifest.ts'
+import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 import { HTTP_PAYMENT, READING, TRADES } from './guide.ts'
 
 /** Renders the plain-text catalogue served at /llm.txt from the registered manifests. */

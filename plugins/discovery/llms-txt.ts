@@ -1,4 +1,4 @@
-import { priceInWords, type Registry } from '../../src/core/manifest.ts'
+import { priceInWords, type Registry } from '../../src/kernel/manifest.ts'
 import { SERVICE_DESCRIPTION } from './agent-card.ts'
 
 /**

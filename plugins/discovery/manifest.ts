@@ -1,4 +1,4 @@
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 import { A2aAgentCard, AgentCard, HealthResponse, OpenApiDocument, PlainText, X402Manifest } from './schemas.ts'
 
 export const manifest = defineManifest({

@@ -1,6 +1,6 @@
 import { RPC_PROVIDER_NAMES } from '../../src/sources/rpc-providers.ts'
 import { Type } from '@sinclair/typebox'
-import { SchemaVersion } from '../../src/core/schemas.ts'
+import { SchemaVersion } from '../../src/kernel/schemas.ts'
 
 const ComponentState = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')])
 

@@ -1,4 +1,4 @@
-import { callOrderLines, priceInWords, type Registry } from '../../src/core/manifest.ts'
+import { callOrderLines, priceInWords, type Registry } from '../../src/kernel/manifest.ts'
 import { HTTP_PAYMENT, MCP_PAYMENT, READING, TRADES } from './guide.ts'
 
 /** The base URL the skill file in the repository names (the service serves it with its own origin). */

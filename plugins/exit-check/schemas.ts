@@ -1,8 +1,8 @@
 /** The exit check's answer and its bounds (POST /exit/check; read by the cross-check and graduation momentum). */
 import { Type } from '@sinclair/typebox'
-import { SchemaVersion } from '../../src/core/schemas.ts'
+import { SchemaVersion } from '../../src/kernel/schemas.ts'
 import { DataQuality, NullableEnum } from '../../src/pipeline/schemas.ts'
-import { EXIT_RATINGS } from '../../src/pipeline/vocabulary.ts'
+import { EXIT_RATINGS } from '../../src/kernel/vocabulary.ts'
 
 /** The size a check sells when the request names none, and its bounds (USDC). */
 export const EXIT_SIZE_USDC = { default: 10, min: 0.01, max: 1_000_000 } as const

@@ -5,7 +5,7 @@ import type { TokenContext } from '../../src/facts/context.ts'
 import type { MintFact } from '../../src/facts/types.ts'
 import type { JupiterQuote } from '../../src/sources/jupiter.ts'
 import { UpstreamError } from '../../src/sources/upstream.ts'
-import type { ExitRating } from '../../src/pipeline/vocabulary.ts'
+import type { ExitRating } from '../../src/kernel/vocabulary.ts'
 import type { ExitCheckResult } from './schemas.ts'
 
 type Answer = Static<typeof ExitCheckResult>

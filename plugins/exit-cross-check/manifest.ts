@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
-import { SolanaAddress } from '../../src/core/schemas.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
+import { SolanaAddress } from '../../src/onchain/address.ts'
 import { ExitSize } from '../exit-check/schemas.ts'
 import { ExitCrossCheckResult, HOME_CHAIN_NAMES } from './schemas.ts'
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { SchemaVersion } from '../../src/core/schemas.ts'
+import { SchemaVersion } from '../../src/kernel/schemas.ts'
 import { DataQuality, NullableNumber } from '../../src/pipeline/schemas.ts'
 import { ExitCheckResult } from '../exit-check/schemas.ts'
 

@@ -5,7 +5,7 @@
  * history, the quick scan's grade). Every point is a cited factor; a component that did not answer adds
  * nothing and is named. Hard limits cap the score whatever the momentum.
  */
-import type { ExitRating } from '../../src/pipeline/vocabulary.ts'
+import type { ExitRating } from '../../src/kernel/vocabulary.ts'
 import type { CurveReading } from '../../src/launchpad-index/curves.ts'
 
 export const MOMENTUM_LABELS = ['HOT', 'HEATING', 'COOLING', 'FLAT'] as const

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
 import { LAUNCH_LIMIT, NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
 import { LaunchRadarResult, Preset, Stage } from './schemas.ts'

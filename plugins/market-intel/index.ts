@@ -1,4 +1,4 @@
-import { defineScanner } from '../../src/core/scanner.ts'
+import { defineScanner } from '../../src/http/define-scanner.ts'
 import { MARKET_INTEL_POLICY } from '../../src/pipeline/policies.ts'
 import { marketIntelAnswer } from './service.ts'
 import { manifest } from './manifest.ts'

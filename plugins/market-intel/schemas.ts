@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { Enum, envelope, FactorItem, Nullable } from '../../src/pipeline/schemas.ts'
-import { LEVELS, MARKET_SIGNALS } from '../../src/pipeline/vocabulary.ts'
+import { LEVELS, MARKET_SIGNALS } from '../../src/kernel/vocabulary.ts'
 import buySellPressure from '../../signals/buy-sell-pressure/index.ts'
 import largeTransactions from '../../signals/large-transactions/index.ts'
 import tokenHealth from '../../signals/token-health/index.ts'

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type { ScanResult } from '../../src/pipeline/scan.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
+import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
 import { type MemberOf, measuredOr, NOT_MEASURED_TEXT } from '../../src/rendering/answer-prose.ts'
 import type { MarketIntelResult } from './schemas.ts'
 import { SIGNAL_SUBTYPES, subtypeOf } from './subtypes.ts'

@@ -4,7 +4,7 @@
  * docs/scoring/market-intel.md read it.
  */
 
-import type { MarketSignal } from '../../src/pipeline/vocabulary.ts'
+import type { MarketSignal } from '../../src/kernel/vocabulary.ts'
 
 export type { MarketSignal }
 

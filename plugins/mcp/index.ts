@@ -3,10 +3,10 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
-import { callOrderLines } from '../../src/core/manifest.ts'
-import { metaOf, publicOrigin, type SocketServer } from '../../src/core/request.ts'
-import { routeOptions } from '../../src/core/route-options.ts'
-import { SERVICE_VERSION } from '../../src/core/version.ts'
+import { callOrderLines } from '../../src/kernel/manifest.ts'
+import { metaOf, publicOrigin, type SocketServer } from '../../src/http/request.ts'
+import { routeOptions } from '../../src/http/route-options.ts'
+import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 import { manifest } from './manifest.ts'
 
 export { manifest }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 
 /** A JSON-RPC 2.0 message (MCP's wire format): its members are MCP's, see modelcontextprotocol.io. */
 const JsonRpcMessage = (description: string) =>

@@ -11,9 +11,9 @@
  * words in `content[1]` (text.ts): the deciding findings, the members not measured, the scope.
  */
 import { type TSchema, Type } from '@sinclair/typebox'
-import { ERROR_CODES } from '../../src/core/errors.ts'
-import { priceInWords, type RegisteredRoute, type Registry } from '../../src/core/manifest.ts'
-import { ErrorBodySchema } from '../../src/core/schemas.ts'
+import { ERROR_CODES } from '../../src/kernel/errors.ts'
+import { priceInWords, type RegisteredRoute, type Registry } from '../../src/kernel/manifest.ts'
+import { ErrorBodySchema } from '../../src/kernel/schemas.ts'
 import { PaymentRequiredSchema } from '../../src/payments/schemas.ts'
 import { answerText } from './text.ts'
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 
 export const manifest = defineManifest({
   name: 'metrics',

@@ -1,4 +1,4 @@
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 import { NEWS_SOURCES, NewsRequest, PulseResult } from '../../src/news/schemas.ts'
 
 export const manifest = defineManifest({

@@ -1,4 +1,4 @@
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 import { NEWS_SOURCES, NewsRequest } from '../../src/news/schemas.ts'
 import { BriefResult, PulsePlusResult, ReportResult } from './schemas.ts'
 

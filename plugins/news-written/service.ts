@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
-import { ApiError } from '../../src/core/errors.ts'
+import { ApiError } from '../../src/kernel/errors.ts'
 import { createTokenContext } from '../../src/facts/index.ts'
 import { ModelError } from '../../src/sources/llm.ts'
 import { COHORTS, coordinationOf, cohortOf, type Coordination } from '../../src/news/cohorts.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { loadEcosystemAccounts } from '../../src/news/cohorts.ts'
+import { loadEcosystemAccounts } from '../../src/onchain/ecosystem.ts'
 import type { Post } from '../../src/sources/news-posts.ts'
 import { postCheck, REDACTED, sentPosts, suspectedInjection } from './writing.ts'
 

@@ -7,7 +7,8 @@
  */
 import { Type, type TObject } from '@sinclair/typebox'
 import { cashtagsOf, type Post, postText } from '../../src/sources/news-posts.ts'
-import { type Cohort, cohortOf, type EcosystemAccounts, isFresh } from '../../src/news/cohorts.ts'
+import { type Cohort, cohortOf, isFresh } from '../../src/news/cohorts.ts'
+import type { EcosystemAccounts } from '../../src/onchain/ecosystem.ts'
 import { leanOf } from '../../src/news/pulse.ts'
 import type { Subject } from '../../src/news/gather.ts'
 

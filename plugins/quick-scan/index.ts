@@ -1,4 +1,4 @@
-import { defineScanner } from '../../src/core/scanner.ts'
+import { defineScanner } from '../../src/http/define-scanner.ts'
 import { QUICK_SCAN_DEADLINE_MS, QUICK_SCAN_POLICY } from '../../src/pipeline/policies.ts'
 import { quickScanAnswer } from './service.ts'
 import { manifest } from './manifest.ts'

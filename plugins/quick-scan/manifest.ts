@@ -1,5 +1,5 @@
-import { defineManifest } from '../../src/core/manifest.ts'
-import { TokenRequest } from '../../src/core/schemas.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
+import { TokenRequest } from '../../src/pipeline/schemas.ts'
 import { QuickScanResult } from './schemas.ts'
 
 export const manifest = defineManifest({

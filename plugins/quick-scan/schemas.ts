@@ -6,7 +6,7 @@ import {
   LP_MODELS,
   LP_STATUSES,
   PERMANENT_LOCK_DAYS,
-} from '../../src/pipeline/vocabulary.ts'
+} from '../../src/kernel/vocabulary.ts'
 
 export const LiquidityCheck = Type.Object({
   rating: Enum(LIQUIDITY_RATINGS),

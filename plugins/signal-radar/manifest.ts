@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
 import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
 import { RADAR_LIMIT, MIN_SIGNALS, RadarResult } from './schemas.ts'

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
-import { arrivalOf } from '../../src/core/request.ts'
-import { routeOptions } from '../../src/core/route-options.ts'
+import { arrivalOf } from '../../src/http/request.ts'
+import { routeOptions } from '../../src/http/route-options.ts'
 import { manifest } from './manifest.ts'
 import { smartMoney } from './service.ts'
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
 import { SMART_INTERVALS, SMART_LIMIT, SmartMoneyResult } from './schemas.ts'
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
-import { SchemaVersion } from '../../src/core/schemas.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
+import { SchemaVersion } from '../../src/kernel/schemas.ts'
 import { ExitCheckResult } from '../exit-check/schemas.ts'
 import { DataQuality, Grade, Nullable, NullableNumber } from '../../src/pipeline/schemas.ts'
 import { ACTIONS, GATES, RISK_APPETITES } from './rules.ts'

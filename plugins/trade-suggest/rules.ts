@@ -5,7 +5,7 @@
  * grade of D or F, a token that cannot be sold or whose exit is PUNITIVE, a honeypot, a serial rugger,
  * or a deep dive that says AVOID make the answer AVOID whatever the momentum.
  */
-import type { ExitRating } from '../../src/pipeline/vocabulary.ts'
+import type { ExitRating } from '../../src/kernel/vocabulary.ts'
 
 export const RISK_APPETITES = ['conservative', 'balanced', 'aggressive'] as const
 export type RiskAppetite = (typeof RISK_APPETITES)[number]

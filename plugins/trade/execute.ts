@@ -5,7 +5,7 @@
  * (outcome.ts), not HTTP.
  */
 import type { ServiceContext } from '../../src/context.ts'
-import type { GateAnswer, PaymentHold } from '../../src/payments/http.ts'
+import type { GateAnswer, PaymentHold } from '../../src/http/payment-adapter.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { blockhashValid, confirm, send, simulate, type Landing } from './chain.ts'
 import { EXECUTE_FEE, feeOf, feeOnRecord, type Fee } from './fee.ts'

@@ -4,7 +4,7 @@
  * truth about money even when the service stopped mid-settlement.
  */
 import type { ServiceContext } from '../../src/context.ts'
-import { usdToAtomicUsdc } from '../../src/core/manifest.ts'
+import { usdToAtomicUsdc } from '../../src/kernel/manifest.ts'
 import { PaymentGate } from '../../src/payments/gate.ts'
 import type { TradeJob } from './job.ts'
 import { manifest } from './manifest.ts'

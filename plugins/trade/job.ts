@@ -1,7 +1,7 @@
-import { tradeJobs } from '../../src/core/metrics.ts'
+import { tradeJobs } from '../../src/kernel/metrics.ts'
 import { encodeBase58 } from '../../src/onchain/base58.ts'
 import type { JobStore } from '../../src/store/jobs.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
+import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
 import {
   REJECTED_STATUSES,
   type JobView,

@@ -1,4 +1,4 @@
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 import { SIWX_MAX_AGE_MS } from '../../src/payments/sign-in.ts'
 import {
   CurrenciesResult,

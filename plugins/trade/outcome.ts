@@ -2,9 +2,9 @@
  * What the trade services answer, free of HTTP, and the one place it becomes HTTP (`tradeAnswer`):
  * the routes in index.ts map an outcome to a status, a body and headers.
  */
-import { ApiError, errorBody } from '../../src/core/errors.ts'
-import type { GateAnswer } from '../../src/payments/http.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
+import { ApiError, errorBody } from '../../src/kernel/errors.ts'
+import type { GateAnswer } from '../../src/http/payment-adapter.ts'
+import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
 import type { TradeJob } from './job.ts'
 import type { QuoteDetails, RiskGate, TradeStatus } from './schemas.ts'
 

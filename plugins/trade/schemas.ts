@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { ERROR_CATALOGUE } from '../../src/core/errors.ts'
-import { SchemaVersion, SolanaAddress } from '../../src/core/schemas.ts'
+import { ERROR_CATALOGUE } from '../../src/kernel/errors.ts'
+import { SchemaVersion } from '../../src/kernel/schemas.ts'
+import { SolanaAddress } from '../../src/onchain/address.ts'
 
 /** Every status a job can hold (docs/trade.md: the state machine, and spec §3's spelling B). */
 export const REJECTED_STATUSES = [

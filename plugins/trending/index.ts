@@ -1,4 +1,4 @@
-import { defineFeed } from '../../src/core/feed.ts'
+import { defineFeed } from '../../src/http/define-feed.ts'
 import { manifest } from './manifest.ts'
 import { trendingFeed } from './service.ts'
 

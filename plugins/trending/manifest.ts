@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 import { FeedLimit, FeedRank, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed-answer.ts'
 import { EXCLUSIONS } from '../../src/feeds/rankings.ts'
 import { NullableNumber } from '../../src/pipeline/schemas.ts'

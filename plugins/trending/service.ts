@@ -1,8 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
-import { beforeDeadline } from '../../src/core/deadline.ts'
-import type { FeedDeadlines } from '../../src/core/feed.ts'
-import { feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed-answer.ts'
+import { beforeDeadline } from '../../src/kernel/deadline.ts'
+import { type FeedDeadlines, feedEnvelope, type Snapshot, snapshotsOf } from '../../src/feeds/feed-answer.ts'
 import { type Exclusion, exclusionOf, statsOf } from '../../src/feeds/rankings.ts'
 import {
   JUPITER_CATEGORY_MAX_LIMIT,

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
-import { SCHEMA_VERSION } from '../../src/core/version.ts'
+import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
 import type { TokenContext } from '../../src/facts/context.ts'
 import { createdMints, liquidityPull } from '../../src/facts/dev-history.ts'
 import { funderOf } from '../../src/facts/funding.ts'

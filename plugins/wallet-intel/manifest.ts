@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
-import { SchemaVersion, SolanaAddress } from '../../src/core/schemas.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
+import { SchemaVersion } from '../../src/kernel/schemas.ts'
+import { SolanaAddress } from '../../src/onchain/address.ts'
 import { DataQuality, NullableNumber } from '../../src/pipeline/schemas.ts'
 import { BEHAVIOUR_STYLES, VERDICTS, WORTHINESS_LABELS } from './profile.ts'
 

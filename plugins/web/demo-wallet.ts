@@ -3,7 +3,7 @@ import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit'
 import type { PaymentRequirements } from '@x402/core/types'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import type { ServiceContext } from '../../src/context.ts'
-import { ApiError } from '../../src/core/errors.ts'
+import { ApiError } from '../../src/kernel/errors.ts'
 import { PaymentGate } from '../../src/payments/gate.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { defineManifest } from '../../src/core/manifest.ts'
+import { defineManifest } from '../../src/kernel/manifest.ts'
 import { PaymentRequirementsSchema } from '../../src/payments/schemas.ts'
 
 const Html = Type.String({ description: 'An HTML page' })

@@ -6,7 +6,7 @@ import { covers, tradesSince, marketInputs } from '../../src/pipeline/derive/tra
 
 const DAY_S = 24 * 60 * 60
 
-import type { Level } from '../../src/pipeline/vocabulary.ts'
+import type { Level } from '../../src/kernel/vocabulary.ts'
 
 const meta = signalMeta({
   id: 'buy-sell-pressure',

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { notMeasured } from '../../src/pipeline/derive/outcome.ts'
 import { CURVE_LOCK_STATUS, lockStatusOf, lpLockOf } from '../../src/pipeline/derive/lp-lock.ts'
-import { PERMANENT_LOCK_DAYS } from '../../src/pipeline/vocabulary.ts'
+import { PERMANENT_LOCK_DAYS } from '../../src/kernel/vocabulary.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({

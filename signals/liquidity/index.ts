@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
-import type { LiquidityRating as Rating } from '../../src/pipeline/vocabulary.ts'
+import type { LiquidityRating as Rating } from '../../src/kernel/vocabulary.ts'
 
 /**
  * Liquidity bands in USD (the reference service's, so ratings are comparable): DEEP absorbs a $10k

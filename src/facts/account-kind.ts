@@ -1,5 +1,5 @@
 import type { Address, Rpc, SolanaRpcApi } from '@solana/kit'
-import { beforeDeadline } from '../core/deadline.ts'
+import { beforeDeadline } from '../kernel/deadline.ts'
 import { encodeBase58 } from '../onchain/base58.ts'
 import {
   ASSOCIATED_TOKEN_PROGRAM_ADDRESS,

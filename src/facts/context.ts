@@ -10,7 +10,7 @@ import type { Tape } from '../sources/tape.ts'
 import type { NewsFeedsSource } from '../sources/news.ts'
 import type { XSource } from '../sources/x.ts'
 import type { ModelClient } from '../sources/llm.ts'
-import type { EcosystemAccounts } from '../news/cohorts.ts'
+import type { EcosystemAccounts } from '../onchain/ecosystem.ts'
 import { CallMeter, UpstreamError } from '../sources/upstream.ts'
 import type { FactName, Facts } from './types.ts'
 

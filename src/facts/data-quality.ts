@@ -6,7 +6,7 @@ export interface FactPolicy {
   optional: readonly FactName[]
 }
 
-import type { DataConfidence, DataQuality } from '../pipeline/vocabulary.ts'
+import type { DataConfidence, DataQuality } from '../kernel/vocabulary.ts'
 
 export type { DataConfidence, DataQuality }
 

@@ -141,8 +141,8 @@ export interface HoldersFact {
   excludedPct: number
 }
 
-export type { PoolModel } from '../pipeline/vocabulary.ts'
-import type { DevWalletSource, HoldersSource, PoolModel } from '../pipeline/vocabulary.ts'
+export type { PoolModel } from '../kernel/vocabulary.ts'
+import type { DevWalletSource, HoldersSource, PoolModel } from '../kernel/vocabulary.ts'
 
 export interface PoolFact {
   address: string

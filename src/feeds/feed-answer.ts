@@ -5,11 +5,12 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
-import { SchemaVersion, SolanaAddress } from '../core/schemas.ts'
-import { SCHEMA_VERSION } from '../core/version.ts'
+import { SchemaVersion } from '../kernel/schemas.ts'
+import { SolanaAddress } from '../onchain/address.ts'
+import { SCHEMA_VERSION } from '../kernel/version.ts'
 import { DataQuality, Grade, Nullable } from '../pipeline/schemas.ts'
 import type { QuickGrade } from '../pipeline/quick-grades.ts'
-import type { DataQuality as Quality } from '../pipeline/vocabulary.ts'
+import type { DataQuality as Quality } from '../kernel/vocabulary.ts'
 
 /** The quick scan's grade of an item's token, or null when it did not finish within the feed's deadline. */
 export const QuickScanSnapshot = Type.Union(
@@ -99,4 +100,10 @@ export async function snapshotsOf(
   const grades: (QuickGrade | null)[] = await ctx.grades.gradesOf(mints, deadlineAt)
   if (grades.some((grade) => grade === null)) missing.add('quick_scan')
   return grades
+}
+
+/** When a feed must answer, from the request's arrival: its ranking reads stop at `feedAt`, its grades at `answerAt`. */
+export interface FeedDeadlines {
+  feedAt: number
+  answerAt: number
 }

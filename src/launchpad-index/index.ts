@@ -1,7 +1,8 @@
 import type { ServiceContext } from '../context.ts'
 import { redisClient } from '../store/redis.ts'
 import { LaunchIngester } from './ingester.ts'
-import { type LaunchFollower, LeasedIngester } from './lease.ts'
+import type { LaunchFollower } from '../store/launches.ts'
+import { LeasedIngester } from './lease.ts'
 
 /** Transactions the ingester reads back when it starts or reconnects, by provider (their limits bound it). */
 const BACKFILL = { public: 30, keyed: 100, unlimited: 1_000 } as const

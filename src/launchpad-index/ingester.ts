@@ -6,8 +6,9 @@
  * transaction's logs, up to `backfill` transactions); events are idempotent, so the overlap counts once.
  * When the subscription drops it reconnects with a growing pause and catches up again.
  */
+import type { IngesterStatus } from '../store/launches.ts'
 import { createSolanaRpcSubscriptions, type Signature } from '@solana/kit'
-import type { Logger } from '../core/logger.ts'
+import type { Logger } from '../kernel/logger.ts'
 import { PUMP_PROGRAM_ADDRESS } from '../onchain/programs.ts'
 import { pumpEventsInLogs } from '../onchain/pump-events.ts'
 import type { SolanaSource } from '../sources/solana-rpc.ts'
@@ -21,15 +22,6 @@ export interface IngesterOptions {
   logger: Logger
   /** Transactions read back at most when catching up (the provider's limits bound it). */
   backfill: number
-}
-
-export interface IngesterStatus {
-  /** `standby`: another instance holds the lease and ingests (Redis); the state then is the leader's when it publishes it. */
-  state: 'starting' | 'catching_up' | 'live' | 'reconnecting' | 'stopped' | 'standby'
-  /** Events applied since start (new ones; a re-read counts nothing). */
-  events: number
-  lastEventAt: number | null
-  reconnects: number
 }
 
 const MAX_PAUSE_MS = 30_000

@@ -5,22 +5,16 @@
  * ingester; the others stand by, reading the index and the status the holder publishes.
  */
 import type { Redis } from '../store/redis.ts'
-import type { Logger } from '../core/logger.ts'
+import type { Logger } from '../kernel/logger.ts'
 import type { LaunchIndex } from '../store/launches.ts'
-import type { IngesterStatus, LaunchIngester } from './ingester.ts'
+import type { IngesterStatus, LaunchFollower } from '../store/launches.ts'
+import type { LaunchIngester } from './ingester.ts'
 
 const LEASE_KEY = 'launch:lease'
 /** Extends the lease only while this instance holds it. */
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`
 /** Gives the lease up only if this instance holds it. */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`
-
-/** What the service holds as its launchpad follower: its state, and how to stop it. */
-export interface LaunchFollower {
-  readonly status: IngesterStatus
-  readonly ready: Promise<void>
-  stop(): Promise<void>
-}
 
 export interface LeaseOptions {
   client: Redis

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { cohortOf, coordinationOf, EcosystemAccounts, loadEcosystemAccounts } from './cohorts.ts'
+import { cohortOf, coordinationOf } from './cohorts.ts'
+import { EcosystemAccounts, loadEcosystemAccounts } from '../onchain/ecosystem.ts'
 import type { Post } from '../sources/news-posts.ts'
 
 const NOW = 1_800_000_000

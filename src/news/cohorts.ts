@@ -5,8 +5,7 @@
  * push shows as many accounts posting near-identical text within hours, mostly fresh ones.
  * Thresholds are documented in docs/catalogue.md ("News: cohorts and coordination").
  */
-import { referenceFiles } from '../onchain/reference-file.ts'
-import BUILTIN from './ecosystem.json'
+import type { EcosystemAccounts } from '../onchain/ecosystem.ts'
 import type { Post } from '../sources/news-posts.ts'
 
 export const COHORTS = ['ecosystem', 'analysts', 'degens'] as const
@@ -28,49 +27,6 @@ export const PUSH_FRESH_SHARE = 0.5
 export const PUSH_POST_SHARE = 0.3
 
 const DAY = 86_400
-
-export interface EcosystemFile {
-  version: string
-  entries: { handle: string; project: string; source: string }[]
-}
-
-export class EcosystemListError extends Error {
-  override name = 'EcosystemListError'
-}
-
-/** The ecosystem's accounts: the built-in list, plus the operator's ECOSYSTEM_ACCOUNTS file. */
-export class EcosystemAccounts {
-  readonly #byHandle = new Map<string, string>()
-
-  constructor(files: readonly { name: string; file: EcosystemFile }[]) {
-    for (const { name, file } of files) {
-      if (!file || !Array.isArray(file.entries))
-        throw new EcosystemListError(`${name}: must be { "version": "YYYY-MM-DD", "entries": [...] }`)
-      for (const entry of file.entries) {
-        if (typeof entry?.handle !== 'string' || !/^[A-Za-z0-9_]{1,15}$/.test(entry.handle))
-          throw new EcosystemListError(`${name}: ${JSON.stringify(entry?.handle)} is not an X handle`)
-        if (typeof entry.project !== 'string' || typeof entry.source !== 'string')
-          throw new EcosystemListError(`${name}: entry ${entry.handle} needs a project and a source`)
-        this.#byHandle.set(entry.handle.toLowerCase(), entry.project)
-      }
-    }
-  }
-
-  projectOf(handle: string): string | null {
-    return this.#byHandle.get(handle.toLowerCase()) ?? null
-  }
-}
-
-export function loadEcosystemAccounts(path?: string): EcosystemAccounts {
-  return new EcosystemAccounts(
-    referenceFiles(
-      { name: 'ecosystem.json (built in)', file: BUILTIN as EcosystemFile },
-      'ECOSYSTEM_ACCOUNTS',
-      path,
-      (message) => new EcosystemListError(message),
-    ),
-  )
-}
 
 /** Whether a social post's account was made within FRESH_ACCOUNT_DAYS of the post (null: unknown). */
 export function isFresh(post: Post): boolean | null {

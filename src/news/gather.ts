@@ -6,7 +6,7 @@
 import type { ConfiguredSources } from '../sources/index.ts'
 import type { JupiterToken } from '../sources/jupiter.ts'
 import type { CallMeter } from '../sources/upstream.ts'
-import { beforeDeadline } from '../core/deadline.ts'
+import { beforeDeadline } from '../kernel/deadline.ts'
 import type { Post } from '../sources/news-posts.ts'
 
 export interface Candidate {

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
-import { SCHEMA_VERSION } from '../core/version.ts'
+import { SCHEMA_VERSION } from '../kernel/version.ts'
 import { feedQuality } from '../feeds/feed-answer.ts'
 import { CallMeter } from '../sources/upstream.ts'
 import { gatherPosts, type Gathered, resolveSubject, type Subject } from './gather.ts'

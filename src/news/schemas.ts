@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { SchemaVersion } from '../core/schemas.ts'
+import { SchemaVersion } from '../kernel/schemas.ts'
 import { COHORTS } from './cohorts.ts'
 import { DataQuality, Nullable, NullableNumber } from '../pipeline/schemas.ts'
 

@@ -1,3 +1,6 @@
+import { FormatRegistry, Type } from '@sinclair/typebox'
+import type { RegisteredRoute } from '../kernel/manifest.ts'
+import { SOLANA_ADDRESS_FORMAT } from '../kernel/schemas.ts'
 import { decodeBase58 } from './base58.ts'
 
 /** Length bounds of a base58-encoded 32-byte Solana address (spec §2, §8). */
@@ -50,4 +53,35 @@ function withArticle(noun: string): string {
 function jsonType(value: unknown): string {
   if (Array.isArray(value)) return 'array'
   return typeof value
+}
+
+FormatRegistry.Set(SOLANA_ADDRESS_FORMAT, (value) => checkSolanaAddress(value).ok)
+
+/** A Solana address field (mint, wallet); request members with this format fail as INVALID_ADDRESS. */
+export const SolanaAddress = (description: string) =>
+  Type.String({
+    minLength: ADDRESS_MIN_LENGTH,
+    maxLength: ADDRESS_MAX_LENGTH,
+    pattern: BASE58_PATTERN,
+    format: SOLANA_ADDRESS_FORMAT,
+    description,
+    examples: ['DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'],
+  })
+
+/**
+ * The first address member of `body` that is not a Solana address (an optional one may be absent), as
+ * the field and a message a person can act on; null when every one is fine.
+ */
+export function addressProblem(
+  route: Pick<RegisteredRoute, 'addressFields'>,
+  body: unknown,
+): { field: string; message: string } | null {
+  const members =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+  for (const { name, optional } of route.addressFields) {
+    if (optional && members[name] === undefined) continue
+    const check = checkSolanaAddress(members[name], name)
+    if (!check.ok) return { field: name, message: check.message }
+  }
+  return null
 }

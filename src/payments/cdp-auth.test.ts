@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { generateKeyPairSync } from 'node:crypto'
 import { decodeProtectedHeader, jwtVerify } from 'jose'
-import { loadConfig } from '../core/config.ts'
+import { loadConfig } from '../settings.ts'
 import { FacilitatorClient } from './facilitator.ts'
 import { cdpAuthorizer, cdpSigningKey } from './cdp-auth.ts'
 

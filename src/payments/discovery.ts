@@ -8,7 +8,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar'
-import type { RouteSpec } from '../core/manifest.ts'
+import type { RouteSpec } from '../kernel/manifest.ts'
 
 /** The service's name as directories show it (printable ASCII, at most 32 characters). */
 export const SERVICE_NAME = 'solsentry'

@@ -1,7 +1,7 @@
 import { answerExtensions } from './answers.ts'
-import { payments, settlementDuration } from '../core/metrics.ts'
-import { STORE_RETRY_AFTER_S } from '../core/errors.ts'
-import type { Logger } from '../core/logger.ts'
+import { payments, settlementDuration } from '../kernel/metrics.ts'
+import { STORE_RETRY_AFTER_S } from '../kernel/errors.ts'
+import type { Logger } from '../kernel/logger.ts'
 import type { Claim, PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
 import { offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'
@@ -83,7 +83,7 @@ const LEDGER_DOWN =
   'the payment ledger cannot be reached, so this payment cannot be recorded: nothing was charged; retry after Retry-After seconds'
 
 /**
- * x402 payments over a facilitator and the ledger, as results (no HTTP: src/payments/http.ts maps
+ * x402 payments over a facilitator and the ledger, as results (no HTTP: src/http/payment-adapter.ts maps
  * them): admit (read → match → claim in the ledger → verify), then settle only when the call
  * succeeded, or release. A payment is used at most once (the ledger, not the facilitator, decides);
  * a facilitator that cannot be reached refuses the call as unavailable before any work. Recovery

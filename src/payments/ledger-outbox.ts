@@ -1,5 +1,5 @@
-import type { Logger } from '../core/logger.ts'
-import { ledgerWritesQueued } from '../core/metrics.ts'
+import type { Logger } from '../kernel/logger.ts'
+import { ledgerWritesQueued } from '../kernel/metrics.ts'
 import type { PaymentLedger, PaymentRecord, PaymentState } from '../store/ledger.ts'
 
 /** How often queued writes are tried again. */

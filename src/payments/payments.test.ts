@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { loadConfig } from '../core/config.ts'
+import { loadConfig } from '../settings.ts'
 import { paymentChallenge, offersV2 } from './challenge.ts'
 import { refusedBeforeSending } from './facilitator.ts'
 import { matchOffer } from './match.ts'

@@ -1,7 +1,7 @@
 /**
  * What a paid call needs from payments, free of HTTP (the x402 packages' split: a core that answers
  * results, adapters that speak a transport). `PaymentGate` (gate.ts) is the implementation over a
- * facilitator and the ledger; `src/payments/http.ts` maps its results to HTTP answers.
+ * facilitator and the ledger; `src/http/payment-adapter.ts` maps its results to HTTP answers.
  */
 import type { RouteDiscovery } from './discovery.ts'
 import type { OfferV1 } from './challenge.ts'

@@ -1,6 +1,6 @@
 import { V1_TO_V2_NETWORK_MAP } from '@x402/svm'
 import { EVM_NETWORK_CHAIN_ID_MAP } from '@x402/evm/v1'
-import type { Config } from '../core/config.ts'
+import type { Config } from '../kernel/config.ts'
 import { USDC_MINT_ADDRESS } from '../onchain/programs.ts'
 
 /** A payment rail: a chain (CAIP-2) and its USDC asset. Both rails are offered on every paid call. */

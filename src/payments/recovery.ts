@@ -2,8 +2,8 @@
  * Payments left mid-way: reconciled after a restart, and those whose settlement's answer was lost
  * resolved on their chains (docs/payments.md, "After a restart" and "Pending payments").
  */
-import type { Logger } from '../core/logger.ts'
-import { reconciliations } from '../core/metrics.ts'
+import type { Logger } from '../kernel/logger.ts'
+import { reconciliations } from '../kernel/metrics.ts'
 import type { PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import type { Evidence, Outcome, SettlementChecker } from './settlement-check.ts'
 

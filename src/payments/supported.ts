@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger.ts'
+import type { Logger } from '../kernel/logger.ts'
 import { offerableRails, type Supported } from './challenge.ts'
 import type { FacilitatorClient } from './facilitator.ts'
 import type { Rail } from './rails.ts'

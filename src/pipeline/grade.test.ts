@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { cappingFactors, gradeOf, scoreOf, type Grade } from './grade.ts'
-import { GRADES } from './vocabulary.ts'
+import { GRADES } from '../kernel/vocabulary.ts'
 import type { Factor } from './signal.ts'
 
 const RANK: Record<Grade, number> = { A: 4, B: 3, C: 2, D: 1, F: 0 }

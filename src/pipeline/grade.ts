@@ -1,6 +1,6 @@
 import type { Factor } from './signal.ts'
 
-import type { Grade } from './vocabulary.ts'
+import type { Grade } from '../kernel/vocabulary.ts'
 
 export type { Grade }
 

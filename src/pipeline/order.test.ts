@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { compareFactors, orderFactors } from './order.ts'
 import { factor, type Factor } from './signal.ts'
-import { GRADES, SEVERITIES, type Grade, type Severity } from './vocabulary.ts'
+import { GRADES, SEVERITIES, type Grade, type Severity } from '../kernel/vocabulary.ts'
 
 const make = (
   code: string,

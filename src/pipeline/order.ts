@@ -1,5 +1,5 @@
 import type { Factor } from './signal.ts'
-import { GRADES, SEVERITIES } from './vocabulary.ts'
+import { GRADES, SEVERITIES } from '../kernel/vocabulary.ts'
 
 /**
  * The order of every answer's `factors` (docs/scoring.md, "Order of findings"): the findings that decide

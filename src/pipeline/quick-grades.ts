@@ -3,8 +3,8 @@
  * it. Grades are coalesced (two feeds asking for one mint share one scan), cached for a minute, and at
  * most a few cold scans run at a time, so a feed of 25 tokens does not cost 25 cold scans at once.
  */
-import { beforeDeadline } from '../core/deadline.ts'
-import type { Logger } from '../core/logger.ts'
+import { beforeDeadline } from '../kernel/deadline.ts'
+import type { Logger } from '../kernel/logger.ts'
 import { createTokenContext, type Sources } from '../facts/index.ts'
 import type { DataQuality } from '../facts/data-quality.ts'
 import type { Grade } from './grade.ts'

@@ -2,7 +2,7 @@ import { Kind, type TObject } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { LOADERS } from '../facts/index.ts'
 import { SCANNER_IDS, SIGNAL_API_VERSION, type ScannerId, type Signal } from './signal.ts'
-import { RISK_GROUPS, SEVERITIES, GRADES } from './vocabulary.ts'
+import { RISK_GROUPS, SEVERITIES, GRADES } from '../kernel/vocabulary.ts'
 
 /** A third-party signal package (ESLint-plugin style), named in SIGNAL_PLUGINS. */
 export interface SignalPackage {

@@ -1,6 +1,7 @@
+import { SolanaAddress } from '../onchain/address.ts'
 import { Type, type TSchema } from '@sinclair/typebox'
-import { SchemaVersion } from '../core/schemas.ts'
-import { DATA_QUALITIES, GRADES, LEVELS, SEVERITIES } from './vocabulary.ts'
+import { SchemaVersion } from '../kernel/schemas.ts'
+import { DATA_QUALITIES, GRADES, LEVELS, SEVERITIES } from '../kernel/vocabulary.ts'
 
 const Enum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Union(
@@ -60,3 +61,10 @@ export const NullableNumber = (description: string) => Nullable(Type.Number(), {
 export const NullableEnum = <T extends string>(values: readonly T[], description: string) =>
   Type.Union([...values.map((value) => Type.Literal(value)), Type.Null()], { description })
 export { Enum }
+
+/** The request body of the scanners (spec §2): one SPL mint and nothing else identifies a token. */
+export const TokenRequest = Type.Object({
+  token_address: SolanaAddress(
+    'Solana SPL mint address (base58, 32 to 44 characters); not an EVM address, not a ticker',
+  ),
+})

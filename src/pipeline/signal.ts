@@ -1,6 +1,6 @@
 import type { Static, TObject } from '@sinclair/typebox'
 import type { FactName, Facts } from '../facts/types.ts'
-import type { Grade, RiskGroup } from './vocabulary.ts'
+import type { Grade, RiskGroup } from '../kernel/vocabulary.ts'
 
 /** The scanners a signal can serve (spec §1: each scanner owns its own slice of signals). */
 export type ScannerId = 'quick_scan' | 'market_intel' | 'deep_dive'
@@ -71,8 +71,8 @@ export interface SignalMeta<Options extends TObject = TObject, Code extends stri
   findings: Readonly<Record<Code, FindingSpec<keyof Static<Options> & string>>>
 }
 
-export type { Severity } from './vocabulary.ts'
-import type { Severity } from './vocabulary.ts'
+export type { Severity } from '../kernel/vocabulary.ts'
+import type { Severity } from '../kernel/vocabulary.ts'
 
 /**
  * One entry of a response's `factors`: what was found, how bad, and by how many points it moved the

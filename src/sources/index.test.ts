@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { loadConfig } from '../core/config.ts'
+import { loadConfig } from '../settings.ts'
 import { createSources, jupiterPerMinute, xSearchLimit } from './index.ts'
 import { JupiterSource } from './jupiter.ts'
 import { CallMeter, type UpstreamError } from './upstream.ts'

@@ -1,4 +1,4 @@
-import { beforeDeadline } from '../core/deadline.ts'
+import { beforeDeadline } from '../kernel/deadline.ts'
 import { mergePosts, parseFeed, type Post } from './news-posts.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
 import { HttpJsonSource } from './http-json.ts'

@@ -1,5 +1,5 @@
-import { cacheLookups, upstreamCalls, upstreamDuration } from '../core/metrics.ts'
-import { traceUpstream } from '../core/tracing.ts'
+import { cacheLookups, upstreamCalls, upstreamDuration } from '../kernel/metrics.ts'
+import { traceUpstream } from '../kernel/tracing.ts'
 import type { Tape } from './tape.ts'
 import type { SharedCache } from '../store/shared-cache.ts'
 

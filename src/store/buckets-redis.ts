@@ -1,11 +1,11 @@
 import type { Redis } from './redis.ts'
-import { idleExpiryMs, MemoryBuckets, type BucketShape, type TakeResult } from '../core/rate-limit.ts'
+import { idleExpiryMs, MemoryBuckets, type BucketShape, type TakeResult } from './token-buckets.ts'
 
 const PREFIX = 'solsentry:bucket:'
 /** A limiter must never hold a request up for long: past this, the request goes through. */
 const TAKE_TIMEOUT_MS = 100
 
-// `takeFromBucket` (src/core/rate-limit.ts) in Lua, so a take is one atomic step whichever instance sends
+// `takeFromBucket` (src/http/rate-limit.ts) in Lua, so a take is one atomic step whichever instance sends
 // it; src/store/buckets.test.ts runs both over the same sequences to keep them the same arithmetic.
 const TAKE = `
 local capacity = tonumber(ARGV[1])

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { describeBackends, describeWithRedis, redisForFile } from '../../test/support/redis.ts'
-import { MemoryBuckets, type BucketShape, type TakeResult } from '../core/rate-limit.ts'
+import { MemoryBuckets, type BucketShape, type TakeResult } from './token-buckets.ts'
 import { redisClient, redisPing } from './redis.ts'
 import { redisBuckets } from './buckets-redis.ts'
 

@@ -1,36 +1,5 @@
-import type { BucketShape, TakeResult } from '../core/rate-limit.ts'
-import type { JobStore } from './jobs.ts'
-import type { LaunchIndex } from './launches.ts'
-import type { PaymentLedger } from './ledger.ts'
-
-/**
- * Where the service keeps state: rate-limit buckets, the payment ledger and trade jobs. One
- * interface: the embedded store (SQLite file, buckets in process memory) for a single instance, and
- * (with REDIS_URL) the ledger and jobs in a Redis shared by several.
- */
-export interface Store {
-  readonly kind: 'sqlite' | 'redis'
-  /** Atomically refills the bucket `key` and takes one token from it. */
-  takeToken(key: string, shape: BucketShape, nowMs?: number): Promise<TakeResult>
-  /**
-   * The same, answered synchronously, for stores that can (in-process buckets). The core prefers it:
-   * an asynchronous onRequest hook makes Elysia's whole request pipeline asynchronous.
-   */
-  takeTokenSync?(key: string, shape: BucketShape, nowMs?: number): TakeResult
-  /** Every payment by its stable key and state (src/store/ledger.ts). */
-  readonly ledger: PaymentLedger
-  /** Trade jobs by id, transitions guarded by status (src/store/jobs.ts). */
-  readonly jobs: JobStore
-  /** The launchpad index the radars read (src/store/launches.ts). */
-  readonly launches: LaunchIndex
-  /** Paid answers kept for retries (payment identifier) and re-fetching (sign-in-with-x). */
-  readonly answers: AnswerStore
-  /** True when the store answers. */
-  ping(): Promise<boolean>
-  close(): Promise<void>
-}
-
-import { type AnswerStore, redisAnswers } from './answers.ts'
+import { redisAnswers } from './answers.ts'
+import type { Store } from './store.ts'
 import { redisBuckets } from './buckets-redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { redisLaunches } from './launches-redis.ts'
@@ -39,6 +8,7 @@ import { redisClient, redisPing } from './redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
 export { openSqliteStore }
+export type { Store }
 
 /**
  * The store this configuration names: the embedded SQLite store, whose rate-limit buckets, payment

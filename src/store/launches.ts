@@ -263,3 +263,20 @@ export function sqliteLaunches(db: Database): LaunchIndex {
     },
   }
 }
+
+/** The state of whoever follows the launchpad into the index (src/launchpad-index/ingester.ts). */
+export interface IngesterStatus {
+  /** `standby`: another instance holds the lease and ingests (Redis); the state then is the leader's when it publishes it. */
+  state: 'starting' | 'catching_up' | 'live' | 'reconnecting' | 'stopped' | 'standby'
+  /** Events applied since start (new ones; a re-read counts nothing). */
+  events: number
+  lastEventAt: number | null
+  reconnects: number
+}
+
+/** What the service holds as its launchpad follower: its state, and how to stop it. */
+export interface LaunchFollower {
+  readonly status: IngesterStatus
+  readonly ready: Promise<void>
+  stop(): Promise<void>
+}

@@ -40,7 +40,7 @@ export interface PaymentRecord {
   /** `METHOD /path` of the paid call. */
   resource: string
   /**
-   * What the call asked for (a hash of its route and body, `requestHash` in src/payments/http.ts): a
+   * What the call asked for (a hash of its route and body, `requestHash` in src/http/payment-adapter.ts): a
    * credit redeems only this request. Null for records written before it was kept.
    */
   requestHash: string | null

@@ -1,6 +1,6 @@
 import pino from 'pino'
 import { createApp, type AppOptions } from '../../src/app.ts'
-import { loadConfig } from '../../src/core/config.ts'
+import { loadConfig } from '../../src/settings.ts'
 import { createContext, type ServiceContext } from '../../src/context.ts'
 import { fixturePlugin } from '../fixtures/fixture-plugin.ts'
 import { WAIVED_PAYMENTS } from './payments.ts'

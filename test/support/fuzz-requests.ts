@@ -7,8 +7,8 @@
  * filesystem path.
  */
 import fc from 'fast-check'
-import { ERROR_CODES } from '../../src/core/errors.ts'
-import type { RegisteredRoute } from '../../src/core/manifest.ts'
+import { ERROR_CODES } from '../../src/kernel/errors.ts'
+import type { RegisteredRoute } from '../../src/kernel/manifest.ts'
 
 export interface FuzzRequest {
   method: string

@@ -1,6 +1,6 @@
 import pino from 'pino'
 import type { RunningSandbox } from '../../sandbox/index.ts'
-import { loadConfig } from '../../src/core/config.ts'
+import { loadConfig } from '../../src/settings.ts'
 import { FacilitatorClient, type FacilitatorOptions } from '../../src/payments/facilitator.ts'
 import { PaymentGate, type PaidCall } from '../../src/payments/gate.ts'
 import { paymentRails } from '../../src/payments/rails.ts'

@@ -4,9 +4,9 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../../sandbox/options.ts'
 import { createApp } from '../../src/app.ts'
 import { createContext, type ServiceContext } from '../../src/context.ts'
-import { loadConfig } from '../../src/core/config.ts'
-import type { Service } from '../../src/core/front-door.ts'
-import { type RunningServer, startServer } from '../../src/core/server.ts'
+import { loadConfig } from '../../src/settings.ts'
+import type { Service } from '../../src/http/front-door.ts'
+import { type RunningServer, startServer } from '../../src/http/server.ts'
 import type { PaymentGate } from '../../src/payments/gate.ts'
 
 /** The service's context on `sandbox`, as `npm start` configures it (in-memory store, silent logs); `settings` win. */

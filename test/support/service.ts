@@ -1,6 +1,6 @@
 import pino from 'pino'
 import { createApp } from '../../src/app.ts'
-import { loadConfig } from '../../src/core/config.ts'
+import { loadConfig } from '../../src/settings.ts'
 import { createContext } from '../../src/context.ts'
 import { WAIVED_PAYMENTS } from './payments.ts'
 

@@ -5,7 +5,7 @@
  * scanners and the report tell one story (docs/scoring.md, "One story per fact").
  */
 import type { LpLocksFact, PoolFact } from '../../facts/types.ts'
-import { PERMANENT_LOCK_DAYS } from '../vocabulary.ts'
+import { PERMANENT_LOCK_DAYS } from '../../kernel/vocabulary.ts'
 
 type LockEntry = LpLocksFact['pools'][number]
 type Lp = NonNullable<PoolFact['lp']>

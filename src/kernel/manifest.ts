@@ -1,10 +1,11 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts'
-import type { RateLimitClass } from './rate-limit.ts'
-import { checkSolanaAddress } from '../onchain/address.ts'
 import { ErrorBodySchema, SOLANA_ADDRESS_FORMAT } from './schemas.ts'
 
 export type HttpMethod = 'GET' | 'POST'
+
+/** Named limit classes a route can opt into through its manifest (`rateLimit: 'scanner'`); shapes from config (src/http/rate-limit.ts). */
+export type RateLimitClass = 'scanner'
 
 /** What an account a route is given must be: an SPL Token / Token-2022 mint, or a wallet. */
 export type AccountRole = 'token_mint' | 'wallet'
@@ -43,7 +44,7 @@ export interface RouteSpec {
    * Body members that name an on-chain account, and what it must be: a token mint (the scanners, exit
    * checks, a quote's mints, a feed's focus token) or a wallet (wallet intel). The account is read after
    * the payment is admitted and before the handler; another kind is refused (404 TOKEN_NOT_FOUND, 422
-   * NOT_A_TOKEN_MINT, 422 NOT_A_WALLET) and the payment released (src/core/account-check.ts). A member
+   * NOT_A_TOKEN_MINT, 422 NOT_A_WALLET) and the payment released (src/http/account-check.ts). A member
    * holding something else than an address (a ticker) is not read.
    */
   accounts?: Readonly<Record<string, AccountRole>>
@@ -205,7 +206,7 @@ export class Registry {
     }
   }
 
-  /** Records that a priced route takes its payment (src/payments/http.ts calls this when it mounts one). */
+  /** Records that a priced route takes its payment (src/http/payment-adapter.ts calls this when it mounts one). */
   markPaymentMounted(spec: Pick<RouteSpec, 'method' | 'path'>): void {
     this.#paymentMounted.add(`${spec.method} ${spec.path}`)
   }
@@ -307,24 +308,6 @@ export function addressFields(schema: TSchema): AddressField[] {
   return Object.entries(properties)
     .filter(([, property]) => (property as { format?: string }).format === SOLANA_ADDRESS_FORMAT)
     .map(([name]) => ({ name, optional: !required.has(name) }))
-}
-
-/**
- * The first address member of `body` that is not a Solana address (an optional one may be absent), as
- * the field and a message a person can act on; null when every one is fine.
- */
-export function addressProblem(
-  route: Pick<RegisteredRoute, 'addressFields'>,
-  body: unknown,
-): { field: string; message: string } | null {
-  const members =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
-  for (const { name, optional } of route.addressFields) {
-    if (optional && members[name] === undefined) continue
-    const check = checkSolanaAddress(members[name], name)
-    if (!check.ok) return { field: name, message: check.message }
-  }
-  return null
 }
 
 /** OpenAPI response map: the 200 schema and one error schema per status the route can answer. */

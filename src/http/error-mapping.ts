@@ -1,5 +1,5 @@
 import { RedisUnavailable } from '../store/redis.ts'
-import { ApiError, STORE_RETRY_AFTER_S } from './errors.ts'
+import { ApiError, STORE_RETRY_AFTER_S } from '../kernel/errors.ts'
 
 /** The parts of Elysia's ValidationError we read (it is not exported as a stable type). */
 interface ValidationLike {

@@ -9,7 +9,7 @@ import {
   usdToAtomicUsdc,
   type RouteSpec,
 } from './manifest.ts'
-import { TokenRequest } from './schemas.ts'
+import { TokenRequest } from '../pipeline/schemas.ts'
 
 const route = (overrides: Partial<RouteSpec> = {}): RouteSpec => ({
   method: 'POST',

@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type BucketShape, type BucketState, MemoryBuckets, takeFromBucket } from './rate-limit.ts'
-import { openSqliteStore } from '../store/index.ts'
+import { type BucketShape, type BucketState, MemoryBuckets, takeFromBucket } from './token-buckets.ts'
+import { openSqliteStore } from './index.ts'
 
 const shape: BucketShape = { capacity: 3, refillPerSecond: 1 }
 

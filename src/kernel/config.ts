@@ -1,11 +1,6 @@
-import { loadEcosystemAccounts } from '../news/cohorts.ts'
-import { loadExchangeList } from '../onchain/exchanges.ts'
-import { loadIssuerRegistry } from '../onchain/issuers.ts'
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { readFileSync } from 'node:fs'
-import { checkSolanaAddress } from '../onchain/address.ts'
-import { cdpSigningKey } from '../payments/cdp-auth.ts'
 
 const Url = (description: string) => Type.String({ pattern: '^https?://', description, hint: 'an http(s) URL' })
 const Bool = (description: string, value: boolean) =>
@@ -166,7 +161,7 @@ export const ConfigSchema = Type.Object({
     Type.String({
       minLength: 1,
       description:
-        "A JSON file of X accounts added to the built-in list of the ecosystem's own accounts (src/news/ecosystem.json): their posts are the ecosystem cohort of POST /news/pulse_plus",
+        "A JSON file of X accounts added to the built-in list of the ecosystem's own accounts (src/onchain/ecosystem.json): their posts are the ecosystem cohort of POST /news/pulse_plus",
       hint: 'a path to a JSON file { "version": "YYYY-MM-DD", "entries": [{ "handle", "project", "source" }] }',
     }),
   ),
@@ -405,6 +400,16 @@ const MAINNET_REQUIRED = [
   'PAY_TO_BASE',
 ] as const satisfies SettingName[]
 
+/**
+ * A feature's own check of one of its settings, beyond the schema: the file it names can be read, the key
+ * it holds parses, the address decodes. `check` throws with the reason; the loader names the setting.
+ * The features hand theirs to the loader (src/settings.ts), so the kernel imports none of them.
+ */
+export interface SettingCheck {
+  setting: SettingName
+  check: (value: string) => void
+}
+
 /** A configuration problem: one line that names the variable. */
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -419,7 +424,10 @@ const SETTING_NAMES = Object.keys(ConfigSchema.properties) as SettingName[]
  * Reads settings from an optional JSON file named by `SOLSENTRY_CONFIG` (keys are the variable names),
  * overlays the environment, applies defaults and validates. Throws `ConfigError` on the first bad value.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function readConfig(
+  env: Record<string, string | undefined> = process.env,
+  checks: readonly SettingCheck[] = [],
+): Config {
   const raw: Record<string, unknown> = { ...readConfigFile(env.SOLSENTRY_CONFIG) }
   for (const name of SETTING_NAMES) {
     const value = env[name]
@@ -437,38 +445,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = withDefaults as Config
 
   for (const name of HEADER_SETTINGS) if (config[name] !== undefined) headersSetting(config, name)
-  // The operator's reference files: a file the service cannot use stops it here, the setting named.
-  for (const [setting, load] of [
-    ['ISSUER_REGISTRY', loadIssuerRegistry],
-    ['EXCHANGE_WALLETS', loadExchangeList],
-    ['ECOSYSTEM_ACCOUNTS', loadEcosystemAccounts],
-  ] as const) {
-    const path = config[setting]
-    if (path === undefined) continue
-    try {
-      load(path)
-    } catch (error) {
-      throw new ConfigError(`${setting}: ${(error as Error).message.replace(new RegExp(`^${setting}[^:]*: `), '')}`)
-    }
-  }
   if (config.LLM_URL !== undefined && config.LLM_MODEL === undefined)
     throw new ConfigError('LLM_MODEL: required with LLM_URL (the model the /news routes ask)')
   if ((config.CDP_API_KEY_ID === undefined) !== (config.CDP_API_KEY_SECRET === undefined))
     throw new ConfigError(
       `${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_ID' : 'CDP_API_KEY_SECRET'}: required with ${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_SECRET' : 'CDP_API_KEY_ID'}`,
     )
-  if (config.CDP_API_KEY_SECRET !== undefined) {
-    try {
-      cdpSigningKey(config.CDP_API_KEY_SECRET)
-    } catch (error) {
-      throw new ConfigError(`CDP_API_KEY_SECRET: ${(error as Error).message}`)
-    }
-  }
-  for (const name of ['PAY_TO_SOLANA', 'SOLANA_PAYMENT_ASSET'] as const) {
-    const value = config[name]
+  // The features' own checks of their settings (a reference file read, a key parsed, an address decoded).
+  for (const { setting, check } of checks) {
+    const value = config[setting]
     if (value === undefined) continue
-    const check = checkSolanaAddress(value, name, 'Solana address')
-    if (!check.ok) throw new ConfigError(`${name}: ${check.message.replace(new RegExp(`^${name} `), '')}`)
+    try {
+      check(String(value))
+    } catch (error) {
+      throw new ConfigError(`${setting}: ${(error as Error).message.replace(new RegExp(`^${setting}[^:]*: `), '')}`)
+    }
   }
   const acp = ['ACP_SIGNER_PRIVATE_KEY', 'ACP_SESSION_ENTITY_KEY_ID', 'ACP_AGENT_WALLET_ADDRESS'] as const
   const acpSet = acp.filter((name) => config[name] !== undefined)

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
 import { createTokenContext } from '../facts/index.ts'
-import type { PluginManifest, RouteSpec } from './manifest.ts'
+import type { PluginManifest, RouteSpec } from '../kernel/manifest.ts'
 import { runScan, type ScanPolicy, type ScanResult } from '../pipeline/scan.ts'
 import { arrivalOf, requestIdOf } from './request.ts'
 import { CASSETTE_VERSION, Tape, writeCassette } from '../sources/tape.ts'

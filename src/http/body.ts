@@ -1,4 +1,4 @@
-import { ApiError } from './errors.ts'
+import { ApiError } from '../kernel/errors.ts'
 
 /** Largest request body accepted (JSON requests here are a few hundred bytes). */
 export const MAX_BODY_BYTES = 16 * 1024

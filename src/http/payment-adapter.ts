@@ -6,14 +6,14 @@
  * serve a priced route free.
  */
 import type { ServiceContext } from '../context.ts'
-import { publicOrigin, requestIdOf } from '../core/request.ts'
-import { ApiError, errorBody } from '../core/errors.ts'
-import { usdToAtomicUsdc, type RouteSpec } from '../core/manifest.ts'
-import { payments as paymentMetrics } from '../core/metrics.ts'
-import { routeDiscovery } from './discovery.ts'
-import { escrowOf } from './escrow.ts'
-import type { SettleAnswer } from './facilitator.ts'
-import type { PaidCall, Payments, Refusal, Ticket } from './payments.ts'
+import { publicOrigin, requestIdOf } from './request.ts'
+import { ApiError, errorBody } from '../kernel/errors.ts'
+import { usdToAtomicUsdc, type RouteSpec } from '../kernel/manifest.ts'
+import { payments as paymentMetrics } from '../kernel/metrics.ts'
+import { routeDiscovery } from '../payments/discovery.ts'
+import { escrowOf } from '../payments/escrow.ts'
+import type { SettleAnswer } from '../payments/facilitator.ts'
+import type { PaidCall, Payments, Refusal, Ticket } from '../payments/payments.ts'
 
 /** An answer of the payment layer: status, JSON body and headers. */
 export interface GateAnswer {

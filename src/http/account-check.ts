@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../context.ts'
 import { type AccountKind, PROGRAM_NAMES, readAccountKind } from '../facts/account-kind.ts'
 import { checkSolanaAddress } from '../onchain/address.ts'
-import { ApiError } from './errors.ts'
-import type { AccountRole, RouteSpec } from './manifest.ts'
+import { ApiError } from '../kernel/errors.ts'
+import type { AccountRole, RouteSpec } from '../kernel/manifest.ts'
 
 /**
  * How long a route waits for the account it was given, in ms: a third of the shortest route deadline

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
-import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from './manifest.ts'
-import { paymentHooks } from '../payments/http.ts'
+import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from '../kernel/manifest.ts'
+import { paymentHooks } from './payment-adapter.ts'
 import { accountCheck } from './account-check.ts'
 import { paymentRails } from '../payments/rails.ts'
 
@@ -12,8 +12,8 @@ type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: 
 /**
  * Elysia hook options for a manifest route: its schemas (validated at runtime and published in
  * OpenAPI), its OpenAPI detail and, for a priced route, `x-payment-info` and its payment (the hooks
- * of src/payments/http.ts; a `deferredPayment` route holds its payment in its handler instead) and the
- * check of the accounts it is given (src/core/account-check.ts).
+ * of src/http/payment-adapter.ts; a `deferredPayment` route holds its payment in its handler instead) and the
+ * check of the accounts it is given (src/http/account-check.ts).
  * Plugins pass this as the third argument of `.get`/`.post`, so the manifest stays the only place a
  * schema or a price is written, and a priced route cannot be served free.
  */
@@ -36,7 +36,7 @@ export function routeOptions<const Spec extends RouteSpec>(ctx: ServiceContext, 
 
 /**
  * The hooks around a route's handler: its payment (admitted before, settled or released after), then
- * the check of the accounts its manifest declares (src/core/account-check.ts) — after the admission, so
+ * the check of the accounts its manifest declares (src/http/account-check.ts) — after the admission, so
  * the 402 challenge reads nothing, and before the handler, so a refused call does no work and, its
  * payment released by the error hook, is never charged.
  */

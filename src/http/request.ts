@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api'
 import type { ServiceContext } from '../context.ts'
-import type { RegisteredRoute } from './manifest.ts'
+import type { RegisteredRoute } from '../kernel/manifest.ts'
 
 /** The origin callers reach the service at: PUBLIC_URL when set (required on mainnet), else the request's. */
 export function publicOrigin(ctx: ServiceContext, request: Request): string {
@@ -31,7 +31,7 @@ export interface RequestMeta {
   body?: unknown
   /** SHA-256 (hex) of a paid route's request body bytes, for its attestation. */
   bodySha256?: string
-  /** The request's server span, when tracing is on (src/core/tracing.ts). */
+  /** The request's server span, when tracing is on (src/kernel/tracing.ts). */
   span?: Span
 }
 

@@ -11,7 +11,7 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
     {
       level: config.LOG_LEVEL,
       base: { service: 'solsentry', version: SERVICE_VERSION },
-      // Every line written while a request is served names it (src/core/request-scope.ts).
+      // Every line written while a request is served names it (src/kernel/request-scope.ts).
       mixin: requestIdMixin,
       // Epoch milliseconds and numeric levels: the cheapest forms, as this runs once per request.
     },

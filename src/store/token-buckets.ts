@@ -1,5 +1,3 @@
-import type { Config } from './config.ts'
-
 /** A token bucket: holds up to `capacity` tokens and gains `refillPerSecond` tokens each second. */
 export interface BucketShape {
   capacity: number
@@ -18,19 +16,6 @@ export interface TakeResult {
   remaining: number
   /** Seconds until one token is available again (0 when allowed). */
   retryAfterS: number
-}
-
-/** Named limit classes a route can opt into through its manifest (`rateLimit: 'scanner'`). */
-export type RateLimitClass = 'scanner'
-
-/** The bucket shape of each limit class, from config. */
-export function rateLimitShapes(config: Config): Record<RateLimitClass, BucketShape> {
-  return {
-    scanner: {
-      capacity: config.RATE_LIMIT_SCANNER_BURST,
-      refillPerSecond: config.RATE_LIMIT_SCANNER_PER_MINUTE / 60,
-    },
-  }
 }
 
 /**

@@ -1,14 +1,9 @@
+import type { FeedDeadlines } from '../feeds/feed-answer.ts'
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
-import type { PluginManifest, RouteSpec } from './manifest.ts'
+import type { PluginManifest, RouteSpec } from '../kernel/manifest.ts'
 import { arrivalOf } from './request.ts'
 import { routeOptions } from './route-options.ts'
-
-/** When a feed must answer, from the request's arrival: its ranking reads stop at `feedAt`, its grades at `answerAt`. */
-export interface FeedDeadlines {
-  feedAt: number
-  answerAt: number
-}
 
 /** A catalogue feed over one upstream source: off (not mounted, not advertised) when that source is not configured. */
 export interface FeedDefinition<Routes extends Record<string, RouteSpec>, Source> {

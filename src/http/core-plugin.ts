@@ -1,14 +1,14 @@
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
-import { releaseOnError } from '../payments/http.ts'
+import { releaseOnError } from './payment-adapter.ts'
 import { readJsonBody } from './body.ts'
 import { toApiError } from './error-mapping.ts'
-import { errorBody } from './errors.ts'
+import { errorBody } from '../kernel/errors.ts'
 import { metaOf } from './request.ts'
-import { SCHEMA_VERSION } from './version.ts'
+import { SCHEMA_VERSION } from '../kernel/version.ts'
 
 /**
- * The core every feature plugs into, inside the framework (the front door, src/core/front-door.ts, has
+ * The core every feature plugs into, inside the framework (the front door, src/http/front-door.ts, has
  * done the request id, rate limit, body read, address check and common headers before): the body
  * handed over, `schema_version` on every JSON answer, and the one mapping from errors to
  * `{ error: true, ... }`.

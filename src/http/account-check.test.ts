@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { AccountKind } from '../facts/account-kind.ts'
 import { TOKEN_PROGRAM_ADDRESS } from '../onchain/programs.ts'
 import { refusalOf } from './account-check.ts'
-import type { AccountRole } from './manifest.ts'
+import type { AccountRole } from '../kernel/manifest.ts'
 
 const ADDRESS = 'CWwss92riFWMFyyk9A3NHnN3iPXFEee4s4t7nrWLd1ae'
 const MINT = 'JCq6s2NxVi1V8aCHPskbwDj8MpX6WAj2QwoPzReTLYZi'

@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, loadConfig, MAINNET_UPSTREAMS } from './config.ts'
+import { ConfigError, MAINNET_UPSTREAMS } from './config.ts'
+import { loadConfig } from '../settings.ts'
 
 const MAINNET = {
   SOLSENTRY_PROFILE: 'mainnet',

@@ -2,7 +2,7 @@
  * The request a piece of work belongs to, carried through its awaits (AsyncLocalStorage): every log
  * line written while a request is served — an upstream call's failure, a scan's call counts, a
  * payment's settlement — names its `req_id` without being handed it, and with tracing on
- * (src/core/tracing.ts) every upstream attempt finds the request's span to hang under.
+ * (src/kernel/tracing.ts) every upstream attempt finds the request's span to hang under.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Span } from '@opentelemetry/api'

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
+import { tokenExemption } from '../../src/pipeline/derive/exemption.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
@@ -42,7 +42,7 @@ export default defineSignal({
     // unregistered token (an unread contract is not a clean one).
     if (!mint) return unknownOutcome(meta, ['mint'], { authority_exempt: false })
     if (issuer === null) return ok([], { authority_exempt: false })
-    const exemption = exemptionOf(issuer, mint)
+    const exemption = tokenExemption(facts)
     const list = facts.get('token_list')
     const evidence = {
       issuer: issuer.issuer,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { round, tokenPairs, tradeCounts } from '../../src/pipeline/derive/market.ts'
+import { marketPairs, round, tradeCounts } from '../../src/pipeline/derive/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
 import { covers, tradesSince, marketInputs } from '../../src/pipeline/derive/trades.ts'
 
@@ -44,7 +44,7 @@ export default defineSignal({
   meta,
   detect(facts, options, { mint, now }) {
     const { market, tape, missing } = marketInputs(facts, mint)
-    const pairs = market ? tokenPairs(market, mint) : []
+    const pairs = marketPairs(facts, mint)
     if (market && pairs.length === 0)
       return noMarket(meta, { buy_sell_ratio: null, buy_pressure: null, sell_pressure: null })
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
-import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
+import { tokenExemption } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'freeze-authority',
@@ -38,7 +38,7 @@ export default defineSignal({
     const mint = facts.get('mint')
     if (!mint) return unknownOutcome(meta, ['mint'], { freeze_authority_revoked: null })
     if (mint.freezeAuthority === null) return ok([], { freeze_authority_revoked: true })
-    const exempt = exemptionOf(facts.get('issuer'), mint).exempt
+    const exempt = tokenExemption(facts).exempt
     return ok(
       [
         exempt

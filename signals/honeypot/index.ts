@@ -9,7 +9,7 @@ import {
   unknownOutcome,
   type Factor,
 } from '../../src/pipeline/signal.ts'
-import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
+import { tokenExemption } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'honeypot',
@@ -50,7 +50,7 @@ export default defineSignal({
   detect(facts, options) {
     const mint = facts.get('mint')
     if (!mint) return unknownOutcome(meta, ['mint'])
-    const exempt = exemptionOf(facts.get('issuer'), mint).exempt
+    const exempt = tokenExemption(facts).exempt
     const x = mint.extensions
     const blockers: string[] = []
     if (x.nonTransferable) blockers.push('NON_TRANSFERABLE')

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FactName } from '../../src/facts/types.ts'
 import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { round, tokenPairs } from '../../src/pipeline/derive/market.ts'
+import { marketPairs, round } from '../../src/pipeline/derive/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
 import { covers, isCommonQuote, tradesSince, tradeTape } from '../../src/pipeline/derive/trades.ts'
 
@@ -37,7 +37,7 @@ export default defineSignal({
   detect(facts, options, { mint, now }) {
     const market = facts.get('market')
     const tape = tradeTape(facts, mint)
-    if (market && tokenPairs(market, mint).length === 0) return noMarket(meta, { large_txs_last_hour: null })
+    if (market && marketPairs(facts, mint).length === 0) return noMarket(meta, { large_txs_last_hour: null })
     // The pools are read only for a quote token whose decimals are not fixed (not SOL, USDC or USDT).
     const needsPools = tape?.quoteMint != null && !isCommonQuote(tape.quoteMint)
     const missing: FactName[] = [

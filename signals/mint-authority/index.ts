@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
-import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
+import { tokenExemption } from '../../src/pipeline/derive/exemption.ts'
 
 const meta = signalMeta({
   id: 'mint-authority',
@@ -39,7 +39,7 @@ export default defineSignal({
     if (!mint) return unknownOutcome(meta, ['mint'], { mint_authority_revoked: null })
     const revoked = mint.mintAuthority === null
     if (revoked) return ok([], { mint_authority_revoked: true })
-    const exempt = exemptionOf(facts.get('issuer'), mint).exempt
+    const exempt = tokenExemption(facts).exempt
     return ok(
       [
         exempt

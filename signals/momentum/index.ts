@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { priceChange, pricingPair, tokenPairs } from '../../src/pipeline/derive/market.ts'
+import { marketPairs, priceChange, pricingPair } from '../../src/pipeline/derive/market.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 /** Weights of the price changes in the price part (recent moves count most). */
@@ -46,7 +46,7 @@ export default defineSignal({
   detect(facts, options, { mint }) {
     const market = facts.get('market')
     if (!market) return unknownOutcome(meta, ['market'])
-    const pairs = tokenPairs(market, mint)
+    const pairs = marketPairs(facts, mint)
     // Nothing trades: no volume and no momentum (measured, not assumed).
     if (pairs.length === 0) return ok([], { momentum_score: 0, volume_24h: 0 })
     // The token's own changes: DexScreener's are the base token's, so for a token only ever quoted

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { priceChange, pricingPair, round, tokenPairs, type TokenPair } from '../../src/pipeline/derive/market.ts'
+import { marketPairs, priceChange, pricingPair, round, type TokenPair } from '../../src/pipeline/derive/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
 import { covers, marketInputs, type TradeTape } from '../../src/pipeline/derive/trades.ts'
 
@@ -72,7 +72,7 @@ export default defineSignal({
     if (tape && change15m.value === null) found.push(notMeasured(meta, ['price_change_15m_pct'], change15m.reason))
     if (!market) return outcomeOf(meta, missing, found, { ...NULL_FIELDS, price_change_15m_pct: change15m.value })
 
-    const pairs = tokenPairs(market, mint)
+    const pairs = marketPairs(facts, mint)
     if (pairs.length === 0) return noMarket(meta, NULL_FIELDS)
     const pricing = pricingPair(pairs)
     const price = pricing?.priceUsd ?? null

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { exemptionOf } from '../../src/pipeline/derive/exemption.ts'
+import { tokenExemption } from '../../src/pipeline/derive/exemption.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 const meta = signalMeta({
@@ -210,7 +210,7 @@ export default defineSignal({
     // A registered issuer's controls (a stock issuer's pause and delegate, a stablecoin's frozen-by-default
     // accounts) are its design: one informational finding lists them. A fee is a cost whoever charges
     // it, and a token paused or non-transferable cannot be sold now: those stay.
-    if (!exemptionOf(facts.get('issuer'), mint).exempt) return ok(found, { token_extensions: codes })
+    if (!tokenExemption(facts).exempt) return ok(found, { token_extensions: codes })
     const controls = found.filter((entry) => ISSUER_CONTROLS.has(entry.code))
     if (controls.length === 0) return ok(found, { token_extensions: codes })
     const issuer = facts.get('issuer')!

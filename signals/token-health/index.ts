@@ -5,7 +5,7 @@ import {
   priceChange,
   pricingPair,
   round,
-  tokenPairs,
+  marketPairs,
   tradeCounts,
   volumeUsd,
 } from '../../src/pipeline/derive/market.ts'
@@ -102,7 +102,7 @@ export default defineSignal({
   detect(facts, options, { mint, now }) {
     const { market, tape, missing } = marketInputs(facts, mint)
     if (!market) return outcomeOf(meta, missing, [], NULL_FIELDS)
-    const pairs = tokenPairs(market, mint)
+    const pairs = marketPairs(facts, mint)
     if (pairs.length === 0)
       return noMarket(meta, NULL_FIELDS, [
         finding(

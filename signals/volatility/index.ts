@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { priceChange, pricingPair, round, tokenPairs } from '../../src/pipeline/derive/market.ts'
+import { marketPairs, priceChange, pricingPair, round } from '../../src/pipeline/derive/market.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
 import { tradesSince, marketInputs } from '../../src/pipeline/derive/trades.ts'
 
@@ -37,7 +37,7 @@ export default defineSignal({
   meta,
   detect(facts, options, { mint, now }) {
     const { market, tape, missing } = marketInputs(facts, mint)
-    const pairs = market ? tokenPairs(market, mint) : []
+    const pairs = marketPairs(facts, mint)
     if (market && pairs.length === 0) return noMarket(meta, { volatility: null })
 
     // The swing: the widest of the token's own window changes and the spread of its trade prices

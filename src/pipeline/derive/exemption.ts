@@ -1,5 +1,7 @@
 import type { IssuerEntry } from '../../onchain/issuers.ts'
 import type { MintFact } from '../../facts/types.ts'
+import type { FactView } from '../signal.ts'
+import { derivedOnce } from './once.ts'
 
 /** A live authority that is not the one the registry names for the issuer. */
 export interface AuthorityMismatch {
@@ -32,4 +34,9 @@ export function exemptionOf(issuer: IssuerEntry | null | undefined, mint: MintFa
   check('mint', issuer.mintAuthority, mint?.mintAuthority)
   check('freeze', issuer.freezeAuthority, mint?.freezeAuthority)
   return { exempt: mismatched.length === 0, issuer, mismatched }
+}
+
+/** The scan's exemption: its issuer entry against its mint account (exemptionOf), derived once per scan. */
+export function tokenExemption(facts: FactView): Exemption {
+  return derivedOnce(facts, 'exemption', () => exemptionOf(facts.get('issuer'), facts.get('mint')))
 }

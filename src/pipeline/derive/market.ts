@@ -1,5 +1,7 @@
 import type { MarketFact, TokenListFact } from '../../facts/types.ts'
 import type { DexPair } from '../../sources/dexscreener.ts'
+import type { FactView } from '../signal.ts'
+import { derivedOnce } from './once.ts'
 
 /**
  * A market pair seen from the scanned token's side. DexScreener prices, counts and changes a pair
@@ -36,6 +38,17 @@ export function tokenPairs(market: MarketFact, mint: string): TokenPair[] {
         ? { pair, tokenIsBase, priceUsd: baseUsd, otherMint: pair.quoteToken.address, otherUsd: inverse }
         : { pair, tokenIsBase, priceUsd: inverse, otherMint: pair.baseToken.address, otherUsd: baseUsd },
     ]
+  })
+}
+
+/**
+ * The pairs trading `mint` in the scan's market fact, from its side (tokenPairs), derived once per scan;
+ * none without the market fact.
+ */
+export function marketPairs(facts: FactView, mint: string): TokenPair[] {
+  return derivedOnce(facts, `pairs:${mint}`, () => {
+    const market = facts.get('market')
+    return market ? tokenPairs(market, mint) : []
   })
 }
 

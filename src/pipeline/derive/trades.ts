@@ -1,7 +1,8 @@
 import { USDC_MINT_ADDRESS, USDT_MINT_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../../onchain/programs.ts'
 import type { FactName, PoolsFact, SwapRecord } from '../../facts/types.ts'
 import type { FactView } from '../signal.ts'
-import { tokenPairs, type TokenPair } from './market.ts'
+import { marketPairs, type TokenPair } from './market.ts'
+import { derivedOnce } from './once.ts'
 
 /** One swap of the main pool with its price. */
 export interface PricedTrade {
@@ -69,14 +70,17 @@ export function tradesSince(tape: TradeTape, fromUnixS: number): PricedTrade[] {
  * no pool: then no trade history was read (the pools and market it starts from were unavailable, or
  * the token has no pool, which the market data says on its own), so it counts as missing
  * (docs/data-quality.md: a fact whose inputs are missing is missing). Trades without a block time,
- * or in another quote than the pool's (a multi-hop route), are left out.
+ * or in another quote than the pool's (a multi-hop route), are left out. Derived once per scan: the
+ * market signals that read it share one tape.
  */
 export function tradeTape(facts: FactView, mint: string): TradeTape | undefined {
+  return derivedOnce(facts, `trade-tape:${mint}`, () => deriveTape(facts, mint))
+}
+
+function deriveTape(facts: FactView, mint: string): TradeTape | undefined {
   const trades = facts.get('trades')
   if (!trades?.pool) return undefined
-  const market = facts.get('market')
-  const pair =
-    market && trades.pool ? tokenPairs(market, mint).find((entry) => entry.pair.pairAddress === trades.pool) : undefined
+  const pair = marketPairs(facts, mint).find((entry) => entry.pair.pairAddress === trades.pool)
   const quoteMint = pair?.otherMint ?? dominantQuote(trades.swaps)
   const decimals = quoteMint === null ? null : quoteDecimals(quoteMint, pair, facts.get('pools'), trades.pool)
   const usdPerAtomic = pair?.otherUsd != null && decimals !== null ? pair.otherUsd / 10 ** decimals : null

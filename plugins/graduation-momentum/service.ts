@@ -1,22 +1,19 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
 import { exitCheck } from '../exit-check/service.ts'
-import { createTokenContext } from '../../src/facts/index.ts'
-import { feedEnvelope, type Snapshot } from '../../src/feeds/feed-answer.ts'
+import type { Snapshot } from '../../src/feeds/feed-answer.ts'
 import { FILL_WINDOW_S } from '../../src/launchpad-index/curves.ts'
 import { momentumOf } from './scoring.ts'
 import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { MARKET_INTEL_POLICY } from '../../src/pipeline/policies.ts'
-import { runScan } from '../../src/pipeline/scan.ts'
+import { withTokenScan } from '../../src/pipeline/scan-token.ts'
 import { MOMENTUM_LIMIT, MOMENTUM_MIN_PROGRESS, type MomentumItem, type MomentumResult } from './schemas.ts'
 import {
   flagsOf,
-  gradeWithFocus,
+  focusItem,
   graduationCandidates,
-  indexMissing,
-  NO_INDEX_SUMMARY,
+  launchpadFeed,
   type Read,
-  readIndex,
 } from '../../src/launchpad-index/reading.ts'
 
 type Item = Static<typeof MomentumItem>
@@ -50,15 +47,15 @@ async function enrich(
   deadlineAt: number,
   rank: number | null,
 ): Promise<Item> {
-  const facts = createTokenContext(read.curve.mint, ctx.sources, deadlineAt)
   const usdc = ctx.config.SOLANA_PAYMENT_ASSET ?? USDC_MINT_ADDRESS
-  try {
-    const [market, exit, developer] = await Promise.all([
-      runScan(facts, ctx.signals, MARKET_INTEL_POLICY)
-        .then((scan) => {
-          if (scan.quality.missing_fields.includes('market')) return null
+  // The market scan, the exit check and the developer's history, side by side on one set of facts.
+  const [market, exit, developer] = await withTokenScan(ctx, read.curve.mint, deadlineAt, ({ facts, scan }) =>
+    Promise.all([
+      scan(MARKET_INTEL_POLICY)
+        .then((intel) => {
+          if (intel.quality.missing_fields.includes('market')) return null
           const number = (name: string) =>
-            typeof scan.fields[name] === 'number' ? (scan.fields[name] as number) : null
+            typeof intel.fields[name] === 'number' ? (intel.fields[name] as number) : null
           return { priceChange5mPct: number('price_change_5m_pct'), priceChange1hPct: number('price_change_1h_pct') }
         })
         .catch(() => null),
@@ -73,42 +70,40 @@ async function enrich(
         .fact('dev_history')
         .then((history) => (history ? { previousRugs: history.previousRugs.length } : null))
         .catch(() => null),
-    ])
-    const flags = flagsOf(read.reading, grade)
-    const { score, label, factors } = momentumOf({
-      reading: read.reading,
-      recent: recentOf(read, nowS),
-      market,
-      exit,
-      developer,
-      grade: grade?.grade ?? null,
-      flags,
-    })
-    return {
-      rank,
-      token_address: read.curve.mint,
-      symbol: read.curve.symbol,
-      name: read.curve.name,
-      bonding_progress_pct: read.reading.progressPct,
-      fill_rate_pct_per_min: read.reading.fillRatePctPerMin,
-      minutes_to_graduation: read.reading.minutesToGraduation,
-      momentum_score: score,
-      label,
-      cited_factors: factors,
-      components: {
-        market_intel: market ? 'answered' : 'missing',
-        exit_check: exit ? 'answered' : 'missing',
-        developer_history: developer ? 'answered' : 'missing',
-        quick_scan: grade ? 'answered' : 'missing',
-      },
-      sellable: exit?.sellable ?? null,
-      exit_rating: exit?.rating ?? null,
-      developer_previous_rugs: developer?.previousRugs ?? null,
-      flags,
-      quick_scan: grade,
-    }
-  } finally {
-    facts.close(ctx.logger)
+    ]),
+  )
+  const flags = flagsOf(read.reading, grade)
+  const { score, label, factors } = momentumOf({
+    reading: read.reading,
+    recent: recentOf(read, nowS),
+    market,
+    exit,
+    developer,
+    grade: grade?.grade ?? null,
+    flags,
+  })
+  return {
+    rank,
+    token_address: read.curve.mint,
+    symbol: read.curve.symbol,
+    name: read.curve.name,
+    bonding_progress_pct: read.reading.progressPct,
+    fill_rate_pct_per_min: read.reading.fillRatePctPerMin,
+    minutes_to_graduation: read.reading.minutesToGraduation,
+    momentum_score: score,
+    label,
+    cited_factors: factors,
+    components: {
+      market_intel: market ? 'answered' : 'missing',
+      exit_check: exit ? 'answered' : 'missing',
+      developer_history: developer ? 'answered' : 'missing',
+      quick_scan: grade ? 'answered' : 'missing',
+    },
+    sellable: exit?.sellable ?? null,
+    exit_rating: exit?.rating ?? null,
+    developer_previous_rugs: developer?.previousRugs ?? null,
+    flags,
+    quick_scan: grade,
   }
 }
 
@@ -116,50 +111,40 @@ async function enrich(
  * Graduation momentum: the graduation radar's top candidates (soonest to graduate), each enriched and
  * scored (plugins/graduation-momentum/scoring.ts), highest momentum first.
  */
-export async function graduationMomentum(
+export function graduationMomentum(
   ctx: ServiceContext,
   request: MomentumRequest,
   deadlineAt: number,
 ): Promise<Static<typeof MomentumResult>> {
   const minProgress = request.min_progress_pct ?? MOMENTUM_MIN_PROGRESS.default
   const limit = request.limit ?? MOMENTUM_LIMIT.default
-  const missing = new Set<string>()
-  const { reads, index, nowS } = await readIndex(ctx, Math.floor(Date.now() / 1000))
-  const noFeed = indexMissing(index, missing)
-  const candidates = graduationCandidates(reads, minProgress, limit)
-  const { grades, focusRead, focusGrade } = await gradeWithFocus(
-    ctx,
-    reads,
-    candidates.map((read) => read.curve.mint),
-    request.token_address,
-    deadlineAt,
-    missing,
-  )
-  // The focus is enriched once: with the candidates when it is one, else after them.
-  const extra = focusRead && !candidates.includes(focusRead) ? [{ read: focusRead, grade: focusGrade }] : []
-  const all = [...candidates.map((read, i) => ({ read, grade: grades[i] ?? null })), ...extra]
-  const enriched = await Promise.all(all.map(({ read, grade }) => enrich(ctx, read, nowS, grade, deadlineAt, null)))
-  for (const item of enriched)
-    for (const [component, state] of Object.entries(item.components))
-      if (state === 'missing' && component !== 'quick_scan') missing.add(component)
-  const items = enriched
-    .slice(0, candidates.length)
-    .sort((a, b) => b.momentum_score - a.momentum_score)
-    .map((item, i) => ({ ...item, rank: i + 1 }))
-  const focus = focusRead
-    ? (items.find((item) => item.token_address === focusRead.curve.mint) ?? enriched.at(-1) ?? null)
-    : null
-  const top = items[0]
-  return {
-    ...feedEnvelope(missing, noFeed),
-    min_progress_pct: minProgress,
-    index,
-    items,
-    focus,
-    summary: noFeed
-      ? NO_INDEX_SUMMARY
-      : top
-        ? `${items.length} curves at ${minProgress}% or more; the most momentum: ${top.symbol || top.token_address} at ${top.momentum_score}/100 (${top.label}).`
-        : `No curve at ${minProgress}% or more is bonding now.`,
-  }
+  return launchpadFeed(ctx, request.token_address, deadlineAt, {
+    solPrice: false,
+    select({ reads }) {
+      const candidates = graduationCandidates(reads, minProgress, limit)
+      return { candidates, mints: candidates.map((read) => read.curve.mint) }
+    },
+    async answer({ nowS, index, missing }, { candidates }, { grades, focusRead, focusGrade }) {
+      // The focus is enriched once: with the candidates when it is one, else after them.
+      const extra = focusRead && !candidates.includes(focusRead) ? [{ read: focusRead, grade: focusGrade }] : []
+      const all = [...candidates.map((read, i) => ({ read, grade: grades[i] ?? null })), ...extra]
+      const enriched = await Promise.all(all.map(({ read, grade }) => enrich(ctx, read, nowS, grade, deadlineAt, null)))
+      for (const item of enriched)
+        for (const [component, state] of Object.entries(item.components))
+          if (state === 'missing' && component !== 'quick_scan') missing.add(component)
+      const items = enriched
+        .slice(0, candidates.length)
+        .sort((a, b) => b.momentum_score - a.momentum_score)
+        .map((item, i) => ({ ...item, rank: i + 1 }))
+      const focus = focusItem(items, focusRead, () => enriched.at(-1))
+      const top = items[0]
+      return {
+        body: { min_progress_pct: minProgress, index, items, focus },
+        summary: () =>
+          top
+            ? `${items.length} curves at ${minProgress}% or more; the most momentum: ${top.symbol || top.token_address} at ${top.momentum_score}/100 (${top.label}).`
+            : `No curve at ${minProgress}% or more is bonding now.`,
+      }
+    },
+  })
 }

@@ -1,17 +1,13 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
-import { feedEnvelope } from '../../src/feeds/feed-answer.ts'
 import type { CurveReading } from '../../src/launchpad-index/curves.ts'
 import type { Snapshot } from '../../src/feeds/feed-answer.ts'
 import {
   BUNDLE_MIN,
-  gradeWithFocus,
-  indexMissing,
+  focusItem,
   itemOf,
-  NO_INDEX_SUMMARY,
-  readIndex,
+  launchpadFeed,
   SNIPED_PCT,
-  solUsd,
   stageOf,
   WASH_PCT,
 } from '../../src/launchpad-index/reading.ts'
@@ -48,61 +44,55 @@ export interface LaunchRadarRequest {
  * The launch radar: curves of the stage asked (new creations newest first, then curves near completion
  * by progress), the preset's filters, each graded by the quick scan before `deadlineAt`.
  */
-export async function launchRadar(
+export function launchRadar(
   ctx: ServiceContext,
   request: LaunchRadarRequest,
   deadlineAt: number,
 ): Promise<Static<typeof LaunchRadarResult>> {
-  const nowS = Math.floor(Date.now() / 1000)
   const stageAsked = request.stage ?? 'both'
   const preset = request.preset ?? 'none'
   const newWithinS = (request.new_within_minutes ?? NEW_WITHIN_MIN.default) * 60
   const limit = request.limit ?? LAUNCH_LIMIT.default
-  const missing = new Set<string>()
-  const [{ reads, index }, sol] = await Promise.all([readIndex(ctx, nowS), solUsd(ctx)])
-  const noFeed = indexMissing(index, missing)
-  if (sol === null) missing.add('sol_usd')
-  const staged = reads
-    .map((read) => ({ read, stage: stageOf(read.curve, read.reading, newWithinS) }))
-    .filter(({ stage }) =>
-      stageAsked === 'both' ? stage === 'new_creation' || stage === 'near_completion' : stage === stageAsked,
-    )
-    .sort(
-      (a, b) =>
-        Number(b.stage === 'new_creation') - Number(a.stage === 'new_creation') ||
-        (a.stage === 'new_creation'
-          ? (a.read.reading.ageS ?? 0) - (b.read.reading.ageS ?? 0)
-          : b.read.reading.progressPct - a.read.reading.progressPct),
-    )
-  const kept = staged.filter(({ read }) => presetKeeps(preset, read.reading))
-  // Graded a little beyond the limit, so a preset that drops D/F grades still fills it.
-  const candidates = kept.slice(0, preset === 'none' ? limit : limit * 2)
-  const { grades, focusRead, focusGrade } = await gradeWithFocus(
-    ctx,
-    reads,
-    candidates.map(({ read }) => read.curve.mint),
-    request.token_address,
-    deadlineAt,
-    missing,
-  )
-  const graded = candidates.map((entry, i) => ({ ...entry, grade: grades[i] ?? null }))
-  const passing = graded.filter(({ grade }) => keepGraded(preset, grade))
-  const listed = passing.slice(0, limit)
-  const items = listed.map(({ read, stage, grade }, i) => itemOf(read, i + 1, stage, grade, sol))
-  const focus = focusRead
-    ? (items.find((item) => item.token_address === focusRead.curve.mint) ??
-      itemOf(focusRead, null, stageOf(focusRead.curve, focusRead.reading, newWithinS), focusGrade, sol))
-    : null
-  return {
-    ...feedEnvelope(missing, noFeed),
-    stage: stageAsked,
-    preset,
-    index,
-    items,
-    filtered_out: staged.length - kept.length + (graded.length - passing.length),
-    focus,
-    summary: noFeed
-      ? NO_INDEX_SUMMARY
-      : `${items.length} launchpad coins (${stageAsked.replace('_', ' ')}, preset ${preset}); ${items.filter((item) => item.flags.length > 0).length} carry manipulation flags.`,
-  }
+  return launchpadFeed(ctx, request.token_address, deadlineAt, {
+    solPrice: true,
+    select({ reads }) {
+      const staged = reads
+        .map((read) => ({ read, stage: stageOf(read.curve, read.reading, newWithinS) }))
+        .filter(({ stage }) =>
+          stageAsked === 'both' ? stage === 'new_creation' || stage === 'near_completion' : stage === stageAsked,
+        )
+        .sort(
+          (a, b) =>
+            Number(b.stage === 'new_creation') - Number(a.stage === 'new_creation') ||
+            (a.stage === 'new_creation'
+              ? (a.read.reading.ageS ?? 0) - (b.read.reading.ageS ?? 0)
+              : b.read.reading.progressPct - a.read.reading.progressPct),
+        )
+      const kept = staged.filter(({ read }) => presetKeeps(preset, read.reading))
+      // Graded a little beyond the limit, so a preset that drops D/F grades still fills it.
+      const candidates = kept.slice(0, preset === 'none' ? limit : limit * 2)
+      return { staged, kept, candidates, mints: candidates.map(({ read }) => read.curve.mint) }
+    },
+    answer({ index, sol }, { staged, kept, candidates }, { grades, focusRead, focusGrade }) {
+      const graded = candidates.map((entry, i) => ({ ...entry, grade: grades[i] ?? null }))
+      const passing = graded.filter(({ grade }) => keepGraded(preset, grade))
+      const listed = passing.slice(0, limit)
+      const items = listed.map(({ read, stage, grade }, i) => itemOf(read, i + 1, stage, grade, sol))
+      const focus = focusItem(items, focusRead, (read) =>
+        itemOf(read, null, stageOf(read.curve, read.reading, newWithinS), focusGrade, sol),
+      )
+      return {
+        body: {
+          stage: stageAsked,
+          preset,
+          index,
+          items,
+          filtered_out: staged.length - kept.length + (graded.length - passing.length),
+          focus,
+        },
+        summary: () =>
+          `${items.length} launchpad coins (${stageAsked.replace('_', ' ')}, preset ${preset}); ${items.filter((item) => item.flags.length > 0).length} carry manipulation flags.`,
+      }
+    },
+  })
 }

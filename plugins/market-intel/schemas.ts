@@ -1,16 +1,25 @@
 import { Type } from '@sinclair/typebox'
 import { Enum, envelope, FactorItem, Nullable } from '../../src/pipeline/schemas.ts'
 import { LEVELS, MARKET_SIGNALS } from '../../src/kernel/vocabulary.ts'
-import buySellPressure from '../../signals/buy-sell-pressure/index.ts'
-import largeTransactions from '../../signals/large-transactions/index.ts'
-import tokenHealth from '../../signals/token-health/index.ts'
-import volatility from '../../signals/volatility/index.ts'
+import { MARKET_INTEL_POLICY } from '../../src/pipeline/policies.ts'
+import { policyOption } from '../../src/pipeline/scan.ts'
+import { BUILTIN_SIGNALS } from '../../signals/index.ts'
 import { SIGNAL_SUBTYPES } from './subtypes.ts'
 
-// Thresholds are quoted from the signals' defaults, never restated.
-const pressure = buySellPressure.meta.defaults
-const health = tokenHealth.meta.defaults
-const swing = volatility.meta.defaults
+/**
+ * A threshold of a market intel signal, as the market intel scan runs it (the signal's default, or the
+ * policy's override), from the signal registry's built-ins: quoted, never restated.
+ */
+const thresholds = (signalId: string) => (option: string) =>
+  policyOption(
+    BUILTIN_SIGNALS.find((signal) => signal.meta.id === signalId),
+    MARKET_INTEL_POLICY,
+    option,
+  )
+const pressure = thresholds('buy-sell-pressure')
+const large = thresholds('large-transactions')
+const health = thresholds('token-health')
+const swing = thresholds('volatility')
 const pct = (share: number) => `${Math.round(share * 100)}%`
 const usd = (value: number) => `$${value.toLocaleString('en-US')}`
 
@@ -52,16 +61,16 @@ export const MarketIntelResult = Type.Object({
     'Buys per sell over 24 hours (transaction counts, every pair): buys ÷ max(sells, 1); 0 when nothing was bought.',
   ),
   buy_pressure: Level(
-    `Buy share of the value traded on the main pool in 24 h (of the transaction count without those trades): HIGH ≥ ${pct(pressure.highShare)}, MEDIUM ≥ ${pct(pressure.mediumShare)}, LOW below, or under ${pressure.minTrades} trades.`,
+    `Buy share of the value traded on the main pool in 24 h (of the transaction count without those trades): HIGH ≥ ${pct(pressure('highShare'))}, MEDIUM ≥ ${pct(pressure('mediumShare'))}, LOW below, or under ${pressure('minTrades')} trades.`,
   ),
   sell_pressure: Level('Sell share, with the same bands as buy_pressure.'),
   large_txs_last_hour: Type.Number({
     minimum: 0,
-    description: `Trades of ${usd(largeTransactions.meta.defaults.largeUsd)} or more (quote amount × the quote's USD price) on the main pool in the last hour, counted from the trades themselves. ${UNMEASURED_IS_ZERO}`,
+    description: `Trades of ${usd(large('largeUsd'))} or more (quote amount × the quote's USD price) on the main pool in the last hour, counted from the trades themselves. ${UNMEASURED_IS_ZERO}`,
   }),
   volatility: Enum(
     ['LOW', 'MEDIUM', 'HIGH'] as const,
-    `Widest of the 1 h, 6 h and 24 h changes and the 24 h spread of trade prices: LOW < ${swing.mediumPct}%, MEDIUM < ${swing.highPct}%, HIGH ≥ ${swing.highPct}% (HIGH when not measurable: not shown calm).`,
+    `Widest of the 1 h, 6 h and 24 h changes and the 24 h spread of trade prices: LOW < ${swing('mediumPct')}%, MEDIUM < ${swing('highPct')}%, HIGH ≥ ${swing('highPct')}% (HIGH when not measurable: not shown calm).`,
   ),
   signal: Enum(MARKET_SIGNALS, 'Direction read from price action, flow and health (docs/scoring/market-intel.md).'),
   signal_subtype: Type.String({
@@ -72,7 +81,7 @@ export const MarketIntelResult = Type.Object({
   }),
   token_health: Enum(
     ['ACTIVE', 'LOW_ACTIVITY', 'DECLINING', 'ILLIQUID', 'DEAD'] as const,
-    `First match: DEAD, no trade for ${health.deadDays} days; ILLIQUID, liquidity under ${usd(health.illiquidUsd)}, no pool, or not measurable (not shown liquid); DECLINING, ${health.decliningDropPct}% or worse in 24 h, or ${health.activeTrades24h}+ trades in 24 h and none in the last 6 h; ACTIVE, ≥ ${health.activeTrades24h} trades, ≥ ${usd(health.activeVolumeUsd)} and ≥ ${health.minTraders24h} wallets in 24 h with trades in the last 6 h; LOW_ACTIVITY otherwise.`,
+    `First match: DEAD, no trade for ${health('deadDays')} days; ILLIQUID, liquidity under ${usd(health('illiquidUsd'))}, no pool, or not measurable (not shown liquid); DECLINING, ${health('decliningDropPct')}% or worse in 24 h, or ${health('activeTrades24h')}+ trades in 24 h and none in the last 6 h; ACTIVE, ≥ ${health('activeTrades24h')} trades, ≥ ${usd(health('activeVolumeUsd'))} and ≥ ${health('minTraders24h')} wallets in 24 h with trades in the last 6 h; LOW_ACTIVITY otherwise.`,
   ),
   factors: Type.Array(FactorItem),
   market_summary: Type.String(),

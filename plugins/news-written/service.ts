@@ -1,7 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
-import { createTokenContext } from '../../src/facts/index.ts'
 import { ModelError } from '../../src/sources/llm.ts'
 import { COHORTS, coordinationOf, cohortOf, type Coordination } from '../../src/news/cohorts.ts'
 import type { Post } from '../../src/sources/news-posts.ts'
@@ -18,7 +17,7 @@ import {
   type WritingTask,
 } from './writing.ts'
 import { DEEP_DIVE_POLICY } from '../../src/pipeline/policies.ts'
-import { runScan } from '../../src/pipeline/scan.ts'
+import { scanToken } from '../../src/pipeline/scan-token.ts'
 import { deepDiveAnswer } from '../deep-dive/service.ts'
 import type { BriefResult, PulsePlusResult, ReportResult } from './schemas.ts'
 import {
@@ -188,9 +187,8 @@ export async function pulsePlusAnswer(
 
 /** The subject token's deep dive, as the report carries it; null when it did not finish. */
 async function deepDiveOf(ctx: ServiceContext, mint: string, deadlineAt: number, missing: Set<string>) {
-  const facts = createTokenContext(mint, ctx.sources, deadlineAt)
   try {
-    const scan = await runScan(facts, ctx.signals, DEEP_DIVE_POLICY)
+    const scan = await scanToken(ctx, mint, DEEP_DIVE_POLICY, deadlineAt)
     const answer = deepDiveAnswer(mint, scan)
     return {
       grade: answer.risk_grade,
@@ -207,8 +205,6 @@ async function deepDiveOf(ctx: ServiceContext, mint: string, deadlineAt: number,
   } catch {
     missing.add('deep_dive')
     return null
-  } finally {
-    facts.close(ctx.logger)
   }
 }
 

@@ -1,16 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
-import { feedEnvelope } from '../../src/feeds/feed-answer.ts'
 import type { Snapshot } from '../../src/feeds/feed-answer.ts'
-import {
-  gradeWithFocus,
-  indexMissing,
-  NO_INDEX_SUMMARY,
-  type Read,
-  readIndex,
-  solUsd,
-  stageOf,
-} from '../../src/launchpad-index/reading.ts'
+import { focusItem, launchpadFeed, type Read, stageOf } from '../../src/launchpad-index/reading.ts'
 import { smartFlows, walletRecords } from '../../src/launchpad-index/smart-money.ts'
 import { NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
 import { SMART_INTERVALS, SMART_LIMIT, type SmartMoneyItem, type SmartMoneyResult } from './schemas.ts'
@@ -22,71 +13,57 @@ export interface SmartMoneyRequest {
 }
 
 /** Smart money: the index's proven wallets, and the coins they bought in the interval net of their sells. */
-export async function smartMoney(
+export function smartMoney(
   ctx: ServiceContext,
   request: SmartMoneyRequest,
   deadlineAt: number,
 ): Promise<Static<typeof SmartMoneyResult>> {
   const interval = request.interval ?? '1h'
   const limit = request.limit ?? SMART_LIMIT.default
-  const missing = new Set<string>()
-  const [{ reads, index, nowS }, sol] = await Promise.all([readIndex(ctx, Math.floor(Date.now() / 1000)), solUsd(ctx)])
-  const noFeed = indexMissing(index, missing)
-  if (sol === null) missing.add('sol_usd')
-  const byMint = new Map(reads.map((read) => [read.curve.mint, read]))
-  const trades = new Map(reads.map((read) => [read.curve.mint, read.trades]))
-  const { proven } = walletRecords(trades)
-  const flows = smartFlows(trades, proven, nowS - SMART_INTERVALS[interval])
-  const listed = flows.slice(0, limit)
-  const { grades, focusRead, focusGrade } = await gradeWithFocus(
-    ctx,
-    reads,
-    listed.map((flow) => flow.mint),
-    request.token_address,
-    deadlineAt,
-    missing,
-  )
   const stage = (read: Read) => stageOf(read.curve, read.reading, NEW_WITHIN_MIN.default * 60)
-  const toItem = (
-    read: Read,
-    flow: { netFlowSol: number; buys: number; sells: number; wallets: string[] } | undefined,
-    rank: number | null,
-    grade: Snapshot,
-  ): Static<typeof SmartMoneyItem> => ({
-    rank,
-    token_address: read.curve.mint,
-    symbol: read.curve.symbol,
-    name: read.curve.name,
-    smart_wallets: flow?.wallets.length ?? 0,
-    smart_buys: flow?.buys ?? 0,
-    smart_sells: flow?.sells ?? 0,
-    net_flow_sol: flow?.netFlowSol ?? 0,
-    net_flow_usd: sol === null ? null : Math.round((flow?.netFlowSol ?? 0) * sol * 100) / 100,
-    bonding_progress_pct: read.reading.progressPct,
-    stage: stage(read),
-    quick_scan: grade,
+  return launchpadFeed(ctx, request.token_address, deadlineAt, {
+    solPrice: true,
+    select({ reads, nowS }) {
+      const trades = new Map(reads.map((read) => [read.curve.mint, read.trades]))
+      const { proven } = walletRecords(trades)
+      const flows = smartFlows(trades, proven, nowS - SMART_INTERVALS[interval])
+      const listed = flows.slice(0, limit)
+      return { proven, listed, mints: listed.map((flow) => flow.mint) }
+    },
+    answer({ reads, nowS, index, sol }, { proven, listed }, { grades, focusRead, focusGrade }) {
+      const byMint = new Map(reads.map((read) => [read.curve.mint, read]))
+      const toItem = (
+        read: Read,
+        flow: { netFlowSol: number; buys: number; sells: number; wallets: string[] } | undefined,
+        rank: number | null,
+        grade: Snapshot,
+      ): Static<typeof SmartMoneyItem> => ({
+        rank,
+        token_address: read.curve.mint,
+        symbol: read.curve.symbol,
+        name: read.curve.name,
+        smart_wallets: flow?.wallets.length ?? 0,
+        smart_buys: flow?.buys ?? 0,
+        smart_sells: flow?.sells ?? 0,
+        net_flow_sol: flow?.netFlowSol ?? 0,
+        net_flow_usd: sol === null ? null : Math.round((flow?.netFlowSol ?? 0) * sol * 100) / 100,
+        bonding_progress_pct: read.reading.progressPct,
+        stage: stage(read),
+        quick_scan: grade,
+      })
+      const items = listed.map((flow, i) => toItem(byMint.get(flow.mint)!, flow, i + 1, grades[i] ?? null))
+      const focus = focusItem(items, focusRead, (read) => {
+        const flow = smartFlows(new Map([[read.curve.mint, read.trades]]), proven, nowS - SMART_INTERVALS[interval])[0]
+        return toItem(read, flow, null, focusGrade)
+      })
+      const top = items[0]
+      return {
+        body: { interval, source: 'launchpad_index' as const, proven_wallets: proven.size, index, items, focus },
+        summary: () =>
+          top
+            ? `${proven.size} proven wallets; over ${interval} they bought ${items.length} coins on net, led by ${top.symbol || top.token_address} (${top.smart_wallets} wallets, +${top.net_flow_sol} SOL).`
+            : `${proven.size} proven wallets; none bought on net over ${interval}.`,
+      }
+    },
   })
-  const items = listed.map((flow, i) => toItem(byMint.get(flow.mint)!, flow, i + 1, grades[i] ?? null))
-  const focusFlow = focusRead
-    ? smartFlows(new Map([[focusRead.curve.mint, focusRead.trades]]), proven, nowS - SMART_INTERVALS[interval])[0]
-    : undefined
-  const focus = focusRead
-    ? (items.find((item) => item.token_address === focusRead.curve.mint) ??
-      toItem(focusRead, focusFlow, null, focusGrade))
-    : null
-  const top = items[0]
-  return {
-    ...feedEnvelope(missing, noFeed),
-    interval,
-    source: 'launchpad_index',
-    proven_wallets: proven.size,
-    index,
-    items,
-    focus,
-    summary: noFeed
-      ? NO_INDEX_SUMMARY
-      : top
-        ? `${proven.size} proven wallets; over ${interval} they bought ${items.length} coins on net, led by ${top.symbol || top.token_address} (${top.smart_wallets} wallets, +${top.net_flow_sol} SOL).`
-        : `${proven.size} proven wallets; none bought on net over ${interval}.`,
-  }
 }

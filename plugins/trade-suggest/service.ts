@@ -6,13 +6,12 @@
  */
 import type { ServiceContext } from '../../src/context.ts'
 import { exitCheck } from '../exit-check/service.ts'
-import { createTokenContext } from '../../src/facts/index.ts'
 import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
 import { launchRadar } from '../launch-radar/service.ts'
 import { signalRadar } from '../signal-radar/service.ts'
 import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { DEEP_DIVE_POLICY, MARKET_INTEL_POLICY, QUICK_SCAN_POLICY } from '../../src/pipeline/policies.ts'
-import { runScan } from '../../src/pipeline/scan.ts'
+import { withTokenScan } from '../../src/pipeline/scan-token.ts'
 import type { DataQuality } from '../../src/kernel/vocabulary.ts'
 import type { JupiterInterval } from '../../src/sources/jupiter.ts'
 import { deepDiveAnswer } from '../deep-dive/service.ts'
@@ -148,7 +147,6 @@ async function batteryOf(
   exitSizeUsd: number,
   deadlineAt: number,
 ): Promise<Checked> {
-  const facts = createTokenContext(candidate.token_address, ctx.sources, deadlineAt)
   const missing: string[] = []
   const usdc = ctx.config.SOLANA_PAYMENT_ASSET ?? USDC_MINT_ADDRESS
   const settle = <T>(name: string, work: Promise<T>) =>
@@ -156,63 +154,61 @@ async function batteryOf(
       missing.push(name)
       return null
     })
-  try {
-    const [quick, market, deep, exit] = await Promise.all([
-      settle('quick_scan', runScan(facts, ctx.signals, QUICK_SCAN_POLICY)),
-      settle('market_intel', runScan(facts, ctx.signals, MARKET_INTEL_POLICY)),
-      settle('deep_dive', runScan(facts, ctx.signals, DEEP_DIVE_POLICY)),
+  const [quick, market, deep, exit] = await withTokenScan(ctx, candidate.token_address, deadlineAt, ({ facts, scan }) =>
+    Promise.all([
+      settle('quick_scan', scan(QUICK_SCAN_POLICY)),
+      settle('market_intel', scan(MARKET_INTEL_POLICY)),
+      settle('deep_dive', scan(DEEP_DIVE_POLICY)),
       settle('exit_check', exitCheck(facts, exitSizeUsd, usdc)),
-    ])
-    const intel = market ? marketIntelAnswer(market, candidate.token_address) : null
-    const dive = deep ? deepDiveAnswer(candidate.token_address, deep) : null
-    // Findings that hold the grade at C or below, in either scan (a hard fail caps at F).
-    const capped = [quick, deep].flatMap((scan) =>
-      (scan?.factors ?? [])
-        .filter((entry) => entry.hard_fail || ['C', 'D', 'F'].includes(entry.grade_ceiling ?? ''))
-        .map((entry) => entry.code),
-    )
-    return {
-      battery: {
-        capped: [...new Set(capped)],
-        quick: quick ? { grade: quick.grade, score: quick.score } : null,
-        market: intel
-          ? {
-              signal: intel.signal,
-              token_health: intel.token_health,
-              volatility: intel.volatility,
-              liquidity_usd: intel.liquidity_usd,
-            }
-          : null,
-        deep: dive
-          ? {
-              grade: dive.risk_grade,
-              score: deep!.score,
-              data_quality: dive.data_quality,
-              recommendation: dive.recommendation.action,
-              is_honeypot: dive.is_honeypot ?? null,
-              previous_rugs: dive.dev_wallet_analysis?.previous_rugs ?? null,
-            }
-          : null,
-        exit: exit
-          ? {
-              size_usdc: exit.size_usdc,
-              sellable: exit.sellable,
-              expected_return_usdc: exit.expected_return_usdc,
-              exit_price_impact_pct: exit.exit_price_impact_pct,
-              exit_rating: exit.exit_rating,
-            }
-          : null,
-      },
-      missing,
-      flags: dive?.historical_flags ?? [],
-      keyRisks: (dive?.key_drivers ?? []).map((driver) => ({
-        code: driver.code,
-        title: driver.title,
-        severity: driver.severity,
-      })),
-    }
-  } finally {
-    facts.close(ctx.logger)
+    ]),
+  )
+  const intel = market ? marketIntelAnswer(market, candidate.token_address) : null
+  const dive = deep ? deepDiveAnswer(candidate.token_address, deep) : null
+  // Findings that hold the grade at C or below, in either scan (a hard fail caps at F).
+  const capped = [quick, deep].flatMap((scan) =>
+    (scan?.factors ?? [])
+      .filter((entry) => entry.hard_fail || ['C', 'D', 'F'].includes(entry.grade_ceiling ?? ''))
+      .map((entry) => entry.code),
+  )
+  return {
+    battery: {
+      capped: [...new Set(capped)],
+      quick: quick ? { grade: quick.grade, score: quick.score } : null,
+      market: intel
+        ? {
+            signal: intel.signal,
+            token_health: intel.token_health,
+            volatility: intel.volatility,
+            liquidity_usd: intel.liquidity_usd,
+          }
+        : null,
+      deep: dive
+        ? {
+            grade: dive.risk_grade,
+            score: deep!.score,
+            data_quality: dive.data_quality,
+            recommendation: dive.recommendation.action,
+            is_honeypot: dive.is_honeypot ?? null,
+            previous_rugs: dive.dev_wallet_analysis?.previous_rugs ?? null,
+          }
+        : null,
+      exit: exit
+        ? {
+            size_usdc: exit.size_usdc,
+            sellable: exit.sellable,
+            expected_return_usdc: exit.expected_return_usdc,
+            exit_price_impact_pct: exit.exit_price_impact_pct,
+            exit_rating: exit.exit_rating,
+          }
+        : null,
+    },
+    missing,
+    flags: dive?.historical_flags ?? [],
+    keyRisks: (dive?.key_drivers ?? []).map((driver) => ({
+      code: driver.code,
+      title: driver.title,
+      severity: driver.severity,
+    })),
   }
 }
 

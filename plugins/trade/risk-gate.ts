@@ -4,13 +4,12 @@
  */
 import type { ServiceContext } from '../../src/context.ts'
 import type { DataQuality } from '../../src/facts/data-quality.ts'
-import { createTokenContext } from '../../src/facts/index.ts'
 import type { Grade } from '../../src/pipeline/grade.ts'
-import { runScan } from '../../src/pipeline/scan.ts'
+import { checkFindings } from '../../src/pipeline/scan.ts'
+import { scanToken } from '../../src/pipeline/scan-token.ts'
 import { orderFactors } from '../../src/pipeline/order.ts'
 import type { Factor } from '../../src/pipeline/signal.ts'
 import { QUICK_SCAN_POLICY } from '../../src/pipeline/policies.ts'
-import honeypot from '../../signals/honeypot/index.ts'
 import type { RiskGate } from './schemas.ts'
 
 /** F is the quick scan's "do not touch"; C and D are buyable with eyes open. */
@@ -51,22 +50,20 @@ export function gateVerdict(scan: {
   return { verdict: blocking ? 'BLOCK' : warning ? 'WARN' : 'PASS', reasons }
 }
 
-export async function riskGate(ctx: ServiceContext, mint: string, deadlineMs: number): Promise<RiskGate> {
-  const facts = createTokenContext(mint, ctx.sources, deadlineMs)
-  try {
-    const scan = await runScan(facts, ctx.signals, QUICK_SCAN_POLICY)
-    // The deep dive's honeypot detector (imported, so it cannot be missing), over the facts the quick scan gathered.
-    const sellCheck = honeypot.detect(scan.facts, honeypot.meta.defaults, { mint, now: scan.now }).factors
-    const { data_quality, missing_fields } = scan.quality
-    const verdict = gateVerdict({
-      grade: scan.grade,
-      dataQuality: data_quality,
-      missing: missing_fields,
-      // The reasons in the answers' order: the deciding findings first.
-      factors: orderFactors([...scan.factors, ...sellCheck]),
-    })
-    return { ...verdict, token: mint, grade: scan.grade, data_quality }
-  } finally {
-    facts.close(ctx.logger)
-  }
+/**
+ * The gate over `mint`: the quick scan, and the deep dive's honeypot check (from the registry) over the
+ * facts the quick scan gathered, its facts answering by `deadlineAt` (ms since epoch).
+ */
+export async function riskGate(ctx: ServiceContext, mint: string, deadlineAt: number): Promise<RiskGate> {
+  const scan = await scanToken(ctx, mint, QUICK_SCAN_POLICY, deadlineAt)
+  const sellCheck = checkFindings(ctx.signals, 'honeypot', scan, mint)
+  const { data_quality, missing_fields } = scan.quality
+  const verdict = gateVerdict({
+    grade: scan.grade,
+    dataQuality: data_quality,
+    missing: missing_fields,
+    // The reasons in the answers' order: the deciding findings first.
+    factors: orderFactors([...scan.factors, ...sellCheck]),
+  })
+  return { ...verdict, token: mint, grade: scan.grade, data_quality }
 }

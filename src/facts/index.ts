@@ -42,5 +42,29 @@ export function createTokenContext(mint: string, sources: Sources, deadlineAt: n
   return new TokenContext(mint, sources, { deadlineAt, loaders: LOADERS, tape })
 }
 
+/** Where a closed context logs its upstream cost (TokenContext.close). */
+export type FactsLogger = Parameters<TokenContext['close']>[0]
+
+/**
+ * One TokenContext over `address`, open while `use` runs and closed after it, whether `use` answers or
+ * throws (the deadline timer released, the calls still waiting dropped, the upstream cost logged).
+ * `address` is a mint; a wallet's reads (wallet intel) use it as a read context, its token facts unused.
+ * Scans go through scanToken (src/pipeline/scan-token.ts), which opens its facts here.
+ */
+export async function withFacts<T>(
+  address: string,
+  sources: Sources,
+  deadlineAt: number,
+  use: (facts: TokenContext) => Promise<T>,
+  options: { logger?: FactsLogger; tape?: Tape } = {},
+): Promise<T> {
+  const facts = createTokenContext(address, sources, deadlineAt, options.tape)
+  try {
+    return await use(facts)
+  } finally {
+    facts.close(options.logger)
+  }
+}
+
 export { TokenContext, type Sources } from './context.ts'
 export type * from './types.ts'

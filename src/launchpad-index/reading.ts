@@ -1,20 +1,20 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
-import { type Snapshot, snapshotsOf } from '../feeds/feed-answer.ts'
+import { feedEnvelope, type Snapshot, snapshotsOf } from '../feeds/feed-answer.ts'
 import { CallMeter } from '../sources/upstream.ts'
 import type { CurveRow, LaunchIndex, TradeRow } from '../store/launches.ts'
 import { type CurveReading, readCurve } from './curves.ts'
 import { type IndexState, type LaunchItem, NEAR_COMPLETION_PCT } from './schemas.ts'
 
 // What every launchpad feed reads of the index (launch radar, graduation radar, graduation momentum,
-// smart money): the active curves each read once per trade count, the focus token, the quick-scan
-// grades, an item's fields and flags.
+// smart money): their common skeleton (launchpadFeed), the active curves each read once per trade
+// count, the focus token, the quick-scan grades, an item's fields and flags.
 
 export type Item = Static<typeof LaunchItem>
 export type Flag = Item['flags'][number]
 
 /** What a launchpad answer says when the index is empty and nothing follows the launchpad here. */
-export const NO_INDEX_SUMMARY =
+const NO_INDEX_SUMMARY =
   'The launchpad index is empty and not being followed on this instance (listed in missing_fields).'
 
 /** Curves still bonding with at least `minProgress` sold, soonest to graduate first (not filling: last, by progress). */
@@ -29,18 +29,91 @@ export function graduationCandidates(reads: readonly Read[], minProgress: number
     .slice(0, limit)
 }
 
+/** What a launchpad feed has read before its own part: the index's active curves and state, the SOL price. */
+export interface IndexRead {
+  reads: Read[]
+  /** The later of the wall clock and the index's newest event (readIndex). */
+  nowS: number
+  index: Static<typeof IndexState>
+  /** USD per SOL; null when the feed does not value in USD, or the price could not be read (`sol_usd` missing). */
+  sol: number | null
+  /** The answer's missing_fields so far; a feed adds its own. */
+  missing: Set<string>
+}
+
+/** The quick-scan grades of a feed's listed tokens, in order, and the focus token's read and grade. */
+export interface FeedGrades {
+  grades: Snapshot[]
+  focusRead: Read | undefined
+  focusGrade: Snapshot
+}
+
+/** A launchpad feed's own part, around the skeleton every one of them shares (`launchpadFeed`). */
+export interface LaunchpadFeed<Selection extends { mints: readonly string[] }, Body extends object> {
+  /** Whether the feed values SOL amounts in USD: then it reads the SOL price, named missing when unavailable. */
+  solPrice: boolean
+  /** What the feed lists from the index: the tokens to grade (`mints`, in order), and what it keeps to answer. */
+  select(read: IndexRead): Selection
+  /**
+   * The answer's own members (placed between the envelope and the summary, in their order) and its
+   * summary when the index answered, from the grades.
+   */
+  answer(read: IndexRead, selection: Selection, graded: FeedGrades): Promise<FeedPart<Body>> | FeedPart<Body>
+}
+
+export interface FeedPart<Body> {
+  body: Body
+  summary: () => string
+}
+
+/**
+ * The skeleton of every launchpad feed (launch radar, graduation radar, smart money, graduation
+ * momentum): read the index (and the SOL price, when the feed values in USD), name what is missing, let
+ * the feed select, grade its tokens and the focus token by `deadlineAt`, let the feed answer, then the
+ * envelope and the summary (NO_INDEX_SUMMARY when there is no index to read).
+ */
+export async function launchpadFeed<Selection extends { mints: readonly string[] }, Body extends object>(
+  ctx: ServiceContext,
+  focusMint: string | undefined,
+  deadlineAt: number,
+  feed: LaunchpadFeed<Selection, Body>,
+): Promise<ReturnType<typeof feedEnvelope> & Body & { summary: string }> {
+  const missing = new Set<string>()
+  const [{ reads, index, nowS }, sol] = await Promise.all([
+    readIndex(ctx, Math.floor(Date.now() / 1000)),
+    feed.solPrice ? solUsd(ctx) : null,
+  ])
+  const noFeed = indexMissing(index, missing)
+  if (feed.solPrice && sol === null) missing.add('sol_usd')
+  const read: IndexRead = { reads, nowS, index, sol, missing }
+  const selection = feed.select(read)
+  const graded = await gradeWithFocus(ctx, reads, selection.mints, focusMint, deadlineAt, missing)
+  const { body, summary } = await feed.answer(read, selection, graded)
+  return { ...feedEnvelope(missing, noFeed), ...body, summary: noFeed ? NO_INDEX_SUMMARY : summary() }
+}
+
+/** The focus token's item: its listed item when it is listed, else `unlisted`'s; null without a focus. */
+export function focusItem<Entry extends { token_address: string }>(
+  items: readonly Entry[],
+  focusRead: Read | undefined,
+  unlisted: (read: Read) => Entry | undefined,
+): Entry | null {
+  if (!focusRead) return null
+  return items.find((item) => item.token_address === focusRead.curve.mint) ?? unlisted(focusRead) ?? null
+}
+
 /**
  * The focus token's read in the index (named missing when the index does not hold it) and the quick-scan
  * grades of `listed`, then of the focus: what every launchpad answer grades before `deadlineAt`.
  */
-export async function gradeWithFocus(
+async function gradeWithFocus(
   ctx: ServiceContext,
   reads: readonly Read[],
   listed: readonly string[],
   focusMint: string | undefined,
   deadlineAt: number,
   missing: Set<string>,
-): Promise<{ grades: Snapshot[]; focusRead: Read | undefined; focusGrade: Snapshot }> {
+): Promise<FeedGrades> {
   const focusRead = focusMint ? reads.find((read) => read.curve.mint === focusMint) : undefined
   if (focusMint && !focusRead) missing.add('focus')
   const grades = await snapshotsOf(ctx, [...listed, ...(focusRead ? [focusRead.curve.mint] : [])], deadlineAt, missing)
@@ -136,7 +209,7 @@ export function flagsOf(reading: CurveReading, grade: Snapshot): Flag[] {
   return flags
 }
 
-export async function solUsd(ctx: ServiceContext): Promise<number | null> {
+async function solUsd(ctx: ServiceContext): Promise<number | null> {
   const meter = new CallMeter()
   try {
     return (await ctx.sources.jupiter?.solUsd(meter)) ?? null
@@ -183,7 +256,7 @@ export function itemOf(
 }
 
 /** The index's state as missing data: nothing indexed and nothing ingesting is LIMITED; catching up is PARTIAL. */
-export function indexMissing(index: Static<typeof IndexState>, missing: Set<string>): boolean {
+function indexMissing(index: Static<typeof IndexState>, missing: Set<string>): boolean {
   if (index.state !== 'live') missing.add('launch_index')
   return index.curves_indexed === 0 && index.state !== 'live'
 }

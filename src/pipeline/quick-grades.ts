@@ -5,12 +5,12 @@
  */
 import { beforeDeadline } from '../kernel/deadline.ts'
 import type { Logger } from '../kernel/logger.ts'
-import { createTokenContext, type Sources } from '../facts/index.ts'
+import type { Sources } from '../facts/index.ts'
 import type { DataQuality } from '../facts/data-quality.ts'
 import type { Grade } from './grade.ts'
 import { QUICK_SCAN_DEADLINE_MS, QUICK_SCAN_POLICY } from './policies.ts'
 import type { SignalRegistry } from './registry.ts'
-import { runScan } from './scan.ts'
+import { scanToken } from './scan-token.ts'
 
 /** What a feed item shows of the token's quick scan (docs/catalogue.md). */
 export interface QuickGrade {
@@ -31,9 +31,7 @@ export const COLD_SCANS_AT_ONCE = 4
 const RISKS_SHOWN = 5
 
 export class QuickGrades {
-  readonly #sources: Sources
-  readonly #signals: SignalRegistry
-  readonly #logger: Logger
+  readonly #scope: { sources: Sources; signals: SignalRegistry; logger: Logger }
   readonly #cache = new Map<string, { grade: QuickGrade; until: number }>()
   readonly #inFlight = new Map<string, Promise<QuickGrade | null>>()
   #running = 0
@@ -42,9 +40,7 @@ export class QuickGrades {
   scans = 0
 
   constructor(sources: Sources, signals: SignalRegistry, logger: Logger) {
-    this.#sources = sources
-    this.#signals = signals
-    this.#logger = logger
+    this.#scope = { sources, signals, logger }
   }
 
   /**
@@ -77,10 +73,9 @@ export class QuickGrades {
 
   async #scan(mint: string): Promise<QuickGrade | null> {
     await this.#turn()
-    const facts = createTokenContext(mint, this.#sources, Date.now() + QUICK_SCAN_DEADLINE_MS)
     try {
       this.scans++
-      const scan = await runScan(facts, this.#signals, QUICK_SCAN_POLICY)
+      const scan = await scanToken(this.#scope, mint, QUICK_SCAN_POLICY, Date.now() + QUICK_SCAN_DEADLINE_MS)
       const grade: QuickGrade = {
         grade: scan.grade,
         score: scan.score,
@@ -97,10 +92,9 @@ export class QuickGrades {
       this.#cache.set(mint, { grade, until: Date.now() + ttl })
       return grade
     } catch (error) {
-      this.#logger.warn({ err: error, mint }, 'quick grade failed')
+      this.#scope.logger.warn({ err: error, mint }, 'quick grade failed')
       return null
     } finally {
-      facts.close(this.#logger)
       this.#release()
     }
   }

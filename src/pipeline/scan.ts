@@ -82,7 +82,7 @@ export async function runScan(
   const facts: FactView = { get: <K extends FactName>(name: K) => values.get(name) as Facts[K] | undefined }
 
   const outcomes = signals.map((signal) => {
-    const options = { ...(signal.meta.defaults as object), ...policy.options?.[signal.meta.id] }
+    const options = optionsFor(signal, policy)
     try {
       return { signal, outcome: signal.detect(facts, options, { mint: ctx.mint, now }) }
     } catch (error) {
@@ -128,6 +128,42 @@ export async function runScan(
     facts,
     now,
   }
+}
+
+/** The options `policy` runs `signal` with: the signal's defaults, then the policy's overrides for it. */
+export function optionsFor(signal: Signal, policy: ScanPolicy): Record<string, unknown> {
+  return { ...(signal.meta.defaults as object), ...policy.options?.[signal.meta.id] }
+}
+
+/**
+ * A numeric option `policy` runs a signal with: a threshold a service or a schema quotes (the deep
+ * dive's sniper window, the market intel bands), read where the scan reads it, never restated. Throws
+ * when the signal is not registered or has no such number (a wiring error, caught at boot or in tests).
+ */
+export function policyOption(signal: Signal | undefined, policy: ScanPolicy, option: string): number {
+  const value = signal ? optionsFor(signal, policy)[option] : undefined
+  if (typeof value !== 'number')
+    throw new Error(
+      `${signal?.meta.id ?? 'an unregistered signal'} has no numeric option ${option} (${policy.scanner})`,
+    )
+  return value
+}
+
+/**
+ * A registered signal's findings over a finished scan's facts, with its default options: a check a
+ * service adds beside the scan's grade, which it does not count (the trade risk gate's honeypot check
+ * over the quick scan's facts). Throws when the registry does not hold the signal: a check that cannot
+ * run must not pass unseen.
+ */
+export function checkFindings(
+  signals: SignalRegistry,
+  signalId: string,
+  scan: Pick<ScanResult, 'facts' | 'now'>,
+  mint: string,
+): Factor[] {
+  const signal = signals.get(signalId)
+  if (!signal) throw new Error(`signal ${signalId} is not registered`)
+  return signal.detect(scan.facts, signal.meta.defaults, { mint, now: scan.now }).factors
 }
 
 /**

@@ -26,7 +26,7 @@ import type { x402Client } from '@x402/core/client'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { receiptOf } from '../src/http/payment-adapter.ts'
+import { decodeReceipt } from '../src/payments/receipt.ts'
 import { readPayment } from '../src/payments/payment-header.ts'
 import { paymentKey } from '../src/payments/payment-key.ts'
 import { QUICK_SCAN_DEADLINE_MS } from '../src/pipeline/policies.ts'
@@ -145,7 +145,7 @@ async function present(url: string, call: Pick<Call, 'payment' | 'body' | 'ip'>,
   const ms = performance.now() - sent
   let code: string | null = null
   if (answer.status !== 200) code = (JSON.parse(text) as { code?: string }).code ?? null
-  const transaction = receiptOf(answer.headers.get('payment-response'))?.transaction ?? null
+  const transaction = decodeReceipt(answer.headers.get('payment-response'))?.transaction ?? null
   return {
     phase,
     at: sent,

@@ -15,7 +15,6 @@ import { createApp } from '../src/app.ts'
 import { createContext } from '../src/context.ts'
 import { loadConfig } from '../src/settings.ts'
 import { startServer } from '../src/http/server.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 import pino from 'pino'
 
 export async function run(args: string[]): Promise<void> {
@@ -32,7 +31,7 @@ export async function run(args: string[]): Promise<void> {
   const ctx = createContext(loadConfig({ ...settings, PORT: '0', DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }), {
     logger: pino({ level: 'silent' }),
   })
-  await (ctx.payments as PaymentGate).start()
+  await ctx.payments.start()
   const running = startServer(createApp(ctx), ctx)
   const histogram = new Map<string, number>()
   const problems: string[] = []

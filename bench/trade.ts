@@ -15,7 +15,6 @@ import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/settings.ts'
 import { closeContext, createContext } from '../src/context.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/http/server.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { numberOption } from './load.ts'
@@ -53,7 +52,7 @@ export async function run(args: string[]): Promise<void> {
         }),
         { logger: pino({ level: 'silent' }) },
       )
-      await (ctx.payments as PaymentGate).start()
+      await ctx.payments.start()
       const server = startServer(createApp(ctx), ctx)
       const post = (
         path: string,

@@ -129,7 +129,7 @@ function createPaymentGate(
 
 /** Closes what the context opened; the HTTP server must already be stopped. */
 export async function closeContext(ctx: ServiceContext): Promise<void> {
-  if (ctx.payments instanceof PaymentGate) await ctx.payments.stop()
+  await ctx.payments.stop()
   await ctx.launchpad?.stop()
   await ctx.store.close()
   if (ctx.config.OTEL_EXPORTER_OTLP_ENDPOINT) await stopTracing()

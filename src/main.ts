@@ -1,4 +1,3 @@
-import { PaymentGate } from './payments/gate.ts'
 import { USDC_MINT_ADDRESS } from './onchain/programs.ts'
 import { acpNodeMarket } from '../plugins/acp/acp-node.ts'
 import { acpSeller } from '../plugins/acp/seller.ts'
@@ -49,10 +48,8 @@ export async function runService(
     throw error
   }
   // The facilitator is asked for its fee payers in the background: free routes serve meanwhile.
-  if (ctx.payments instanceof PaymentGate) {
-    await ctx.payments.reconcile()
-    void ctx.payments.start()
-  }
+  await ctx.payments.reconcile()
+  void ctx.payments.start()
   const running = startServer(app, ctx)
   ctx.logger.info(
     { url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length },

@@ -76,28 +76,6 @@ function importsOf(file: string): string[] {
     .filter((path) => path.endsWith('.ts') && existsSync(join(ROOT, path)))
 }
 
-/**
- * Known crossings, removed by the one payment adapter (issue 29, part 3): the gate still answers through
- * its HTTP adapter, and the trade's hold returns an HTTP answer. A ratchet: a new crossing fails, and so
- * does an entry here that no longer crosses.
- */
-const KNOWN_AGAINST = [
-  'src/payments/answers.ts (facts) → src/http/request.ts (http)',
-  'src/payments/answers.ts (facts) → src/http/payment-adapter.ts (http)',
-  'plugins/trade/outcome.ts (services) → src/http/payment-adapter.ts (http)',
-  'plugins/trade/execute.ts (services) → src/http/payment-adapter.ts (http)',
-]
-const KNOWN_FILE_CYCLES = [
-  [
-    'src/context.ts',
-    'src/http/payment-adapter.ts',
-    'src/http/request.ts',
-    'src/payments/answers.ts',
-    'src/payments/gate.ts',
-  ],
-]
-const KNOWN_FOLDER_CYCLES = [['src/context.ts', 'src/feeds', 'src/http', 'src/payments']]
-
 const FILES = productionFiles()
 const EDGES = FILES.flatMap((from) => importsOf(from).map((to) => ({ from, to })))
 
@@ -149,7 +127,7 @@ describe('layers', () => {
       if (!source || !target || target.rank <= source.rank) return []
       return [`${from} (${source.layer}) → ${to} (${target.layer})`]
     })
-    expect(against.sort()).toEqual([...KNOWN_AGAINST].sort())
+    expect(against).toEqual([])
   })
 
   test('the kernel imports nothing else in the repository', () => {
@@ -159,12 +137,12 @@ describe('layers', () => {
   })
 
   test('no cycle between files', () => {
-    expect(cycles(EDGES)).toEqual(KNOWN_FILE_CYCLES)
+    expect(cycles(EDGES)).toEqual([])
   })
 
   test('no cycle between folders', () => {
     const units = EDGES.map(({ from, to }) => ({ from: placeOf(from)?.unit ?? from, to: placeOf(to)?.unit ?? to }))
-    expect(cycles(units)).toEqual(KNOWN_FOLDER_CYCLES)
+    expect(cycles(units)).toEqual([])
   })
 
   test('nothing in production imports test code or bun:test', () => {

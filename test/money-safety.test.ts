@@ -7,7 +7,6 @@ import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/settings.ts'
 import { createContext } from '../src/context.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/http/server.ts'
 import { usdcOf } from './support/x402.ts'
 import { eventually } from './support/eventually.ts'
@@ -27,7 +26,7 @@ const settings = {
 const ctx = createContext(loadConfig({ ...settings, FACILITATOR_SETTLE_TIMEOUT_MS: '1000' }), {
   logger: pino({ level: 'silent' }),
 })
-const gate = ctx.payments as PaymentGate
+const gate = ctx.payments
 await gate.start()
 const running = startServer(createApp(ctx), ctx)
 afterAll(async () => {
@@ -122,7 +121,7 @@ describe('a facilitator that does not answer is an outage, found fast', () => {
     const other = createContext(loadConfig({ ...settings, FACILITATOR_URL: `http://127.0.0.1:${wrong.port}` }), {
       logger: pino({ level: 'silent' }),
     })
-    await (other.payments as PaymentGate).start()
+    await other.payments.start()
     const server = startServer(createApp(other), other)
     try {
       const before = await treasury()

@@ -7,7 +7,6 @@ import { loadConfig } from '../src/settings.ts'
 import { closeContext, createContext } from '../src/context.ts'
 import { startServer } from '../src/http/server.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 import { liveService, sandboxContext } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 import { eventually } from './support/eventually.ts'
@@ -198,7 +197,7 @@ test('a facilitator unreachable at boot: free routes serve, paid routes answer 5
   const late = sandboxContext(sandbox, { RATE_LIMIT_SCANNER_BURST: '1000' })
   const server = startServer(createApp(late), late)
   try {
-    await (late.payments as PaymentGate).start(100)
+    await late.payments.start(100)
     expect((await fetch(`${server.url}/health`)).status).toBe(200)
     const early = await fetch(`${server.url}/scan/quick`, {
       method: 'POST',

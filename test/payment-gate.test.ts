@@ -10,7 +10,8 @@ import { PaymentGate } from '../src/payments/gate.ts'
 import { paymentRails } from '../src/payments/rails.ts'
 import { paidCall, payFor, payingRails, sandboxGate, type PayingRail } from './support/gate.ts'
 import { describeWithRedis, startRedis } from './support/redis.ts'
-import { holdCall, runPaid } from '../src/http/payment-adapter.ts'
+import { paymentAnswer, runPaid } from '../src/http/payment-adapter.ts'
+import { holdCall } from '../src/payments/hold.ts'
 
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 const { gate, close } = await sandboxGate(sandbox)
@@ -185,14 +186,14 @@ describe('deferred mode (trade execute): verify now, settle or cancel later', ()
     const payment = await pay('150000')
     const before = await treasury()
     const held = await holdCall(gate, { ...call({ 'x-payment': payment }), amount: '150000' })
-    if (!held.ok) throw new Error(`not held: ${JSON.stringify(held.answer.body)}`)
+    if (held.kind !== 'held') throw new Error(`not held: ${JSON.stringify(held)}`)
     expect(held.hold.payer).toBe(RAILS[0]!.payer)
     expect(await treasury()).toBe(before)
     // While held, the same payment is refused elsewhere.
     const elsewhere = await runPaid(gate, { ...call({ 'x-payment': payment }), amount: '150000' }, ok)
     expect((elsewhere.body as { message: string }).message).toContain('being used by another request (verified)')
     const settled = await held.hold.settle()
-    expect(settled.ok).toBe(true)
+    expect(settled.kind).toBe('settled')
     expect(await treasury()).toBe(before + 150_000n)
     await expect(held.hold.settle()).rejects.toThrow('already settled or cancelled')
   })
@@ -201,18 +202,18 @@ describe('deferred mode (trade execute): verify now, settle or cancel later', ()
     const payment = await pay('150000')
     const before = await treasury()
     const held = await holdCall(gate, { ...call({ 'x-payment': payment }), amount: '150000' })
-    if (!held.ok) throw new Error('not held')
+    if (held.kind !== 'held') throw new Error('not held')
     await held.hold.cancel('the trade did not confirm')
     expect(await treasury()).toBe(before)
     const again = await holdCall(gate, { ...call({ 'x-payment': payment }), amount: '150000' })
-    expect(again.ok).toBe(true)
-    if (again.ok) await again.hold.cancel('test over')
+    expect(again.kind).toBe('held')
+    if (again.kind === 'held') await again.hold.cancel('test over')
   })
 
   test('without payment, hold answers the challenge', async () => {
     const held = await holdCall(gate, call())
-    expect(held.ok).toBe(false)
-    expect(!held.ok && held.answer.status).toBe(402)
+    expect(held.kind).toBe('challenge')
+    expect(held.kind !== 'held' && paymentAnswer(held, 'req').status).toBe(402)
   })
 })
 
@@ -254,7 +255,7 @@ describeWithRedis('two instances sharing a Redis ledger', () => {
       // call, and its payer's same payment then runs once, charged once.
       const held = await pay()
       const admitted = await gates[0]!.admit(call({ 'x-payment': held }))
-      expect(admitted.ok).toBe(true)
+      expect(admitted.kind).toBe('paid')
       expect((await runPaid(gates[1]!, call({ 'x-payment': held }), ok)).status).toBe(402)
       expect(await gates[1]!.releaseStale()).toBe(0)
       expect(await gates[1]!.releaseStale(Date.now() + STALE_OPEN_MS + 1_000)).toBe(1)

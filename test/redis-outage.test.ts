@@ -11,7 +11,6 @@ import { createContext } from '../src/context.ts'
 import { loadConfig } from '../src/settings.ts'
 import { startServer } from '../src/http/server.ts'
 import { LedgerOutbox } from '../src/payments/ledger-outbox.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 import { redisLedger } from '../src/store/ledger-redis.ts'
 import { redisClient, RedisUnavailable } from '../src/store/redis.ts'
 import { eventually } from './support/eventually.ts'
@@ -65,7 +64,7 @@ testWithRedis(
       }),
       { logger: pino({ level: 'silent' }) },
     )
-    await (ctx.payments as PaymentGate).start()
+    await ctx.payments.start()
     const running = startServer(createApp(ctx), ctx)
     const inspect = redisClient(redis.url)
     try {

@@ -13,7 +13,6 @@ import { createContext } from '../src/context.ts'
 import { loadConfig } from '../src/settings.ts'
 import { requestIdMixin } from '../src/kernel/request-scope.ts'
 import { startServer } from '../src/http/server.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 
 // No secret ever shows: a full run of the service at debug level — paid calls, refusals, errors,
 // every discovery document, the metrics, the news routes (model key, X token), a bridge quote (LI.FI
@@ -70,7 +69,7 @@ const ctx = createContext(
   }),
   { logger: pino({ level: 'debug', mixin: requestIdMixin }, { write: (line: string) => logged.push(line) }) },
 )
-await (ctx.payments as PaymentGate).start()
+await ctx.payments.start()
 const running = startServer(createApp(ctx), ctx)
 afterAll(() => running.shutdown('test over'))
 

@@ -15,7 +15,6 @@ import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/settings.ts'
 import { createContext } from '../src/context.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 import { startServer } from '../src/http/server.ts'
 import { REPLAYED_MINT, replayedMintDir } from './support/replayed-mint.ts'
 import { openApiValidator } from './support/openapi.ts'
@@ -38,7 +37,7 @@ const config = loadConfig({
   RATE_LIMIT_SCANNER_BURST: '1000',
 })
 const ctx = createContext(config, { logger: pino({ level: 'silent' }) })
-await (ctx.payments as PaymentGate).start()
+await ctx.payments.start()
 const running = startServer(createApp(ctx), ctx)
 afterAll(async () => {
   await running.shutdown('test over')
@@ -697,7 +696,7 @@ describe('the fee as it stands on chain', () => {
       }),
       { logger: pino({ level: 'silent' }) },
     )
-    const gate = slow.payments as PaymentGate
+    const gate = slow.payments
     await gate.start()
     const server = startServer(createApp(slow), slow)
     try {
@@ -779,7 +778,7 @@ describeWithRedis('two instances sharing a Redis store (jobs and payment ledger)
       return { ctx: shared, server: startServer(createApp(shared), shared) }
     })
     try {
-      await Promise.all(instances.map(({ ctx: shared }) => (shared.payments as PaymentGate).start()))
+      await Promise.all(instances.map(({ ctx: shared }) => shared.payments.start()))
       const [a, b] = instances.map(({ server }) => server.url)
       const request = {
         input_mint: SOL,

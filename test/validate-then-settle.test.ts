@@ -14,7 +14,6 @@ import { SchemaVersion } from '../src/kernel/schemas.ts'
 import { TokenRequest } from '../src/pipeline/schemas.ts'
 import { SCHEMA_VERSION } from '../src/kernel/version.ts'
 import { closeContext, createContext, type ServiceContext } from '../src/context.ts'
-import type { PaymentGate } from '../src/payments/gate.ts'
 import { send, VALID_MINT } from './support/app.ts'
 import { ledgerKeyOf, paymentHeader, usdcOf } from './support/x402.ts'
 
@@ -63,7 +62,7 @@ const sandbox = await startSandbox(ephemeralSandboxOptions())
 const ctx = createContext(loadConfig({ ...sandbox.serviceSettings, DATA_DIR: ':memory:', LOG_LEVEL: 'silent' }), {
   logger: pino({ level: 'silent' }),
 })
-const gate = ctx.payments as PaymentGate
+const gate = ctx.payments
 await gate.start()
 const service = createApp(ctx, { plugins: [answerPlugin(ctx)] })
 afterAll(async () => {

@@ -5,7 +5,6 @@
 import { createApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/settings.ts'
 import { createContext } from '../../src/context.ts'
-import { PaymentGate } from '../../src/payments/gate.ts'
 import { startServer } from '../../src/http/server.ts'
 import { fixturePlugin } from '../../test/fixtures/fixture-plugin.ts'
 import { WAIVED_PAYMENTS } from '../../test/support/payments.ts'
@@ -21,7 +20,7 @@ const config = loadConfig({
 // BENCH_WAIVE=1: payments waived, so paid routes run their handlers (warm-answer throughput).
 const ctx = createContext(config, process.env.BENCH_WAIVE === '1' ? { payments: WAIVED_PAYMENTS } : {})
 const whole = process.env.BENCH_APP === 'service'
-if (whole && ctx.payments instanceof PaymentGate) await ctx.payments.start()
+if (whole) await ctx.payments.start()
 const running = startServer(whole ? createApp(ctx) : createApp(ctx, { plugins: [fixturePlugin(ctx)] }), ctx)
 console.error(`READY ${running.url}`)
 process.once('SIGTERM', () => {

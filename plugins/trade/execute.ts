@@ -5,7 +5,8 @@
  * (outcome.ts), not HTTP.
  */
 import type { ServiceContext } from '../../src/context.ts'
-import type { GateAnswer, PaymentHold } from '../../src/http/payment-adapter.ts'
+import type { Held, PaymentHold } from '../../src/payments/hold.ts'
+import type { Challenge, Refusal } from '../../src/payments/payments.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { blockhashValid, confirm, send, simulate, type Landing } from './chain.ts'
 import { EXECUTE_FEE, feeOf, feeOnRecord, type Fee } from './fee.ts'
@@ -23,8 +24,8 @@ const WAIT_FOR_OUTCOME_MS = 160_000
 export interface ExecuteDeps {
   ctx: ServiceContext
   jobs: Jobs
-  /** Verifies and holds the fee (the payment layer's 402/503 answer when it cannot). */
-  hold(): Promise<{ ok: false; answer: GateAnswer } | { ok: true; hold: PaymentHold }>
+  /** Verifies and holds the fee (src/payments/hold.ts), or answers why not: the challenge to pay, or a refusal. */
+  hold(): Promise<Held | Challenge | Refusal>
   requestId: string
 }
 
@@ -58,7 +59,7 @@ export async function executeTrade(
     )
 
   const held = await deps.hold()
-  if (!held.ok) return { kind: 'payment', answer: held.answer }
+  if (held.kind !== 'held') return { kind: 'payment', refusal: held }
   const { hold } = held
   const executing = await jobs.move(
     job,
@@ -186,12 +187,18 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
     const settled = await hold.settle()
     const execution = { tx_signature: signature, slot: result.slot }
     // Not settled: refused (nothing charged) or its answer lost (pending, resolved from the chain) — the ledger says which.
-    const fee: Fee = settled.ok
-      ? feeOf('settled', null, settled.settlement ?? {})
-      : await feeOnRecord(deps.ctx, { ...job, status: 'CONFIRMED' })
-    if (!settled.ok)
+    const fee: Fee =
+      settled.kind === 'settled'
+        ? feeOf('settled', null, settled.receipt ?? {})
+        : await feeOnRecord(deps.ctx, { ...job, status: 'CONFIRMED' })
+    if (settled.kind !== 'settled')
       deps.ctx.logger.warn(
-        { request_id: requestId, job_id: job.job_id, reason: settled.reason, fee: fee.status },
+        {
+          request_id: requestId,
+          job_id: job.job_id,
+          reason: settled.kind === 'challenge' ? settled.reason : (settled.message ?? settled.code),
+          fee: fee.status,
+        },
         'trade confirmed but its fee did not settle',
       )
     const done =
@@ -201,7 +208,8 @@ async function finish(deps: ExecuteDeps, job: TradeJob, result: Result, hold: Pa
       { request_id: requestId, job_id: job.job_id, tx: execution.tx_signature, slot: result.slot, fee: fee.status },
       'trade confirmed',
     )
-    return { kind: 'confirmed', job: { job_id: done.job_id, execution }, headers: settled.ok ? settled.headers : {} }
+    const receipt = settled.kind === 'settled' ? settled.receipt : null
+    return { kind: 'confirmed', job: { job_id: done.job_id, execution }, receipt }
   }
   if (result.kind !== 'failed') {
     await hold.cancel('the outcome of the trade could not be confirmed')

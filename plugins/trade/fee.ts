@@ -5,7 +5,6 @@
  */
 import type { ServiceContext } from '../../src/context.ts'
 import { usdToAtomicUsdc } from '../../src/kernel/manifest.ts'
-import { PaymentGate } from '../../src/payments/gate.ts'
 import type { TradeJob } from './job.ts'
 import { manifest } from './manifest.ts'
 
@@ -31,17 +30,16 @@ export async function feeOnRecord(ctx: ServiceContext, job: TradeJob): Promise<F
   const amount = job.fee_payment?.amount ?? job.fee?.amount ?? EXECUTE_FEE
   const fee = (status: Fee['status'], note: string | null, settled?: Settled) => feeOf(status, note, settled, amount)
   const key = job.fee_payment?.key
-  const gate = ctx.payments
-  if (!key || !(gate instanceof PaymentGate))
-    return fee('not_settled', 'no fee payment is on record for this execute: nothing was charged')
+  const { payments } = ctx
+  if (!key) return fee('not_settled', 'no fee payment is on record for this execute: nothing was charged')
 
-  let record = await gate.record(key)
+  let record = await payments.record(key)
   if (
     record?.state === 'credited' &&
     job.status === 'CONFIRMED' &&
-    (await gate.consumeCredit(key, `the trade it paid for confirmed (job ${job.job_id})`))
+    (await payments.consumeCredit(key, `the trade it paid for confirmed (job ${job.job_id})`))
   )
-    record = await gate.record(key)
+    record = await payments.record(key)
   switch (record?.state) {
     case 'settled':
       return fee('settled', null, record)

@@ -3,15 +3,14 @@ import type { ServiceContext } from '../../src/context.ts'
 import { publicOrigin, requestIdOf } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
 import { ApiError, errorBody } from '../../src/kernel/errors.ts'
-import { answer, holdPayment } from '../../src/http/payment-adapter.ts'
+import { answer, holdPayment, paymentAnswer, receiptHeaders } from '../../src/http/payment-adapter.ts'
 import { paymentRails } from '../../src/payments/rails.ts'
-import { PaymentGate } from '../../src/payments/gate.ts'
 import { offerableRails } from '../../src/payments/challenge.ts'
 import { verifySignIn } from '../../src/payments/sign-in.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
 import { executeTrade } from './execute.ts'
-import { tradeAnswer } from './outcome.ts'
+import { tradeAnswer, type TradeOutcome } from './outcome.ts'
 import { expireQuote, quoteExpired, resolveJob } from './recovery.ts'
 import { Jobs, jobView } from './job.ts'
 import { manifest } from './manifest.ts'
@@ -41,7 +40,7 @@ export function trade(ctx: ServiceContext) {
         const header = request.headers.get('sign-in-with-x')
         const signedIn = async () =>
           header === null ? null : verifySignIn(header, `${publicOrigin(ctx, request)}${quote.path}`)
-        return answer({ set }, tradeAnswer(await quoteTrade(ctx, jobs, body, signedIn), requestIdOf(request)))
+        return answer({ set }, reply(await quoteTrade(ctx, jobs, body, signedIn), requestIdOf(request)))
       },
       routeOptions(ctx, quote),
     )
@@ -50,7 +49,7 @@ export function trade(ctx: ServiceContext) {
       async function tradeExecuteRoute({ request, body, set }) {
         const requestId = requestIdOf(request)
         const held = () => hold({ request, body, set })
-        return answer({ set }, tradeAnswer(await executeTrade({ ctx, jobs, hold: held, requestId }, body), requestId))
+        return answer({ set }, reply(await executeTrade({ ctx, jobs, hold: held, requestId }, body), requestId))
       },
       routeOptions(ctx, execute),
     )
@@ -92,7 +91,7 @@ export function trade(ctx: ServiceContext) {
       currencies.path,
       function tradeCurrenciesRoute() {
         const rails = paymentRails(ctx.config)
-        const offered = ctx.payments instanceof PaymentGate ? offerableRails(rails, ctx.payments.supported) : []
+        const offered = offerableRails(rails, ctx.payments.supported)
         return {
           schema_version: SCHEMA_VERSION,
           currencies: rails.map((rail) => ({
@@ -111,4 +110,18 @@ export function trade(ctx: ServiceContext) {
       },
       routeOptions(ctx, currencies),
     )
+}
+
+/**
+ * An outcome as HTTP: the fee's challenge or refusal, and the receipt of a fee settled, as the payment
+ * adapter answers every paid call's; the rest as the trade answers it (tradeAnswer).
+ */
+function reply(
+  outcome: TradeOutcome,
+  requestId: string,
+): { status: number; body: unknown; headers?: Record<string, string> } {
+  if (outcome.kind === 'payment') return paymentAnswer(outcome.refusal, requestId)
+  const answered = tradeAnswer(outcome, requestId)
+  if (outcome.kind === 'confirmed' && outcome.receipt) return { ...answered, headers: receiptHeaders(outcome.receipt) }
+  return answered
 }

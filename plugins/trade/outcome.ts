@@ -1,9 +1,11 @@
 /**
- * What the trade services answer, free of HTTP, and the one place it becomes HTTP (`tradeAnswer`):
- * the routes in index.ts map an outcome to a status, a body and headers.
+ * What the trade services answer, free of HTTP, and where it becomes HTTP (`tradeAnswer`): the routes
+ * in index.ts map an outcome to a status, a body and headers — the fee's refusal and receipt through
+ * the payment adapter (src/http/payment-adapter.ts), the rest here.
  */
 import { ApiError, errorBody } from '../../src/kernel/errors.ts'
-import type { GateAnswer } from '../../src/http/payment-adapter.ts'
+import type { SettleAnswer } from '../../src/payments/facilitator.ts'
+import type { Challenge, Refusal } from '../../src/payments/payments.ts'
 import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
 import type { TradeJob } from './job.ts'
 import type { QuoteDetails, RiskGate, TradeStatus } from './schemas.ts'
@@ -15,8 +17,11 @@ export type RefusedJob = Pick<TradeJob, 'job_id' | 'status' | 'execution' | 'rej
 export type TradeOutcome =
   /** A quote built: the job is QUOTED. */
   | { kind: 'quoted'; job_id: string; quote: QuoteDetails; risk_gate: RiskGate; unsigned_transaction_b64: string }
-  /** The swap confirmed (now, or earlier: an execute of a done job answers it again), with the fee's receipt headers. */
-  | { kind: 'confirmed'; job: Pick<TradeJob, 'job_id' | 'execution'>; headers?: Record<string, string> }
+  /**
+   * The swap confirmed (now, or earlier: an execute of a done job answers it again), with the fee's
+   * receipt when this execute settled it.
+   */
+  | { kind: 'confirmed'; job: Pick<TradeJob, 'job_id' | 'execution'>; receipt?: SettleAnswer | null }
   /** The trade did not go ahead: REJECTED_*, EXPIRED or FAILED, with the rejection. */
   | { kind: 'refused'; job: RefusedJob }
   | { kind: 'job_not_found'; job_id: string }
@@ -24,15 +29,15 @@ export type TradeOutcome =
   | { kind: 'job_conflict'; job_id: string; job_status?: TradeStatus; message?: string }
   /** An existing job quoted again without proof of its wallet (`reason`: what was missing). */
   | { kind: 'not_owner'; job_id: string; reason: string }
-  /** The fee could not be taken: the payment layer's own answer (402 challenge, 503). */
-  | { kind: 'payment'; answer: GateAnswer }
+  /** The fee could not be taken: the challenge to pay it, or why no payment can be taken now. */
+  | { kind: 'payment'; refusal: Challenge | Refusal }
 
 /**
- * An outcome as HTTP: 200, 422 TRADE_REJECTED, 404 JOB_NOT_FOUND, 409 JOB_CONFLICT, 403
- * JOB_OWNER_PROOF_REQUIRED, or the payment's answer.
+ * An outcome other than the fee's refusal as HTTP: 200, 422 TRADE_REJECTED, 404 JOB_NOT_FOUND, 409
+ * JOB_CONFLICT, 403 JOB_OWNER_PROOF_REQUIRED (the fee's refusal and receipt are the payment adapter's).
  */
 export function tradeAnswer(
-  outcome: TradeOutcome,
+  outcome: Exclude<TradeOutcome, { kind: 'payment' }>,
   requestId: string,
 ): { status: number; body: unknown; headers?: Record<string, string> } {
   switch (outcome.kind) {
@@ -43,7 +48,6 @@ export function tradeAnswer(
     case 'confirmed':
       return {
         status: 200,
-        headers: outcome.headers,
         body: {
           schema_version: SCHEMA_VERSION,
           job_id: outcome.job.job_id,
@@ -87,7 +91,5 @@ export function tradeAnswer(
           requestId,
         ),
       }
-    case 'payment':
-      return outcome.answer
   }
 }

@@ -4,7 +4,6 @@ import type { PaymentRequirements } from '@x402/core/types'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
-import { PaymentGate } from '../../src/payments/gate.ts'
 
 /**
  * The demo wallet (DEMO_WALLET_KEYPAIR): a Solana keypair the operator lends to visitors of the web
@@ -44,12 +43,11 @@ export async function demoWallet(ctx: ServiceContext): Promise<DemoWallet | null
 
 /** True when `requirements` is one of the service's own offers, on the Solana rail, at a published price. */
 function ownOffer(ctx: ServiceContext, requirements: PaymentRequirements): boolean {
-  if (!(ctx.payments instanceof PaymentGate) || !requirements.network.startsWith('solana:')) return false
-  const gate = ctx.payments
+  if (!requirements.network.startsWith('solana:')) return false
   return ctx.registry
     .prices()
     .some((price) =>
-      gate
+      ctx.payments
         .offers(price.atomic)
         .some(
           (offer) =>

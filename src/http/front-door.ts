@@ -8,10 +8,9 @@ import type { RegisteredRoute, Registry } from '../kernel/manifest.ts'
 import { addressProblem } from '../onchain/address.ts'
 import { rateLimitShapes } from './rate-limit.ts'
 import type { TakeResult } from '../store/token-buckets.ts'
-import { publicOrigin, type RequestMeta, recordRequest, type SocketServer } from './request.ts'
-import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
-import { AnswerKeeper } from '../payments/answers.ts'
-import { receiptOf } from './payment-adapter.ts'
+import { type RequestMeta, recordRequest, type SocketServer } from './request.ts'
+import { sha256Hex } from '../attest/attestation.ts'
+import { paidRequests } from './payment-adapter.ts'
 import { httpDuration, httpRequests, rateLimited } from '../kernel/metrics.ts'
 import { withinRequest } from '../kernel/request-scope.ts'
 import { endRequestSpan, startRequestSpan } from '../kernel/tracing.ts'
@@ -59,7 +58,8 @@ const PAID_HEADERS = { 'cache-control': 'no-store' }
  * one JSON log line. A request refused here (the cheap, common failures: a ticker instead of a mint, a
  * flood) is answered without entering the framework, whose request pipeline costs more than the whole
  * refusal; every other request goes on to `app` with its body already read (the core's parser hands it
- * over). One `Service.handle` serves the socket and the tests alike, so no path skips these steps.
+ * over), a priced route's through the payment adapter's paid request (`paidRequests`: replay, attestation,
+ * kept answers). One `Service.handle` serves the socket and the tests alike, so no path skips these steps.
  */
 export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
   const { config, logger, registry, store, lifecycle } = ctx
@@ -67,7 +67,7 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
   const lines = requestLogger(logger)
   // A store that can answer synchronously (process memory) keeps the refusal path free of promises.
   const takeTokenSync = store.takeTokenSync?.bind(store)
-  const answers = new AnswerKeeper(store.answers, logger)
+  const paidCalls = paidRequests(ctx)
 
   function identify(request: Request, server: SocketServer): RequestMeta {
     const incoming = request.headers.get('x-request-id')
@@ -136,34 +136,6 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
     return response
   }
 
-  /**
-   * A paid route's 2xx answer with its attestation (src/attest/attestation.ts): the route, the request
-   * and response bodies' hashes, the newest slot read, the time, the request id and the settlement.
-   */
-  async function attested(
-    request: Request,
-    meta: RequestMeta,
-    response: Response,
-  ): Promise<{ answered: Response; bytes: Uint8Array }> {
-    const bytes = new Uint8Array(await response.arrayBuffer())
-    const answered = new Response(bytes, response)
-    answered.headers.set(
-      ATTESTATION_HEADER,
-      ctx.attestor.attest({
-        service: publicOrigin(ctx, request),
-        route: `${meta.route!.method} ${meta.route!.path}`,
-        request_sha256: meta.bodySha256 ?? sha256Hex(''),
-        response_sha256: sha256Hex(bytes),
-        status: response.status,
-        slot: ctx.sources.solana?.latestSlot ?? null,
-        at: new Date().toISOString(),
-        request_id: meta.id,
-        payment: receiptOf(response.headers.get('payment-response')),
-      }),
-    )
-    return { answered, bytes }
-  }
-
   /** An error raised before the framework: the catalogue's JSON answer, as the core's error hook gives. */
   function refuse(request: Request, meta: RequestMeta, error: unknown): Response {
     const { apiError, internal } = toApiError('UNKNOWN', error, request.method, meta.path)
@@ -205,23 +177,8 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
         meta.body = body
       }
       if (!paid) return finish(request, meta, await app.handle(request))
-      // A paid call: a kept answer replayed (payment id seen, or its payer signed in), else run, attest, keep.
-      const before = await answers.before(request, meta, `${publicOrigin(ctx, request)}${route.path}`)
-      if ('replay' in before) return finish(request, meta, before.replay)
-      let response: Response
-      try {
-        response = await app.handle(request)
-      } catch (error) {
-        await answers.failed(before.key)
-        throw error
-      }
-      if (!response.ok) {
-        await answers.failed(before.key)
-        return finish(request, meta, response)
-      }
-      const { answered, bytes } = await attested(request, meta, response)
-      await answers.kept(before.key, meta, answered, bytes)
-      return finish(request, meta, answered)
+      // A paid call is the payment adapter's: a kept answer replayed, else run, attested and kept.
+      return finish(request, meta, await paidCalls.serve(request, meta, () => app.handle(request)))
     } catch (error) {
       return refuse(request, meta, error)
     }

@@ -1,19 +1,27 @@
 /**
- * The HTTP adapter of payments (as the x402 packages pair a transport-free core with thin adapters):
- * maps admissions, refusals and settlements to answers — 402 with the challenge, 503 when no payment
- * can be taken, receipts in `PAYMENT-RESPONSE` / `X-PAYMENT-RESPONSE` — and mounts payment on every
- * priced route from its manifest entry (`paymentHooks`, added by `routeOptions`), so no plugin can
- * serve a priced route free.
+ * The HTTP adapter of payments, the one place payment speaks HTTP (as the x402 packages pair a
+ * transport-free core with thin adapters). It owns a paid request end to end (`paidRequests`, which the
+ * front door hands every call of a priced route): an answer kept for it replayed, the payment admitted
+ * and settled around the handler by the route's hooks (`paymentHooks`, mounted by `routeOptions`, so no
+ * plugin can serve a priced route free; `releaseOnError` for a handler that throws; `holdPayment` for the
+ * deferred mode), the paid answer attested and kept. It maps every result of src/payments to HTTP:
+ * 402 with the challenge, the catalogue's status for a refusal, receipts in `PAYMENT-RESPONSE` /
+ * `X-PAYMENT-RESPONSE`. MCP and ACP reach payments through the front door, so this serves them too.
  */
 import type { ServiceContext } from '../context.ts'
-import { publicOrigin, requestIdOf } from './request.ts'
+import { publicOrigin, requestIdOf, type RequestMeta } from './request.ts'
+import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
 import { ApiError, errorBody } from '../kernel/errors.ts'
 import { usdToAtomicUsdc, type RouteSpec } from '../kernel/manifest.ts'
 import { payments as paymentMetrics } from '../kernel/metrics.ts'
+import { AnswerKeeper, type KeptCall } from '../payments/answers.ts'
 import { routeDiscovery } from '../payments/discovery.ts'
 import { escrowOf } from '../payments/escrow.ts'
 import type { SettleAnswer } from '../payments/facilitator.ts'
-import type { PaidCall, Payments, Refusal, Ticket } from '../payments/payments.ts'
+import { holdCall } from '../payments/hold.ts'
+import type { Challenge, PaidCall, Payments, Refusal, Replay, Ticket } from '../payments/payments.ts'
+import { decodeReceipt, encodeReceipt } from '../payments/receipt.ts'
+import type { StoredAnswer } from '../store/answers.ts'
 
 /** An answer of the payment layer: status, JSON body and headers. */
 export interface GateAnswer {
@@ -30,31 +38,10 @@ interface HandlerContext {
   set: { status?: number | string; headers: Record<string, string | number> }
 }
 
-/** The settlement receipt, base64 JSON, under both generations' header names. */
+/** The settlement receipt (src/payments/receipt.ts), under both generations' header names. */
 export function receiptHeaders(receipt: SettleAnswer): Record<string, string> {
-  const encoded = Buffer.from(JSON.stringify(receipt)).toString('base64')
+  const encoded = encodeReceipt(receipt)
   return { 'payment-response': encoded, 'x-payment-response': encoded }
-}
-
-/**
- * The settlement a receipt header names (`receiptHeaders`' form: base64 JSON of the facilitator's
- * answer): its network, transaction and payer; null when absent or unreadable.
- */
-export function receiptOf(
-  header: string | null,
-): { network: string; transaction: string; payer: string | null } | null {
-  if (!header) return null
-  try {
-    const receipt = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Record<string, unknown>
-    if (typeof receipt.transaction !== 'string' || typeof receipt.network !== 'string') return null
-    return {
-      network: receipt.network,
-      transaction: receipt.transaction,
-      payer: typeof receipt.payer === 'string' ? receipt.payer : null,
-    }
-  } catch {
-    return null
-  }
 }
 
 /**
@@ -63,46 +50,51 @@ export function receiptOf(
  */
 const PENDING_RETRY_AFTER_S = 10
 
-/** A refusal as HTTP: 402 with the challenge (v2 header, v1 offers in the error body), or 503. */
-export function refusalAnswer(payments: Payments, call: PaidCall, refusal: Refusal): GateAnswer {
-  if (refusal.kind === 'payment_required') {
-    paymentMetrics.inc({ state: 'challenged', network: 'none' })
-    const { header, body } = payments.challenge(call, refusal.reason)
-    // A settlement whose outcome is being read: say so in machine terms, and when to present it again.
-    const pending = refusal.pending && {
-      settlement: { state: 'pending', transaction: refusal.pending.transaction },
-      retry_after_s: PENDING_RETRY_AFTER_S,
-    }
-    return {
-      status: 402,
-      headers: {
-        'payment-required': header,
-        ...(pending ? { 'retry-after': String(PENDING_RETRY_AFTER_S) } : {}),
-      },
-      body: errorBody(
-        new ApiError('PAYMENT_REQUIRED', {
-          message: refusal.reason,
-          details: { x402Version: body.x402Version, accepts: body.accepts, ...pending },
-        }),
-        call.requestId,
-      ),
-    }
+/** A refusal as the catalogue's error (its status from its code), with Retry-After when waiting helps. */
+export function refusalError(refusal: Refusal): ApiError {
+  const retry = refusal.retryAfterS
+  return new ApiError(refusal.code, {
+    message: refusal.message,
+    details: { ...refusal.details, ...(retry === undefined ? {} : { retry_after_s: retry }) },
+    headers: retry === undefined ? {} : { 'retry-after': String(retry) },
+  })
+}
+
+/**
+ * A call that does not go ahead, as HTTP: a challenge is 402 PAYMENT_REQUIRED with the v2 challenge in
+ * `payment-required` and the v1 offers in the error body (and, for a pending settlement, when to present
+ * the same payment again); a refusal is its catalogue error (503 FACILITATOR_UNAVAILABLE, …).
+ */
+export function paymentAnswer(result: Challenge | Refusal, requestId: string): GateAnswer {
+  if (result.kind === 'refusal') {
+    const error = refusalError(result)
+    return { status: error.status, headers: error.headers, body: errorBody(error, requestId) }
   }
-  const details = refusal.retryAfterS === null ? undefined : { retry_after_s: refusal.retryAfterS }
+  paymentMetrics.inc({ state: 'challenged', network: 'none' })
+  const { header, body } = result.required
+  // A settlement whose outcome is being read: say so in machine terms, and when to present it again.
+  const pending = result.pending && {
+    settlement: { state: 'pending', transaction: result.pending.transaction },
+    retry_after_s: PENDING_RETRY_AFTER_S,
+  }
+  const error = new ApiError('PAYMENT_REQUIRED', {
+    message: result.reason,
+    details: { x402Version: body.x402Version, accepts: body.accepts, ...pending },
+  })
   return {
-    status: 503,
-    headers: refusal.retryAfterS === null ? {} : { 'retry-after': String(refusal.retryAfterS) },
-    body: errorBody(
-      new ApiError(refusal.code ?? 'FACILITATOR_UNAVAILABLE', { message: refusal.message, details }),
-      call.requestId,
-    ),
+    status: error.status,
+    headers: {
+      'payment-required': header,
+      ...(pending ? { 'retry-after': String(PENDING_RETRY_AFTER_S) } : {}),
+    },
+    body: errorBody(error, requestId),
   }
 }
 
 /**
  * What follows a paid call that answered `status`: a 2xx settles its payment (the receipt's headers
  * to add), anything else releases it (nothing to add: the call's answer stands); a settlement that
- * fails withholds the result with a 402. Shared by `runPaid` and the route hooks.
+ * fails withholds the result with its 402 or refusal. Shared by `runPaid` and the route hooks.
  */
 async function conclude(
   payments: Payments,
@@ -115,14 +107,7 @@ async function conclude(
     return { ok: true, headers: {} }
   }
   const settled = await payments.settle(ticket, call)
-  if (!settled.ok) {
-    const refusal = settled.unavailable ?? {
-      kind: 'payment_required',
-      reason: settled.reason,
-      pending: settled.pending,
-    }
-    return { ok: false, answer: refusalAnswer(payments, call, refusal) }
-  }
+  if (settled.kind !== 'settled') return { ok: false, answer: paymentAnswer(settled, call.requestId) }
   return { ok: true, headers: settled.receipt ? receiptHeaders(settled.receipt) : {} }
 }
 
@@ -137,7 +122,7 @@ export async function runPaid(
   handler: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
 ): Promise<GateAnswer> {
   const admission = await payments.admit(call)
-  if (!admission.ok) return refusalAnswer(payments, call, admission.refusal)
+  if (admission.kind !== 'paid') return paymentAnswer(admission, call.requestId)
   let result: Awaited<ReturnType<typeof handler>>
   try {
     result = await handler()
@@ -148,60 +133,6 @@ export async function runPaid(
   const concluded = await conclude(payments, admission.ticket, call, result.status)
   if (!concluded.ok) return concluded.answer
   return { status: result.status, body: result.body, headers: { ...result.headers, ...concluded.headers } }
-}
-
-/** A verified payment held for the deferred mode: settle it when the work succeeded, else cancel it. */
-export interface PaymentHold {
-  /** The payment's ledger key: where its fate can be read later. Null when nothing is recorded. */
-  key: string | null
-  payer: string | null
-  /** Settles once: the receipt and its headers, or why it did not settle. */
-  settle(): Promise<
-    { ok: true; settlement: SettleAnswer | null; headers: Record<string, string> } | { ok: false; reason: string }
-  >
-  /** Releases the payment unsettled (the caller may present it again). */
-  cancel(reason: string): Promise<void>
-  /** Whether settle or cancel was already called (each may be called once, and not both). */
-  readonly concluded: boolean
-}
-
-/** The deferred mode (trade execute): the payment is admitted and held now, settled or cancelled later. */
-export async function holdCall(
-  payments: Payments,
-  call: PaidCall,
-): Promise<{ ok: false; answer: GateAnswer } | { ok: true; hold: PaymentHold }> {
-  const admission = await payments.admit(call)
-  if (!admission.ok) return { ok: false, answer: refusalAnswer(payments, call, admission.refusal) }
-  const { ticket } = admission
-  let done = false
-  const once = () => {
-    if (done) throw new Error('this payment hold was already settled or cancelled')
-    done = true
-  }
-  return {
-    ok: true,
-    hold: {
-      key: ticket.key,
-      payer: ticket.payer,
-      async settle() {
-        once()
-        const settled = await payments.settle(ticket, call)
-        if (!settled.ok) return settled
-        return {
-          ok: true,
-          settlement: settled.receipt,
-          headers: settled.receipt ? receiptHeaders(settled.receipt) : {},
-        }
-      },
-      async cancel(reason: string) {
-        once()
-        await payments.release(ticket, reason)
-      },
-      get concluded() {
-        return done
-      },
-    },
-  }
 }
 
 /** Payments admitted by a route's hook, until its answer settles or releases them. */
@@ -222,7 +153,7 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
     beforeHandle: async function admitPayment({ request, body, set }: HandlerContext) {
       const call = callOf({ request, body, set })
       const admission = await ctx.payments.admit(call)
-      if (!admission.ok) return answer({ set }, refusalAnswer(ctx.payments, call, admission.refusal))
+      if (admission.kind !== 'paid') return answer({ set }, paymentAnswer(admission, call.requestId))
       admitted.set(request, { ticket: admission.ticket, call })
     },
     // Validate, then settle: in mapResponse, not afterHandle. Elysia 1.4 checks an answer against the
@@ -265,8 +196,8 @@ export function releaseOnError(payments: Payments, request: Request): Promise<vo
 /**
  * The deferred mode for a priced route whose outcome is known later (trade execute, declared with
  * `deferredPayment` in its manifest): `holdPayment(ctx, spec)` once, then `await hold(context)`
- * verifies the payment and holds it (or answers why not: the 402 challenge, a 503), and the handler
- * settles or cancels it once the outcome is known.
+ * verifies the payment and holds it (src/payments/hold.ts) or answers why not — a challenge or a
+ * refusal, which `paymentAnswer` maps — and the handler settles or cancels it once the outcome is known.
  */
 export function holdPayment(ctx: ServiceContext, spec: RouteSpec) {
   const callOf = paidCallOf(ctx, spec)
@@ -320,4 +251,104 @@ export function requestHash(resource: string, body: unknown): string {
     return value
   }
   return new Bun.CryptoHasher('sha256').update(`${resource}\n${JSON.stringify(canonical(body) ?? null)}`).digest('hex')
+}
+
+/** The headers a kept answer is replayed with (its receipt and attestation included). */
+const REPLAYED_HEADERS = ['content-type', 'payment-response', 'x-payment-response', 'x-attestation'] as const
+
+/** Marks a replayed answer, with what proved the caller paid for it. */
+export const REPLAY_HEADER = 'x-answer-replayed'
+
+/** A kept answer as a response, marked replayed. */
+function replayed({ answer, how }: Replay): Response {
+  return new Response(Buffer.from(answer.body_b64, 'base64'), {
+    status: answer.status,
+    headers: { ...answer.headers, [REPLAY_HEADER]: how },
+  })
+}
+
+/** What a paid answer keeps: status, the replayable headers and the body. */
+function storedAnswerOf(response: Response, body: Uint8Array): StoredAnswer {
+  const headers: Record<string, string> = {}
+  for (const name of REPLAYED_HEADERS) {
+    const value = response.headers.get(name)
+    if (value !== null) headers[name] = value
+  }
+  return { status: response.status, headers, body_b64: Buffer.from(body).toString('base64') }
+}
+
+/** A paid request as the front door serves it. */
+export interface PaidRequests {
+  /**
+   * Answers one call of a priced route, whose body the front door has read: `run` hands it to the
+   * framework (where the route's hooks admit and settle its payment). Refusals are thrown as the
+   * catalogue's errors, for the front door to answer as it answers any.
+   */
+  serve(request: Request, meta: RequestMeta, run: () => Promise<Response>): Promise<Response>
+}
+
+/**
+ * A paid request, around the framework: an answer the caller already paid for is replayed before
+ * anything runs (its payment identifier seen before, or its payer signed in: src/payments/answers.ts);
+ * else the call runs — its payment admitted, settled or released by the route's hooks — and a 2xx
+ * answer gets its attestation (src/attest/attestation.ts: the route, the request and response bodies'
+ * hashes, the newest slot read, the time, the request id and the settlement) and is kept for replays.
+ * A call that fails frees its payment identifier.
+ */
+export function paidRequests(ctx: ServiceContext): PaidRequests {
+  const answers = new AnswerKeeper(ctx.store.answers, ctx.logger)
+
+  async function attested(
+    request: Request,
+    meta: RequestMeta,
+    response: Response,
+  ): Promise<{ answered: Response; bytes: Uint8Array }> {
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    const answered = new Response(bytes, response)
+    answered.headers.set(
+      ATTESTATION_HEADER,
+      ctx.attestor.attest({
+        service: publicOrigin(ctx, request),
+        route: `${meta.route!.method} ${meta.route!.path}`,
+        request_sha256: meta.bodySha256 ?? sha256Hex(''),
+        response_sha256: sha256Hex(bytes),
+        status: response.status,
+        slot: ctx.sources.solana?.latestSlot ?? null,
+        at: new Date().toISOString(),
+        request_id: meta.id,
+        payment: decodeReceipt(response.headers.get('payment-response')),
+      }),
+    )
+    return { answered, bytes }
+  }
+
+  return {
+    async serve(request, meta, run) {
+      const route = meta.route!
+      const call: KeptCall = {
+        headers: request.headers,
+        route: `${route.method} ${route.path}`,
+        requestSha256: meta.bodySha256 ?? sha256Hex(''),
+        resourceUrl: `${publicOrigin(ctx, request)}${route.path}`,
+      }
+      const before = await answers.before(call)
+      if (before.kind === 'refusal') throw refusalError(before)
+      if (before.kind === 'replay') return replayed(before)
+      let response: Response
+      try {
+        response = await run()
+      } catch (error) {
+        await answers.failed(before.key)
+        throw error
+      }
+      if (!response.ok) {
+        await answers.failed(before.key)
+        return response
+      }
+      const { answered, bytes } = await attested(request, meta, response)
+      const payer = decodeReceipt(answered.headers.get('payment-response'))?.payer ?? null
+      await answers.kept(before.key, call, storedAnswerOf(answered, bytes), payer)
+      return answered
+    },
+  }
 }

@@ -9,16 +9,17 @@
  * - **sign-in-with-x**: a wallet that paid for an answer signs in (the `SIGN-IN-WITH-X` header, CAIP-122
  *   on Solana or EVM) and gets the same answer to the same request again without paying.
  * Both keep answers ANSWER_RETENTION_MS in the store (SQLite, or Redis shared by every instance).
+ * Results, not HTTP: what to replay, or why the call is refused; the HTTP adapter
+ * (src/http/payment-adapter.ts) turns a kept answer back into a response and a response into one.
  */
 import { declarePaymentIdentifierExtension, isValidPaymentId } from '@x402/extensions/payment-identifier'
 import { buildSIWxSchema } from '@x402/extensions/sign-in-with-x'
 import { sha256Hex } from '../attest/attestation.ts'
-import { ApiError, STORE_RETRY_AFTER_S } from '../kernel/errors.ts'
-import type { RequestMeta } from '../http/request.ts'
+import { STORE_RETRY_AFTER_S } from '../kernel/errors.ts'
 import type { Logger } from '../kernel/logger.ts'
 import type { AnswerStore, StoredAnswer } from '../store/answers.ts'
-import { receiptOf } from '../http/payment-adapter.ts'
 import { readPayment } from './payment-header.ts'
+import type { Refusal, Replay } from './payments.ts'
 import { SIWX_MAX_AGE_MS, verifySignIn } from './sign-in.ts'
 
 /** How long a paid answer is kept for retries and re-fetching. */
@@ -26,10 +27,6 @@ export const ANSWER_RETENTION_MS = 24 * 60 * 60_000
 /** A retry waits at most this long for the first run of its payment id to answer. */
 const WAIT_FOR_FIRST_MS = 60_000
 const WAIT_POLL_MS = 100
-/** The headers an answer is replayed with (its receipt and attestation included). */
-const REPLAYED_HEADERS = ['content-type', 'payment-response', 'x-payment-response', 'x-attestation'] as const
-
-export const REPLAY_HEADER = 'x-answer-replayed'
 
 /**
  * The extensions every challenge offers besides discovery: `payment-identifier` (optional: a payment
@@ -63,11 +60,28 @@ export function answerExtensions(resourceUrl: string, networks: readonly string[
   }
 }
 
+/** A paid call as the kept answers see it, before its body is validated. */
+export interface KeptCall {
+  headers: Headers
+  /** `METHOD /path`: answers are kept per route. */
+  route: string
+  /** SHA-256 (hex) of the request body's bytes: an answer is served again only to the same request. */
+  requestSha256: string
+  /** The resource's full URL, which a sign-in message must name. */
+  resourceUrl: string
+}
+
+/** The call runs (no answer to serve again); `key` is the payment identifier it holds, if any. */
+export interface Run {
+  kind: 'run'
+  key: string | null
+}
+
 /**
  * The payment identifier the call's payment carries (read as the gate reads the payment:
- * `readPayment`), and what it pays for; a malformed id is a 400.
+ * `readPayment`), and what it pays for; a malformed id is refused (400 INVALID_REQUEST).
  */
-export function paymentIdentifierOf(headers: Headers): { id: string; terms: string } | undefined {
+export function paymentIdentifierOf(headers: Headers): { id: string; terms: string } | Refusal | undefined {
   const read = readPayment(headers)
   if (read.kind !== 'payment') return undefined
   const payload = read.payment as unknown as Record<string, unknown>
@@ -77,38 +91,16 @@ export function paymentIdentifierOf(headers: Headers): { id: string; terms: stri
   const id = extension?.info?.id
   if (id === undefined) return undefined
   if (typeof id !== 'string' || !isValidPaymentId(id))
-    throw new ApiError('INVALID_REQUEST', {
+    return {
+      kind: 'refusal',
+      code: 'INVALID_REQUEST',
       message:
         'the payment identifier must be 16 to 128 letters, digits, _ or - (payment-identifier extension): send another',
       details: { field: 'extensions.payment-identifier.info.id' },
-    })
+    }
   const accepted = (payload.accepted ?? {}) as Record<string, unknown>
   const terms = JSON.stringify([accepted.network, accepted.asset, accepted.payTo, accepted.amount])
   return { id, terms }
-}
-
-/** A stored answer as a response, marked replayed (`how`). */
-export function replayed(answer: StoredAnswer, how: 'payment-identifier' | 'sign-in-with-x'): Response {
-  return new Response(Buffer.from(answer.body_b64, 'base64'), {
-    status: answer.status,
-    headers: { ...answer.headers, [REPLAY_HEADER]: how },
-  })
-}
-
-/** What a paid answer keeps: status, the replayable headers and the body. */
-export function storedAnswerOf(response: Response, body: Uint8Array): StoredAnswer {
-  const headers: Record<string, string> = {}
-  for (const name of REPLAYED_HEADERS) {
-    const value = response.headers.get(name)
-    if (value !== null) headers[name] = value
-  }
-  return { status: response.status, headers, body_b64: Buffer.from(body).toString('base64') }
-}
-
-/** The payer a receipt names (lower case for EVM addresses), or null. */
-export function payerOf(response: Response): string | null {
-  const payer = receiptOf(response.headers.get('payment-response'))?.payer
-  return payer ? normalized(payer) : null
 }
 
 const normalized = (address: string) => (address.startsWith('0x') ? address.toLowerCase() : address)
@@ -121,15 +113,16 @@ export const payerKey = (payer: string, route: string, requestSha256: string) =>
  * The store of kept answers did not answer (a shared Redis away) when a caller's payment identifier
  * or sign-in needed it: refused before any payment is taken, so a retry can neither run twice nor pay twice.
  */
-function storeDown(what: string, error: unknown): ApiError {
-  return new ApiError('LEDGER_UNAVAILABLE', {
+function storeDown(what: string): Refusal {
+  return {
+    kind: 'refusal',
+    code: 'LEDGER_UNAVAILABLE',
     message: `the store of paid answers cannot be reached to ${what}: nothing was charged; retry after Retry-After seconds`,
-    details: { retry_after_s: STORE_RETRY_AFTER_S },
-    headers: { 'retry-after': String(STORE_RETRY_AFTER_S) },
-    cause: error,
-  })
+    retryAfterS: STORE_RETRY_AFTER_S,
+  }
 }
 
+/** Paid answers kept and served again: looked up before a paid call runs, kept after it succeeded. */
 export class AnswerKeeper {
   constructor(
     readonly store: AnswerStore,
@@ -138,65 +131,69 @@ export class AnswerKeeper {
   ) {}
 
   /**
-   * Before a paid call runs: a stored answer to replay (sign-in-with-x, or a payment id seen before),
-   * or the payment id claimed for this call (`key`), or nothing to do. Throws 409 on a conflicting id.
+   * Before a paid call runs: a kept answer to replay (sign-in-with-x, or a payment id seen before), or
+   * the call runs holding its payment id (`key`, null without one), or a refusal (a malformed or
+   * conflicting id, a sign-in that does not verify, the store away).
    */
-  async before(
-    request: Request,
-    meta: RequestMeta,
-    resourceUrl: string,
-  ): Promise<{ replay: Response } | { key: string | null }> {
-    const route = `${meta.route!.method} ${meta.route!.path}`
-    const requestSha = meta.bodySha256 ?? sha256Hex('')
-    const signIn = request.headers.get('sign-in-with-x')
+  async before(call: KeptCall): Promise<Replay | Run | Refusal> {
+    const { route, requestSha256 } = call
+    const signIn = call.headers.get('sign-in-with-x')
     if (signIn) {
-      const payer = await signedInPayer(signIn, resourceUrl)
-      const answer = await this.store
-        .get(payerKey(payer, route, requestSha))
-        .catch((error: unknown) => Promise.reject(storeDown('look up your answer', error)))
-      if (answer) return { replay: replayed(answer, 'sign-in-with-x') }
+      const signedIn = await verifySignIn(signIn, call.resourceUrl)
+      if (!signedIn.isValid)
+        return {
+          kind: 'refusal',
+          code: 'INVALID_REQUEST',
+          message: `the SIGN-IN-WITH-X header does not sign you in (${signedIn.invalidReason}): sign a fresh message from the 402's sign-in-with-x offer`,
+          details: { field: 'sign-in-with-x' },
+        }
+      let answer: StoredAnswer | null
+      try {
+        answer = await this.store.get(payerKey(signedIn.address, route, requestSha256))
+      } catch {
+        return storeDown('look up your answer')
+      }
+      if (answer) return { kind: 'replay', answer, how: 'sign-in-with-x' }
       // Signed in, but no answer of theirs to this request: pay as anyone would.
     }
-    const identified = paymentIdentifierOf(request.headers)
-    if (!identified) return { key: null }
+    const identified = paymentIdentifierOf(call.headers)
+    if (!identified) return { kind: 'run', key: null }
+    if ('kind' in identified) return identified
     const key = `pid:${route}:${identified.id}`
-    const fingerprint = sha256Hex(`${route}\n${requestSha}\n${identified.terms}`)
+    const fingerprint = sha256Hex(`${route}\n${requestSha256}\n${identified.terms}`)
     const deadline = Date.now() + WAIT_FOR_FIRST_MS
     for (;;) {
-      const claim = await this.store
-        .claim(key, fingerprint, ANSWER_RETENTION_MS)
-        .catch((error: unknown) => Promise.reject(storeDown('hold your payment identifier', error)))
-      if (claim.claimed) return { key }
+      let claim: Awaited<ReturnType<AnswerStore['claim']>>
+      try {
+        claim = await this.store.claim(key, fingerprint, ANSWER_RETENTION_MS)
+      } catch {
+        return storeDown('hold your payment identifier')
+      }
+      if (claim.claimed) return { kind: 'run', key }
       if (claim.fingerprint !== fingerprint)
-        throw new ApiError('PAYMENT_ID_CONFLICT', {
-          details: { payment_id: identified.id },
-        })
-      if (claim.answer) return { replay: replayed(claim.answer, 'payment-identifier') }
+        return { kind: 'refusal', code: 'PAYMENT_ID_CONFLICT', details: { payment_id: identified.id } }
+      if (claim.answer) return { kind: 'replay', answer: claim.answer, how: 'payment-identifier' }
       if (Date.now() > deadline)
-        throw new ApiError('PAYMENT_ID_CONFLICT', {
+        return {
+          kind: 'refusal',
+          code: 'PAYMENT_ID_CONFLICT',
           message: 'the first call with this payment identifier is still running: retry in a few seconds',
           details: { payment_id: identified.id },
-        })
+        }
       await Bun.sleep(WAIT_POLL_MS)
     }
   }
 
   /**
-   * After a paid call answered 2xx: its answer kept under its payment id and for its payer. Never
-   * throws: the call is paid, so its answer goes out even when it cannot be kept (the store away); a
-   * retry with the same identifier then finds the claim expired or held, never a second charge.
+   * After a paid call succeeded: its answer kept under its payment id and for its payer (the one its
+   * receipt names). Never throws: the call is paid, so its answer goes out even when it cannot be kept
+   * (the store away); a retry with the same identifier then finds the claim expired or held, never a
+   * second charge.
    */
-  async kept(key: string | null, meta: RequestMeta, response: Response, body: Uint8Array): Promise<void> {
-    const answer = storedAnswerOf(response, body)
-    const payer = payerOf(response)
+  async kept(key: string | null, call: KeptCall, answer: StoredAnswer, payer: string | null): Promise<void> {
     try {
       if (key) await this.store.finish(key, answer, ANSWER_RETENTION_MS)
-      if (payer)
-        await this.store.put(
-          payerKey(payer, `${meta.route!.method} ${meta.route!.path}`, meta.bodySha256 ?? sha256Hex('')),
-          answer,
-          ANSWER_RETENTION_MS,
-        )
+      if (payer) await this.store.put(payerKey(payer, call.route, call.requestSha256), answer, ANSWER_RETENTION_MS)
     } catch (error) {
       this.logger?.warn({ err: (error as Error).message }, 'a paid answer could not be kept: delivered anyway')
     }
@@ -212,15 +209,4 @@ export class AnswerKeeper {
       )
     })
   }
-}
-
-/** The wallet a `SIGN-IN-WITH-X` header proves, for this resource (verifySignIn); a bad one is a 401-like 400. */
-async function signedInPayer(header: string, resourceUrl: string): Promise<string> {
-  const signedIn = await verifySignIn(header, resourceUrl)
-  if (!signedIn.isValid)
-    throw new ApiError('INVALID_REQUEST', {
-      message: `the SIGN-IN-WITH-X header does not sign you in (${signedIn.invalidReason}): sign a fresh message from the 402's sign-in-with-x offer`,
-      details: { field: 'sign-in-with-x' },
-    })
-  return signedIn.address
 }

@@ -10,7 +10,17 @@ import { matchOffer } from './match.ts'
 import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
 import { paymentKey } from './payment-key.ts'
 import type { EscrowPayment } from './escrow.ts'
-import type { Admission, Challenge, PaidCall, Payments, Refusal, Settlement, Ticket } from './payments.ts'
+import type {
+  Admission,
+  Challenge,
+  PaidCall,
+  PaymentRequired,
+  Payments,
+  PendingSettlement,
+  Refusal,
+  Settlement,
+  Ticket,
+} from './payments.ts'
 import type { Rail } from './rails.ts'
 import { LedgerOutbox } from './ledger-outbox.ts'
 import { PaymentRecovery } from './recovery.ts'
@@ -84,10 +94,11 @@ const LEDGER_DOWN =
 
 /**
  * x402 payments over a facilitator and the ledger, as results (no HTTP: src/http/payment-adapter.ts maps
- * them): admit (read → match → claim in the ledger → verify), then settle only when the call
- * succeeded, or release. A payment is used at most once (the ledger, not the facilitator, decides);
- * a facilitator that cannot be reached refuses the call as unavailable before any work. Recovery
- * (recovery.ts) and the facilitator's `/supported` (supported.ts) are its parts.
+ * them): admit (read → match → claim in the ledger → verify: `paid`, or a `challenge` to pay, or a
+ * `refusal`), then settle only when the call succeeded (`settled`, or the result withheld), or release.
+ * A payment is used at most once (the ledger, not the facilitator, decides); a facilitator that cannot
+ * be reached refuses the call as unavailable before any work. Recovery (recovery.ts) and the
+ * facilitator's `/supported` (supported.ts) are its parts.
  */
 export class PaymentGate implements Payments {
   readonly #rails: Rail[]
@@ -166,19 +177,18 @@ export class PaymentGate implements Payments {
     return this.#ledger.get(key)
   }
 
-  /**
-   * Consumes a credit for the work it paid for, delivered by other means (a trade whose fee settled on
-   * chain after the service stopped, then confirmed): credited → settled. False when it is not a credit.
-   */
+  /** See Payments.consumeCredit. */
   consumeCredit(key: string, reason: string): Promise<boolean> {
     return this.#ledger.transition(key, 'credited', 'settled', { reason })
   }
 
+  /** The offers of a call at `amount`: each rail the facilitator settles now. */
   offers(amount: string): OfferV2[] {
     return offersV2({ rails: this.#rails, supported: this.supported, amount })
   }
 
-  challenge(call: PaidCall, reason: string): Challenge {
+  /** The x402 challenge to pay `call`, saying why (a fresh sign-in offer each time). */
+  challenge(call: PaidCall, reason: string): PaymentRequired {
     const { header, body } = paymentChallenge({
       rails: this.#rails,
       supported: this.supported,
@@ -197,13 +207,12 @@ export class PaymentGate implements Payments {
 
   /** Reads, matches, claims and verifies the call's payment; on success it is `verified` in the ledger. */
   async admit(call: PaidCall): Promise<Admission> {
-    const refuse = (refusal: Refusal): Admission => ({ ok: false, refusal })
-    const required = (reason: string) => refuse({ kind: 'payment_required', reason })
+    const required = (reason: string) => this.#challenged(call, reason)
     if (call.escrow) return this.#admitEscrow(call, call.escrow)
     // Nothing to offer (the facilitator has not answered /supported yet): a challenge would be empty.
     const offers = this.offers(call.amount)
     if (offers.length === 0)
-      return refuse(this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)'))
+      return this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)')
     const read = readPayment(call.headers)
     if (read.kind === 'none')
       return required('payment required: sign a payment for one of the offers and send it in X-PAYMENT')
@@ -233,7 +242,7 @@ export class PaymentGate implements Payments {
           claim = { ok: false, existing: (await this.#ledger.get(key)) ?? claim.existing }
       }
     } catch (error) {
-      return refuse(this.#ledgerDown(call, error))
+      return this.#ledgerDown(call, error)
     }
     if (!claim.ok && claim.existing.state === 'credited') {
       // Settled on chain after its call gave up: it is owed that call — the same route, request and
@@ -246,7 +255,7 @@ export class PaymentGate implements Payments {
           reason: `redeemed by ${call.requestId}`,
         })
       } catch (error) {
-        return refuse(this.#ledgerDown(call, error))
+        return this.#ledgerDown(call, error)
       }
       if (redeeming) {
         const admitted: Admitted = {
@@ -256,15 +265,13 @@ export class PaymentGate implements Payments {
           payer: claim.existing.payer,
           credit: claim.existing,
         }
-        return { ok: true, ticket: admitted }
+        return { kind: 'paid', ticket: admitted }
       }
     }
     if (!claim.ok) {
       const { state, transaction } = claim.existing
       const reason = heldBecause(claim.existing)
-      return state === 'pending'
-        ? refuse({ kind: 'payment_required', reason, pending: { transaction } })
-        : required(reason)
+      return state === 'pending' ? this.#challenged(call, reason, { transaction }) : required(reason)
     }
 
     const requirements = this.#requirements(read.payment, offer, call)
@@ -273,7 +280,7 @@ export class PaymentGate implements Payments {
       verified = await this.#facilitator.verify(read.payment, requirements)
     } catch (error) {
       await this.#outbox.transition(key, 'verifying', 'rejected', { reason: 'facilitator unreachable at verify' })
-      return refuse(this.#unavailable(call, (error as Error).message))
+      return this.#unavailable(call, (error as Error).message)
     }
     if (!verified.isValid) {
       await this.#outbox.transition(key, 'verifying', 'rejected', { reason: verified.invalidReason ?? 'invalid' })
@@ -288,7 +295,7 @@ export class PaymentGate implements Payments {
       await this.#outbox.transition(key, 'verifying', 'rejected', {
         reason: 'the ledger could not record the verification',
       })
-      return refuse(this.#ledgerDown(call, error))
+      return this.#ledgerDown(call, error)
     }
     payments.inc({ state: 'verified', network: offer.network })
     const admitted: Admitted = {
@@ -298,7 +305,7 @@ export class PaymentGate implements Payments {
       payer: verified.payer ?? null,
       ...(evidence ? { evidence } : {}),
     }
-    return { ok: true, ticket: admitted }
+    return { kind: 'paid', ticket: admitted }
   }
 
   /**
@@ -306,7 +313,7 @@ export class PaymentGate implements Payments {
    * buys one call (its ledger key `<rail>:<job>` is claimed once, as an x402 payment's is).
    */
   async #admitEscrow(call: PaidCall, escrow: EscrowPayment): Promise<Admission> {
-    const required = (reason: string): Admission => ({ ok: false, refusal: { kind: 'payment_required', reason } })
+    const required = (reason: string) => this.#challenged(call, reason)
     if (escrow.amount !== call.amount)
       return required(
         `the ${escrow.rail} job ${escrow.reference} holds ${escrow.amount} atomic USDC; ${call.resource} costs ${call.amount}`,
@@ -326,10 +333,10 @@ export class PaymentGate implements Payments {
         return required(`the ${escrow.rail} job ${escrow.reference} already bought a call (${claim.existing.state})`)
       await this.#ledger.transition(key, 'verifying', 'verified', { payer: escrow.payer })
     } catch (error) {
-      return { ok: false, refusal: this.#ledgerDown(call, error) }
+      return this.#ledgerDown(call, error)
     }
     const admitted: Admitted = { key, payer: escrow.payer, escrow }
-    return { ok: true, ticket: admitted }
+    return { kind: 'paid', ticket: admitted }
   }
 
   /** Gives an admitted payment back unsettled: it may be presented again (a credit stays owed). */
@@ -352,7 +359,10 @@ export class PaymentGate implements Payments {
         transaction: key,
         reason: `paid by the ${escrow.rail} escrow; delivered to ${call.requestId}`,
       })
-      return { ok: true, receipt: { success: true, transaction: key, network: escrow.rail, payer: escrow.payer } }
+      return {
+        kind: 'settled',
+        receipt: { success: true, transaction: key, network: escrow.rail, payer: escrow.payer },
+      }
     }
     if (credit) {
       // Already settled on chain: the receipt says so; nothing is sent to the facilitator.
@@ -365,7 +375,7 @@ export class PaymentGate implements Payments {
         network: credit.network,
         ...(credit.payer ? { payer: credit.payer } : {}),
       }
-      return { ok: true, receipt }
+      return { kind: 'settled', receipt }
     }
     if (!payment || !requirements) throw new Error(`ticket ${key} carries no x402 payment to settle`)
     try {
@@ -375,7 +385,7 @@ export class PaymentGate implements Payments {
       await this.#outbox.transition(key, 'verified', 'cancelled', {
         reason: 'the ledger could not record the settlement',
       })
-      return { ok: false, reason: LEDGER_DOWN, unavailable: this.#ledgerDown(call, error) }
+      return this.#ledgerDown(call, error)
     }
     const network = (requirements as { network?: string }).network ?? 'unknown'
     let settled: SettleAnswer
@@ -392,11 +402,11 @@ export class PaymentGate implements Payments {
         'settlement outcome unknown: payment left pending',
       )
       const why = error instanceof UpstreamError ? error.reason : 'no answer'
-      return {
-        ok: false,
-        reason: `the settlement's outcome is not known yet (${why}); it will not be sent again and is being read from the chain; the result is withheld: ${PRESENT_AGAIN}`,
-        pending: { transaction: null },
-      }
+      return this.#challenged(
+        call,
+        `the settlement's outcome is not known yet (${why}); it will not be sent again and is being read from the chain; the result is withheld: ${PRESENT_AGAIN}`,
+        { transaction: null },
+      )
     }
     // Unsuccessful, but the transfer may have been sent — a transaction named (`settlement_pending`, a
     // failure seen on chain), or a reason that does not prove otherwise: the chain decides, not the answer.
@@ -405,10 +415,10 @@ export class PaymentGate implements Payments {
     if (!settled.success) {
       payments.inc({ state: 'settle_failed', network })
       await this.#outbox.transition(key, 'settling', 'failed', { reason: settled.errorReason ?? 'settlement failed' })
-      return {
-        ok: false,
-        reason: `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld`,
-      }
+      return this.#challenged(
+        call,
+        `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld`,
+      )
     }
     // The money moved: the call delivers its answer even if the ledger must record it later.
     await this.#outbox.transition(key, 'settling', 'settled', {
@@ -416,7 +426,7 @@ export class PaymentGate implements Payments {
       payer: settled.payer ?? null,
     })
     payments.inc({ state: 'settled', network })
-    return { ok: true, receipt: settled }
+    return { kind: 'settled', receipt: settled }
   }
 
   /**
@@ -461,15 +471,14 @@ export class PaymentGate implements Payments {
       // (The ledger away: the credit stays owed, and this answer is withheld rather than given twice.)
       const consumed = () =>
         this.consumeCredit(key, `settled on chain; result delivered to ${call.requestId}`).catch(() => false)
-      if (recorded === false && !(await consumed())) {
-        return {
-          ok: false,
-          reason: `this payment settled (${transaction}) and another request presenting it is receiving its answer; the result is withheld here`,
-        }
-      }
+      if (recorded === false && !(await consumed()))
+        return this.#challenged(
+          call,
+          `this payment settled (${transaction}) and another request presenting it is receiving its answer; the result is withheld here`,
+        )
       payments.inc({ state: 'settled', network })
       return {
-        ok: true,
+        kind: 'settled',
         receipt: {
           success: true,
           transaction,
@@ -481,16 +490,16 @@ export class PaymentGate implements Payments {
     if (outcome.state === 'failed') {
       payments.inc({ state: 'settle_failed', network })
       await this.#outbox.transition(key, 'pending', 'failed', { reason: `${said}; ${outcome.reason}` })
-      return {
-        ok: false,
-        reason: `settlement failed on chain (${outcome.reason}); nothing was charged and the result is withheld`,
-      }
+      return this.#challenged(
+        call,
+        `settlement failed on chain (${outcome.reason}); nothing was charged and the result is withheld`,
+      )
     }
-    return {
-      ok: false,
-      reason: `${said}; it is not confirmed yet and will not be sent again; the result is withheld: ${PRESENT_AGAIN}`,
-      pending: { transaction: named },
-    }
+    return this.#challenged(
+      call,
+      `${said}; it is not confirmed yet and will not be sent again; the result is withheld: ${PRESENT_AGAIN}`,
+      { transaction: named },
+    )
   }
 
   /** v2 payments are verified against the offer itself; v1 payments against its v1 form. */
@@ -509,17 +518,16 @@ export class PaymentGate implements Payments {
 
   #ledgerDown(call: PaidCall, error: unknown): Refusal {
     this.#logger.warn({ request_id: call.requestId, err: (error as Error).message }, 'payment ledger unavailable')
-    return {
-      kind: 'unavailable',
-      code: 'LEDGER_UNAVAILABLE',
-      detail: (error as Error).message,
-      retryAfterS: STORE_RETRY_AFTER_S,
-      message: LEDGER_DOWN,
-    }
+    return { kind: 'refusal', code: 'LEDGER_UNAVAILABLE', message: LEDGER_DOWN, retryAfterS: STORE_RETRY_AFTER_S }
   }
 
   #unavailable(call: PaidCall, detail: string): Refusal {
     this.#logger.warn({ request_id: call.requestId, detail }, 'payment facilitator unavailable')
-    return { kind: 'unavailable', detail, retryAfterS: FACILITATOR_RETRY_AFTER_S }
+    return { kind: 'refusal', code: 'FACILITATOR_UNAVAILABLE', retryAfterS: FACILITATOR_RETRY_AFTER_S }
+  }
+
+  /** The caller must (re)pay, told why: the challenge to pay this call, and the pending settlement if any. */
+  #challenged(call: PaidCall, reason: string, pending?: PendingSettlement): Challenge {
+    return { kind: 'challenge', reason, required: this.challenge(call, reason), ...(pending ? { pending } : {}) }
   }
 }

@@ -1,10 +1,15 @@
 /**
  * What a paid call needs from payments, free of HTTP (the x402 packages' split: a core that answers
- * results, adapters that speak a transport). `PaymentGate` (gate.ts) is the implementation over a
- * facilitator and the ledger; `src/http/payment-adapter.ts` maps its results to HTTP answers.
+ * results, adapters that speak a transport). Every step answers a typed result — `paid`, `replay`,
+ * `challenge`, `refusal`, `settled` — and `src/http/payment-adapter.ts`, the one adapter, maps each to
+ * an HTTP answer. `PaymentGate` (gate.ts) is the implementation over a facilitator and the ledger;
+ * `UNCONFIGURED_PAYMENTS` stands in when none is configured, so no caller needs to know which it has.
  */
+import type { ErrorCode } from '../kernel/errors.ts'
+import type { StoredAnswer } from '../store/answers.ts'
+import type { PaymentRecord } from '../store/ledger.ts'
 import type { RouteDiscovery } from './discovery.ts'
-import type { OfferV1 } from './challenge.ts'
+import type { OfferV1, OfferV2, Supported } from './challenge.ts'
 import type { EscrowPayment } from './escrow.ts'
 import type { SettleAnswer } from './facilitator.ts'
 
@@ -34,46 +39,77 @@ export interface Ticket {
   readonly payer: string | null
 }
 
-/** Why a call's payment was not admitted. */
-export type Refusal =
-  /**
-   * The payment is missing, malformed, used, refused by the facilitator: the caller must (re)pay. With
-   * `pending`, it was sent for settlement and its outcome is being read from the chain: the caller
-   * presents the same payment with the same request again later to collect the answer, never a new one.
-   */
-  | { kind: 'payment_required'; reason: string; pending?: PendingSettlement }
-  /** No payment can be taken now (no facilitator, or it does not answer): nothing was charged. */
-  | {
-      kind: 'unavailable'
-      detail: string
-      retryAfterS: number | null
-      message?: string
-      /** The catalogue code (FACILITATOR_UNAVAILABLE unless the ledger is what cannot be reached). */
-      code?: 'LEDGER_UNAVAILABLE'
-    }
-
-export type Admission = { ok: true; ticket: Ticket } | { ok: false; refusal: Refusal }
+/** The x402 challenge of a call: the v2 `PaymentRequired` (base64) and the v1 body with the same offers. */
+export interface PaymentRequired {
+  header: string
+  body: { x402Version: number; error: string; accepts: OfferV1[] }
+}
 
 /** A settlement sent whose outcome is not known yet: the transaction, when the facilitator named one. */
 export interface PendingSettlement {
   transaction: string | null
 }
 
-/** A settlement's outcome: the receipt (null when there is none to show), or why it did not settle. */
-export type Settlement =
-  | { ok: true; receipt: SettleAnswer | null }
-  /**
-   * `unavailable`: the settlement could not even be recorded (the ledger was away), so nothing was
-   * charged and the call answers that refusal; the same payment may be presented again.
-   */
-  | { ok: false; reason: string; unavailable?: Refusal; pending?: PendingSettlement }
-
-/** The x402 challenge of a call: the v2 `PaymentRequired` (base64) and the v1 body with the same offers. */
-export interface Challenge {
-  header: string
-  body: { x402Version: number; error: string; accepts: OfferV1[] }
+/** The call's payment is verified and claimed: the call may run, and its ticket settles or releases it. */
+export interface Paid {
+  kind: 'paid'
+  ticket: Ticket
 }
 
+/** An answer the caller already paid for, served again without a new payment (answers.ts). */
+export interface Replay {
+  kind: 'replay'
+  answer: StoredAnswer
+  /** What proved the caller paid for it: the payment's identifier, or the payer signing in. */
+  how: 'payment-identifier' | 'sign-in-with-x'
+}
+
+/**
+ * The caller must (re)pay — no payment, one malformed, used, refused by the facilitator, or a settlement
+ * that failed (the result withheld) — with the challenge to pay. With `pending`, the payment was sent
+ * for settlement and its outcome is being read from the chain: the caller presents the same payment
+ * with the same request again later to collect the answer, never a new one.
+ */
+export interface Challenge {
+  kind: 'challenge'
+  reason: string
+  required: PaymentRequired
+  pending?: PendingSettlement
+}
+
+/**
+ * The call is refused without a challenge: no payment can be taken or recorded now (no facilitator, or
+ * it does not answer; the ledger away), or what came with the payment cannot be used (a malformed
+ * payment identifier, one held for another call, a sign-in that does not verify). Nothing was charged.
+ * The catalogue code says which, and with it the status (src/kernel/errors.ts).
+ */
+export interface Refusal {
+  kind: 'refusal'
+  code: Extract<ErrorCode, 'FACILITATOR_UNAVAILABLE' | 'LEDGER_UNAVAILABLE' | 'PAYMENT_ID_CONFLICT' | 'INVALID_REQUEST'>
+  /** Said to the caller; the catalogue's message when absent. */
+  message?: string
+  details?: Record<string, unknown>
+  /** When to try again, in seconds, if waiting helps. */
+  retryAfterS?: number
+}
+
+/** The payment settled: the receipt (null when there is none to show, as for waived payments). */
+export interface Settled {
+  kind: 'settled'
+  receipt: SettleAnswer | null
+}
+
+/** What admitting a call's payment answers. */
+export type Admission = Paid | Challenge | Refusal
+
+/**
+ * What settling an admitted payment answers: settled, or the result withheld — a challenge (the
+ * settlement failed, or its outcome is pending) or a refusal (it could not even be recorded, so nothing
+ * was sent and the same payment may be presented again).
+ */
+export type Settlement = Settled | Challenge | Refusal
+
+/** Payments of the priced routes, whatever takes them. */
 export interface Payments {
   /** Reads, matches, claims and verifies the call's payment. */
   admit(call: PaidCall): Promise<Admission>
@@ -81,25 +117,49 @@ export interface Payments {
   settle(ticket: Ticket, call: PaidCall): Promise<Settlement>
   /** Gives an admitted payment back unsettled: it may be presented again. */
   release(ticket: Ticket, reason: string): Promise<void>
-  /** The challenge to pay `call`, saying why. */
-  challenge(call: PaidCall, reason: string): Challenge
+  /** What the facilitator settles (its /supported): which rails can be offered now. */
+  readonly supported: Supported
+  /** The offers of a call at `amount` (atomic USDC): exactly what a payment must match. */
+  offers(amount: string): OfferV2[]
+  /** A payment's ledger record, by its key (a trade's fee is read from it). */
+  record(key: string): Promise<PaymentRecord | undefined>
+  /**
+   * Consumes a credit for the work it paid for, delivered by other means (a trade whose fee settled on
+   * chain after the service stopped, then confirmed): credited → settled. False when it is not a credit.
+   */
+  consumeCredit(key: string, reason: string): Promise<boolean>
+  /** At boot, before serving: settles the books a previous run left open (PaymentRecovery.reconcile). */
+  reconcile(): Promise<{ released: number; pending: number }>
+  /** Starts the background work (the facilitator's /supported, the resolver of pending payments). */
+  start(retryMs?: number): Promise<void>
+  /** Stops the background work. */
+  stop(): Promise<void>
+  /** Reads the chain for every pending payment now (the resolver runs this every 30 s). */
+  resolvePending(nowMs?: number): Promise<{ credited: number; failed: number; pending: number }>
 }
 
-/** Payments without a facilitator (no FACILITATOR_URL): nothing can be taken, so every paid call is refused. */
+const NO_FACILITATOR =
+  'no payment facilitator is configured (FACILITATOR_URL), so no payment can be taken: nothing was charged'
+
+/**
+ * Payments without a facilitator (no FACILITATOR_URL): nothing can be taken, so every paid call is
+ * refused; nothing is offered, recorded or running.
+ */
 export const UNCONFIGURED_PAYMENTS: Payments = {
   async admit() {
-    const message =
-      'no payment facilitator is configured (FACILITATOR_URL), so no payment can be taken: nothing was charged'
-    return {
-      ok: false,
-      refusal: { kind: 'unavailable', detail: 'no facilitator is configured', retryAfterS: null, message },
-    }
+    return { kind: 'refusal', code: 'FACILITATOR_UNAVAILABLE', message: NO_FACILITATOR }
   },
+  // Never reached: nothing is admitted, so nothing is settled.
   async settle() {
-    return { ok: false, reason: 'no facilitator is configured' }
+    return { kind: 'refusal', code: 'FACILITATOR_UNAVAILABLE', message: NO_FACILITATOR }
   },
   async release() {},
-  challenge(_call, reason) {
-    return { header: '', body: { x402Version: 1, error: reason, accepts: [] } }
-  },
+  supported: new Map(),
+  offers: () => [],
+  record: async () => undefined,
+  consumeCredit: async () => false,
+  reconcile: async () => ({ released: 0, pending: 0 }),
+  async start() {},
+  async stop() {},
+  resolvePending: async () => ({ credited: 0, failed: 0, pending: 0 }),
 }

@@ -7,7 +7,6 @@ import { createContext, type ServiceContext } from '../../src/context.ts'
 import { loadConfig } from '../../src/settings.ts'
 import type { Service } from '../../src/http/front-door.ts'
 import { type RunningServer, startServer } from '../../src/http/server.ts'
-import type { PaymentGate } from '../../src/payments/gate.ts'
 
 /** The service's context on `sandbox`, as `npm start` configures it (in-memory store, silent logs); `settings` win. */
 export function sandboxContext(sandbox: RunningSandbox, settings: Record<string, string> = {}): ServiceContext {
@@ -34,7 +33,7 @@ export interface LiveService {
 export async function liveService(settings: Record<string, string> = {}): Promise<LiveService> {
   const sandbox = await startSandbox(ephemeralSandboxOptions())
   const ctx = sandboxContext(sandbox, settings)
-  await (ctx.payments as PaymentGate).start()
+  await ctx.payments.start()
   const service = createApp(ctx)
   const running = startServer(service, ctx)
   afterAll(async () => {

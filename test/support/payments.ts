@@ -3,17 +3,22 @@ import type { Payments } from '../../src/payments/payments.ts'
 /**
  * Payments that admit every call and settle nothing, for tests (and benches) of what a priced route
  * computes: passed to createContext as `payments`, the same way any implementation is. The service
- * itself never uses them.
+ * itself never uses them. Nothing is offered or recorded, and there is nothing to start or resolve.
  */
 export const WAIVED_PAYMENTS: Payments = {
   async admit() {
-    return { ok: true, ticket: { key: null, payer: null } }
+    return { kind: 'paid', ticket: { key: null, payer: null } }
   },
   async settle() {
-    return { ok: true, receipt: null }
+    return { kind: 'settled', receipt: null }
   },
   async release() {},
-  challenge(_call, reason) {
-    return { header: '', body: { x402Version: 1, error: reason, accepts: [] } }
-  },
+  supported: new Map(),
+  offers: () => [],
+  record: async () => undefined,
+  consumeCredit: async () => false,
+  reconcile: async () => ({ released: 0, pending: 0 }),
+  async start() {},
+  async stop() {},
+  resolvePending: async () => ({ credited: 0, failed: 0, pending: 0 }),
 }

@@ -9,7 +9,7 @@ import { openApiValidator } from './support/openapi.ts'
 
 // The whole service on the sandbox; the ACP seller adapter against a loopback stand-in of the
 // marketplace's job phases and escrow (sandbox/acp/), behind the interface the official SDK's adapter
-// implements (plugins/acp/market.ts).
+// implements (plugins/acp/marketplace.ts).
 const { ctx, running, service, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
 const acp = startAcpStandIn()
 const SELLER = '0x5e11e5e11e5e11e5e11e5e11e5e11e5e11e5e11e'

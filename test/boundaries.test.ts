@@ -99,6 +99,17 @@ describe('dependency boundaries', () => {
     expect(crossings).toEqual([])
   })
 
+  test('a file name says what it holds, once: no two production files share one but the conventional ones', () => {
+    // Each feature has its index.ts (adapter), manifest.ts, service.ts and schemas.ts; nothing else repeats.
+    const CONVENTIONAL = new Set(['index.ts', 'manifest.ts', 'service.ts', 'schemas.ts'])
+    const byName = new Map<string, string[]>()
+    for (const file of [...files('src'), ...files('plugins')].filter((path) => !path.endsWith('.test.ts'))) {
+      const name = file.split('/').at(-1)!
+      if (!CONVENTIONAL.has(name)) byName.set(name, [...(byName.get(name) ?? []), file])
+    }
+    expect([...byName.values()].filter((paths) => paths.length > 1)).toEqual([])
+  })
+
   test('services, facts, sources and signals never import Elysia (only the HTTP edge does)', () => {
     const edge = new Set(['src/http', 'src/app.ts', 'src/main.ts'])
     const offenders = [...files('src'), ...files('signals')].filter((file) => {

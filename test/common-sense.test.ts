@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
-import type { TokenContext } from '../src/facts/context.ts'
+import type { TokenContext } from '../src/facts/token-context.ts'
 import type { Facts, FactName, LpLocksFact, PoolFact, SwapRecord } from '../src/facts/types.ts'
 import { DAY, MINT, NOW, POOL, poolFact } from './support/facts/index.ts'
 import { SignalRegistry } from '../src/pipeline/registry.ts'

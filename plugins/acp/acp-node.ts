@@ -5,7 +5,7 @@
  * the live marketplace (docs/acp.md). Everything behind the interface — offerings, checks, the escrow's
  * call, the ledger — is tested against the stand-in (test/acp.test.ts).
  */
-import type { AcpJob, AcpMarket, AcpPhase } from './market.ts'
+import type { AcpJob, AcpMarket, AcpPhase } from './marketplace.ts'
 
 export interface AcpNodeSettings {
   /** The whitelisted signer's private key (app.virtuals.io → the agent's Signers tab). */

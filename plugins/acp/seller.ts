@@ -4,7 +4,7 @@ import type { Service } from '../../src/http/front-door.ts'
 import { priceInWords, type RegisteredRoute, usdToAtomicUsdc } from '../../src/kernel/manifest.ts'
 import { addressProblem } from '../../src/onchain/address.ts'
 import { markEscrowed } from '../../src/payments/escrow.ts'
-import type { AcpJob, AcpMarket, AcpOffering } from './market.ts'
+import type { AcpJob, AcpMarket, AcpOffering } from './marketplace.ts'
 
 /**
  * The routes the marketplace sells: every priced route of a skill, charged on answer (a route whose

@@ -1,7 +1,7 @@
 import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import type { ServiceContext } from '../../src/context.ts'
 import type { Static } from '@sinclair/typebox'
-import type { TokenContext } from '../../src/facts/context.ts'
+import type { TokenContext } from '../../src/facts/token-context.ts'
 import type { MintFact } from '../../src/facts/types.ts'
 import type { JupiterQuote } from '../../src/sources/jupiter.ts'
 import { UpstreamError } from '../../src/sources/upstream.ts'

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import { beforeDeadline } from '../../src/kernel/deadline.ts'
-import type { TokenContext } from '../../src/facts/context.ts'
+import type { TokenContext } from '../../src/facts/token-context.ts'
 import { HOME_CHAINS, type HomeChain, LIFI_NO_QUOTE, type LifiQuote, type LifiSource } from '../../src/sources/lifi.ts'
 import { UpstreamError } from '../../src/sources/upstream.ts'
 import { exitCheck } from '../exit-check/service.ts'

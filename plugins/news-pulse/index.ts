@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { arrivalOf } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
-import { deadlinesOf, hasPosts, NEWS_ANSWER_MS, NO_POSTS } from '../../src/news/reading.ts'
+import { deadlinesOf, hasPosts, NEWS_ANSWER_MS, NO_POSTS } from '../../src/news/news-reading.ts'
 import { manifest } from './manifest.ts'
 import { pulseAnswer } from './service.ts'
 

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
-import { envelope, type NewsBody, type NewsDeadlines, pulseSummary, read } from '../../src/news/reading.ts'
+import { envelope, type NewsBody, type NewsDeadlines, pulseSummary, read } from '../../src/news/news-reading.ts'
 import { pulseOf } from '../../src/news/pulse.ts'
 import { postText } from '../../src/sources/news-posts.ts'
 import type { PulseResult } from '../../src/news/schemas.ts'

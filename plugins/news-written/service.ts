@@ -29,7 +29,7 @@ import {
   read,
   RETRY_AFTER_S,
   tally,
-} from '../../src/news/reading.ts'
+} from '../../src/news/news-reading.ts'
 import { postText } from '../../src/sources/news-posts.ts'
 import type { TObject } from '@sinclair/typebox'
 

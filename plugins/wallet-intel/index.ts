@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { arrivalOf } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
-import { walletIntel } from './intel.ts'
+import { walletIntel } from './service.ts'
 import { manifest } from './manifest.ts'
 
 export { manifest }

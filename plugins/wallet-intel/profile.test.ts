@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { type Figures, styleOf, verdictOf, worthinessOf } from './profile.ts'
-import type { WalletTrade } from './trades.ts'
+import type { WalletTrade } from './wallet-trades.ts'
 
 const figures = (overrides: Partial<Figures> = {}): Figures => ({
   total_trades: 10,

@@ -2,7 +2,7 @@
  * What a wallet's trades say about it (pure; docs/catalogue.md §Wallet intel): its figures, its style,
  * whether its trades are worth copying, and a verdict. Every rule and threshold is here, documented.
  */
-import type { Position, WalletTrade } from './trades.ts'
+import type { Position, WalletTrade } from './wallet-trades.ts'
 
 export const BEHAVIOUR_STYLES = ['sniper', 'bot_like', 'flipper', 'swing', 'holder', 'insufficient_data'] as const
 export type BehaviourStyle = (typeof BEHAVIOUR_STYLES)[number]

@@ -2,7 +2,7 @@
  * The seller's side of the loopback ACP stand-in (server.ts), behind the same `AcpMarket` interface the
  * official SDK's adapter implements: what the tests and the sandbox run the seller against.
  */
-import type { AcpJob, AcpMarket } from '../../plugins/acp/market.ts'
+import type { AcpJob, AcpMarket } from '../../plugins/acp/marketplace.ts'
 import type { StandInJob } from './server.ts'
 
 export class HttpAcpMarket implements AcpMarket {

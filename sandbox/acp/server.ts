@@ -12,7 +12,7 @@
  *   POST /jobs/:id/accept|reject|deliver {reason|deliverable}       the seller's moves
  *   GET  /jobs/:id, GET /balances/:wallet, GET /events?provider=&after=   read (events wait up to 1 s)
  */
-import type { AcpPhase } from '../../plugins/acp/market.ts'
+import type { AcpPhase } from '../../plugins/acp/marketplace.ts'
 
 /** A job as the stand-in keeps and serves it. */
 export interface StandInJob {

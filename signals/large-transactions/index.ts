@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox'
 import type { FactName } from '../../src/facts/types.ts'
 import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { marketPairs, round } from '../../src/pipeline/derive/market.ts'
-import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
-import { covers, isCommonQuote, tradesSince, tradeTape } from '../../src/pipeline/derive/trades.ts'
+import { marketPairs, round } from '../../src/pipeline/derive/market-pairs.ts'
+import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/not-measured.ts'
+import { covers, isCommonQuote, tradesSince, tradeTape } from '../../src/pipeline/derive/trade-tape.ts'
 
 const HOUR_S = 60 * 60
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { notMeasured } from '../../src/pipeline/derive/outcome.ts'
+import { notMeasured } from '../../src/pipeline/derive/not-measured.ts'
 import { CURVE_LOCK_STATUS, lockStatusOf, lpLockOf } from '../../src/pipeline/derive/lp-lock.ts'
 import { PERMANENT_LOCK_DAYS } from '../../src/kernel/vocabulary.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { marketPairs, priceChange, pricingPair } from '../../src/pipeline/derive/market.ts'
+import { marketPairs, priceChange, pricingPair } from '../../src/pipeline/derive/market-pairs.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
 
 /** Weights of the price changes in the price part (recent moves count most). */

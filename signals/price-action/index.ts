@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { marketPairs, priceChange, pricingPair, round, type TokenPair } from '../../src/pipeline/derive/market.ts'
-import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
-import { covers, marketInputs, type TradeTape } from '../../src/pipeline/derive/trades.ts'
+import { marketPairs, priceChange, pricingPair, round, type TokenPair } from '../../src/pipeline/derive/market-pairs.ts'
+import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/not-measured.ts'
+import { covers, marketInputs, type TradeTape } from '../../src/pipeline/derive/trade-tape.ts'
 
 /** The window DexScreener lacks, measured from trades. */
 const WINDOW_15M_S = 15 * 60

@@ -8,9 +8,9 @@ import {
   marketPairs,
   tradeCounts,
   volumeUsd,
-} from '../../src/pipeline/derive/market.ts'
-import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
-import { covers, tradesSince, marketInputs, type TradeTape } from '../../src/pipeline/derive/trades.ts'
+} from '../../src/pipeline/derive/market-pairs.ts'
+import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/not-measured.ts'
+import { covers, tradesSince, marketInputs, type TradeTape } from '../../src/pipeline/derive/trade-tape.ts'
 
 const HOUR_S = 60 * 60
 /**

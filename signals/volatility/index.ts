@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeline/signal.ts'
-import { marketPairs, priceChange, pricingPair, round } from '../../src/pipeline/derive/market.ts'
-import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/outcome.ts'
-import { tradesSince, marketInputs } from '../../src/pipeline/derive/trades.ts'
+import { marketPairs, priceChange, pricingPair, round } from '../../src/pipeline/derive/market-pairs.ts'
+import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/not-measured.ts'
+import { tradesSince, marketInputs } from '../../src/pipeline/derive/trade-tape.ts'
 
 const DAY_S = 24 * 60 * 60
 

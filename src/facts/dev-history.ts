@@ -1,7 +1,7 @@
 import type { Address } from '@solana/kit'
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../onchain/programs.ts'
 import { decodeBase58 } from '../onchain/base58.ts'
-import type { TokenContext } from './context.ts'
+import type { TokenContext } from './token-context.ts'
 import { creation } from './launch.ts'
 import { signatures, transactions, SIGNATURES_PAGE, type ParsedTransaction } from './history.ts'
 import type { DevHistoryFact } from './types.ts'
@@ -15,27 +15,27 @@ const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM_ADDRESS, TOKE
  * it paid for) and liquidity pulls (transactions where it received both the token and its quote from
  * others). A rug is an earlier token of its own whose liquidity it pulled.
  */
-export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact> {
-  const { wallet, source } = await developerWallet(ctx)
+export async function loadDevHistory(facts: TokenContext): Promise<DevHistoryFact> {
+  const { wallet, source } = await developerWallet(facts)
   // The developer wallet's newest transactions, as many as the provider's limits allow in a deep dive.
-  const depth = Math.min(SIGNATURES_PAGE, ctx.historyDepth.developerTransactions)
+  const depth = Math.min(SIGNATURES_PAGE, facts.historyDepth.developerTransactions)
   const [{ value: balance }, recent] = await Promise.all([
-    ctx.rpc.getBalance(wallet as Address).send(),
-    signatures(ctx, wallet, depth),
+    facts.rpc.getBalance(wallet as Address).send(),
+    signatures(facts, wallet, depth),
   ])
   const list = await transactions(
-    ctx,
+    facts,
     recent.filter((entry) => !entry.failed).map((entry) => entry.signature),
   )
   const created = list
     .flatMap((transaction) => createdMints(transaction, wallet))
-    .filter((entry) => entry.mint !== ctx.mint)
+    .filter((entry) => entry.mint !== facts.mint)
   const pulls = list.flatMap((transaction) => liquidityPull(transaction, wallet))
   const createdSet = new Set(created.map((entry) => entry.mint))
   const pulled = new Set(pulls.map((pull) => pull.mint))
   // What became of the earlier tokens: their market now (one call for up to 30), when market data is reachable.
   const pairs = await Promise.resolve()
-    .then(() => ctx.source('dexscreener').pairsOfTokens([...createdSet], ctx.meter))
+    .then(() => facts.source('dexscreener').pairsOfTokens([...createdSet], facts.meter))
     .catch(() => undefined)
   const earlierTokens = [...createdSet].map((mint) => {
     const listed = pairs?.filter((pair) => pair.baseToken.address === mint || pair.quoteToken.address === mint) ?? []
@@ -63,11 +63,13 @@ export async function loadDevHistory(ctx: TokenContext): Promise<DevHistoryFact>
  * the whole launch fact (fewer round trips). When the creation cannot be read (an established token's
  * history is longer than the pages walked), the creator its pump.fun bonding curve records.
  */
-async function developerWallet(ctx: TokenContext): Promise<{ wallet: string; source: DevHistoryFact['walletSource'] }> {
+async function developerWallet(
+  facts: TokenContext,
+): Promise<{ wallet: string; source: DevHistoryFact['walletSource'] }> {
   try {
-    return { wallet: (await creation(ctx)).feePayer, source: 'creation' }
+    return { wallet: (await creation(facts)).feePayer, source: 'creation' }
   } catch (error) {
-    const creator = (await ctx.fact('launchpad'))?.pumpFun?.creator
+    const creator = (await facts.fact('launchpad'))?.pumpFun?.creator
     if (creator) return { wallet: creator, source: 'launchpad' }
     throw error
   }

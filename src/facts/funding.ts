@@ -1,4 +1,4 @@
-import { FactUnavailable, type TokenContext } from './context.ts'
+import { FactUnavailable, type TokenContext } from './token-context.ts'
 import { type ParsedTransaction, signatures, transactions, SIGNATURES_PAGE } from './history.ts'
 import type { FundingFact } from './types.ts'
 
@@ -7,8 +7,8 @@ import type { FundingFact } from './types.ts'
  * transaction that credited the wallet with SOL and who paid it. A wallet with more history than one
  * page has an unknown funder (null), not a guessed one.
  */
-export async function loadFunding(ctx: TokenContext): Promise<FundingFact> {
-  const [facts, launch] = await Promise.all([ctx.fact('holders'), ctx.fact('launch')])
+export async function loadFunding(token: TokenContext): Promise<FundingFact> {
+  const [facts, launch] = await Promise.all([token.fact('holders'), token.fact('launch')])
   // Holders from the token list name no wallet: only holders read on chain can be traced.
   const holders = facts?.source === 'rpc' ? facts : undefined
   if (!holders && !launch)
@@ -16,7 +16,7 @@ export async function loadFunding(ctx: TokenContext): Promise<FundingFact> {
       'no wallet to trace: the largest holders (on chain) and the first buyers are both unknown',
     )
   // Top holders and early buyers, as many of each as the provider's limits allow (two calls each).
-  const traced = ctx.historyDepth.tracedWallets
+  const traced = token.historyDepth.tracedWallets
   const wallets = [
     ...new Set([
       ...(
@@ -30,13 +30,13 @@ export async function loadFunding(ctx: TokenContext): Promise<FundingFact> {
       ),
     ]),
   ]
-  const histories = await Promise.all(wallets.map((wallet) => signatures(ctx, wallet)))
+  const histories = await Promise.all(wallets.map((wallet) => signatures(token, wallet)))
   const oldest = histories.map((entries) =>
     entries.length > 0 && entries.length < SIGNATURES_PAGE ? entries.at(-1)!.signature : null,
   )
   const known = oldest.filter((signature): signature is string => signature !== null)
   const bySignature = new Map(
-    (await transactions(ctx, known)).map((transaction) => [transaction.signature, transaction]),
+    (await transactions(token, known)).map((transaction) => [transaction.signature, transaction]),
   )
   return {
     wallets: wallets.map((wallet, index) => {

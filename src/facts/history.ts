@@ -1,5 +1,5 @@
 import type { Address, Signature } from '@solana/kit'
-import type { TokenContext } from './context.ts'
+import type { TokenContext } from './token-context.ts'
 
 /** The most signatures one getSignaturesForAddress page returns. */
 export const SIGNATURES_PAGE = 1000
@@ -15,12 +15,12 @@ export interface SignatureEntry {
 
 /** Newest-first signatures of `address` (one page of up to `limit`). */
 export async function signatures(
-  ctx: TokenContext,
+  facts: TokenContext,
   address: string,
   limit = SIGNATURES_PAGE,
   before?: string,
 ): Promise<SignatureEntry[]> {
-  const page = await ctx.rpc
+  const page = await facts.rpc
     .getSignaturesForAddress(address as Address, { limit, ...(before ? { before: before as Signature } : {}) })
     .send()
   return page.map((entry) => ({
@@ -36,14 +36,14 @@ export async function signatures(
  * MAX_HISTORY_PAGES pages; undefined when its history is longer than that (the start is unknown).
  */
 export async function oldestSignatures(
-  ctx: TokenContext,
+  facts: TokenContext,
   address: string,
   count: number,
 ): Promise<SignatureEntry[] | undefined> {
   let before: string | undefined
   let collected: SignatureEntry[] = []
   for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
-    const entries = await signatures(ctx, address, SIGNATURES_PAGE, before)
+    const entries = await signatures(facts, address, SIGNATURES_PAGE, before)
     collected = collected.concat(entries)
     if (entries.length < SIGNATURES_PAGE) return collected.reverse().slice(0, count)
     before = entries.at(-1)!.signature
@@ -68,10 +68,10 @@ export interface ParsedTransaction {
 }
 
 /** Fetches transactions (json, v0 allowed); ones the RPC does not return are left out. */
-export async function transactions(ctx: TokenContext, list: readonly string[]): Promise<ParsedTransaction[]> {
+export async function transactions(facts: TokenContext, list: readonly string[]): Promise<ParsedTransaction[]> {
   const fetched = await Promise.all(
     list.map((signature) =>
-      ctx.rpc.getTransaction(signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send(),
+      facts.rpc.getTransaction(signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send(),
     ),
   )
   return fetched.flatMap((transaction, index) =>

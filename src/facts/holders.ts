@@ -7,7 +7,7 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
   TOKEN_PROGRAM_ADDRESS,
 } from '../onchain/programs.ts'
-import { FactUnavailable, need, type TokenContext } from './context.ts'
+import { FactUnavailable, need, type TokenContext } from './token-context.ts'
 import { readAccounts } from './onchain-accounts.ts'
 import { decodedPools, POOL_PROGRAMS } from './pools.ts'
 import type { HolderAccount, HolderKind, HoldersFact } from './types.ts'
@@ -27,28 +27,28 @@ const TOP_WALLETS = 10
  * owner that is a pool account or pool authority), burn addresses, lockers (an owner that is a PDA of
  * a lock program) and wallets. Concentration counts wallets only, grouped by owner.
  */
-export async function loadHolders(ctx: TokenContext): Promise<HoldersFact> {
+export async function loadHolders(facts: TokenContext): Promise<HoldersFact> {
   // A provider known to refuse the largest accounts is not asked again (each call is rate budget).
-  if (ctx.sources.solana?.refuses('getTokenLargestAccounts')) {
-    const fromList = await holdersFromTokenList(ctx)
+  if (facts.sources.solana?.refuses('getTokenLargestAccounts')) {
+    const fromList = await holdersFromTokenList(facts)
     if (fromList) return fromList
     throw new FactUnavailable('the RPC refuses getTokenLargestAccounts and the token list publishes no top holders')
   }
   try {
-    return await holdersOnChain(ctx)
+    return await holdersOnChain(facts)
   } catch (error) {
     // The public endpoint refuses getTokenLargestAccounts (-32010), a rate limit or an outage may
     // too: the token list's audit is the next source; without it the fact is missing.
     if (error instanceof FactUnavailable) throw error
-    const fromList = await holdersFromTokenList(ctx)
+    const fromList = await holdersFromTokenList(facts)
     if (fromList) return fromList
     throw error
   }
 }
 
 /** The holders fact from the token list's audit, when it publishes a top holders' share. */
-async function holdersFromTokenList(ctx: TokenContext): Promise<HoldersFact | undefined> {
-  const [list, mint] = await Promise.all([ctx.fact('token_list'), ctx.fact('mint')])
+async function holdersFromTokenList(facts: TokenContext): Promise<HoldersFact | undefined> {
+  const [list, mint] = await Promise.all([facts.fact('token_list'), facts.fact('mint')])
   if (list?.topHoldersPct === null || list?.topHoldersPct === undefined) return undefined
   return {
     source: 'token_list',
@@ -59,25 +59,27 @@ async function holdersFromTokenList(ctx: TokenContext): Promise<HoldersFact | un
   }
 }
 
-async function holdersOnChain(ctx: TokenContext): Promise<HoldersFact> {
+async function holdersOnChain(facts: TokenContext): Promise<HoldersFact> {
   const [{ value: largest }, mint] = await Promise.all([
-    ctx.rpc.getTokenLargestAccounts(ctx.mint as Address).send(),
-    need(ctx, 'mint'),
+    facts.rpc.getTokenLargestAccounts(facts.mint as Address).send(),
+    need(facts, 'mint'),
   ])
   if (mint.supply === 0n) throw new FactUnavailable('the supply is zero')
   const [tokenAccounts, pools] = await Promise.all([
     readAccounts(
-      ctx,
+      facts,
       largest.map((entry) => entry.address),
     ),
-    decodedPools(ctx).catch(() => []),
+    decodedPools(facts).catch(() => []),
   ])
   const owners = tokenAccounts.map((account) =>
     account && (account.owner === TOKEN_PROGRAM_ADDRESS || account.owner === TOKEN_2022_PROGRAM_ADDRESS)
       ? encodeBase58(account.data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32))
       : null,
   )
-  const ownerAccounts = await readAccounts(ctx, [...new Set(owners.filter((owner): owner is string => owner !== null))])
+  const ownerAccounts = await readAccounts(facts, [
+    ...new Set(owners.filter((owner): owner is string => owner !== null)),
+  ])
   const ownerProgram = new Map(ownerAccounts.flatMap((account) => (account ? [[account.address, account.owner]] : [])))
   const vaults = new Set(pools.flatMap((pool) => [pool.baseVault, pool.quoteVault]))
   const poolAddresses = new Set(pools.map((pool) => pool.address))
@@ -134,17 +136,17 @@ function pct(part: bigint, whole: bigint): number {
  * Every holder account of the mint, counted with getProgramAccounts (data sliced away). Public RPCs
  * refuse this on the token programs; then the fact is missing, not zero.
  */
-export async function loadHolderCount(ctx: TokenContext): Promise<number> {
+export async function loadHolderCount(facts: TokenContext): Promise<number> {
   // The token programs' accounts are kept out of the same secondary indexes: refused alike.
-  if (ctx.sources.solana?.refuses('getTokenLargestAccounts') || ctx.sources.solana?.refuses('getProgramAccounts'))
+  if (facts.sources.solana?.refuses('getTokenLargestAccounts') || facts.sources.solana?.refuses('getProgramAccounts'))
     throw new FactUnavailable("the RPC refuses the token programs' account indexes (getProgramAccounts)")
-  const mint = await need(ctx, 'mint')
+  const mint = await need(facts, 'mint')
   const program = (mint.program === 'spl-token-2022' ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS) as Address
-  const accounts = await ctx.rpc
+  const accounts = await facts.rpc
     .getProgramAccounts(program, {
       encoding: 'base64',
       dataSlice: { offset: 64, length: 8 },
-      filters: [{ memcmp: { offset: 0n, bytes: ctx.mint as never, encoding: 'base58' } }],
+      filters: [{ memcmp: { offset: 0n, bytes: facts.mint as never, encoding: 'base58' } }],
     })
     .send()
   // Holders are accounts with a balance; empty accounts left behind are not holders.

@@ -1,5 +1,5 @@
 import type { Tape } from '../sources/tape.ts'
-import { FactUnavailable, TokenContext, type Sources } from './context.ts'
+import { FactUnavailable, TokenContext, type Sources } from './token-context.ts'
 import { loadHolderCount, loadHolders } from './holders.ts'
 import { loadLaunchpad } from './launchpad.ts'
 import { loadMarket } from './market.ts'
@@ -13,16 +13,16 @@ import { loadLpLocks } from './lp-locks.ts'
 import { loadPools } from './pools.ts'
 import { loadTokenList } from './token-list.ts'
 import { loadKnownAssets } from './known-assets.ts'
-import type { TokenContextOptions } from './context.ts'
+import type { TokenContextOptions } from './token-context.ts'
 
 /** How each fact is gathered (one loader per fact name). */
 export const LOADERS: TokenContextOptions['loaders'] = {
   mint: loadMint,
   metadata: loadMetadata,
   token_list: loadTokenList,
-  issuer: async (ctx) => {
-    if (!ctx.sources.issuers) throw new FactUnavailable('no issuer registry is loaded')
-    return ctx.sources.issuers.get(ctx.mint) ?? null
+  issuer: async (facts) => {
+    if (!facts.sources.issuers) throw new FactUnavailable('no issuer registry is loaded')
+    return facts.sources.issuers.get(facts.mint) ?? null
   },
   holders: loadHolders,
   holder_count: loadHolderCount,
@@ -66,5 +66,5 @@ export async function withFacts<T>(
   }
 }
 
-export { TokenContext, type Sources } from './context.ts'
+export { TokenContext, type Sources } from './token-context.ts'
 export type * from './types.ts'

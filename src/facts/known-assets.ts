@@ -1,5 +1,5 @@
 import type { JupiterToken } from '../sources/jupiter.ts'
-import { FactUnavailable, type TokenContext } from './context.ts'
+import { FactUnavailable, type TokenContext } from './token-context.ts'
 import type { KnownAsset, KnownAssetsFact } from './types.ts'
 
 /**
@@ -90,8 +90,8 @@ const verifiedEntry = (token: JupiterToken) => token.isVerified === true || (tok
  * itself registered or verified (it is nobody's copy), or that has no symbol; a search that fails
  * leaves `verified` null and the registry still answers. Missing only without both sources.
  */
-export async function loadKnownAssets(ctx: TokenContext): Promise<KnownAssetsFact> {
-  const { issuers, jupiter } = ctx.sources
+export async function loadKnownAssets(facts: TokenContext): Promise<KnownAssetsFact> {
+  const { issuers, jupiter } = facts.sources
   if (!issuers && !jupiter) throw new FactUnavailable('neither the issuer registry nor JUPITER_URL is configured')
   const registry: KnownAsset[] = (issuers?.entries() ?? []).map((entry) => ({
     mint: entry.mint,
@@ -101,17 +101,21 @@ export async function loadKnownAssets(ctx: TokenContext): Promise<KnownAssetsFac
     issuer: entry.issuer,
     kind: entry.kind,
   }))
-  return { registry, verified: jupiter ? await verifiedNamesakes(ctx) : null }
+  return { registry, verified: jupiter ? await verifiedNamesakes(facts) : null }
 }
 
-async function verifiedNamesakes(ctx: TokenContext): Promise<KnownAsset[] | null> {
-  const [metadata, issuer, list] = await Promise.all([ctx.fact('metadata'), ctx.fact('issuer'), ctx.fact('token_list')])
+async function verifiedNamesakes(facts: TokenContext): Promise<KnownAsset[] | null> {
+  const [metadata, issuer, list] = await Promise.all([
+    facts.fact('metadata'),
+    facts.fact('issuer'),
+    facts.fact('token_list'),
+  ])
   if (metadata === undefined) return null
   if (issuer || list?.verified) return []
   const term = metadata.symbol ? identityKey(metadata.symbol).replace(/\d+$/, '') : ''
   if (term.length < MIN_KEY_LENGTH) return []
   try {
-    const found = await ctx.source('jupiter').search(term, ctx.meter)
+    const found = await facts.source('jupiter').search(term, facts.meter)
     return found.filter(verifiedEntry).map((token) => ({
       mint: token.id,
       symbol: token.symbol,

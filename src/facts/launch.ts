@@ -1,5 +1,5 @@
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../onchain/programs.ts'
-import { FactUnavailable, type TokenContext } from './context.ts'
+import { FactUnavailable, type TokenContext } from './token-context.ts'
 import { oldestSignatures, transactions, type ParsedTransaction } from './history.ts'
 import { findAssociatedTokenAddress } from '../onchain/pda.ts'
 import { mintDerivedAccounts } from './onchain-accounts.ts'
@@ -11,17 +11,17 @@ import type { LaunchFact, SwapRecord } from './types.ts'
 const FIRST_TRADES = 30
 
 /** Token accounts that hold the token's liquidity: pool vaults and the pump.fun curve's accounts. */
-export async function liquidityAccounts(ctx: TokenContext): Promise<{ accounts: Set<string>; main: string | null }> {
-  return ctx.shared('liquidity-accounts', async () => {
+export async function liquidityAccounts(facts: TokenContext): Promise<{ accounts: Set<string>; main: string | null }> {
+  return facts.shared('liquidity-accounts', async () => {
     let poolsFailed = false
     const [pools, launchpad, market, mint] = await Promise.all([
-      decodedPools(ctx).catch(() => {
+      decodedPools(facts).catch(() => {
         poolsFailed = true
         return []
       }),
-      ctx.fact('launchpad'),
-      ctx.fact('market'),
-      ctx.fact('mint'),
+      facts.fact('launchpad'),
+      facts.fact('market'),
+      facts.fact('mint'),
     ])
     const curve = launchpad?.pumpFun?.bondingCurve
     // Without the pools and without a curve we cannot tell trades from transfers: an empty set would
@@ -36,7 +36,7 @@ export async function liquidityAccounts(ctx: TokenContext): Promise<{ accounts: 
           ? [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS]
           : [mint.program === 'spl-token-2022' ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS]
       for (const program of programs)
-        accounts.add((await findAssociatedTokenAddress(curve as Address, ctx.mint as Address, program))[0])
+        accounts.add((await findAssociatedTokenAddress(curve as Address, facts.mint as Address, program))[0])
       accounts.add((await findAssociatedTokenAddress(curve as Address, WRAPPED_SOL_MINT_ADDRESS))[0])
     }
     const deepest = market?.pairs.find((pair) => pools.some((pool) => pool.address === pair.pairAddress))?.pairAddress
@@ -88,13 +88,13 @@ export function swapsIn(transaction: ParsedTransaction, mint: string, liquidity:
  * transactions long, starts with the creation when both were made together (a Metaplex launch,
  * pump.fun's original `create`) — the mint funded in that same transaction says so.
  */
-export function creation(ctx: TokenContext) {
-  return ctx.shared('creation', async () => {
+export function creation(facts: TokenContext) {
+  return facts.shared('creation', async () => {
     let reason: unknown
     try {
-      const first = await oldestSignatures(ctx, ctx.mint, 1)
+      const first = await oldestSignatures(facts, facts.mint, 1)
       if (first && first.length > 0) {
-        const [transaction] = await transactions(ctx, [first[0]!.signature])
+        const [transaction] = await transactions(facts, [first[0]!.signature])
         if (transaction) return transaction
         reason = new FactUnavailable('the creation transaction could not be read')
       } else
@@ -106,35 +106,39 @@ export function creation(ctx: TokenContext) {
     } catch (error) {
       reason = error
     }
-    const withMetadata = await creationWithMetadata(ctx).catch(() => undefined)
+    const withMetadata = await creationWithMetadata(facts).catch(() => undefined)
     if (withMetadata) return withMetadata
     throw reason
   })
 }
 
 /** The metadata account's first transaction, when it also created the mint (funded the mint's account). */
-async function creationWithMetadata(ctx: TokenContext): Promise<ParsedTransaction | undefined> {
-  const { metadata, addresses } = await mintDerivedAccounts(ctx)
+async function creationWithMetadata(facts: TokenContext): Promise<ParsedTransaction | undefined> {
+  const { metadata, addresses } = await mintDerivedAccounts(facts)
   if (!metadata) return undefined
-  const first = await oldestSignatures(ctx, addresses.metadata, 1)
+  const first = await oldestSignatures(facts, addresses.metadata, 1)
   if (!first || first.length === 0) return undefined
-  const [transaction] = await transactions(ctx, [first[0]!.signature])
-  return transaction && (transaction.solDeltas.get(ctx.mint) ?? 0n) > 0n ? transaction : undefined
+  const [transaction] = await transactions(facts, [first[0]!.signature])
+  return transaction && (transaction.solDeltas.get(facts.mint) ?? 0n) > 0n ? transaction : undefined
 }
 
 /** The first trades against the token's liquidity (oldest first). */
-function firstTrades(ctx: TokenContext) {
-  return ctx.shared('first-trades', async () => {
-    const liquidity = await liquidityAccounts(ctx)
-    const early = liquidity.main ? await oldestSignatures(ctx, liquidity.main, ctx.historyDepth.firstTransactions) : []
+function firstTrades(facts: TokenContext) {
+  return facts.shared('first-trades', async () => {
+    const liquidity = await liquidityAccounts(facts)
+    const early = liquidity.main
+      ? await oldestSignatures(facts, liquidity.main, facts.historyDepth.firstTransactions)
+      : []
     const list = await transactions(
-      ctx,
+      facts,
       (early ?? []).map((entry) => entry.signature),
     )
     return {
       main: liquidity.main,
       openedSlot: early && early.length > 0 ? early[0]!.slot : null,
-      trades: list.flatMap((transaction) => swapsIn(transaction, ctx.mint, liquidity.accounts)).slice(0, FIRST_TRADES),
+      trades: list
+        .flatMap((transaction) => swapsIn(transaction, facts.mint, liquidity.accounts))
+        .slice(0, FIRST_TRADES),
       complete: early !== undefined,
     }
   })
@@ -145,8 +149,8 @@ function firstTrades(ctx: TokenContext) {
  * when, and the first trades against its liquidity. Missing when the mint's history is longer than the
  * pages we walk (its start is then unknown).
  */
-export async function loadLaunch(ctx: TokenContext): Promise<LaunchFact> {
-  const [created, early] = await Promise.all([creation(ctx), firstTrades(ctx)])
+export async function loadLaunch(facts: TokenContext): Promise<LaunchFact> {
+  const [created, early] = await Promise.all([creation(facts), firstTrades(facts)])
   return {
     creationSignature: created.signature,
     creator: created.feePayer,

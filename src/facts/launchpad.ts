@@ -1,6 +1,6 @@
 import { PUMP_AMM_PROGRAM_ADDRESS, PUMP_PROGRAM_ADDRESS } from '../onchain/programs.ts'
 import { decodeBondingCurve } from '../onchain/pump.ts'
-import type { TokenContext } from './context.ts'
+import type { TokenContext } from './token-context.ts'
 import { mintDerivedAccounts } from './onchain-accounts.ts'
 import type { LaunchpadFact } from './types.ts'
 
@@ -10,8 +10,8 @@ const ZERO_KEY = '11111111111111111111111111111111'
  * Launchpad state from the chain: the pump.fun bonding curve at its PDA (not a guess from a DEX name),
  * whether it completed, and whether the canonical PumpSwap pool it graduates to exists.
  */
-export async function loadLaunchpad(ctx: TokenContext): Promise<LaunchpadFact> {
-  const { bondingCurve, pumpSwapPool, addresses } = await mintDerivedAccounts(ctx)
+export async function loadLaunchpad(facts: TokenContext): Promise<LaunchpadFact> {
+  const { bondingCurve, pumpSwapPool, addresses } = await mintDerivedAccounts(facts)
   if (!bondingCurve || bondingCurve.owner !== PUMP_PROGRAM_ADDRESS) return { pumpFun: null }
   const curve = decodeBondingCurve(bondingCurve.data)
   if (!curve) return { pumpFun: null }

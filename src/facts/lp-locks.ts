@@ -1,7 +1,7 @@
 import type { Address } from '@solana/kit'
 import { encodeBase58 } from '../onchain/base58.ts'
 import { BURN_ADDRESSES } from '../onchain/programs.ts'
-import { need, type TokenContext } from './context.ts'
+import { need, type TokenContext } from './token-context.ts'
 import { lockOf } from '../onchain/locks.ts'
 import { readAccounts } from './onchain-accounts.ts'
 import type { LpLocksFact } from './types.ts'
@@ -17,21 +17,21 @@ const round2 = (value: number) => Math.round(value * 100) / 100
  * their schedule; Raydium Burn & Earn and Meteora lock escrows permanent). Shares are of the LP the pool
  * minted, so burned + locked + held add up to 100.
  */
-export async function loadLpLocks(ctx: TokenContext): Promise<LpLocksFact> {
-  const { pools } = await need(ctx, 'pools')
+export async function loadLpLocks(facts: TokenContext): Promise<LpLocksFact> {
+  const { pools } = await need(facts, 'pools')
   const open = pools.filter((pool) => pool.lp && pool.lp.supply > 0n)
   const results = await Promise.all(
     open.map(async (pool) => {
       const lp = pool.lp!
-      const { value: largest } = await ctx.rpc.getTokenLargestAccounts(lp.mint as Address).send()
+      const { value: largest } = await facts.rpc.getTokenLargestAccounts(lp.mint as Address).send()
       const accounts = await readAccounts(
-        ctx,
+        facts,
         largest.map((entry) => entry.address),
       )
       const owners = accounts.map((account) =>
         account ? encodeBase58(account.data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32)) : null,
       )
-      const ownerAccounts = await readAccounts(ctx, [
+      const ownerAccounts = await readAccounts(facts, [
         ...new Set(owners.filter((owner): owner is string => owner !== null)),
       ])
       const ownerAccount = new Map(ownerAccounts.flatMap((account) => (account ? [[account.address, account]] : [])))

@@ -1,6 +1,6 @@
 import { decodeMetadata } from '../onchain/metaplex-metadata.ts'
 import { TOKEN_METADATA_PROGRAM_ADDRESS } from '../onchain/programs.ts'
-import type { TokenContext } from './context.ts'
+import type { TokenContext } from './token-context.ts'
 import { mintDerivedAccounts } from './onchain-accounts.ts'
 import type { MetadataFact } from './types.ts'
 
@@ -9,14 +9,14 @@ import type { MetadataFact } from './types.ts'
  * else the Token-2022 metadata extension (which stays mutable while it has an update authority); the
  * logo from the token list or the market data. Off-chain URIs are never fetched.
  */
-export async function loadMetadata(ctx: TokenContext): Promise<MetadataFact> {
+export async function loadMetadata(facts: TokenContext): Promise<MetadataFact> {
   const [accounts, mint, list, market] = await Promise.all([
-    mintDerivedAccounts(ctx),
-    ctx.fact('mint'),
-    ctx.fact('token_list'),
-    ctx.fact('market'),
+    mintDerivedAccounts(facts),
+    facts.fact('mint'),
+    facts.fact('token_list'),
+    facts.fact('market'),
   ])
-  const pairLogo = market?.pairs.find((pair) => pair.baseToken.address === ctx.mint && pair.info?.imageUrl)?.info
+  const pairLogo = market?.pairs.find((pair) => pair.baseToken.address === facts.mint && pair.info?.imageUrl)?.info
     ?.imageUrl
   const logoUri = list?.logoUri ?? pairLogo ?? null
   const account = accounts.metadata

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { readParsedAccount } from './account-kind.ts'
-import { FactUnavailable, type TokenContext } from './context.ts'
+import { FactUnavailable, type TokenContext } from './token-context.ts'
 import type { MintExtensions, MintFact } from './types.ts'
 
 const Extension = Type.Object({ extension: Type.String(), state: Type.Optional(Type.Unknown()) })
@@ -25,8 +25,8 @@ const ParsedMint = Type.Object({
  * The mint account, in jsonParsed form, with every Token-2022 extension normalised. Read as the route's
  * account check read it (readParsedAccount), so a scan's mint and its refusal are one upstream call.
  */
-export async function loadMint(ctx: TokenContext): Promise<MintFact> {
-  const value = await readParsedAccount(ctx.rpc, ctx.mint)
+export async function loadMint(facts: TokenContext): Promise<MintFact> {
+  const value = await readParsedAccount(facts.rpc, facts.mint)
   if (!value) throw new FactUnavailable('no account at this address')
   const mint = mintOfAccount(value.data)
   if (!mint) throw new FactUnavailable('the account is not a Token or Token-2022 mint')

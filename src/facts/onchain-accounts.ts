@@ -2,7 +2,7 @@ import type { Address, Base64EncodedDataResponse } from '@solana/kit'
 import { findMetadataAddress } from '../onchain/metaplex-metadata.ts'
 import { findBondingCurveAddress } from '../onchain/pump.ts'
 import { findCanonicalPumpPoolAddress } from '../onchain/pump-amm.ts'
-import type { TokenContext } from './context.ts'
+import type { TokenContext } from './token-context.ts'
 
 /** An account as read (base64), or null when nothing lives at the address. */
 export interface RawAccount {
@@ -13,9 +13,9 @@ export interface RawAccount {
 }
 
 /** Reads accounts with getMultipleAccounts (base64), keeping the order; null where none exists. */
-export async function readAccounts(ctx: TokenContext, addresses: readonly string[]): Promise<(RawAccount | null)[]> {
+export async function readAccounts(facts: TokenContext, addresses: readonly string[]): Promise<(RawAccount | null)[]> {
   if (addresses.length === 0) return []
-  const { value } = await ctx.rpc.getMultipleAccounts(addresses as Address[], { encoding: 'base64' }).send()
+  const { value } = await facts.rpc.getMultipleAccounts(addresses as Address[], { encoding: 'base64' }).send()
   return value.map((account, index) =>
     account
       ? {
@@ -32,15 +32,19 @@ export async function readAccounts(ctx: TokenContext, addresses: readonly string
  * The accounts derivable from the mint alone (its Metaplex metadata PDA, pump.fun bonding curve and
  * canonical PumpSwap pool), read in one call in the first round trip of every scan.
  */
-export function mintDerivedAccounts(ctx: TokenContext) {
-  return ctx.shared('mint-derived-accounts', async () => {
-    const mint = ctx.mint as Address
+export function mintDerivedAccounts(facts: TokenContext) {
+  return facts.shared('mint-derived-accounts', async () => {
+    const mint = facts.mint as Address
     const [[metadata], [bondingCurve], [pumpSwapPool]] = await Promise.all([
       findMetadataAddress(mint),
       findBondingCurveAddress(mint),
       findCanonicalPumpPoolAddress(mint),
     ])
-    const [metadataAccount, curveAccount, poolAccount] = await readAccounts(ctx, [metadata, bondingCurve, pumpSwapPool])
+    const [metadataAccount, curveAccount, poolAccount] = await readAccounts(facts, [
+      metadata,
+      bondingCurve,
+      pumpSwapPool,
+    ])
     return {
       metadata: metadataAccount ?? null,
       bondingCurve: curveAccount ?? null,

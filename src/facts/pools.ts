@@ -12,7 +12,7 @@ import {
 import { decodePumpPool } from '../onchain/pump-amm.ts'
 import { decodeAmmInfo } from '../onchain/raydium-amm-v4.ts'
 import { decodeCpmmPoolState } from '../onchain/raydium-cpmm.ts'
-import type { TokenContext } from './context.ts'
+import type { TokenContext } from './token-context.ts'
 import { mintDerivedAccounts, readAccounts, type RawAccount } from './onchain-accounts.ts'
 import type { PoolFact, PoolsFact } from './types.ts'
 
@@ -120,18 +120,18 @@ export const POOL_PROGRAMS: ReadonlySet<string> = new Set(Object.keys(DECODERS))
  * The pool accounts of the token, decoded: every pair the market lists plus the canonical PumpSwap
  * pool derived from the mint. Shared by `pools` and `holders` (which excludes pool vaults).
  */
-export function decodedPools(ctx: TokenContext): Promise<DecodedPool[]> {
-  return ctx.shared('decoded-pools', async () => {
-    const [market, derived] = await Promise.all([ctx.fact('market'), mintDerivedAccounts(ctx)])
+export function decodedPools(facts: TokenContext): Promise<DecodedPool[]> {
+  return facts.shared('decoded-pools', async () => {
+    const [market, derived] = await Promise.all([facts.fact('market'), mintDerivedAccounts(facts)])
     const candidates = new Set(market?.pairs.map((pair) => pair.pairAddress) ?? [])
     candidates.delete(derived.addresses.pumpSwapPool)
-    const listed = await readAccounts(ctx, [...candidates])
+    const listed = await readAccounts(facts, [...candidates])
     const accounts = [...listed, derived.pumpSwapPool]
     const pools: DecodedPool[] = []
     for (const account of accounts) {
       if (!account) continue
       const decoded = DECODERS[account.owner]?.(account)
-      if (decoded && (decoded.baseMint === ctx.mint || decoded.quoteMint === ctx.mint))
+      if (decoded && (decoded.baseMint === facts.mint || decoded.quoteMint === facts.mint))
         pools.push({ ...decoded, address: account.address, program: account.owner })
     }
     if (!market && pools.length === 0) throw new Error('market data is missing and no pool was found on chain')
@@ -143,11 +143,11 @@ const TOKEN_AMOUNT_OFFSET = 64
 const MINT_SUPPLY_OFFSET = 36
 
 /** Reserves from the vaults and, for traditional AMMs, the LP supply still in circulation. */
-export async function loadPools(ctx: TokenContext): Promise<PoolsFact> {
-  const [decoded, market] = await Promise.all([decodedPools(ctx), ctx.fact('market')])
+export async function loadPools(facts: TokenContext): Promise<PoolsFact> {
+  const [decoded, market] = await Promise.all([decodedPools(facts), facts.fact('market')])
   const addresses = decoded.flatMap((pool) => [pool.baseVault, pool.quoteVault, ...(pool.lp ? [pool.lp.mint] : [])])
   const accounts = new Map(
-    (await readAccounts(ctx, [...new Set(addresses)])).flatMap((account) =>
+    (await readAccounts(facts, [...new Set(addresses)])).flatMap((account) =>
       account ? [[account.address, account]] : [],
     ),
   )

@@ -1,5 +1,5 @@
 import type { JupiterToken } from '../sources/jupiter.ts'
-import type { TokenContext } from './context.ts'
+import type { TokenContext } from './token-context.ts'
 import type { TokenListFact } from './types.ts'
 
 /** What the aggregator's token list says of a token nobody listed. */
@@ -18,8 +18,8 @@ const UNLISTED: TokenListFact = {
 }
 
 /** What the aggregator's token list says: listed, verified, tags, logo, and its audit figures. */
-export async function loadTokenList(ctx: TokenContext): Promise<TokenListFact> {
-  return tokenListFact(await ctx.source('jupiter').token(ctx.mint, ctx.meter))
+export async function loadTokenList(facts: TokenContext): Promise<TokenListFact> {
+  return tokenListFact(await facts.source('jupiter').token(facts.mint, facts.meter))
 }
 
 /** The fact from a tokens v2 entry (null: not listed). */

@@ -1,4 +1,4 @@
-import type { TokenContext } from './context.ts'
+import type { TokenContext } from './token-context.ts'
 import { signatures, transactions } from './history.ts'
 import { liquidityAccounts, swapsIn } from './launch.ts'
 import type { TradesFact } from './types.ts'
@@ -10,17 +10,17 @@ const DAY_S = 24 * 60 * 60
  * transactions (as many as the provider's history depth allows). When the pool traded more often in a
  * day than that, the 24-hour window is incomplete and says so (`complete24h`), rather than extrapolating.
  */
-export async function loadTrades(ctx: TokenContext): Promise<TradesFact> {
-  const liquidity = await liquidityAccounts(ctx)
+export async function loadTrades(facts: TokenContext): Promise<TradesFact> {
+  const liquidity = await liquidityAccounts(facts)
   if (!liquidity.main) return { pool: null, swaps: [], coveredSince: null, complete24h: true }
   // The pool's newest transactions, as many as the provider's limits allow in a deep dive.
-  const depth = ctx.historyDepth.recentTransactions
-  const recent = await signatures(ctx, liquidity.main, depth)
+  const depth = facts.historyDepth.recentTransactions
+  const recent = await signatures(facts, liquidity.main, depth)
   const list = await transactions(
-    ctx,
+    facts,
     recent.filter((entry) => !entry.failed).map((entry) => entry.signature),
   )
-  const swaps = list.flatMap((transaction) => swapsIn(transaction, ctx.mint, liquidity.accounts))
+  const swaps = list.flatMap((transaction) => swapsIn(transaction, facts.mint, liquidity.accounts))
   const oldest = recent.at(-1)?.blockTime ?? null
   const now = Math.floor(Date.now() / 1000)
   return {

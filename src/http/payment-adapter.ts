@@ -14,7 +14,7 @@ import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
 import { ApiError, errorBody } from '../kernel/errors.ts'
 import { usdToAtomicUsdc, type RouteSpec } from '../kernel/manifest.ts'
 import { payments as paymentMetrics } from '../kernel/metrics.ts'
-import { AnswerKeeper, type KeptCall } from '../payments/answers.ts'
+import { AnswerKeeper, type KeptCall } from '../payments/answer-replay.ts'
 import { routeDiscovery } from '../payments/discovery.ts'
 import { escrowOf } from '../payments/escrow.ts'
 import type { SettleAnswer } from '../payments/facilitator.ts'
@@ -289,7 +289,7 @@ export interface PaidRequests {
 
 /**
  * A paid request, around the framework: an answer the caller already paid for is replayed before
- * anything runs (its payment identifier seen before, or its payer signed in: src/payments/answers.ts);
+ * anything runs (its payment identifier seen before, or its payer signed in: src/payments/answer-replay.ts);
  * else the call runs — its payment admitted, settled or released by the route's hooks — and a 2xx
  * answer gets its attestation (src/attest/attestation.ts: the route, the request and response bodies'
  * hashes, the newest slot read, the time, the request id and the settlement) and is kept for replays.

@@ -1,4 +1,4 @@
-import { answerExtensions } from './answers.ts'
+import { answerExtensions } from './answer-replay.ts'
 import { payments, settlementDuration } from '../kernel/metrics.ts'
 import { STORE_RETRY_AFTER_S } from '../kernel/errors.ts'
 import type { Logger } from '../kernel/logger.ts'

@@ -1,9 +1,9 @@
-import type { TokenContext } from '../facts/context.ts'
+import type { TokenContext } from '../facts/token-context.ts'
 import { assessDataQuality, type FactPolicy, type QualityAssessment } from '../facts/data-quality.ts'
 import type { FactName, Facts } from '../facts/types.ts'
 import { gradeOf, scoreOf, type Grade } from './grade.ts'
 import type { SignalRegistry } from './registry.ts'
-import { NOT_MEASURED } from './derive/outcome.ts'
+import { NOT_MEASURED } from './derive/not-measured.ts'
 import { POOL_FACTS } from './derive/opening.ts'
 import { orderFactors } from './order.ts'
 import {
@@ -65,7 +65,7 @@ const CONFIDENCE_WEIGHT = { high: 1, medium: 0.8, low: 0.6 } as const
  * problem) becomes an `unknown` outcome with a SIGNAL_ERROR factor: it never fails the scan.
  */
 export async function runScan(
-  ctx: TokenContext,
+  token: TokenContext,
   registry: SignalRegistry,
   policy: ScanPolicy,
   now = Math.floor(Date.now() / 1000),
@@ -76,15 +76,15 @@ export async function runScan(
     ...policy.facts.optional,
     ...signals.flatMap((signal) => signal.meta.facts),
   ])
-  await ctx.gather([...names])
+  await token.gather([...names])
   const values = new Map<FactName, unknown>()
-  for (const name of names) values.set(name, await ctx.fact(name))
+  for (const name of names) values.set(name, await token.fact(name))
   const facts: FactView = { get: <K extends FactName>(name: K) => values.get(name) as Facts[K] | undefined }
 
   const outcomes = signals.map((signal) => {
     const options = optionsFor(signal, policy)
     try {
-      return { signal, outcome: signal.detect(facts, options, { mint: ctx.mint, now }) }
+      return { signal, outcome: signal.detect(facts, options, { mint: token.mint, now }) }
     } catch (error) {
       const outcome: SignalOutcome = {
         status: 'unknown',
@@ -111,7 +111,7 @@ export async function runScan(
     facts,
     outcomes,
     found,
-    ctx.missing().map((entry) => entry.name),
+    token.missing().map((entry) => entry.name),
   )
   // The answers' order, for every scanner: the deciding findings first (src/pipeline/order.ts).
   const unread = GRADE_NEEDS.filter((name) => names.has(name) && quality.missing_fields.includes(name))

@@ -1,16 +1,16 @@
 import { describe, expect, test } from 'bun:test'
 import { BUILTIN_SIGNALS } from '../../../signals/index.ts'
 import type { FactName, Facts, MintFact, TradesFact } from '../../facts/types.ts'
-import type { TokenContext } from '../../facts/context.ts'
+import type { TokenContext } from '../../facts/token-context.ts'
 import { issuerEntry, market, MINT, NOW, pair, swap, trades } from '../../../test/support/facts/index.ts'
 import { MARKET_INTEL_POLICY } from '../policies.ts'
 import { SignalRegistry } from '../registry.ts'
 import { runScan } from '../scan.ts'
 import type { FactView } from '../signal.ts'
 import { tokenExemption } from './exemption.ts'
-import { marketPairs } from './market.ts'
+import { marketPairs } from './market-pairs.ts'
 import { derivedOnce } from './once.ts'
-import { marketInputs, tradeTape } from './trades.ts'
+import { marketInputs, tradeTape } from './trade-tape.ts'
 
 const registry = new SignalRegistry(BUILTIN_SIGNALS)
 /** The exemption reads only the mint's authorities. */

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { parseJsonWithBigInts } from '@solana/rpc-spec-types'
 import { type ParsedTransaction, parseTransaction, type RpcTransaction } from '../../src/facts/history.ts'
 import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
-import { positionsOf, type WalletTrade, walletTrades } from './trades.ts'
+import { positionsOf, type WalletTrade, walletTrades } from './wallet-trades.ts'
 
 const RECORDED = join(import.meta.dir, '..', '..', 'test', 'fixtures', 'recorded', 'solana-rpc')
 const recorded = (name: string) => {

@@ -34,7 +34,7 @@ export interface Sources {
 }
 
 /** How a fact is gathered: from the context (its sources and other facts), or it throws. */
-export type FactLoader<K extends FactName> = (ctx: TokenContext) => Promise<Facts[K]>
+export type FactLoader<K extends FactName> = (facts: TokenContext) => Promise<Facts[K]>
 
 /** Why a fact is missing, as logged and tested (the wire lists only the fact names). */
 export interface MissingFact {
@@ -199,8 +199,8 @@ export class FactUnavailable extends Error {
 }
 
 /** The fact, or FactUnavailable naming it when it is missing. */
-export async function need<K extends FactName>(ctx: TokenContext, name: K): Promise<Facts[K]> {
-  const value = await ctx.fact(name)
+export async function need<K extends FactName>(facts: TokenContext, name: K): Promise<Facts[K]> {
+  const value = await facts.fact(name)
   if (value === undefined) throw new FactUnavailable(`needs ${name}, which is missing`)
   return value
 }

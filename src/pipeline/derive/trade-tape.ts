@@ -1,7 +1,7 @@
 import { USDC_MINT_ADDRESS, USDT_MINT_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../../onchain/programs.ts'
 import type { FactName, PoolsFact, SwapRecord } from '../../facts/types.ts'
 import type { FactView } from '../signal.ts'
-import { marketPairs, type TokenPair } from './market.ts'
+import { marketPairs, type TokenPair } from './market-pairs.ts'
 import { derivedOnce } from './once.ts'
 
 /** One swap of the main pool with its price. */

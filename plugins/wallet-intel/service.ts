@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
 import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
-import type { TokenContext } from '../../src/facts/context.ts'
+import type { TokenContext } from '../../src/facts/token-context.ts'
 import { createdMints, liquidityPull } from '../../src/facts/dev-history.ts'
 import { funderOf } from '../../src/facts/funding.ts'
 import { type ParsedTransaction, type SignatureEntry, signatures, transactions } from '../../src/facts/history.ts'
@@ -11,7 +11,7 @@ import { DEEP_DIVE_POLICY } from '../../src/pipeline/policies.ts'
 import { policyOption } from '../../src/pipeline/scan.ts'
 import type { WalletIntelResult } from './manifest.ts'
 import { figuresOf, styleOf, verdictOf, worthinessOf } from './profile.ts'
-import { positionsOf, type WalletTrade, walletTrades } from './trades.ts'
+import { positionsOf, type WalletTrade, walletTrades } from './wallet-trades.ts'
 
 type Answer = Static<typeof WalletIntelResult>
 

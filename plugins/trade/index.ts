@@ -26,7 +26,7 @@ const RETRY_AFTER_S = 5
  * The swap executor (sol_trade): free quote with a risk gate, paid execute (charged on CONFIRMED),
  * job status, verified pairs and payment currencies. docs/trade.md.
  */
-export function trade(ctx: ServiceContext) {
+export function tradePlugin(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { quote, execute, status, pairs, currencies } = manifest.routes
   const jobs = new Jobs(ctx.store.jobs)
@@ -112,3 +112,5 @@ export function trade(ctx: ServiceContext) {
       routeOptions(ctx, currencies),
     )
 }
+
+tradePlugin.manifest = manifest

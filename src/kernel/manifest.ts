@@ -321,6 +321,16 @@ export class Registry {
   }
 }
 
+/** The routes that require a source, each with why it is off without it (docs/catalogue.md, generated). */
+export function requirementTable(manifests: readonly PluginManifest[]): string {
+  const rows = manifests.flatMap((manifest) =>
+    Object.values(manifest.routes)
+      .filter((spec) => (spec.requires ?? []).length > 0)
+      .map((spec) => `| \`${spec.method} ${spec.path}\` | ${spec.requires!.map((need) => need.why).join('; or ')} |`),
+  )
+  return ['| Route | Switched off while |', '|---|---|', ...rows].join('\n')
+}
+
 /** The suggested call order (spec §1 rule 5) as numbered lines: `1. POST /scan/quick before any swap…`. */
 export function callOrderLines(registry: Registry): string[] {
   return registry.callOrder().map((route, index) => `${index + 1}. ${route.key} ${route.callOrder.when}.`)

@@ -42,7 +42,7 @@ export interface RouteInput<Spec extends RouteSpec> {
   sources: RequiredSources<Spec>
 }
 
-/** A route answered by its own handler (a feed's, or any other route's); the core checks the answer's schema. */
+/** A route answered by its own handler (a feed's, or any other route's): its 200 answer, as its `response` schema says. */
 export type RouteHandler<Spec extends RouteSpec> = (ctx: ServiceContext, input: RouteInput<Spec>) => unknown
 
 /** A scanner route: what it scans (its policy) and its answer from the scan. */

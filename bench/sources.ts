@@ -18,6 +18,8 @@ import { createTokenContext, type FactName } from '../src/facts/index.ts'
 import { DexScreenerSource } from '../src/sources/dexscreener.ts'
 import { JupiterSource } from '../src/sources/jupiter.ts'
 import { pacerFor, SolanaSource } from '../src/sources/solana-rpc.ts'
+import { manifest as deepDive } from '../plugins/deep-dive/manifest.ts'
+import { manifest as quickScan } from '../plugins/quick-scan/manifest.ts'
 
 const QUICK: FactName[] = ['mint', 'metadata', 'token_list', 'holders', 'pools', 'launchpad', 'market']
 
@@ -26,8 +28,11 @@ const FACT_SETS: Record<string, FactName[]> = {
   quick_scan: QUICK,
   deep_dive: [...QUICK, 'launch', 'dev_history', 'funding', 'trades', 'lp_locks'],
 }
-/** Each scanner's facts deadline (the plugins' QUICK_SCAN/DEEP_DIVE deadlines). */
-const DEADLINE_MS: Record<string, number> = { quick_scan: 4_500, deep_dive: 29_000 }
+/** Each scanner's facts deadline, from its manifest. */
+const DEADLINE_MS: Record<string, number> = {
+  quick_scan: quickScan.routes.scan.deadlineMs,
+  deep_dive: deepDive.routes.scan.deadlineMs,
+}
 
 export async function run(args: string[]): Promise<void> {
   const option = (name: string) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : undefined)

@@ -1,56 +1,62 @@
 import { Elysia, type AnyElysia } from 'elysia'
-import { deepDive, manifest as deepDiveManifest } from '../plugins/deep-dive/index.ts'
-import { discovery, manifest as discoveryManifest } from '../plugins/discovery/index.ts'
-import { exitCheckPlugin, manifest as exitCheckManifest } from '../plugins/exit-check/index.ts'
-import { exitCrossCheckPlugin, manifest as crossCheckManifest } from '../plugins/exit-cross-check/index.ts'
-import { launchRadarPlugin, manifest as launchRadarManifest } from '../plugins/launch-radar/index.ts'
-import { graduationRadarPlugin, manifest as graduationRadarManifest } from '../plugins/graduation-radar/index.ts'
-import { graduationMomentumPlugin, manifest as momentumManifest } from '../plugins/graduation-momentum/index.ts'
-import { smartMoneyPlugin, manifest as smartMoneyManifest } from '../plugins/smart-money/index.ts'
-import { marketIntel, manifest as marketIntelManifest } from '../plugins/market-intel/index.ts'
-import { mcp, manifest as mcpManifest } from '../plugins/mcp/index.ts'
-import { quickScan, manifest as quickScanManifest } from '../plugins/quick-scan/index.ts'
-import { signalRadarPlugin, manifest as signalRadarManifest } from '../plugins/signal-radar/index.ts'
-import { trade, manifest as tradeManifest } from '../plugins/trade/index.ts'
-import { trendingPlugin, manifest as trendingManifest } from '../plugins/trending/index.ts'
-import { walletIntelPlugin, manifest as walletIntelManifest } from '../plugins/wallet-intel/index.ts'
-import { web, manifest as webManifest } from '../plugins/web/index.ts'
-import { metricsPlugin, manifest as metricsManifest } from '../plugins/metrics/index.ts'
-import { tradeSuggestPlugin, manifest as tradeSuggestManifest } from '../plugins/trade-suggest/index.ts'
-import { newsPulsePlugin, manifest as pulseManifest } from '../plugins/news-pulse/index.ts'
-import { newsWrittenPlugin, manifest as writtenManifest } from '../plugins/news-written/index.ts'
+import { deepDivePlugin } from '../plugins/deep-dive/index.ts'
+import { discoveryPlugin } from '../plugins/discovery/index.ts'
+import { exitCheckPlugin } from '../plugins/exit-check/index.ts'
+import { exitCrossCheckPlugin } from '../plugins/exit-cross-check/index.ts'
+import { launchRadarPlugin } from '../plugins/launch-radar/index.ts'
+import { graduationRadarPlugin } from '../plugins/graduation-radar/index.ts'
+import { graduationMomentumPlugin } from '../plugins/graduation-momentum/index.ts'
+import { smartMoneyPlugin } from '../plugins/smart-money/index.ts'
+import { marketIntelPlugin } from '../plugins/market-intel/index.ts'
+import { type Dispatch, mcpPlugin } from '../plugins/mcp/index.ts'
+import { quickScanPlugin } from '../plugins/quick-scan/index.ts'
+import { signalRadarPlugin } from '../plugins/signal-radar/index.ts'
+import { tradePlugin } from '../plugins/trade/index.ts'
+import { trendingPlugin } from '../plugins/trending/index.ts'
+import { walletIntelPlugin } from '../plugins/wallet-intel/index.ts'
+import { webPlugin } from '../plugins/web/index.ts'
+import { metricsPlugin } from '../plugins/metrics/index.ts'
+import { tradeSuggestPlugin } from '../plugins/trade-suggest/index.ts'
+import { newsPulsePlugin } from '../plugins/news-pulse/index.ts'
+import { newsWrittenPlugin } from '../plugins/news-written/index.ts'
 import type { ServiceContext } from './context.ts'
 import { core } from './http/core-plugin.ts'
 import { frontDoor, type Service } from './http/front-door.ts'
 import { ManifestError, type Registry } from './kernel/manifest.ts'
 
 /**
- * The manifests of the plugins below, as one list: the client SDK derives every route's input and output
- * types from it (a new route of these plugins is typed without hand work); a test checks it names
- * exactly the plugins `createApp` mounts.
+ * The plugin list: every feature plugin, one line each, in the order they mount (the order of
+ * /openapi.json's paths). Static imports, so `bun build --compile` embeds them and types flow. Each
+ * plugin carries its manifest and registers it when it is constructed.
  */
-export const SERVICE_MANIFESTS = [
-  discoveryManifest,
-  quickScanManifest,
-  marketIntelManifest,
-  deepDiveManifest,
-  tradeManifest,
-  exitCheckManifest,
-  crossCheckManifest,
-  trendingManifest,
-  signalRadarManifest,
-  walletIntelManifest,
-  launchRadarManifest,
-  graduationRadarManifest,
-  momentumManifest,
-  smartMoneyManifest,
-  pulseManifest,
-  writtenManifest,
-  tradeSuggestManifest,
-  metricsManifest,
-  mcpManifest,
-  webManifest,
+const PLUGINS = [
+  discoveryPlugin,
+  quickScanPlugin,
+  marketIntelPlugin,
+  deepDivePlugin,
+  tradePlugin,
+  exitCheckPlugin,
+  exitCrossCheckPlugin,
+  trendingPlugin,
+  signalRadarPlugin,
+  walletIntelPlugin,
+  launchRadarPlugin,
+  graduationRadarPlugin,
+  graduationMomentumPlugin,
+  smartMoneyPlugin,
+  newsPulsePlugin,
+  newsWrittenPlugin,
+  tradeSuggestPlugin,
+  metricsPlugin,
+  mcpPlugin,
+  webPlugin,
 ] as const
+
+/**
+ * The manifests of the plugins above, as one list: the client SDK derives every route's input and output
+ * types from it (a new route of these plugins is typed without hand work).
+ */
+export const SERVICE_MANIFESTS = PLUGINS.map((plugin) => plugin.manifest)
 
 export interface AppOptions {
   /** Further plugins mounted after the built-in ones (test fixtures, embedders). */
@@ -59,35 +65,15 @@ export interface AppOptions {
 
 /**
  * The service: its front door (src/http/front-door.ts), then the framework app — the core, then every
- * feature plugin in a literal `.use()` chain (static imports, so `bun build --compile` embeds them and
- * types flow). Each plugin registers its manifest when it is constructed; a duplicate route or skill id
- * throws ManifestError here, before anything listens.
+ * plugin of the plugin list, in its order. Each plugin registers its manifest when it is constructed; a
+ * duplicate route or skill id throws ManifestError here, before anything listens.
  */
 export function createApp(ctx: ServiceContext, options: AppOptions = {}): Service {
   // The MCP plugin answers a tool call as its route's HTTP call, through the front door built below.
   let service: Service | undefined
-  const app = new Elysia({ name: 'solsentry' })
-    .use(core(ctx))
-    .use(discovery(ctx))
-    .use(quickScan(ctx))
-    .use(marketIntel(ctx))
-    .use(deepDive(ctx))
-    .use(trade(ctx))
-    .use(exitCheckPlugin(ctx))
-    .use(exitCrossCheckPlugin(ctx))
-    .use(trendingPlugin(ctx))
-    .use(signalRadarPlugin(ctx))
-    .use(walletIntelPlugin(ctx))
-    .use(launchRadarPlugin(ctx))
-    .use(graduationRadarPlugin(ctx))
-    .use(graduationMomentumPlugin(ctx))
-    .use(smartMoneyPlugin(ctx))
-    .use(newsPulsePlugin(ctx))
-    .use(newsWrittenPlugin(ctx))
-    .use(tradeSuggestPlugin(ctx))
-    .use(metricsPlugin(ctx))
-    .use(mcp(ctx, (request, server) => service!.handle(request, server)))
-    .use(web(ctx))
+  const app = new Elysia({ name: 'solsentry' }).use(core(ctx))
+  const dispatch: Dispatch = (request, server) => service!.handle(request, server)
+  for (const plugin of PLUGINS) app.use(plugin(ctx, dispatch))
   for (const plugin of options.plugins ?? []) app.use(plugin)
   checkRoutesMatchManifests(app, ctx.registry)
   ctx.registry.checkPaymentsMounted()

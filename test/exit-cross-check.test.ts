@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { CROSS_CHECK_DEADLINE_MS } from '../plugins/exit-cross-check/index.ts'
+import { manifest } from '../plugins/exit-cross-check/manifest.ts'
 import { scannerService } from './support/scanner-service.ts'
 import { scanRequest } from './support/service.ts'
 
@@ -77,7 +77,7 @@ describe('POST /exit/cross-check', () => {
       sellable: true,
       bridge: null,
     })
-    expect(ms).toBeLessThan(CROSS_CHECK_DEADLINE_MS + 1_000)
+    expect(ms).toBeLessThan(manifest.routes.crossCheck.deadlineMs.bridgeAt + 1_000)
   })
 
   test('bad input: an unknown chain, an address that is not EVM, a size out of bounds', async () => {

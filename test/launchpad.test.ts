@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { MOMENTUM_DEADLINE_MS } from '../plugins/graduation-momentum/index.ts'
-import { LAUNCH_RADAR_DEADLINE_MS } from '../plugins/launch-radar/index.ts'
+import { manifest as momentum } from '../plugins/graduation-momentum/manifest.ts'
+import { manifest as launchRadar } from '../plugins/launch-radar/manifest.ts'
 import { createApp } from '../src/app.ts'
 import { startLaunchIngester } from '../src/launchpad-index/index.ts'
 import { SMART_WALLETS, type TickerCoin } from '../sandbox/ticker.ts'
@@ -97,7 +97,7 @@ describe('POST /graduation/momentum', () => {
     const { status, body, errors, ms } = await post('/graduation/momentum', { min_progress_pct: 60 })
     expect(status).toBe(200)
     expect(errors).toEqual([])
-    expect(ms).toBeLessThan(MOMENTUM_DEADLINE_MS + 1_000)
+    expect(ms).toBeLessThan(momentum.routes.momentum.deadlineMs + 1_000)
     const item = body.items.find((entry: { token_address: string }) => entry.token_address === runner.mint)
     expect(item).toBeDefined()
     expect(item.momentum_score).toBe(
@@ -131,7 +131,7 @@ describe('POST /graduation/momentum under faults', () => {
       const { status, body, errors, ms } = await post('/graduation/momentum', { min_progress_pct: 0, limit: 3 })
       expect(status).toBe(200)
       expect(errors).toEqual([])
-      expect(ms).toBeLessThan(MOMENTUM_DEADLINE_MS + 1_000)
+      expect(ms).toBeLessThan(momentum.routes.momentum.deadlineMs + 1_000)
       expect(body.data_quality).toBe('PARTIAL')
       expect(body.missing_fields).toContain('exit_check')
       for (const item of body.items) {
@@ -195,7 +195,7 @@ describe('the ingester', () => {
     expect(status).toBe(200)
     expect(body).toMatchObject({ data_quality: 'LIMITED', items: [], index: { ingesting: false, state: 'off' } })
     expect(body.missing_fields).toContain('launch_index')
-    expect(ms).toBeLessThan(LAUNCH_RADAR_DEADLINE_MS + 500)
+    expect(ms).toBeLessThan(launchRadar.routes.launchRadar.deadlineMs + 500)
   })
 
   test('bad input: an unknown stage or preset, a limit over 50, progress over 100', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { DEEP_DIVE_DEADLINE_MS } from '../plugins/deep-dive/index.ts'
-import { MARKET_INTEL_DEADLINE_MS } from '../plugins/market-intel/index.ts'
-import { QUICK_SCAN_DEADLINE_MS } from '../plugins/quick-scan/index.ts'
+import { manifest as deepDive } from '../plugins/deep-dive/manifest.ts'
+import { manifest as marketIntel } from '../plugins/market-intel/manifest.ts'
+import { manifest as quickScan } from '../plugins/quick-scan/manifest.ts'
 import { USDC_MINT_ADDRESS } from '../src/onchain/programs.ts'
 import { RPC_PROVIDERS } from '../src/sources/rpc-providers.ts'
 import { SolanaSource } from '../src/sources/solana-rpc.ts'
@@ -75,11 +75,11 @@ describe('deep dives on the public RPC profile', () => {
     expect(quick.errors).toEqual([])
     // The history fan-out has a breaker and a budget of its own: the account reads still go through.
     expect(quick.body.missing_fields).toEqual([])
-    expect(quickMs).toBeLessThan(QUICK_SCAN_DEADLINE_MS + 500)
+    expect(quickMs).toBeLessThan(quickScan.routes.scan.deadlineMs + 500)
     for (const dive of await Promise.all(dives)) {
       expect(dive.status).toBe(200)
       expect(dive.errors).toEqual([])
-      expect(dive.ms).toBeLessThan(DEEP_DIVE_DEADLINE_MS + 1_000)
+      expect(dive.ms).toBeLessThan(deepDive.routes.scan.deadlineMs + 1_000)
     }
     expect(sandbox.rpcProfile.throttled).toBe(0)
   }, 60_000)
@@ -106,7 +106,7 @@ describe('market intel on the public RPC profile', () => {
       expect(status).toBe(200)
       expect(errors).toEqual([])
       expect(body.missing_fields).not.toContain('market')
-      expect(ms).toBeLessThan(MARKET_INTEL_DEADLINE_MS + 1_000)
+      expect(ms).toBeLessThan(marketIntel.routes.intel.deadlineMs + 1_000)
     }
     expect(sandbox.rpcProfile.throttled).toBe(0)
   }, 60_000)
@@ -123,7 +123,7 @@ describe('the keyed RPC profile (SANDBOX_RPC_PROFILE=keyed: every method served,
       const response = await service.handle(scanRequest('/scan/deep', { token_address: mint }))
       const body = (await response.json()) as { holders_source: string; missing_fields: string[] }
       expect(response.status).toBe(200)
-      expect(Date.now() - started).toBeLessThan(DEEP_DIVE_DEADLINE_MS + 1_000)
+      expect(Date.now() - started).toBeLessThan(deepDive.routes.scan.deadlineMs + 1_000)
       expect(body.holders_source).toBe('rpc')
       expect(body.missing_fields).toEqual([])
       expect(keyed.rpcProfile.throttled).toBe(0)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { RADAR_DEADLINE_MS } from '../plugins/signal-radar/index.ts'
+import { manifest } from '../plugins/signal-radar/manifest.ts'
 import { scannerService } from './support/scanner-service.ts'
 import { scanRequest } from './support/service.ts'
 
@@ -64,7 +64,7 @@ describe('POST /signal/radar', () => {
     const { status, body, ms } = await radar({}, freshApp())
     expect(status).toBe(200)
     expect(body).toMatchObject({ data_quality: 'LIMITED', missing_fields: ['feed'], items: [], candidates: 0 })
-    expect(ms).toBeLessThan(RADAR_DEADLINE_MS + 500)
+    expect(ms).toBeLessThan(manifest.routes.radar.deadlineMs.answerAt + 500)
   })
 
   test('bad input: min_signals out of 1..7, a limit over 25, a bad focus mint', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { TRENDING_DEADLINE_MS } from '../plugins/trending/index.ts'
+import { manifest } from '../plugins/trending/manifest.ts'
 import { scannerService } from './support/scanner-service.ts'
 import { scanRequest } from './support/service.ts'
 
@@ -94,7 +94,7 @@ describe('POST /scan/trending', () => {
     expect(status).toBe(200)
     expect(errors).toEqual([])
     expect(body).toMatchObject({ data_quality: 'LIMITED', missing_fields: ['feed'], items: [] })
-    expect(ms).toBeLessThan(TRENDING_DEADLINE_MS + 500)
+    expect(ms).toBeLessThan(manifest.routes.trending.deadlineMs.answerAt + 500)
   })
 
   test('bad input: a bad focus mint, an unknown interval, a limit over 50', async () => {

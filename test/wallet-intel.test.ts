@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { WALLET_INTEL_DEADLINE_MS } from '../plugins/wallet-intel/index.ts'
+import { manifest } from '../plugins/wallet-intel/manifest.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { scannerService } from './support/scanner-service.ts'
@@ -100,7 +100,7 @@ describe('POST /wallet/intel', () => {
     expect(status).toBe(200)
     expect(body).toMatchObject({ data_quality: 'LIMITED', total_trades: 0 })
     expect(body.missing_fields).toContain('history')
-    expect(ms).toBeLessThan(WALLET_INTEL_DEADLINE_MS + 1_000)
+    expect(ms).toBeLessThan(manifest.routes.intel.deadlineMs + 1_000)
   })
 
   test('bad input: not a Solana address', async () => {

@@ -28,6 +28,9 @@ export const manifest = defineManifest({
       response: DeepDiveResult,
       rateLimit: 'scanner',
       tags: ['scanners'],
+      kind: 'scanner',
+      // Spec target: answer within 30 s; the facts stop a second earlier to leave room to answer.
+      deadlineMs: 29_000,
       callOrder: { step: 2, when: 'after a quick scan returned grade B or better, while sizing a position' },
     },
   },

@@ -22,7 +22,7 @@ export { manifest }
  * Discovery and liveness: /health, /.well-known/x402, /.well-known/agent.json, /openapi.json,
  * /llm.txt and /docs, all generated from the manifests of the plugins actually registered.
  */
-export function discovery(ctx: ServiceContext) {
+export function discoveryPlugin(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { routes } = manifest
   let openapiCache: { routeCount: number; body: string } | undefined
@@ -156,6 +156,8 @@ export function discovery(ctx: ServiceContext) {
       routeOptions(ctx, routes.docsViewer),
     )
 }
+
+discoveryPlugin.manifest = manifest
 
 function markdown(text: string): Response {
   return new Response(text, { headers: { 'content-type': 'text/markdown; charset=utf-8' } })

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/kernel/manifest.ts'
 import { SolanaAddress } from '../../src/onchain/address.ts'
-import { ExitCheckResult, ExitSize } from './schemas.ts'
+import { EXIT_CHECK_DEADLINE_MS, ExitCheckResult, ExitSize } from './schemas.ts'
 
 export { BLOCKER_CODES, EXIT_SIZE_USDC, ExitCheckResult } from './schemas.ts'
 
@@ -28,6 +28,7 @@ export const manifest = defineManifest({
       response: ExitCheckResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      deadlineMs: EXIT_CHECK_DEADLINE_MS,
     },
   },
 })

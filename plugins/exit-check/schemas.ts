@@ -4,6 +4,12 @@ import { SchemaVersion } from '../../src/kernel/schemas.ts'
 import { DataQuality, NullableEnum } from '../../src/pipeline/schemas.ts'
 import { EXIT_RATINGS } from '../../src/kernel/vocabulary.ts'
 
+/**
+ * The exit check answers within 5 s: its facts stop half a second earlier to leave room to answer (its
+ * manifest's deadline, and the exit's in the cross-check's).
+ */
+export const EXIT_CHECK_DEADLINE_MS = 4_500
+
 /** The size a check sells when the request names none, and its bounds (USDC). */
 export const EXIT_SIZE_USDC = { default: 10, min: 0.01, max: 1_000_000 } as const
 

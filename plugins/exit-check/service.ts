@@ -215,8 +215,5 @@ function finish(
   }
 }
 
-/** Answer within 5 s; the facts stop half a second earlier to leave room to answer. */
-export const EXIT_CHECK_DEADLINE_MS = 4_500
-
 /** The USDC the service is paid in on Solana: what "back to USDC" means here. */
 export const usdcOf = (ctx: Pick<ServiceContext, 'config'>) => ctx.config.SOLANA_PAYMENT_ASSET ?? USDC_MINT_ADDRESS

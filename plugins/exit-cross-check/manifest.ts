@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/kernel/manifest.ts'
 import { SolanaAddress } from '../../src/onchain/address.ts'
-import { ExitSize } from '../exit-check/schemas.ts'
+import { EXIT_CHECK_DEADLINE_MS, ExitSize } from '../exit-check/schemas.ts'
 import { ExitCrossCheckResult, HOME_CHAIN_NAMES } from './schemas.ts'
 
 export const manifest = defineManifest({
@@ -43,6 +43,9 @@ export const manifest = defineManifest({
       response: ExitCrossCheckResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      // Answers within 10 s: the exit as the exit check answers it, then the bridge quote until 9.5 s.
+      deadlineMs: { exitAt: EXIT_CHECK_DEADLINE_MS, bridgeAt: 9_500 },
+      requires: [{ source: 'lifi', why: 'LIFI_URL is not set: the exit cross-check reads LI.FI’s bridge quotes' }],
     },
   },
 })

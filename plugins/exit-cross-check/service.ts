@@ -11,7 +11,8 @@ type Answer = Static<typeof ExitCrossCheckResult>
 const USDC_UNITS = 1_000_000
 const round = (value: number, places = 6) => Math.round(value * 10 ** places) / 10 ** places + 0
 
-export interface CrossCheckRequest {
+/** What the cross-check is asked, resolved: the body's defaults applied, the quote's addresses chosen. */
+export interface CrossCheckInput {
   sizeUsdc: number
   home: HomeChain
   usdcMint: string
@@ -56,7 +57,7 @@ export function bridgeOf(quote: LifiQuote): NonNullable<Answer['bridge']> {
  * USDC to native USDC on the home chain. LI.FI answering that nothing routes is a fact (`bridgeable:
  * false`); anything else leaves `bridge_quote` missing.
  */
-export async function crossCheck(facts: TokenContext, lifi: LifiSource, request: CrossCheckRequest): Promise<Answer> {
+export async function crossCheck(facts: TokenContext, lifi: LifiSource, request: CrossCheckInput): Promise<Answer> {
   const exit = await exitCheck(facts, request.sizeUsdc, request.usdcMint)
   const missing = new Set(exit.missing_fields)
   let bridge: Answer['bridge'] = null
@@ -115,7 +116,7 @@ export async function crossCheck(facts: TokenContext, lifi: LifiSource, request:
 
 function summarise(
   exitSummary: string,
-  request: CrossCheckRequest,
+  request: CrossCheckInput,
   bridge: Answer['bridge'],
   bridgeable: boolean | null,
   allIn: number | null,

@@ -1,7 +1,6 @@
-import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/kernel/manifest.ts'
-import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
-import { MOMENTUM_LIMIT, MOMENTUM_MIN_PROGRESS, MomentumResult } from './schemas.ts'
+import { FOLLOWS_LAUNCHPAD } from '../../src/launchpad-index/schemas.ts'
+import { MomentumBody, MomentumResult } from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'graduation-momentum',
@@ -26,21 +25,13 @@ export const manifest = defineManifest({
         'components answered. Answers within 15 s.',
       price: { usd: '0.40' },
       accounts: { token_address: 'token_mint' },
-      body: Type.Object({
-        token_address: FocusToken,
-        min_progress_pct: Type.Optional(
-          Type.Number({
-            minimum: 0,
-            maximum: 100,
-            default: MOMENTUM_MIN_PROGRESS.default,
-            description: 'Least bonding progress, percent (default 60)',
-          }),
-        ),
-        limit: FeedLimit(MOMENTUM_LIMIT.default, MOMENTUM_LIMIT.max),
-      }),
+      body: MomentumBody,
       response: MomentumResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      // Answers within 15 s: its enrichments stop half a second earlier.
+      deadlineMs: 14_500,
+      requires: [FOLLOWS_LAUNCHPAD],
     },
   },
 })

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { FeedRank, FeedResult, QuickScanSnapshot } from '../../src/feeds/feed-answer.ts'
+import { FeedLimit, FeedRank, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed-answer.ts'
 import { NullableNumber } from '../../src/pipeline/schemas.ts'
 import { IndexState, LaunchItem } from '../../src/launchpad-index/schemas.ts'
 import { ExitCheckResult } from '../exit-check/schemas.ts'
@@ -52,3 +52,17 @@ export const MomentumResult = FeedResult(
   },
   'The top near-graduation candidates enriched with market intel, an exit check and developer history',
 )
+
+/** What the route takes (its manifest's body). */
+export const MomentumBody = Type.Object({
+  token_address: FocusToken,
+  min_progress_pct: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      default: MOMENTUM_MIN_PROGRESS.default,
+      description: 'Least bonding progress, percent (default 60)',
+    }),
+  ),
+  limit: FeedLimit(MOMENTUM_LIMIT.default, MOMENTUM_LIMIT.max),
+})

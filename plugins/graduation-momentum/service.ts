@@ -7,7 +7,13 @@ import { momentumOf } from './scoring.ts'
 import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { MARKET_INTEL_POLICY } from '../../src/pipeline/policies.ts'
 import { withTokenScan } from '../../src/pipeline/scan-token.ts'
-import { MOMENTUM_LIMIT, MOMENTUM_MIN_PROGRESS, type MomentumItem, type MomentumResult } from './schemas.ts'
+import {
+  MOMENTUM_LIMIT,
+  MOMENTUM_MIN_PROGRESS,
+  type MomentumBody,
+  type MomentumItem,
+  type MomentumResult,
+} from './schemas.ts'
 import {
   flagsOf,
   focusItem,
@@ -20,12 +26,6 @@ type Item = Static<typeof MomentumItem>
 
 /** The exit checked for each candidate: 10 USDC, the exit check's default. */
 const EXIT_SIZE_USDC = 10
-
-export interface MomentumRequest {
-  token_address?: string
-  min_progress_pct?: number
-  limit?: number
-}
 
 /** The last FILL_WINDOW_S of a curve's trades: the share of the SOL volume that bought, and the traders. */
 function recentOf(read: Read, nowS: number): { buySharePct: number | null; traders: number } {
@@ -113,7 +113,7 @@ async function enrich(
  */
 export function graduationMomentum(
   ctx: ServiceContext,
-  request: MomentumRequest,
+  request: Static<typeof MomentumBody>,
   deadlineAt: number,
 ): Promise<Static<typeof MomentumResult>> {
   const minProgress = request.min_progress_pct ?? MOMENTUM_MIN_PROGRESS.default

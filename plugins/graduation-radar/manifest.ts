@@ -1,8 +1,6 @@
-import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/kernel/manifest.ts'
-import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
-import { LAUNCH_LIMIT } from '../../src/launchpad-index/schemas.ts'
-import { GRADUATION_MIN_PROGRESS, GraduationRadarResult } from './schemas.ts'
+import { FOLLOWS_LAUNCHPAD } from '../../src/launchpad-index/schemas.ts'
+import { GraduationRadarBody, GraduationRadarResult } from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'graduation-radar',
@@ -25,21 +23,13 @@ export const manifest = defineManifest({
         'manipulation indicators and the quick-scan grade. Answers within 8 s.',
       price: { usd: '0.06' },
       accounts: { token_address: 'token_mint' },
-      body: Type.Object({
-        token_address: FocusToken,
-        min_progress_pct: Type.Optional(
-          Type.Number({
-            minimum: GRADUATION_MIN_PROGRESS.min,
-            maximum: GRADUATION_MIN_PROGRESS.max,
-            default: GRADUATION_MIN_PROGRESS.default,
-            description: `Least bonding progress to list, percent (default ${GRADUATION_MIN_PROGRESS.default})`,
-          }),
-        ),
-        limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
-      }),
+      body: GraduationRadarBody,
       response: GraduationRadarResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      // Answers within 8 s; the grades stop half a second earlier.
+      deadlineMs: 7_500,
+      requires: [FOLLOWS_LAUNCHPAD],
     },
   },
 })

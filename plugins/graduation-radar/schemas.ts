@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { FeedResult } from '../../src/feeds/feed-answer.ts'
-import { IndexState, LaunchItem } from '../../src/launchpad-index/schemas.ts'
+import { FeedLimit, FeedResult, FocusToken } from '../../src/feeds/feed-answer.ts'
+import { IndexState, LAUNCH_LIMIT, LaunchItem } from '../../src/launchpad-index/schemas.ts'
 
 export const GRADUATION_MIN_PROGRESS = { default: 50, min: 0, max: 100 } as const
 
@@ -13,3 +13,17 @@ export const GraduationRadarResult = FeedResult(
   },
   'Bonding curves close to graduating, soonest first, each with its fill rate and quick-scan grade',
 )
+
+/** What the route takes (its manifest's body). */
+export const GraduationRadarBody = Type.Object({
+  token_address: FocusToken,
+  min_progress_pct: Type.Optional(
+    Type.Number({
+      minimum: GRADUATION_MIN_PROGRESS.min,
+      maximum: GRADUATION_MIN_PROGRESS.max,
+      default: GRADUATION_MIN_PROGRESS.default,
+      description: `Least bonding progress to list, percent (default ${GRADUATION_MIN_PROGRESS.default})`,
+    }),
+  ),
+  limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
+})

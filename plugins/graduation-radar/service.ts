@@ -9,18 +9,12 @@ import {
   stageOf,
 } from '../../src/launchpad-index/reading.ts'
 import { LAUNCH_LIMIT, NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
-import { GRADUATION_MIN_PROGRESS, type GraduationRadarResult } from './schemas.ts'
-
-export interface GraduationRadarRequest {
-  token_address?: string
-  min_progress_pct?: number
-  limit?: number
-}
+import { GRADUATION_MIN_PROGRESS, type GraduationRadarBody, type GraduationRadarResult } from './schemas.ts'
 
 /** The graduation radar: curves still bonding with at least `min_progress_pct` sold, soonest to graduate first. */
 export function graduationRadar(
   ctx: ServiceContext,
-  request: GraduationRadarRequest,
+  request: Static<typeof GraduationRadarBody>,
   deadlineAt: number,
 ): Promise<Static<typeof GraduationRadarResult>> {
   const minProgress = request.min_progress_pct ?? GRADUATION_MIN_PROGRESS.default

@@ -1,8 +1,6 @@
-import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/kernel/manifest.ts'
-import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
-import { LAUNCH_LIMIT, NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
-import { LaunchRadarResult, Preset, Stage } from './schemas.ts'
+import { FOLLOWS_LAUNCHPAD } from '../../src/launchpad-index/schemas.ts'
+import { LaunchRadarBody, LaunchRadarResult } from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'launch-radar',
@@ -29,23 +27,13 @@ export const manifest = defineManifest({
         'With `token_address`, that coin is read whatever the filters. Answers within 8 s.',
       price: { usd: '0.05' },
       accounts: { token_address: 'token_mint' },
-      body: Type.Object({
-        token_address: FocusToken,
-        stage: Stage,
-        preset: Preset,
-        new_within_minutes: Type.Optional(
-          Type.Integer({
-            minimum: 1,
-            maximum: NEW_WITHIN_MIN.max,
-            default: NEW_WITHIN_MIN.default,
-            description: `What counts as a new creation: created within this many minutes, 1 to ${NEW_WITHIN_MIN.max} (default ${NEW_WITHIN_MIN.default})`,
-          }),
-        ),
-        limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
-      }),
+      body: LaunchRadarBody,
       response: LaunchRadarResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      // Answers within 8 s; the grades stop half a second earlier.
+      deadlineMs: 7_500,
+      requires: [FOLLOWS_LAUNCHPAD],
     },
   },
 })

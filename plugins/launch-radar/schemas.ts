@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { FeedResult } from '../../src/feeds/feed-answer.ts'
-import { IndexState, LaunchItem } from '../../src/launchpad-index/schemas.ts'
+import { FeedLimit, FeedResult, FocusToken } from '../../src/feeds/feed-answer.ts'
+import { IndexState, LAUNCH_LIMIT, LaunchItem, NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
 
 export const STAGES = ['new_creation', 'near_completion', 'both'] as const
 export const PRESETS = ['none', 'safe', 'strict'] as const
@@ -33,3 +33,19 @@ export const Preset = Type.Optional(
     },
   ),
 )
+
+/** What the route takes (its manifest's body). */
+export const LaunchRadarBody = Type.Object({
+  token_address: FocusToken,
+  stage: Stage,
+  preset: Preset,
+  new_within_minutes: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: NEW_WITHIN_MIN.max,
+      default: NEW_WITHIN_MIN.default,
+      description: `What counts as a new creation: created within this many minutes, 1 to ${NEW_WITHIN_MIN.max} (default ${NEW_WITHIN_MIN.default})`,
+    }),
+  ),
+  limit: FeedLimit(LAUNCH_LIMIT.default, LAUNCH_LIMIT.max),
+})

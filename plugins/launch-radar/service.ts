@@ -12,7 +12,7 @@ import {
   WASH_PCT,
 } from '../../src/launchpad-index/reading.ts'
 import { LAUNCH_LIMIT, NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
-import type { LaunchRadarResult, PRESETS, STAGES } from './schemas.ts'
+import type { LaunchRadarBody, LaunchRadarResult, PRESETS } from './schemas.ts'
 
 /** Whether a preset keeps a curve (the grade is judged after grading: see `keepGraded`). */
 function presetKeeps(preset: (typeof PRESETS)[number], reading: CurveReading): boolean {
@@ -32,21 +32,13 @@ function keepGraded(preset: (typeof PRESETS)[number], grade: Snapshot): boolean 
   return preset === 'safe' || grade.grade !== 'C'
 }
 
-export interface LaunchRadarRequest {
-  token_address?: string
-  stage?: (typeof STAGES)[number]
-  preset?: (typeof PRESETS)[number]
-  new_within_minutes?: number
-  limit?: number
-}
-
 /**
  * The launch radar: curves of the stage asked (new creations newest first, then curves near completion
  * by progress), the preset's filters, each graded by the quick scan before `deadlineAt`.
  */
 export function launchRadar(
   ctx: ServiceContext,
-  request: LaunchRadarRequest,
+  request: Static<typeof LaunchRadarBody>,
   deadlineAt: number,
 ): Promise<Static<typeof LaunchRadarResult>> {
   const stageAsked = request.stage ?? 'both'

@@ -28,6 +28,9 @@ export const manifest = defineManifest({
       response: MarketIntelResult,
       rateLimit: 'scanner',
       tags: ['scanners'],
+      kind: 'scanner',
+      // Spec target: answer within 10 s; the facts stop half a second earlier to leave room to answer.
+      deadlineMs: 9_500,
       callOrder: { step: 3, when: 'for price, volume and momentum' },
     },
   },

@@ -20,7 +20,7 @@ export type Dispatch = (request: Request, server: SocketServer) => Promise<Respo
  * of src/../tools.ts, each call dispatched as its route's HTTP request through `dispatch`, from the
  * caller's own address (so rate limits hold the caller, not the MCP endpoint).
  */
-export function mcp(ctx: ServiceContext, dispatch: Dispatch) {
+export function mcpPlugin(ctx: ServiceContext, dispatch: Dispatch) {
   ctx.registry.register(manifest)
   const { routes } = manifest
   // Built on first use (every plugin has registered its routes by then), once.
@@ -92,6 +92,8 @@ export function mcp(ctx: ServiceContext, dispatch: Dispatch) {
       routeOptions(ctx, routes.stream),
     )
 }
+
+mcpPlugin.manifest = manifest
 
 /** The headers a tool's HTTP call keeps from the MCP request: the proxy's client address. */
 function forwarded(outer: Request): Record<string, string> {

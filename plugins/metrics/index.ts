@@ -43,3 +43,5 @@ export function metricsPlugin(ctx: ServiceContext) {
     routeOptions(ctx, metrics),
   )
 }
+
+metricsPlugin.manifest = manifest

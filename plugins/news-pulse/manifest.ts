@@ -1,5 +1,5 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
-import { NEWS_SOURCES, NewsRequest, PulseResult } from '../../src/news/schemas.ts'
+import { NEEDS_POSTS, NEWS_READ_MS, NEWS_SOURCES, NewsRequest, PulseResult } from '../../src/news/schemas.ts'
 
 export const manifest = defineManifest({
   name: 'news-pulse',
@@ -15,6 +15,9 @@ export const manifest = defineManifest({
       response: PulseResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      // Answers within 8 s.
+      deadlineMs: { readAt: NEWS_READ_MS, answerAt: 7_500 },
+      requires: [NEEDS_POSTS],
     },
   },
 })

@@ -1,9 +1,15 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
-import { NEWS_SOURCES, NewsRequest } from '../../src/news/schemas.ts'
+import { NEEDS_POSTS, NEWS_READ_MS, NEWS_SOURCES, NewsRequest } from '../../src/news/schemas.ts'
 import { BriefResult, PulsePlusResult, ReportResult } from './schemas.ts'
 
 const WRITTEN =
   'Written by a language model (named in `model`) from the posts given as quoted data; every claim cites its posts, every ticker resolves to a listed mint (`post_checks`). 503 UPSTREAM_UNAVAILABLE (not charged) when the model cannot answer.'
+
+/** What the written routes cannot answer without: the language model, then a source of posts. */
+const REQUIRES = [
+  { source: 'llm', why: 'LLM_URL is not set: briefs, cohort syntheses and reports are written by a language model' },
+  NEEDS_POSTS,
+] as const
 
 export const manifest = defineManifest({
   name: 'news-written',
@@ -21,6 +27,9 @@ export const manifest = defineManifest({
       rateLimit: 'scanner',
       errors: ['UPSTREAM_UNAVAILABLE'],
       tags: ['catalogue'],
+      // Answers within 20 s.
+      deadlineMs: { readAt: NEWS_READ_MS, answerAt: 19_500 },
+      requires: REQUIRES,
     },
     pulsePlus: {
       method: 'POST',
@@ -34,6 +43,9 @@ export const manifest = defineManifest({
       rateLimit: 'scanner',
       errors: ['UPSTREAM_UNAVAILABLE'],
       tags: ['catalogue'],
+      // Answers within 25 s.
+      deadlineMs: { readAt: NEWS_READ_MS, answerAt: 24_500 },
+      requires: REQUIRES,
     },
     report: {
       method: 'POST',
@@ -47,6 +59,9 @@ export const manifest = defineManifest({
       rateLimit: 'scanner',
       errors: ['UPSTREAM_UNAVAILABLE'],
       tags: ['catalogue'],
+      // Answers within 40 s.
+      deadlineMs: { readAt: NEWS_READ_MS, answerAt: 39_500 },
+      requires: REQUIRES,
     },
   },
 })

@@ -1,4 +1,5 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
+import { QUICK_SCAN_DEADLINE_MS } from '../../src/pipeline/policies.ts'
 import { TokenRequest } from '../../src/pipeline/schemas.ts'
 import { QuickScanResult } from './schemas.ts'
 
@@ -28,6 +29,9 @@ export const manifest = defineManifest({
       response: QuickScanResult,
       rateLimit: 'scanner',
       tags: ['scanners'],
+      kind: 'scanner',
+      // Spec target: answer within 5 s; the facts stop half a second earlier (the feeds' grades read the same).
+      deadlineMs: QUICK_SCAN_DEADLINE_MS,
       callOrder: { step: 1, when: 'before any swap or buy decision' },
     },
   },

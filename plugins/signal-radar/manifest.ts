@@ -1,8 +1,5 @@
-import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/kernel/manifest.ts'
-import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
-import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
-import { RADAR_LIMIT, MIN_SIGNALS, RadarResult } from './schemas.ts'
+import { RadarBody, RadarResult } from './schemas.ts'
 
 export * from './schemas.ts'
 
@@ -30,27 +27,14 @@ export const manifest = defineManifest({
         'always are. With `token_address`, that token is read whatever its signals. Answers within 8 s.',
       price: { usd: '0.04' },
       accounts: { token_address: 'token_mint' },
-      body: Type.Object({
-        token_address: FocusToken,
-        interval: Type.Optional(
-          Type.Union(
-            JUPITER_INTERVALS.map((value) => Type.Literal(value)),
-            { default: '1h', description: 'The window the signals read (default 1h)' },
-          ),
-        ),
-        limit: FeedLimit(RADAR_LIMIT.default, RADAR_LIMIT.max),
-        min_signals: Type.Optional(
-          Type.Integer({
-            minimum: MIN_SIGNALS.min,
-            maximum: MIN_SIGNALS.max,
-            default: MIN_SIGNALS.default,
-            description: `Signals that must fire for a token to be listed, ${MIN_SIGNALS.min} to ${MIN_SIGNALS.max} (default ${MIN_SIGNALS.default})`,
-          }),
-        ),
-      }),
+      body: RadarBody,
       response: RadarResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      kind: 'feed',
+      // Answers within 8 s: the rankings are read within 3 s, the items' grades until half a second before.
+      deadlineMs: { feedAt: 3_000, answerAt: 7_500 },
+      requires: [{ source: 'jupiter', why: 'JUPITER_URL is not set: the signal radar reads Jupiter’s token rankings' }],
     },
   },
 })

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { FeedRank, FeedResult, QuickScanSnapshot } from '../../src/feeds/feed-answer.ts'
+import { FeedLimit, FeedRank, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed-answer.ts'
 import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
 
 /**
@@ -64,3 +64,23 @@ export const RadarResult = FeedResult(
   },
   'Tokens where independent bullish signals converge, each with its quick-scan grade',
 )
+
+/** What the route takes (its manifest's body). */
+export const RadarBody = Type.Object({
+  token_address: FocusToken,
+  interval: Type.Optional(
+    Type.Union(
+      JUPITER_INTERVALS.map((value) => Type.Literal(value)),
+      { default: '1h', description: 'The window the signals read (default 1h)' },
+    ),
+  ),
+  limit: FeedLimit(RADAR_LIMIT.default, RADAR_LIMIT.max),
+  min_signals: Type.Optional(
+    Type.Integer({
+      minimum: MIN_SIGNALS.min,
+      maximum: MIN_SIGNALS.max,
+      default: MIN_SIGNALS.default,
+      description: `Signals that must fire for a token to be listed, ${MIN_SIGNALS.min} to ${MIN_SIGNALS.max} (default ${MIN_SIGNALS.default})`,
+    }),
+  ),
+})

@@ -15,6 +15,7 @@ import {
   MIN_SIGNALS,
   RADAR_LIMIT,
   RADAR_SIGNALS,
+  type RadarBody,
   type RadarItem,
   type RadarResult,
   type RadarSignal,
@@ -25,13 +26,6 @@ type Answer = Static<typeof RadarResult>
 type Item = Static<typeof RadarItem>
 type Reading = Static<typeof SignalReading>
 type Flag = Item['flags'][number]
-
-export interface RadarRequest {
-  token_address?: string
-  interval?: JupiterInterval
-  limit?: number
-  min_signals?: number
-}
 
 /** The rankings the radar draws its candidates from; each answers on its own. */
 const CANDIDATE_RANKINGS: readonly JupiterCategory[] = ['toptrending', 'toptraded', 'toporganicscore']
@@ -158,7 +152,7 @@ function scored(entry: JupiterToken, interval: JupiterInterval, rank: number | n
 export async function signalRadar(
   ctx: ServiceContext,
   jupiter: JupiterSource,
-  request: RadarRequest,
+  request: Static<typeof RadarBody>,
   { feedAt: feedDeadlineAt, answerAt: deadlineAt }: FeedDeadlines,
 ): Promise<Answer> {
   const interval = request.interval ?? '1h'

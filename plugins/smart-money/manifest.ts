@@ -1,7 +1,6 @@
-import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/kernel/manifest.ts'
-import { FeedLimit, FocusToken } from '../../src/feeds/feed-answer.ts'
-import { SMART_INTERVALS, SMART_LIMIT, SmartMoneyResult } from './schemas.ts'
+import { FOLLOWS_LAUNCHPAD } from '../../src/launchpad-index/schemas.ts'
+import { SmartMoneyBody, SmartMoneyResult } from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'smart-money',
@@ -25,19 +24,13 @@ export const manifest = defineManifest({
         '`token_address`, that coin’s flow whatever it is. Answers within 8 s.',
       price: { usd: '0.05' },
       accounts: { token_address: 'token_mint' },
-      body: Type.Object({
-        token_address: FocusToken,
-        interval: Type.Optional(
-          Type.Union(
-            Object.keys(SMART_INTERVALS).map((key) => Type.Literal(key)),
-            { default: '1h', description: 'The window the buys are counted over (default 1h)' },
-          ),
-        ),
-        limit: FeedLimit(SMART_LIMIT.default, SMART_LIMIT.max),
-      }),
+      body: SmartMoneyBody,
       response: SmartMoneyResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      // Answers within 8 s; the grades stop half a second earlier.
+      deadlineMs: 7_500,
+      requires: [FOLLOWS_LAUNCHPAD],
     },
   },
 })

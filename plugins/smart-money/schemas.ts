@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox'
-import { FeedRank, FeedResult, QuickScanSnapshot } from '../../src/feeds/feed-answer.ts'
+import { FeedLimit, FeedRank, FeedResult, FocusToken, QuickScanSnapshot } from '../../src/feeds/feed-answer.ts'
 import { NullableNumber } from '../../src/pipeline/schemas.ts'
 import { IndexState, LaunchItem } from '../../src/launchpad-index/schemas.ts'
 
 export const SMART_INTERVALS = { '5m': 300, '1h': 3_600, '6h': 21_600, '24h': 86_400 } as const
+export type SmartInterval = keyof typeof SMART_INTERVALS
 export const SMART_LIMIT = { default: 10, max: 25 } as const
 
 export const SmartMoneyItem = Type.Object({
@@ -37,3 +38,15 @@ export const SmartMoneyResult = FeedResult(
   },
   'Launchpad coins that wallets with a proven record are buying, each with its quick-scan grade',
 )
+
+/** What the route takes (its manifest's body). */
+export const SmartMoneyBody = Type.Object({
+  token_address: FocusToken,
+  interval: Type.Optional(
+    Type.Union(
+      (Object.keys(SMART_INTERVALS) as SmartInterval[]).map((key) => Type.Literal(key)),
+      { default: '1h', description: 'The window the buys are counted over (default 1h)' },
+    ),
+  ),
+  limit: FeedLimit(SMART_LIMIT.default, SMART_LIMIT.max),
+})

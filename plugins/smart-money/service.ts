@@ -4,18 +4,18 @@ import type { Snapshot } from '../../src/feeds/feed-answer.ts'
 import { focusItem, launchpadFeed, type Read, stageOf } from '../../src/launchpad-index/reading.ts'
 import { smartFlows, walletRecords } from '../../src/launchpad-index/smart-money.ts'
 import { NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
-import { SMART_INTERVALS, SMART_LIMIT, type SmartMoneyItem, type SmartMoneyResult } from './schemas.ts'
-
-export interface SmartMoneyRequest {
-  token_address?: string
-  interval?: keyof typeof SMART_INTERVALS
-  limit?: number
-}
+import {
+  SMART_INTERVALS,
+  SMART_LIMIT,
+  type SmartMoneyBody,
+  type SmartMoneyItem,
+  type SmartMoneyResult,
+} from './schemas.ts'
 
 /** Smart money: the index's proven wallets, and the coins they bought in the interval net of their sells. */
 export function smartMoney(
   ctx: ServiceContext,
-  request: SmartMoneyRequest,
+  request: Static<typeof SmartMoneyBody>,
   deadlineAt: number,
 ): Promise<Static<typeof SmartMoneyResult>> {
   const interval = request.interval ?? '1h'

@@ -4,14 +4,7 @@ import { SchemaVersion } from '../../src/kernel/schemas.ts'
 import { ExitCheckResult } from '../exit-check/schemas.ts'
 import { DataQuality, Grade, Nullable, NullableNumber } from '../../src/pipeline/schemas.ts'
 import { ACTIONS, GATES, RISK_APPETITES } from './rules.ts'
-import { BUDGET_USD, SUGGEST_SOURCES } from './service.ts'
-import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
-
-const Literals = (values: readonly string[], description?: string) =>
-  Type.Union(
-    values.map((value) => Type.Literal(value)),
-    description === undefined ? {} : { description },
-  )
+import { Literals, SUGGEST_SOURCES, SuggestBody } from './schemas.ts'
 
 const QuoteRequest = Type.Object(
   {
@@ -164,26 +157,16 @@ export const manifest = defineManifest({
         'a deep dive that says AVOID) force AVOID whatever the momentum. `trade_plan.quote_request` plus your ' +
         '`user_public_key` is a POST /trade/quote body. Not financial advice. Answers within 45 s.',
       price: { usd: '0.60' },
-      body: Type.Object({
-        risk_appetite: Type.Optional(Literals(RISK_APPETITES, 'conservative, balanced (default) or aggressive')),
-        source: Type.Optional(
-          Literals(SUGGEST_SOURCES, 'signal (the signal radar), launch (curves near completion) or both (default)'),
-        ),
-        interval: Type.Optional(
-          Literals(JUPITER_INTERVALS, 'The window the signal radar reads: 5m, 1h (default), 6h or 24h'),
-        ),
-        budget_usd: Type.Optional(
-          Type.Number({
-            minimum: BUDGET_USD.min,
-            maximum: BUDGET_USD.max,
-            default: BUDGET_USD.default,
-            description: `The most you would put in, USD (default ${BUDGET_USD.default}); the suggested size is a share of it`,
-          }),
-        ),
-      }),
+      body: SuggestBody,
       response: SuggestResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      // Answers within 45 s: the radars are read by 8 s.
+      deadlineMs: { radarsAt: 8_000, answerAt: 44_500 },
+      requires: [
+        { source: 'jupiter', why: 'JUPITER_URL is not set: the suggestion reads the radars and runs every scanner' },
+        { source: 'solana', why: 'SOLANA_RPC_URL is not set: the suggestion reads the radars and runs every scanner' },
+      ],
     },
   },
 })

@@ -14,6 +14,8 @@ import { DEEP_DIVE_POLICY, MARKET_INTEL_POLICY, QUICK_SCAN_POLICY } from '../../
 import { withTokenScan } from '../../src/pipeline/scan-token.ts'
 import type { DataQuality } from '../../src/kernel/vocabulary.ts'
 import type { JupiterInterval } from '../../src/sources/jupiter.ts'
+import { BUDGET_USD, type SuggestBody, type SuggestSource } from './schemas.ts'
+import type { Static } from '@sinclair/typebox'
 import { deepDiveAnswer } from '../deep-dive/service.ts'
 import { marketIntelAnswer } from '../market-intel/service.ts'
 import {
@@ -28,20 +30,7 @@ import {
   tradePlan,
 } from './rules.ts'
 
-export const SUGGEST_SOURCES = ['signal', 'launch', 'both'] as const
-export type SuggestSource = (typeof SUGGEST_SOURCES)[number]
-export const BUDGET_USD = { default: 100, min: 1, max: 1_000_000 } as const
-
-export interface SuggestRequest {
-  risk_appetite?: RiskAppetite
-  source?: SuggestSource
-  budget_usd?: number
-  interval?: JupiterInterval
-}
-
-/** From the request's arrival: the radars read by 8 s, the answer by 45 s; a battery gets at most 25 s. */
-export const SUGGEST_RADARS_MS = 8_000
-export const SUGGEST_ANSWER_MS = 44_500
+/** A battery gets at most 25 s. */
 const BATTERY_MS = 25_000
 /** Another candidate is tried after a gated one only with this much time left. */
 const RETRY_LEFT_MS = 12_000
@@ -71,11 +60,11 @@ async function candidatesOf(
   source: SuggestSource,
   interval: JupiterInterval,
   riskAppetite: RiskAppetite,
-  arrival: number,
+  radarsAt: number,
   missing: Set<string>,
 ): Promise<{ shortlist: Candidate[]; considered: number; filtered: Record<string, number> }> {
   const appetite = APPETITES[riskAppetite]
-  const deadlines = { feedAt: arrival + SUGGEST_RADARS_MS - 1_500, answerAt: arrival + SUGGEST_RADARS_MS }
+  const deadlines = { feedAt: radarsAt - 1_500, answerAt: radarsAt }
   const jupiter = ctx.sources.jupiter
   const wantSignal = source !== 'launch'
   const wantLaunch = source !== 'signal' && appetite.launchpad
@@ -215,19 +204,23 @@ async function batteryOf(
 const quality = (missing: ReadonlySet<string>, none: boolean): DataQuality =>
   none ? 'LIMITED' : missing.size === 0 ? 'FULL' : 'PARTIAL'
 
-export async function suggestTrade(ctx: ServiceContext, request: SuggestRequest, arrival: number) {
+/** The suggestion: the radars read by `radarsAt`, the answer by `answerAt` (epoch ms, from its manifest). */
+export async function suggestTrade(
+  ctx: ServiceContext,
+  request: Static<typeof SuggestBody>,
+  { radarsAt, answerAt }: { radarsAt: number; answerAt: number },
+) {
   const riskAppetite = request.risk_appetite ?? 'balanced'
   const source = request.source ?? 'both'
   const budget = request.budget_usd ?? BUDGET_USD.default
   const appetite = APPETITES[riskAppetite]
-  const answerAt = arrival + SUGGEST_ANSWER_MS
   const missing = new Set<string>()
   const { shortlist, considered, filtered } = await candidatesOf(
     ctx,
     source,
     request.interval ?? '1h',
     riskAppetite,
-    arrival,
+    radarsAt,
     missing,
   )
   const budgetFor = (candidate: Candidate) => (candidate.source === 'launch' ? budget * LAUNCHPAD_SIZE_SHARE : budget)

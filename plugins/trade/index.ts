@@ -25,7 +25,7 @@ const RETRY_AFTER_S = 5
  * The swap executor (sol_trade): free quote with a risk gate, paid execute (charged on CONFIRMED),
  * job status, verified pairs and payment currencies. docs/trade.md.
  */
-export function trade(ctx: ServiceContext) {
+export function tradePlugin(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { quote, execute, status, pairs, currencies } = manifest.routes
   const jobs = new Jobs(ctx.store.jobs)
@@ -125,3 +125,5 @@ function reply(
   if (outcome.kind === 'confirmed' && outcome.receipt) return { ...answered, headers: receiptHeaders(outcome.receipt) }
   return answered
 }
+
+tradePlugin.manifest = manifest

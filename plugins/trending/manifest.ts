@@ -56,6 +56,36 @@ export const TrendingResult = FeedResult(
   'Trending tokens now, each with its quick-scan grade',
 )
 
+export const TrendingBody = Type.Object({
+  token_address: FocusToken,
+  interval: Type.Optional(
+    Type.Union(
+      JUPITER_INTERVALS.map((value) => Type.Literal(value)),
+      { default: '1h', description: 'The window the ranking and stats cover (default 1h)' },
+    ),
+  ),
+  sort: Type.Optional(
+    Type.Union(
+      (Object.keys(TRENDING_SORTS) as TrendingSort[]).map((value) => Type.Literal(value)),
+      {
+        default: 'trending',
+        description:
+          "trending (Jupiter's trending rank), volume (most traded) or organic (organic score); default trending",
+      },
+    ),
+  ),
+  limit: FeedLimit(TRENDING_LIMIT.default, TRENDING_LIMIT.max),
+  include_stable: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'Keep stablecoins, liquid-staking tokens and wrapped SOL in the feed (default false)',
+    }),
+  ),
+  min_liquidity_usd: Type.Optional(
+    Type.Number({ minimum: 0, default: 0, description: 'Leave out tokens with less USD liquidity (default 0)' }),
+  ),
+})
+
 export const manifest = defineManifest({
   name: 'trending',
   skill: {
@@ -78,38 +108,16 @@ export const manifest = defineManifest({
         '`token_address`, the answer also centres on that token: its rank (or null) and its grade. Answers within 8 s.',
       price: { usd: '0.02' },
       accounts: { token_address: 'token_mint' },
-      body: Type.Object({
-        token_address: FocusToken,
-        interval: Type.Optional(
-          Type.Union(
-            JUPITER_INTERVALS.map((value) => Type.Literal(value)),
-            { default: '1h', description: 'The window the ranking and stats cover (default 1h)' },
-          ),
-        ),
-        sort: Type.Optional(
-          Type.Union(
-            Object.keys(TRENDING_SORTS).map((value) => Type.Literal(value)),
-            {
-              default: 'trending',
-              description:
-                "trending (Jupiter's trending rank), volume (most traded) or organic (organic score); default trending",
-            },
-          ),
-        ),
-        limit: FeedLimit(TRENDING_LIMIT.default, TRENDING_LIMIT.max),
-        include_stable: Type.Optional(
-          Type.Boolean({
-            default: false,
-            description: 'Keep stablecoins, liquid-staking tokens and wrapped SOL in the feed (default false)',
-          }),
-        ),
-        min_liquidity_usd: Type.Optional(
-          Type.Number({ minimum: 0, default: 0, description: 'Leave out tokens with less USD liquidity (default 0)' }),
-        ),
-      }),
+      body: TrendingBody,
       response: TrendingResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      kind: 'feed',
+      // Answers within 8 s: the ranking is read within 3 s, the items' grades until half a second before.
+      deadlineMs: { feedAt: 3_000, answerAt: 7_500 },
+      requires: [
+        { source: 'jupiter', why: 'JUPITER_URL is not set: the trending feed reads Jupiter’s token rankings' },
+      ],
     },
   },
 })

@@ -14,6 +14,7 @@ import {
   TRENDING_EXCLUSIONS,
   TRENDING_LIMIT,
   TRENDING_SORTS,
+  type TrendingBody,
   type TrendingItem,
   type TrendingResult,
   type TrendingSort,
@@ -21,15 +22,6 @@ import {
 
 type Answer = Static<typeof TrendingResult>
 type Item = Static<typeof TrendingItem>
-
-export interface TrendingRequest {
-  token_address?: string
-  interval?: JupiterInterval
-  sort?: TrendingSort
-  limit?: number
-  include_stable?: boolean
-  min_liquidity_usd?: number
-}
 
 /** A ranking entry as a feed item (its grade added later). */
 export function itemOf(entry: JupiterToken, interval: JupiterInterval, rank: number | null): Omit<Item, 'quick_scan'> {
@@ -62,7 +54,7 @@ export function itemOf(entry: JupiterToken, interval: JupiterInterval, rank: num
 export async function trendingFeed(
   ctx: ServiceContext,
   jupiter: JupiterSource,
-  request: TrendingRequest,
+  request: Static<typeof TrendingBody>,
   { feedAt: feedDeadlineAt, answerAt: deadlineAt }: FeedDeadlines,
 ): Promise<Answer> {
   const interval = request.interval ?? '1h'

@@ -97,6 +97,11 @@ export const manifest = defineManifest({
       response: WalletIntelResult,
       rateLimit: 'scanner',
       tags: ['catalogue'],
+      // Answers within 20 s; the reads stop half a second earlier to leave room to answer.
+      deadlineMs: 19_500,
+      requires: [
+        { source: 'solana', why: 'SOLANA_RPC_URL is not set: wallet intel reads the wallet’s own transactions' },
+      ],
     },
   },
 })

@@ -12,7 +12,7 @@ import { renderPage } from './page.ts'
 export { manifest }
 
 /** The web page for people at `/`: the page, its script (bundled here, no CDN) and the demo wallet. */
-export function web(ctx: ServiceContext) {
+export function webPlugin(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { routes } = manifest
   const wallet: Promise<DemoWallet | null> = demoWallet(ctx)
@@ -54,6 +54,8 @@ export function web(ctx: ServiceContext) {
       routeOptions(ctx, routes.demoPay),
     )
 }
+
+webPlugin.manifest = manifest
 
 let bundle: Promise<string> | undefined
 

@@ -102,8 +102,52 @@ describe('Registry', () => {
     expect(() => registry.checkDependencies()).toThrow(
       'plugin:suggest depends on plugin:radar, which is not in the plugin list',
     )
-    registry.switchOff({ name: 'radar', routes: {} }, 'its source is not configured')
+    const requires = [{ source: 'jupiter', why: 'its source is not configured' }]
+    registry.register({ name: 'radar', routes: { radar: route({ path: '/radar', requires }) } }, () => false)
     expect(() => registry.checkDependencies()).not.toThrow()
+  })
+
+  test('switches off a route whose source is not configured: its first unmet requirement says why', () => {
+    const registry = new Registry()
+    const requires = [
+      { source: 'jupiter', why: 'JUPITER_URL is not set' },
+      { source: ['news', 'x'], why: 'no posts' },
+    ]
+    const manifest = defineManifest({
+      name: 'feeds',
+      routes: {
+        a: route({ path: '/a', requires }),
+        b: route({ path: '/b', requires }),
+        c: route({ path: '/c' }),
+      },
+    })
+    expect(registry.register(manifest, (source) => source === 'x')).toEqual(['c'])
+    expect(registry.off()).toEqual([{ plugin: 'feeds', routes: ['POST /a', 'POST /b'], why: 'JUPITER_URL is not set' }])
+    expect(registry.routes().map((entry) => entry.key)).toEqual(['POST /c'])
+    const other = new Registry()
+    expect(
+      other.register(
+        { name: 'feeds', routes: { a: route({ path: '/a', requires }) } },
+        (source) => source === 'jupiter',
+      ),
+    ).toEqual([])
+    expect(other.off()).toEqual([{ plugin: 'feeds', routes: ['POST /a'], why: 'no posts' }])
+    expect(other.plugins()).toEqual([])
+  })
+
+  test('refuses a scanner or a feed whose entry does not say what its kind needs', () => {
+    expect(() => new Registry().register({ name: 's', routes: { r: route({ kind: 'scanner' }) } })).toThrow(
+      'is a scanner',
+    )
+    expect(() =>
+      new Registry().register({
+        name: 'f',
+        routes: { r: route({ kind: 'feed', deadlineMs: { feedAt: 1, answerAt: 2 } }) },
+      }),
+    ).toThrow('is a feed')
+    expect(() => new Registry().register({ name: 'd', routes: { r: route({ deadlineMs: 0 }) } })).toThrow(
+      'not a positive number of ms',
+    )
   })
 
   test('refuses a plugin registered twice, a bad path and a bad price', () => {

@@ -20,6 +20,30 @@ const ACCOUNT_ROLE_ERRORS: Record<AccountRole, readonly ErrorCode[]> = {
 /** A price in US dollars as a decimal string with at most 6 decimals (USDC precision), or free. */
 export type Price = { usd: `${number}` } | 'free'
 
+/**
+ * How a route is served by `defineRoute` (src/http/define-route.ts): a `scanner` runs the scan of its body's
+ * `token_address` (facts under its deadline → signals → grade) and answers from it; a `feed` reads the one
+ * upstream it `requires` and answers by its `feedAt` and `answerAt` deadlines (src/feeds/feed-answer.ts);
+ * without a kind, the route's own handler answers. The access paths and trade serve theirs themselves.
+ */
+export type RouteKind = 'scanner' | 'feed'
+
+/**
+ * A route's deadline in ms from the request's arrival (payment verification included): one, or several
+ * named steps (a feed's `feedAt` and `answerAt`). Its handler receives them as epoch ms.
+ */
+export type DeadlineMs = number | Readonly<Record<string, number>>
+
+/**
+ * A source a route cannot answer without, and why the route is off without it — the setting to set, as
+ * the start-up log and `/health`'s `routes_off` say it. `source` names a member of the service's sources
+ * (`ctx.sources`); a list is met by any one of them. A route's first unmet requirement switches it off.
+ */
+export interface Requirement {
+  source: string | readonly string[]
+  why: string
+}
+
 /** One route a plugin serves. The manifest is the only place a route, its price or its schemas are written. */
 export interface RouteSpec {
   method: HttpMethod
@@ -60,6 +84,16 @@ export interface RouteSpec {
    */
   callOrder?: { step: number; when: string }
   tags: string[]
+  /** How `defineRoute` serves it; absent, its handler answers (see RouteKind). */
+  kind?: RouteKind
+  /** Its deadline(s) from the request's arrival, in ms; the handler receives them as epoch ms. */
+  deadlineMs?: DeadlineMs
+  /**
+   * The sources it cannot answer without: while one is not configured, the route is switched off by the
+   * registry — not mounted, not advertised, listed with the requirement's `why` in the start-up log and
+   * `/health`'s `routes_off`.
+   */
+  requires?: readonly Requirement[]
 }
 
 /** An agent-card skill (spec §4.6). */
@@ -143,16 +177,6 @@ export class Registry {
   readonly #off: { plugin: string; routes: string[]; why: string }[] = []
   readonly #offManifests = new Map<string, PluginManifest>()
 
-  /**
-   * A plugin whose source is not configured: its routes are not mounted, nor advertised; the start-up log
-   * and /health say which are off and why.
-   */
-  switchOff(manifest: PluginManifest, why: string): void {
-    const routes = Object.values(manifest.routes).map((spec) => `${spec.method} ${spec.path}`)
-    this.#off.push({ plugin: manifest.name, routes, why })
-    this.#offManifests.set(manifest.name, manifest)
-  }
-
   /** The routes switched off, each with why. */
   off(): readonly { plugin: string; routes: string[]; why: string }[] {
     return this.#off
@@ -172,9 +196,36 @@ export class Registry {
           )
   }
 
-  register(manifest: PluginManifest): void {
+  /**
+   * Registers a plugin's manifest. A route whose `requires` names a source that `available` says is not
+   * configured is switched off: not registered (so neither mounted nor advertised), and listed by `off()`
+   * with the unmet requirement's `why` (routes of a plugin off for the same reason in one entry). A plugin
+   * whose every route is off is not registered. Returns the names of the routes on, to mount.
+   */
+  register<Routes extends Record<string, RouteSpec>>(
+    manifest: PluginManifest<Routes>,
+    available: (source: string) => boolean = () => true,
+  ): (keyof Routes & string)[] {
     const owner = `plugin:${manifest.name}`
-    if (this.#plugins.has(manifest.name)) throw new ManifestError(`${owner} is registered twice`)
+    if (this.#plugins.has(manifest.name) || this.#offManifests.has(manifest.name))
+      throw new ManifestError(`${owner} is registered twice`)
+    const on: (keyof Routes & string)[] = []
+    const off = new Map<string, string[]>()
+    for (const [name, spec] of Object.entries(manifest.routes)) {
+      checkRoute(owner, spec)
+      const unmet = spec.requires?.find((requirement) =>
+        typeof requirement.source === 'string'
+          ? !available(requirement.source)
+          : !requirement.source.some((source) => available(source)),
+      )
+      if (unmet) off.set(unmet.why, [...(off.get(unmet.why) ?? []), `${spec.method} ${spec.path}`])
+      else on.push(name)
+    }
+    for (const [why, routes] of off) this.#off.push({ plugin: manifest.name, routes, why })
+    if (on.length === 0 && off.size > 0) {
+      this.#offManifests.set(manifest.name, manifest)
+      return on
+    }
     if (manifest.skill) {
       const other = this.#skills.get(manifest.skill.id)
       if (other)
@@ -183,7 +234,8 @@ export class Registry {
         )
     }
     const added: RegisteredRoute[] = []
-    for (const [name, spec] of Object.entries(manifest.routes)) {
+    for (const name of on) {
+      const spec = manifest.routes[name]!
       const key = `${spec.method} ${spec.path}`
       if (!spec.path.startsWith('/')) throw new ManifestError(`${owner}: route path "${spec.path}" must start with /`)
       const other = this.#routes.get(key) ?? added.find((route) => route.key === key)
@@ -204,6 +256,7 @@ export class Registry {
       this.#byMethod.set(route.method, paths.set(route.path, route))
       if (route.path.includes('/:')) this.#patterns.push({ route, segments: route.path.split('/') })
     }
+    return on
   }
 
   /** Records that a priced route takes its payment (src/http/payment-adapter.ts calls this when it mounts one). */
@@ -268,6 +321,16 @@ export class Registry {
   }
 }
 
+/** The routes that require a source, each with why it is off without it (docs/catalogue.md, generated). */
+export function requirementTable(manifests: readonly PluginManifest[]): string {
+  const rows = manifests.flatMap((manifest) =>
+    Object.values(manifest.routes)
+      .filter((spec) => (spec.requires ?? []).length > 0)
+      .map((spec) => `| \`${spec.method} ${spec.path}\` | ${spec.requires!.map((need) => need.why).join('; or ')} |`),
+  )
+  return ['| Route | Switched off while |', '|---|---|', ...rows].join('\n')
+}
+
 /** The suggested call order (spec §1 rule 5) as numbered lines: `1. POST /scan/quick before any swap…`. */
 export function callOrderLines(registry: Registry): string[] {
   return registry.callOrder().map((route, index) => `${index + 1}. ${route.key} ${route.callOrder.when}.`)
@@ -299,6 +362,32 @@ export function routeErrors(spec: RouteSpec): ErrorCode[] {
   }
   codes.add('INTERNAL')
   return [...codes].sort((a, b) => ERROR_CATALOGUE[a].status - ERROR_CATALOGUE[b].status || a.localeCompare(b))
+}
+
+/**
+ * What a route's kind asks of its entry (src/http/define-route.ts serves it so): a scanner's body carries
+ * `token_address` and its deadline is one; a feed requires its source and has `feedAt` and `answerAt`.
+ */
+function checkRoute(owner: string, spec: RouteSpec): void {
+  const key = `${spec.method} ${spec.path}`
+  const deadlines = typeof spec.deadlineMs === 'number' ? [spec.deadlineMs] : Object.values(spec.deadlineMs ?? {})
+  if (deadlines.some((ms) => !Number.isInteger(ms) || ms <= 0))
+    throw new ManifestError(`${owner}: ${key} has a deadline that is not a positive number of ms`)
+  if (spec.kind === 'scanner') {
+    const members = (spec.body as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}
+    if (!('token_address' in members) || typeof spec.deadlineMs !== 'number')
+      throw new ManifestError(
+        `${owner}: ${key} is a scanner: its body has token_address and its deadlineMs is one number`,
+      )
+  }
+  if (spec.kind === 'feed') {
+    const [first] = spec.requires ?? []
+    const steps = typeof spec.deadlineMs === 'object' ? Object.keys(spec.deadlineMs).sort().join(',') : ''
+    if (typeof first?.source !== 'string' || steps !== 'answerAt,feedAt')
+      throw new ManifestError(
+        `${owner}: ${key} is a feed: it requires its source first and its deadlineMs are { feedAt, answerAt }`,
+      )
+  }
 }
 
 /** Top-level members of an object schema that hold a Solana address. */

@@ -7,6 +7,12 @@ export const LAUNCH_LIMIT = { default: 20, max: 50 } as const
 export const NEW_WITHIN_MIN = { default: 60, max: 1_440 } as const
 export const NEAR_COMPLETION_PCT = 70
 
+/** What the launchpad routes cannot answer without: the RPC the ingester follows the launchpad on. */
+export const FOLLOWS_LAUNCHPAD = {
+  source: 'solana',
+  why: 'SOLANA_RPC_URL is not set: the radars read the launchpad the RPC follows',
+} as const
+
 export const LaunchItem = Type.Object({
   rank: FeedRank('Place in the list, 1 first; null for a focus token not in it'),
   token_address: Type.String(),

@@ -78,17 +78,3 @@ export function pulseSummary(read: Read, pulse: Pulse): string {
       : ''
   return `${label(subject)}${ambiguous}: ${pulse.signal} — ${pulse.bull} bullish, ${pulse.bear} bearish, ${pulse.neutral} neutral of ${pulse.posts} posts in the last ${gathered.window.hours} h.${alarms}`
 }
-
-/** Every /news route reads its subject and posts within 6 s of the request's arrival. */
-export const NEWS_READ_MS = 6_000
-/** And answers within (ms from arrival): the pulse 8 s, the brief 20 s, the cohorts 25 s, the report 40 s. */
-export const NEWS_ANSWER_MS = { pulse: 7_500, brief: 19_500, pulsePlus: 24_500, report: 39_500 } as const
-
-export const deadlinesOf = (arrival: number, answerMs: number): NewsDeadlines => {
-  return { readAt: arrival + NEWS_READ_MS, answerAt: arrival + answerMs }
-}
-
-/** The sources the /news routes read; none configured = the routes are off. */
-export const hasPosts = (ctx: ServiceContext) => ctx.sources.news !== undefined || ctx.sources.x !== undefined
-export const NO_POSTS =
-  'neither NEWS_FEEDS nor X_API_URL with X_BEARER_TOKEN is set: the /news routes read posts from them'

@@ -5,6 +5,15 @@ import { DataQuality, Nullable, NullableNumber } from '../pipeline/schemas.ts'
 
 export const WINDOW_HOURS = { default: 24, max: 168 } as const
 
+/** Every /news route reads its subject and posts within 6 s of the request's arrival (each manifest's `readAt`). */
+export const NEWS_READ_MS = 6_000
+
+/** What the /news routes cannot answer without: a source of posts, the feeds or X. */
+export const NEEDS_POSTS = {
+  source: ['news', 'x'],
+  why: 'neither NEWS_FEEDS nor X_API_URL with X_BEARER_TOKEN is set: the /news routes read posts from them',
+} as const
+
 export const Signal = Type.Union(
   ['BULLISH', 'BEARISH', 'NEUTRAL', 'MIXED'].map((value) => Type.Literal(value)),
   { description: 'How the posts lean (docs/catalogue.md, "News: the pulse")' },

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { CallPacer, providerOf, RPC_PROVIDERS } from './rpc-providers.ts'
 import { PACING_MARGIN_MS, SolanaSource } from './solana-rpc.ts'
-import { DEEP_DIVE_DEADLINE_MS } from '../../plugins/deep-dive/index.ts'
-import { WALLET_INTEL_DEADLINE_MS } from '../../plugins/wallet-intel/index.ts'
+import { manifest as deepDive } from '../../plugins/deep-dive/manifest.ts'
+import { manifest as walletIntel } from '../../plugins/wallet-intel/manifest.ts'
 import { MAX_HISTORY_PAGES } from '../facts/history.ts'
 import { CallMeter, type UpstreamError } from './upstream.ts'
 
@@ -42,7 +42,7 @@ describe('history depth', () => {
     (provider) => {
       const { windowMs, callsPerWindow, callsPerMethodPerWindow } = provider.limits
       // Whole windows before the deadline; the last (partial) one is left for the calls that depend on others.
-      const windows = Math.floor(DEEP_DIVE_DEADLINE_MS / (windowMs + PACING_MARGIN_MS))
+      const windows = Math.floor(deepDive.routes.scan.deadlineMs / (windowMs + PACING_MARGIN_MS))
       const calls = historyCalls(provider.history)
       expect(calls.getTransaction).toBeLessThanOrEqual(callsPerMethodPerWindow * windows)
       expect(calls.getSignaturesForAddress).toBeLessThanOrEqual(callsPerMethodPerWindow * windows)
@@ -56,7 +56,7 @@ describe('history depth', () => {
     "$name: one wallet intel's history fits the provider's limits before its deadline",
     (provider) => {
       const { windowMs, callsPerWindow, callsPerMethodPerWindow } = provider.limits
-      const windows = Math.max(1, Math.floor(WALLET_INTEL_DEADLINE_MS / (windowMs + PACING_MARGIN_MS)))
+      const windows = Math.max(1, Math.floor(walletIntel.routes.intel.deadlineMs / (windowMs + PACING_MARGIN_MS)))
       const depth = provider.history
       // The wallet's transactions, then per launch read: its creation and the main pool's first transactions.
       const getTransaction = depth.walletTransactions + depth.walletLaunches * (1 + depth.firstTransactions)

@@ -6,7 +6,8 @@ import type { MintFact } from '../../src/facts/types.ts'
 import type { JupiterQuote } from '../../src/sources/jupiter.ts'
 import { UpstreamError } from '../../src/sources/upstream.ts'
 import type { ExitRating } from '../../src/kernel/vocabulary.ts'
-import type { ExitCheckResult } from './schemas.ts'
+import { withFacts } from '../../src/facts/index.ts'
+import { EXIT_SIZE_USDC, type ExitCheckResult } from './schemas.ts'
 
 type Answer = Static<typeof ExitCheckResult>
 type Blocker = Answer['blockers'][number]
@@ -217,3 +218,21 @@ function finish(
 
 /** The USDC the service is paid in on Solana: what "back to USDC" means here. */
 export const usdcOf = (ctx: Pick<ServiceContext, 'config'>) => ctx.config.SOLANA_PAYMENT_ASSET ?? USDC_MINT_ADDRESS
+
+/**
+ * A request's exit check: the token's facts opened under the route's deadline (ms since epoch), the
+ * exit checked for `size_usdc` (10 USDC by default) back to the USDC the service is paid in, the facts closed.
+ */
+export function exitCheckOf(
+  ctx: Pick<ServiceContext, 'config' | 'sources' | 'logger'>,
+  body: { token_address: string; size_usdc?: number },
+  deadlineAt: number,
+): Promise<Answer> {
+  return withFacts(
+    body.token_address,
+    ctx.sources,
+    deadlineAt,
+    (facts) => exitCheck(facts, body.size_usdc ?? EXIT_SIZE_USDC.default, usdcOf(ctx)),
+    { logger: ctx.logger },
+  )
+}

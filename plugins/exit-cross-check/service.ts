@@ -3,7 +3,10 @@ import { beforeDeadline } from '../../src/kernel/deadline.ts'
 import type { TokenContext } from '../../src/facts/token-context.ts'
 import { HOME_CHAINS, type HomeChain, LIFI_NO_QUOTE, type LifiQuote, type LifiSource } from '../../src/sources/lifi.ts'
 import { UpstreamError } from '../../src/sources/upstream.ts'
-import { exitCheck } from '../exit-check/service.ts'
+import type { ServiceContext } from '../../src/context.ts'
+import { withFacts } from '../../src/facts/index.ts'
+import { EXIT_SIZE_USDC } from '../exit-check/schemas.ts'
+import { exitCheck, usdcOf } from '../exit-check/service.ts'
 import type { ExitCrossCheckResult } from './schemas.ts'
 
 type Answer = Static<typeof ExitCrossCheckResult>
@@ -129,3 +132,41 @@ function summarise(
   if (bridgeMissing) return `${exitSummary} The bridge quote could not be read now (listed in missing_fields).`
   return `${exitSummary} Nothing to bridge.`
 }
+
+/**
+ * A request's cross-check: the token's facts opened until `deadline.exitAt`, the exit as the exit check
+ * reads it, then the bridge quote home until `deadline.bridgeAt` (ms since epoch); the facts closed. The
+ * quote is for the caller's addresses when given, else the service's own receiving ones.
+ */
+export function crossCheckOf(
+  ctx: Pick<ServiceContext, 'config' | 'sources' | 'logger'>,
+  lifi: LifiSource,
+  body: {
+    token_address: string
+    size_usdc?: number
+    home_chain?: HomeChain
+    wallet_address?: string
+    home_address?: string
+  },
+  deadline: { exitAt: number; bridgeAt: number },
+): Promise<Answer> {
+  return withFacts(
+    body.token_address,
+    ctx.sources,
+    deadline.exitAt,
+    (facts) =>
+      crossCheck(facts, lifi, {
+        sizeUsdc: body.size_usdc ?? EXIT_SIZE_USDC.default,
+        home: body.home_chain ?? 'base',
+        usdcMint: usdcOf(ctx),
+        // Without PAY_TO_SOLANA (a test), any valid Solana address quotes alike: the mint is one.
+        fromAddress: body.wallet_address ?? ctx.config.PAY_TO_SOLANA ?? body.token_address,
+        toAddress: body.home_address ?? ctx.config.PAY_TO_BASE ?? ZERO_EVM_ADDRESS,
+        bridgeDeadlineAt: deadline.bridgeAt,
+      }),
+    { logger: ctx.logger },
+  )
+}
+
+/** Used only when neither the caller nor the operator names an EVM address (PAY_TO_BASE unset). */
+const ZERO_EVM_ADDRESS = '0x0000000000000000000000000000000000000000'

@@ -1,9 +1,9 @@
 import type { Static, TObject, TString } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
-import { createTokenContext } from '../facts/index.ts'
 import type { DeadlineMs, PluginManifest, Requirement, RouteSpec } from '../kernel/manifest.ts'
-import { runScan, type ScanPolicy, type ScanResult } from '../pipeline/scan.ts'
+import type { ScanPolicy, ScanResult } from '../pipeline/scan.ts'
+import { scanToken } from '../pipeline/scan-token.ts'
 import { arrivalOf, requestIdOf } from './request.ts'
 import { CASSETTE_VERSION, Tape, writeCassette } from '../sources/tape.ts'
 import { routeOptions } from './route-options.ts'
@@ -111,13 +111,14 @@ function scanner(ctx: ServiceContext, spec: RouteSpec, { policy, answer }: Scann
   return async function scanRoute({ body, request }: { body: BodyOf<ScannerSpec>; request: Request }) {
     const mint = body.token_address
     const tape = ctx.config.RECORD_DIR ? new Tape() : undefined
-    const facts = createTokenContext(mint, ctx.sources, arrivalOf(request) + deadlineMs, tape)
     let answered: unknown
     try {
-      answered = answer(await runScan(facts, ctx.signals, policy), { mint, policy })
+      answered = await scanToken(ctx, mint, policy, arrivalOf(request) + deadlineMs, {
+        tape,
+        beforeClose: (scan: ScanResult) => answer(scan, { mint, policy }),
+      })
       return answered
     } finally {
-      facts.close(ctx.logger)
       if (tape) record(ctx, { route: `POST ${spec.path}`, body, requestId: requestIdOf(request), tape, answered })
     }
   }

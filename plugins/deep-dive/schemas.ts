@@ -1,8 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../src/pipeline/schemas.ts'
+import { AUTHORITIES_AND_HOLDERS, Enum, envelope, FactorItem, Grade, Nullable } from '../../src/pipeline/schemas.ts'
 import {
   DEV_WALLET_SOURCES,
-  HOLDERS_SOURCES,
   LP_MODELS,
   LP_STATUSES,
   RISK_GROUPS,
@@ -136,17 +135,7 @@ export const DeepDiveResult = Type.Object({
   is_honeypot: Type.Optional(
     Type.Boolean({ description: 'Selling is blocked now; absent when it could not be determined' }),
   ),
-  mint_authority_revoked: Type.Boolean({
-    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
-  }),
-  freeze_authority_revoked: Type.Boolean({
-    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
-  }),
-  top_10_holder_pct: Nullable(Type.Number()),
-  holders_source: NullableEnum(
-    HOLDERS_SOURCES,
-    "Where top_10_holder_pct comes from: rpc, the largest accounts read on chain (wallets only); token_list, the aggregator's audit when the RPC refuses the largest accounts (its top holders' share, pools not excluded); null when unmeasured",
-  ),
+  ...AUTHORITIES_AND_HOLDERS,
   authority_exempt: Type.Boolean(),
   lp_burned: Nullable(Type.Boolean()),
   lp_status: Enum(

@@ -1,12 +1,6 @@
 import { Type } from '@sinclair/typebox'
-import { Enum, envelope, FactorItem, Grade, Nullable, NullableEnum } from '../../src/pipeline/schemas.ts'
-import {
-  HOLDERS_SOURCES,
-  LIQUIDITY_RATINGS,
-  LP_MODELS,
-  LP_STATUSES,
-  PERMANENT_LOCK_DAYS,
-} from '../../src/kernel/vocabulary.ts'
+import { AUTHORITIES_AND_HOLDERS, Enum, envelope, FactorItem, Grade, Nullable } from '../../src/pipeline/schemas.ts'
+import { LIQUIDITY_RATINGS, LP_MODELS, LP_STATUSES, PERMANENT_LOCK_DAYS } from '../../src/kernel/vocabulary.ts'
 
 export const LiquidityCheck = Type.Object({
   rating: Enum(LIQUIDITY_RATINGS),
@@ -74,17 +68,7 @@ export const QuickScanResult = Type.Object({
   logo_uri: Nullable(Type.String()),
   grade_type: Type.Literal('STRUCTURAL_SAFETY'),
   scope: Type.Object({ includes: Type.Array(Type.String()), excludes: Type.Array(Type.String()) }),
-  mint_authority_revoked: Type.Boolean({
-    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
-  }),
-  freeze_authority_revoked: Type.Boolean({
-    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
-  }),
-  top_10_holder_pct: Nullable(Type.Number()),
-  holders_source: NullableEnum(
-    HOLDERS_SOURCES,
-    "Where top_10_holder_pct comes from: rpc, the largest accounts read on chain (wallets only); token_list, the aggregator's audit when the RPC refuses the largest accounts (its top holders' share, pools not excluded); null when unmeasured",
-  ),
+  ...AUTHORITIES_AND_HOLDERS,
   liquidity_check: LiquidityCheck,
   lp_burned: Nullable(Type.Boolean()),
   lp_model: Enum(LP_MODELS),

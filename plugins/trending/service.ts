@@ -18,7 +18,7 @@ import {
   type TrendingItem,
   type TrendingResult,
   type TrendingSort,
-} from './manifest.ts'
+} from './schemas.ts'
 
 type Answer = Static<typeof TrendingResult>
 type Item = Static<typeof TrendingItem>

@@ -1,7 +1,7 @@
 import { SolanaAddress } from '../onchain/address.ts'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { SchemaVersion } from '../kernel/schemas.ts'
-import { DATA_QUALITIES, GRADES, LEVELS, SEVERITIES } from '../kernel/vocabulary.ts'
+import { DATA_QUALITIES, GRADES, HOLDERS_SOURCES, LEVELS, SEVERITIES } from '../kernel/vocabulary.ts'
 
 const Enum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Union(
@@ -68,3 +68,18 @@ export const TokenRequest = Type.Object({
     'Solana SPL mint address (base58, 32 to 44 characters); not an EVM address, not a ticker',
   ),
 })
+
+/** What the quick scan and the deep dive both answer of the mint's authorities and its holders, in this order. */
+export const AUTHORITIES_AND_HOLDERS = {
+  mint_authority_revoked: Type.Boolean({
+    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
+  }),
+  freeze_authority_revoked: Type.Boolean({
+    description: 'False also when the mint could not be read (then `mint` is in missing_fields)',
+  }),
+  top_10_holder_pct: Nullable(Type.Number()),
+  holders_source: NullableEnum(
+    HOLDERS_SOURCES,
+    "Where top_10_holder_pct comes from: rpc, the largest accounts read on chain (wallets only); token_list, the aggregator's audit when the RPC refuses the largest accounts (its top holders' share, pools not excluded); null when unmeasured",
+  ),
+}

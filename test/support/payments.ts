@@ -1,4 +1,4 @@
-import type { Payments } from '../../src/payments/payments.ts'
+import { type Payments, UNCONFIGURED_PAYMENTS } from '../../src/payments/payments.ts'
 
 /**
  * Payments that admit every call and settle nothing, for tests (and benches) of what a priced route
@@ -6,19 +6,11 @@ import type { Payments } from '../../src/payments/payments.ts'
  * itself never uses them. Nothing is offered or recorded, and there is nothing to start or resolve.
  */
 export const WAIVED_PAYMENTS: Payments = {
+  ...UNCONFIGURED_PAYMENTS,
   async admit() {
     return { kind: 'paid', ticket: { key: null, payer: null } }
   },
   async settle() {
     return { kind: 'settled', receipt: null }
   },
-  async release() {},
-  supported: new Map(),
-  offers: () => [],
-  record: async () => undefined,
-  consumeCredit: async () => false,
-  reconcile: async () => ({ released: 0, pending: 0 }),
-  async start() {},
-  async stop() {},
-  resolvePending: async () => ({ credited: 0, failed: 0, pending: 0 }),
 }

@@ -27,7 +27,7 @@ describe('documentation stays in step with the code', () => {
     },
   )
 
-  test('docs/architecture.md names every top-level folder and every folder of src/', async () => {
+  test('docs/architecture.md names every top-level folder, every folder of src/ and every feature', async () => {
     const { readdirSync } = await import('node:fs')
     const page = await read('docs/architecture.md')
     const root = join(import.meta.dir, '..')
@@ -41,5 +41,37 @@ describe('documentation stays in step with the code', () => {
         )
         .map((entry) => `${dir ? `${dir}/` : ''}${entry.name}/`)
     for (const folder of [...folders(''), ...folders('src')]) expect(page).toContain(`\`${folder}`)
+    // And every feature: its folder under plugins/ named (`quick-scan`, or `plugins/quick-scan/`).
+    for (const folder of folders('plugins'))
+      expect(page).toMatch(new RegExp(`\`(plugins/)?${folder.slice('plugins/'.length, -1)}[/\`]`))
+  })
+
+  test('every repository path the documentation cites exists', async () => {
+    const { existsSync, readdirSync } = await import('node:fs')
+    const root = join(import.meta.dir, '..')
+    const pages = [
+      'README.md',
+      'signals/README.md',
+      'skills/solsentry/SKILL.md',
+      ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => join('docs', name)),
+    ]
+    const TOP = '(?:src|plugins|signals|sandbox|test|bench|scripts|client|web|skills|examples)'
+    const missing: string[] = []
+    for (const page of pages) {
+      const text = await read(page)
+      const cited = [
+        // A folder or file in backticks, from a top-level folder: `plugins/trade/`, `src/http/front-door.ts`.
+        ...[...text.matchAll(new RegExp(`\`(${TOP}/[A-Za-z0-9_./-]*)\``, 'g'))].map((match) => match[1]!),
+        // A file named in running text: (src/launchpad-index/ingester.ts).
+        ...[...text.matchAll(new RegExp(`(?<![\\w/.:@-])(${TOP}/[A-Za-z0-9_/.-]*\\.(?:ts|json|md))`, 'g'))].map(
+          (match) => match[1]!,
+        ),
+      ]
+      for (const path of new Set(cited))
+        if (!existsSync(join(root, path.replace(/:.*$/, '')))) missing.push(`${page}: ${path}`)
+    }
+    expect(missing).toEqual([])
   })
 })

@@ -3,7 +3,7 @@
  * EVALUATION → COMPLETED (or REJECTED, EXPIRED); the buyer pays the marketplace's escrow in the
  * TRANSACTION phase and the escrow pays the seller when the delivery is accepted. This thin interface
  * is all the seller uses: `acp-node.ts` implements it on the official `@virtuals-protocol/acp-node`
- * SDK (the live marketplace only), `sandbox/acp-market.ts` on a loopback stand-in (the tests).
+ * SDK (the live marketplace only), `sandbox/acp/market.ts` on a loopback stand-in (the tests).
  */
 export type AcpPhase = 'REQUEST' | 'NEGOTIATION' | 'TRANSACTION' | 'EVALUATION' | 'COMPLETED' | 'REJECTED' | 'EXPIRED'
 

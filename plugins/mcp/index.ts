@@ -17,7 +17,7 @@ export type Dispatch = (request: Request, server: SocketServer) => Promise<Respo
 
 /**
  * The MCP server at `/mcp` (streamable HTTP, stateless, JSON answers) on the official SDK: the tools
- * of src/../tools.ts, each call dispatched as its route's HTTP request through `dispatch`, from the
+ * of plugins/mcp/tools.ts, each call dispatched as its route's HTTP request through `dispatch`, from the
  * caller's own address (so rate limits hold the caller, not the MCP endpoint).
  */
 export function mcpPlugin(ctx: ServiceContext, dispatch: Dispatch) {

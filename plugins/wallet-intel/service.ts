@@ -9,7 +9,7 @@ import { withFacts } from '../../src/facts/index.ts'
 import { USDC_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { DEEP_DIVE_POLICY } from '../../src/pipeline/policies.ts'
 import { policyOption } from '../../src/pipeline/scan.ts'
-import type { WalletIntelResult } from './manifest.ts'
+import type { WalletIntelResult } from './schemas.ts'
 import { figuresOf, styleOf, verdictOf, worthinessOf } from './profile.ts'
 import { positionsOf, type WalletTrade, walletTrades } from './wallet-trades.ts'
 

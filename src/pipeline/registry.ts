@@ -99,7 +99,7 @@ export class SignalRegistry {
 
   /**
    * Every pair of findings declared unable to stand together (`excludes`, either side), once each:
-   * the property test/one-story.test.ts checks every answer against (docs/scoring.md).
+   * the property test/common-sense.test.ts checks every answer against (docs/scoring.md).
    */
   exclusions(): readonly ExcludedPair[] {
     return this.#exclusions

@@ -40,7 +40,7 @@ export interface FindingSpec<OptionKey extends string = string> {
    * Findings that tell another story of the same fact, so never stand in one answer with this one:
    * a code of this signal (`LP_UNBURNED`) or another signal's (`lp-status/LP_UNBURNED`). Symmetric
    * (declared on either side); the registry checks at boot that each names a declared finding, and
-   * test/one-story.test.ts that no answer carries both.
+   * test/common-sense.test.ts that no answer carries both.
    */
   excludes?: readonly string[]
 }

@@ -1,4 +1,4 @@
-import { type Config, readConfig, type SettingCheck } from './kernel/config.ts'
+import { type Config, ConfigError, readConfig, type SettingCheck } from './kernel/config.ts'
 import { checkSolanaAddress } from './onchain/address.ts'
 import { loadEcosystemAccounts } from './onchain/ecosystem.ts'
 import { loadExchangeList } from './onchain/exchanges.ts'
@@ -19,10 +19,31 @@ const solanaAddress = (setting: 'PAY_TO_SOLANA' | 'SOLANA_PAYMENT_ASSET'): Setti
  * a CDP key that does not parse, a receiving address that does not decode stop it at start, the setting named.
  */
 export const SETTING_CHECKS: readonly SettingCheck[] = [
-  { setting: 'ISSUER_REGISTRY', check: loadIssuerRegistry },
-  { setting: 'EXCHANGE_WALLETS', check: loadExchangeList },
-  { setting: 'ECOSYSTEM_ACCOUNTS', check: loadEcosystemAccounts },
-  { setting: 'CDP_API_KEY_SECRET', check: cdpSigningKey },
+  { setting: 'ISSUER_REGISTRY', check: (path) => loadIssuerRegistry(path) },
+  { setting: 'EXCHANGE_WALLETS', check: (path) => loadExchangeList(path) },
+  { setting: 'ECOSYSTEM_ACCOUNTS', check: (path) => loadEcosystemAccounts(path) },
+  {
+    setting: 'LLM_URL',
+    check(_url, config) {
+      if (config.LLM_MODEL === undefined)
+        throw new ConfigError('LLM_MODEL: required with LLM_URL (the model the /news routes ask)')
+    },
+  },
+  // The CDP key comes in two halves: each needs the other.
+  {
+    setting: 'CDP_API_KEY_ID',
+    check(_id, config) {
+      if (config.CDP_API_KEY_SECRET === undefined)
+        throw new ConfigError('CDP_API_KEY_SECRET: required with CDP_API_KEY_ID')
+    },
+  },
+  {
+    setting: 'CDP_API_KEY_SECRET',
+    check(secret, config) {
+      if (config.CDP_API_KEY_ID === undefined) throw new ConfigError('CDP_API_KEY_ID: required with CDP_API_KEY_SECRET')
+      cdpSigningKey(secret)
+    },
+  },
   solanaAddress('PAY_TO_SOLANA'),
   solanaAddress('SOLANA_PAYMENT_ASSET'),
 ]

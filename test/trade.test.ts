@@ -394,6 +394,43 @@ describe('execute refusals', () => {
     ).toBe(200)
   })
 
+  test('the job store failing as the fee is held: the call fails, the fee is released at once (not left verified), nothing is charged, and the quote still executes', async () => {
+    const quoted = await quote()
+    const signedTx = await sign(quoted.body.unsigned_transaction_b64)
+    const feesBefore = await fees()
+    // The real store, its claim of the job for execution failing once (the store went away at that moment).
+    const store = ctx.store.jobs
+    const transition = store.transition.bind(store)
+    let failed = 0
+    store.transition = async (id, from, status, job, nowMs) => {
+      if (status === 'EXECUTING' && failed++ === 0) throw new Error('the job store went away')
+      return transition(id, from, status, job, nowMs)
+    }
+    try {
+      const response = await post(
+        '/trade/execute',
+        { job_id: quoted.body.job_id, signed_transaction_b64: signedTx },
+        payingFetch,
+      )
+      expect(response.status).toBe(500)
+      expect(await response.json()).toMatchObject({ error: true, code: 'INTERNAL' })
+    } finally {
+      store.transition = transition
+    }
+    expect(failed).toBe(1)
+    expect(await fees()).toEqual(feesBefore)
+    // Released now: no payment is left verified for a restart to find.
+    expect(await ctx.store.ledger.unresolved()).toEqual([])
+    expect((await statusOf(quoted.body.job_id)).status).toBe('QUOTED')
+    const again = await post(
+      '/trade/execute',
+      { job_id: quoted.body.job_id, signed_transaction_b64: signedTx },
+      payingFetch,
+    )
+    expect(again.status).toBe(200)
+    expect((await fees())[0]).toBe(feesBefore[0]! + 150_000n)
+  })
+
   test('two concurrent executes of one job: one broadcast, one fee, the same outcome for both', async () => {
     const quoted = await quote()
     const signedTx = await sign(quoted.body.unsigned_transaction_b64)

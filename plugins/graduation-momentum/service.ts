@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
+import { EXIT_SIZE_USDC } from '../exit-check/schemas.ts'
 import { exitCheck } from '../exit-check/service.ts'
 import type { Snapshot } from '../../src/feeds/feed-answer.ts'
 import { FILL_WINDOW_S } from '../../src/launchpad-index/curves.ts'
@@ -23,9 +24,6 @@ import {
 } from '../../src/launchpad-index/reading.ts'
 
 type Item = Static<typeof MomentumItem>
-
-/** The exit checked for each candidate: 10 USDC, the exit check's default. */
-const EXIT_SIZE_USDC = 10
 
 /** The last FILL_WINDOW_S of a curve's trades: the share of the SOL volume that bought, and the traders. */
 function recentOf(read: Read, nowS: number): { buySharePct: number | null; traders: number } {
@@ -59,7 +57,7 @@ async function enrich(
           return { priceChange5mPct: number('price_change_5m_pct'), priceChange1hPct: number('price_change_1h_pct') }
         })
         .catch(() => null),
-      exitCheck(facts, EXIT_SIZE_USDC, usdc)
+      exitCheck(facts, EXIT_SIZE_USDC.default, usdc)
         .then((answer) =>
           answer.sellable === null
             ? null

@@ -61,12 +61,20 @@ export async function executeTrade(
   const held = await deps.hold()
   if (held.kind !== 'held') return { kind: 'payment', refusal: held }
   const { hold } = held
-  const executing = await jobs.move(
-    job,
-    'EXECUTING',
-    { last_attempt: null, fee_payment: { key: hold.key, amount: EXECUTE_FEE }, executed_by: deps.ctx.instanceId },
-    'fee held; checking and sending the transaction',
-  )
+  let executing: Awaited<ReturnType<Jobs['move']>>
+  try {
+    executing = await jobs.move(
+      job,
+      'EXECUTING',
+      { last_attempt: null, fee_payment: { key: hold.key, amount: EXECUTE_FEE }, executed_by: deps.ctx.instanceId },
+      'fee held; checking and sending the transaction',
+    )
+  } catch (error) {
+    // The job store failed as the fee was held: nothing was sent, so the fee is released now rather
+    // than left verified until a restart reconciles it.
+    await hold.cancel('the job could not be claimed for execution')
+    throw error
+  }
   if (!executing) {
     // Another execute of this job won the claim: its outcome is this one's, and this fee is released.
     await hold.cancel('another execute of this job is running')

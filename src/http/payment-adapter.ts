@@ -57,6 +57,7 @@ export function refusalError(refusal: Refusal): ApiError {
     message: refusal.message,
     details: { ...refusal.details, ...(retry === undefined ? {} : { retry_after_s: retry }) },
     headers: retry === undefined ? {} : { 'retry-after': String(retry) },
+    cause: refusal.cause,
   })
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, MAINNET_UPSTREAMS } from './config.ts'
+import { ConfigError, MAINNET_UPSTREAMS, readConfig } from './config.ts'
 import { loadConfig } from '../settings.ts'
 
 const MAINNET = {
@@ -121,5 +121,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SOLSENTRY_CONFIG: '/nonexistent/solsentry.json' })).toThrow(
       'SOLSENTRY_CONFIG: cannot read /nonexistent/solsentry.json (ENOENT)',
     )
+  })
+  test("the features' own checks (src/settings.ts), in order: a reference file, a setting's partner, a key, an address", () => {
+    const bad = { ISSUER_REGISTRY: '/nonexistent/issuers.json', LLM_URL: 'http://127.0.0.1:1/v1' }
+    // The reference file first, as before the checks left the kernel.
+    expect(() => loadConfig(bad)).toThrow(/^ISSUER_REGISTRY: /)
+    expect(() => loadConfig({ LLM_URL: 'http://127.0.0.1:1/v1' })).toThrow(
+      'LLM_MODEL: required with LLM_URL (the model the /news routes ask)',
+    )
+    expect(() => loadConfig({ CDP_API_KEY_ID: 'id' })).toThrow('CDP_API_KEY_SECRET: required with CDP_API_KEY_ID')
+    // The partner before the key's own form.
+    expect(() => loadConfig({ CDP_API_KEY_SECRET: 'not a key' })).toThrow(
+      'CDP_API_KEY_ID: required with CDP_API_KEY_SECRET',
+    )
+    expect(() => loadConfig({ CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: 'not a key' })).toThrow(/^CDP_API_KEY_SECRET: /)
+    expect(() => loadConfig({ PAY_TO_SOLANA: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' })).toThrow(
+      /^PAY_TO_SOLANA: /,
+    )
+    // The kernel's loader alone knows none of them.
+    expect(readConfig(bad).ISSUER_REGISTRY).toBe('/nonexistent/issuers.json')
   })
 })

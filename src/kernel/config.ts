@@ -407,7 +407,8 @@ const MAINNET_REQUIRED = [
  */
 export interface SettingCheck {
   setting: SettingName
-  check: (value: string) => void
+  /** Runs when the setting is set; throws the reason (a ConfigError when it names another setting). */
+  check: (value: string, config: Config) => void
 }
 
 /** A configuration problem: one line that names the variable. */
@@ -445,19 +446,14 @@ export function readConfig(
   const config = withDefaults as Config
 
   for (const name of HEADER_SETTINGS) if (config[name] !== undefined) headersSetting(config, name)
-  if (config.LLM_URL !== undefined && config.LLM_MODEL === undefined)
-    throw new ConfigError('LLM_MODEL: required with LLM_URL (the model the /news routes ask)')
-  if ((config.CDP_API_KEY_ID === undefined) !== (config.CDP_API_KEY_SECRET === undefined))
-    throw new ConfigError(
-      `${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_ID' : 'CDP_API_KEY_SECRET'}: required with ${config.CDP_API_KEY_ID === undefined ? 'CDP_API_KEY_SECRET' : 'CDP_API_KEY_ID'}`,
-    )
   // The features' own checks of their settings (a reference file read, a key parsed, an address decoded).
   for (const { setting, check } of checks) {
     const value = config[setting]
     if (value === undefined) continue
     try {
-      check(String(value))
+      check(String(value), config)
     } catch (error) {
+      if (error instanceof ConfigError) throw error
       throw new ConfigError(`${setting}: ${(error as Error).message.replace(new RegExp(`^${setting}[^:]*: `), '')}`)
     }
   }

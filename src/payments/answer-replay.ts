@@ -113,12 +113,13 @@ export const payerKey = (payer: string, route: string, requestSha256: string) =>
  * The store of kept answers did not answer (a shared Redis away) when a caller's payment identifier
  * or sign-in needed it: refused before any payment is taken, so a retry can neither run twice nor pay twice.
  */
-function storeDown(what: string): Refusal {
+function storeDown(what: string, cause: unknown): Refusal {
   return {
     kind: 'refusal',
     code: 'LEDGER_UNAVAILABLE',
     message: `the store of paid answers cannot be reached to ${what}: nothing was charged; retry after Retry-After seconds`,
     retryAfterS: STORE_RETRY_AFTER_S,
+    cause,
   }
 }
 
@@ -150,8 +151,8 @@ export class AnswerKeeper {
       let answer: StoredAnswer | null
       try {
         answer = await this.store.get(payerKey(signedIn.address, route, requestSha256))
-      } catch {
-        return storeDown('look up your answer')
+      } catch (error) {
+        return storeDown('look up your answer', error)
       }
       if (answer) return { kind: 'replay', answer, how: 'sign-in-with-x' }
       // Signed in, but no answer of theirs to this request: pay as anyone would.
@@ -166,8 +167,8 @@ export class AnswerKeeper {
       let claim: Awaited<ReturnType<AnswerStore['claim']>>
       try {
         claim = await this.store.claim(key, fingerprint, ANSWER_RETENTION_MS)
-      } catch {
-        return storeDown('hold your payment identifier')
+      } catch (error) {
+        return storeDown('hold your payment identifier', error)
       }
       if (claim.claimed) return { kind: 'run', key }
       if (claim.fingerprint !== fingerprint)

@@ -91,6 +91,8 @@ export interface Refusal {
   details?: Record<string, unknown>
   /** When to try again, in seconds, if waiting helps. */
   retryAfterS?: number
+  /** What went wrong underneath (a store's error): logged with the answer, never shown to the caller. */
+  cause?: unknown
 }
 
 /** The payment settled: the receipt (null when there is none to show, as for waived payments). */

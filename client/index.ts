@@ -102,7 +102,10 @@ function parseJson(bytes: Uint8Array): Record<string, unknown> {
 
 export class SolsentryError extends Error {
   constructor(
-    /** The catalogue's code (`INVALID_ADDRESS`, `RATE_LIMITED`…), or `SPEND_LIMIT` for a refused payment. */
+    /**
+     * The catalogue's code (`INVALID_ADDRESS`, `RATE_LIMITED`…), or `SPEND_LIMIT` for a payment our own
+     * controls refused, `PAYMENT_FAILED` for one the wallet could not make (its RPC unreachable, no funds).
+     */
     readonly code: string,
     message: string,
     /** The HTTP status (0 when no request was answered). */
@@ -408,26 +411,16 @@ export class Solsentry {
     // Our own caps below replace the client's default (1 USD on the assets it knows).
     client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: true })
     let held = 0n
+    // Why our own controls refused to pay, when they did: a payment that could not be made is another failure.
+    let refused: string | undefined
     client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
-      const amount = BigInt(selectedRequirements.amount)
-      const published = (await this.#publishedPrices()).get(path)
-      if (published === undefined) return { abort: true, reason: `${path} publishes no price: not paying` }
-      const cap = this.#options.maxPerCallUsd
-        ? [published, usdToAtomic(this.#options.maxPerCallUsd)].reduce((a, b) => (a < b ? a : b))
-        : published
-      if (amount > cap)
-        return {
-          abort: true,
-          reason: `${path} asks ${atomicToUsd(amount)} USD, over this call's cap of ${atomicToUsd(cap)}`,
-        }
-      const budget = this.#options.budgetUsd ? usdToAtomic(this.#options.budgetUsd) : undefined
-      if (budget !== undefined && this.#spent + this.#reserved + amount > budget)
-        return {
-          abort: true,
-          reason: `${atomicToUsd(amount)} USD would exceed the budget of ${this.#options.budgetUsd} (spent ${atomicToUsd(this.#spent)})`,
-        }
-      held = amount
-      this.#reserved += amount
+      const verdict = await this.#spendVerdict(path, BigInt(selectedRequirements.amount))
+      if (verdict.abort) {
+        refused = verdict.reason
+        return verdict
+      }
+      held = verdict.amount
+      this.#reserved += verdict.amount
     })
     let sent: SentPayment | undefined
     // The payment each request carries, kept so a withheld answer can be collected with it.
@@ -446,7 +439,9 @@ export class Solsentry {
         } catch (error) {
           this.#reserved -= held
           held = 0n
-          throw new SolsentryError('SPEND_LIMIT', (error as Error).message, 0)
+          throw refused === undefined
+            ? new SolsentryError('PAYMENT_FAILED', `the payment could not be made: ${(error as Error).message}`, 0)
+            : new SolsentryError('SPEND_LIMIT', (error as Error).message, 0)
         }
       },
       done: (response, collected) => {
@@ -515,6 +510,30 @@ export class Solsentry {
     }
     // A @solana/kit KeyPairSigner is the extension's SolanaKitSigner (its types are looser than kit's).
     return encodeSIWxHeader(await createSIWxPayload(info, signer as never, url))
+  }
+
+  /** Whether our caps let this call pay `amount` (atomic USDC): its published price, --max-usd, the budget. */
+  async #spendVerdict(
+    path: string,
+    amount: bigint,
+  ): Promise<{ abort: true; reason: string } | { abort: false; amount: bigint }> {
+    const published = (await this.#publishedPrices()).get(path)
+    if (published === undefined) return { abort: true, reason: `${path} publishes no price: not paying` }
+    const cap = this.#options.maxPerCallUsd
+      ? [published, usdToAtomic(this.#options.maxPerCallUsd)].reduce((a, b) => (a < b ? a : b))
+      : published
+    if (amount > cap)
+      return {
+        abort: true,
+        reason: `${path} asks ${atomicToUsd(amount)} USD, over this call's cap of ${atomicToUsd(cap)}`,
+      }
+    const budget = this.#options.budgetUsd ? usdToAtomic(this.#options.budgetUsd) : undefined
+    if (budget !== undefined && this.#spent + this.#reserved + amount > budget)
+      return {
+        abort: true,
+        reason: `${atomicToUsd(amount)} USD would exceed the budget of ${this.#options.budgetUsd} (spent ${atomicToUsd(this.#spent)})`,
+      }
+    return { abort: false as const, amount }
   }
 
   #svmConfig(): { rpcUrl: string } | undefined {

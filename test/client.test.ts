@@ -102,6 +102,16 @@ describe('the SDK on the sandbox (@x402/fetch, the caller’s own signer)', () =
     expect(await usdcOf(sandbox, solanaWallet.address)).toBe(before - 20_000n)
   })
 
+  test('a payment the wallet cannot make (its RPC unreachable) is PAYMENT_FAILED, not SPEND_LIMIT; nothing is charged', async () => {
+    const unreachable = client({ solanaRpcUrl: 'http://127.0.0.1:1' })
+    const before = await usdcOf(sandbox, solanaWallet.address)
+    const failed = await unreachable.quickScan(mintOf('blue-chip')).catch((error: unknown) => error)
+    expect(failed).toBeInstanceOf(SolsentryError)
+    expect((failed as SolsentryError).code).toBe('PAYMENT_FAILED')
+    expect((failed as SolsentryError).message).toStartWith('the payment could not be made: ')
+    expect(await usdcOf(sandbox, solanaWallet.address)).toBe(before)
+  })
+
   test('an answer withheld while its settlement is read from the chain is collected with the same payment, charged once', async () => {
     // The answers the SDK receives, as it receives them.
     const statuses: number[] = []

@@ -18,7 +18,7 @@ import {
   scopeLine,
   unmeasured,
 } from '../src/rendering/answer-prose.ts'
-import type { PageConfig } from '../plugins/web/page.ts'
+import { type PageConfig, priced } from '../plugins/web/page.ts'
 import { connectEvm, connectSolana, type Discovered, discoverWallets } from './wallets.ts'
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig
@@ -206,8 +206,16 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
   const authority = (revoked: boolean) =>
     revoked ? 'revoked' : scan.authority_exempt ? 'live (issuer, exempt)' : 'LIVE'
   const deeper = el('div', { class: 'deeper' })
-  const intelButton = el('button', { type: 'button', id: 'go-intel' }, 'Market intel · 0.20 USD')
-  const deepButton = el('button', { type: 'button', id: 'go-deep' }, 'Deep dive · 0.50 USD')
+  const intelButton = el(
+    'button',
+    { type: 'button', id: 'go-intel' },
+    priced('Market intel', config.prices, 'POST /market/intel'),
+  )
+  const deepButton = el(
+    'button',
+    { type: 'button', id: 'go-deep' },
+    priced('Deep dive', config.prices, 'POST /scan/deep'),
+  )
   intelButton.addEventListener('click', () => goDeeper('/market/intel', 'Market intel', mint, intelCard))
   deepButton.addEventListener('click', () => goDeeper('/scan/deep', 'Deep dive', mint, deepDiveCard))
   deeper.append(el('span', {}, 'Go deeper:'), intelButton, deepButton)

@@ -27,6 +27,7 @@ export function webPlugin(ctx: ServiceContext) {
         const html = renderPage({
           demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
           solanaRpcUrl: browserRpc,
+          prices: Object.fromEntries(ctx.registry.prices().map((price) => [price.route, price.usd])),
         })
         return new Response(html, { headers: htmlHeaders(connect) })
       },

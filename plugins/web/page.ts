@@ -2,6 +2,14 @@
 export interface PageConfig {
   demoWallet: { address: string; network: string } | null
   solanaRpcUrl: string | null
+  /** Each mounted priced route's price in USD by `METHOD path`, from the manifests (written nowhere else). */
+  prices: Record<string, string>
+}
+
+/** A button's label with the route's price, as the manifests publish it (no price: the label alone). */
+export function priced(label: string, prices: PageConfig['prices'], route: string): string {
+  const usd = prices[route]
+  return usd === undefined ? label : `${label} · ${usd} USD`
 }
 
 /** The page at `/`: a form, a wallet picker, the results; styled inline, its script served by the service. */
@@ -25,7 +33,7 @@ export function renderPage(config: PageConfig): string {
       <label for="mint">Token mint address</label>
       <div class="line">
         <input id="mint" name="mint" placeholder="e.g. DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263" spellcheck="false" required />
-        <button type="submit" id="scan">Quick scan · 0.02 USD</button>
+        <button type="submit" id="scan">${priced('Quick scan', config.prices, 'POST /scan/quick')}</button>
       </div>
       <label for="wallet">Pay with</label>
       <select id="wallet"></select>

@@ -1,7 +1,8 @@
 /**
  * The x402 gate's cost. (1) 402-challenge throughput and latency of POST /scan/quick without payment,
  * for solsentry (the whole service) and for the official @x402/hono middleware serving the same offer
- * on Bun, in the same run, each in its own process. (2) What a paid call adds beyond the facilitator:
+ * with the same extensions (bazaar, payment-identifier, sign-in-with-x: bench/targets/hono-x402.ts) on
+ * Bun, in the same run, each in its own process; each challenge's size is printed. (2) What a paid call adds beyond the facilitator:
  * sequential paid quick scans (official v2 client, warm scan caches) against the facilitator's own
  * verify + settle time for equal payments.
  *
@@ -35,17 +36,22 @@ export async function run(args: string[]): Promise<void> {
     { name: '@x402/hono', script: join(import.meta.dir, 'targets/hono-x402.ts') },
   ]
   const results = new Map<string, LoadResult & { cpuUsPerRequest: number }>()
+  /** Each target's challenge extensions: the comparison is like for like only when they are the same. */
+  const offers = new Map<string, string>()
   for (const target of targets) {
     const server = await startTarget(target.script, env)
     const options = { url: `${server.url}/scan/quick`, method: 'POST' as const, body, expectStatus: 402, concurrency }
     const sample = await fetch(options.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-    const offered =
-      (
-        JSON.parse(
-          Buffer.from(sample.headers.get('payment-required') ?? '', 'base64').toString() || '{}',
-        ) as PaymentRequired
-      ).accepts ?? []
+    const header = sample.headers.get('payment-required') ?? ''
+    const json = Buffer.from(header, 'base64').toString()
+    const required = JSON.parse(json || '{}') as PaymentRequired
+    const offered = required.accepts ?? []
+    const extensions = Object.keys(required.extensions ?? {}).sort()
+    offers.set(target.name, extensions.join(', '))
     console.log(`  ${target.name} offers: ${offered.map((offer) => `${offer.network} ${offer.amount}`).join(', ')}`)
+    console.log(
+      `  ${target.name} challenge: ${Buffer.byteLength(json)} bytes of JSON (${header.length} in base64), extensions: ${extensions.join(', ') || 'none'}`,
+    )
     // wrk when installed (a load generator outside the servers' runtime), else fetch from this process.
     const measure = async (ms: number) =>
       (await wrkLoad({ ...options, durationMs: ms })) ?? load({ ...options, durationMs: ms })
@@ -55,6 +61,12 @@ export async function run(args: string[]): Promise<void> {
     results.set(target.name, { ...result, cpuUsPerRequest: cpuUs / (warmup.requests + result.requests) })
     if (result.unexpected > 0) console.log(`  warning: ${result.unexpected} answers other than 402 from ${target.name}`)
   }
+  const [ours, theirs] = [...offers.values()]
+  console.log(
+    ours === theirs
+      ? `  both offer the same extensions in their 402 (${ours})`
+      : `  warning: the targets offer different extensions (${[...offers].map(([name, keys]) => `${name}: ${keys}`).join('; ')})`,
+  )
   const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9)
   console.log('\n402 challenge            req/s    p50 ms    p99 ms  server CPU µs/req')
   for (const [name, r] of results)

@@ -28,6 +28,9 @@ export const ANSWER_RETENTION_MS = 24 * 60 * 60_000
 const WAIT_FOR_FIRST_MS = 60_000
 const WAIT_POLL_MS = 100
 
+/** What the sign-in-with-x offer asks a wallet to sign. */
+export const SIGN_IN_STATEMENT = 'Sign in to fetch again an answer this wallet paid for (no new payment)'
+
 /**
  * The extensions every challenge offers besides discovery: `payment-identifier` (optional: a payment
  * may carry an id) and `sign-in-with-x` for `resourceUrl` on the offered networks (a fresh nonce, valid
@@ -42,7 +45,7 @@ export function answerExtensions(resourceUrl: string, networks: readonly string[
       info: {
         domain: url.host,
         uri: resourceUrl,
-        statement: 'Sign in to fetch again an answer this wallet paid for (no new payment)',
+        statement: SIGN_IN_STATEMENT,
         version: '1',
         nonce: crypto
           .getRandomValues(new Uint8Array(16))

@@ -59,12 +59,11 @@ export interface RouteDiscovery {
 }
 
 /**
- * The route's discovery members: resource metadata and the `bazaar` extension. In a 402 (`full` false)
- * the output is its example only: payment clients echo a challenge's extensions back in the payment
- * header, and the response schemas (4–13 KB) would push that header past common 16 KB header limits.
- * `/.well-known/x402` and OpenAPI carry the full output schemas (`full` true).
+ * What the route declares to the official helper (`declareDiscoveryExtension`): how to call it (a JSON
+ * body: an example and its schema) and what it answers (an example, and with `full` its schema). The
+ * bench's `@x402/hono` target declares the same (bench/targets/hono-x402.ts).
  */
-export function routeDiscovery(spec: RouteSpec, full = false): RouteDiscovery {
+export function discoveryDeclaration(spec: RouteSpec, full = false) {
   const input = spec.body ? (exampleOf(spec.body) as Record<string, unknown>) : {}
   let output: { example: unknown; schema?: Record<string, unknown> } | undefined
   try {
@@ -73,17 +72,34 @@ export function routeDiscovery(spec: RouteSpec, full = false): RouteDiscovery {
   } catch {
     output = undefined
   }
-  const extension = declareDiscoveryExtension({
-    bodyType: 'json',
+  return {
+    bodyType: 'json' as const,
     input,
     ...(spec.body ? { inputSchema: plain(spec.body) } : {}),
     ...(output ? { output } : {}),
-  }) as Record<string, { info: { input: Record<string, unknown> }; schema: Record<string, unknown> }>
+  }
+}
+
+/** The route's tags as directories show them: the service's, then its own (at most 5, no repeats). */
+export function discoveryTags(spec: RouteSpec): string[] {
+  return [...BASE_TAGS, ...(spec.tags ?? [])].filter((tag, index, all) => all.indexOf(tag) === index).slice(0, 5)
+}
+
+/**
+ * The route's discovery members: resource metadata and the `bazaar` extension. In a 402 (`full` false)
+ * the output is its example only: payment clients echo a challenge's extensions back in the payment
+ * header, and the response schemas (4–13 KB) would push that header past common 16 KB header limits.
+ * `/.well-known/x402` and OpenAPI carry the full output schemas (`full` true).
+ */
+export function routeDiscovery(spec: RouteSpec, full = false): RouteDiscovery {
+  const extension = declareDiscoveryExtension(discoveryDeclaration(spec, full)) as Record<
+    string,
+    { info: { input: Record<string, unknown> }; schema: Record<string, unknown> }
+  >
   // The helper leaves the method to a resource server's enrichment (we build our own 402): set it here.
   const bazaar = extension.bazaar!
   bazaar.info.input.method = spec.method
   const inputSchema = (bazaar.schema.properties as Record<string, { properties?: Record<string, unknown> }>)?.input
   if (inputSchema?.properties) inputSchema.properties.method = { type: 'string', enum: [spec.method] }
-  const tags = [...BASE_TAGS, ...(spec.tags ?? [])].filter((tag, index, all) => all.indexOf(tag) === index).slice(0, 5)
-  return { serviceName: SERVICE_NAME, tags, extensions: extension }
+  return { serviceName: SERVICE_NAME, tags: discoveryTags(spec), extensions: extension }
 }

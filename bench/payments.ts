@@ -8,6 +8,7 @@
  *
  *   npm run bench -- payments [--duration 5] [--concurrency 32] [--paid 30]
  */
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PaymentRequired } from '@x402/core/types'
 import { demoPayer } from '../sandbox/demo-client.ts'
@@ -56,9 +57,16 @@ export async function run(args: string[]): Promise<void> {
     const measure = async (ms: number) =>
       (await wrkLoad({ ...options, durationMs: ms })) ?? load({ ...options, durationMs: ms })
     const warmup = await measure(1000)
+    const before = cpuOf(server.pid)
     const result = await measure(durationMs)
+    const after = cpuOf(server.pid)
     const cpuUs = await server.stop()
-    results.set(target.name, { ...result, cpuUsPerRequest: cpuUs / (warmup.requests + result.requests) })
+    // The measured run's CPU where /proc tells it; else the process's whole life (its start-up included).
+    const cpuUsPerRequest =
+      before !== undefined && after !== undefined
+        ? (after - before) / result.requests
+        : cpuUs / (warmup.requests + result.requests)
+    results.set(target.name, { ...result, cpuUsPerRequest })
     if (result.unexpected > 0) console.log(`  warning: ${result.unexpected} answers other than 402 from ${target.name}`)
   }
   const [ours, theirs] = [...offers.values()]
@@ -68,6 +76,8 @@ export async function run(args: string[]): Promise<void> {
       : `  warning: the targets offer different extensions (${[...offers].map(([name, keys]) => `${name}: ${keys}`).join('; ')})`,
   )
   const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9)
+  if (cpuOf(process.pid) !== undefined)
+    console.log('  server CPU: the target process’s, over the measured run only (/proc), per request')
   console.log('\n402 challenge            req/s    p50 ms    p99 ms  server CPU µs/req')
   for (const [name, r] of results)
     console.log(`${name.padEnd(18)} ${fmt(r.rps)} ${fmt(r.p50Ms, 2)} ${fmt(r.p99Ms, 2)} ${fmt(r.cpuUsPerRequest, 1)}`)
@@ -111,4 +121,19 @@ export async function run(args: string[]): Promise<void> {
     `added by solsentry (gate, ledger, the warm scan, HTTP): ${(median(paid) - median(facilitatorMs)).toFixed(1)} ms`,
   )
   await sandbox.stop()
+}
+
+/** Clock ticks per second of /proc's CPU times. */
+const CLOCK_TICKS = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim()) || 100
+
+/** A process's CPU time so far (user + system, µs) from /proc, or undefined where there is none. */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS
+  } catch {
+    return undefined
+  }
 }

@@ -31,14 +31,45 @@ const WAIT_POLL_MS = 100
 /** What the sign-in-with-x offer asks a wallet to sign. */
 export const SIGN_IN_STATEMENT = 'Sign in to fetch again an answer this wallet paid for (no new payment)'
 
+/** What a sign-in-with-x offer carries fresh in every challenge: its nonce and its times. */
+export interface SignInFreshness {
+  /** 16 random bytes, hex (32 characters). */
+  nonce: string
+  /** ISO 8601 instants (24 characters). */
+  issuedAt: string
+  expirationTime: string
+}
+
+/** A fresh nonce, issued now and valid SIWX_MAX_AGE_MS. */
+export function freshSignIn(now = Date.now()): SignInFreshness {
+  return {
+    nonce: Buffer.from(crypto.getRandomValues(new Uint8Array(16)).buffer).toString('hex'),
+    issuedAt: new Date(now).toISOString(),
+    expirationTime: new Date(now + SIWX_MAX_AGE_MS).toISOString(),
+  }
+}
+
+/**
+ * Stand-ins for the fresh members, as long as the real ones, for a challenge serialised once and filled
+ * per request (`ChallengeTemplate`, challenge.ts): each occurs nowhere else in a challenge.
+ */
+export const SIGN_IN_SLOTS: SignInFreshness = {
+  nonce: '{{sign-in-with-x nonce}}'.padEnd(32, '_'),
+  issuedAt: '{{issuedAt}}'.padEnd(24, '_'),
+  expirationTime: '{{expirationTime}}'.padEnd(24, '_'),
+}
+
 /**
  * The extensions every challenge offers besides discovery: `payment-identifier` (optional: a payment
  * may carry an id) and `sign-in-with-x` for `resourceUrl` on the offered networks (a fresh nonce, valid
- * for SIWX_MAX_AGE_MS).
+ * for SIWX_MAX_AGE_MS: `fresh`).
  */
-export function answerExtensions(resourceUrl: string, networks: readonly string[]): Record<string, unknown> {
+export function answerExtensions(
+  resourceUrl: string,
+  networks: readonly string[],
+  fresh: SignInFreshness = freshSignIn(),
+): Record<string, unknown> {
   const url = new URL(resourceUrl)
-  const issued = new Date()
   return {
     ...{ 'payment-identifier': declarePaymentIdentifierExtension(false) },
     'sign-in-with-x': {
@@ -47,11 +78,9 @@ export function answerExtensions(resourceUrl: string, networks: readonly string[
         uri: resourceUrl,
         statement: SIGN_IN_STATEMENT,
         version: '1',
-        nonce: crypto
-          .getRandomValues(new Uint8Array(16))
-          .reduce((hex, byte) => hex + byte.toString(16).padStart(2, '0'), ''),
-        issuedAt: issued.toISOString(),
-        expirationTime: new Date(issued.getTime() + SIWX_MAX_AGE_MS).toISOString(),
+        nonce: fresh.nonce,
+        issuedAt: fresh.issuedAt,
+        expirationTime: fresh.expirationTime,
         resources: [resourceUrl],
       },
       supportedChains: networks.map((network) => ({

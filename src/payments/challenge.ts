@@ -90,6 +90,12 @@ export function offersV2(input: Omit<ChallengeInput, 'resource' | 'description' 
  * names, so a rail without one (a local anvil chain) appears in the header only.
  */
 export function paymentChallenge(input: ChallengeInput) {
+  const { headerPayload, body } = challengeParts(input)
+  return { header: Buffer.from(JSON.stringify(headerPayload)).toString('base64'), headerPayload, body }
+}
+
+/** The challenge's two parts as objects: the v2 `PaymentRequired` (the header's JSON) and the v1 body. */
+function challengeParts(input: ChallengeInput) {
   const accepts = offersV2(input)
   const resource = {
     url: input.resource,
@@ -97,7 +103,7 @@ export function paymentChallenge(input: ChallengeInput) {
     mimeType: 'application/json',
     ...(input.discovery ? { serviceName: input.discovery.serviceName, tags: input.discovery.tags } : {}),
   }
-  const header = {
+  const headerPayload = {
     x402Version: 2,
     error: input.reason,
     resource,
@@ -121,9 +127,127 @@ export function paymentChallenge(input: ChallengeInput) {
       },
     ]
   })
-  return {
-    header: Buffer.from(JSON.stringify(header)).toString('base64'),
-    headerPayload: header,
-    body: { x402Version: 1, error: input.reason, accepts: v1 },
+  return { headerPayload, body: { x402Version: 1, error: input.reason, accepts: v1 } }
+}
+
+/** Stands for the reason in a template: occurs nowhere else in a challenge. */
+const REASON_SLOT = '{{x402 challenge reason}}'
+/** Printable ASCII: base64 takes it a character a byte. */
+const ASCII = /^[\x20-\x7e]*$/
+/** Text that goes into the header's JSON as it is, and into base64 a character a byte: printable ASCII but `"` and `\`. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+/** Reasons whose encoding a template keeps (the common ones: no payment, a malformed one); others are encoded whole. */
+const KEPT_REASONS = 16
+
+/** The v1 body of a 402: the offers with the resource inline. */
+export interface PaymentRequiredV1 {
+  x402Version: number
+  error: string
+  accepts: OfferV1[]
+}
+
+/** A reason's challenge in base64, but for the slots' region: see `ChallengeTemplate`. */
+interface EncodedReason {
+  /** Base64 of the bytes before the slots' region, cut where a base64 quantum starts. */
+  head: string
+  /** The 0–2 bytes between that cut and the first slot (ASCII). */
+  lead: string
+  /** The bytes after the last slot that complete the region's last quantum (ASCII). */
+  tail: string
+  /** Base64 of the bytes after those. */
+  rest: string
+}
+
+/**
+ * One route's challenge at one resource URL, serialised once and filled per request. Built by
+ * `paymentChallenge` itself (so the bytes are those it writes), from `inputOf(slots)`: the route's input
+ * with stand-ins for what changes with every request (the sign-in-with-x nonce and times), each found
+ * once in the JSON; `fill` puts in the reason and the slots' values. The header is base64: a reason's
+ * encoding is kept, and per request only the few base64 quanta the slots' values fall in are encoded
+ * (values as long as their stand-ins keep the quanta where they were), so a 5–6 KB challenge costs one
+ * short base64 and a few string joins. Anything else (a value of another length, a template the
+ * stand-ins cannot be found in) is built whole by `paymentChallenge` from `inputOf(values)`: the same
+ * bytes, the slower way.
+ */
+export class ChallengeTemplate {
+  readonly #inputOf: (values: readonly string[]) => Omit<ChallengeInput, 'reason'>
+  /** The header's JSON cut at the reason and at each slot (slots + 2 parts), or null: not cut. */
+  readonly #parts: string[] | null
+  readonly #slotLengths: number[]
+  /** The v1 offers (shared by every answer of this template: frozen). */
+  readonly #v1: OfferV1[]
+  readonly #encoded = new Map<string, EncodedReason | null>()
+
+  constructor(inputOf: (values: readonly string[]) => Omit<ChallengeInput, 'reason'>, slots: readonly string[]) {
+    this.#inputOf = inputOf
+    const { headerPayload, body } = challengeParts({ ...inputOf(slots), reason: REASON_SLOT })
+    this.#v1 = Object.freeze(
+      body.accepts.map((offer) => Object.freeze({ ...offer, extra: Object.freeze({ ...offer.extra }) })),
+    ) as OfferV1[]
+    this.#slotLengths = slots.map((slot) => slot.length)
+    const parts = cut(JSON.stringify(headerPayload), [JSON.stringify(REASON_SLOT), ...slots])
+    // The fixed text between slots is spliced into base64 as it is: printable ASCII only.
+    this.#parts = parts?.slice(2, -1).every((part) => ASCII.test(part)) ? parts : null
   }
+
+  /** The challenge for `reason`, with `values` in the slots (in the slots' order). */
+  fill(reason: string, values: readonly string[]): { header: string; body: PaymentRequiredV1 } {
+    return { header: this.#header(reason, values), body: { x402Version: 1, error: reason, accepts: this.#v1 } }
+  }
+
+  #header(reason: string, values: readonly string[]): string {
+    const parts = this.#parts
+    const encoded =
+      parts !== null &&
+      values.length === this.#slotLengths.length &&
+      values.length > 0 &&
+      values.every((value, i) => value.length === this.#slotLengths[i] && PLAIN.test(value))
+        ? this.#encodedReason(reason, parts)
+        : null
+    if (!encoded) return paymentChallenge({ ...this.#inputOf(values), reason }).header
+    let region = encoded.lead
+    for (let i = 0; i < values.length - 1; i++) region += values[i]! + parts![i + 2]!
+    region += values[values.length - 1]! + encoded.tail
+    return encoded.head + btoa(region) + encoded.rest
+  }
+
+  /** `reason`'s encoding, but for the slots' region (kept for the first KEPT_REASONS reasons). */
+  #encodedReason(reason: string, parts: string[]): EncodedReason | null {
+    const kept = this.#encoded.get(reason)
+    if (kept !== undefined) return kept
+    const before = Buffer.from(parts[0]! + JSON.stringify(reason) + parts[1]!)
+    const after = Buffer.from(parts[parts.length - 1]!)
+    const fixed = parts.slice(2, -1).reduce((length, part) => length + part.length, 0)
+    const region = this.#slotLengths.reduce((length, slot) => length + slot, fixed)
+    const cutAt = before.length - (before.length % 3)
+    const lead = before.subarray(cutAt)
+    const tailLength = Math.min(after.length, (3 - ((lead.length + region) % 3)) % 3)
+    const tail = after.subarray(0, tailLength)
+    const ascii = (bytes: Uint8Array) => bytes.every((byte) => byte < 0x80)
+    const encoded =
+      ascii(lead) && ascii(tail)
+        ? {
+            head: before.subarray(0, cutAt).toString('base64'),
+            lead: lead.toString('latin1'),
+            tail: tail.toString('latin1'),
+            rest: after.subarray(tailLength).toString('base64'),
+          }
+        : null
+    if (this.#encoded.size < KEPT_REASONS) this.#encoded.set(reason, encoded)
+    return encoded
+  }
+}
+
+/** `text` cut at each marker in turn (each found once, in this order), or null. */
+function cut(text: string, markers: readonly string[]): string[] | null {
+  const parts: string[] = []
+  let from = 0
+  for (const marker of markers) {
+    const at = text.indexOf(marker, from)
+    if (at === -1 || text.indexOf(marker, at + marker.length) !== -1) return null
+    parts.push(text.slice(from, at))
+    from = at + marker.length
+  }
+  parts.push(text.slice(from))
+  return parts
 }

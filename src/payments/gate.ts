@@ -1,10 +1,10 @@
-import { answerExtensions } from './answer-replay.ts'
+import { answerExtensions, freshSignIn, SIGN_IN_SLOTS } from './answer-replay.ts'
 import { payments, settlementDuration } from '../kernel/metrics.ts'
 import { STORE_RETRY_AFTER_S } from '../kernel/errors.ts'
 import type { Logger } from '../kernel/logger.ts'
 import type { Claim, PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
-import { offersV2, paymentChallenge, type OfferV2, type Supported } from './challenge.ts'
+import { ChallengeTemplate, offersV2, type OfferV2, type Supported } from './challenge.ts'
 import { refusedBeforeSending, type FacilitatorClient, type SettleAnswer, type VerifyAnswer } from './facilitator.ts'
 import { matchOffer } from './match.ts'
 import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
@@ -76,6 +76,11 @@ function heldBecause({ state, transaction, reason }: PaymentRecord): string {
   }
 }
 
+/** Challenge templates kept (routes × the origins they are called at): past it they are built again. */
+const MAX_TEMPLATES = 512
+/** The key of calls without discovery members (tests' calls). */
+const NO_DISCOVERY = {}
+
 /** Seconds a caller should wait before retrying when the facilitator is unreachable. */
 const FACILITATOR_RETRY_AFTER_S = 5
 /**
@@ -110,6 +115,11 @@ export class PaymentGate implements Payments {
   readonly #checker: SettlementChecker | undefined
   /** Transitions that record what already happened, kept until the ledger takes them (ledger-outbox.ts). */
   readonly #outbox: LedgerOutbox
+  /** What is built from the facilitator's /supported, kept until it changes (`FacilitatorSupport.version`). */
+  #built = { version: -1, offers: new Map<string, OfferV2[]>(), challenges: new Map<string, ChallengeTemplate>() }
+  /** A number per route's discovery members (one object per route), for the templates' keys. */
+  readonly #routeKeys = new WeakMap<object, number>()
+  #lastRouteKey = 0
 
   constructor(deps: {
     rails: Rail[]
@@ -182,27 +192,74 @@ export class PaymentGate implements Payments {
     return this.#ledger.transition(key, 'credited', 'settled', { reason })
   }
 
-  /** The offers of a call at `amount`: each rail the facilitator settles now. */
+  /** The offers of a call at `amount`: each rail the facilitator settles now (built once per amount, frozen). */
   offers(amount: string): OfferV2[] {
-    return offersV2({ rails: this.#rails, supported: this.supported, amount })
+    const built = this.#current()
+    let offers = built.offers.get(amount)
+    if (!offers) {
+      offers = Object.freeze(
+        offersV2({ rails: this.#rails, supported: this.supported, amount }).map((offer) =>
+          Object.freeze({ ...offer, extra: Object.freeze({ ...offer.extra }) }),
+        ),
+      ) as OfferV2[]
+      built.offers.set(amount, offers)
+    }
+    return offers
   }
 
-  /** The x402 challenge to pay `call`, saying why (a fresh sign-in offer each time). */
+  /**
+   * The x402 challenge to pay `call`, saying why: the route's challenge at the call's URL, built once
+   * (offers, discovery, schemas: a `ChallengeTemplate`), with a fresh sign-in-with-x nonce and times.
+   */
   challenge(call: PaidCall, reason: string): PaymentRequired {
-    const { header, body } = paymentChallenge({
-      rails: this.#rails,
-      supported: this.supported,
-      amount: call.amount,
-      resource: call.url,
-      description: call.description,
-      reason,
-      discovery: call.discovery,
-      extensions: answerExtensions(
-        call.url,
-        this.offers(call.amount).map((offer) => offer.network),
-      ),
-    })
-    return { header, body }
+    const fresh = freshSignIn()
+    return this.#template(call).fill(reason, [fresh.nonce, fresh.issuedAt, fresh.expirationTime])
+  }
+
+  /** What is built from /supported, emptied when it changes. */
+  #current() {
+    if (this.#built.version !== this.#support.version)
+      this.#built = { version: this.#support.version, offers: new Map(), challenges: new Map() }
+    return this.#built
+  }
+
+  /**
+   * The challenge template of a call's route at its URL (the route's discovery members, description and
+   * price, and the URL: PUBLIC_URL's, or the request's origin), kept for MAX_TEMPLATES of them.
+   */
+  #template(call: PaidCall): ChallengeTemplate {
+    const { challenges } = this.#current()
+    const { url, amount, description, discovery } = call
+    let routeKey = this.#routeKeys.get(discovery ?? NO_DISCOVERY)
+    if (routeKey === undefined) {
+      routeKey = ++this.#lastRouteKey
+      this.#routeKeys.set(discovery ?? NO_DISCOVERY, routeKey)
+    }
+    const key = `${routeKey}\n${amount}\n${url}\n${description}`
+    let template = challenges.get(key)
+    if (!template) {
+      const networks = this.offers(amount).map((offer) => offer.network)
+      template = new ChallengeTemplate(
+        ([nonce, issuedAt, expirationTime]) => ({
+          rails: this.#rails,
+          supported: this.supported,
+          amount,
+          resource: url,
+          description,
+          discovery,
+          extensions: answerExtensions(url, networks, {
+            nonce: nonce!,
+            issuedAt: issuedAt!,
+            expirationTime: expirationTime!,
+          }),
+        }),
+        [SIGN_IN_SLOTS.nonce, SIGN_IN_SLOTS.issuedAt, SIGN_IN_SLOTS.expirationTime],
+      )
+      // Origins come from requests when PUBLIC_URL is unset: a bound, so odd Host headers cannot grow it.
+      if (challenges.size >= MAX_TEMPLATES) challenges.clear()
+      challenges.set(key, template)
+    }
+    return template
   }
 
   /** Reads, matches, claims and verifies the call's payment; on success it is `verified` in the ledger. */

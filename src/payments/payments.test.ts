@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { loadConfig } from '../settings.ts'
-import { paymentChallenge, offersV2 } from './challenge.ts'
+import { answerExtensions, freshSignIn, SIGN_IN_SLOTS } from './answer-replay.ts'
+import { ChallengeTemplate, paymentChallenge, offersV2 } from './challenge.ts'
 import { refusedBeforeSending } from './facilitator.ts'
 import { matchOffer } from './match.ts'
 import { MAX_PAYMENT_HEADER_BYTES, readPayment, type PaymentV2 } from './payment-header.ts'
@@ -58,6 +59,99 @@ describe('rails', () => {
       asset: '',
     })
     expect(v1NetworkName('eip155:84532')).toBe('base-sepolia')
+  })
+})
+
+describe('a challenge built once and filled per request (ChallengeTemplate)', () => {
+  const slots = [SIGN_IN_SLOTS.nonce, SIGN_IN_SLOTS.issuedAt, SIGN_IN_SLOTS.expirationTime]
+  // Discovery members with text beyond ASCII before the slots (UTF-8 in base64: the cut falls in bytes).
+  const discovery = {
+    serviceName: 'solsentry',
+    tags: ['solana', 'x402'],
+    extensions: {
+      bazaar: { info: { input: { type: 'http', method: 'POST', body: { note: 'a token’s “grade” — é' } } } },
+    },
+  }
+  const templateOf = (resource: string, description: string) => {
+    const inputOf = ([nonce, issuedAt, expirationTime]: readonly string[]) => ({
+      rails,
+      supported,
+      amount: '20000',
+      resource,
+      description,
+      discovery,
+      extensions: answerExtensions(resource, [SOLANA_MAINNET], {
+        nonce: nonce!,
+        issuedAt: issuedAt!,
+        expirationTime: expirationTime!,
+      }),
+    })
+    // What the template asks of inputOf after it is built: nothing, unless it builds a challenge whole.
+    const built = { whole: 0 }
+    const template = new ChallengeTemplate((values) => {
+      built.whole++
+      return inputOf(values)
+    }, slots)
+    built.whole = 0
+    return { template, inputOf, built }
+  }
+  const reasons = [
+    'payment required: sign a payment for one of the offers and send it in X-PAYMENT',
+    '',
+    'the facilitator refused the payment: “insufficient_funds” (the payer’s balance)',
+    'quotes " and a backslash \\ and a newline \n and a tab \t',
+    ...Array.from({ length: 20 }, (_, i) => `reason ${'x'.repeat(i)}`),
+  ]
+
+  test('the same bytes as paymentChallenge, for every reason and wherever the base64 quanta fall', () => {
+    // URLs and descriptions of every length mod 3 move the slots across the base64 quanta.
+    for (const resource of [
+      'https://s.example/scan/quick',
+      'https://so.example/scan/quick',
+      'https://sol.example/scan/quick',
+    ])
+      for (const description of ['quick scan', 'quick scan!', 'quick scan!!']) {
+        const { template, inputOf, built } = templateOf(resource, description)
+        for (const reason of [...reasons, ...reasons]) {
+          const fresh = freshSignIn()
+          const values = [fresh.nonce, fresh.issuedAt, fresh.expirationTime]
+          const filled = template.fill(reason, values)
+          const reference = paymentChallenge({ ...inputOf(values), reason })
+          expect(filled.header).toBe(reference.header)
+          expect(filled.body).toEqual(reference.body)
+        }
+        expect(built.whole).toBe(0)
+      }
+  })
+
+  test('values of other lengths or needing escapes are built whole: still the same bytes', () => {
+    const { template, inputOf, built } = templateOf('https://solsentry.example/scan/quick', 'quick scan')
+    for (const values of [
+      ['short', '2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z'],
+      ['"'.repeat(32), '+020000-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z'],
+      ['é'.repeat(32), '2026-01-01T00:00:00.000Z', '2026-01-01T00:05:00.000Z'],
+    ]) {
+      const filled = template.fill('payment required', values)
+      expect(filled.header).toBe(paymentChallenge({ ...inputOf(values), reason: 'payment required' }).header)
+    }
+    expect(built.whole).toBe(3)
+  })
+
+  test('each challenge carries a fresh nonce and its times; the decoded header is the PaymentRequired', () => {
+    const { template, inputOf } = templateOf('https://solsentry.example/scan/quick', 'quick scan')
+    const decode = (header: string) => JSON.parse(Buffer.from(header, 'base64').toString())
+    const fresh = freshSignIn(Date.parse('2026-01-01T00:00:00.000Z'))
+    const values = [fresh.nonce, fresh.issuedAt, fresh.expirationTime]
+    const first = decode(template.fill('payment required', values).header)
+    expect(first).toEqual(paymentChallenge({ ...inputOf(values), reason: 'payment required' }).headerPayload)
+    expect(first.extensions['sign-in-with-x'].info).toMatchObject({
+      nonce: expect.stringMatching(/^[0-9a-f]{32}$/),
+      issuedAt: '2026-01-01T00:00:00.000Z',
+      expirationTime: '2026-01-01T00:05:00.000Z',
+    })
+    const again = freshSignIn()
+    const second = decode(template.fill('payment required', [again.nonce, again.issuedAt, again.expirationTime]).header)
+    expect(second.extensions['sign-in-with-x'].info.nonce).not.toBe(first.extensions['sign-in-with-x'].info.nonce)
   })
 })
 

@@ -11,6 +11,8 @@ import type { Rail } from './rails.ts'
 export class FacilitatorSupport {
   /** Network (CAIP-2 id or v1 name) → the `exact` kind's `extra`. */
   readonly supported: Supported = new Map()
+  /** Counts the changes to `supported`: what is built from it (offers, challenges) is kept until it changes. */
+  version = 0
   readonly #facilitator: FacilitatorClient
   readonly #rails: Rail[]
   readonly #logger: Logger
@@ -48,6 +50,7 @@ export class FacilitatorSupport {
           .sort((a, b) => b.x402Version - a.x402Version)
         for (const kind of kinds)
           if (!this.supported.has(kind.network)) this.supported.set(kind.network, kind.extra ?? {})
+        this.version++
         this.#logger.info(
           { networks: offerableRails(this.#rails, this.supported).map((rail) => rail.network) },
           'payment facilitator ready',

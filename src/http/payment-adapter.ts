@@ -223,17 +223,24 @@ function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
   const amount = usdToAtomicUsdc(spec.price.usd)
   const resource = `${spec.method} ${spec.path}`
   const discovery = routeDiscovery(spec)
-  return (context: HandlerContext): PaidCall => ({
-    discovery,
-    headers: context.request.headers,
-    url: `${publicOrigin(ctx, context.request)}${spec.path}`,
-    resource,
-    requestHash: requestHash(resource, context.body),
-    description: spec.summary,
-    amount,
-    requestId: requestIdOf(context.request),
-    escrow: escrowOf(context.request),
-  })
+  return (context: HandlerContext): PaidCall => {
+    let hash: string | undefined
+    return {
+      discovery,
+      headers: context.request.headers,
+      url: `${publicOrigin(ctx, context.request)}${spec.path}`,
+      resource,
+      // Read once a payment is presented (the ledger records it): a call answered 402 never hashes its body.
+      get requestHash() {
+        hash ??= requestHash(resource, context.body)
+        return hash
+      },
+      description: spec.summary,
+      amount,
+      requestId: requestIdOf(context.request),
+      escrow: escrowOf(context.request),
+    }
+  }
 }
 
 /**
@@ -330,7 +337,10 @@ export function paidRequests(ctx: ServiceContext): PaidRequests {
         headers: request.headers,
         route: `${route.method} ${route.path}`,
         requestSha256: meta.bodySha256 ?? sha256Hex(''),
-        resourceUrl: `${publicOrigin(ctx, request)}${route.path}`,
+        // Read only for a sign-in (most paid calls carry none).
+        get resourceUrl() {
+          return `${publicOrigin(ctx, request)}${route.path}`
+        },
       }
       const before = await answers.before(call)
       if (before.kind === 'refusal') throw refusalError(before)

@@ -1,6 +1,7 @@
 /** `npm run bench -- <name> [options]`: runs one bench from bench/ and prints its figures. */
 import * as catalogue from './catalogue.ts'
 import * as chaos from './chaos.ts'
+import * as cluster from './cluster.ts'
 import * as cost from './cost.ts'
 import * as fuzz from './fuzz.ts'
 import * as launchpad from './launchpad.ts'
@@ -25,6 +26,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
   fuzz,
   load,
   chaos,
+  cluster,
   launchpad,
   cost,
 }

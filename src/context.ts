@@ -16,6 +16,7 @@ import { FacilitatorClient } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
 import { UNCONFIGURED_PAYMENTS, type Payments } from './payments/payments.ts'
 import { paymentRails } from './payments/rails.ts'
+import { SETTLING_SLACK_MS } from './payments/recovery.ts'
 import { SettlementChecker } from './payments/settlement-check.ts'
 import { cdpAuthorizer } from './payments/cdp-auth.ts'
 import { HttpJsonSource } from './sources/http-json.ts'
@@ -124,6 +125,8 @@ function createPaymentGate(
     logger,
     sharedLedger: config.REDIS_URL !== undefined,
     checker,
+    // A call holds a payment `settling` no longer than the facilitator's settle timeout.
+    settlingBoundMs: config.FACILITATOR_SETTLE_TIMEOUT_MS + SETTLING_SLACK_MS,
   })
 }
 

@@ -64,6 +64,13 @@ export const ConfigSchema = Type.Object({
     'Follow the pump.fun launchpad live (logsSubscribe) into the index the launch and graduation radars read (docs/catalogue.md); false leaves the radars answering from what the index holds',
     true,
   ),
+  LAUNCHPAD_LEASE_MS: Type.Integer({
+    minimum: 1_000,
+    default: 15_000,
+    description:
+      "With REDIS_URL, how long the ingesting instance's lease lasts without renewal (renewed every third of it): another instance takes the ingestion over within this of the holder's death (docs/operations.md)",
+    hint: 'milliseconds, an integer ≥ 1000',
+  }),
   SOLANA_RPC_PROVIDER: Type.Optional(
     Type.Union([Type.Literal('public'), Type.Literal('keyed'), Type.Literal('unlimited')], {
       description:

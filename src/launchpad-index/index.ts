@@ -20,7 +20,7 @@ export function webSocketOf(rpcUrl: string, configured?: string): string {
   return url.toString()
 }
 
-/** How long the ingesting instance's lease lasts without renewal (Redis): another takes over after it. */
+/** How long the ingesting instance's lease lasts without renewal (Redis) by default: LAUNCHPAD_LEASE_MS. */
 export const LEASE_MS = 15_000
 
 /**
@@ -49,7 +49,7 @@ export function startLaunchIngester(
         instanceId: ctx.instanceId,
         index: ctx.store.launches,
         logger: ctx.logger,
-        leaseMs: options.leaseMs ?? LEASE_MS,
+        leaseMs: options.leaseMs ?? ctx.config.LAUNCHPAD_LEASE_MS ?? LEASE_MS,
         ingester,
       }).start()
     : ingester()

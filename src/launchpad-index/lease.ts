@@ -31,6 +31,8 @@ export class LeasedIngester implements LaunchFollower {
   readonly #options: LeaseOptions
   #ingester: LaunchIngester | undefined
   #timer: ReturnType<typeof setInterval> | undefined
+  /** A standby's try at the moment the holder's lease runs out. */
+  #atExpiry: ReturnType<typeof setTimeout> | undefined
   #standby: IngesterStatus = { state: 'starting', events: 0, lastEventAt: null, reconnects: 0 }
   #settled: (() => void) | undefined
   readonly ready: Promise<void>
@@ -73,6 +75,7 @@ export class LeasedIngester implements LaunchFollower {
   async #halt(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer)
     this.#timer = undefined
+    clearTimeout(this.#atExpiry)
     const ingester = this.#ingester
     this.#ingester = undefined
     await ingester?.stop()
@@ -101,6 +104,13 @@ export class LeasedIngester implements LaunchFollower {
         this.#ingester = this.#options.ingester()
         void this.#ingester.ready.then(() => this.#settled?.())
         return
+      }
+      // The holder may die without giving the lease up: try again the moment its lease runs out, so a
+      // new instance ingests within the lease of the last renewal, not a renewal period later.
+      const left = Number(await client.send('PTTL', [LEASE_KEY]))
+      if (this.#timer && left < Math.floor(leaseMs / 3)) {
+        clearTimeout(this.#atExpiry)
+        this.#atExpiry = setTimeout(() => void this.#tick(), Math.max(0, left) + 5)
       }
       // Standing by: the leader's published state, while it is fresh.
       const shared = await index.sharedStatus()

@@ -20,10 +20,17 @@ import type { Logger } from '../kernel/logger.ts'
 import type { AnswerStore, StoredAnswer } from '../store/answers.ts'
 import { readPayment } from './payment-header.ts'
 import type { Refusal, Replay } from './payments.ts'
+import { STALE_OPEN_MS } from './recovery.ts'
 import { SIWX_MAX_AGE_MS, verifySignIn } from './sign-in.ts'
 
 /** How long a paid answer is kept for retries and re-fetching. */
 export const ANSWER_RETENTION_MS = 24 * 60 * 60_000
+/**
+ * How long a payment id is held by a run that has not answered yet: longer than any paid call runs
+ * (STALE_OPEN_MS), so a run whose instance died (its claim left without an answer) frees the id then,
+ * rather than blocking it for ANSWER_RETENTION_MS; a finished answer is kept ANSWER_RETENTION_MS.
+ */
+export const RUNNING_CLAIM_MS = STALE_OPEN_MS
 /** A retry waits at most this long for the first run of its payment id to answer. */
 const WAIT_FOR_FIRST_MS = 60_000
 const WAIT_POLL_MS = 100
@@ -198,7 +205,7 @@ export class AnswerKeeper {
     for (;;) {
       let claim: Awaited<ReturnType<AnswerStore['claim']>>
       try {
-        claim = await this.store.claim(key, fingerprint, ANSWER_RETENTION_MS)
+        claim = await this.store.claim(key, fingerprint, RUNNING_CLAIM_MS)
       } catch (error) {
         return storeDown('hold your payment identifier', error)
       }

@@ -71,6 +71,9 @@ function heldBecause({ state, transaction, reason }: PaymentRecord): string {
       return `this payment did not settle and never can (${reason ?? 'failed'}): nothing was charged; sign a new one`
     case 'pending':
       return `this payment's settlement was sent${named} and its outcome is being read from the chain: ${PRESENT_AGAIN}`
+    case 'settling':
+      // Its call may be gone (an instance that died mid-settlement): never "sign a new one" for money that may have moved.
+      return `this payment is being settled by another request: ${PRESENT_AGAIN}`
     default:
       return `this payment is being used by another request (${state}): sign a new one`
   }
@@ -130,6 +133,8 @@ export class PaymentGate implements Payments {
     sharedLedger?: boolean
     /** Reads the chains to resolve payments whose settlement went unanswered; without it they stay pending. */
     checker?: SettlementChecker
+    /** How long a call can hold a payment `settling` (PaymentRecovery); past it the call is taken for gone. */
+    settlingBoundMs?: number
   }) {
     this.#rails = deps.rails
     this.#ledger = deps.ledger
@@ -143,6 +148,7 @@ export class PaymentGate implements Payments {
       logger: deps.logger,
       sharedLedger: deps.sharedLedger ?? false,
       checker: deps.checker,
+      ...(deps.settlingBoundMs !== undefined ? { settlingBoundMs: deps.settlingBoundMs } : {}),
     })
   }
 
@@ -292,9 +298,16 @@ export class PaymentGate implements Payments {
         requestId: call.requestId,
         evidence: evidence ? JSON.stringify(evidence) : null,
       })
+      // Left settling by a call that is gone (its instance died mid-settlement): pending, and read from
+      // the chain now, so the payer presenting it again collects the call it paid for.
+      if (!claim.ok && (await this.#recovery.adoptOrphan(claim.existing))) {
+        const adopted = (await this.#ledger.get(key)) ?? claim.existing
+        await this.#recovery.resolve(adopted)
+        claim = { ok: false, existing: (await this.#ledger.get(key)) ?? adopted }
+      }
       // A settlement sent and named but not confirmed: the chain may say by now that it landed, so the
       // payer collects the call it paid for at once rather than after the next resolver pass.
-      if (!claim.ok && claim.existing.state === 'pending' && claim.existing.transaction) {
+      else if (!claim.ok && claim.existing.state === 'pending' && claim.existing.transaction) {
         if ((await this.#recovery.resolve(claim.existing)) === 'credited')
           claim = { ok: false, existing: (await this.#ledger.get(key)) ?? claim.existing }
       }
@@ -328,7 +341,9 @@ export class PaymentGate implements Payments {
     if (!claim.ok) {
       const { state, transaction } = claim.existing
       const reason = heldBecause(claim.existing)
-      return state === 'pending' ? this.#challenged(call, reason, { transaction }) : required(reason)
+      return state === 'pending' || state === 'settling'
+        ? this.#challenged(call, reason, { transaction })
+        : required(reason)
     }
 
     const requirements = this.#requirements(read.payment, offer, call)

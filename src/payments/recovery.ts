@@ -25,12 +25,18 @@ const RELEASED_TO = { verifying: 'rejected', verified: 'cancelled', redeeming: '
 const releasable = (state: string): state is keyof typeof RELEASED_TO => state in RELEASED_TO
 const SETTLING_ORPHANED =
   'left settling longer than any settlement takes (the call that sent it is gone): its outcome is read from the chain'
+/**
+ * Past the facilitator's settle timeout, how long before a payment still `settling` is taken for
+ * orphaned: a live call records the outcome as soon as the facilitator answers or its wait runs out.
+ */
+export const SETTLING_SLACK_MS = 10_000
 
 export class PaymentRecovery {
   readonly #ledger: PaymentLedger
   readonly #logger: Logger
   readonly #shared: boolean
   readonly #checker: SettlementChecker | undefined
+  readonly #settlingBoundMs: number
   #loop: ReturnType<typeof setInterval> | undefined
 
   constructor(deps: {
@@ -38,11 +44,26 @@ export class PaymentRecovery {
     logger: Logger
     sharedLedger: boolean
     checker: SettlementChecker | undefined
+    /**
+     * How long a call can hold a payment `settling`: the facilitator's settle timeout plus
+     * SETTLING_SLACK_MS. Past it the call is gone (its instance died). Default STALE_OPEN_MS.
+     */
+    settlingBoundMs?: number
   }) {
     this.#ledger = deps.ledger
     this.#logger = deps.logger
     this.#shared = deps.sharedLedger
     this.#checker = deps.checker
+    this.#settlingBoundMs = deps.settlingBoundMs ?? STALE_OPEN_MS
+  }
+
+  /**
+   * A payment left `settling` by a call that is gone (older than any settlement takes) goes `pending`:
+   * it may have settled, so it is never sent again and the chain decides. True when this moved it.
+   */
+  async adoptOrphan(record: PaymentRecord, nowMs = Date.now()): Promise<boolean> {
+    if (record.state !== 'settling' || nowMs - record.updatedAt < this.#settlingBoundMs) return false
+    return this.#ledger.transition(record.key, 'settling', 'pending', { reason: SETTLING_ORPHANED }, nowMs)
   }
 
   /**
@@ -70,24 +91,23 @@ export class PaymentRecovery {
    * present them again. Nothing was sent for settlement, so nothing was charged. Such a record belongs
    * to a call whose instance died while other instances share the ledger (a restart releases only its
    * own ledger's: `reconcile`), or to a claim whose answer Redis lost mid-outage. One left `settling`
-   * as long may have settled: it goes `pending` (never released, never sent again) and the chain
-   * decides, as after a restart. Answers how many were released.
+   * longer than any settlement takes (the settle timeout and SETTLING_SLACK_MS) may have settled: it
+   * goes `pending` (never released, never sent again) and the chain decides, as after a restart
+   * (`adoptOrphan`). Answers how many were released.
    */
   async releaseStale(nowMs = Date.now()): Promise<number> {
     const reason = 'left open longer than any call holds a payment: released unsettled'
     let released = 0
     let orphaned = 0
-    for (const { key, state, updatedAt } of await this.#ledger.unresolved()) {
-      if (nowMs - updatedAt < STALE_OPEN_MS) continue
+    for (const record of await this.#ledger.unresolved()) {
+      const { key, state, updatedAt } = record
       if (releasable(state)) {
+        if (nowMs - updatedAt < STALE_OPEN_MS) continue
         if (await this.#ledger.transition(key, state, RELEASED_TO[state], { reason }, nowMs)) released++
-      } else if (
-        state === 'settling' &&
-        // Sent for settlement by a call that is gone (its instance died, or its outcome's write was
-        // lost): it may have settled, so it is never released — the chain says what became of it.
-        (await this.#ledger.transition(key, 'settling', 'pending', { reason: SETTLING_ORPHANED }, nowMs))
-      )
-        orphaned++
+      }
+      // Sent for settlement by a call that is gone (its instance died, or its outcome's write was
+      // lost): it may have settled, so it is never released — the chain says what became of it.
+      else if (await this.adoptOrphan(record, nowMs)) orphaned++
     }
     if (orphaned > 0) {
       reconciliations.inc({ outcome: 'pending' }, orphaned)

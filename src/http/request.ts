@@ -1,6 +1,7 @@
 import type { Span } from '@opentelemetry/api'
 import type { ServiceContext } from '../context.ts'
 import type { RegisteredRoute } from '../kernel/manifest.ts'
+import { sha256Hex } from '../attest/attestation.ts'
 
 /** The origin callers reach the service at: PUBLIC_URL when set (required on mainnet), else the request's. */
 export function publicOrigin(ctx: ServiceContext, request: Request): string {
@@ -33,6 +34,34 @@ export interface RequestMeta {
   bodySha256?: string
   /** The request's server span, when tracing is on (src/kernel/tracing.ts). */
   span?: Span
+}
+
+/**
+ * A request's meta as the front door records it on arrival. A paid route's body bytes are kept and
+ * hashed when the hash is first read (its attestation, after the route answered 2xx): a refused request
+ * never pays for it.
+ */
+export class Arrival implements RequestMeta {
+  ip?: string = undefined
+  // Declared, not defined: the core's parser tells a body the front door read by its presence.
+  declare body?: unknown
+  span?: Span = undefined
+  /** A paid route's request body, as read. */
+  bodyBytes?: Uint8Array = undefined
+  #bodySha256?: string
+
+  constructor(
+    readonly id: string,
+    readonly startedAt: number,
+    readonly path: string,
+    readonly route: RegisteredRoute | undefined,
+    readonly server: SocketServer,
+  ) {}
+
+  get bodySha256(): string | undefined {
+    if (this.#bodySha256 === undefined && this.bodyBytes !== undefined) this.#bodySha256 = sha256Hex(this.bodyBytes)
+    return this.#bodySha256
+  }
 }
 
 const requests = new WeakMap<Request, RequestMeta>()

@@ -64,17 +64,23 @@ export class Arrival implements RequestMeta {
   }
 }
 
-const requests = new WeakMap<Request, RequestMeta>()
+/**
+ * Where a request's meta is kept: a property of the request object under a symbol of this module (a
+ * WeakMap entry per request cost about 0.1 µs more, its collection included).
+ */
+const META = Symbol('solsentry.request-meta')
+
+type WithMeta = Request & { [META]?: RequestMeta }
 
 /** Records a request's meta (the core does, first thing). */
 export function recordRequest(request: Request, meta: RequestMeta): void {
-  requests.set(request, meta)
+  ;(request as WithMeta)[META] = meta
 }
 
 /** A request's meta; for a request the core did not see, an unknown one starting now. */
 export function metaOf(request: Request): RequestMeta {
   return (
-    requests.get(request) ?? {
+    (request as WithMeta)[META] ?? {
       id: 'unknown',
       startedAt: performance.now(),
       path: new URL(request.url).pathname,
@@ -90,6 +96,6 @@ export function metaOf(request: Request): RequestMeta {
  * handler (verifying the payment) is the route's too. Now, for a request the core did not see.
  */
 export function arrivalOf(request: Request): number {
-  const meta = requests.get(request)
+  const meta = (request as WithMeta)[META]
   return meta ? Date.now() - (performance.now() - meta.startedAt) : Date.now()
 }

@@ -80,6 +80,24 @@ export async function startTarget(script: string, env: Record<string, string> = 
   }
 }
 
+/**
+ * The CPU time (user + system, µs) process `pid` has used so far, from Linux's /proc (clock ticks, so
+ * 10 ms steps: read it around seconds of load); undefined where /proc is not there.
+ */
+export async function processCpuUs(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await Bun.file(`/proc/${pid}/stat`).text()
+    // The fields after the command name (which is in parentheses and may hold spaces): utime and stime are 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_S
+  } catch {
+    return undefined
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times (100 on every common build). */
+const CLOCK_TICKS_PER_S = 100
+
 /** A numeric `--name value` option of a bench's arguments, or the fallback. */
 export function numberOption(args: string[], name: string, fallback: number): number {
   const index = args.indexOf(`--${name}`)

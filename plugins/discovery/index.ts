@@ -8,7 +8,8 @@ import type { ServiceContext } from '../../src/context.ts'
 import { htmlHeaders } from '../../src/http/html.ts'
 import { publicOrigin } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
-import { SERVICE_VERSION } from '../../src/kernel/version.ts'
+import { SCHEMA_VERSION, SERVICE_VERSION } from '../../src/kernel/version.ts'
+import type { HealthReading } from '../../src/kernel/health.ts'
 import { a2aCard, SERVICE_DESCRIPTION } from './agent-card.ts'
 import { renderLlmTxt } from './llm-txt.ts'
 import { renderLlmsTxt } from './llms-txt.ts'
@@ -27,31 +28,71 @@ export function discoveryPlugin(ctx: ServiceContext) {
   const { routes } = manifest
   let openapiCache: { routeCount: number; body: string } | undefined
 
+  let healthCache:
+    | {
+        reading: HealthReading
+        refused: string
+        offCount: number
+        head: string
+        tail: string
+        uptime?: number
+        bytes?: Uint8Array
+      }
+    | undefined
+
+  /**
+   * /health's JSON as UTF-8, in the order of the route's schema (schema_version first, as the core stamps
+   * it). All but `uptime_s` changes only with the health board's reading (at most a second old), the RPC's
+   * refused methods and the routes switched off, so that text is kept, and rebuilt when one of them
+   * changes; the bytes are kept for as long as `uptime_s` (whole seconds, computed on every answer) stays
+   * the same. Answered as a Response: no copy, response check and JSON encoding of the object per request.
+   */
+  function healthBody(reading: HealthReading): Uint8Array {
+    const solana = ctx.sources.solana
+    const refused = solana ? solana.refused : []
+    const off = ctx.registry.off()
+    const key = refused.join(',')
+    let cache = healthCache
+    if (cache?.reading !== reading || cache.refused !== key || cache.offCount !== off.length) {
+      const { status, components } = reading
+      const head = JSON.stringify({ schema_version: SCHEMA_VERSION, status, version: SERVICE_VERSION })
+      const tail = JSON.stringify({
+        sources: components,
+        ...(solana
+          ? {
+              rpc: {
+                provider: solana.provider.name,
+                refused,
+                holders_source: solana.refuses('getTokenLargestAccounts') ? 'token_list' : 'rpc',
+              },
+            }
+          : {}),
+        routes_off: off.map(({ routes, why }) => ({ routes, why })),
+      })
+      cache = {
+        reading,
+        refused: key,
+        offCount: off.length,
+        head: `${head.slice(0, -1)},"uptime_s":`,
+        tail: `,${tail.slice(1)}`,
+      }
+      healthCache = cache
+    }
+    const uptime = Math.round((Date.now() - ctx.startedAt) / 1000)
+    if (cache.uptime !== uptime || cache.bytes === undefined) {
+      cache.uptime = uptime
+      cache.bytes = UTF8.encode(`${cache.head}${uptime}${cache.tail}`)
+    }
+    return cache.bytes
+  }
+
   const plugin = new Elysia({ name: 'plugin:discovery' })
   return plugin
     .get(
       routes.health.path,
       async function health() {
-        const { status, components } = await ctx.health.read()
-        const solana = ctx.sources.solana
-        return {
-          status,
-          version: SERVICE_VERSION,
-          uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
-          sources: components,
-          ...(solana
-            ? {
-                rpc: {
-                  provider: solana.provider.name,
-                  refused: solana.refused,
-                  holders_source: solana.refuses('getTokenLargestAccounts')
-                    ? ('token_list' as const)
-                    : ('rpc' as const),
-                },
-              }
-            : {}),
-          routes_off: ctx.registry.off().map(({ routes, why }) => ({ routes, why })),
-        }
+        const reading = await ctx.health.read()
+        return new Response(healthBody(reading), { headers: { 'content-type': 'application/json;charset=utf-8' } })
       },
       routeOptions(ctx, routes.health),
     )
@@ -158,6 +199,8 @@ export function discoveryPlugin(ctx: ServiceContext) {
 }
 
 discoveryPlugin.manifest = manifest
+
+const UTF8 = new TextEncoder()
 
 function markdown(text: string): Response {
   return new Response(text, { headers: { 'content-type': 'text/markdown; charset=utf-8' } })

@@ -8,10 +8,9 @@ import type { RegisteredRoute, Registry } from '../kernel/manifest.ts'
 import { addressProblem } from '../onchain/address.ts'
 import { rateLimitShapes } from './rate-limit.ts'
 import type { TakeResult } from '../store/token-buckets.ts'
-import { type RequestMeta, recordRequest, type SocketServer } from './request.ts'
-import { sha256Hex } from '../attest/attestation.ts'
+import { Arrival, type RequestMeta, recordRequest, type SocketServer } from './request.ts'
 import { paidRequests } from './payment-adapter.ts'
-import { httpDuration, httpRequests, rateLimited } from '../kernel/metrics.ts'
+import { httpMeter, rateLimited } from '../kernel/metrics.ts'
 import { withinRequest } from '../kernel/request-scope.ts'
 import { endRequestSpan, startRequestSpan } from '../kernel/tracing.ts'
 
@@ -52,6 +51,26 @@ const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff' }
 /** On a paid route's every answer (402 challenges, paid results): never stored by a cache on the way. */
 const PAID_HEADERS = { 'cache-control': 'no-store' }
 
+/** The headers an answer carries after its request id, for one case (a paid route or not, a CORS request or not). */
+interface CommonHeaders {
+  /** As name–value pairs, set on an answer from the framework. */
+  pairs: readonly (readonly [string, string])[]
+  object: Readonly<Record<string, string>>
+  /** With the JSON content type: a refusal's every header but its request id. */
+  refusal: Readonly<Record<string, string>>
+}
+
+function commonHeaderSet(paid: boolean, cors: boolean): CommonHeaders {
+  const object = { ...SECURITY_HEADERS, ...(paid ? PAID_HEADERS : {}), ...(cors ? CORS_HEADERS : {}) }
+  return { pairs: Object.entries(object), object, refusal: { ...object, 'content-type': 'application/json' } }
+}
+
+/** The four cases, built once: [free, paid] × [no Origin, Origin]. */
+const COMMON_HEADERS = [
+  [commonHeaderSet(false, false), commonHeaderSet(false, true)],
+  [commonHeaderSet(true, false), commonHeaderSet(true, true)],
+] as const
+
 /**
  * The front door: what every request goes through before the framework sees it — a request id, the
  * client's rate limit, the body's size, media type, JSON and address members, the common headers and
@@ -69,17 +88,11 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
   const takeTokenSync = store.takeTokenSync?.bind(store)
   const paidCalls = paidRequests(ctx)
 
-  function identify(request: Request, server: SocketServer): RequestMeta {
+  function identify(request: Request, server: SocketServer): Arrival {
     const incoming = request.headers.get('x-request-id')
     const id = incoming !== null && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
     const path = pathOf(request.url)
-    const meta: RequestMeta = {
-      id,
-      startedAt: performance.now(),
-      path,
-      route: registry.route(request.method, path),
-      server,
-    }
+    const meta = new Arrival(id, performance.now(), path, registry.route(request.method, path), server)
     recordRequest(request, meta)
     return meta
   }
@@ -106,33 +119,25 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
   /** The common headers on an answer from the framework, and the request's log line. */
   function finish(request: Request, meta: RequestMeta, response: Response): Response {
     let answered = response
-    const headers = commonHeaders(request, meta)
+    const { pairs } = commonHeaders(request, meta)
     try {
-      for (const name in headers) answered.headers.set(name, headers[name]!)
+      setCommonHeaders(answered.headers, meta.id, pairs)
     } catch {
       // An answer with immutable headers (a fetched one): a copy takes them.
       answered = new Response(response.body, response)
-      for (const name in headers) answered.headers.set(name, headers[name]!)
+      setCommonHeaders(answered.headers, meta.id, pairs)
     }
     return logged(request, meta, answered)
   }
 
+  /** The request's metrics, span end and log line: its answer is final. */
   function logged(request: Request, meta: RequestMeta, response: Response): Response {
     const elapsed = performance.now() - meta.startedAt
-    const duration_ms = Math.round(elapsed * 100) / 100
-    const route = meta.route?.key ?? 'unmatched'
-    httpRequests.inc({ route, status: response.status })
-    if (meta.span) endRequestSpan(meta.span, response.status)
-    httpDuration.observe({ route }, elapsed / 1000)
-    lines({
-      req_id: meta.id,
-      method: request.method,
-      route: meta.route?.path ?? null,
-      path: meta.path,
-      status: response.status,
-      duration_ms,
-      ip: meta.ip,
-    })
+    const { route } = meta
+    const status = response.status
+    httpMeter.count(route?.key ?? 'unmatched', status, elapsed / 1000)
+    if (meta.span) endRequestSpan(meta.span, status)
+    lines(meta.id, request.method, route?.path ?? null, meta.path, status, Math.round(elapsed * 100) / 100, meta.ip)
     return response
   }
 
@@ -141,7 +146,10 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
     const { apiError, internal } = toApiError('UNKNOWN', error, request.method, meta.path)
     if (internal) logger.error({ req_id: meta.id, err: error }, 'unhandled error')
     // Every header in the constructor: setting them on a built answer costs as much again.
-    const headers = { ...commonHeaders(request, meta), ...apiError.headers, 'content-type': 'application/json' }
+    const common = commonHeaders(request, meta)
+    const headers = isEmpty(apiError.headers)
+      ? { 'x-request-id': meta.id, ...common.refusal }
+      : { 'x-request-id': meta.id, ...common.object, ...apiError.headers, 'content-type': 'application/json' }
     const response = new Response(JSON.stringify(errorBody(apiError, meta.id)), { status: apiError.status, headers })
     return logged(request, meta, response)
   }
@@ -154,10 +162,15 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
     return withinRequest(meta.id, () => serve(request, meta), meta.span)
   }
 
-  async function serve(request: Request, meta: RequestMeta): Promise<Response> {
+  async function serve(request: Request, meta: Arrival): Promise<Response> {
     try {
       if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
-        const headers = { ...commonHeaders(request, meta), ...CORS_HEADERS, ...PREFLIGHT_HEADERS }
+        const headers = {
+          'x-request-id': meta.id,
+          ...commonHeaders(request, meta).object,
+          ...CORS_HEADERS,
+          ...PREFLIGHT_HEADERS,
+        }
         return logged(request, meta, new Response(null, { status: 204, headers }))
       }
       if (lifecycle.draining)
@@ -171,12 +184,16 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
         const body = await readJsonBody(
           request,
           request.headers.get('content-type') ?? '',
-          paid ? (bytes) => (meta.bodySha256 = sha256Hex(bytes)) : undefined,
+          // Kept for the attestation of a paid answer, hashed only then (src/http/request.ts).
+          paid ? (bytes) => (meta.bodyBytes = bytes) : undefined,
         )
-        checkAddresses(route, body)
+        // The common refusal is answered here without being thrown (a throw costs as much as its answer).
+        const invalid = invalidAddress(route, body)
+        if (invalid) return refuse(request, meta, invalid)
         meta.body = body
       }
-      if (!paid) return finish(request, meta, await app.handle(request))
+      // The framework's `fetch`, not `handle` (an async wrapper of it): what it throws is caught below.
+      if (!paid) return finish(request, meta, await app.fetch(request))
       // A paid call is the payment adapter's: a kept answer replayed, else run, attested and kept.
       return finish(request, meta, await paidCalls.serve(request, meta, () => app.handle(request)))
     } catch (error) {
@@ -191,17 +208,27 @@ export function frontDoor(ctx: ServiceContext, app: AnyElysia): Service {
  * The address members a route declares, checked before schema validation: the common bad request gets
  * its actionable INVALID_ADDRESS message without paying for the framework's generic validation report.
  */
-function checkAddresses(route: RegisteredRoute, body: unknown): void {
+function invalidAddress(route: RegisteredRoute, body: unknown): ApiError | undefined {
   const problem = addressProblem(route, body)
-  if (problem) throw new ApiError('INVALID_ADDRESS', { message: problem.message, details: { field: problem.field } })
+  return problem
+    ? new ApiError('INVALID_ADDRESS', { message: problem.message, details: { field: problem.field } })
+    : undefined
 }
 
-/** The headers every answer carries: its request id, the security header, and the paid and CORS ones where they apply. */
-function commonHeaders(request: Request, meta: RequestMeta): Record<string, string> {
-  const headers: Record<string, string> = { 'x-request-id': meta.id, ...SECURITY_HEADERS }
-  if (meta.route !== undefined && meta.route.price !== 'free') Object.assign(headers, PAID_HEADERS)
-  if (request.headers.has('origin')) Object.assign(headers, CORS_HEADERS)
-  return headers
+/** The headers every answer carries after its request id: the security header, and the paid and CORS ones where they apply. */
+function commonHeaders(request: Request, meta: RequestMeta): CommonHeaders {
+  const paid = meta.route !== undefined && meta.route.price !== 'free'
+  return COMMON_HEADERS[paid ? 1 : 0][request.headers.has('origin') ? 1 : 0]
+}
+
+function setCommonHeaders(headers: Headers, id: string, pairs: CommonHeaders['pairs']): void {
+  headers.set('x-request-id', id)
+  for (const [name, value] of pairs) headers.set(name, value)
+}
+
+function isEmpty(record: Record<string, string>): boolean {
+  for (const _ in record) return false
+  return true
 }
 
 function enforce(taken: TakeResult, ip: string, limitClass: string): void {
@@ -232,7 +259,7 @@ function clientIp(request: Request, server: SocketServer, trustProxy: boolean): 
   if (trustProxy) {
     // The right-most entry is the one our own proxy appended; entries to its left are client-supplied.
     const forwarded = request.headers.get('x-forwarded-for')
-    const last = forwarded?.split(',').at(-1)?.trim()
+    const last = forwarded?.slice(forwarded.lastIndexOf(',') + 1).trim()
     if (last) return last
   }
   return server?.requestIP(request)?.address ?? 'unknown'

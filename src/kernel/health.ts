@@ -1,6 +1,12 @@
 /** What a dependency reports about itself. */
 export type ComponentState = 'ok' | 'degraded' | 'down'
 
+/** One reading of the board: every component's state and what they make together. */
+export interface HealthReading {
+  status: ComponentState
+  components: Record<string, ComponentState>
+}
+
 export type HealthProbe = () => ComponentState | Promise<ComponentState>
 
 /**
@@ -11,9 +17,7 @@ export type HealthProbe = () => ComponentState | Promise<ComponentState>
 export class HealthBoard {
   readonly #probes = new Map<string, HealthProbe>()
   readonly #maxAgeMs: number
-  #last:
-    | { at: number; value: Promise<{ status: ComponentState; components: Record<string, ComponentState> }> }
-    | undefined
+  #last: { at: number; value: Promise<HealthReading> } | undefined
 
   /** `maxAgeMs`: how long a reading is answered again (a busy /health asks the store once per second, not per request). */
   constructor(maxAgeMs = 1_000) {
@@ -25,14 +29,14 @@ export class HealthBoard {
     this.#probes.set(name, probe)
   }
 
-  read(nowMs = Date.now()): Promise<{ status: ComponentState; components: Record<string, ComponentState> }> {
+  read(nowMs = Date.now()): Promise<HealthReading> {
     if (this.#last && nowMs - this.#last.at < this.#maxAgeMs) return this.#last.value
     const value = this.#probe()
     this.#last = { at: nowMs, value }
     return value
   }
 
-  async #probe(): Promise<{ status: ComponentState; components: Record<string, ComponentState> }> {
+  async #probe(): Promise<HealthReading> {
     const entries = await Promise.all(
       [...this.#probes].map(async ([name, probe]): Promise<[string, ComponentState]> => {
         try {

@@ -1,14 +1,12 @@
 import type { Address } from '@solana/kit'
-import { encodeBase58 } from '../onchain/base58.ts'
 import { BURN_ADDRESSES } from '../onchain/programs.ts'
 import { need, type TokenContext } from './token-context.ts'
 import { lockOf } from '../onchain/locks.ts'
-import { readAccounts } from './onchain-accounts.ts'
+import { readAccounts, tokenAccountOwner } from './onchain-accounts.ts'
 import { decodedPools } from './pools.ts'
 import type { LpLocksFact } from './types.ts'
 
 const BURNS: ReadonlySet<string> = new Set(BURN_ADDRESSES)
-const OWNER_OFFSET = 32
 const DAY_S = 24 * 60 * 60
 const round2 = (value: number) => Math.round(value * 100) / 100
 
@@ -30,9 +28,7 @@ export async function loadLpLocks(facts: TokenContext): Promise<LpLocksFact> {
         facts,
         largest.map((entry) => entry.address),
       )
-      const owners = accounts.map((account) =>
-        account ? encodeBase58(account.data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32)) : null,
-      )
+      const owners = accounts.map((account) => (account ? tokenAccountOwner(account) : null))
       const ownerAccounts = await readAccounts(facts, [
         ...new Set(owners.filter((owner): owner is string => owner !== null)),
       ])

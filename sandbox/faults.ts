@@ -26,6 +26,8 @@ export interface Fault {
   delayMs?: number
 }
 
+import type { CallRecording, UpstreamCall } from './call-log.ts'
+
 const SERVERS = ['rpc', 'dexscreener', 'jupiter', 'lifi', 'facilitator', 'facilitator-rpc', 'news', 'model'] as const
 export type SandboxServer = (typeof SERVERS)[number]
 
@@ -46,6 +48,7 @@ export class FaultPlan {
   readonly requests = new Map<string, number>()
   /** Added to every answer of every server, to stand in for mainnet round-trip times (benches). */
   latencyMs = 0
+  readonly #recordings = new Set<UpstreamCall[]>()
 
   static fromEnv(value: string | undefined): FaultPlan {
     const plan = new FaultPlan()
@@ -95,6 +98,29 @@ export class FaultPlan {
 
   countOf(key: string): number {
     return this.requests.get(key) ?? 0
+  }
+
+  /**
+   * Records every request the servers receive from now on, with when it arrived and was answered,
+   * until `stop()`: the call graph a client's round trips are counted from (sandbox/call-log.ts).
+   */
+  recordCalls(): CallRecording {
+    const calls: UpstreamCall[] = []
+    this.#recordings.add(calls)
+    return {
+      calls,
+      stop: () => {
+        this.#recordings.delete(calls)
+        return calls
+      },
+    }
+  }
+
+  /** A request a server answered (kept by every open recording). */
+  answered(server: string, route: string, receivedAt: number): void {
+    if (this.#recordings.size === 0) return
+    const call = { server, route, receivedAt, answeredAt: performance.now() }
+    for (const calls of this.#recordings) calls.push(call)
   }
 }
 

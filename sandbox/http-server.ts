@@ -3,7 +3,8 @@ import { faultResponse, type FaultPlan, type SandboxServer } from './faults.ts'
 
 /**
  * Serves a stand-in's request handler on Bun.serve with the fault plan in front: requests are counted
- * per server and path, and a fault set for the path answers instead of the handler.
+ * per server and path (and recorded with their times while a recording is open), and a fault set for
+ * the path answers instead of the handler.
  */
 export function serveStandIn(
   name: Exclude<SandboxServer, 'rpc'>,
@@ -16,11 +17,14 @@ export function serveStandIn(
     hostname: options.hostname,
     port: options.port,
     async fetch(request) {
+      const receivedAt = performance.now()
       const { pathname } = new URL(request.url)
       faults.count(name)
       faults.count(`${name}:${pathname}`)
       const injected = await faultResponse(faults.match(name, pathname), { unexpected: 'shape' }, faults.latencyMs)
-      return injected ?? handle(world, request)
+      const answer = injected ?? (await handle(world, request))
+      faults.answered(name, pathname, receivedAt)
+      return answer
     },
   })
   return { url: `http://${options.hostname}:${server.port}`, stop: () => server.stop(true) }

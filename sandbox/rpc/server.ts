@@ -101,7 +101,10 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
     hostname: options.hostname,
     port: options.port,
     async fetch(request) {
-      const answer = await serve(request)
+      const receivedAt = performance.now()
+      const asked = { server: 'rpc', route: '' }
+      const answer = await serve(request, asked)
+      if (asked.route) faults?.answered(asked.server, asked.route, receivedAt)
       // Browsers may call it, as they call the real endpoints: the validator's RPC server allows any
       // origin (solana rpc_service.rs: jsonrpc-http-server `.cors(AllowOnly([Any]))`, `.cors_max_age(86400)`).
       if (request.headers.has('origin')) answer.headers.set('access-control-allow-origin', '*')
@@ -109,8 +112,10 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
     },
   })
 
-  async function serve(request: Request): Promise<Response> {
+  /** `asked` is set to who asked (the facilitator has its path) and the JSON-RPC method(s), once read (a batch's joined by `,`). */
+  async function serve(request: Request, asked: { server: string; route: string }): Promise<Response> {
     const { pathname } = new URL(request.url)
+    if (pathname === FACILITATOR_RPC_PATH) asked.server = 'facilitator-rpc'
     if (request.method === 'GET' && pathname === '/health') return new Response('ok')
     if (request.method === 'OPTIONS')
       return new Response(null, {
@@ -134,17 +139,18 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
       )
     }
     const calls = (Array.isArray(body) ? body : [body]) as JsonRpcRequest[]
+    asked.route = calls.map((call) => String(call?.method)).join(',')
     if (ctx.profile?.overLimit(calls.map((call) => String(call?.method))))
       return tooManyRequests(ctx.profile.throttledBody)
     if (faults) {
       faults.count('rpc')
       for (const call of calls) faults.count(`rpc:${String(call?.method)}`)
       // The facilitator reads the chain at its own path, so its reads can fail alone (faults.ts).
-      const ofFacilitator = pathname === FACILITATOR_RPC_PATH
+      const facilitator = pathname === FACILITATOR_RPC_PATH
       const fault = calls
         .map(
           (call) =>
-            (ofFacilitator ? faults.match('facilitator-rpc', String(call?.method)) : undefined) ??
+            (facilitator ? faults.match('facilitator-rpc', String(call?.method)) : undefined) ??
             faults.match('rpc', String(call?.method)),
         )
         .find(Boolean)

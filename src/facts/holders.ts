@@ -1,5 +1,4 @@
 import type { Address } from '@solana/kit'
-import { encodeBase58 } from '../onchain/base58.ts'
 import {
   BURN_ADDRESSES,
   PUMP_PROGRAM_ADDRESS,
@@ -8,7 +7,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '../onchain/programs.ts'
 import { FactUnavailable, need, type TokenContext } from './token-context.ts'
-import { readAccounts } from './onchain-accounts.ts'
+import { readAccounts, tokenAccountOwner } from './onchain-accounts.ts'
 import { decodedPools, POOL_PROGRAMS } from './pools.ts'
 import type { HolderAccount, HolderKind, HoldersFact } from './types.ts'
 
@@ -19,7 +18,6 @@ const POOL_AUTHORITIES: ReadonlySet<string> = new Set([RAYDIUM_AMM_V4_AUTHORITY_
 const BURNS: ReadonlySet<string> = new Set(BURN_ADDRESSES)
 /** Programs whose PDAs hold a token's liquidity: the pool programs and pump.fun's bonding curves. */
 const LIQUIDITY_PROGRAMS: ReadonlySet<string> = new Set([...POOL_PROGRAMS, PUMP_PROGRAM_ADDRESS])
-const OWNER_OFFSET = 32
 const TOP_WALLETS = 10
 
 /**
@@ -74,7 +72,7 @@ async function holdersOnChain(facts: TokenContext): Promise<HoldersFact> {
   ])
   const owners = tokenAccounts.map((account) =>
     account && (account.owner === TOKEN_PROGRAM_ADDRESS || account.owner === TOKEN_2022_PROGRAM_ADDRESS)
-      ? encodeBase58(account.data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32))
+      ? tokenAccountOwner(account)
       : null,
   )
   const ownerAccounts = await readAccounts(facts, [

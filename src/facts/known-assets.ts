@@ -52,6 +52,23 @@ export const MIN_KEY_LENGTH = 2
  * "U.S.D.C" all read "usdc". A leading "$" is a cashtag, not a letter.
  */
 export function identityKey(text: string): string {
+  let key = IDENTITY_KEYS.get(text)
+  if (key === undefined) {
+    if (IDENTITY_KEYS.size >= IDENTITY_KEYS_KEPT) IDENTITY_KEYS.clear()
+    key = readIdentityKey(text)
+    IDENTITY_KEYS.set(text, key)
+  }
+  return key
+}
+
+/**
+ * Identity keys already read: every scan compares the token with every registered asset (the
+ * registry's names read again each time), so each text is read once. Bounded: cleared when full.
+ */
+const IDENTITY_KEYS = new Map<string, string>()
+const IDENTITY_KEYS_KEPT = 10_000
+
+function readIdentityKey(text: string): string {
   const folded = [...text.normalize('NFKC').trim().replace(/^\$/, '')]
     .map((char) => CONFUSABLES.get(char) ?? char)
     .join('')

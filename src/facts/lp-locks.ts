@@ -1,13 +1,12 @@
 import type { Address } from '@solana/kit'
-import { encodeBase58 } from '../onchain/base58.ts'
 import { BURN_ADDRESSES } from '../onchain/programs.ts'
 import { need, type TokenContext } from './token-context.ts'
 import { lockOf } from '../onchain/locks.ts'
-import { readAccounts } from './onchain-accounts.ts'
+import { readAccounts, tokenAccountOwner } from './onchain-accounts.ts'
+import { decodedPools } from './pools.ts'
 import type { LpLocksFact } from './types.ts'
 
 const BURNS: ReadonlySet<string> = new Set(BURN_ADDRESSES)
-const OWNER_OFFSET = 32
 const DAY_S = 24 * 60 * 60
 const round2 = (value: number) => Math.round(value * 100) / 100
 
@@ -18,19 +17,18 @@ const round2 = (value: number) => Math.round(value * 100) / 100
  * minted, so burned + locked + held add up to 100.
  */
 export async function loadLpLocks(facts: TokenContext): Promise<LpLocksFact> {
+  const asked = await earlyLpHolders(facts)
   const { pools } = await need(facts, 'pools')
   const open = pools.filter((pool) => pool.lp && pool.lp.supply > 0n)
   const results = await Promise.all(
     open.map(async (pool) => {
       const lp = pool.lp!
-      const { value: largest } = await facts.rpc.getTokenLargestAccounts(lp.mint as Address).send()
+      const { value: largest } = await (asked.get(lp.mint) ?? largestAccounts(facts, lp.mint))
       const accounts = await readAccounts(
         facts,
         largest.map((entry) => entry.address),
       )
-      const owners = accounts.map((account) =>
-        account ? encodeBase58(account.data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32)) : null,
-      )
+      const owners = accounts.map((account) => (account ? tokenAccountOwner(account) : null))
       const ownerAccounts = await readAccounts(facts, [
         ...new Set(owners.filter((owner): owner is string => owner !== null)),
       ])
@@ -71,4 +69,24 @@ export async function loadLpLocks(facts: TokenContext): Promise<LpLocksFact> {
     }),
   )
   return { pools: results }
+}
+
+const largestAccounts = (facts: TokenContext, mint: string) => facts.rpc.getTokenLargestAccounts(mint as Address).send()
+
+/**
+ * The largest accounts of every LP mint the pool accounts name, asked as soon as those are decoded:
+ * beside the read of the LP mints' supply that says whether any LP is left (one round trip earlier, for
+ * one call spent on an LP all burned). Not asked early of a provider known to refuse the method.
+ */
+async function earlyLpHolders(facts: TokenContext): Promise<Map<string, ReturnType<typeof largestAccounts>>> {
+  const early = new Map<string, ReturnType<typeof largestAccounts>>()
+  if (facts.sources.solana?.refuses('getTokenLargestAccounts')) return early
+  for (const pool of await decodedPools(facts).catch(() => [])) {
+    if (!pool.lp || early.has(pool.lp.mint)) continue
+    const asked = largestAccounts(facts, pool.lp.mint)
+    // Read only when the LP is not all burned; an unread failure is no unhandled rejection.
+    asked.catch(() => undefined)
+    early.set(pool.lp.mint, asked)
+  }
+  return early
 }

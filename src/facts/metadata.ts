@@ -1,8 +1,11 @@
 import { decodeMetadata } from '../onchain/metaplex-metadata.ts'
 import { TOKEN_METADATA_PROGRAM_ADDRESS } from '../onchain/programs.ts'
 import type { TokenContext } from './token-context.ts'
-import { mintDerivedAccounts } from './onchain-accounts.ts'
+import { mintDerivedAccounts, perAccount } from './onchain-accounts.ts'
 import type { MetadataFact } from './types.ts'
+
+/** The Metaplex metadata of an account, decoded once per answer. */
+const metadataOf = perAccount((account) => decodeMetadata(account.data))
 
 /**
  * Name, symbol, URI, update authority and mutability: the Metaplex metadata PDA when it exists,
@@ -21,7 +24,7 @@ export async function loadMetadata(facts: TokenContext): Promise<MetadataFact> {
   const logoUri = list?.logoUri ?? pairLogo ?? null
   const account = accounts.metadata
   if (account && account.owner === TOKEN_METADATA_PROGRAM_ADDRESS) {
-    const metadata = decodeMetadata(account.data)
+    const metadata = metadataOf(account)
     if (metadata)
       return {
         source: 'metaplex',

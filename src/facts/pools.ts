@@ -13,7 +13,7 @@ import { decodePumpPool } from '../onchain/pump-amm.ts'
 import { decodeAmmInfo } from '../onchain/raydium-amm-v4.ts'
 import { decodeCpmmPoolState } from '../onchain/raydium-cpmm.ts'
 import type { TokenContext } from './token-context.ts'
-import { mintDerivedAccounts, readAccounts, type RawAccount } from './onchain-accounts.ts'
+import { mintDerivedAccounts, perAccount, readAccounts, type RawAccount } from './onchain-accounts.ts'
 import type { PoolFact, PoolsFact } from './types.ts'
 
 /** A pool account decoded, before its vaults and LP mint are read (reserves and LP supply come after). */
@@ -113,6 +113,9 @@ const DECODERS: Record<string, Decoder> = {
   },
 }
 
+/** A pool account decoded by its program's layout (undefined for another program's), once per answer. */
+const decodedPool = perAccount((account) => DECODERS[account.owner]?.(account))
+
 /** Programs whose accounts are pools (their PDAs own pool vaults). */
 export const POOL_PROGRAMS: ReadonlySet<string> = new Set(Object.keys(DECODERS))
 
@@ -130,7 +133,7 @@ export function decodedPools(facts: TokenContext): Promise<DecodedPool[]> {
     const pools: DecodedPool[] = []
     for (const account of accounts) {
       if (!account) continue
-      const decoded = DECODERS[account.owner]?.(account)
+      const decoded = decodedPool(account)
       if (decoded && (decoded.baseMint === facts.mint || decoded.quoteMint === facts.mint))
         pools.push({ ...decoded, address: account.address, program: account.owner })
     }

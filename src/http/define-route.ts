@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../context.ts'
 import type { DeadlineMs, PluginManifest, Requirement, RouteSpec } from '../kernel/manifest.ts'
 import type { ScanPolicy, ScanResult } from '../pipeline/scan.ts'
-import { scanToken } from '../pipeline/scan-token.ts'
+import { type BegunScan, beginScan } from '../pipeline/scan-token.ts'
 import { arrivalOf, requestIdOf } from './request.ts'
 import { CASSETTE_VERSION, Tape, writeCassette } from '../sources/tape.ts'
 import { routeOptions } from './route-options.ts'
@@ -82,7 +82,8 @@ export function defineRoute<const Routes extends Record<string, DefinedRoute>>(
       // The handlers were typed against the manifest where they were written; here, past it, erased.
       const served = handlers[name] as ScannerRoute | Served
       if (typeof served !== 'function') {
-        app.post(spec.path, scanner(ctx, spec, served), routeOptions(ctx, spec as ScannerSpec))
+        const { handle, begin } = scanner(ctx, spec, served)
+        app.post(spec.path, handle, routeOptions(ctx, spec as ScannerSpec, { besideCheck: begin }))
         continue
       }
       const handler = ({ body, request }: { body: unknown; request: Request }) =>
@@ -104,24 +105,36 @@ function deadlineOf(ms: DeadlineMs | undefined, arrival: number): unknown {
 
 /**
  * A scanner's handler: the facts of the body's `token_address` under the deadline → signals → grade →
- * the scanner's answer; a recorded cassette with RECORD_DIR.
+ * the scanner's answer; a recorded cassette with RECORD_DIR. The scan begins beside the route's account
+ * check (`begin`: its first reads share the check's round trip; a refusal abandons it) and the handler
+ * finishes it; a request that reached the handler without a check (no Solana source) begins it there.
  */
 function scanner(ctx: ServiceContext, spec: RouteSpec, { policy, answer }: ScannerRoute) {
   const deadlineMs = spec.deadlineMs as number
-  return async function scanRoute({ body, request }: { body: BodyOf<ScannerSpec>; request: Request }) {
-    const mint = body.token_address
+  const begun = new WeakMap<Request, { scan: BegunScan<unknown>; tape: Tape | undefined }>()
+  function begin({ body, request }: { body: unknown; request: Request }) {
+    const mint = (body as BodyOf<ScannerSpec>).token_address
     const tape = ctx.config.RECORD_DIR ? new Tape() : undefined
+    const scan = beginScan(ctx, mint, policy, arrivalOf(request) + deadlineMs, {
+      tape,
+      beforeClose: (result: ScanResult) => answer(result, { mint, policy }),
+    })
+    begun.set(request, { scan, tape })
+    return scan
+  }
+  async function handle({ body, request }: { body: BodyOf<ScannerSpec>; request: Request }) {
+    if (!begun.has(request)) begin({ body, request })
+    const { scan, tape } = begun.get(request)!
+    begun.delete(request)
     let answered: unknown
     try {
-      answered = await scanToken(ctx, mint, policy, arrivalOf(request) + deadlineMs, {
-        tape,
-        beforeClose: (scan: ScanResult) => answer(scan, { mint, policy }),
-      })
+      answered = await scan.finish()
       return answered
     } finally {
       if (tape) record(ctx, { route: `POST ${spec.path}`, body, requestId: requestIdOf(request), tape, answered })
     }
   }
+  return { handle, begin }
 }
 
 /** Writes a recorded scan's cassette into RECORD_DIR (a failure to write is logged, never the caller's). */

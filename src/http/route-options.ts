@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
 import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from '../kernel/manifest.ts'
 import { paymentHooks } from './payment-adapter.ts'
-import { accountCheck } from './account-check.ts'
+import { accountCheck, type BesideCheck } from './account-check.ts'
 import { paymentRails } from '../payments/rails.ts'
 
 type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: infer S extends TSchema }
@@ -17,14 +17,18 @@ type SchemaOf<Spec, Key extends 'body' | 'params'> = Spec extends { [K in Key]: 
  * Plugins pass this as the third argument of `.get`/`.post`, so the manifest stays the only place a
  * schema or a price is written, and a priced route cannot be served free.
  */
-export function routeOptions<const Spec extends RouteSpec>(ctx: ServiceContext, spec: Spec) {
+export function routeOptions<const Spec extends RouteSpec>(
+  ctx: ServiceContext,
+  spec: Spec,
+  options: { besideCheck?: BesideCheck } = {},
+) {
   return {
     body: spec.body as SchemaOf<Spec, 'body'>,
     params: spec.params as SchemaOf<Spec, 'params'>,
     response: responseSchemas(spec) as { 200: Spec['response'] } & Record<number, TSchema>,
     // A named parser makes OpenAPI publish application/json as the only request media type.
     ...(spec.body ? { parse: 'json' as const } : {}),
-    ...hooksOf(ctx, spec),
+    ...hooksOf(ctx, spec, options.besideCheck),
     detail: {
       summary: spec.summary,
       description: spec.description,
@@ -37,12 +41,13 @@ export function routeOptions<const Spec extends RouteSpec>(ctx: ServiceContext, 
 /**
  * The hooks around a route's handler: its payment (admitted before, settled or released after), then
  * the check of the accounts its manifest declares (src/http/account-check.ts) — after the admission, so
- * the 402 challenge reads nothing, and before the handler, so a refused call does no work and, its
- * payment released by the error hook, is never charged.
+ * the 402 challenge reads nothing, and before the handler, so a refused call is answered nothing but
+ * its refusal and, its payment released by the error hook, is never charged. `beside` (a scanner's
+ * facts) starts with the check's reads, so the two share their first round trip.
  */
-function hooksOf(ctx: ServiceContext, spec: RouteSpec) {
+function hooksOf(ctx: ServiceContext, spec: RouteSpec, beside?: BesideCheck) {
   const payment = spec.price !== 'free' && !spec.deferredPayment ? paymentHooks(ctx, spec) : undefined
-  const check = accountCheck(ctx, spec)
+  const check = accountCheck(ctx, spec, beside)
   if (!check) return payment ?? {}
   return { ...payment, beforeHandle: payment ? [payment.beforeHandle, check] : check }
 }

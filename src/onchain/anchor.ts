@@ -54,6 +54,18 @@ export function zeroPadded(data: ReadonlyUint8Array, size: number): Uint8Array {
 }
 
 /**
+ * A codec (or anything costly to build and never changed) built on first use and kept: building a
+ * struct codec costs as much as decoding with it, and the layouts decode on every scan.
+ */
+export function once<T>(build: () => T): () => T {
+  let built: T | undefined
+  return () => {
+    built ??= build()
+    return built
+  }
+}
+
+/**
  * Runs `decoder` on `data` and returns `undefined` instead of throwing: account bytes come from the
  * network, and a malformed account is a fact to report, not a crash.
  */

@@ -27,7 +27,7 @@ import {
   type VariableSizeEncoder,
 } from '@solana/kit'
 import { addressSeed, derivePda } from './pda.ts'
-import { decodeOrUndefined } from './anchor.ts'
+import { decodeOrUndefined, once } from './anchor.ts'
 import { TOKEN_METADATA_PROGRAM_ADDRESS } from './programs.ts'
 
 /**
@@ -133,6 +133,10 @@ export function getMetadataCodec(): VariableSizeCodec<Metadata> {
   })
 }
 
+/** The codec, built once (decoding runs on every scan). */
+const metadataCodec = once(getMetadataCodec)
+const addressDecoder = once(getAddressDecoder)
+
 /**
  * The whole account as the program leaves it: the Borsh value, zeros up to
  * {@link METADATA_ACCOUNT_SIZE}, and the fee flag as the last byte (set by default, as on creation).
@@ -156,7 +160,7 @@ export function encodeMetadataAccount(metadata: Metadata, options: { feeFlag?: b
  */
 export function decodeMetadata(data: ReadonlyUint8Array): Metadata | undefined {
   if (data[0] !== METADATA_KEY) return undefined
-  return decodeOrUndefined(getMetadataCodec(), data)
+  return decodeOrUndefined(metadataCodec(), data)
 }
 
 /** A mint's metadata account: seeds `["metadata", program, mint]` under Token Metadata. */
@@ -312,7 +316,7 @@ class BorshReader {
   }
 
   address(): Address {
-    return getAddressDecoder().decode(this.take(32))
+    return addressDecoder().decode(this.take(32))
   }
 
   /** A Borsh `String`, with the NUL padding the program adds stripped from its end. */

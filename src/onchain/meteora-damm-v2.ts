@@ -13,7 +13,7 @@ import {
   type FixedSizeCodec,
   type ReadonlyUint8Array,
 } from '@solana/kit'
-import { decodeOrUndefined, startsWith, withAnchorDiscriminator } from './anchor.ts'
+import { decodeOrUndefined, once, startsWith, withAnchorDiscriminator } from './anchor.ts'
 
 /**
  * Meteora DAMM v2 `Pool` (program `cp-amm`): an Anchor `zero_copy` struct with no implicit padding
@@ -261,11 +261,14 @@ export function getDammV2PoolCodec(): FixedSizeCodec<DammV2Pool> {
   )
 }
 
+/** The codec, built once (decoding runs on every scan). */
+const dammV2PoolCodec = once(getDammV2PoolCodec)
+
 /**
  * Decodes DAMM v2 pool data. `undefined` on a wrong discriminator or fewer than
  * {@link DAMM_V2_POOL_SIZE} bytes (which also rejects PumpSwap pools, at most a few hundred bytes).
  */
 export function decodeDammV2Pool(data: ReadonlyUint8Array): DammV2Pool | undefined {
   if (data.length < DAMM_V2_POOL_SIZE || !startsWith(data, DAMM_V2_POOL_DISCRIMINATOR)) return undefined
-  return decodeOrUndefined(getDammV2PoolCodec(), data)
+  return decodeOrUndefined(dammV2PoolCodec(), data)
 }

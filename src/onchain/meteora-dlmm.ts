@@ -19,7 +19,7 @@ import {
   type ReadonlyUint8Array,
 } from '@solana/kit'
 import { addressSeed, derivePda } from './pda.ts'
-import { decodeOrUndefined, startsWith, withAnchorDiscriminator } from './anchor.ts'
+import { decodeOrUndefined, once, startsWith, withAnchorDiscriminator } from './anchor.ts'
 import { METEORA_DLMM_PROGRAM_ADDRESS } from './programs.ts'
 
 /**
@@ -229,13 +229,16 @@ export function getLbPairCodec(): FixedSizeCodec<LbPair> {
   )
 }
 
+/** The codec, built once (decoding runs on every scan). */
+const lbPairCodec = once(getLbPairCodec)
+
 /**
  * Decodes `LbPair` data. `undefined` on a wrong discriminator or fewer than {@link LB_PAIR_SIZE}
  * bytes; longer data is read like Anchor does (the prefix).
  */
 export function decodeLbPair(data: ReadonlyUint8Array): LbPair | undefined {
   if (data.length < LB_PAIR_SIZE || !startsWith(data, LB_PAIR_DISCRIMINATOR)) return undefined
-  return decodeOrUndefined(getLbPairCodec(), data)
+  return decodeOrUndefined(lbPairCodec(), data)
 }
 
 /**

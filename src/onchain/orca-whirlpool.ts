@@ -16,7 +16,7 @@ import {
   type ReadonlyUint8Array,
 } from '@solana/kit'
 import { addressSeed, derivePda } from './pda.ts'
-import { decodeOrUndefined, startsWith, withAnchorDiscriminator } from './anchor.ts'
+import { decodeOrUndefined, once, startsWith, withAnchorDiscriminator } from './anchor.ts'
 import { ORCA_WHIRLPOOL_PROGRAM_ADDRESS } from './programs.ts'
 
 /**
@@ -110,13 +110,16 @@ export function getWhirlpoolCodec(): FixedSizeCodec<Whirlpool> {
   )
 }
 
+/** The codec, built once (decoding runs on every scan). */
+const whirlpoolCodec = once(getWhirlpoolCodec)
+
 /**
  * Decodes Whirlpool data. `undefined` on a wrong discriminator or fewer than {@link WHIRLPOOL_SIZE}
  * bytes; longer data is read like Anchor does (the prefix).
  */
 export function decodeWhirlpool(data: ReadonlyUint8Array): Whirlpool | undefined {
   if (data.length < WHIRLPOOL_SIZE || !startsWith(data, WHIRLPOOL_DISCRIMINATOR)) return undefined
-  return decodeOrUndefined(getWhirlpoolCodec(), data)
+  return decodeOrUndefined(whirlpoolCodec(), data)
 }
 
 /**

@@ -16,6 +16,7 @@ import { addressSeed, derivePda } from './pda.ts'
 import {
   ANCHOR_DISCRIMINATOR_SIZE,
   decodeOrUndefined,
+  once,
   startsWith,
   withAnchorDiscriminator,
   zeroPadded,
@@ -105,6 +106,9 @@ export function getPumpPoolCodec(): FixedSizeCodec<PumpPool> {
   )
 }
 
+/** The codec, built once (decoding runs on every scan). */
+const pumpPoolCodec = once(getPumpPoolCodec)
+
 /**
  * Decodes PumpSwap pool data of any mainnet length (older, shorter pools read with a zero tail; bytes
  * past the layout are ignored). `undefined` on a wrong discriminator or data shorter than
@@ -112,7 +116,7 @@ export function getPumpPoolCodec(): FixedSizeCodec<PumpPool> {
  */
 export function decodePumpPool(data: ReadonlyUint8Array): PumpPool | undefined {
   if (data.length < PUMP_POOL_MIN_SIZE || !startsWith(data, PUMP_POOL_DISCRIMINATOR)) return undefined
-  return decodeOrUndefined(getPumpPoolCodec(), zeroPadded(data, PUMP_POOL_SIZE))
+  return decodeOrUndefined(pumpPoolCodec(), zeroPadded(data, PUMP_POOL_SIZE))
 }
 
 /** A pool's PDA: seeds `["pool", index (u16 LE), creator, baseMint, quoteMint]` under PumpSwap. */

@@ -11,6 +11,7 @@ import {
 import {
   ANCHOR_DISCRIMINATOR_SIZE,
   decodeOrUndefined,
+  once,
   startsWith,
   withAnchorDiscriminator,
   zeroPadded,
@@ -87,6 +88,9 @@ export function getBondingCurveCodec(): FixedSizeCodec<BondingCurve> {
   )
 }
 
+/** The codec, built once (decoding runs on every scan). */
+const bondingCurveCodec = once(getBondingCurveCodec)
+
 /**
  * Decodes bonding-curve account data of any mainnet length: fields a shorter (older) account lacks
  * read as zero, as the program reads them after `extend_account`; bytes past the layout are ignored.
@@ -94,7 +98,7 @@ export function getBondingCurveCodec(): FixedSizeCodec<BondingCurve> {
  */
 export function decodeBondingCurve(data: ReadonlyUint8Array): BondingCurve | undefined {
   if (data.length < BONDING_CURVE_MIN_SIZE || !startsWith(data, BONDING_CURVE_DISCRIMINATOR)) return undefined
-  return decodeOrUndefined(getBondingCurveCodec(), zeroPadded(data, BONDING_CURVE_SIZE))
+  return decodeOrUndefined(bondingCurveCodec(), zeroPadded(data, BONDING_CURVE_SIZE))
 }
 
 /** The bonding curve PDA of `mint`: seeds `["bonding-curve", mint]` under the pump program. */

@@ -8,7 +8,7 @@ import {
   type FixedSizeCodec,
   type ReadonlyUint8Array,
 } from '@solana/kit'
-import { decodeOrUndefined } from './anchor.ts'
+import { decodeOrUndefined, once } from './anchor.ts'
 
 /**
  * Raydium AMM v4 `AmmInfo`, the pool account. Not an Anchor account: a `#[repr(C, packed)]` struct
@@ -185,11 +185,14 @@ export function getAmmInfoCodec(): FixedSizeCodec<AmmInfo> {
   ])
 }
 
+/** The codec, built once (decoding runs on every scan). */
+const ammInfoCodec = once(getAmmInfoCodec)
+
 /**
  * Decodes AMM v4 pool data. `undefined` unless the data is exactly {@link AMM_INFO_SIZE} bytes, the
  * same test the program applies (the program's OpenOrders/TargetOrders accounts have other sizes).
  */
 export function decodeAmmInfo(data: ReadonlyUint8Array): AmmInfo | undefined {
   if (data.length !== AMM_INFO_SIZE) return undefined
-  return decodeOrUndefined(getAmmInfoCodec(), data)
+  return decodeOrUndefined(ammInfoCodec(), data)
 }

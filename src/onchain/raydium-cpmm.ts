@@ -11,7 +11,7 @@ import {
   type FixedSizeCodec,
   type ReadonlyUint8Array,
 } from '@solana/kit'
-import { decodeOrUndefined, startsWith, withAnchorDiscriminator } from './anchor.ts'
+import { decodeOrUndefined, once, startsWith, withAnchorDiscriminator } from './anchor.ts'
 
 /**
  * Raydium CPMM `PoolState`, the pool account: an Anchor `zero_copy` `#[repr(C, packed)]` struct.
@@ -105,11 +105,14 @@ export function getCpmmPoolStateCodec(): FixedSizeCodec<CpmmPoolState> {
   )
 }
 
+/** The codec, built once (decoding runs on every scan). */
+const cpmmPoolStateCodec = once(getCpmmPoolStateCodec)
+
 /**
  * Decodes CPMM pool data. `undefined` on a wrong discriminator or fewer than
  * {@link CPMM_POOL_STATE_SIZE} bytes; longer data is read like Anchor does (the prefix).
  */
 export function decodeCpmmPoolState(data: ReadonlyUint8Array): CpmmPoolState | undefined {
   if (data.length < CPMM_POOL_STATE_SIZE || !startsWith(data, CPMM_POOL_STATE_DISCRIMINATOR)) return undefined
-  return decodeOrUndefined(getCpmmPoolStateCodec(), data)
+  return decodeOrUndefined(cpmmPoolStateCodec(), data)
 }

@@ -4,10 +4,10 @@
  * token comes through here; a service that also reads the same facts (an exit check's quotes, the
  * developer's history) does it before they close.
  */
-import { type FactsLogger, type Sources, type TokenContext, withFacts } from '../facts/index.ts'
+import { createTokenContext, type FactsLogger, type Sources, type TokenContext, withFacts } from '../facts/index.ts'
 import type { Tape } from '../sources/tape.ts'
 import type { SignalRegistry } from './registry.ts'
-import { runScan, type ScanPolicy, type ScanResult } from './scan.ts'
+import { factsOf, runScan, type ScanPolicy, type ScanResult } from './scan.ts'
 
 /** What a scan runs with: the sources its facts read, the signals its policy names, where it logs. */
 export interface ScanScope {
@@ -49,6 +49,51 @@ export function withTokenScan<T>(
   )
 }
 
+/** A scan begun ahead of its answer: its facts open and every read it needs under way. */
+export interface BegunScan<T> {
+  /** Runs the scan over its facts, answers `beforeClose`'s value, and closes the facts. */
+  finish(): Promise<T>
+  /** Closes the facts unused (the request was refused): their reads not yet sent are dropped. */
+  abandon(): void
+}
+
+/**
+ * Opens the facts of `mint` and starts gathering every fact `policy` reads, so each read goes out as
+ * early as its inputs allow — beside other work of the same request (a scanner route's account check,
+ * src/http/define-route.ts). `finish` scans and answers; `abandon` closes the facts unanswered.
+ */
+export function beginScan<T>(
+  scope: ScanScope,
+  mint: string,
+  policy: ScanPolicy,
+  deadlineAt: number,
+  options: ScanTokenOptions & { beforeClose: (scan: ScanResult, facts: TokenContext) => T | Promise<T> },
+): BegunScan<T> {
+  const facts = createTokenContext(mint, scope.sources, deadlineAt, options.tape)
+  try {
+    // A fact never rejects (a failure makes it missing): the gathering needs no catch.
+    void facts.gather(factsOf(scope.signals, policy))
+  } catch {
+    // A registry that cannot list the signals throws again when the scan runs, in `finish`.
+  }
+  let open = true
+  const close = (logger?: FactsLogger) => {
+    if (!open) return
+    open = false
+    facts.close(logger)
+  }
+  return {
+    async finish() {
+      try {
+        return await options.beforeClose(await runScan(facts, scope.signals, policy), facts)
+      } finally {
+        close(scope.logger)
+      }
+    },
+    abandon: () => close(),
+  }
+}
+
 /**
  * The scan of `mint` under `policy`, its facts answering by `deadlineAt` (ms since epoch), on facts of
  * its own, closed before it returns. `beforeClose` reads the scan and the same facts while they are
@@ -76,14 +121,6 @@ export function scanToken<T>(
   deadlineAt: number,
   options: ScanTokenOptions & { beforeClose?: (scan: ScanResult, facts: TokenContext) => T | Promise<T> } = {},
 ): Promise<T | ScanResult> {
-  return withTokenScan(
-    scope,
-    mint,
-    deadlineAt,
-    async ({ facts, scan }) => {
-      const result = await scan(policy)
-      return options.beforeClose ? await options.beforeClose(result, facts) : result
-    },
-    options,
-  )
+  const { beforeClose = (scan: ScanResult) => scan } = options
+  return beginScan<T | ScanResult>(scope, mint, policy, deadlineAt, { ...options, beforeClose }).finish()
 }

@@ -71,11 +71,7 @@ export async function runScan(
   now = Math.floor(Date.now() / 1000),
 ): Promise<ScanResult> {
   const signals = registry.forScanner(policy.scanner)
-  const names = new Set<FactName>([
-    ...policy.facts.core,
-    ...policy.facts.optional,
-    ...signals.flatMap((signal) => signal.meta.facts),
-  ])
+  const names = new Set<FactName>(factsOf(registry, policy))
   await token.gather([...names])
   const values = new Map<FactName, unknown>()
   for (const name of names) values.set(name, await token.fact(name))
@@ -128,6 +124,17 @@ export async function runScan(
     facts,
     now,
   }
+}
+
+/** Every fact a scan under `policy` reads: the policy's core and optional facts and its signals' own. */
+export function factsOf(registry: SignalRegistry, policy: ScanPolicy): FactName[] {
+  return [
+    ...new Set<FactName>([
+      ...policy.facts.core,
+      ...policy.facts.optional,
+      ...registry.forScanner(policy.scanner).flatMap((signal) => signal.meta.facts),
+    ]),
+  ]
 }
 
 /** The options `policy` runs `signal` with: the signal's defaults, then the policy's overrides for it. */

@@ -61,6 +61,7 @@ export class HttpJsonSource {
   }
 
   get<S extends TSchema>(path: string, schema: S, meter: CallMeter, ttlMs: number): Promise<Static<S>> {
+    if (meter.closed) return this.#dropped()
     return this.#recorded(meter, { method: 'GET', path }, () =>
       this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () =>
         this.#request(path, schema, meter, { headers: this.#headers }),
@@ -73,6 +74,7 @@ export class HttpJsonSource {
    * the media types asked for.
    */
   getText(path: string, accept: string, meter: CallMeter, ttlMs: number): Promise<string> {
+    if (meter.closed) return this.#dropped()
     return this.#recorded(meter, { method: 'GET', path }, () =>
       this.#memo.get(`${this.upstream.name}:${path}`, ttlMs, () =>
         this.#paced(meter).then(() =>
@@ -82,6 +84,14 @@ export class HttpJsonSource {
         ),
       ),
     )
+  }
+
+  /**
+   * What a scan that has answered (or was abandoned) asks: nothing is sent, and it joins no one's call
+   * (a coalesced read other scans wait on must not fail with it).
+   */
+  #dropped(): Promise<never> {
+    return Promise.reject(new UpstreamError(this.upstream.name, 'cancelled', 'the scan that asked has answered'))
   }
 
   /** Recording (RECORD_DIR): the scan's tape keeps every answer it read, sent or from the cache. */
@@ -114,6 +124,7 @@ export class HttpJsonSource {
     meter: CallMeter,
     budget?: AbortSignal,
   ): Promise<Static<S>> {
+    if (meter.closed) return this.#dropped()
     const json = JSON.stringify(body, bigintSafe)
     return this.#recorded(meter, { method: 'POST', path, body: JSON.parse(json) }, () =>
       this.#request(

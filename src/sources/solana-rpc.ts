@@ -1,4 +1,12 @@
-import { createSolanaRpcFromTransport, type Rpc, type SolanaRpcApi } from '@solana/kit'
+import {
+  createRpc,
+  createSolanaRpcApi,
+  DEFAULT_RPC_CONFIG,
+  type Rpc,
+  type RpcApi,
+  type RpcTransport,
+  type SolanaRpcApi,
+} from '@solana/kit'
 import { parseJsonWithBigInts, stringifyJsonWithBigInts } from '@solana/rpc-spec-types'
 import { Value } from '@sinclair/typebox/value'
 import type { SharedCache } from '../store/shared-cache.ts'
@@ -158,8 +166,11 @@ export class SolanaSource {
   rpc(meter: CallMeter): Rpc<SolanaRpcApi> {
     const transport = <T>(config: { payload: unknown }): Promise<T> =>
       this.#call(config.payload as JsonRpcPayload, meter) as Promise<T>
-    return createSolanaRpcFromTransport(transport) as unknown as Rpc<SolanaRpcApi>
+    return createRpc({ api: this.#api, transport: transport as RpcTransport }) as Rpc<SolanaRpcApi>
   }
+
+  /** kit's Solana API, each cached answer typed once (sharedAnswersApi). */
+  readonly #api = sharedAnswersApi()
 
   #call(payload: JsonRpcPayload, meter: CallMeter): Promise<unknown> {
     if (!meter.tape) return this.#answer(payload, meter)
@@ -292,6 +303,62 @@ export class SolanaSource {
       for (const item of batch) item.reject(error)
     }
   }
+}
+
+/**
+ * kit's Solana RPC API (createSolanaRpcApi: default commitment, integers typed as kit types them), with
+ * the answer of a cached read typed once: kit walks the whole of every answer to type its integers,
+ * and a warm scan reads a dozen cached answers. An answer the cache hands out again is the same object
+ * (Memo), so the value kit made of it the first time is kept beside it (a WeakMap: it goes with the
+ * answer) and handed to every later reader — frozen, so no reader can change it under another. kit
+ * still runs for every read (its request shaping, its error for an error answer); on a repeat it
+ * types a null in place of the answer.
+ */
+function sharedAnswersApi(): RpcApi<SolanaRpcApi> {
+  const kit = createSolanaRpcApi(DEFAULT_RPC_CONFIG)
+  const typed = new WeakMap<object, unknown>()
+  type Plan = { execute(config: { signal?: AbortSignal; transport: RpcTransport }): Promise<unknown> }
+  return new Proxy(kit, {
+    get(target, property, receiver) {
+      const method = Reflect.get(target, property, receiver) as unknown
+      if (typeof property !== 'string' || CACHE_TTL_MS[property] === undefined || typeof method !== 'function')
+        return method
+      return (...params: unknown[]): Plan => {
+        const plan = (method as (...args: unknown[]) => Plan)(...params)
+        return {
+          async execute({ signal, transport }) {
+            let answer: object | undefined
+            let known: { value: unknown } | undefined
+            const value = await plan.execute({
+              signal,
+              transport: (async (config: Parameters<RpcTransport>[0]) => {
+                const response = (await transport(config)) as { result?: unknown }
+                const result = response.result
+                if (typeof result !== 'object' || result === null) return response
+                if (typed.has(result)) {
+                  known = { value: typed.get(result) }
+                  return { ...response, result: null }
+                }
+                answer = result
+                return response
+              }) as RpcTransport,
+            })
+            if (known) return known.value
+            if (answer) typed.set(answer, deepFreeze(value))
+            return value
+          },
+        }
+      }
+    },
+  })
+}
+
+/** `value` and everything in it frozen (typed arrays aside, which cannot be); returned. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value
+  Object.freeze(value)
+  for (const member of Object.values(value)) deepFreeze(member)
+  return value
 }
 
 class CachedRpcError extends Error {

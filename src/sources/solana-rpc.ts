@@ -321,7 +321,7 @@ function sharedAnswersApi(): RpcApi<SolanaRpcApi> {
   return new Proxy(kit, {
     get(target, property, receiver) {
       const method = Reflect.get(target, property, receiver) as unknown
-      if (typeof property !== 'string' || CACHE_TTL_MS[property] === undefined || typeof method !== 'function')
+      if (typeof property !== 'string' || !Object.hasOwn(CACHE_TTL_MS, property) || typeof method !== 'function')
         return method
       return (...params: unknown[]): Plan => {
         const plan = (method as (...args: unknown[]) => Plan)(...params)

@@ -1,14 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { ServiceContext } from '../../src/context.ts'
-import {
-  focusItem,
-  graduationCandidates,
-  itemOf,
-  launchpadFeed,
-  type Read,
-  stageOf,
-} from '../../src/launchpad-index/reading.ts'
-import { LAUNCH_LIMIT, NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
+import { focusItem, graduationCandidates, itemOf, launchpadFeed, stageOf } from '../../src/launchpad-index/reading.ts'
+import { LAUNCH_LIMIT } from '../../src/launchpad-index/schemas.ts'
 import { GRADUATION_MIN_PROGRESS, type GraduationRadarBody, type GraduationRadarResult } from './schemas.ts'
 
 /** The graduation radar: curves still bonding with at least `min_progress_pct` sold, soonest to graduate first. */
@@ -19,7 +12,6 @@ export function graduationRadar(
 ): Promise<Static<typeof GraduationRadarResult>> {
   const minProgress = request.min_progress_pct ?? GRADUATION_MIN_PROGRESS.default
   const limit = request.limit ?? LAUNCH_LIMIT.default
-  const stage = (read: Read) => stageOf(read.curve, read.reading, NEW_WITHIN_MIN.default * 60)
   return launchpadFeed(ctx, request.token_address, deadlineAt, {
     solPrice: true,
     select({ reads }) {
@@ -27,8 +19,12 @@ export function graduationRadar(
       return { ranked, mints: ranked.map((read) => read.curve.mint) }
     },
     answer({ index, sol }, { ranked }, { grades, focusRead, focusGrade }) {
-      const items = ranked.map((read, i) => itemOf(read, i + 1, stage(read), grades[i] ?? null, sol))
-      const focus = focusItem(items, focusRead, (read) => itemOf(read, null, stage(read), focusGrade, sol))
+      const items = ranked.map((read, i) =>
+        itemOf(read, i + 1, stageOf(read.curve, read.reading), grades[i] ?? null, sol),
+      )
+      const focus = focusItem(items, focusRead, (read) =>
+        itemOf(read, null, stageOf(read.curve, read.reading), focusGrade, sol),
+      )
       const next = items[0]
       return {
         body: { min_progress_pct: minProgress, index, items, focus },

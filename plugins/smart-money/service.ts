@@ -3,7 +3,6 @@ import type { ServiceContext } from '../../src/context.ts'
 import type { Snapshot } from '../../src/feeds/feed-answer.ts'
 import { focusItem, launchpadFeed, type Read, stageOf } from '../../src/launchpad-index/reading.ts'
 import { smartFlows, walletRecords } from '../../src/launchpad-index/smart-money.ts'
-import { NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
 import {
   SMART_INTERVALS,
   SMART_LIMIT,
@@ -20,7 +19,6 @@ export function smartMoney(
 ): Promise<Static<typeof SmartMoneyResult>> {
   const interval = request.interval ?? '1h'
   const limit = request.limit ?? SMART_LIMIT.default
-  const stage = (read: Read) => stageOf(read.curve, read.reading, NEW_WITHIN_MIN.default * 60)
   return launchpadFeed(ctx, request.token_address, deadlineAt, {
     solPrice: true,
     select({ reads, nowS }) {
@@ -48,7 +46,7 @@ export function smartMoney(
         net_flow_sol: flow?.netFlowSol ?? 0,
         net_flow_usd: sol === null ? null : Math.round((flow?.netFlowSol ?? 0) * sol * 100) / 100,
         bonding_progress_pct: read.reading.progressPct,
-        stage: stage(read),
+        stage: stageOf(read.curve, read.reading),
         quick_scan: grade,
       })
       const items = listed.map((flow, i) => toItem(byMint.get(flow.mint)!, flow, i + 1, grades[i] ?? null))

@@ -4,7 +4,7 @@ import { feedEnvelope, type Snapshot, snapshotsOf } from '../feeds/feed-answer.t
 import { CallMeter } from '../sources/upstream.ts'
 import type { CurveRow, LaunchIndex, TradeRow } from '../store/launches.ts'
 import { type CurveReading, readCurve } from './curves.ts'
-import { type IndexState, type LaunchItem, NEAR_COMPLETION_PCT } from './schemas.ts'
+import { type IndexState, type LaunchItem, NEAR_COMPLETION_PCT, NEW_WITHIN_MIN } from './schemas.ts'
 
 // What every launchpad feed reads of the index (launch radar, graduation radar, graduation momentum,
 // smart money): their common skeleton (launchpadFeed), the active curves each read once per trade
@@ -192,7 +192,15 @@ export async function readIndex(
   }
 }
 
-export function stageOf(curve: CurveRow, reading: CurveReading, newWithinS: number): Item['stage'] {
+/**
+ * A curve's stage: new when created within `newWithinS` (by default the launch radar's default window,
+ * as the graduation radar and smart money read it), else near completion or bonding, or graduated.
+ */
+export function stageOf(
+  curve: CurveRow,
+  reading: CurveReading,
+  newWithinS: number = NEW_WITHIN_MIN.default * 60,
+): Item['stage'] {
   if (curve.complete) return 'graduated'
   if (reading.ageS !== null && reading.ageS <= newWithinS) return 'new_creation'
   if (reading.progressPct >= NEAR_COMPLETION_PCT) return 'near_completion'

@@ -102,4 +102,24 @@ describe('Memo', () => {
     await memo.get('k', 10, async () => ++loads)
     expect(loads).toBe(2)
   })
+
+  test('keeps an answer read from the shared cache only for what remains of its life there', async () => {
+    // Another instance wrote the answer with a 60 s TTL, 59.95 s ago: 50 ms remain in the shared cache.
+    let sharedReads = 0
+    const shared = {
+      get: async () => (++sharedReads === 1 ? { value: 'written elsewhere', ttlMs: 50 } : undefined),
+      set: async () => {},
+      health: () => 'ok' as const,
+      close: () => {},
+    }
+    const memo = new Memo(10, shared)
+    let loads = 0
+    const load = async () => `loaded ${++loads}`
+    expect(await memo.get('k', 60_000, load)).toBe('written elsewhere')
+    expect(await memo.get('k', 60_000, load)).toBe('written elsewhere') // within the 50 ms
+    await Bun.sleep(80)
+    // Not the full 60 s again: past its life in the shared cache the answer is loaded afresh.
+    expect(await memo.get('k', 60_000, load)).toBe('loaded 1')
+    expect(loads).toBe(1)
+  })
 })

@@ -273,9 +273,9 @@ export class Memo {
     }
     cacheLookups.inc({ result: 'miss' })
     const loading = this.#loadShared<T>(key, ttlMs, load).then(
-      (value) => {
+      ({ value, ttlMs: keepMs }) => {
         this.#inflight.delete(key)
-        if (ttlMs > 0) this.#store(key, value, ttlMs)
+        if (keepMs > 0) this.#store(key, value, keepMs)
         return value
       },
       (error) => {
@@ -287,13 +287,18 @@ export class Memo {
     return loading
   }
 
-  async #loadShared<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-    if (!this.#shared || ttlMs <= 0) return load()
+  /**
+   * The value, from the shared cache or `load`, and how long this process may keep it: an answer
+   * another instance wrote is kept only for what remains of its life in the shared cache, so no
+   * instance serves it longer than the TTL it was cached with.
+   */
+  async #loadShared<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<{ value: T; ttlMs: number }> {
+    if (!this.#shared || ttlMs <= 0) return { value: await load(), ttlMs }
     const shared = await this.#shared.get(key)
-    if (shared !== undefined) return shared as T
+    if (shared !== undefined) return { value: shared.value as T, ttlMs: Math.min(ttlMs, shared.ttlMs) }
     const value = await load()
     void this.#shared.set(key, value, ttlMs)
-    return value
+    return { value, ttlMs }
   }
 
   #store(key: string, value: unknown, ttlMs: number): void {

@@ -31,7 +31,11 @@ describeWithRedis('RedisCache', () => {
   test('json-bigint keeps u64s exact (every integer reads back as a bigint, as kit parses RPC answers)', async () => {
     const cache = new RedisCache(redis.url, 'json-bigint')
     await cache.set('k', { lamports: 18446744073709551615n, list: [1, 'two'] }, 200)
-    expect(await cache.get('k')).toEqual({ lamports: 18446744073709551615n, list: [1n, 'two'] })
+    const entry = await cache.get('k')
+    expect(entry?.value).toEqual({ lamports: 18446744073709551615n, list: [1n, 'two'] })
+    // Its remaining life in Redis comes with it: a reader keeps it no longer.
+    expect(entry?.ttlMs).toBeGreaterThan(0)
+    expect(entry?.ttlMs).toBeLessThanOrEqual(200)
     await Bun.sleep(250)
     expect(await cache.get('k')).toBeUndefined()
     expect(cache.health()).toBe('ok')
@@ -41,7 +45,7 @@ describeWithRedis('RedisCache', () => {
   test('json keeps plain numbers, and the two formats never read each other', async () => {
     const plain = new RedisCache(redis.url, 'json')
     await plain.set('k', { buys: 3, price: '0.1' }, 1_000)
-    expect(await plain.get('k')).toEqual({ buys: 3, price: '0.1' })
+    expect((await plain.get('k'))?.value).toEqual({ buys: 3, price: '0.1' })
     expect(await new RedisCache(redis.url, 'json-bigint').get('k')).toBeUndefined()
   })
 

@@ -7,10 +7,17 @@ import { type Redis, redisClient } from './redis.ts'
  * errors: a scan does not depend on the cache being up.
  */
 export interface SharedCache {
-  get(key: string): Promise<unknown | undefined>
+  /** The value and how long Redis keeps it still (ms), or undefined on a miss. */
+  get(key: string): Promise<SharedEntry | undefined>
   set(key: string, value: unknown, ttlMs: number): Promise<void>
   health(): 'ok' | 'down'
   close(): void
+}
+
+/** A shared answer and its remaining life: a reader keeps it no longer than Redis does. */
+export interface SharedEntry {
+  value: unknown
+  ttlMs: number
 }
 
 /** Keys are namespaced so the cache can share a Redis with other data. */
@@ -35,10 +42,16 @@ export class RedisCache implements SharedCache {
     this.#client = redisClient(url)
   }
 
-  async get(key: string): Promise<unknown | undefined> {
-    const text = await this.#within(this.#client.send('GET', [`${PREFIX + this.#format}:${key}`], CACHE_TIMEOUT_MS))
-    if (typeof text !== 'string') return undefined
-    return this.#format === 'json-bigint' ? parseJsonWithBigInts(text) : JSON.parse(text)
+  async get(key: string): Promise<SharedEntry | undefined> {
+    const name = `${PREFIX + this.#format}:${key}`
+    // Sent together (Bun's client pipelines them): one round trip for the value and its remaining life.
+    const [text, ttlMs] = await Promise.all([
+      this.#within(this.#client.send('GET', [name], CACHE_TIMEOUT_MS)),
+      this.#within(this.#client.send('PTTL', [name], CACHE_TIMEOUT_MS)),
+    ])
+    // PTTL answers -2 for a key gone (expired between the two) and -1 for one without expiry (never written so).
+    if (typeof text !== 'string' || typeof ttlMs !== 'number' || ttlMs <= 0) return undefined
+    return { value: this.#format === 'json-bigint' ? parseJsonWithBigInts(text) : JSON.parse(text), ttlMs }
   }
 
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {

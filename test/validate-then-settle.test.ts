@@ -149,3 +149,40 @@ describe('a paid answer is validated before its payment settles', () => {
     expect(await treasury()).toBe(before)
   })
 })
+
+describe('a settlement is recorded once its answer is kept', () => {
+  // Found by `npm run bench -- guard` (the cluster's short form): an instance killed after the ledger
+  // recorded `settled` but before its answer was kept left a payment that moved with no answer anywhere,
+  // and presenting it again said "already used". Now the ledger holds it `settling` until the answer is
+  // kept, so such a death leaves it to recovery (test/orphaned-calls.test.ts: read from the chain,
+  // credited, collected by presenting it again), never `settled` without an answer.
+  test('while the paid answer is being kept the money has moved and the ledger still says settling; then settled', async () => {
+    const { header, key } = await pay()
+    const before = await treasury()
+    const answers = ctx.store.answers
+    const put = answers.put
+    let startKeeping!: () => void
+    const keepingStarted = new Promise<void>((resolve) => (startKeeping = resolve))
+    let finishKeeping!: () => void
+    const keepingMayFinish = new Promise<void>((resolve) => (finishKeeping = resolve))
+    answers.put = async (...args) => {
+      startKeeping()
+      await keepingMayFinish
+      return put(...args)
+    }
+    try {
+      const paid = call({ 'payment-signature': header })
+      await keepingStarted
+      expect(await treasury()).toBe(before + 20_000n)
+      expect(await ctx.store.ledger.get(key)).toMatchObject({ state: 'settling' })
+      finishKeeping()
+      const answered = await paid
+      expect(answered.status).toBe(200)
+      expect(await ctx.store.ledger.get(key)).toMatchObject({ state: 'settled', transaction: expect.any(String) })
+      expect((await call({ 'payment-signature': header })).status).toBe(402)
+      expect(await treasury()).toBe(before + 20_000n)
+    } finally {
+      answers.put = put
+    }
+  })
+})

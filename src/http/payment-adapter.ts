@@ -102,14 +102,33 @@ async function conclude(
   ticket: Ticket,
   call: PaidCall,
   status: number,
+  keptBy?: Request,
 ): Promise<{ ok: true; headers: Record<string, string> } | { ok: false; answer: GateAnswer }> {
   if (status < 200 || status >= 300) {
     await payments.release(ticket, `the call answered ${status}`)
     return { ok: true, headers: {} }
   }
-  const settled = await payments.settle(ticket, call)
+  // A call whose answer `paidRequests` keeps has its settlement recorded once that answer is kept.
+  const settled = await payments.settle(ticket, call, { recordLater: keptBy !== undefined })
   if (settled.kind !== 'settled') return { ok: false, answer: paymentAnswer(settled, call.requestId) }
+  if (keptBy && settled.record) unrecorded.set(keptBy, settled.record)
   return { ok: true, headers: settled.receipt ? receiptHeaders(settled.receipt) : {} }
+}
+
+/**
+ * Calls served by `paidRequests` (their answers kept), and the settlements they owe the ledger until
+ * their answer is kept: an instance that dies between the two leaves the payment `settling`, which
+ * recovery reads from the chain (credited: presenting it again collects the call).
+ */
+const keeping = new WeakSet<Request>()
+const unrecorded = new WeakMap<Request, () => Promise<void>>()
+
+/** Records the settlement of `request`'s payment, if one waits (once). */
+async function recordSettlement(request: Request): Promise<void> {
+  const record = unrecorded.get(request)
+  if (!record) return
+  unrecorded.delete(request)
+  await record()
 }
 
 /**
@@ -170,7 +189,8 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
       if (!entry) return undefined
       admitted.delete(request)
       const status = typeof set.status === 'number' ? set.status : 200
-      const concluded = await conclude(ctx.payments, entry.ticket, entry.call, status)
+      const keptBy = keeping.has(request) ? request : undefined
+      const concluded = await conclude(ctx.payments, entry.ticket, entry.call, status, keptBy)
       if (!concluded.ok) {
         // The validated answer is withheld: a mapResponse hook replaces it with a Response of its own.
         const { status: refused, body, headers } = concluded.answer
@@ -346,20 +366,27 @@ export function paidRequests(ctx: ServiceContext): PaidRequests {
       if (before.kind === 'refusal') throw refusalError(before)
       if (before.kind === 'replay') return replayed(before)
       let response: Response
+      keeping.add(request)
       try {
-        response = await run()
-      } catch (error) {
-        await answers.failed(before.key)
-        throw error
+        try {
+          response = await run()
+        } catch (error) {
+          await answers.failed(before.key)
+          throw error
+        }
+        if (!response.ok) {
+          await answers.failed(before.key)
+          return response
+        }
+        const { answered, bytes } = await attested(request, meta, response)
+        const payer = decodeReceipt(answered.headers.get('payment-response'))?.payer ?? null
+        await answers.kept(before.key, call, storedAnswerOf(answered, bytes), payer)
+        return answered
+      } finally {
+        // The answer is kept (or could not be: it goes out regardless): the ledger records the settlement.
+        keeping.delete(request)
+        await recordSettlement(request)
       }
-      if (!response.ok) {
-        await answers.failed(before.key)
-        return response
-      }
-      const { answered, bytes } = await attested(request, meta, response)
-      const payer = decodeReceipt(answered.headers.get('payment-response'))?.payer ?? null
-      await answers.kept(before.key, call, storedAnswerOf(answered, bytes), payer)
-      return answered
     },
   }
 }

@@ -18,6 +18,8 @@ import type {
   Payments,
   PendingSettlement,
   Refusal,
+  SettleOptions,
+  Settled,
   Settlement,
   Ticket,
 } from './payments.ts'
@@ -423,7 +425,7 @@ export class PaymentGate implements Payments {
   }
 
   /** Settles an admitted payment: the receipt, or why it did not settle (the result is then withheld). */
-  async settle(ticket: Ticket, call: PaidCall): Promise<Settlement> {
+  async settle(ticket: Ticket, call: PaidCall, options: SettleOptions = {}): Promise<Settlement> {
     const { key, credit, payment, requirements, escrow } = ticket as Admitted
     if (escrow) {
       // The escrow pays the seller when the buyer's side accepts the delivery; the call is done.
@@ -438,16 +440,18 @@ export class PaymentGate implements Payments {
     }
     if (credit) {
       // Already settled on chain: the receipt says so; nothing is sent to the facilitator.
-      await this.#outbox.transition(key, 'redeeming', 'settled', {
-        reason: `settled on chain earlier; result delivered to ${call.requestId}`,
-      })
+      const record = async () => {
+        await this.#outbox.transition(key, 'redeeming', 'settled', {
+          reason: `settled on chain earlier; result delivered to ${call.requestId}`,
+        })
+      }
       const receipt: SettleAnswer = {
         success: true,
         transaction: credit.transaction ?? '',
         network: credit.network,
         ...(credit.payer ? { payer: credit.payer } : {}),
       }
-      return { kind: 'settled', receipt }
+      return this.#recorded({ kind: 'settled', receipt }, record, options)
     }
     if (!payment || !requirements) throw new Error(`ticket ${key} carries no x402 payment to settle`)
     try {
@@ -493,12 +497,21 @@ export class PaymentGate implements Payments {
       )
     }
     // The money moved: the call delivers its answer even if the ledger must record it later.
-    await this.#outbox.transition(key, 'settling', 'settled', {
-      transaction: settled.transaction,
-      payer: settled.payer ?? null,
-    })
     payments.inc({ state: 'settled', network })
-    return { kind: 'settled', receipt: settled }
+    const record = async () => {
+      await this.#outbox.transition(key, 'settling', 'settled', {
+        transaction: settled.transaction,
+        payer: settled.payer ?? null,
+      })
+    }
+    return this.#recorded({ kind: 'settled', receipt: settled }, record, options)
+  }
+
+  /** `settled`, its ledger record written now, or left to its `record` (SettleOptions.recordLater). */
+  async #recorded(settled: Settled, record: () => Promise<void>, { recordLater }: SettleOptions): Promise<Settled> {
+    if (recordLater) return { ...settled, record }
+    await record()
+    return settled
   }
 
   /**

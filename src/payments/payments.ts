@@ -99,6 +99,18 @@ export interface Refusal {
 export interface Settled {
   kind: 'settled'
   receipt: SettleAnswer | null
+  /**
+   * With `recordLater` (SettleOptions): records the settlement in the ledger, to be called once the
+   * call's answer is kept. Until then the ledger holds the payment `settling`, so an instance that
+   * dies between the settlement and its answer leaves it to recovery (read from the chain: credited,
+   * owed the call), never `settled` with no answer anywhere.
+   */
+  record?: () => Promise<void>
+}
+
+/** How to settle: `recordLater` — the ledger records the settlement when `Settled.record` is called. */
+export interface SettleOptions {
+  recordLater?: boolean
 }
 
 /** What admitting a call's payment answers. */
@@ -116,7 +128,7 @@ export interface Payments {
   /** Reads, matches, claims and verifies the call's payment. */
   admit(call: PaidCall): Promise<Admission>
   /** Settles an admitted payment (once). */
-  settle(ticket: Ticket, call: PaidCall): Promise<Settlement>
+  settle(ticket: Ticket, call: PaidCall, options?: SettleOptions): Promise<Settlement>
   /** Gives an admitted payment back unsettled: it may be presented again. */
   release(ticket: Ticket, reason: string): Promise<void>
   /** What the facilitator settles (its /supported): which rails can be offered now. */

@@ -41,6 +41,7 @@ import { SETTLING_SLACK_MS, STALE_OPEN_MS } from '../src/payments/recovery.ts'
 import { type Redis, redisClient } from '../src/store/redis.ts'
 import { redisMissing, startRedis } from '../test/support/redis.ts'
 import { ledgerKeyOf, usdcOf } from '../test/support/x402.ts'
+import type { BenchContext, Figure, Out } from './figures.ts'
 import { numberOption } from './load.ts'
 
 const ROOT = join(import.meta.dir, '..')
@@ -76,6 +77,8 @@ export interface ClusterOptions {
   settleTimeoutMs?: number
   /** Print as it goes. */
   verbose: boolean
+  /** Where to print (console.log unless given). */
+  out?: Out
 }
 
 /** One HTTP exchange through the balancer (or straight to an instance, for the checks). */
@@ -114,32 +117,57 @@ export interface ClusterReport {
   failures: string[]
   exchanges: Exchange[]
   elapsedMs: number
+  /** From the start to the end of the traffic (the phases), before the checks. */
+  trafficMs: number
   takeoverMs: number | null
+  /** What the killed holder's lease had left when it was killed. */
+  leaseLeftMs: number
 }
 
-export async function run(args: string[]): Promise<void> {
+export async function run(args: string[], context: BenchContext = {}): Promise<Figure[]> {
+  const out = context.out ?? console.log
   if (clusterMissing) {
-    console.log(`cluster bench skipped: ${clusterMissing}`)
-    return
+    out(`cluster bench skipped: ${clusterMissing}`)
+    return []
   }
   const report = await runCluster({
     seconds: numberOption(args, 'seconds', 10),
     workers: numberOption(args, 'workers', 2),
     settleMs: numberOption(args, 'settle-ms', 400),
+    leaseMs: args.includes('--lease-ms') ? numberOption(args, 'lease-ms', LEASE_MS) : undefined,
     verbose: true,
+    out,
   })
-  if (report.failures.length > 0) {
-    console.log(
-      `\n${report.failures.length} check(s) failed:\n${report.failures.map((line) => `  ✗ ${line}`).join('\n')}`,
-    )
-    process.exit(1)
-  }
-  console.log('\nall checks passed')
+  if (report.failures.length > 0)
+    out(`\n${report.failures.length} check(s) failed:\n${report.failures.map((line) => `  ✗ ${line}`).join('\n')}`)
+  else out('\nall checks passed')
+  const paid = report.exchanges.filter((exchange) => exchange.kind === 'paid' && exchange.status === 200).length
+  const figures: Figure[] = [
+    { name: 'cluster: failed checks', value: report.failures.length, unit: '', better: 'lower', target: 0 },
+    {
+      name: 'cluster: paid answers per second (all phases)',
+      value: paid / (report.trafficMs / 1000),
+      unit: '/s',
+      better: 'higher',
+    },
+  ]
+  // The kill lands anywhere in the lease: what is measured is how soon after its expiry another instance took it.
+  if (report.takeoverMs !== null)
+    figures.push({
+      name: 'cluster: new ingester after the lease expired',
+      value: Math.max(0, report.takeoverMs - report.leaseLeftMs) / 1000,
+      unit: 's',
+      better: 'lower',
+      slack: 1,
+    })
+  // Run on its own (not from the guard), a failed check fails the command.
+  if (!context.out && report.failures.length > 0) process.exit(1)
+  return figures
 }
 
 export async function runCluster(options: ClusterOptions): Promise<ClusterReport> {
   const started = performance.now()
-  const log = (line = '') => options.verbose && console.log(line)
+  const log = (line = '') => options.verbose && (options.out ?? console.log)(line)
   const failures: string[] = []
   const leaseMs = options.leaseMs ?? LEASE_MS
   const settleTimeoutMs = options.settleTimeoutMs ?? 5_000
@@ -316,7 +344,7 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterReport
     const elapsedMs = performance.now() - started
     log(`\nElapsed: ${(elapsedMs / 1000).toFixed(1)} s (traffic ${(trafficMs / 1000).toFixed(1)} s); ${money}`)
     log(failures.length === 0 ? '\nchecks: all passed' : `\nchecks: ${failures.length} failed`)
-    return { failures, exchanges, elapsedMs, takeoverMs }
+    return { failures, exchanges, elapsedMs, trafficMs, takeoverMs, leaseLeftMs }
   } finally {
     for (const step of cleanup) await Promise.resolve(step()).catch(() => undefined)
   }

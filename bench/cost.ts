@@ -32,12 +32,15 @@
 import { manifest as deepDive } from '../plugins/deep-dive/manifest.ts'
 import { manifest as marketIntel } from '../plugins/market-intel/manifest.ts'
 import { manifest as quickScan } from '../plugins/quick-scan/manifest.ts'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { Random } from '../sandbox/scenarios/timeline.ts'
 import { redisMissing, startRedis } from '../test/support/redis.ts'
 import { scanRequest, waivedService } from '../test/support/service.ts'
+import type { RunningSandbox } from '../sandbox/index.ts'
+import { type BenchContext, type Figure, type Out, sandboxOf } from './figures.ts'
 import { numberOption, startTarget } from './load.ts'
+
+/** Where this run prints (the guard runs the bench quietly). */
+let out: Out = console.log
 
 // ---------------------------------------------------------------------------------------------------
 // Published prices. Each figure from the page named beside it, as read on 2026-11-27 from the stored
@@ -191,9 +194,10 @@ interface RunResult {
   cache: Map<string, number>
 }
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>
+type Sandbox = RunningSandbox
 
-export async function run(args: string[]): Promise<void> {
+export async function run(args: string[], context: BenchContext = {}): Promise<Figure[]> {
+  out = context.out ?? console.log
   const option = (name: string, fallback: number) => numberOption(args, name, fallback)
   const scans = option('scans', 5_000)
   const tokenCount = option('tokens', 200)
@@ -204,30 +208,30 @@ export async function run(args: string[]): Promise<void> {
   const seedIndex = args.indexOf('--seed')
   const seed = seedIndex >= 0 ? args[seedIndex + 1]! : 'cost'
   if (redisMissing) {
-    console.log(`bench cost: ${redisMissing}: nothing measured`)
-    return
+    out(`bench cost: ${redisMissing}: nothing measured`)
+    return []
   }
   const benchStarted = performance.now()
-  const sandbox = await startSandbox(ephemeralSandboxOptions())
+  const { sandbox, release } = await sandboxOf(context)
   try {
     const tokens = await sandboxTokens(sandbox, tokenCount)
     const plan = scanPlan(tokens, scans, rate, seed)
     const distinct = new Set(plan.map((scan) => scan.mint)).size
     const top = plan.filter((scan) => scan.rank === 1).length
-    console.log(
+    out(
       `bench cost: ${scans} scans over ${tokens.length} tokens (${sandbox.file.scenarios.length} scenarios + ${tokens.length - sandbox.file.scenarios.length} launchpad coins; ${distinct} asked, the most asked ${((top / scans) * 100).toFixed(1)}% of scans), Zipf(${ZIPF_S}), seed "${seed}"`,
     )
-    console.log(
+    out(
       `mix: ${MIX.map(([scanner, share]) => `${NAMES[scanner]} ${share * 100}%`).join(', ')} (${MIX.map(([scanner]) => `${plan.filter((scan) => scan.scanner === scanner).length} ${scanner}`).join(', ')}); ${rate} scans/s, at most ${concurrency} in flight; ${latencyMs} ms added to every upstream answer`,
     )
-    console.log(`sandbox and tokens ready in ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`)
+    out(`sandbox and tokens ready in ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`)
     sandbox.faults.latencyMs = latencyMs
     const one = await measure(sandbox, plan, 1, concurrency, '1 instance')
     const three = await measure(sandbox, plan, 3, concurrency, '3 instances')
     report([one, three])
     const ratio = total(three) / three.scans / (total(one) / one.scans)
     const creditRatio = rpcCredits(three) / rpcCredits(one)
-    console.log(
+    out(
       `\n3 instances / 1 instance: upstream calls per scan ×${ratio.toFixed(3)}, RPC credits ×${creditRatio.toFixed(3)}${Math.max(ratio, creditRatio) > 1.1 ? '  ← over the 10% goal' : '  (goal: within 10%: met)'}`,
     )
     if (perScanner) {
@@ -236,18 +240,28 @@ export async function run(args: string[]): Promise<void> {
         const own = plan.filter((scan) => scan.scanner === scanner)
         alone.push(await measure(sandbox, own, 1, concurrency, `${NAMES[scanner]} alone`))
       }
-      console.log(`\neach scanner's own share of the sequence (same offsets), alone on 1 instance:`)
+      out(`\neach scanner's own share of the sequence (same offsets), alone on 1 instance:`)
       report(alone)
       const cold: RunResult[] = []
       for (const [scanner] of MIX) cold.push(await coldScans(sandbox, plan, scanner, COLD_SCANS))
-      console.log(
+      out(
         `\nno reuse between scans at all (the upper bound a quiet service approaches): each scanner's first ${COLD_SCANS} scans of the sequence, each on a fresh in-process service with empty caches:`,
       )
       report(cold)
     }
-    console.log(`\nbench cost: ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`)
+    out(`\nbench cost: ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`)
+    const priced = (result: RunResult) =>
+      ((rpcCredits(result) * RPC_PLAN.usdPerMillionCredits) / 1e6 +
+        (jupiterCredits(result) * JUPITER_PLAN.usdPerMillionCredits) / 1e6) *
+      (1000 / result.scans)
+    return [
+      { name: 'cost: upstream calls per scan', value: total(one) / one.scans, unit: '', better: 'lower' },
+      { name: 'cost: priced upstream $ per 1 000 scans', value: priced(one), unit: '$', better: 'lower' },
+      { name: 'cost: calls per scan, 3 instances / 1', value: ratio, unit: '×', better: 'lower', target: 1.1 },
+      { name: 'cost: RPC credits, 3 instances / 1', value: creditRatio, unit: '×', better: 'lower', target: 1.1 },
+    ]
   } finally {
-    await sandbox.stop()
+    await release()
   }
 }
 
@@ -403,7 +417,7 @@ async function measure(
       p99Ms: at(0.99),
       cache,
     }
-    console.log(
+    out(
       `\n${label}: ${plan.length} scans in ${wallS.toFixed(1)} s (latest send ${maxLateMs.toFixed(0)} ms behind schedule), p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms; answers ${[...statuses].map(([status, n]) => `${status} ×${n}`).join(', ')}; ${[...quality].map(([key, n]) => `${key} ×${n}`).join(', ')}; cache lookups ${[...cache].map(([key, n]) => `${key} ${n}`).join(', ')}`,
     )
     return result
@@ -479,14 +493,14 @@ function report(results: RunResult[]): void {
   const compare = results.length === 2
   const column = Math.max(17, ...results.map((result) => result.label.length + 2))
   const header = (title: string) =>
-    console.log(
+    out(
       `\n${title.padEnd(width)}${(title === 'calls per scan' ? 'credits' : '').padStart(7)}${results.map((result) => result.label.padStart(column)).join('')}${compare ? 'ratio'.padStart(8) : ''}`,
     )
   /** One row: each run's value (a number, shown by `show`), and their ratio when two runs are compared. */
   const row = (name: string, credits: string, value: (result: RunResult) => number, show: (n: number) => string) => {
     const values = results.map(value)
     const ratio = compare && values[0]! > 0 ? `×${(values[1]! / values[0]!).toFixed(3)}` : ''
-    console.log(
+    out(
       `${name.padEnd(width)}${credits.padStart(7)}${values.map((n) => show(n).padStart(column)).join('')}${compare ? ratio.padStart(8) : ''}`,
     )
   }
@@ -550,7 +564,7 @@ function report(results: RunResult[]): void {
       const server = key.split(':')[0]!
       if (!['rpc', 'dexscreener', 'jupiter'].includes(server)) others.add(server)
     }
-  if (others.size > 0) console.log(`other upstreams asked (counted above, not priced): ${[...others].join(', ')}`)
+  if (others.size > 0) out(`other upstreams asked (counted above, not priced): ${[...others].join(', ')}`)
 }
 
 const usd = (value: number) => `$${value.toFixed(value < 1 ? 4 : 2)}`

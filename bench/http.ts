@@ -10,12 +10,14 @@
  *   npm run bench -- http [--duration 5] [--concurrency 32]
  */
 import { join } from 'node:path'
+import type { BenchContext, Figure } from './figures.ts'
 import { type LoadResult, load, numberOption, processCpuUs, startTarget, wrkLoad } from './load.ts'
 
 /** The issue's targets: the service's CPU per request against the Elysia floor's, per scenario. */
 const TARGET_OVER_FLOOR: Record<string, number> = { 'GET /health': 1.5, 'POST INVALID_ADDRESS': 1.3 }
 
-export async function run(args: string[]): Promise<void> {
+export async function run(args: string[], context: BenchContext = {}): Promise<Figure[]> {
+  const out = context.out ?? console.log
   const option = (name: string, fallback: number) => numberOption(args, name, fallback)
   const durationMs = option('duration', 5) * 1000
   const concurrency = option('concurrency', 32)
@@ -39,7 +41,7 @@ export async function run(args: string[]): Promise<void> {
   const generator = Bun.which('wrk')
     ? 'wrk (1 thread, its own process)'
     : 'fetch in the bench process (install wrk for a generator outside the runtime)'
-  console.log(
+  out(
     `bench http: ${durationMs / 1000} s per cell, ${concurrency} concurrent connections, Bun ${Bun.version}; load: ${generator}`,
   )
   const results = new Map<string, LoadResult & { cpuUsPerRequest: number; steadyUsPerRequest: number }>()
@@ -59,22 +61,21 @@ export async function run(args: string[]): Promise<void> {
       const cpuUsPerRequest = cpuUs / (warmup.requests + result.requests)
       const steadyUsPerRequest = before === undefined || after === undefined ? NaN : (after - before) / result.requests
       results.set(`${target.name}|${scenario.name}`, { ...result, cpuUsPerRequest, steadyUsPerRequest })
-      if (result.unexpected > 0) console.log(`  warning: ${result.unexpected} unexpected statuses from ${target.name}`)
+      if (result.unexpected > 0) out(`  warning: ${result.unexpected} unexpected statuses from ${target.name}`)
     }
 
   const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9)
-  console.log('')
-  console.log(
-    'scenario                 target             req/s    p50 ms    p99 ms  CPU µs/req (all)  CPU µs/req (steady)',
-  )
+  out('')
+  out('scenario                 target             req/s    p50 ms    p99 ms  CPU µs/req (all)  CPU µs/req (steady)')
   for (const scenario of scenarios)
     for (const target of targets) {
       const r = results.get(`${target.name}|${scenario.name}`)!
-      console.log(
+      out(
         `${scenario.name.padEnd(24)} ${target.name.padEnd(15)} ${fmt(r.rps)} ${fmt(r.p50Ms, 2)} ${fmt(r.p99Ms, 2)} ${fmt(r.cpuUsPerRequest, 1).padStart(17)} ${fmt(r.steadyUsPerRequest, 1).padStart(20)}`,
       )
     }
-  console.log('')
+  out('')
+  const figures: Figure[] = []
   for (const scenario of scenarios) {
     const ours = results.get(`solsentry|${scenario.name}`)!
     const bare = results.get(`bare Bun.serve|${scenario.name}`)!
@@ -83,11 +84,19 @@ export async function run(args: string[]): Promise<void> {
     const all = ours.cpuUsPerRequest / floor.cpuUsPerRequest
     const steady = ours.steadyUsPerRequest / floor.steadyUsPerRequest
     const verdict = (ratio: number) => (ratio <= target ? 'met' : 'NOT met')
-    console.log(
+    out(
       `${scenario.name.padEnd(24)} CPU per request, solsentry / Elysia floor: ×${all.toFixed(2)} all (${verdict(all)}), ` +
         `×${steady.toFixed(2)} steady (${verdict(steady)}); target ≤ ×${target}. ` +
         `Throughput solsentry / bare ${((ours.rps / bare.rps) * 100).toFixed(1)}%, floor / bare ${((floor.rps / bare.rps) * 100).toFixed(1)}%`,
     )
+    // The steady state where /proc tells it (what a request costs), else the whole life.
+    const measured = Number.isNaN(steady) ? all : steady
+    const perRequest = Number.isNaN(steady) ? ours.cpuUsPerRequest : ours.steadyUsPerRequest
+    figures.push(
+      { name: `${scenario.name}: CPU per request`, value: perRequest, unit: 'µs', better: 'lower' },
+      { name: `${scenario.name}: CPU / Elysia floor`, value: measured, unit: '×', better: 'lower', target },
+    )
   }
-  console.log('The load generator runs on the same machine; on 2 cores it competes with the server for CPU.')
+  out('The load generator runs on the same machine; on 2 cores it competes with the server for CPU.')
+  return figures
 }

@@ -12,24 +12,24 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PaymentRequired } from '@x402/core/types'
 import { demoPayer } from '../sandbox/demo-client.ts'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { FacilitatorClient } from '../src/payments/facilitator.ts'
 import type { PaymentV2 } from '../src/payments/payment-header.ts'
+import { type BenchContext, type Figure, sandboxOf } from './figures.ts'
 import { type LoadResult, load, numberOption, startTarget, wrkLoad } from './load.ts'
 
-export async function run(args: string[]): Promise<void> {
+export async function run(args: string[], context: BenchContext = {}): Promise<Figure[]> {
+  const out = context.out ?? console.log
   const option = (name: string, fallback: number) => numberOption(args, name, fallback)
   const durationMs = option('duration', 5) * 1000
   const concurrency = option('concurrency', 32)
   const paidCalls = option('paid', 30)
-  const sandbox = await startSandbox(ephemeralSandboxOptions())
+  const { sandbox, release } = await sandboxOf(context)
   const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
   const env = { ...sandbox.serviceSettings, LOG_LEVEL: 'silent', BENCH_APP: 'service' }
   const body = JSON.stringify({ token_address: mint })
 
   const generator = Bun.which('wrk') ? 'wrk (1 thread, its own process)' : 'fetch in the bench process (install wrk)'
-  console.log(
+  out(
     `bench payments: ${durationMs / 1000} s per target, ${concurrency} concurrent connections, Bun ${Bun.version}; load: ${generator}`,
   )
   const targets = [
@@ -49,8 +49,8 @@ export async function run(args: string[]): Promise<void> {
     const offered = required.accepts ?? []
     const extensions = Object.keys(required.extensions ?? {}).sort()
     offers.set(target.name, extensions.join(', '))
-    console.log(`  ${target.name} offers: ${offered.map((offer) => `${offer.network} ${offer.amount}`).join(', ')}`)
-    console.log(
+    out(`  ${target.name} offers: ${offered.map((offer) => `${offer.network} ${offer.amount}`).join(', ')}`)
+    out(
       `  ${target.name} challenge: ${Buffer.byteLength(json)} bytes of JSON (${header.length} in base64), extensions: ${extensions.join(', ') || 'none'}`,
     )
     // wrk when installed (a load generator outside the servers' runtime), else fetch from this process.
@@ -67,22 +67,22 @@ export async function run(args: string[]): Promise<void> {
         ? (after - before) / result.requests
         : cpuUs / (warmup.requests + result.requests)
     results.set(target.name, { ...result, cpuUsPerRequest })
-    if (result.unexpected > 0) console.log(`  warning: ${result.unexpected} answers other than 402 from ${target.name}`)
+    if (result.unexpected > 0) out(`  warning: ${result.unexpected} answers other than 402 from ${target.name}`)
   }
-  const [ours, theirs] = [...offers.values()]
-  console.log(
-    ours === theirs
-      ? `  both offer the same extensions in their 402 (${ours})`
+  const [ourExtensions, theirExtensions] = [...offers.values()]
+  out(
+    ourExtensions === theirExtensions
+      ? `  both offer the same extensions in their 402 (${ourExtensions})`
       : `  warning: the targets offer different extensions (${[...offers].map(([name, keys]) => `${name}: ${keys}`).join('; ')})`,
   )
   const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(9)
   if (cpuOf(process.pid) !== undefined)
-    console.log('  server CPU: the target process’s, over the measured run only (/proc), per request')
-  console.log('\n402 challenge            req/s    p50 ms    p99 ms  server CPU µs/req')
+    out('  server CPU: the target process’s, over the measured run only (/proc), per request')
+  out('\n402 challenge            req/s    p50 ms    p99 ms  server CPU µs/req')
   for (const [name, r] of results)
-    console.log(`${name.padEnd(18)} ${fmt(r.rps)} ${fmt(r.p50Ms, 2)} ${fmt(r.p99Ms, 2)} ${fmt(r.cpuUsPerRequest, 1)}`)
+    out(`${name.padEnd(18)} ${fmt(r.rps)} ${fmt(r.p50Ms, 2)} ${fmt(r.p99Ms, 2)} ${fmt(r.cpuUsPerRequest, 1)}`)
   const ratio = results.get('solsentry')!.rps / results.get('@x402/hono')!.rps
-  console.log(`throughput ratio solsentry / @x402/hono: ${(ratio * 100).toFixed(1)}%`)
+  out(`throughput ratio solsentry / @x402/hono: ${(ratio * 100).toFixed(1)}%`)
 
   // (2) Paid calls, one at a time, against the facilitator's own time for equal payments.
   const { client } = await demoPayer(sandbox.file, 'solana')
@@ -115,12 +115,30 @@ export async function run(args: string[]): Promise<void> {
     facilitatorMs.push(performance.now() - started)
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-  console.log(`\npaid quick scans, one at a time (${paidCalls}, warm scan caches): p50 ${median(paid).toFixed(1)} ms`)
-  console.log(`facilitator verify + settle for equal payments: p50 ${median(facilitatorMs).toFixed(1)} ms`)
-  console.log(
-    `added by solsentry (gate, ledger, the warm scan, HTTP): ${(median(paid) - median(facilitatorMs)).toFixed(1)} ms`,
-  )
-  await sandbox.stop()
+  out(`\npaid quick scans, one at a time (${paidCalls}, warm scan caches): p50 ${median(paid).toFixed(1)} ms`)
+  out(`facilitator verify + settle for equal payments: p50 ${median(facilitatorMs).toFixed(1)} ms`)
+  out(`added by solsentry (gate, ledger, the warm scan, HTTP): ${(median(paid) - median(facilitatorMs)).toFixed(1)} ms`)
+  await release()
+  const ours = results.get('solsentry')!
+  const hono = results.get('@x402/hono')!
+  return [
+    { name: '402: CPU per challenge', value: ours.cpuUsPerRequest, unit: 'µs', better: 'lower' },
+    {
+      name: '402: CPU per challenge / @x402/hono',
+      value: ours.cpuUsPerRequest / hono.cpuUsPerRequest,
+      unit: '×',
+      better: 'lower',
+      target: 1,
+    },
+    { name: '402: throughput / @x402/hono', value: ratio * 100, unit: '%', better: 'higher', target: 100 },
+    {
+      name: 'paid quick scan added beyond the facilitator',
+      value: median(paid) - median(facilitatorMs),
+      unit: 'ms',
+      better: 'lower',
+      slack: 2,
+    },
+  ]
 }
 
 /** Clock ticks per second of /proc's CPU times. */

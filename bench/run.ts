@@ -4,6 +4,7 @@ import * as chaos from './chaos.ts'
 import * as cluster from './cluster.ts'
 import * as cost from './cost.ts'
 import * as fuzz from './fuzz.ts'
+import * as guard from './guard.ts'
 import * as launchpad from './launchpad.ts'
 import * as load from './load.ts'
 import * as http from './http.ts'
@@ -14,7 +15,7 @@ import * as payments from './payments.ts'
 import * as pending from './pending.ts'
 import * as trade from './trade.ts'
 
-const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
+const BENCHES: Record<string, { run(args: string[]): Promise<unknown> }> = {
   http,
   'sandbox-rpc': sandboxRpc,
   sources,
@@ -29,6 +30,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<void> }> = {
   cluster,
   launchpad,
   cost,
+  guard,
 }
 
 const [name, ...args] = process.argv.slice(2)

@@ -9,21 +9,22 @@
  */
 import { scanRequest, waivedService } from '../test/support/service.ts'
 import { tracedScan } from '../test/support/round-trips.ts'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { type BenchContext, type Figure, sandboxOf } from './figures.ts'
 import { numberOption } from './load.ts'
 
 const SCANNERS = [
-  { route: '/scan/quick', name: 'quick scan', targetMs: 5_000 },
-  { route: '/market/intel', name: 'market intel', targetMs: 10_000 },
-  { route: '/scan/deep', name: 'deep dive', targetMs: 30_000 },
+  { route: '/scan/quick', name: 'quick scan', targetMs: 5_000, trips: 3 },
+  { route: '/market/intel', name: 'market intel', targetMs: 10_000, trips: 4 },
+  { route: '/scan/deep', name: 'deep dive', targetMs: 30_000, trips: 6 },
 ]
 
-export async function run(args: string[]): Promise<void> {
+export async function run(args: string[], context: BenchContext = {}): Promise<Figure[]> {
+  const out = context.out ?? console.log
   const option = (name: string, fallback: number) => numberOption(args, name, fallback)
   const latencyMs = option('latency', 100)
   const repeat = option('repeat', 2000)
-  const sandbox = await startSandbox(ephemeralSandboxOptions())
+  const { sandbox, release } = await sandboxOf(context)
+  const figures: Figure[] = []
   const service = () =>
     waivedService({
       ...sandbox.serviceSettings,
@@ -34,15 +35,15 @@ export async function run(args: string[]): Promise<void> {
     app.handle(scanRequest(route, { token_address: mint }))
 
   sandbox.faults.latencyMs = latencyMs
-  console.log(
+  out(
     `bench scanners: ${latencyMs} ms added to every upstream answer; a fresh service (cold caches) per call; round trips: the critical path of the calls the sandbox received`,
   )
-  console.log('\nscanner        scenario               status  wall ms  upstream calls  round trips  quality')
+  out('\nscanner        scenario               status  wall ms  upstream calls  round trips  quality')
   const mounted = service()
   for (const scanner of SCANNERS) {
     const probe = await post(mounted, scanner.route, sandbox.file.scenarios[0]!.mint)
     if (probe.status === 404) {
-      console.log(`${scanner.name.padEnd(14)} (not built yet)`)
+      out(`${scanner.name.padEnd(14)} (not built yet)`)
       continue
     }
     const walls: number[] = []
@@ -54,12 +55,29 @@ export async function run(args: string[]): Promise<void> {
       const wall = performance.now() - started
       walls.push(wall)
       trips.push(path.length)
-      console.log(
+      out(
         `${scanner.name.padEnd(14)} ${scenario.name.padEnd(22)} ${String(status).padStart(6)} ${wall.toFixed(0).padStart(8)} ${String(calls.length).padStart(15)} ${String(path.length).padStart(12)}  ${body.data_quality ?? '-'}${wall > scanner.targetMs ? '  (over target)' : ''}`,
       )
     }
-    console.log(
+    out(
       `${scanner.name.padEnd(14)} all: round trips ${Math.min(...trips)}–${Math.max(...trips)}, wall ${Math.min(...walls).toFixed(0)}–${Math.max(...walls).toFixed(0)} ms\n`,
+    )
+    figures.push(
+      {
+        name: `${scanner.name}: round trips (most)`,
+        value: Math.max(...trips),
+        unit: '',
+        better: 'lower',
+        target: scanner.trips,
+      },
+      {
+        name: `${scanner.name}: wall at ${latencyMs} ms per answer (slowest)`,
+        value: Math.max(...walls),
+        unit: 'ms',
+        better: 'lower',
+        // One answer's latency: a scan that waits on one more answer is flagged, scheduling noise is not.
+        slack: latencyMs,
+      },
     )
   }
   sandbox.faults.latencyMs = 0
@@ -78,8 +96,16 @@ export async function run(args: string[]): Promise<void> {
     }),
   )
   const seconds = (performance.now() - started) / 1000
-  console.log(
+  out(
     `\nrepeated quick scans of one token (warm caches, in-process, 16 concurrent): ${(repeat / seconds).toFixed(0)} scans/s`,
   )
-  await sandbox.stop()
+  figures.push({
+    name: 'warm quick scans in process',
+    value: repeat / seconds,
+    unit: '/s',
+    better: 'higher',
+    target: 1_500,
+  })
+  await release()
+  return figures
 }

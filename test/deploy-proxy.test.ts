@@ -89,144 +89,143 @@ const scan = (port: number, ca: string, from: string, headers: Record<string, st
 
 const body = (answer: Answer) => JSON.parse(answer.body) as { code?: string; message?: string }
 
-if (missing) describe.skip(`deploy/nginx.conf in front of the service — skipped: ${missing}`, () => {})
-else
-  describe('deploy/nginx.conf in front of the service (TLS, TRUST_PROXY=true)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'solsentry-nginx-'))
-    const tlsPort = freePort()
-    const plainPort = freePort()
-    let service: RunningServer
-    let nginx: ReturnType<typeof Bun.spawn> | undefined
-    let ca = ''
+const TITLE = 'deploy/nginx.conf in front of the service (TLS, TRUST_PROXY=true)'
+;(missing ? describe.skip : describe)(missing ? `${TITLE} — skipped: ${missing}` : TITLE, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'solsentry-nginx-'))
+  const tlsPort = freePort()
+  const plainPort = freePort()
+  let service: RunningServer
+  let nginx: ReturnType<typeof Bun.spawn> | undefined
+  let ca = ''
 
-    beforeAll(async () => {
-      // A self-signed certificate for the example's host name, made for this run.
-      const cert = Bun.spawnSync(
-        [
-          OPENSSL!,
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          `/CN=${HOST}`,
-          '-addext',
-          `subjectAltName=DNS:${HOST}`,
-          '-keyout',
-          join(dir, 'privkey.pem'),
-          '-out',
-          join(dir, 'fullchain.pem'),
-        ],
-        { stdout: 'ignore', stderr: 'pipe' },
-      )
-      if (cert.exitCode !== 0) throw new Error(`openssl: ${cert.stderr.toString()}`)
-      ca = readFileSync(join(dir, 'fullchain.pem'), 'utf8')
+  beforeAll(async () => {
+    // A self-signed certificate for the example's host name, made for this run.
+    const cert = Bun.spawnSync(
+      [
+        OPENSSL!,
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        `/CN=${HOST}`,
+        '-addext',
+        `subjectAltName=DNS:${HOST}`,
+        '-keyout',
+        join(dir, 'privkey.pem'),
+        '-out',
+        join(dir, 'fullchain.pem'),
+      ],
+      { stdout: 'ignore', stderr: 'pipe' },
+    )
+    if (cert.exitCode !== 0) throw new Error(`openssl: ${cert.stderr.toString()}`)
+    ca = readFileSync(join(dir, 'fullchain.pem'), 'utf8')
 
-      const ctx = testContext({ PORT: '0', TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_BURST: '1' })
-      service = startServer(createApp(ctx, { plugins: [fixturePlugin(ctx)] }), ctx)
-      const servicePort = new URL(service.url).port
+    const ctx = testContext({ PORT: '0', TRUST_PROXY: 'true', RATE_LIMIT_SCANNER_BURST: '1' })
+    service = startServer(createApp(ctx, { plugins: [fixturePlugin(ctx)] }), ctx)
+    const servicePort = new URL(service.url).port
 
-      writeFileSync(
-        join(dir, 'solsentry.conf'),
-        rendered([
-          ['server 127.0.0.1:8402;', `server 127.0.0.1:${servicePort};`],
-          ['listen 443 ssl;', `listen 127.0.0.1:${tlsPort} ssl;`],
-          ['listen 80;', `listen 127.0.0.1:${plainPort};`],
-          [`/etc/letsencrypt/live/${HOST}/`, `${dir}/`],
-        ]),
-      )
-      // Around the example, what /etc/nginx/nginx.conf gives it, with every path in the test's folder.
-      mkdirSync(join(dir, 'temp'))
-      const temp = (name: string) => `${name}_temp_path ${join(dir, 'temp', name)};`
-      writeFileSync(
-        join(dir, 'nginx.conf'),
-        [
-          'daemon off;',
-          'worker_processes 1;',
-          `pid ${join(dir, 'nginx.pid')};`,
-          `error_log ${join(dir, 'error.log')} warn;`,
-          ...(process.getuid?.() === 0 ? ['user root;'] : []),
-          'events { worker_connections 64; }',
-          'http {',
-          `  access_log ${join(dir, 'access.log')};`,
-          ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${temp(name)}`),
-          `  include ${join(dir, 'solsentry.conf')};`,
-          '}',
-        ].join('\n'),
-      )
-      const checked = Bun.spawnSync([NGINX!, '-t', '-p', dir, '-c', join(dir, 'nginx.conf')], { stderr: 'pipe' })
-      if (checked.exitCode !== 0) throw new Error(`nginx -t: ${checked.stderr.toString()}`)
-      nginx = Bun.spawn([NGINX!, '-p', dir, '-c', join(dir, 'nginx.conf')], { stdout: 'ignore', stderr: 'pipe' })
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await viaTls(tlsPort, ca, '127.0.0.1', '/health')
-          break
-        } catch (error) {
-          if (attempt > 100) throw new Error(`nginx did not answer: ${error}; ${readFileSync(join(dir, 'error.log'))}`)
-          await Bun.sleep(30)
-        }
+    writeFileSync(
+      join(dir, 'solsentry.conf'),
+      rendered([
+        ['server 127.0.0.1:8402;', `server 127.0.0.1:${servicePort};`],
+        ['listen 443 ssl;', `listen 127.0.0.1:${tlsPort} ssl;`],
+        ['listen 80;', `listen 127.0.0.1:${plainPort};`],
+        [`/etc/letsencrypt/live/${HOST}/`, `${dir}/`],
+      ]),
+    )
+    // Around the example, what /etc/nginx/nginx.conf gives it, with every path in the test's folder.
+    mkdirSync(join(dir, 'temp'))
+    const temp = (name: string) => `${name}_temp_path ${join(dir, 'temp', name)};`
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      [
+        'daemon off;',
+        'worker_processes 1;',
+        `pid ${join(dir, 'nginx.pid')};`,
+        `error_log ${join(dir, 'error.log')} warn;`,
+        ...(process.getuid?.() === 0 ? ['user root;'] : []),
+        'events { worker_connections 64; }',
+        'http {',
+        `  access_log ${join(dir, 'access.log')};`,
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${temp(name)}`),
+        `  include ${join(dir, 'solsentry.conf')};`,
+        '}',
+      ].join('\n'),
+    )
+    const checked = Bun.spawnSync([NGINX!, '-t', '-p', dir, '-c', join(dir, 'nginx.conf')], { stderr: 'pipe' })
+    if (checked.exitCode !== 0) throw new Error(`nginx -t: ${checked.stderr.toString()}`)
+    nginx = Bun.spawn([NGINX!, '-p', dir, '-c', join(dir, 'nginx.conf')], { stdout: 'ignore', stderr: 'pipe' })
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await viaTls(tlsPort, ca, '127.0.0.1', '/health')
+        break
+      } catch (error) {
+        if (attempt > 100) throw new Error(`nginx did not answer: ${error}; ${readFileSync(join(dir, 'error.log'))}`)
+        await Bun.sleep(30)
       }
-    })
-
-    afterAll(async () => {
-      nginx?.kill('SIGQUIT')
-      await nginx?.exited
-      await service?.shutdown('test over')
-      rmSync(dir, { recursive: true, force: true })
-    })
-
-    test('serves the service over TLS with the certificate for its host name', async () => {
-      const health = await viaTls(tlsPort, ca, '127.0.0.2', '/health')
-      expect(health.status).toBe(200)
-      expect(body(health)).toMatchObject({ status: 'ok' })
-      // A caller that does not trust the certificate is refused by TLS itself.
-      await expect(viaTls(tlsPort, '', '127.0.0.2', '/health')).rejects.toThrow()
-    })
-
-    test('plain HTTP is redirected to https', async () => {
-      const answer = await new Promise<{ status: number; location?: string }>((resolve, reject) => {
-        const req = plainRequest(
-          { host: '127.0.0.1', port: plainPort, path: '/scan/quick', headers: { host: HOST } },
-          (res) => {
-            res.resume()
-            resolve({ status: res.statusCode ?? 0, location: res.headers.location })
-          },
-        )
-        req.on('error', reject)
-        req.end()
-      })
-      expect(answer).toEqual({ status: 301, location: `https://${HOST}/scan/quick` })
-    })
-
-    test("the rate limits key on each caller's own address, which nginx appends; a forged X-Forwarded-For is not used", async () => {
-      // 127.0.0.2 spends its burst of one, and the refusal names its own address.
-      expect((await scan(tlsPort, ca, '127.0.0.2')).status).toBe(200)
-      const limited = await scan(tlsPort, ca, '127.0.0.2')
-      expect(limited.status).toBe(429)
-      expect(body(limited).code).toBe('RATE_LIMITED')
-      expect(body(limited).message).toContain('127.0.0.2')
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
-      // 127.0.0.3 has its own bucket (not nginx's 127.0.0.1, shared by everyone), even posing as 127.0.0.2...
-      const forged = { 'x-forwarded-for': '127.0.0.2' }
-      expect((await scan(tlsPort, ca, '127.0.0.3', forged)).status).toBe(200)
-      // ...and, its burst spent, cannot borrow another's address to get a fresh one.
-      const again = await scan(tlsPort, ca, '127.0.0.3', { 'x-forwarded-for': '127.0.0.9' })
-      expect(again.status).toBe(429)
-      expect(body(again).message).toContain('127.0.0.3')
-    })
-
-    test('a body over the service limit gets the service own JSON 413, not a page of nginx', async () => {
-      const answer = await viaTls(tlsPort, ca, '127.0.0.4', '/fixture/scan', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token_address: VALID_MINT, padding: 'x'.repeat(20_000) }),
-      })
-      expect(answer.status).toBe(413)
-      expect(body(answer).code).toBe('PAYLOAD_TOO_LARGE')
-    })
+    }
   })
+
+  afterAll(async () => {
+    nginx?.kill('SIGQUIT')
+    await nginx?.exited
+    await service?.shutdown('test over')
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('serves the service over TLS with the certificate for its host name', async () => {
+    const health = await viaTls(tlsPort, ca, '127.0.0.2', '/health')
+    expect(health.status).toBe(200)
+    expect(body(health)).toMatchObject({ status: 'ok' })
+    // A caller that does not trust the certificate is refused by TLS itself.
+    await expect(viaTls(tlsPort, '', '127.0.0.2', '/health')).rejects.toThrow()
+  })
+
+  test('plain HTTP is redirected to https', async () => {
+    const answer = await new Promise<{ status: number; location?: string }>((resolve, reject) => {
+      const req = plainRequest(
+        { host: '127.0.0.1', port: plainPort, path: '/scan/quick', headers: { host: HOST } },
+        (res) => {
+          res.resume()
+          resolve({ status: res.statusCode ?? 0, location: res.headers.location })
+        },
+      )
+      req.on('error', reject)
+      req.end()
+    })
+    expect(answer).toEqual({ status: 301, location: `https://${HOST}/scan/quick` })
+  })
+
+  test("the rate limits key on each caller's own address, which nginx appends; a forged X-Forwarded-For is not used", async () => {
+    // 127.0.0.2 spends its burst of one, and the refusal names its own address.
+    expect((await scan(tlsPort, ca, '127.0.0.2')).status).toBe(200)
+    const limited = await scan(tlsPort, ca, '127.0.0.2')
+    expect(limited.status).toBe(429)
+    expect(body(limited).code).toBe('RATE_LIMITED')
+    expect(body(limited).message).toContain('127.0.0.2')
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+    // 127.0.0.3 has its own bucket (not nginx's 127.0.0.1, shared by everyone), even posing as 127.0.0.2...
+    const forged = { 'x-forwarded-for': '127.0.0.2' }
+    expect((await scan(tlsPort, ca, '127.0.0.3', forged)).status).toBe(200)
+    // ...and, its burst spent, cannot borrow another's address to get a fresh one.
+    const again = await scan(tlsPort, ca, '127.0.0.3', { 'x-forwarded-for': '127.0.0.9' })
+    expect(again.status).toBe(429)
+    expect(body(again).message).toContain('127.0.0.3')
+  })
+
+  test('a body over the service limit gets the service own JSON 413, not a page of nginx', async () => {
+    const answer = await viaTls(tlsPort, ca, '127.0.0.4', '/fixture/scan', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_address: VALID_MINT, padding: 'x'.repeat(20_000) }),
+    })
+    expect(answer.status).toBe(413)
+    expect(body(answer).code).toBe('PAYLOAD_TOO_LARGE')
+  })
+})

@@ -57,7 +57,7 @@ describe('documentation stays in step with the code', () => {
         .filter((name) => name.endsWith('.md'))
         .map((name) => join('docs', name)),
     ]
-    const TOP = '(?:src|plugins|signals|sandbox|test|bench|scripts|client|web|skills|examples)'
+    const TOP = '(?:src|plugins|signals|sandbox|test|bench|scripts|client|web|skills|examples|deploy)'
     const missing: string[] = []
     for (const page of pages) {
       const text = await read(page)

@@ -187,7 +187,12 @@ describe('small summaries, the detail one link away', () => {
     const missing = await get('/docs/routes/no-such-route.md')
     expect(missing.status).toBe(404)
     expect(JSON.parse(missing.text)).toMatchObject({ error: true, code: 'NOT_FOUND' })
-    const wrong = await get('/docs/routes/Scan Quick')
+    expect(JSON.parse(missing.text).message).toContain('scan-quick.md')
+    // A hurried reader's spelling finds the page: no extension, capitals.
+    for (const asked of ['scan-quick', 'Scan-Quick.md'])
+      expect((await get(`/docs/routes/${asked}`)).text).toBe(page.text)
+    expect((await get('/docs/schemas/scan-quick')).status).toBe(200)
+    const wrong = await get('/docs/routes/scan quick.md')
     expect(wrong.status).toBe(400)
     expect(JSON.parse(wrong.text)).toMatchObject({ error: true, code: 'INVALID_REQUEST' })
   })

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../src/context.ts'
 import { htmlHeaders } from '../../src/http/html.ts'
 import { publicOrigin, requestIdOf } from '../../src/http/request.ts'
 import { paymentInfo, routeOptions } from '../../src/http/route-options.ts'
-import { cardSkills, offerings } from '../../src/kernel/catalogue.ts'
+import { cardSkills, offerings, routeDoc } from '../../src/kernel/catalogue.ts'
 import { ApiError, errorBody } from '../../src/kernel/errors.ts'
 import { SCHEMA_VERSION, SERVICE_VERSION } from '../../src/kernel/version.ts'
 import type { HealthReading } from '../../src/kernel/health.ts'
@@ -213,8 +213,8 @@ export function discoveryPlugin(ctx: ServiceContext) {
     .get(
       routes.routeDoc.path,
       function routeDocument({ request, params }) {
-        const found = routesOfDoc(ctx.registry, params.doc.slice(0, -'.md'.length))
-        if (found.length === 0) return noSuchPage(request, params.doc)
+        const found = routesOfDoc(ctx.registry, pageName(params.doc, '.md'))
+        if (found.length === 0) return noSuchPage(ctx, request, params.doc, '.md')
         return markdown(renderRouteDoc(ctx.registry, found, publicOrigin(ctx, request)))
       },
       routeOptions(ctx, routes.routeDoc),
@@ -222,8 +222,8 @@ export function discoveryPlugin(ctx: ServiceContext) {
     .get(
       routes.routeSchemas.path,
       function routeSchemaDocument({ request, params }) {
-        const found = routesOfDoc(ctx.registry, params.doc.slice(0, -'.json'.length))
-        if (found.length === 0) return noSuchPage(request, params.doc)
+        const found = routesOfDoc(ctx.registry, pageName(params.doc, '.json'))
+        if (found.length === 0) return noSuchPage(ctx, request, params.doc, '.json')
         return Response.json(routeSchemas(ctx.registry, found, publicOrigin(ctx, request), offersOf))
       },
       routeOptions(ctx, routes.routeSchemas),
@@ -246,10 +246,17 @@ const UTF8 = new TextEncoder()
 /** The placeholder server URL of the cached OpenAPI document (each answer names its own origin). */
 const SERVER_SLOT = '\u0000server\u0000'
 
-/** 404 NOT_FOUND for a page name no mounted route has. */
-function noSuchPage(request: Request, doc: string): Response {
+/** A page's name as asked (`Scan-Quick.md`, `scan-quick`) as routeDoc names it (`scan-quick`). */
+function pageName(asked: string, extension: string): string {
+  const name = asked.toLowerCase()
+  return name.endsWith(extension) ? name.slice(0, -extension.length) : name
+}
+
+/** 404 NOT_FOUND for a page name no mounted route has, naming the pages there are. */
+function noSuchPage(ctx: ServiceContext, request: Request, doc: string, extension: string): Response {
+  const pages = [...new Set(ctx.registry.routes().map((route) => routeDoc(route.path)))]
   const error = new ApiError('NOT_FOUND', {
-    message: `no route has the page ${doc}: /llm.txt links every route's page`,
+    message: `no route has the page ${doc}; the pages are ${pages.map((page) => `${page}${extension}`).join(', ')}`,
   })
   return Response.json(errorBody(error, requestIdOf(request)), { status: 404 })
 }

@@ -131,8 +131,8 @@ export const PlainText = Type.String()
 export const DocParams = (extension: 'md' | 'json') =>
   Type.Object({
     doc: Type.String({
-      pattern: `^[a-z0-9_-]+\\.${extension}$`,
-      description: `The route's page name and .${extension} (\`/scan/quick\` → \`scan-quick.${extension}\`)`,
+      pattern: `^[A-Za-z0-9_-]+(\\.${extension})?$`,
+      description: `The route's page name, .${extension} optional, any case (\`/scan/quick\` → \`scan-quick.${extension}\`)`,
     }),
   })
 

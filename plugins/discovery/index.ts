@@ -6,8 +6,10 @@ import { Elysia } from 'elysia'
 import viewerPath from '../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
 import type { ServiceContext } from '../../src/context.ts'
 import { htmlHeaders } from '../../src/http/html.ts'
-import { publicOrigin } from '../../src/http/request.ts'
-import { routeOptions } from '../../src/http/route-options.ts'
+import { publicOrigin, requestIdOf } from '../../src/http/request.ts'
+import { paymentInfo, routeOptions } from '../../src/http/route-options.ts'
+import { cardSkills, offerings, routeDoc } from '../../src/kernel/catalogue.ts'
+import { ApiError, errorBody } from '../../src/kernel/errors.ts'
 import { SCHEMA_VERSION, SERVICE_VERSION } from '../../src/kernel/version.ts'
 import type { HealthReading } from '../../src/kernel/health.ts'
 import { a2aCard, SERVICE_DESCRIPTION } from './agent-card.ts'
@@ -16,6 +18,7 @@ import { renderLlmsTxt } from './llms-txt.ts'
 import { renderSkill } from './skill.ts'
 import { manifest } from './manifest.ts'
 import { openApiDocument } from './openapi.ts'
+import { renderRouteDoc, routeDocPath, routeSchemaPath, routeSchemas, routesOfDoc } from './route-docs.ts'
 
 export { manifest }
 
@@ -26,7 +29,8 @@ export { manifest }
 export function discoveryPlugin(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { routes } = manifest
-  let openapiCache: { routeCount: number; body: string } | undefined
+  let openapiCache: { routeCount: number; head: string; tail: string } | undefined
+  const offersOf = (usd: string) => paymentInfo(ctx, usd).protocols[0]!.x402.accepts
 
   let healthCache:
     | {
@@ -99,19 +103,30 @@ export function discoveryPlugin(ctx: ServiceContext) {
     .get(
       routes.x402.path,
       function x402Manifest({ request }) {
+        const origin = publicOrigin(ctx, request)
+        const tools = new Map(offerings(ctx.registry).map((offering) => [offering.route.key, offering.tool]))
+        const paid = ctx.registry.routes().filter((route) => route.price !== 'free')
         return {
           version: 1 as const,
-          resources: ctx.registry.prices().map((price) => price.route),
-          discovery: ctx.registry
-            .routes()
-            .filter((route) => route.price !== 'free')
-            .map((route) => ({
+          resources: paid.map((route) => route.key),
+          // What a directory needs to list a route, and a link to the rest: each route's 402 carries its
+          // Bazaar declaration, its schemas document the same in full (this document stays small).
+          discovery: paid.map((route) => {
+            const usd = (route.price as { usd: string }).usd
+            const { serviceName, tags } = routeDiscovery(route)
+            return {
               resource: route.key,
-              url: `${publicOrigin(ctx, request)}${route.path}`,
+              url: `${origin}${route.path}`,
               description: route.summary,
-              price_usd: (route.price as { usd: string }).usd,
-              ...routeDiscovery(route, true),
-            })),
+              price_usd: usd,
+              offers: offersOf(usd),
+              mcp_tool: tools.get(route.key)!,
+              serviceName,
+              tags,
+              docs: `${origin}${routeDocPath(route)}`,
+              schemas: `${origin}${routeSchemaPath(route)}`,
+            }
+          }),
           attestation: {
             alg: 'Ed25519' as const,
             public_key: ctx.attestor.publicKey,
@@ -133,7 +148,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
           capabilities: { streaming: false as const, pushNotifications: false as const },
           defaultInputModes: ['application/json' as const],
           defaultOutputModes: ['application/json' as const],
-          skills: ctx.registry.skills(),
+          skills: cardSkills(ctx.registry),
         }
       },
       routeOptions(ctx, routes.agentCard),
@@ -148,12 +163,20 @@ export function discoveryPlugin(ctx: ServiceContext) {
     )
     .get(
       routes.openapi.path,
-      function openapi() {
+      function openapi({ request }) {
         const routeCount = ctx.registry.routes().length
-        if (openapiCache?.routeCount !== routeCount)
-          openapiCache = { routeCount, body: JSON.stringify(openApiDocument(plugin, ctx.config.PUBLIC_URL)) }
+        if (openapiCache?.routeCount !== routeCount) {
+          // Built once per route table with a placeholder server, which each answer fills in.
+          const slot = JSON.stringify(SERVER_SLOT)
+          const body = JSON.stringify(openApiDocument(plugin, SERVER_SLOT))
+          const at = body.indexOf(slot)
+          openapiCache = { routeCount, head: body.slice(0, at), tail: body.slice(at + slot.length) }
+        }
+        const server = JSON.stringify(publicOrigin(ctx, request))
         // A Response, not an object: the document's root admits only OpenAPI members and x- extensions.
-        return new Response(openapiCache.body, { headers: { 'content-type': 'application/json' } })
+        return new Response(`${openapiCache.head}${server}${openapiCache.tail}`, {
+          headers: { 'content-type': 'application/json' },
+        })
       },
       routeOptions(ctx, routes.openapi),
     )
@@ -188,6 +211,24 @@ export function discoveryPlugin(ctx: ServiceContext) {
       routeOptions(ctx, routes.docs),
     )
     .get(
+      routes.routeDoc.path,
+      function routeDocument({ request, params }) {
+        const found = routesOfDoc(ctx.registry, pageName(params.doc, '.md'))
+        if (found.length === 0) return noSuchPage(ctx, request, params.doc, '.md')
+        return markdown(renderRouteDoc(ctx.registry, found, publicOrigin(ctx, request)))
+      },
+      routeOptions(ctx, routes.routeDoc),
+    )
+    .get(
+      routes.routeSchemas.path,
+      function routeSchemaDocument({ request, params }) {
+        const found = routesOfDoc(ctx.registry, pageName(params.doc, '.json'))
+        if (found.length === 0) return noSuchPage(ctx, request, params.doc, '.json')
+        return Response.json(routeSchemas(ctx.registry, found, publicOrigin(ctx, request), offersOf))
+      },
+      routeOptions(ctx, routes.routeSchemas),
+    )
+    .get(
       routes.docsViewer.path,
       function docsViewer() {
         return new Response(Bun.file(viewerPath as string), {
@@ -201,6 +242,24 @@ export function discoveryPlugin(ctx: ServiceContext) {
 discoveryPlugin.manifest = manifest
 
 const UTF8 = new TextEncoder()
+
+/** The placeholder server URL of the cached OpenAPI document (each answer names its own origin). */
+const SERVER_SLOT = '\u0000server\u0000'
+
+/** A page's name as asked (`Scan-Quick.md`, `scan-quick`) as routeDoc names it (`scan-quick`). */
+function pageName(asked: string, extension: string): string {
+  const name = asked.toLowerCase()
+  return name.endsWith(extension) ? name.slice(0, -extension.length) : name
+}
+
+/** 404 NOT_FOUND for a page name no mounted route has, naming the pages there are. */
+function noSuchPage(ctx: ServiceContext, request: Request, doc: string, extension: string): Response {
+  const pages = [...new Set(ctx.registry.routes().map((route) => routeDoc(route.path)))]
+  const error = new ApiError('NOT_FOUND', {
+    message: `no route has the page ${doc}; the pages are ${pages.map((page) => `${page}${extension}`).join(', ')}`,
+  })
+  return Response.json(errorBody(error, requestIdOf(request)), { status: 404 })
+}
 
 function markdown(text: string): Response {
   return new Response(text, { headers: { 'content-type': 'text/markdown; charset=utf-8' } })

@@ -54,13 +54,22 @@ export const X402Manifest = Type.Object({
       url: Type.String(),
       description: Type.String(),
       price_usd: Type.String(),
+      offers: Type.Array(Type.Object({}, { additionalProperties: true }), {
+        description:
+          "The route's x402 offers (`network`, `asset`, `payTo`, `amount` in USDC atomic units), as its 402 makes them",
+      }),
+      mcp_tool: Type.String({ description: 'The MCP tool that runs it (POST /mcp)' }),
       serviceName: Type.String(),
       tags: Type.Array(Type.String()),
-      extensions: Type.Record(Type.String(), Type.Unknown(), {
-        description: "The x402 extensions of the route's 402: `bazaar` (input and output, example and schema)",
+      docs: Type.String({ description: "The route's page (/docs/routes/<name>.md)" }),
+      schemas: Type.String({
+        description: "The route's schemas and its Bazaar declaration in full (/docs/schemas/<name>.json)",
       }),
     }),
-    { description: 'What each paid route’s 402 tells x402 directories (the Bazaar discovery extension)' },
+    {
+      description:
+        'Each paid route: price, offers and where its details are. Its 402 carries the Bazaar discovery extension itself.',
+    },
   ),
   attestation: Type.Object(
     {
@@ -117,3 +126,23 @@ export const OpenApiDocument = Type.Object(
 )
 
 export const PlainText = Type.String()
+
+/** A page's name under /docs/routes/ or /docs/schemas/: `scan-quick.md`, `scan-quick.json`. */
+export const DocParams = (extension: 'md' | 'json') =>
+  Type.Object({
+    doc: Type.String({
+      pattern: `^[A-Za-z0-9_-]+(\\.${extension})?$`,
+      description: `The route's page name, .${extension} optional, any case (\`/scan/quick\` → \`scan-quick.${extension}\`)`,
+    }),
+  })
+
+export const RouteSchemasDocument = Type.Object(
+  {
+    path: Type.String(),
+    routes: Type.Array(Type.Object({ resource: Type.String(), url: Type.String() }, { additionalProperties: true })),
+  },
+  {
+    additionalProperties: true,
+    description: 'Each method of the path: price, offers, MCP tool, schemas, Bazaar declaration',
+  },
+)

@@ -42,12 +42,12 @@ describe('GET /health', () => {
     expect((await send(app, 'GET', '/llms.txt')).text).not.toContain('/scan/trending')
   })
 
-  test('is degraded, still 200, when a dependency is down', async () => {
+  test('is down, still 200, when the store is down', async () => {
     const { app, ctx } = testApp()
     await ctx.store.close()
     const sent = await send(app, 'GET', '/health')
     expect(sent.status).toBe(200)
-    expect(sent.json).toMatchObject({ status: 'degraded', sources: { store: 'down' } })
+    expect(sent.json).toMatchObject({ status: 'down', sources: { store: 'down' } })
   })
 })
 

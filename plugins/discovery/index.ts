@@ -12,6 +12,7 @@ import { cardSkills, offerings, routeDoc } from '../../src/kernel/catalogue.ts'
 import { ApiError, errorBody } from '../../src/kernel/errors.ts'
 import { SCHEMA_VERSION, SERVICE_VERSION } from '../../src/kernel/version.ts'
 import type { HealthReading } from '../../src/kernel/health.ts'
+import { failingRoutes } from '../../src/sources/health-probes.ts'
 import { a2aCard, SERVICE_DESCRIPTION } from './agent-card.ts'
 import { renderLlmTxt } from './llm-txt.ts'
 import { renderLlmsTxt } from './llms-txt.ts'
@@ -47,7 +48,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
   /**
    * /health's JSON as UTF-8, in the order of the route's schema (schema_version first, as the core stamps
    * it). All but `uptime_s` changes only with the health board's reading (at most a second old), the RPC's
-   * refused methods and the routes switched off, so that text is kept, and rebuilt when one of them
+   * refused methods and the routes switched off (the failing routes follow from the reading), so that text is kept, and rebuilt when one of them
    * changes; the bytes are kept for as long as `uptime_s` (whole seconds, computed on every answer) stays
    * the same. Answered as a Response: no copy, response check and JSON encoding of the object per request.
    */
@@ -58,10 +59,11 @@ export function discoveryPlugin(ctx: ServiceContext) {
     const key = refused.join(',')
     let cache = healthCache
     if (cache?.reading !== reading || cache.refused !== key || cache.offCount !== off.length) {
-      const { status, components } = reading
+      const { status, components, details } = reading
       const head = JSON.stringify({ schema_version: SCHEMA_VERSION, status, version: SERVICE_VERSION })
       const tail = JSON.stringify({
         sources: components,
+        probes: details,
         ...(solana
           ? {
               rpc: {
@@ -72,6 +74,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
             }
           : {}),
         routes_off: off.map(({ routes, why }) => ({ routes, why })),
+        routes_failing: failingRoutes(ctx.registry.routes(), reading),
       })
       cache = {
         reading,

@@ -2,17 +2,32 @@ import { RPC_PROVIDER_NAMES } from '../../src/sources/rpc-providers.ts'
 import { Type } from '@sinclair/typebox'
 import { SchemaVersion } from '../../src/kernel/schemas.ts'
 
-const ComponentState = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')])
+const ComponentState = Type.Union(
+  [Type.Literal('unknown'), Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')],
+  {
+    description:
+      'unknown until probed or seen answering; then from its last probe (one cheap real call every HEALTH_PROBE_INTERVAL_MS) and live traffic, the worse of the two (docs/operations.md)',
+  },
+)
+
+const RoutesWhy = Type.Object({
+  routes: Type.Array(Type.String({ description: '`<METHOD> <path>`' })),
+  why: Type.String(),
+})
 
 export const HealthResponse = Type.Object({
   schema_version: SchemaVersion,
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
-    description: 'ok when every component is ok; degraded when one is degraded or down (the service still answers)',
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unknown'), Type.Literal('degraded'), Type.Literal('down')], {
+    description:
+      'ok when every dependency is ok; unknown while one is not yet probed and none fails; degraded when one is degraded or down; down when the store is, or every upstream is (the process still answers 200)',
   }),
   version: Type.String({ description: 'Service version' }),
   uptime_s: Type.Number({ description: 'Seconds since the process started' }),
   sources: Type.Record(Type.String(), ComponentState, {
-    description: 'State of each dependency: the store and every upstream source',
+    description: 'State of each dependency: the store, every upstream source, the facilitator',
+  }),
+  probes: Type.Record(Type.String(), Type.String(), {
+    description: "What each dependency's last probe found, in words (absent until its first probe)",
   }),
   rpc: Type.Optional(
     Type.Object(
@@ -32,16 +47,14 @@ export const HealthResponse = Type.Object({
       { description: 'The Solana RPC as the service found it (docs/data-layer.md); absent without SOLANA_RPC_URL' },
     ),
   ),
-  routes_off: Type.Array(
-    Type.Object({
-      routes: Type.Array(Type.String({ description: '`<METHOD> <path>`' })),
-      why: Type.String({ description: 'The setting that would switch them on' }),
-    }),
-    {
-      description:
-        'Catalogue routes not served (nor advertised) because their source is not configured; empty when all are on',
-    },
-  ),
+  routes_off: Type.Array(RoutesWhy, {
+    description:
+      'Catalogue routes not served (nor advertised) because their source is not configured, `why` naming the setting; empty when all are on',
+  }),
+  routes_failing: Type.Array(RoutesWhy, {
+    description:
+      'Routes served but failing now: a dependency they need is down (`why` names it and what its probe found); empty when none',
+  }),
 })
 
 export const X402Manifest = Type.Object({

@@ -140,7 +140,8 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
         result: 'failed',
         detail: 'not set: every paid route answers 503',
         fix: 'set FACILITATOR_URL (on mainnet Coinbase CDP with CDP_API_KEY_ID and CDP_API_KEY_SECRET)',
-        needed: config.SOLSENTRY_PROFILE === 'mainnet',
+        // Every priced route needs one, whatever the profile.
+        needed: true,
       })
     for (const { routes, why } of ctx.registry.off())
       rows.push({

@@ -160,6 +160,12 @@ describe('solsentry doctor', () => {
     expect(out).toMatch(/solana_rpc +getAccountInfo +FAILED/)
     expect(out).toContain('did not pass: solana_rpc, dexscreener, jupiter, facilitator')
   })
+
+  test('with no facilitator at all (nothing configured): not healthy, whatever the profile — every paid route would answer 503', async () => {
+    const report = await runDoctor(loadConfig({ DATA_DIR: ':memory:' }))
+    expect(report.rows.find((row) => row.check === 'FACILITATOR_URL')).toMatchObject({ result: 'failed', needed: true })
+    expect(report.healthy).toBe(false)
+  })
 })
 
 describe('the command line of src/main.ts', () => {

@@ -55,7 +55,7 @@ const ToolError = ErrorBodySchema(ERROR_CODES)
  * skill's tool is the skill id, a skill's other routes `<skill>_<route>`, a catalogue route
  * `sol_<path>` (`/exit/check` → `sol_exit_check`).
  */
-export function toolsOf(registry: Registry): Tool[] {
+export function toolsOf(registry: Registry, rails: string): Tool[] {
   const routes = registry.routes().filter((route) => route.skill !== undefined || route.price !== 'free')
   const perSkill = new Map<string, number>()
   for (const route of routes) if (route.skill) perSkill.set(route.skill, (perSkill.get(route.skill) ?? 0) + 1)
@@ -68,7 +68,7 @@ export function toolsOf(registry: Registry): Tool[] {
     return {
       name,
       title: route.summary,
-      description: describe(route),
+      description: describe(route, rails),
       inputSchema: plain(route.body ?? route.params ?? Type.Object({}, { additionalProperties: false })),
       outputSchema: {
         type: 'object',
@@ -83,19 +83,25 @@ export function toolsOf(registry: Registry): Tool[] {
 
 /** docs/mcp.md's table of tools, from the mounted routes. */
 export function toolTable(registry: Registry): string {
-  const rows = toolsOf(registry).map(({ name, route }) => `| \`${name}\` | \`${route.key}\` | ${priceInWords(route)} |`)
+  // The table shows names and prices: the descriptions' rails do not matter to it.
+  const rows = toolsOf(registry, '').map(
+    ({ name, route }) => `| \`${name}\` | \`${route.key}\` | ${priceInWords(route)} |`,
+  )
   return ['| Tool | Route | Price |', '|---|---|---|', ...rows].join('\n')
 }
 
-/** What an agent reads to decide: the summary, when to call it, the price and how payment works. */
-function describe(route: RegisteredRoute): string {
+/**
+ * What an agent reads to decide: the summary, when to call it, the price and how payment works (on
+ * `rails`, the configured payment rails in words).
+ */
+function describe(route: RegisteredRoute, rails: string): string {
   const parts = [`${route.summary}.`]
   if (route.callOrder) parts.push(`Call it ${route.callOrder.when}.`)
   parts.push(route.description)
   if (route.price === 'free') parts.push('Free.')
   else
     parts.push(
-      `Costs ${priceInWords(route)}, in USDC (x402, Base or Solana): called without payment it answers the x402 PaymentRequired; ` +
+      `Costs ${priceInWords(route)}, in USDC (x402${rails ? `, ${rails}` : ''}): called without payment it answers the x402 PaymentRequired; ` +
         `repeat the call with the signed payment in _meta["${PAYMENT_META}"]. A call that fails is not charged.`,
     )
   return parts.join(' ')

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import pino from 'pino'
+import { evmAccount, Solsentry, SolsentryError } from '../client/index.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions, type SandboxRail, sandboxRails, withRails } from '../sandbox/options.ts'
@@ -174,6 +175,18 @@ describe('only PAY_TO_SOLANA: a Solana-only seller', () => {
     expect(challengeOf(response).error).toBe(reason)
     expect(networksOf(challengeOf(response).accepts)).toEqual([offers.solana.network])
     expect([await sandbox.evm.usdcBalance(payer), sandbox.faults.countOf('facilitator:/verify')]).toEqual(before)
+  })
+
+  test('the SDK with an EVM wallet only says the service takes Solana, and pays nothing', async () => {
+    const evm = evmAccount(sandbox.file.evm_buyer.private_key)
+    const before = await sandbox.evm.usdcBalance(evm.address)
+    const refused = await new Solsentry({ url, wallet: { evm } }).quickScan(mint).catch((error) => error)
+    expect(refused).toBeInstanceOf(SolsentryError)
+    expect(refused).toMatchObject({
+      code: 'PAYMENT_FAILED',
+      message: `this service takes payment on ${offers.solana.network} only, which this wallet cannot pay: give it a Solana keypair (wallet.solana; the CLI: --keypair)`,
+    })
+    expect(await sandbox.evm.usdcBalance(evm.address)).toBe(before)
   })
 
   test('discovery, /trade/currencies, MCP and the web page offer Solana only', async () => {

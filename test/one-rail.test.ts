@@ -10,7 +10,7 @@ import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions, type SandboxRail, sandboxRails, withRails } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
-import { createContext } from '../src/context.ts'
+import { closeContext, createContext } from '../src/context.ts'
 import { startServer } from '../src/http/server.ts'
 import { ConfigError } from '../src/kernel/config.ts'
 import { loadConfig } from '../src/settings.ts'
@@ -291,6 +291,39 @@ describe('only PAY_TO_BASE: a Base-only seller (anvil)', () => {
       [offers.base.network, '150000'],
     ])
   })
+})
+
+test('the one rail configured is one the facilitator does not settle: the log says so, paid calls answer 503', async () => {
+  const logs: { msg: string; detail?: string }[] = []
+  const ctx = createContext(
+    loadConfig({
+      ...withRails(sandbox.serviceSettings, ['base']),
+      // A chain the sandbox facilitator does not settle (it lists anvil's and x402 v1's named chains).
+      BASE_PAYMENT_NETWORK: 'eip155:999999',
+      DATA_DIR: ':memory:',
+    }),
+    { logger: pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }) },
+  )
+  await ctx.payments.start()
+  try {
+    const response = await createApp(ctx).handle(
+      new Request('http://localhost/scan/quick', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token_address: mint }),
+      }),
+    )
+    expect(response.status).toBe(503)
+    expect(await response.json()).toMatchObject({ code: 'FACILITATOR_UNAVAILABLE' })
+    expect(logs.map((line) => line.msg)).toContain(
+      'the facilitator does not settle eip155:999999: the base rail is not offered',
+    )
+    expect(logs.find((line) => line.msg === 'payment facilitator unavailable')?.detail).toBe(
+      'the facilitator settles none of the configured rails (eip155:999999)',
+    )
+  } finally {
+    await closeContext(ctx)
+  }
 })
 
 describe('neither payee: a configuration error naming both', () => {

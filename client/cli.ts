@@ -16,7 +16,7 @@
  *   solsentry radar [--interval 1h] [--min-signals 2] [--limit 10] [--focus <mint>]
  *   solsentry news [<ticker or mint>] [--mode pulse|brief|cohorts|report] [--hours 24]
  *   solsentry suggest [--appetite balanced] [--source both] [--stake 100] [--interval 1h]
- *   solsentry serve | sandbox         solsentry mcp   (a local MCP server over stdio that pays for you)
+ *   solsentry serve | sandbox | doctor   solsentry mcp   (a local MCP server over stdio that pays for you)
  *
  * The wallet: --keypair <file> or SOLSENTRY_KEYPAIR (a Solana keypair file), --evm-key or
  * SOLSENTRY_EVM_KEY (an EVM private key). The service: --url or SOLSENTRY_URL. Spend: --max-usd (per
@@ -45,6 +45,8 @@ import {
 } from './render.ts'
 
 const ROOT = join(import.meta.dir, '..')
+/** The client package's version (client/package.json). */
+const CLIENT_VERSION: string = (await Bun.file(join(import.meta.dir, 'package.json')).json()).version
 const SOL_MINT = 'So11111111111111111111111111111111111111112'
 
 const USAGE = `usage: solsentry <command> [options]
@@ -82,6 +84,7 @@ commands
   currencies          how calls can be paid
   mcp                 a local MCP server (stdio) for agent hosts; pays from your wallet
   serve               run the service (settings from the environment)
+  doctor              check the service's settings and upstreams: what works, what is refused, what to change
   sandbox             run the offline sandbox and the service on it (as npm start)
 
 options
@@ -92,6 +95,7 @@ options
   --max-usd <usd>     the most one call may cost (default and ceiling: its published price)
   --budget <usd>      the most this run may spend
   --json              the answer as JSON, for scripts
+  --help, --version   this text / the client's version
 `
 
 interface Parsed {
@@ -207,8 +211,8 @@ async function withProgress<T>(label: string, work: Promise<T>): Promise<T> {
 }
 
 /** Runs a script of this repository with Bun, in the foreground (serve, sandbox). */
-async function runScript(path: string): Promise<number> {
-  const child = Bun.spawn([process.execPath, join(ROOT, path)], { stdio: ['inherit', 'inherit', 'inherit'] })
+async function runScript(path: string, args: string[] = []): Promise<number> {
+  const child = Bun.spawn([process.execPath, join(ROOT, path), ...args], { stdio: ['inherit', 'inherit', 'inherit'] })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
   return child.exited
 }
@@ -420,12 +424,18 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'serve':
       return runScript('src/main.ts')
+    case 'doctor':
+      return runScript('src/main.ts', json ? ['doctor', '--json'] : ['doctor'])
     case 'sandbox':
       return runScript('sandbox/launch.ts')
     case undefined:
     case 'help':
+      if (flags.has('version')) {
+        console.log(`solsentry ${CLIENT_VERSION}`)
+        return 0
+      }
       console.log(USAGE)
-      return command ? 0 : 2
+      return command || flags.has('help') ? 0 : 2
     default:
       console.error(`unknown command ${command}\n\n${USAGE}`)
       return 2

@@ -12,7 +12,7 @@ import { SignalRegistry } from './pipeline/registry.ts'
 import { QuickGrades } from './pipeline/quick-grades.ts'
 import type { LaunchFollower } from './store/launches.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
-import { FacilitatorClient } from './payments/facilitator.ts'
+import { FacilitatorClient, probeFacilitator } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
 import { UNCONFIGURED_PAYMENTS, type Payments } from './payments/payments.ts'
 import { PAY_TO_SETTING, paymentRails } from './payments/rails.ts'
@@ -65,7 +65,7 @@ export interface ContextOverrides {
 export function createContext(config: Config, overrides: ContextOverrides = {}): ServiceContext {
   const store = overrides.store ?? openStore(config)
   const health = new HealthBoard()
-  health.register('store', async () => ((await store.ping()) ? 'ok' : 'down'))
+  health.register('store', { observe: async () => ((await store.ping()) ? 'ok' : 'down'), local: true })
   const logger = overrides.logger ?? createLogger(config)
   const sources = createSources(config, health)
   const signals = overrides.signals ?? new SignalRegistry(BUILTIN_SIGNALS)
@@ -113,8 +113,11 @@ function createPaymentGate(
         ? cdpAuthorizer(config.CDP_API_KEY_ID, config.CDP_API_KEY_SECRET)
         : undefined,
   })
-  health.register('facilitator', async () => facilitator.health())
   const rails = paymentRails(config)
+  health.register('facilitator', {
+    observe: () => facilitator.observed(),
+    probe: () => probeFacilitator(facilitator, rails),
+  })
   logger.info({ rails: rails.map((rail) => `${rail.name} ${rail.network} → ${rail.payTo}`) }, 'payment rails')
   // A rail's other settings without its payee: the rail is off, which a hurried operator may not mean.
   for (const [name, setting] of Object.entries(PAY_TO_SETTING)) {
@@ -143,6 +146,7 @@ function createPaymentGate(
 
 /** Closes what the context opened; the HTTP server must already be stopped. */
 export async function closeContext(ctx: ServiceContext): Promise<void> {
+  ctx.health.stop()
   await ctx.payments.stop()
   await ctx.launchpad?.stop()
   await ctx.store.close()

@@ -11,6 +11,8 @@ import { ManifestError } from './kernel/manifest.ts'
 import { startServer, type RunningServer } from './http/server.ts'
 import { loadSignalPackages, SignalRegistry, SignalRegistryError } from './pipeline/registry.ts'
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
+import { renderDoctor, runDoctor } from './doctor.ts'
+import { SERVICE_VERSION } from './kernel/version.ts'
 
 export interface ServiceOptions {
   /** Runs after the service has drained and closed, before the process exits (e.g. stop a sandbox). */
@@ -51,6 +53,7 @@ export async function runService(
   await ctx.payments.reconcile()
   void ctx.payments.start()
   const running = startServer(app, ctx)
+  ctx.health.start(config.HEALTH_PROBE_INTERVAL_MS)
   ctx.logger.info(
     { url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length },
     'listening',
@@ -112,8 +115,68 @@ function exit(message: string): never {
   process.exit(78) // EX_CONFIG
 }
 
-// The compiled binary and `bun src/main.ts` run the service alone, against the URLs in its config.
-if (import.meta.main) await runService(process.env)
+const USAGE = `usage: solsentry [serve | doctor [--json] | --help | --version]
+
+  serve        run the service (the default): settings from the environment (README, "Configuration")
+  doctor       read the settings, ask every upstream one real call, print what works, what is refused
+               and what to change; exits 1 when something the service needs fails (--json: the report)
+  --help       this text
+  --version    the service's version
+`
+
+/**
+ * The command line of the compiled binary and of `bun src/main.ts`: the service alone against the URLs
+ * in its settings, or the doctor, or help and version (which print and exit, binding no port).
+ */
+export async function runCommand(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
+  const [command, ...rest] = argv
+  switch (command) {
+    case undefined:
+    case 'serve':
+      if (rest.length > 0)
+        return usage(`serve takes no arguments (got ${rest.join(' ')}): settings come from the environment`)
+      await runService(env)
+      return
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(USAGE)
+      process.exit(0)
+      break
+    case '--version':
+    case '-v':
+    case 'version':
+      console.log(`solsentry ${SERVICE_VERSION}`)
+      process.exit(0)
+      break
+    case 'doctor': {
+      const json = rest.includes('--json')
+      const unknown = rest.filter((arg) => arg !== '--json')
+      if (unknown.length > 0) return usage(`doctor takes --json only (got ${unknown.join(' ')})`)
+      let config: Config
+      try {
+        config = loadConfig(env)
+      } catch (error) {
+        if (error instanceof ConfigError) exit(`configuration error: ${error.message}`)
+        throw error
+      }
+      const report = await runDoctor(config)
+      console.log(json ? JSON.stringify(report, null, 2) : renderDoctor(report))
+      process.exit(report.healthy ? 0 : 1)
+      break
+    }
+    default:
+      return usage(`unknown command ${command}`)
+  }
+}
+
+function usage(problem: string): never {
+  process.stderr.write(`solsentry: ${problem}\n\n${USAGE}`)
+  process.exit(2) // EX_USAGE of the shells: a command line it cannot read
+}
+
+// The compiled binary and `bun src/main.ts` read their command line (no command: run the service).
+if (import.meta.main) await runCommand(process.argv.slice(2), process.env)
 
 /**
  * Learns once whether the RPC serves the largest accounts of a mint (Solana's public endpoint does

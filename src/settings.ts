@@ -14,6 +14,19 @@ const solanaAddress = (setting: 'PAY_TO_SOLANA' | 'SOLANA_PAYMENT_ASSET'): Setti
   },
 })
 
+/** Coinbase CDP's hosted facilitator (https://api.cdp.coinbase.com/platform/v2/x402). */
+const isCdpFacilitator = (url: string) => {
+  const { hostname } = new URL(url)
+  return hostname === 'cdp.coinbase.com' || hostname.endsWith('.cdp.coinbase.com')
+}
+
+/**
+ * A CDP API key's id as CDP hands it out: a UUID (current keys), or the legacy
+ * `organizations/{org id}/apiKeys/{key id}` path (cdp-sdk's CdpOptions.apiKeyId, coinbase.github.io/cdp-sdk).
+ */
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+const CDP_KEY_ID = new RegExp(`^(${UUID}|organizations/${UUID}/apiKeys/${UUID})$`, 'i')
+
 /**
  * The features' checks of their own settings, beyond the schema: a reference file the service cannot use,
  * a CDP key that does not parse, a receiving address that does not decode stop it at start, the setting named.
@@ -42,6 +55,21 @@ export const SETTING_CHECKS: readonly SettingCheck[] = [
     check(secret, config) {
       if (config.CDP_API_KEY_ID === undefined) throw new ConfigError('CDP_API_KEY_ID: required with CDP_API_KEY_SECRET')
       cdpSigningKey(secret)
+    },
+  },
+  // Coinbase CDP's facilitator refuses every request without a key's signed JWT: its URL wants the key.
+  {
+    setting: 'FACILITATOR_URL',
+    check(url, config) {
+      if (!isCdpFacilitator(url)) return
+      if (config.CDP_API_KEY_ID === undefined || config.CDP_API_KEY_SECRET === undefined)
+        throw new ConfigError(
+          'CDP_API_KEY_ID and CDP_API_KEY_SECRET: required when FACILITATOR_URL is Coinbase CDP’s (it refuses unsigned requests); create a key at portal.cdp.coinbase.com',
+        )
+      if (!CDP_KEY_ID.test(config.CDP_API_KEY_ID.trim()))
+        throw new ConfigError(
+          'CDP_API_KEY_ID: not a CDP key id (a UUID, or organizations/<id>/apiKeys/<id> for a legacy key)',
+        )
     },
   },
   solanaAddress('PAY_TO_SOLANA'),

@@ -39,13 +39,20 @@ describe('Bazaar discovery in every 402', () => {
     expect(extractDiscoveryInfo(challenge, challenge.accepts[0])?.resourceUrl).toBe(`${running.url}${route.path}`)
   })
 
-  test('/.well-known/x402 lists each paid route’s discovery, as its 402 says it', async () => {
+  test('/.well-known/x402 lists each paid route: its offers as in OpenAPI, its Bazaar declaration in full one link away', async () => {
     const manifest = (await (await fetch(`${running.url}/.well-known/x402`)).json()) as any
+    const document = (await (await fetch(`${running.url}/openapi.json`)).json()) as any
     expect(manifest.discovery.map((entry: any) => entry.resource)).toEqual(manifest.resources)
     for (const entry of manifest.discovery) {
-      expect(validateDiscoveryExtension(entry.extensions.bazaar).valid).toBe(true)
-      // Here the output schema is in full (the 402 carries its example only, to keep payment headers small).
-      expect(JSON.stringify(entry.extensions.bazaar.schema)).toContain('"output"')
+      const schemas = (await (await fetch(entry.schemas)).json()) as any
+      const own = schemas.routes.find((route: any) => route.resource === entry.resource)
+      expect(validateDiscoveryExtension(own.extensions.bazaar).valid).toBe(true)
+      // There the output schema is in full (the 402 carries its example only, to keep payment headers small).
+      expect(JSON.stringify(own.extensions.bazaar.schema)).toContain('"output"')
+      // The offers are the ones the route's OpenAPI x-payment-info names (the same rails and amount).
+      const path = entry.resource.slice(entry.resource.indexOf(' ') + 1)
+      const info = document.paths[path].post['x-payment-info']
+      expect(entry.offers).toEqual(info.protocols[0].x402.accepts)
     }
   })
 

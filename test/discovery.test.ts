@@ -42,12 +42,12 @@ describe('GET /health', () => {
     expect((await send(app, 'GET', '/llms.txt')).text).not.toContain('/scan/trending')
   })
 
-  test('is degraded, still 200, when a dependency is down', async () => {
+  test('is down, still 200, when the store is down', async () => {
     const { app, ctx } = testApp()
     await ctx.store.close()
     const sent = await send(app, 'GET', '/health')
     expect(sent.status).toBe(200)
-    expect(sent.json).toMatchObject({ status: 'degraded', sources: { store: 'down' } })
+    expect(sent.json).toMatchObject({ status: 'down', sources: { store: 'down' } })
   })
 })
 
@@ -101,20 +101,25 @@ describe('GET /.well-known/agent.json', () => {
       defaultOutputModes: ['application/json'],
     })
     expect(typeof sent.json.description).toBe('string')
+    // The declared skills, and one for each paid route of no skill (the exit check), named as its MCP tool.
     expect(sent.json.skills.map((skill: { id: string }) => skill.id)).toEqual([
       'fixture_scan',
       'sol_quick_scan',
       'sol_market_intel',
       'sol_deep_dive',
       'sol_trade',
+      'sol_exit_check',
     ])
     expect(sent.json.skills[0]).toEqual({
       id: 'fixture_scan',
       name: 'Fixture scan',
-      description: 'Echoes a validated mint address',
+      description:
+        'Echoes a validated mint address Routes: POST /fixture/scan (0.02 USD); GET /fixture/boom (free); GET /fixture/slow (free).',
       tags: ['test'],
       examples: ['Scan DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'],
     })
+    expect(sent.json.skills[5]).toMatchObject({ id: 'sol_exit_check', examples: [] })
+    expect(sent.json.skills[5].description).toEndWith('Routes: POST /exit/check (0.01 USD).')
   })
 
   test('uses PUBLIC_URL when it is set', async () => {
@@ -225,9 +230,10 @@ describe('GET /llm.txt', () => {
     const { app } = testApp()
     const sent = await send(app, 'GET', '/llm.txt')
     expect(sent.headers.get('content-type')).toStartWith('text/plain')
-    expect(sent.text).toContain('### POST /fixture/scan (fixture_scan, 0.02 USD)')
+    expect(sent.text).toContain('### POST /fixture/scan (0.02 USD; MCP tool sol_fixture_scan_scan)')
     expect(sent.text).toContain('- token_address: string — Solana SPL mint address')
     expect(sent.text).toContain('Errors: 400 INVALID_ADDRESS')
+    expect(sent.text).toContain('Details: http://localhost/docs/routes/fixture-scan.md')
     expect(sent.text).toContain('### GET /health (free)')
     expect(sent.text).toContain('X-PAYMENT')
   })
@@ -250,6 +256,7 @@ describe('GET /.well-known/agent-card.json (A2A)', () => {
     expect(card.skills.map((skill) => skill.id).sort()).toEqual([
       'fixture_scan',
       'sol_deep_dive',
+      'sol_exit_check',
       'sol_market_intel',
       'sol_quick_scan',
       'sol_trade',
@@ -273,8 +280,8 @@ describe('GET /llms.txt', () => {
     // Every line under a section is a link item: `- [title](url): notes`.
     const items = lines.slice(lines.indexOf('## Docs')).filter((line) => line !== '' && !line.startsWith('## '))
     for (const item of items) expect(item).toMatch(/^- \[[^\]]+\]\(https:\/\/solsentry\.example\/[^)]*\): \S/)
-    expect(sent.text).toContain('- [POST /fixture/scan](https://solsentry.example/openapi.json): ')
-    expect(sent.text).toContain('(0.02 USD)')
+    expect(sent.text).toContain('- [POST /fixture/scan](https://solsentry.example/docs/routes/fixture-scan.md): ')
+    expect(sent.text).toContain(' — 0.02 USD. MCP tool `sol_fixture_scan_scan`.')
   })
 })
 

@@ -46,6 +46,45 @@ describe('documentation stays in step with the code', () => {
       expect(page).toMatch(new RegExp(`\`(plugins/)?${folder.slice('plugins/'.length, -1)}[/\`]`))
   })
 
+  test('README links only what a clone contains: every link and cited docs/ path resolves inside the repository', async () => {
+    const { existsSync } = await import('node:fs')
+    const { resolve } = await import('node:path')
+    const root = join(import.meta.dir, '..')
+    const readme = await read('README.md')
+    const targets = [
+      // Markdown links to files: [docs/mcp.md](docs/mcp.md), not URLs or anchors within the page.
+      ...[...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+        .map((match) => match[1]!)
+        .filter((to) => !/^\w+:/.test(to)),
+      // Paths in backticks that leave the repository or name its docs: `../shared/…`, `docs/spec.md`.
+      ...[...readme.matchAll(/`((?:\.\.\/|docs\/)[^`\s]*)`/g)].map((match) => match[1]!),
+    ]
+    expect(targets.length).toBeGreaterThan(10)
+    const outside = targets.filter((to) => !resolve(root, to).startsWith(`${root}/`) || !existsSync(join(root, to)))
+    expect(outside).toEqual([])
+  })
+
+  test('no page sends a reader outside the repository (../shared is not in a clone)', async () => {
+    const { readdirSync } = await import('node:fs')
+    const pages = [
+      'README.md',
+      ...readdirSync(join(import.meta.dir, '..', 'docs'), { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => join('docs', name)),
+    ]
+    const offenders: string[] = []
+    for (const page of pages) if ((await read(page)).includes('../shared/')) offenders.push(page)
+    expect(offenders).toEqual([])
+  })
+
+  test('docs/spec.md is the interface contract, word for word, where the original is beside the repository', async () => {
+    const original = Bun.file(join(import.meta.dir, '..', '..', 'shared', 'spec', 'service-spec.md'))
+    const copy = await read('docs/spec.md')
+    expect(copy).toContain('# Solana Token Risk Scanning and Swap Service: Interface Specification')
+    if (!(await original.exists())) return
+    expect(copy.slice(copy.indexOf('# Solana Token'))).toBe(await original.text())
+  })
+
   test('every repository path the documentation cites exists', async () => {
     const { existsSync, readdirSync } = await import('node:fs')
     const root = join(import.meta.dir, '..')
@@ -57,7 +96,7 @@ describe('documentation stays in step with the code', () => {
         .filter((name) => name.endsWith('.md'))
         .map((name) => join('docs', name)),
     ]
-    const TOP = '(?:src|plugins|signals|sandbox|test|bench|scripts|client|web|skills|examples)'
+    const TOP = '(?:src|plugins|signals|sandbox|test|bench|scripts|client|web|skills|examples|deploy)'
     const missing: string[] = []
     for (const page of pages) {
       const text = await read(page)

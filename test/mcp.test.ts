@@ -36,28 +36,28 @@ describe('MCP at /mcp (official SDK client)', () => {
   test('lists one tool per skill route, with the manifests schemas, prices and call order', async () => {
     const { tools } = await mcp.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([
-      'graduation_momentum',
-      'graduation_radar',
-      'launch_radar',
-      'signal_radar',
-      'smart_money',
       'sol_deep_dive',
       'sol_exit_check',
       'sol_exit_cross_check',
+      'sol_graduation_momentum',
+      'sol_graduation_radar',
+      'sol_launch_radar',
       'sol_market_intel',
       'sol_news_brief',
       'sol_news_pulse',
       'sol_news_pulse_plus',
       'sol_news_report',
       'sol_quick_scan',
+      'sol_signal_radar',
+      'sol_smart_money',
       'sol_trade_currencies',
       'sol_trade_execute',
       'sol_trade_pairs',
       'sol_trade_quote',
       'sol_trade_status',
       'sol_trade_suggest',
+      'sol_trending',
       'sol_wallet_intel',
-      'trending',
     ])
     const quick = tools.find((tool) => tool.name === 'sol_quick_scan')!
     expect(quick.inputSchema).toMatchObject({ type: 'object', required: ['token_address'] })
@@ -83,6 +83,18 @@ describe('MCP at /mcp (official SDK client)', () => {
     })
     const wrapped = JSON.parse(result.content[0].text)
     expect(wrapped['x402/error']).toMatchObject({ code: 402, data: result.structuredContent })
+    // It says how to pay over MCP, not over HTTP: the payment goes in the call's _meta.
+    for (const text of [result.structuredContent.error, wrapped['x402/error'].message]) {
+      expect(text).toContain('_meta["x402/payment"]')
+      expect(text).not.toContain('X-PAYMENT')
+    }
+  })
+
+  test('a deprecated tool name (before sol_<name>) still answers, as its new tool; tools/list names only the new', async () => {
+    const result = await call('trending', {})
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent).toMatchObject({ x402Version: 2, resource: { url: 'mcp://tool/sol_trending' } })
+    await expect(call('no_such_tool', {})).rejects.toThrow('unknown tool no_such_tool')
   })
 
   test('paid on the Solana rail: the scan, the receipt in _meta, the price moved on chain; the payment replayed is refused', async () => {

@@ -64,6 +64,18 @@ describe('the single binary (npm run build)', () => {
     if (build.exitCode !== 0) throw new Error(`bun build --compile failed: ${build.stderr.toString()}`)
   })
 
+  test('--version and --help print and exit 0, starting no server', async () => {
+    for (const [flag, expected] of [
+      ['--version', /^solsentry 2\.0\.0\n$/],
+      ['--help', /^usage: solsentry \[serve \| doctor/],
+    ] as const) {
+      const child = Bun.spawn([BINARY, flag], { cwd: work, env: { PATH: process.env.PATH ?? '' }, stdout: 'pipe' })
+      const [code, out] = await Promise.all([child.exited, new Response(child.stdout).text()])
+      expect(code).toBe(0)
+      expect(out).toMatch(expected)
+    }
+  })
+
   test('starts on a free port and serves /health and /openapi.json', async () => {
     const { child, url } = await launch([BINARY])
     await checkServes(url)

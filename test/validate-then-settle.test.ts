@@ -185,4 +185,65 @@ describe('a settlement is recorded once its answer is kept', () => {
       answers.put = put
     }
   })
+
+  /** Holds the keeping of the next paid answer until `release` is called; `started` resolves when it begins. */
+  function holdKeeping() {
+    const answers = ctx.store.answers
+    const put = answers.put
+    let begin!: () => void
+    const started = new Promise<void>((resolve) => (begin = resolve))
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    answers.put = async (...args) => {
+      begin()
+      await released
+      return put(...args)
+    }
+    return { started, release, restore: () => (answers.put = put) }
+  }
+
+  test('a settlement the facilitator reported pending and the chain confirmed is recorded settled once its answer is kept too', async () => {
+    const { header, key } = await pay()
+    const before = await treasury()
+    sandbox.faults.set('facilitator', '/settle', { kind: 'settlement_pending' })
+    const keeping = holdKeeping()
+    try {
+      const paid = call({ 'payment-signature': header })
+      await keeping.started
+      expect(await treasury()).toBe(before + 20_000n)
+      expect(await ctx.store.ledger.get(key)).toMatchObject({ state: 'settling', transaction: expect.any(String) })
+      keeping.release()
+      expect((await paid).status).toBe(200)
+      expect(await ctx.store.ledger.get(key)).toMatchObject({ state: 'settled' })
+    } finally {
+      keeping.restore()
+    }
+  })
+
+  test('taken for orphaned while its answer was being kept (another instance’s recovery): the answer that went out consumes the credit, no second answer', async () => {
+    const { header, key } = await pay()
+    const before = await treasury()
+    const keeping = holdKeeping()
+    const recovery = ctx.payments as unknown as {
+      releaseStale(nowMs?: number): Promise<number>
+      resolvePending(): Promise<{ credited: number }>
+    }
+    try {
+      const paid = call({ 'payment-signature': header })
+      await keeping.started
+      // As an instance whose clock runs past the bound would: settling → pending, then credited from the chain.
+      await recovery.releaseStale(Date.now() + 10 * 60_000)
+      expect(await ctx.store.ledger.get(key)).toMatchObject({ state: 'pending' })
+      expect(await recovery.resolvePending()).toMatchObject({ credited: 1 })
+      keeping.release()
+      expect((await paid).status).toBe(200)
+      // The answer delivered was the call it paid for: the credit is consumed, not left owed.
+      expect(await ctx.store.ledger.get(key)).toMatchObject({ state: 'settled' })
+      const again = await call({ 'payment-signature': header })
+      expect(again.status).toBe(402)
+      expect(await treasury()).toBe(before + 20_000n)
+    } finally {
+      keeping.restore()
+    }
+  })
 })

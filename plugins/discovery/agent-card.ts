@@ -1,4 +1,5 @@
 import type { AgentCard as A2aAgentCard } from '@a2a-js/sdk'
+import { cardSkills } from '../../src/kernel/catalogue.ts'
 import type { Registry } from '../../src/kernel/manifest.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 
@@ -39,7 +40,7 @@ export function a2aCard(registry: Registry, origin: string, rails: string): A2aA
     securityRequirements: [],
     defaultInputModes: json,
     defaultOutputModes: json,
-    skills: registry.skills().map((skill) => ({
+    skills: cardSkills(registry).map((skill) => ({
       ...skill,
       inputModes: json,
       outputModes: json,

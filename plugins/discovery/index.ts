@@ -7,16 +7,20 @@ import { Elysia } from 'elysia'
 import viewerPath from '../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
 import type { ServiceContext } from '../../src/context.ts'
 import { htmlHeaders } from '../../src/http/html.ts'
-import { publicOrigin } from '../../src/http/request.ts'
-import { routeOptions } from '../../src/http/route-options.ts'
+import { publicOrigin, requestIdOf } from '../../src/http/request.ts'
+import { paymentInfo, routeOptions } from '../../src/http/route-options.ts'
+import { cardSkills, offerings, routeDoc } from '../../src/kernel/catalogue.ts'
+import { ApiError, errorBody } from '../../src/kernel/errors.ts'
 import { SCHEMA_VERSION, SERVICE_VERSION } from '../../src/kernel/version.ts'
 import type { HealthReading } from '../../src/kernel/health.ts'
+import { failingRoutes } from '../../src/sources/health-probes.ts'
 import { a2aCard, serviceDescription } from './agent-card.ts'
 import { renderLlmTxt } from './llm-txt.ts'
 import { renderLlmsTxt } from './llms-txt.ts'
 import { renderSkill } from './skill.ts'
 import { manifest } from './manifest.ts'
 import { openApiDocument } from './openapi.ts'
+import { renderRouteDoc, routeDocPath, routeSchemaPath, routeSchemas, routesOfDoc } from './route-docs.ts'
 
 export { manifest }
 
@@ -29,7 +33,8 @@ export function discoveryPlugin(ctx: ServiceContext) {
   const { routes } = manifest
   // The payment rails the operator configured, in words: the texts name those only.
   const rails = railsInWords(paymentRails(ctx.config))
-  let openapiCache: { routeCount: number; body: string } | undefined
+  let openapiCache: { routeCount: number; head: string; tail: string } | undefined
+  const offersOf = (usd: string) => paymentInfo(ctx, usd).protocols[0]!.x402.accepts
 
   let healthCache:
     | {
@@ -46,7 +51,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
   /**
    * /health's JSON as UTF-8, in the order of the route's schema (schema_version first, as the core stamps
    * it). All but `uptime_s` changes only with the health board's reading (at most a second old), the RPC's
-   * refused methods and the routes switched off, so that text is kept, and rebuilt when one of them
+   * refused methods and the routes switched off (the failing routes follow from the reading), so that text is kept, and rebuilt when one of them
    * changes; the bytes are kept for as long as `uptime_s` (whole seconds, computed on every answer) stays
    * the same. Answered as a Response: no copy, response check and JSON encoding of the object per request.
    */
@@ -57,10 +62,11 @@ export function discoveryPlugin(ctx: ServiceContext) {
     const key = refused.join(',')
     let cache = healthCache
     if (cache?.reading !== reading || cache.refused !== key || cache.offCount !== off.length) {
-      const { status, components } = reading
+      const { status, components, details } = reading
       const head = JSON.stringify({ schema_version: SCHEMA_VERSION, status, version: SERVICE_VERSION })
       const tail = JSON.stringify({
         sources: components,
+        probes: details,
         ...(solana
           ? {
               rpc: {
@@ -71,6 +77,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
             }
           : {}),
         routes_off: off.map(({ routes, why }) => ({ routes, why })),
+        routes_failing: failingRoutes(ctx.registry.routes(), reading),
       })
       cache = {
         reading,
@@ -102,19 +109,30 @@ export function discoveryPlugin(ctx: ServiceContext) {
     .get(
       routes.x402.path,
       function x402Manifest({ request }) {
+        const origin = publicOrigin(ctx, request)
+        const tools = new Map(offerings(ctx.registry).map((offering) => [offering.route.key, offering.tool]))
+        const paid = ctx.registry.routes().filter((route) => route.price !== 'free')
         return {
           version: 1 as const,
-          resources: ctx.registry.prices().map((price) => price.route),
-          discovery: ctx.registry
-            .routes()
-            .filter((route) => route.price !== 'free')
-            .map((route) => ({
+          resources: paid.map((route) => route.key),
+          // What a directory needs to list a route, and a link to the rest: each route's 402 carries its
+          // Bazaar declaration, its schemas document the same in full (this document stays small).
+          discovery: paid.map((route) => {
+            const usd = (route.price as { usd: string }).usd
+            const { serviceName, tags } = routeDiscovery(route)
+            return {
               resource: route.key,
-              url: `${publicOrigin(ctx, request)}${route.path}`,
+              url: `${origin}${route.path}`,
               description: route.summary,
-              price_usd: (route.price as { usd: string }).usd,
-              ...routeDiscovery(route, true),
-            })),
+              price_usd: usd,
+              offers: offersOf(usd),
+              mcp_tool: tools.get(route.key)!,
+              serviceName,
+              tags,
+              docs: `${origin}${routeDocPath(route)}`,
+              schemas: `${origin}${routeSchemaPath(route)}`,
+            }
+          }),
           attestation: {
             alg: 'Ed25519' as const,
             public_key: ctx.attestor.publicKey,
@@ -136,7 +154,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
           capabilities: { streaming: false as const, pushNotifications: false as const },
           defaultInputModes: ['application/json' as const],
           defaultOutputModes: ['application/json' as const],
-          skills: ctx.registry.skills(),
+          skills: cardSkills(ctx.registry),
         }
       },
       routeOptions(ctx, routes.agentCard),
@@ -151,12 +169,20 @@ export function discoveryPlugin(ctx: ServiceContext) {
     )
     .get(
       routes.openapi.path,
-      function openapi() {
+      function openapi({ request }) {
         const routeCount = ctx.registry.routes().length
-        if (openapiCache?.routeCount !== routeCount)
-          openapiCache = { routeCount, body: JSON.stringify(openApiDocument(plugin, ctx.config.PUBLIC_URL)) }
+        if (openapiCache?.routeCount !== routeCount) {
+          // Built once per route table with a placeholder server, which each answer fills in.
+          const slot = JSON.stringify(SERVER_SLOT)
+          const body = JSON.stringify(openApiDocument(plugin, SERVER_SLOT))
+          const at = body.indexOf(slot)
+          openapiCache = { routeCount, head: body.slice(0, at), tail: body.slice(at + slot.length) }
+        }
+        const server = JSON.stringify(publicOrigin(ctx, request))
         // A Response, not an object: the document's root admits only OpenAPI members and x- extensions.
-        return new Response(openapiCache.body, { headers: { 'content-type': 'application/json' } })
+        return new Response(`${openapiCache.head}${server}${openapiCache.tail}`, {
+          headers: { 'content-type': 'application/json' },
+        })
       },
       routeOptions(ctx, routes.openapi),
     )
@@ -191,6 +217,24 @@ export function discoveryPlugin(ctx: ServiceContext) {
       routeOptions(ctx, routes.docs),
     )
     .get(
+      routes.routeDoc.path,
+      function routeDocument({ request, params }) {
+        const found = routesOfDoc(ctx.registry, pageName(params.doc, '.md'))
+        if (found.length === 0) return noSuchPage(ctx, request, params.doc, '.md')
+        return markdown(renderRouteDoc(ctx.registry, found, publicOrigin(ctx, request)))
+      },
+      routeOptions(ctx, routes.routeDoc),
+    )
+    .get(
+      routes.routeSchemas.path,
+      function routeSchemaDocument({ request, params }) {
+        const found = routesOfDoc(ctx.registry, pageName(params.doc, '.json'))
+        if (found.length === 0) return noSuchPage(ctx, request, params.doc, '.json')
+        return Response.json(routeSchemas(ctx.registry, found, publicOrigin(ctx, request), offersOf))
+      },
+      routeOptions(ctx, routes.routeSchemas),
+    )
+    .get(
       routes.docsViewer.path,
       function docsViewer() {
         return new Response(Bun.file(viewerPath as string), {
@@ -204,6 +248,24 @@ export function discoveryPlugin(ctx: ServiceContext) {
 discoveryPlugin.manifest = manifest
 
 const UTF8 = new TextEncoder()
+
+/** The placeholder server URL of the cached OpenAPI document (each answer names its own origin). */
+const SERVER_SLOT = '\u0000server\u0000'
+
+/** A page's name as asked (`Scan-Quick.md`, `scan-quick`) as routeDoc names it (`scan-quick`). */
+function pageName(asked: string, extension: string): string {
+  const name = asked.toLowerCase()
+  return name.endsWith(extension) ? name.slice(0, -extension.length) : name
+}
+
+/** 404 NOT_FOUND for a page name no mounted route has, naming the pages there are. */
+function noSuchPage(ctx: ServiceContext, request: Request, doc: string, extension: string): Response {
+  const pages = [...new Set(ctx.registry.routes().map((route) => routeDoc(route.path)))]
+  const error = new ApiError('NOT_FOUND', {
+    message: `no route has the page ${doc}; the pages are ${pages.map((page) => `${page}${extension}`).join(', ')}`,
+  })
+  return Response.json(errorBody(error, requestIdOf(request)), { status: 404 })
+}
 
 function markdown(text: string): Response {
   return new Response(text, { headers: { 'content-type': 'text/markdown; charset=utf-8' } })

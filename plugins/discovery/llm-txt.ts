@@ -1,8 +1,8 @@
-import type { TSchema } from '@sinclair/typebox'
-import { ERROR_CATALOGUE } from '../../src/kernel/errors.ts'
-import { callOrderLines, routeErrors, type Registry } from '../../src/kernel/manifest.ts'
+import { offerings } from '../../src/kernel/catalogue.ts'
+import { callOrderLines, priceInWords, type Registry } from '../../src/kernel/manifest.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
-import { HTTP_PAYMENT, READING, TRADES } from './guide.ts'
+import { HTTP_PAYMENT, MCP_PAYMENT, READING, TRADES } from './guide.ts'
+import { COMMON_ERRORS, commonErrorsLine, errorLine, fieldLines, routeDocPath } from './route-docs.ts'
 
 /**
  * Renders the plain-text catalogue served at /llm.txt from the registered manifests. `rails`: the
@@ -21,6 +21,7 @@ export function renderLlmTxt(registry: Registry, baseUrl: string, rails: string)
     `Base URL: ${baseUrl}`,
     'Requests and answers are JSON (Content-Type: application/json); every JSON answer carries schema_version "2.0".',
     ...HTTP_PAYMENT,
+    ...MCP_PAYMENT,
     ...TRADES,
     ...READING,
     '',
@@ -30,64 +31,36 @@ export function renderLlmTxt(registry: Registry, baseUrl: string, rails: string)
     lines.push(...order)
     lines.push('Each scanner owns its own slice of signals; they do not overlap.', '')
   }
-  lines.push('## Endpoints', '')
+  lines.push(
+    '## Endpoints',
+    '',
+    'Each endpoint below with its price, its input, the top-level members of its answer and its errors; its page',
+    '(every field in full, nested ones included) is one link away.',
+    commonErrorsLine(),
+    '',
+  )
+  const common = new Set(COMMON_ERRORS.flatMap((group) => group.codes))
+  const offered = new Map(offerings(registry).map((offering) => [offering.route.key, offering]))
   for (const route of routes) {
-    const price = route.price === 'free' ? 'free' : `${route.price.usd} USD`
-    lines.push(`### ${route.key} (${[route.skill, price].filter(Boolean).join(', ')})`, '', route.description, '')
-    if (route.params) lines.push('Path parameters:', ...fieldLines(route.params, 1), '')
-    if (route.body) lines.push('Input (JSON body):', ...fieldLines(route.body, 1), '')
+    const offering = offered.get(route.key)
+    // A route offered to agents is described in full; the service's own plumbing (discovery, MCP, the web
+    // page, metrics) by its summary, its page saying the rest.
+    const tool = offering ? `; MCP tool ${offering.tool}` : ''
+    lines.push(
+      `### ${route.key} (${priceInWords(route)}${tool})`,
+      '',
+      offering ? `${route.summary}. ${route.description}` : `${route.summary}.`,
+    )
+    if (route.params) lines.push('Path parameters:', ...fieldLines(route.params, 0, 0))
+    if (route.body) lines.push('Input (JSON body):', ...fieldLines(route.body, 0, 0))
     const produces = route.produces ?? 'application/json'
-    lines.push(`Output (200, ${produces}):`)
-    lines.push(...(produces === 'application/json' ? fieldLines(route.response, 1) : ['  text']), '')
-    const errors = routeErrors(route).map((code) => `${ERROR_CATALOGUE[code].status} ${code}`)
-    lines.push(`Errors: ${errors.join(', ')}`, '')
+    const members = Object.keys((route.response as { properties?: object }).properties ?? {})
+    lines.push(
+      `Output (200, ${produces})${produces === 'application/json' && members.length > 0 ? `: ${members.join(', ')}` : ''}`,
+      errorLine(route, common),
+      `Details: ${baseUrl}${routeDocPath(route)}`,
+      '',
+    )
   }
   return lines.join('\n')
-}
-
-type JsonSchema = TSchema & {
-  type?: string | string[]
-  properties?: Record<string, JsonSchema>
-  required?: string[]
-  items?: JsonSchema
-  anyOf?: JsonSchema[]
-  const?: unknown
-  enum?: unknown[]
-  description?: string
-  additionalProperties?: boolean | JsonSchema
-  patternProperties?: Record<string, JsonSchema>
-}
-
-/** One line per member of an object schema, nested members indented below their parent. */
-function fieldLines(schema: JsonSchema, depth: number): string[] {
-  const lines: string[] = []
-  const required = new Set(schema.required ?? [])
-  for (const [name, member] of Object.entries(schema.properties ?? {})) {
-    const flag = required.has(name) ? '' : ' (optional)'
-    const description = member.description ? ` — ${member.description.split('\n')[0]}` : ''
-    lines.push(`${'  '.repeat(depth)}- ${name}: ${typeName(member)}${flag}${description}`)
-    const inner = objectPart(member)
-    if (inner?.properties && depth < 3) lines.push(...fieldLines(inner, depth + 1))
-  }
-  return lines
-}
-
-function objectPart(schema: JsonSchema): JsonSchema | undefined {
-  if (schema.properties) return schema
-  if (schema.items?.properties) return schema.items
-  return schema.anyOf?.map(objectPart).find(Boolean)
-}
-
-function typeName(schema: JsonSchema): string {
-  if (schema.const !== undefined) return JSON.stringify(schema.const)
-  if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(' | ')
-  if (schema.anyOf) return schema.anyOf.map(typeName).join(' | ')
-  if (schema.patternProperties) {
-    const [value] = Object.values(schema.patternProperties)
-    return `map of string to ${value ? typeName(value) : 'any'}`
-  }
-  if (schema.type === 'array') return `array of ${schema.items ? typeName(schema.items) : 'any'}`
-  if (Array.isArray(schema.type)) return schema.type.join(' | ')
-  if (schema.type) return schema.type
-  return 'any'
 }

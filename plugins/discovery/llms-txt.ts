@@ -1,5 +1,7 @@
+import { offerings } from '../../src/kernel/catalogue.ts'
 import { priceInWords, type Registry } from '../../src/kernel/manifest.ts'
 import { serviceDescription } from './agent-card.ts'
+import { routeDocPath } from './route-docs.ts'
 
 /**
  * `/llms.txt` in the llmstxt.org format — an H1, a blockquote summary, then H2 sections of links — from
@@ -19,25 +21,37 @@ export function renderLlmsTxt(registry: Registry, origin: string, rails: string)
     '',
     '## Docs',
     '',
-    link('Service catalogue', '/llm.txt', 'every endpoint with its price, input and output fields, in plain text'),
-    link('OpenAPI 3.1 description', '/openapi.json', 'routes, schemas, errors, and `x-payment-info` per paid route'),
+    link(
+      'Service catalogue',
+      '/llm.txt',
+      'every endpoint with its price, input, answer members and errors, in plain text',
+    ),
+    link(
+      'OpenAPI 3.1 description',
+      '/openapi.json',
+      'the whole API in one document (large): schemas, errors, `x-payment-info`',
+    ),
     link('Agent skill', '/skill.md', 'when to call which route, how payment works, how to read the answers'),
-    link('MCP server', '/mcp', 'streamable HTTP; one tool per route below, paid with x402 over MCP'),
+    link(
+      'MCP server',
+      '/mcp',
+      'streamable HTTP; one tool per route below, paid with x402 in the call\'s _meta["x402/payment"]',
+    ),
     '',
     '## Endpoints',
     '',
   ]
-  for (const route of registry
-    .routes()
-    .filter((candidate) => candidate.skill !== undefined || candidate.price !== 'free')) {
+  for (const { route, tool } of offerings(registry)) {
     const when = route.callOrder ? ` Call it ${route.callOrder.when}.` : ''
-    lines.push(`- [${route.key}](${origin}/openapi.json): ${route.summary} (${priceInWords(route)}).${when}`)
+    lines.push(
+      `- [${route.key}](${origin}${routeDocPath(route)}): ${route.summary} — ${priceInWords(route)}. MCP tool \`${tool}\`.${when}`,
+    )
   }
   lines.push(
     '',
     '## Optional',
     '',
-    link('x402 manifest', '/.well-known/x402', 'the paid resources'),
+    link('x402 manifest', '/.well-known/x402', "the paid resources, their offers, and a link to each one's schemas"),
     link('A2A agent card', '/.well-known/agent-card.json', 'skills and interfaces in the A2A schema'),
     link('Agent card', '/.well-known/agent.json', 'skills, as the service contract defines the card'),
     link('API reference', '/docs', 'the OpenAPI description rendered for people'),

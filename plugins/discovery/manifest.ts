@@ -1,5 +1,14 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
-import { A2aAgentCard, AgentCard, HealthResponse, OpenApiDocument, PlainText, X402Manifest } from './schemas.ts'
+import {
+  A2aAgentCard,
+  AgentCard,
+  DocParams,
+  HealthResponse,
+  OpenApiDocument,
+  PlainText,
+  RouteSchemasDocument,
+  X402Manifest,
+} from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'discovery',
@@ -17,7 +26,9 @@ export const manifest = defineManifest({
       method: 'GET',
       path: '/.well-known/x402',
       summary: 'x402 manifest: the paid resources',
-      description: 'Lists every paid route as `<METHOD> <path>`.',
+      description:
+        'Lists every paid route as `<METHOD> <path>` (`resources`), and under `discovery` each one with its URL, price, ' +
+        'payment offers, MCP tool and links to its page and its schemas (`/docs/routes/<name>.md`, `/docs/schemas/<name>.json`).',
       price: 'free',
       response: X402Manifest,
       tags: ['discovery'],
@@ -93,6 +104,33 @@ export const manifest = defineManifest({
       price: 'free',
       response: PlainText,
       produces: 'text/html',
+      tags: ['discovery'],
+    },
+    routeDoc: {
+      method: 'GET',
+      path: '/docs/routes/:doc',
+      summary: "A route's page",
+      description:
+        'One page per route path (`/scan/quick` → `/docs/routes/scan-quick.md`): what it does, its price and MCP tool, its ' +
+        'input and output fields in full, its errors. /llm.txt, /llms.txt, /skill.md and /.well-known/x402 link here.',
+      price: 'free',
+      params: DocParams('md'),
+      response: PlainText,
+      produces: 'text/markdown',
+      errors: ['NOT_FOUND'],
+      tags: ['discovery'],
+    },
+    routeSchemas: {
+      method: 'GET',
+      path: '/docs/schemas/:doc',
+      summary: "A route's schemas",
+      description:
+        'One document per route path (`/docs/schemas/scan-quick.json`): per method its price, payment offers, MCP tool, ' +
+        'input and output JSON schemas, and (paid routes) the x402 Bazaar discovery declaration with the output schema in full.',
+      price: 'free',
+      params: DocParams('json'),
+      response: RouteSchemasDocument,
+      errors: ['NOT_FOUND'],
       tags: ['discovery'],
     },
     docsViewer: {

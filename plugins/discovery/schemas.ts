@@ -2,17 +2,32 @@ import { RPC_PROVIDER_NAMES } from '../../src/sources/rpc-providers.ts'
 import { Type } from '@sinclair/typebox'
 import { SchemaVersion } from '../../src/kernel/schemas.ts'
 
-const ComponentState = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')])
+const ComponentState = Type.Union(
+  [Type.Literal('unknown'), Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')],
+  {
+    description:
+      'unknown until probed or seen answering; then from its last probe (one cheap real call every HEALTH_PROBE_INTERVAL_MS) and live traffic, the worse of the two (docs/operations.md)',
+  },
+)
+
+const RoutesWhy = Type.Object({
+  routes: Type.Array(Type.String({ description: '`<METHOD> <path>`' })),
+  why: Type.String(),
+})
 
 export const HealthResponse = Type.Object({
   schema_version: SchemaVersion,
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
-    description: 'ok when every component is ok; degraded when one is degraded or down (the service still answers)',
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unknown'), Type.Literal('degraded'), Type.Literal('down')], {
+    description:
+      'ok when every dependency is ok; unknown while one is not yet probed and none fails; degraded when one is degraded or down; down when the store is, or every upstream is (the process still answers 200)',
   }),
   version: Type.String({ description: 'Service version' }),
   uptime_s: Type.Number({ description: 'Seconds since the process started' }),
   sources: Type.Record(Type.String(), ComponentState, {
-    description: 'State of each dependency: the store and every upstream source',
+    description: 'State of each dependency: the store, every upstream source, the facilitator',
+  }),
+  probes: Type.Record(Type.String(), Type.String(), {
+    description: "What each dependency's last probe found, in words (absent until its first probe)",
   }),
   rpc: Type.Optional(
     Type.Object(
@@ -32,16 +47,14 @@ export const HealthResponse = Type.Object({
       { description: 'The Solana RPC as the service found it (docs/data-layer.md); absent without SOLANA_RPC_URL' },
     ),
   ),
-  routes_off: Type.Array(
-    Type.Object({
-      routes: Type.Array(Type.String({ description: '`<METHOD> <path>`' })),
-      why: Type.String({ description: 'The setting that would switch them on' }),
-    }),
-    {
-      description:
-        'Catalogue routes not served (nor advertised) because their source is not configured; empty when all are on',
-    },
-  ),
+  routes_off: Type.Array(RoutesWhy, {
+    description:
+      'Catalogue routes not served (nor advertised) because their source is not configured, `why` naming the setting; empty when all are on',
+  }),
+  routes_failing: Type.Array(RoutesWhy, {
+    description:
+      'Routes served but failing now: a dependency they need is down (`why` names it and what its probe found); empty when none',
+  }),
 })
 
 export const X402Manifest = Type.Object({
@@ -54,13 +67,22 @@ export const X402Manifest = Type.Object({
       url: Type.String(),
       description: Type.String(),
       price_usd: Type.String(),
+      offers: Type.Array(Type.Object({}, { additionalProperties: true }), {
+        description:
+          "The route's x402 offers (`network`, `asset`, `payTo`, `amount` in USDC atomic units), as its 402 makes them",
+      }),
+      mcp_tool: Type.String({ description: 'The MCP tool that runs it (POST /mcp)' }),
       serviceName: Type.String(),
       tags: Type.Array(Type.String()),
-      extensions: Type.Record(Type.String(), Type.Unknown(), {
-        description: "The x402 extensions of the route's 402: `bazaar` (input and output, example and schema)",
+      docs: Type.String({ description: "The route's page (/docs/routes/<name>.md)" }),
+      schemas: Type.String({
+        description: "The route's schemas and its Bazaar declaration in full (/docs/schemas/<name>.json)",
       }),
     }),
-    { description: 'What each paid route’s 402 tells x402 directories (the Bazaar discovery extension)' },
+    {
+      description:
+        'Each paid route: price, offers and where its details are. Its 402 carries the Bazaar discovery extension itself.',
+    },
   ),
   attestation: Type.Object(
     {
@@ -117,3 +139,23 @@ export const OpenApiDocument = Type.Object(
 )
 
 export const PlainText = Type.String()
+
+/** A page's name under /docs/routes/ or /docs/schemas/: `scan-quick.md`, `scan-quick.json`. */
+export const DocParams = (extension: 'md' | 'json') =>
+  Type.Object({
+    doc: Type.String({
+      pattern: `^[A-Za-z0-9_-]+(\\.${extension})?$`,
+      description: `The route's page name, .${extension} optional, any case (\`/scan/quick\` → \`scan-quick.${extension}\`)`,
+    }),
+  })
+
+export const RouteSchemasDocument = Type.Object(
+  {
+    path: Type.String(),
+    routes: Type.Array(Type.Object({ resource: Type.String(), url: Type.String() }, { additionalProperties: true })),
+  },
+  {
+    additionalProperties: true,
+    description: 'Each method of the path: price, offers, MCP tool, schemas, Bazaar declaration',
+  },
+)

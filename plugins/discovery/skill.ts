@@ -1,5 +1,7 @@
+import { offerings } from '../../src/kernel/catalogue.ts'
 import { callOrderLines, priceInWords, type Registry } from '../../src/kernel/manifest.ts'
 import { HTTP_PAYMENT, MCP_PAYMENT, READING, TRADES } from './guide.ts'
+import { routeDocPath } from './route-docs.ts'
 
 /** The base URL the skill file in the repository names (the service serves it with its own origin). */
 export const SKILL_FILE_ORIGIN = 'http://127.0.0.1:8402'
@@ -9,7 +11,6 @@ export const SKILL_FILE_ORIGIN = 'http://127.0.0.1:8402'
  * skill's name and when to use it, then how to call the service, generated from the mounted manifests.
  */
 export function renderSkill(registry: Registry, origin: string): string {
-  const routes = registry.routes().filter((route) => route.skill !== undefined || route.price !== 'free')
   const lines = [
     '---',
     'name: solsentry',
@@ -36,10 +37,17 @@ export function renderSkill(registry: Registry, origin: string): string {
     '## Routes',
     '',
   ]
-  for (const route of routes) {
-    lines.push(`### ${route.key} — ${priceInWords(route)}`, '', `${route.summary}. ${route.description}`, '')
+  for (const { route, tool } of offerings(registry)) {
+    lines.push(
+      `### ${route.key} — ${priceInWords(route)}`,
+      '',
+      `${route.summary}. ${route.description}`,
+      '',
+      `MCP tool \`${tool}\`. Fields in full: ${origin}${routeDocPath(route)}`,
+      '',
+    )
   }
-  lines.push(`Every route above is also a tool of the MCP server at ${origin}/mcp (tools/list names them).`, '')
+  lines.push(`Every route above is also a tool of the MCP server at ${origin}/mcp, named as above.`, '')
   lines.push(
     '## Paying',
     '',
@@ -58,7 +66,7 @@ export function renderSkill(registry: Registry, origin: string): string {
     'Grades run A (no structural risk found) to F (a hard fail); the `factors` (quick scan, market intel) and',
     '`findings` (deep dive) say what decided it, each with its evidence. The deep dive ends with a',
     'recommendation: AVOID, WATCH, DYOR, or CONSIDER.',
-    'The field-by-field shapes are in /openapi.json and /llm.txt.',
+    "The field-by-field shapes are on each route's page (linked above), and all of them in /openapi.json.",
     '',
   )
   return lines.join('\n')

@@ -11,7 +11,7 @@ import { paymentRails, railsInWords } from '../../src/payments/rails.ts'
 import { manifest } from './manifest.ts'
 
 export { manifest }
-import { PAYMENT_META, type Tool, toolRequest, toolResult, toolsOf } from './tools.ts'
+import { findTool, PAYMENT_META, type Tool, toolRequest, toolResult, toolsOf } from './tools.ts'
 
 /** Answers one HTTP request through the service's front door (what `Service.handle` does). */
 export type Dispatch = (request: Request, server: SocketServer) => Promise<Response>
@@ -36,10 +36,10 @@ export function mcpPlugin(ctx: ServiceContext, dispatch: Dispatch) {
       { capabilities: { tools: {} }, instructions: serverGuide() },
     )
     server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: toolList().map(({ route: _route, ...tool }) => tool),
+      tools: toolList().map(({ route: _route, aliases: _aliases, ...tool }) => tool),
     }))
     server.setRequestHandler(CallToolRequestSchema, async (call) => {
-      const tool = toolList().find((candidate) => candidate.name === call.params.name)
+      const tool = findTool(toolList(), call.params.name)
       if (!tool)
         throw new McpError(
           ErrorCode.InvalidParams,
@@ -53,7 +53,7 @@ export function mcpPlugin(ctx: ServiceContext, dispatch: Dispatch) {
         payment,
         forwarded(outer),
       )
-      return toolResult(tool, await dispatch(request, callerOf(outer)))
+      return toolResult(tool, await dispatch(request, callerOf(outer)), payment !== undefined)
     })
     return server
   }

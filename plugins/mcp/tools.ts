@@ -12,6 +12,7 @@
  */
 import { type TSchema, Type } from '@sinclair/typebox'
 import { ERROR_CODES } from '../../src/kernel/errors.ts'
+import { offerings } from '../../src/kernel/catalogue.ts'
 import { priceInWords, type RegisteredRoute, type Registry } from '../../src/kernel/manifest.ts'
 import { ErrorBodySchema } from '../../src/kernel/schemas.ts'
 import { PaymentRequiredSchema } from '../../src/payments/schemas.ts'
@@ -37,6 +38,8 @@ export interface Tool {
   _meta: { [ROUTE_META]: string }
   /** Not on the wire: the route the tool calls. */
   route: RegisteredRoute
+  /** Not on the wire: earlier names tools/call still answers (deprecated; docs/mcp.md). */
+  aliases: string[]
 }
 
 /** What a tool answers, as `tools/call` returns it. */
@@ -51,43 +54,39 @@ export interface ToolResult {
 const ToolError = ErrorBodySchema(ERROR_CODES)
 
 /**
- * The MCP tools for the mounted routes of a skill, and the priced routes of the catalogue: a one-route
- * skill's tool is the skill id, a skill's other routes `<skill>_<route>`, a catalogue route
- * `sol_<path>` (`/exit/check` → `sol_exit_check`).
+ * The MCP tools: one per route offered to agents (src/kernel/catalogue.ts: every priced route and every
+ * route of a skill), named `sol_<name>` by the catalogue's one rule.
  */
 export function toolsOf(registry: Registry, rails: string): Tool[] {
-  const routes = registry.routes().filter((route) => route.skill !== undefined || route.price !== 'free')
-  const perSkill = new Map<string, number>()
-  for (const route of routes) if (route.skill) perSkill.set(route.skill, (perSkill.get(route.skill) ?? 0) + 1)
-  return routes.map((route) => {
-    const name = !route.skill
-      ? `sol_${route.path.slice(1).replaceAll(/[/-]/g, '_')}`
-      : perSkill.get(route.skill) === 1
-        ? route.skill
-        : `${route.skill}_${route.name}`
-    return {
-      name,
-      title: route.summary,
-      description: describe(route, rails),
-      inputSchema: plain(route.body ?? route.params ?? Type.Object({}, { additionalProperties: false })),
-      outputSchema: {
-        type: 'object',
-        anyOf: [route.response, ...(route.price === 'free' ? [] : [PaymentRequiredSchema]), ToolError].map(plain),
-      },
-      annotations: { readOnlyHint: route.method === 'GET' || route.plugin !== 'trade', openWorldHint: true },
-      _meta: { [ROUTE_META]: route.key },
-      route,
-    }
-  })
+  return offerings(registry).map(({ route, tool: name, aliases }) => ({
+    name,
+    title: route.summary,
+    description: describe(route, rails),
+    inputSchema: plain(route.body ?? route.params ?? Type.Object({}, { additionalProperties: false })),
+    outputSchema: {
+      type: 'object',
+      anyOf: [route.response, ...(route.price === 'free' ? [] : [PaymentRequiredSchema]), ToolError].map(plain),
+    },
+    annotations: { readOnlyHint: route.method === 'GET' || route.plugin !== 'trade', openWorldHint: true },
+    _meta: { [ROUTE_META]: route.key },
+    route,
+    aliases,
+  }))
 }
 
 /** docs/mcp.md's table of tools, from the mounted routes. */
 export function toolTable(registry: Registry): string {
   // The table shows names and prices: the descriptions' rails do not matter to it.
   const rows = toolsOf(registry, '').map(
-    ({ name, route }) => `| \`${name}\` | \`${route.key}\` | ${priceInWords(route)} |`,
+    ({ name, route, aliases }) =>
+      `| \`${name}\` | \`${route.key}\` | ${priceInWords(route)} | ${aliases.map((alias) => `\`${alias}\``).join(', ') || '—'} |`,
   )
-  return ['| Tool | Route | Price |', '|---|---|---|', ...rows].join('\n')
+  return ['| Tool | Route | Price | Deprecated alias |', '|---|---|---|---|', ...rows].join('\n')
+}
+
+/** The tool `tools/call` names: by its name, or by a deprecated alias. */
+export function findTool(tools: readonly Tool[], name: string): Tool | undefined {
+  return tools.find((tool) => tool.name === name) ?? tools.find((tool) => tool.aliases.includes(name))
 }
 
 /**
@@ -131,8 +130,19 @@ export function toolRequest(
   return new Request(`${origin}${path}`, init)
 }
 
-/** The tool result of the route's HTTP answer. */
-export async function toolResult(tool: Tool, response: Response): Promise<ToolResult> {
+/**
+ * What a paid tool called without payment says to do: over MCP the payment travels in the call's `_meta`
+ * (the HTTP challenge's words name the X-PAYMENT header, which an MCP client never sets).
+ */
+export const MCP_PAYMENT_REQUIRED =
+  `payment required: sign a payment for one of the offers (accepts[]) and repeat this tool call with it in _meta["${PAYMENT_META}"]` +
+  '; an MCP host that cannot sign can run the local bridge (npx solsentry mcp), which pays from your own wallet'
+
+/**
+ * The tool result of the route's HTTP answer. `paid`: whether the call carried a payment (when it did
+ * not, the challenge says how to pay over MCP; when it did, it keeps the reason its payment was refused).
+ */
+export async function toolResult(tool: Tool, response: Response, paid = false): Promise<ToolResult> {
   const text = await response.text()
   let body: unknown
   try {
@@ -145,7 +155,8 @@ export async function toolResult(tool: Tool, response: Response): Promise<ToolRe
     const required = decode(challenge) as Record<string, unknown>
     // The resource is the tool, as the transport names it (the HTTP route stays the ledger's resource).
     required.resource = { ...(required.resource as object), url: `mcp://tool/${tool.name}` }
-    const message = typeof required.error === 'string' ? required.error : 'payment required'
+    if (!paid) required.error = MCP_PAYMENT_REQUIRED
+    const message = typeof required.error === 'string' ? required.error : MCP_PAYMENT_REQUIRED
     return {
       isError: true,
       structuredContent: required,

@@ -29,7 +29,7 @@ export const manifest = defineManifest({
     quote: {
       method: 'POST',
       path: '/trade/quote',
-      summary: 'Swap quote with a risk gate (free)',
+      summary: 'Swap quote with a risk gate',
       description: `Quotes the swap through the aggregator, runs the risk gate (a quick scan of output_mint; BLOCK stops the trade), checks the wallet's balance and builds the unsigned transaction for user_public_key. 200: status QUOTED, quote, risk_gate, unsigned_transaction_b64. A trade that cannot go ahead: 422 TRADE_REJECTED with status REJECTED_* and rejection {code, reason, refundable}. A job_id of your own is optional; quoting an existing job again (one never broadcast) needs proof of its wallet: a SIGN-IN-WITH-X header (CAIP-122, Solana ed25519) signed by the job's user_public_key, for this URL (domain = its host, uri = it), issued within ${SIWX_MAX_AGE_MS / 60_000} minutes — else 403 JOB_OWNER_PROOF_REQUIRED and the job is unchanged; a job executing or executed: 409 JOB_CONFLICT. Never charged.`,
       price: 'free',
       accounts: { input_mint: 'token_mint', output_mint: 'token_mint' },
@@ -44,7 +44,7 @@ export const manifest = defineManifest({
     execute: {
       method: 'POST',
       path: '/trade/execute',
-      summary: 'Broadcast the signed swap (0.15 USD, charged only when it confirms)',
+      summary: 'Broadcast the signed swap',
       description:
         'Checks that the signed transaction is the quoted one (byte for byte) with a valid signature, verifies the payment and holds it, then simulates, sends and confirms the transaction. CONFIRMED: 200 with execution {tx_signature, slot}, and the fee settles. Anything else: 422 TRADE_REJECTED with status FAILED or REJECTED_*, and the fee is cancelled. Executing a job again answers its first outcome without charging.',
       price: { usd: '0.15' },
@@ -63,7 +63,7 @@ export const manifest = defineManifest({
     status: {
       method: 'GET',
       path: '/trade/status/:job_id',
-      summary: "A trade job's status (free)",
+      summary: "A trade job's status",
       description:
         'The job as stored: status, quote summary, risk gate, execution or rejection, fee, and every transition with its time. Quotes past their blockhash read EXPIRED.',
       price: 'free',
@@ -75,7 +75,7 @@ export const manifest = defineManifest({
     pairs: {
       method: 'GET',
       path: '/trade/pairs',
-      summary: 'Verified tradeable tokens (free)',
+      summary: 'Verified tradeable tokens',
       description: "The tokens the aggregator's token list marks verified: mint, symbol, name, decimals.",
       price: 'free',
       response: PairsResult,
@@ -85,7 +85,7 @@ export const manifest = defineManifest({
     currencies: {
       method: 'GET',
       path: '/trade/currencies',
-      summary: 'Accepted payment currencies and chains (free)',
+      summary: 'Accepted payment currencies and chains',
       description:
         'USDC on each payment rail this service takes (network, asset, payTo, whether it is offered now: a seller on one chain lists that one only) and the price of every paid route.',
       price: 'free',

@@ -44,6 +44,14 @@ export const ConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'pino log level', hint: 'fatal, error, warn, info, debug, trace or silent' },
   ),
+  HEALTH_PROBE_INTERVAL_MS: Type.Integer({
+    minimum: 100,
+    maximum: 3_600_000,
+    default: 30_000,
+    description:
+      "How often /health probes each upstream with one cheap real call (getSlot, a token search, the facilitator's /supported; docs/operations.md)",
+    hint: 'milliseconds, an integer from 100 to 3600000',
+  }),
   REDIS_URL: Type.Optional(
     Type.String({
       pattern: '^rediss?://',

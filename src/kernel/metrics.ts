@@ -50,7 +50,7 @@ export const breakerOpen = new Gauge({
 })
 export const dependencyState = new Gauge({
   name: 'solsentry_dependency_up',
-  help: 'Each dependency of /health: 1 ok, 0.5 degraded, 0 down',
+  help: 'Each dependency of /health: 1 ok, 0.5 degraded, 0 down; absent while unknown (not yet probed or seen)',
   labelNames: ['name'] as const,
   registers: [metrics],
 })
@@ -171,12 +171,13 @@ const STATE_VALUE = { ok: 1, degraded: 0.5, down: 0 } as const
 
 /** The text of every family, the gauges read now from the health board. */
 export async function renderMetrics(
-  health: { read(): Promise<{ components: Record<string, 'ok' | 'degraded' | 'down'> }> },
+  health: { read(): Promise<{ components: Record<string, 'unknown' | 'ok' | 'degraded' | 'down'> }> },
   breakers: () => Record<string, boolean>,
 ): Promise<string> {
   const { components } = await health.read()
   dependencyState.reset()
-  for (const [name, state] of Object.entries(components)) dependencyState.set({ name }, STATE_VALUE[state])
+  for (const [name, state] of Object.entries(components))
+    if (state !== 'unknown') dependencyState.set({ name }, STATE_VALUE[state])
   breakerOpen.reset()
   for (const [source, open] of Object.entries(breakers())) breakerOpen.set({ source }, open ? 1 : 0)
   return metrics.metrics()

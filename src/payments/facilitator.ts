@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { HttpJsonSource, type Authorizer } from '../sources/http-json.ts'
 import { CallMeter, UpstreamError } from '../sources/upstream.ts'
+import { failureDetail } from '../sources/health-probes.ts'
+import type { ProbeResult } from '../kernel/health.ts'
 import type { PaymentV1, PaymentV2 } from './payment-header.ts'
 
 const VerifyAnswer = Type.Object({
@@ -92,11 +94,6 @@ export class FacilitatorClient {
     })
   }
 
-  /** ok, degraded or down, from the breaker of the judging calls (for /health). */
-  health() {
-    return this.#judge.upstream.health()
-  }
-
   /**
    * While the judging calls' breaker is not closed (the facilitator failed them), asks `/supported`
    * once: when it answers, the breaker is closed, so paid calls are taken again at once rather than
@@ -105,12 +102,26 @@ export class FacilitatorClient {
   async recover(): Promise<boolean> {
     if (this.#judge.upstream.breaker === 'closed') return false
     try {
-      await this.#probe.get('/supported', SupportedAnswer, new CallMeter(), 0)
+      await this.probe()
     } catch {
       return false
     }
-    this.#judge.upstream.reset()
     return true
+  }
+
+  /**
+   * `/supported` asked once (one attempt, its own breaker): the health probe's call and the doctor's.
+   * When it answers, the judging calls' breaker is closed.
+   */
+  async probe(): Promise<SupportedAnswer> {
+    const answer = await this.#probe.get('/supported', SupportedAnswer, new CallMeter(), 0)
+    this.#judge.upstream.reset()
+    return answer
+  }
+
+  /** What live traffic (verify, settle) says of the facilitator, for the health board. */
+  observed() {
+    return this.#judge.upstream.observed()
   }
 
   supported(meter = new CallMeter()): Promise<SupportedAnswer> {
@@ -207,3 +218,38 @@ const VERIFY_REFUSALS: ReadonlySet<string> = new Set([
   'unsupported_payload_type',
   'extension_echo_mismatch',
 ])
+
+/**
+ * The facilitator's health probe: `/supported`, and whether it serves `networks` (the rails offered).
+ * Down when it does not answer; degraded when it refuses (a key it does not accept: 401/403) or serves
+ * one of the rails' networks not; ok otherwise.
+ */
+export async function probeFacilitator(
+  facilitator: FacilitatorClient,
+  rails: readonly { network: string; v1Network?: string | null }[],
+): Promise<ProbeResult> {
+  let answer: SupportedAnswer
+  try {
+    answer = await facilitator.probe()
+  } catch (error) {
+    const status = error instanceof UpstreamError ? error.status : undefined
+    if (status === 401 || status === 403)
+      return { state: 'degraded', detail: `/supported refused the credentials (HTTP ${status})` }
+    return {
+      state: error instanceof UpstreamError && error.reason === 'rejected' ? 'degraded' : 'down',
+      detail: failureDetail(error),
+    }
+  }
+  const served = new Set(answer.kinds.filter((kind) => kind.scheme === 'exact').map((kind) => kind.network))
+  // A facilitator lists a network by its CAIP-2 id (x402 v2), its v1 name, or both.
+  const missing = rails.filter((rail) => !served.has(rail.network) && !(rail.v1Network && served.has(rail.v1Network)))
+  if (missing.length > 0)
+    return {
+      state: 'degraded',
+      detail: `/supported does not list ${missing.map((rail) => rail.network).join(', ')} (exact)`,
+    }
+  return {
+    state: 'ok',
+    detail: `/supported lists ${rails.map((rail) => rail.network).join(', ') || 'no rail'} (exact)`,
+  }
+}

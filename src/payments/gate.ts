@@ -68,7 +68,10 @@ function heldBecause({ state, transaction, reason }: PaymentRecord): string {
   const named = transaction ? ` in ${transaction}` : ''
   switch (state) {
     case 'settled':
-      return `this payment was already used (settled${named}): sign a new one`
+      return (
+        `this payment was already used (settled${named}): sign a new one for a new call; ` +
+        'its own answer can be fetched again without paying by signing in with the paying wallet (the sign-in-with-x offer in this 402)'
+      )
     case 'failed':
       return `this payment did not settle and never can (${reason ?? 'failed'}): nothing was charged; sign a new one`
     case 'pending':
@@ -76,6 +79,9 @@ function heldBecause({ state, transaction, reason }: PaymentRecord): string {
     case 'settling':
       // Its call may be gone (an instance that died mid-settlement): never "sign a new one" for money that may have moved.
       return `this payment is being settled by another request: ${PRESENT_AGAIN}`
+    case 'redeeming':
+      // Settled before and owed one call, being delivered to another request (or left by one that died).
+      return `this payment settled earlier and its call is being answered to another request: ${PRESENT_AGAIN}`
     default:
       return `this payment is being used by another request (${state}): sign a new one`
   }
@@ -349,7 +355,7 @@ export class PaymentGate implements Payments {
     if (!claim.ok) {
       const { state, transaction } = claim.existing
       const reason = heldBecause(claim.existing)
-      return state === 'pending' || state === 'settling'
+      return state === 'pending' || state === 'settling' || state === 'redeeming'
         ? this.#challenged(call, reason, { transaction })
         : required(reason)
     }
@@ -446,11 +452,13 @@ export class PaymentGate implements Payments {
     }
     if (credit) {
       // Already settled on chain: the receipt says so; nothing is sent to the facilitator.
-      const record = async () => {
-        await this.#outbox.transition(key, 'redeeming', 'settled', {
-          reason: `settled on chain earlier; result delivered to ${call.requestId}`,
-        })
-      }
+      const record = () =>
+        this.#recordSettled(
+          key,
+          'redeeming',
+          { reason: `settled on chain earlier; result delivered to ${call.requestId}` },
+          call,
+        )
       const receipt: SettleAnswer = {
         success: true,
         transaction: credit.transaction ?? '',
@@ -493,7 +501,7 @@ export class PaymentGate implements Payments {
     // Unsuccessful, but the transfer may have been sent — a transaction named (`settlement_pending`, a
     // failure seen on chain), or a reason that does not prove otherwise: the chain decides, not the answer.
     if (!settled.success && (settled.transaction || !refusedBeforeSending(settled.errorReason)))
-      return this.#settledOnChain(ticket as Admitted, call, settled, network)
+      return this.#settledOnChain(ticket as Admitted, call, settled, network, options)
     if (!settled.success) {
       payments.inc({ state: 'settle_failed', network })
       await this.#outbox.transition(key, 'settling', 'failed', { reason: settled.errorReason ?? 'settlement failed' })
@@ -504,13 +512,34 @@ export class PaymentGate implements Payments {
     }
     // The money moved: the call delivers its answer even if the ledger must record it later.
     payments.inc({ state: 'settled', network })
-    const record = async () => {
-      await this.#outbox.transition(key, 'settling', 'settled', {
-        transaction: settled.transaction,
-        payer: settled.payer ?? null,
-      })
-    }
+    const record = () =>
+      this.#recordSettled(key, 'settling', { transaction: settled.transaction, payer: settled.payer ?? null }, call)
     return this.#recorded({ kind: 'settled', receipt: settled }, record, options)
+  }
+
+  /**
+   * Records a delivered call's payment `settled` from `from`. When another instance took it meanwhile —
+   * a `settling` payment older than the bound is adopted as orphaned (`pending`, then `credited` from the
+   * chain), a `redeeming` one left too long goes back to `credited` — the answer that went out is the
+   * call it paid for: recorded settled from there, or its credit consumed, so it never buys a second
+   * answer. Logged when none of these applies.
+   */
+  async #recordSettled(
+    key: string,
+    from: 'settling' | 'redeeming',
+    fields: { transaction?: string; payer?: string | null; reason?: string },
+    call: PaidCall,
+  ): Promise<void> {
+    if ((await this.#outbox.transition(key, from, 'settled', fields)) !== false) return
+    const delivered = `settled; result delivered to ${call.requestId}`
+    const fromPending = await this.#outbox.transition(key, 'pending', 'settled', { ...fields, reason: delivered })
+    if (fromPending !== false) return
+    if (await this.consumeCredit(key, delivered).catch(() => false)) return
+    const now = await this.#ledger.get(key).catch(() => undefined)
+    this.#logger.warn(
+      { request_id: call.requestId, key, from, state: now?.state },
+      'a delivered call’s payment could not be recorded settled',
+    )
   }
 
   /** `settled`, its ledger record written now, or left to its `record` (SettleOptions.recordLater). */
@@ -531,6 +560,7 @@ export class PaymentGate implements Payments {
     call: PaidCall,
     answer: SettleAnswer,
     network: string,
+    { recordLater }: SettleOptions = {},
   ): Promise<Settlement> {
     const named = answer.transaction || null
     const answered = `${answer.errorReason ?? 'no success'}${answer.errorMessage ? ` (${answer.errorMessage})` : ''}`
@@ -553,10 +583,10 @@ export class PaymentGate implements Payments {
         : ({ state: 'pending', reason: 'no chain reader is configured' } as const)
     if (outcome.state === 'settled') {
       const transaction = outcome.transaction ?? named ?? ''
-      const recorded = await this.#outbox.transition(key, 'pending', 'settled', {
-        transaction,
-        reason: `${said}; ${outcome.how}`,
-      })
+      const fields = { transaction, reason: `${said}; ${outcome.how}` }
+      // With recordLater: `settling` again (confirmed on chain, its answer not kept yet; the time bound
+      // restarts), recorded settled once the answer is kept — as a settlement the facilitator confirmed.
+      const recorded = await this.#outbox.transition(key, 'pending', recordLater ? 'settling' : 'settled', fields)
       // A resolver took it meanwhile (the periodic one, or the payer presenting it again): its credit is
       // consumed by this answer; a redemption already under way delivers it instead, never both.
       // (The ledger away: the credit stays owed, and this answer is withheld rather than given twice.)
@@ -568,7 +598,7 @@ export class PaymentGate implements Payments {
           `this payment settled (${transaction}) and another request presenting it is receiving its answer; the result is withheld here`,
         )
       payments.inc({ state: 'settled', network })
-      return {
+      const settled: Settled = {
         kind: 'settled',
         receipt: {
           success: true,
@@ -577,6 +607,9 @@ export class PaymentGate implements Payments {
           ...(answer.payer ? { payer: answer.payer } : {}),
         },
       }
+      // A credit consumed above is recorded settled already.
+      if (!recordLater || recorded === false) return settled
+      return { ...settled, record: () => this.#recordSettled(key, 'settling', fields, call) }
     }
     if (outcome.state === 'failed') {
       payments.inc({ state: 'settle_failed', network })

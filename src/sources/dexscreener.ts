@@ -81,6 +81,11 @@ export class DexScreenerSource {
     )
   }
 
+  /** `GET /tokens/v1/solana/{mint}` uncached: the health probe's one call (DexScreener has no status route). */
+  probePairs(mint: string, meter: CallMeter): Promise<DexPair[]> {
+    return this.#http.get(`/tokens/v1/solana/${mint}`, Type.Array(DexPairSchema), meter, 0)
+  }
+
   /** `GET /token-pairs/v1/solana/{mint}`: pairs where the token is base or quote. */
   pairsOfToken(mint: string, meter: CallMeter): Promise<DexPair[]> {
     return this.#http.get(`/token-pairs/v1/solana/${mint}`, Type.Array(DexPairSchema), meter, PAIRS_TTL_MS)

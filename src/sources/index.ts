@@ -15,6 +15,7 @@ import { type EcosystemAccounts, loadEcosystemAccounts } from '../onchain/ecosys
 import { ModelClient } from './llm.ts'
 import { SERVICE_VERSION } from '../kernel/version.ts'
 import type { Upstream } from './upstream.ts'
+import { sourceComponents } from './health-probes.ts'
 
 export interface ConfiguredSources {
   solana: SolanaSource
@@ -34,8 +35,8 @@ export interface ConfiguredSources {
 
 /**
  * The upstream sources named by config, or undefined where a URL is not configured (the scanners then
- * report those facts missing), sharing the Redis cache when REDIS_URL is set. Each registers its
- * breaker state (and the cache its reachability) on the health board.
+ * report those facts missing), sharing the Redis cache when REDIS_URL is set. Each registers on the
+ * health board what its live traffic shows and its probe (src/sources/health-probes.ts).
  */
 export function createSources(
   config: Config,
@@ -103,8 +104,8 @@ export function createSources(
       cache: httpCache,
     })
   if (health) {
-    for (const upstream of upstreamsOf(sources)) health.register(upstream.name, () => upstream.health())
-    if (cache) health.register('cache', () => cache.health())
+    for (const [name, component] of sourceComponents(sources)) health.register(name, component)
+    if (cache) health.register('cache', { observe: () => cache.health(), local: true })
   }
   return { ...sources, cache }
 }

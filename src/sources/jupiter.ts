@@ -223,6 +223,16 @@ export class JupiterSource {
     return found.find((token) => token.id === mint) ?? null
   }
 
+  /** The token list's search for `mint`, uncached: the health probe's one call (the list's cheapest route). */
+  probeToken(mint: string, meter: CallMeter): Promise<JupiterToken[]> {
+    return this.#http.get(
+      `/tokens/v2/search?query=${encodeURIComponent(mint)}`,
+      Type.Array(JupiterTokenSchema),
+      meter,
+      0,
+    )
+  }
+
   /** The token list's search (`GET /tokens/v2/search`): by mint, symbol or name, best matches first. */
   search(query: string, meter: CallMeter): Promise<JupiterToken[]> {
     return this.#http.get(

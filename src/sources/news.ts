@@ -57,6 +57,13 @@ export class NewsFeedsSource {
     return this.#feeds.map((feed) => feed.name)
   }
 
+  /** One feed read uncached and parsed: the health probe's call for `news:<name>`; the number of posts it holds. */
+  async probe(name: string, meter: CallMeter): Promise<number> {
+    const feed = this.#feeds.find((candidate) => candidate.name === name)
+    if (!feed) throw new Error(`no news feed named ${name}`)
+    return parseFeed(feed.name, await feed.http.getText(feed.path, FEED_ACCEPT, meter, 0)).length
+  }
+
   /**
    * Every feed's posts, merged one per link and newest first, read until `deadlineAt`; each feed that
    * could not be read (or parsed) is named in `failed`.

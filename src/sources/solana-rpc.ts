@@ -157,6 +157,15 @@ export class SolanaSource {
     }
   }
 
+  /**
+   * One JSON-RPC call sent as is, never cached and paced like every other: what the health probe and
+   * `solsentry doctor` ask. The provider's answer, its `error` included; throws an UpstreamError when
+   * none came.
+   */
+  async ask(method: string, params: unknown[] = []): Promise<RpcAnswer> {
+    return (await this.#enqueue({ jsonrpc: '2.0', id: 0, method, params }, new CallMeter(), undefined)) as RpcAnswer
+  }
+
   /** Calls waiting for the provider's window to move (paced, not yet sent). */
   get waiting(): number {
     return this.#queue.length
@@ -303,6 +312,12 @@ export class SolanaSource {
       for (const item of batch) item.reject(error)
     }
   }
+}
+
+/** A JSON-RPC answer as the provider sent it (integers as bigints). */
+export interface RpcAnswer {
+  result?: unknown
+  error?: { code?: unknown; message?: unknown }
 }
 
 /**

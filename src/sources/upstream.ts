@@ -128,6 +128,8 @@ export class Upstream {
   readonly #breakers = new Map<string, { failures: number; openedAt: number }>()
   /** HTTP requests sent since start (all scans). */
   requests = 0
+  /** The last attempt's outcome (live traffic and probes alike): undefined before the first. */
+  #lastAnswered: boolean | undefined
 
   constructor(options: UpstreamOptions) {
     this.name = options.name
@@ -159,6 +161,18 @@ export class Upstream {
     if (own === 'half-open') return 'degraded'
     for (const breaker of this.#breakers.keys()) if (this.breakerOf(breaker) !== 'closed') return 'degraded'
     return 'ok'
+  }
+
+  /**
+   * For the health board, from live traffic: `unknown` before any attempt; down or degraded as
+   * `health()` says while a breaker is not closed; degraded when the last attempt failed; ok when it
+   * was answered.
+   */
+  observed(): 'unknown' | 'ok' | 'degraded' | 'down' {
+    const breakers = this.health()
+    if (breakers !== 'ok') return breakers
+    if (this.#lastAnswered === undefined) return 'unknown'
+    return this.#lastAnswered ? 'ok' : 'degraded'
   }
 
   /**
@@ -198,13 +212,18 @@ export class Upstream {
         const value = await attempt(signal)
         recordSpan()
         observe('ok')
+        this.#lastAnswered = true
         this.#breakers.delete(breaker)
         return value
       } catch (error) {
         recordSpan()
         const failure = classify(this.name, error, signal)
         observe(failure.reason)
-        if (failure.reason !== 'rejected' && failure.reason !== 'malformed') this.#recordFailure(breaker)
+        // A refusal or a malformed answer is an answer: the upstream is there.
+        const answered = failure.reason === 'rejected' || failure.reason === 'malformed'
+        // A caller's own deadline passing says nothing of the upstream.
+        if (failure.reason !== 'cancelled' && !outer?.aborted) this.#lastAnswered = answered
+        if (!answered) this.#recordFailure(breaker)
         if (!RETRYABLE.has(failure.reason) || attemptNo >= this.#retries || outer?.aborted || this.#isOpen(breaker))
           throw failure
         await Bun.sleep(this.#backoffMs * 2 ** attemptNo * (0.5 + Math.random()))

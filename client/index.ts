@@ -74,6 +74,34 @@ export interface SolsentryOptions {
 }
 
 /** An error answer of the service (its catalogue code), or a payment the spend controls refused. */
+/** The networks a base64 `payment-required` challenge offers, or undefined when there is none (or it does not read). */
+function offeredNetworks(header: string | null): string[] | undefined {
+  if (!header) return undefined
+  try {
+    const { accepts } = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as {
+      accepts?: { network: string }[]
+    }
+    return Array.isArray(accepts) ? accepts.map((offer) => offer.network) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Why `wallet` cannot pay any of `offered` (a service taking one rail only, a wallet for the other), in
+ * words a person can act on; undefined when it has a signer for one of them.
+ */
+function walletMisses(wallet: Wallet, offered: string[]): string | undefined {
+  if (offered.length === 0) return undefined
+  const solana = offered.some((network) => network.startsWith('solana:'))
+  const evm = offered.some((network) => network.startsWith('eip155:'))
+  if ((solana && wallet.solana) || (evm && wallet.evm)) return undefined
+  const needed = solana
+    ? 'a Solana keypair (wallet.solana; the CLI: --keypair)'
+    : 'an EVM key (wallet.evm; the CLI: --evm-key)'
+  return `this service takes payment on ${offered.join(', ')} only, which this wallet cannot pay: give it ${needed}`
+}
+
 /** How long a call waits to collect an answer whose settlement is pending (the service reads the chain every 30 s). */
 const COLLECT_TIMEOUT_MS = 120_000
 /** Where a paid request carries its payment: v2, then v1. */
@@ -424,11 +452,15 @@ export class Solsentry {
     })
     let sent: SentPayment | undefined
     // The payment each request carries, kept so a withheld answer can be collected with it.
-    const recording = (input: string | URL | Request, init?: RequestInit) => {
+    // The networks the last challenge offered: a service may take payment on one rail only.
+    let offered: string[] = []
+    const recording = async (input: string | URL | Request, init?: RequestInit) => {
       const headers = input instanceof Request ? input.headers : new Headers(init?.headers)
       const name = PAYMENT_HEADERS.find((header) => headers.has(header))
       if (name) sent = { name, value: headers.get(name)!, amount: held }
-      return (this.#fetch as typeof fetch)(input, init)
+      const response = await (this.#fetch as typeof fetch)(input, init)
+      offered = offeredNetworks(response.headers.get('payment-required')) ?? offered
+      return response
     }
     const paying = wrapFetchWithPayment(recording as typeof fetch, client)
     return {
@@ -439,9 +471,13 @@ export class Solsentry {
         } catch (error) {
           this.#reserved -= held
           held = 0n
-          throw refused === undefined
-            ? new SolsentryError('PAYMENT_FAILED', `the payment could not be made: ${(error as Error).message}`, 0)
-            : new SolsentryError('SPEND_LIMIT', (error as Error).message, 0)
+          if (refused !== undefined) throw new SolsentryError('SPEND_LIMIT', (error as Error).message, 0)
+          const unpayable = walletMisses(wallet, offered)
+          throw new SolsentryError(
+            'PAYMENT_FAILED',
+            unpayable ?? `the payment could not be made: ${(error as Error).message}`,
+            0,
+          )
         }
       },
       done: (response, collected) => {

@@ -1,7 +1,15 @@
 import type { RunningSandbox } from './index.ts'
+import type { SandboxRail } from './options.ts'
 
-/** What a person needs after boot: where things are, the scenario tokens, a command to try. */
-export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void {
+/**
+ * What a person needs after boot: where things are, the scenario tokens, a command to try (paying on the
+ * `rails` the service takes).
+ */
+export function printBanner(
+  sandbox: RunningSandbox,
+  serviceUrl?: string,
+  rails: readonly SandboxRail[] = ['base', 'solana'],
+): void {
   const { file } = sandbox
   const lines = [
     '',
@@ -25,14 +33,16 @@ export function printBanner(sandbox: RunningSandbox, serviceUrl?: string): void 
   ]
   if (serviceUrl) {
     const example = file.scenarios.find((scenario) => scenario.name === 'blue-chip') ?? file.scenarios[0]
-    lines.push(`  service      ${serviceUrl}`, '  try:')
+    lines.push(`  service      ${serviceUrl}   (paid on ${rails.join(' and ')})`, '  try:')
     lines.push(`    curl -s ${serviceUrl}/health`)
     lines.push(`    curl -s ${serviceUrl}/llm.txt`)
     if (example)
       lines.push(
         `    curl -si -X POST ${serviceUrl}/scan/quick -H 'content-type: application/json' -d '{"token_address":"${example.mint}"}'   # 402: the offers`,
-        `    npm run pay -- /scan/quick ${example.mint}   # pays it as the demo buyer (add --rail base to pay on anvil)`,
-        `    npm run trade -- ${example.mint}   # buys 0.1 SOL of it: quote, sign locally, paid execute`,
+        rails.includes('solana')
+          ? `    npm run pay -- /scan/quick ${example.mint}   # pays it as the demo buyer${rails.includes('base') ? ' (add --rail base to pay on anvil)' : ''}`
+          : `    npm run pay -- /scan/quick ${example.mint} --rail base   # pays it as the EVM demo buyer on anvil`,
+        `    npm run trade -- ${example.mint}${rails.includes('solana') ? '' : ' --rail base'}   # buys 0.1 SOL of it: quote, sign locally, paid execute`,
         `    curl -s ${file.urls.dexscreener}/tokens/v1/solana/${example.mint}`,
         `    curl -s -X POST ${file.urls.rpc} -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getTokenLargestAccounts","params":["${example.mint}"]}'`,
       )

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit'
 import { x402Client } from '@x402/core/client'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { SandboxWorldFile } from './index.ts'
@@ -59,4 +60,40 @@ export async function demoPayer(
   }
   client.setSpendControls({ allowedAssets: [{ network, asset: offer.asset, maxAmountPerPayment: '1000000' }] })
   return { client, payer, network }
+}
+
+/**
+ * `fetch` paying 402s with the demo payer's `client` on `rail`. A service that takes no payment on that
+ * rail (a seller on one chain) ends the run with one line saying which rail it does take, instead of the
+ * client's "no network/scheme registered".
+ */
+export function payingFetch(
+  client: x402Client,
+  rail: 'solana' | 'base',
+): (input: string, init: RequestInit) => Promise<Response> {
+  let offered: string[] = []
+  const recording = async (input: string | URL | Request, init?: RequestInit) => {
+    const response = await fetch(input, init)
+    const header = response.headers.get('payment-required')
+    if (header)
+      offered = (
+        (JSON.parse(Buffer.from(header, 'base64').toString()) as { accepts?: { network: string }[] }).accepts ?? []
+      ).map((offer) => offer.network)
+    return response
+  }
+  const paying = wrapFetchWithPayment(recording as typeof fetch, client)
+  return async (input, init) => {
+    try {
+      return await paying(input, init)
+    } catch (error) {
+      const rails = offered.map((network) => (network.startsWith('solana:') ? 'solana' : 'base'))
+      if (offered.length > 0 && !rails.includes(rail)) {
+        console.error(
+          `the service takes no payment on the ${rail} rail; it offers ${offered.join(', ')}: pay with --rail ${rails[0]}`,
+        )
+        process.exit(1)
+      }
+      throw error
+    }
+  }
 }

@@ -7,13 +7,18 @@ import { runService } from '../src/main.ts'
 import { printBanner } from './banner.ts'
 import { startSandbox } from './index.ts'
 import { FaultPlan } from './faults.ts'
-import { sandboxOptions } from './options.ts'
+import { sandboxOptions, sandboxRails, withRails } from './options.ts'
 
 const env = process.env
 if ((env.SOLSENTRY_PROFILE ?? 'sandbox') !== 'sandbox') {
   await runService(env)
 } else {
+  const rails = sandboxRails(env.SANDBOX_RAILS)
   const sandbox = await startSandbox(sandboxOptions(env), FaultPlan.fromEnv(env.SANDBOX_FAULTS))
-  const running = await runService({ ...env, ...sandbox.serviceSettings }, { afterShutdown: () => sandbox.stop() })
-  printBanner(sandbox, running.url)
+  // SANDBOX_RAILS=solana (or base): the service takes payment on that rail only, as a seller on one chain.
+  const running = await runService(
+    { ...env, ...withRails(sandbox.serviceSettings, rails) },
+    { afterShutdown: () => sandbox.stop() },
+  )
+  printBanner(sandbox, running.url, rails)
 }

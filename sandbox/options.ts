@@ -105,3 +105,36 @@ export function ephemeralSandboxOptions(overrides: Partial<SandboxOptions> = {})
     ...overrides,
   }
 }
+
+/** The payment rails the sandbox's service takes (SANDBOX_RAILS): both by default, or one, as a seller on one chain. */
+export type SandboxRail = 'solana' | 'base'
+
+/** The settings of each rail in the sandbox's service settings: left out, that rail is not offered. */
+const RAIL_SETTINGS = {
+  solana: ['PAY_TO_SOLANA', 'SOLANA_PAYMENT_NETWORK', 'SOLANA_PAYMENT_ASSET'],
+  base: ['PAY_TO_BASE', 'BASE_PAYMENT_NETWORK', 'BASE_PAYMENT_ASSET', 'BASE_PAYMENT_ASSET_DOMAIN'],
+} as const satisfies Record<SandboxRail, readonly string[]>
+
+/** SANDBOX_RAILS: `solana`, `base`, or both (the default; also `solana,base`). */
+export function sandboxRails(raw: string | undefined): SandboxRail[] {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'both') return ['base', 'solana']
+  const rails = raw.split(',').map((rail) => rail.trim().toLowerCase())
+  const wrong = rails.find((rail) => rail !== 'solana' && rail !== 'base')
+  if (wrong !== undefined || rails.length === 0)
+    throw new Error(`SANDBOX_RAILS: must be solana, base or both (got ${JSON.stringify(raw)})`)
+  return (['base', 'solana'] as const).filter((rail) => rails.includes(rail))
+}
+
+/**
+ * The sandbox's service settings for a service that takes payment on `rails` only: the other rail's
+ * settings (its payee, network, asset) left out, as an operator on one chain leaves them unset.
+ */
+export function withRails<S extends Record<string, string | undefined>>(
+  settings: S,
+  rails: readonly SandboxRail[],
+): Partial<S> {
+  const dropped = new Set<string>(
+    (['solana', 'base'] as const).filter((rail) => !rails.includes(rail)).flatMap((rail) => RAIL_SETTINGS[rail]),
+  )
+  return Object.fromEntries(Object.entries(settings).filter(([name]) => !dropped.has(name))) as Partial<S>
+}

@@ -5,8 +5,7 @@
  *
  *   npm run pay -- /scan/quick <mint> [--rail solana|base] [--service http://127.0.0.1:8402] [--world ./data/sandbox/world.json]
  */
-import { wrapFetchWithPayment } from '@x402/fetch'
-import { demoPayer, readWorld, takeOption } from './demo-client.ts'
+import { demoPayer, payingFetch, readWorld, takeOption } from './demo-client.ts'
 
 const args = process.argv.slice(2)
 const service = takeOption(args, 'service', 'http://127.0.0.1:8402')
@@ -21,7 +20,7 @@ if (!route || !mint || (rail !== 'solana' && rail !== 'base')) {
 }
 
 const { client, payer, network } = await demoPayer(world, rail)
-const response = await wrapFetchWithPayment(fetch, client)(`${service}${route}`, {
+const response = await payingFetch(client, rail)(`${service}${route}`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ token_address: mint }),

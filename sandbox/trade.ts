@@ -9,9 +9,8 @@
  * `--amount` is in atomic units of the token sold (lamports when buying: 100000000 = 0.1 SOL).
  */
 import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
-import { wrapFetchWithPayment } from '@x402/fetch'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../src/onchain/programs.ts'
-import { demoBuyer, demoPayer, readWorld, takeOption } from './demo-client.ts'
+import { demoBuyer, demoPayer, payingFetch, readWorld, takeOption } from './demo-client.ts'
 
 const SOL = WRAPPED_SOL_MINT_ADDRESS
 const args = process.argv.slice(2)
@@ -60,7 +59,7 @@ const { client, payer, network } = await demoPayer(world, rail)
 const executed = await post(
   '/trade/execute',
   { job_id: quote.job_id, signed_transaction_b64: signed },
-  wrapFetchWithPayment(fetch, client),
+  payingFetch(client, rail),
 )
 const receipt = executed.headers.get('payment-response')
 console.error(

@@ -67,7 +67,8 @@ export function clientTable(registry: Registry): string {
 
 /**
  * The service with every source configured (nothing is called: only the registry is read), so the
- * generated pages name every route, those switched off without their source included.
+ * generated pages name every route, those switched off without their source included; and both payment
+ * rails' payees, so each paid route has its offers (a rail exists only with its payee).
  */
 let full: ReturnType<typeof waivedService> | undefined
 export function fullService() {
@@ -79,6 +80,8 @@ export function fullService() {
     LLM_URL: 'https://api.openai.com/v1',
     LLM_MODEL: 'gpt-4o-mini',
     SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com',
+    PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
+    PAY_TO_BASE: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
   })
   return full
 }

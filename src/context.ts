@@ -15,7 +15,7 @@ import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { FacilitatorClient, probeFacilitator } from './payments/facilitator.ts'
 import { PaymentGate } from './payments/gate.ts'
 import { UNCONFIGURED_PAYMENTS, type Payments } from './payments/payments.ts'
-import { paymentRails } from './payments/rails.ts'
+import { PAY_TO_SETTING, paymentRails } from './payments/rails.ts'
 import { SETTLING_SLACK_MS } from './payments/recovery.ts'
 import { SettlementChecker } from './payments/settlement-check.ts'
 import { cdpAuthorizer } from './payments/cdp-auth.ts'
@@ -113,17 +113,27 @@ function createPaymentGate(
         ? cdpAuthorizer(config.CDP_API_KEY_ID, config.CDP_API_KEY_SECRET)
         : undefined,
   })
-  const rails = paymentRails(config).filter((rail) => rail.payTo)
+  const rails = paymentRails(config)
   health.register('facilitator', {
     observe: () => facilitator.observed(),
     probe: () => probeFacilitator(facilitator, rails),
   })
+  logger.info({ rails: rails.map((rail) => `${rail.name} ${rail.network} → ${rail.payTo}`) }, 'payment rails')
+  // A rail's other settings without its payee: the rail is off, which a hurried operator may not mean.
+  for (const [name, setting] of Object.entries(PAY_TO_SETTING)) {
+    const prefix = `${name.toUpperCase()}_PAYMENT_`
+    const stray = Object.keys(config).filter(
+      (key) => key.startsWith(prefix) && config[key as keyof Config] !== undefined,
+    )
+    if (config[setting] === undefined && stray.length > 0)
+      logger.warn({ set: stray }, `${stray.join(', ')} set without ${setting}: the ${name} rail is not offered`)
+  }
   const checker = new SettlementChecker({
     solana: sources.solana?.rpc(new CallMeter()),
     evm: config.BASE_RPC_URL ? new HttpJsonSource({ name: 'base_rpc', baseUrl: config.BASE_RPC_URL }) : undefined,
   })
   return new PaymentGate({
-    rails: paymentRails(config),
+    rails,
     ledger: store.ledger,
     facilitator,
     logger,

@@ -163,7 +163,11 @@ describe('GET /openapi.json', () => {
   })
 
   test('a paid route carries its request schema, errors and x-payment-info', async () => {
-    const { app } = testApp()
+    // Both payees set: both sandbox rails are advertised (test/one-rail.test.ts: one alone).
+    const { app } = testApp({
+      PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
+      PAY_TO_BASE: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    })
     const operation = (await send(app, 'GET', '/openapi.json')).json.paths['/fixture/scan'].post
     expect(Object.keys(operation.requestBody.content)).toEqual(['application/json'])
     const body = operation.requestBody.content['application/json'].schema

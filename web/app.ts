@@ -41,9 +41,17 @@ function listWallets(): void {
   walletSelect.replaceChildren()
   const add = (value: string, label: string) => walletSelect.append(new Option(label, value))
   if (config.demoWallet) add('demo', `Demo wallet (${short(config.demoWallet.address)}, sandbox USDC)`)
+  // Only wallets of a chain the service takes payment on (its configured rails).
   for (const [index, wallet] of wallets.entries())
-    add(`w${index}`, `${wallet.name} (${wallet.kind === 'solana' ? 'Solana' : 'EVM'})`)
-  if (walletSelect.options.length === 0) add('', 'No wallet found: install a Solana or EVM wallet')
+    if (config.rails.includes(wallet.kind === 'solana' ? 'solana' : 'base'))
+      add(`w${index}`, `${wallet.name} (${wallet.kind === 'solana' ? 'Solana' : 'EVM'})`)
+  if (walletSelect.options.length === 0)
+    add(
+      '',
+      config.rails.length === 0
+        ? 'This service takes no payment yet'
+        : `No wallet found: install ${config.rails.map((rail) => (rail === 'solana' ? 'a Solana' : 'an EVM')).join(' or ')} wallet`,
+    )
   if ([...walletSelect.options].some((option) => option.value === chosen)) walletSelect.value = chosen
 }
 discoverWallets((found) => {

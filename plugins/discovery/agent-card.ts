@@ -3,10 +3,16 @@ import { cardSkills } from '../../src/kernel/catalogue.ts'
 import type { Registry } from '../../src/kernel/manifest.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 
-/** What the service is, in one paragraph: the agent cards, /llms.txt and the skill file say it. */
-export const SERVICE_DESCRIPTION =
-  'Tells AI agents and traders whether a Solana token is safe, what its market is doing, and executes ' +
-  'swaps for callers who keep their own keys. Pay per call in USDC over x402 on Base or Solana.'
+/**
+ * What the service is, in one paragraph: the agent cards and /llms.txt say it. `rails`: the payment rails
+ * the operator configured, in words (railsInWords: "Base or Solana", "Solana", "Base").
+ */
+export function serviceDescription(rails: string): string {
+  return (
+    'Tells AI agents and traders whether a Solana token is safe, what its market is doing, and executes ' +
+    `swaps for callers who keep their own keys. Pay per call in USDC over x402${rails ? ` on ${rails}` : ''}.`
+  )
+}
 
 /** The A2A protocol version whose AgentCard this is (the one `@a2a-js/sdk` 1.x types). */
 export const A2A_PROTOCOL_VERSION = '1.0'
@@ -17,11 +23,11 @@ export const A2A_PROTOCOL_VERSION = '1.0'
  * its MCP server and its HTTP API described by OpenAPI — so an A2A client is not sent to a message
  * endpoint that does not exist. Skills are the manifests'; no authentication (payment is per call).
  */
-export function a2aCard(registry: Registry, origin: string): A2aAgentCard {
+export function a2aCard(registry: Registry, origin: string, rails: string): A2aAgentCard {
   const json = ['application/json']
   return {
     name: 'solsentry',
-    description: SERVICE_DESCRIPTION,
+    description: serviceDescription(rails),
     supportedInterfaces: [
       { url: `${origin}/mcp`, protocolBinding: 'MCP', protocolVersion: A2A_PROTOCOL_VERSION, tenant: '' },
       { url: `${origin}/openapi.json`, protocolBinding: 'OPENAPI', protocolVersion: A2A_PROTOCOL_VERSION, tenant: '' },

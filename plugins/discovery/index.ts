@@ -1,4 +1,5 @@
 import { routeDiscovery } from '../../src/payments/discovery.ts'
+import { paymentRails, railsInWords } from '../../src/payments/rails.ts'
 import { Elysia } from 'elysia'
 // The API viewer's browser bundle, served by the service itself (Bun embeds the file in the compiled
 // binary): /docs renders offline, with no CDN.
@@ -13,7 +14,7 @@ import { ApiError, errorBody } from '../../src/kernel/errors.ts'
 import { SCHEMA_VERSION, SERVICE_VERSION } from '../../src/kernel/version.ts'
 import type { HealthReading } from '../../src/kernel/health.ts'
 import { failingRoutes } from '../../src/sources/health-probes.ts'
-import { a2aCard, SERVICE_DESCRIPTION } from './agent-card.ts'
+import { a2aCard, serviceDescription } from './agent-card.ts'
 import { renderLlmTxt } from './llm-txt.ts'
 import { renderLlmsTxt } from './llms-txt.ts'
 import { renderSkill } from './skill.ts'
@@ -30,6 +31,8 @@ export { manifest }
 export function discoveryPlugin(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { routes } = manifest
+  // The payment rails the operator configured, in words: the texts name those only.
+  const rails = railsInWords(paymentRails(ctx.config))
   let openapiCache: { routeCount: number; head: string; tail: string } | undefined
   const offersOf = (usd: string) => paymentInfo(ctx, usd).protocols[0]!.x402.accepts
 
@@ -145,7 +148,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
       function agentCard({ request }) {
         return {
           name: 'solsentry',
-          description: SERVICE_DESCRIPTION,
+          description: serviceDescription(rails),
           url: publicOrigin(ctx, request),
           version: SERVICE_VERSION,
           capabilities: { streaming: false as const, pushNotifications: false as const },
@@ -160,7 +163,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
       routes.a2aCard.path,
       function a2aAgentCard({ request }) {
         // A Response, not an object: the card's members are A2A's only (no schema_version stamped in).
-        return Response.json(a2aCard(ctx.registry, publicOrigin(ctx, request)))
+        return Response.json(a2aCard(ctx.registry, publicOrigin(ctx, request), rails))
       },
       routeOptions(ctx, routes.a2aCard),
     )
@@ -186,7 +189,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
     .get(
       routes.llmTxt.path,
       function llmTxt({ request }) {
-        return new Response(renderLlmTxt(ctx.registry, publicOrigin(ctx, request)), {
+        return new Response(renderLlmTxt(ctx.registry, publicOrigin(ctx, request), rails), {
           headers: { 'content-type': 'text/plain; charset=utf-8' },
         })
       },
@@ -195,7 +198,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
     .get(
       routes.llmsTxt.path,
       function llmsTxt({ request }) {
-        return markdown(renderLlmsTxt(ctx.registry, publicOrigin(ctx, request)))
+        return markdown(renderLlmsTxt(ctx.registry, publicOrigin(ctx, request), rails))
       },
       routeOptions(ctx, routes.llmsTxt),
     )

@@ -4,16 +4,19 @@ import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 import { HTTP_PAYMENT, MCP_PAYMENT, READING, TRADES } from './guide.ts'
 import { COMMON_ERRORS, commonErrorsLine, errorLine, fieldLines, routeDocPath } from './route-docs.ts'
 
-/** Renders the plain-text catalogue served at /llm.txt from the registered manifests. */
-export function renderLlmTxt(registry: Registry, baseUrl: string): string {
+/**
+ * Renders the plain-text catalogue served at /llm.txt from the registered manifests. `rails`: the
+ * configured payment rails in words.
+ */
+export function renderLlmTxt(registry: Registry, baseUrl: string, rails: string): string {
   const routes = registry.routes()
   const order = callOrderLines(registry)
   const lines = [
     `# solsentry ${SERVICE_VERSION}`,
     '',
     '> Pay-per-call answers about Solana tokens (SPL mints): is it safe, what is its market doing, and',
-    '> bring-your-own-wallet swaps. Pay a few cents per call in USDC over x402 (HTTP 402) on Base or',
-    '> Solana: no account, no API key.',
+    `> bring-your-own-wallet swaps. Pay a few cents per call in USDC over x402 (HTTP 402)${rails ? ` on ${rails}` : ''}:`,
+    '> no account, no API key.',
     '',
     `Base URL: ${baseUrl}`,
     'Requests and answers are JSON (Content-Type: application/json); every JSON answer carries schema_version "2.0".',

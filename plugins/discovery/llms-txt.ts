@@ -1,19 +1,19 @@
 import { offerings } from '../../src/kernel/catalogue.ts'
 import { priceInWords, type Registry } from '../../src/kernel/manifest.ts'
-import { SERVICE_DESCRIPTION } from './agent-card.ts'
+import { serviceDescription } from './agent-card.ts'
 import { routeDocPath } from './route-docs.ts'
 
 /**
  * `/llms.txt` in the llmstxt.org format — an H1, a blockquote summary, then H2 sections of links — from
  * the mounted manifests: where an agent finds the service's descriptions, and each route with its price
- * and when to call it.
+ * and when to call it. `rails`: the configured payment rails in words.
  */
-export function renderLlmsTxt(registry: Registry, origin: string): string {
+export function renderLlmsTxt(registry: Registry, origin: string, rails: string): string {
   const link = (title: string, path: string, note: string) => `- [${title}](${origin}${path}): ${note}`
   const lines = [
     '# solsentry',
     '',
-    `> ${SERVICE_DESCRIPTION} No account, no API key.`,
+    `> ${serviceDescription(rails)} No account, no API key.`,
     '',
     'Scanners take one Solana SPL mint address (`{"token_address": "<mint>"}`), never a ticker or an EVM',
     'address. Paid routes answer HTTP 402 with an x402 challenge; pay it and repeat the call. Calls that fail',

@@ -7,6 +7,7 @@ import { callOrderLines } from '../../src/kernel/manifest.ts'
 import { metaOf, publicOrigin, type SocketServer } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
+import { paymentRails, railsInWords } from '../../src/payments/rails.ts'
 import { manifest } from './manifest.ts'
 
 export { manifest }
@@ -26,7 +27,7 @@ export function mcpPlugin(ctx: ServiceContext, dispatch: Dispatch) {
   // Built on first use (every plugin has registered its routes by then), once.
   let tools: Tool[] | undefined
   let guide: string | undefined
-  const toolList = () => (tools ??= toolsOf(ctx.registry))
+  const toolList = () => (tools ??= toolsOf(ctx.registry, railsInWords(paymentRails(ctx.config))))
   const serverGuide = () => (guide ??= instructions(ctx))
 
   function serverFor(outer: Request): Server {

@@ -57,11 +57,11 @@ const ToolError = ErrorBodySchema(ERROR_CODES)
  * The MCP tools: one per route offered to agents (src/kernel/catalogue.ts: every priced route and every
  * route of a skill), named `sol_<name>` by the catalogue's one rule.
  */
-export function toolsOf(registry: Registry): Tool[] {
+export function toolsOf(registry: Registry, rails: string): Tool[] {
   return offerings(registry).map(({ route, tool: name, aliases }) => ({
     name,
     title: route.summary,
-    description: describe(route),
+    description: describe(route, rails),
     inputSchema: plain(route.body ?? route.params ?? Type.Object({}, { additionalProperties: false })),
     outputSchema: {
       type: 'object',
@@ -76,7 +76,8 @@ export function toolsOf(registry: Registry): Tool[] {
 
 /** docs/mcp.md's table of tools, from the mounted routes. */
 export function toolTable(registry: Registry): string {
-  const rows = toolsOf(registry).map(
+  // The table shows names and prices: the descriptions' rails do not matter to it.
+  const rows = toolsOf(registry, '').map(
     ({ name, route, aliases }) =>
       `| \`${name}\` | \`${route.key}\` | ${priceInWords(route)} | ${aliases.map((alias) => `\`${alias}\``).join(', ') || '—'} |`,
   )
@@ -88,15 +89,18 @@ export function findTool(tools: readonly Tool[], name: string): Tool | undefined
   return tools.find((tool) => tool.name === name) ?? tools.find((tool) => tool.aliases.includes(name))
 }
 
-/** What an agent reads to decide: the summary, when to call it, the price and how payment works. */
-function describe(route: RegisteredRoute): string {
+/**
+ * What an agent reads to decide: the summary, when to call it, the price and how payment works (on
+ * `rails`, the configured payment rails in words).
+ */
+function describe(route: RegisteredRoute, rails: string): string {
   const parts = [`${route.summary}.`]
   if (route.callOrder) parts.push(`Call it ${route.callOrder.when}.`)
   parts.push(route.description)
   if (route.price === 'free') parts.push('Free.')
   else
     parts.push(
-      `Costs ${priceInWords(route)}, in USDC (x402, Base or Solana): called without payment it answers the x402 PaymentRequired; ` +
+      `Costs ${priceInWords(route)}, in USDC (x402${rails ? `, ${rails}` : ''}): called without payment it answers the x402 PaymentRequired; ` +
         `repeat the call with the signed payment in _meta["${PAYMENT_META}"]. A call that fails is not charged.`,
     )
   return parts.join(' ')

@@ -100,7 +100,7 @@ export function tradePlugin(ctx: ServiceContext) {
             chain: rail.name,
             network: rail.network,
             asset: rail.asset,
-            pay_to: rail.payTo ?? null,
+            pay_to: rail.payTo,
             accepted: offered.includes(rail),
           })),
           prices: ctx.registry

@@ -87,7 +87,7 @@ export const manifest = defineManifest({
       path: '/trade/currencies',
       summary: 'Accepted payment currencies and chains',
       description:
-        'USDC on each payment rail (network, asset, payTo, whether it is offered now) and the price of every paid route.',
+        'USDC on each payment rail this service takes (network, asset, payTo, whether it is offered now: a seller on one chain lists that one only) and the price of every paid route.',
       price: 'free',
       response: CurrenciesResult,
       tags: ['trade'],

@@ -236,9 +236,13 @@ export const CurrenciesResult = Type.Object({
       chain: Type.String({ description: 'base or solana' }),
       network: Type.String({ description: 'CAIP-2 id' }),
       asset: Type.String(),
-      pay_to: Type.Union([Type.String(), Type.Null()]),
-      accepted: Type.Boolean({ description: 'Offered now: configured and settled by the facilitator' }),
+      pay_to: Type.String({ description: 'the address paid on this chain' }),
+      accepted: Type.Boolean({ description: 'Offered now: settled by the facilitator' }),
     }),
+    {
+      description:
+        'One entry per payment rail the operator configured (a payee set): both, or only the one a seller on one chain takes',
+    },
   ),
   prices: Type.Array(
     Type.Object({

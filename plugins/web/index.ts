@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../src/context.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
 import { htmlHeaders } from '../../src/http/html.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
+import { paymentRails } from '../../src/payments/rails.ts'
 import { type DemoWallet, demoWallet } from './demo-wallet.ts'
 import { manifest } from './manifest.ts'
 import { renderPage } from './page.ts'
@@ -15,7 +16,9 @@ export { manifest }
 export function webPlugin(ctx: ServiceContext) {
   ctx.registry.register(manifest)
   const { routes } = manifest
-  const wallet: Promise<DemoWallet | null> = demoWallet(ctx)
+  // The configured rails: the page offers wallets of those chains, and the demo wallet (Solana) with that rail only.
+  const rails = paymentRails(ctx.config).map((rail) => rail.name)
+  const wallet: Promise<DemoWallet | null> = rails.includes('solana') ? demoWallet(ctx) : Promise.resolve(null)
   const browserRpc = ctx.config.WEB_SOLANA_RPC_URL ?? null
   const connect = browserRpc ? [new URL(browserRpc).origin] : []
 
@@ -26,6 +29,7 @@ export function webPlugin(ctx: ServiceContext) {
         const demo = await wallet
         const html = renderPage({
           demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
+          rails,
           solanaRpcUrl: browserRpc,
           prices: Object.fromEntries(ctx.registry.prices().map((price) => [price.route, price.usd])),
         })
@@ -48,7 +52,9 @@ export function webPlugin(ctx: ServiceContext) {
         const demo = await wallet
         if (!demo)
           throw new ApiError('NOT_FOUND', {
-            message: 'this service offers no demo wallet (DEMO_WALLET_KEYPAIR is not set)',
+            message: rails.includes('solana')
+              ? 'this service offers no demo wallet (DEMO_WALLET_KEYPAIR is not set)'
+              : 'this service offers no demo wallet: it pays on Solana, and this service takes no payment there (PAY_TO_SOLANA is not set)',
           })
         return demo.pay(body.x402Version, body.requirements as PaymentRequirements)
       },

@@ -1,6 +1,8 @@
 /** What the page's script needs from the service, embedded in the page as JSON. */
 export interface PageConfig {
   demoWallet: { address: string; network: string } | null
+  /** The payment rails the operator configured: the page offers wallets of those chains only. */
+  rails: ('base' | 'solana')[]
   solanaRpcUrl: string | null
   /** Each mounted priced route's price in USD by `METHOD path`, from the manifests (written nowhere else). */
   prices: Record<string, string>

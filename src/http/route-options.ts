@@ -55,8 +55,9 @@ function hooksOf(ctx: ServiceContext, spec: RouteSpec, beside?: BesideCheck) {
 /**
  * The `x-payment-info` OpenAPI extension of a paid route: in the shape x402 directories read — `price`
  * `{mode: "fixed", currency: "USD", amount}` and `protocols: [{x402: {x402Version, scheme, accepts}}]`
- * (each rail's network, asset, payee and atomic amount) — with the earlier members kept for clients
- * that read them (`price_usd`, `amount`, `currency`, `decimals`, `scheme`, `networks`).
+ * (each configured rail's network, asset, payee and atomic amount: only the rails whose PAY_TO_* is
+ * set) — with the earlier members kept for clients that read them (`price_usd`, `amount`, `currency`,
+ * `decimals`, `scheme`, `networks`).
  */
 export function paymentInfo(ctx: ServiceContext, usd: string) {
   const amount = usdToAtomicUsdc(usd)
@@ -71,7 +72,7 @@ export function paymentInfo(ctx: ServiceContext, usd: string) {
           accepts: rails.map((rail) => ({
             network: rail.network,
             asset: rail.asset,
-            ...(rail.payTo ? { payTo: rail.payTo } : {}),
+            payTo: rail.payTo,
             amount,
           })),
         },

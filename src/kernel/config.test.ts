@@ -75,7 +75,14 @@ describe('loadConfig', () => {
       { FACILITATOR_VERIFY_BUDGET_MS: '10000' },
       'FACILITATOR_VERIFY_BUDGET_MS: must be milliseconds, an integer from 100 to 4000',
     ],
-    [{ ...MAINNET, PAY_TO_BASE: '' }, 'PAY_TO_BASE: required when SOLSENTRY_PROFILE=mainnet'],
+    [
+      { ...MAINNET, PAY_TO_BASE: '', PAY_TO_SOLANA: '' },
+      'PAY_TO_SOLANA or PAY_TO_BASE: set at least one, the address that receives USDC on that chain',
+    ],
+    [
+      { FACILITATOR_URL: 'https://facilitator.example' },
+      'PAY_TO_SOLANA or PAY_TO_BASE: set at least one, the address that receives USDC on that chain',
+    ],
     [
       { ACP_SIGNER_PRIVATE_KEY: `0x${'1'.repeat(64)}` },
       'ACP_SESSION_ENTITY_KEY_ID: required with ACP_SIGNER_PRIVATE_KEY (the ACP seller needs all three)',
@@ -94,6 +101,13 @@ describe('loadConfig', () => {
     expect(thrown).toBeInstanceOf(ConfigError)
     expect((thrown as Error).message).toContain(message)
     expect((thrown as Error).message).not.toContain('\n')
+  })
+
+  test('either payee alone is enough: a seller on one chain sets that chain only', () => {
+    expect(loadConfig({ ...MAINNET, PAY_TO_BASE: '' })).toMatchObject({ PAY_TO_SOLANA: MAINNET.PAY_TO_SOLANA })
+    expect(loadConfig({ ...MAINNET, PAY_TO_BASE: '' }).PAY_TO_BASE).toBeUndefined()
+    expect(loadConfig({ ...MAINNET, PAY_TO_SOLANA: '' })).toMatchObject({ PAY_TO_BASE: MAINNET.PAY_TO_BASE })
+    expect(loadConfig({ ...MAINNET, PAY_TO_SOLANA: '' }).PAY_TO_SOLANA).toBeUndefined()
   })
 
   test('mainnet fills in the public upstreams', () => {

@@ -267,14 +267,16 @@ export const ConfigSchema = Type.Object({
   }),
   PAY_TO_SOLANA: Type.Optional(
     Type.String({
-      description: 'Solana address that receives USDC payments (required on mainnet)',
+      description:
+        'Solana address that receives USDC payments; unset, the Solana rail is not offered (one of PAY_TO_SOLANA and PAY_TO_BASE, or both, is required with a facilitator and on mainnet)',
       hint: 'a base58 Solana address',
     }),
   ),
   PAY_TO_BASE: Type.Optional(
     Type.String({
       pattern: '^0x[0-9a-fA-F]{40}$',
-      description: 'Base (EVM) address that receives USDC payments (required on mainnet)',
+      description:
+        'Base (EVM) address that receives USDC payments; unset, the Base rail is not offered (one of PAY_TO_SOLANA and PAY_TO_BASE, or both, is required with a facilitator and on mainnet)',
       hint: 'a 0x-prefixed 20-byte hex address',
     }),
   ),
@@ -407,13 +409,14 @@ export const MAINNET_UPSTREAMS = {
   BASE_RPC_URL: 'https://mainnet.base.org',
 } as const satisfies Partial<Config>
 
-/** Settings the mainnet profile refuses to start without. */
-const MAINNET_REQUIRED = [
-  'PUBLIC_URL',
-  'FACILITATOR_URL',
-  'PAY_TO_SOLANA',
-  'PAY_TO_BASE',
-] as const satisfies SettingName[]
+/** Settings the mainnet profile refuses to start without (and one payee at least: PAY_TO_SETTINGS). */
+const MAINNET_REQUIRED = ['PUBLIC_URL', 'FACILITATOR_URL'] as const satisfies SettingName[]
+
+/**
+ * The payees of the two rails: each set offers its rail, and a service that takes payments (a facilitator
+ * configured, or the mainnet profile) needs one at least — a seller on one chain sets that chain's only.
+ */
+const PAY_TO_SETTINGS = ['PAY_TO_SOLANA', 'PAY_TO_BASE'] as const satisfies SettingName[]
 
 /**
  * A feature's own check of one of its settings, beyond the schema: the file it names can be read, the key
@@ -485,9 +488,12 @@ export function readConfig(
       )
     for (const name of MAINNET_REQUIRED)
       if (config[name] === undefined) throw new ConfigError(`${name}: required when SOLSENTRY_PROFILE=mainnet`)
-    return { ...MAINNET_UPSTREAMS, ...config }
   }
-  return config
+  if (config.FACILITATOR_URL !== undefined && PAY_TO_SETTINGS.every((name) => config[name] === undefined))
+    throw new ConfigError(
+      `${PAY_TO_SETTINGS.join(' or ')}: set at least one, the address that receives USDC on that chain (each one set offers its payment rail)`,
+    )
+  return config.SOLSENTRY_PROFILE === 'mainnet' ? { ...MAINNET_UPSTREAMS, ...config } : config
 }
 
 /** Settings holding extra request headers as a JSON object. */

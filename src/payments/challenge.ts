@@ -1,7 +1,7 @@
 import type { RouteDiscovery } from './discovery.ts'
 import type { Rail } from './rails.ts'
 
-/** How long a payer has to sign and send a payment for a challenge (both rails). */
+/** How long a payer has to sign and send a payment for a challenge (on every rail). */
 export const MAX_TIMEOUT_SECONDS = 120
 
 /** One v2 offer (`accepts[]` entry of the `payment-required` header). */
@@ -61,13 +61,12 @@ function feePayerOf(rail: Rail, supported: Supported): string | undefined {
 }
 
 /**
- * The rails that can be offered: a payTo and an asset configured, the facilitator settling the
- * network and, on Solana, naming its fee payer (without it no payer can build the transaction).
+ * The configured rails that can be offered now: an asset known, the facilitator settling the network
+ * and, on Solana, naming its fee payer (without it no payer can build the transaction).
  */
 export function offerableRails(rails: Rail[], supported: Supported): Rail[] {
   return rails.filter(
-    (rail) =>
-      rail.payTo && rail.asset && supportOf(rail, supported) && (rail.name !== 'solana' || feePayerOf(rail, supported)),
+    (rail) => rail.asset && supportOf(rail, supported) && (rail.name !== 'solana' || feePayerOf(rail, supported)),
   )
 }
 
@@ -78,7 +77,7 @@ export function offersV2(input: Omit<ChallengeInput, 'resource' | 'description' 
     network: rail.network,
     amount: input.amount,
     asset: rail.asset,
-    payTo: rail.payTo!,
+    payTo: rail.payTo,
     maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
     extra: rail.name === 'solana' ? { feePayer: feePayerOf(rail, input.supported)! } : rail.extra,
   }))

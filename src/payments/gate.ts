@@ -280,10 +280,16 @@ export class PaymentGate implements Payments {
   async admit(call: PaidCall): Promise<Admission> {
     const required = (reason: string) => this.#challenged(call, reason)
     if (call.escrow) return this.#admitEscrow(call, call.escrow)
-    // Nothing to offer (the facilitator has not answered /supported yet): a challenge would be empty.
+    // Nothing to offer (the facilitator has not answered /supported yet, or settles none of the configured
+    // rails): a challenge would be empty.
     const offers = this.offers(call.amount)
     if (offers.length === 0)
-      return this.#unavailable(call, 'no payment rail is ready (the facilitator has not answered yet)')
+      return this.#unavailable(
+        call,
+        this.#support.version === 0
+          ? 'no payment rail is ready (the facilitator has not answered yet)'
+          : `the facilitator settles none of the configured rails (${this.#rails.map((rail) => rail.network).join(', ')})`,
+      )
     const read = readPayment(call.headers)
     if (read.kind === 'none')
       return required('payment required: sign a payment for one of the offers and send it in X-PAYMENT')

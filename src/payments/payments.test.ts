@@ -5,7 +5,7 @@ import { ChallengeTemplate, paymentChallenge, offersV2 } from './challenge.ts'
 import { refusedBeforeSending } from './facilitator.ts'
 import { matchOffer } from './match.ts'
 import { MAX_PAYMENT_HEADER_BYTES, readPayment, type PaymentV2 } from './payment-header.ts'
-import { paymentRails, v1NetworkName } from './rails.ts'
+import { paymentRails, railsInWords, v1NetworkName } from './rails.ts'
 
 const MAINNET = loadConfig({
   SOLSENTRY_PROFILE: 'mainnet',
@@ -43,6 +43,8 @@ describe('rails', () => {
   test('settings override the network, asset and EIP-712 domain; anvil has no v1 name', () => {
     const sandbox = paymentRails(
       loadConfig({
+        PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
+        PAY_TO_BASE: '0x1111111111111111111111111111111111111111',
         BASE_PAYMENT_ASSET: '0x2222222222222222222222222222222222222222',
         BASE_PAYMENT_ASSET_DOMAIN: 'Test USD,1',
       }),
@@ -59,6 +61,25 @@ describe('rails', () => {
       asset: '',
     })
     expect(v1NetworkName('eip155:84532')).toBe('base-sepolia')
+  })
+
+  test('a rail is there only with its payee: one PAY_TO_* set, one rail; neither, none', () => {
+    const only = (env: Record<string, string>) =>
+      paymentRails(loadConfig(env)).map(({ name, payTo }) => ({ name, payTo }))
+    expect(only({ PAY_TO_SOLANA: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263' })).toEqual([
+      { name: 'solana', payTo: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263' },
+    ])
+    // The Solana rail's other settings do not make a rail without its payee.
+    expect(
+      only({
+        PAY_TO_BASE: '0x1111111111111111111111111111111111111111',
+        SOLANA_PAYMENT_ASSET: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
+      }),
+    ).toEqual([{ name: 'base', payTo: '0x1111111111111111111111111111111111111111' }])
+    expect(only({})).toEqual([])
+    expect(railsInWords(paymentRails(MAINNET))).toBe('Base or Solana')
+    expect(railsInWords(paymentRails({ ...MAINNET, PAY_TO_BASE: undefined }))).toBe('Solana')
+    expect(railsInWords(paymentRails({ ...MAINNET, PAY_TO_SOLANA: undefined }))).toBe('Base')
   })
 })
 
@@ -222,8 +243,8 @@ describe('the 402 challenge', () => {
     expect(
       networks(offersV2({ rails, supported: new Map([[SOLANA_MAINNET, { feePayer: FEE_PAYER }]]), amount: '1' })),
     ).toEqual([SOLANA_MAINNET])
-    const unpaid = rails.map((rail) => (rail.name === 'base' ? { ...rail, payTo: undefined } : rail))
-    expect(networks(offersV2({ rails: unpaid, supported, amount: '1' }))).toEqual([SOLANA_MAINNET])
+    const solanaOnly = paymentRails({ ...MAINNET, PAY_TO_BASE: undefined })
+    expect(networks(offersV2({ rails: solanaOnly, supported, amount: '1' }))).toEqual([SOLANA_MAINNET])
   })
 })
 

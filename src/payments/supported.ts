@@ -51,10 +51,16 @@ export class FacilitatorSupport {
         for (const kind of kinds)
           if (!this.supported.has(kind.network)) this.supported.set(kind.network, kind.extra ?? {})
         this.version++
-        this.#logger.info(
-          { networks: offerableRails(this.#rails, this.supported).map((rail) => rail.network) },
-          'payment facilitator ready',
-        )
+        const offered = offerableRails(this.#rails, this.supported)
+        this.#logger.info({ networks: offered.map((rail) => rail.network) }, 'payment facilitator ready')
+        // A configured rail the facilitator cannot settle is not offered: the operator is told which.
+        for (const rail of this.#rails.filter((candidate) => !offered.includes(candidate)))
+          this.#logger.warn(
+            { rail: rail.name, network: rail.network },
+            rail.asset
+              ? `the facilitator does not settle ${rail.network}${rail.name === 'solana' ? ' (or names no fee payer for it)' : ''}: the ${rail.name} rail is not offered`
+              : `no USDC asset is known for ${rail.network}: the ${rail.name} rail is not offered (set its *_PAYMENT_ASSET)`,
+          )
       } catch (error) {
         this.#logger.warn(
           { err: (error as Error).message, retry_ms: delay },

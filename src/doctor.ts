@@ -8,7 +8,10 @@
 import { createApp } from './app.ts'
 import { createContext, closeContext } from './context.ts'
 import type { Config } from './kernel/config.ts'
-import { createLogger } from './kernel/logger.ts'
+import { address } from '@solana/kit'
+import { findAssociatedTokenPda } from '@solana-program/token'
+import { createLogger, urlForLogs } from './kernel/logger.ts'
+import { paymentRails } from './payments/rails.ts'
 import { USDC_MINT_ADDRESS } from './onchain/programs.ts'
 import { failureDetail } from './sources/health-probes.ts'
 import { jupiterPerMinute } from './sources/index.ts'
@@ -42,19 +45,19 @@ function fixFor(name: string, config: Config, detail: string): string {
   const refusedKey = /HTTP 40[13]/.test(detail)
   switch (name) {
     case 'solana_rpc':
-      return `check SOLANA_RPC_URL (${config.SOLANA_RPC_URL}) and this machine's outbound HTTPS; on mainnet a keyed provider (Helius, Triton, QuickNode) with SOLANA_RPC_PROVIDER=keyed`
+      return `check SOLANA_RPC_URL (${urlForLogs(config.SOLANA_RPC_URL ?? '')}) and this machine's outbound HTTPS; on mainnet a keyed provider (Helius, Triton, QuickNode) with SOLANA_RPC_PROVIDER=keyed`
     case 'dexscreener':
-      return `check DEXSCREENER_URL (${config.DEXSCREENER_URL}) and outbound HTTPS to it`
+      return `check DEXSCREENER_URL (${urlForLogs(config.DEXSCREENER_URL ?? '')}) and outbound HTTPS to it`
     case 'jupiter':
       return refusedKey
         ? 'JUPITER_API_KEY is refused: create a key at portal.jup.ag, or unset it to run keyless (slower)'
-        : `check JUPITER_URL (${config.JUPITER_URL}) and outbound HTTPS to it`
+        : `check JUPITER_URL (${urlForLogs(config.JUPITER_URL ?? '')}) and outbound HTTPS to it`
     case 'facilitator':
       if (refusedKey)
         return 'the facilitator refuses the credentials: check CDP_API_KEY_ID and CDP_API_KEY_SECRET (portal.cdp.coinbase.com)'
       if (detail.includes('does not list'))
         return 'choose a facilitator that serves these networks, or change SOLANA_PAYMENT_NETWORK / BASE_PAYMENT_NETWORK'
-      return `check FACILITATOR_URL (${config.FACILITATOR_URL}); without it no paid call can be taken`
+      return `check FACILITATOR_URL (${urlForLogs(config.FACILITATOR_URL ?? '')}); without it no paid call can be taken`
     default:
       return name.startsWith('news:')
         ? 'check that feed in NEWS_FEEDS (or drop it): the /news routes read the others meanwhile'
@@ -104,10 +107,11 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
       needed: true,
     })
     const probes = ctx.health.names.filter((name) => ctx.health.probes(name))
-    const [probed, methods, keyless] = await Promise.all([
+    const [probed, methods, keyless, payee] = await Promise.all([
       Promise.all(probes.map(async (name) => [name, await ctx.health.probe(name)] as const)),
       rpcMethods(ctx.sources.solana),
       keylessJupiter(config),
+      solanaPayee(config, ctx.sources.solana),
     ])
     for (const [name, result] of probed) {
       if (!result) continue
@@ -121,7 +125,7 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
         needed: !name.startsWith('news:'),
       })
     }
-    rows.push(...methods, ...keyless)
+    rows.push(...methods, ...keyless, ...payee)
     for (const name of ctx.health.names.filter((name) => !ctx.health.probes(name) && name !== 'store'))
       rows.push({
         dependency: name,
@@ -208,6 +212,54 @@ async function rpcMethods(solana: ReturnType<typeof createContext>['sources']['s
       }
     }),
   )
+}
+
+/**
+ * The Solana payee's token account for the payment asset: a transfer to a wallet without one fails the
+ * facilitator's verification (`InvalidAccountData`, FACTS.md), so every Solana payment would be refused.
+ * Read on the RPC the service reads (on mainnet, the payment network's chain).
+ */
+async function solanaPayee(
+  config: Config,
+  solana: ReturnType<typeof createContext>['sources']['solana'],
+): Promise<DoctorRow[]> {
+  const rail = paymentRails(config).find((candidate) => candidate.name === 'solana')
+  if (!solana || !rail?.asset) return []
+  const row = { dependency: 'payee', check: 'PAY_TO_SOLANA’s token account', needed: true }
+  const fix = `receive any amount of ${rail.asset} at ${rail.payTo} once, or create its associated token account (spl-token create-account ${rail.asset} --owner ${rail.payTo})`
+  try {
+    const mint = await solana.ask('getAccountInfo', [rail.asset, { encoding: 'base64' }])
+    const tokenProgram = (mint.result as { value?: { owner?: string } | null } | undefined)?.value?.owner
+    if (mint.error || !tokenProgram)
+      return [
+        {
+          ...row,
+          result: 'failed',
+          detail: `the payment asset ${rail.asset} is not an account on this chain`,
+          fix: 'check SOLANA_PAYMENT_ASSET and SOLANA_RPC_URL (the same chain as SOLANA_PAYMENT_NETWORK)',
+        },
+      ]
+    const [account] = await findAssociatedTokenPda({
+      owner: address(rail.payTo),
+      mint: address(rail.asset),
+      tokenProgram: address(tokenProgram),
+    })
+    const answer = await solana.ask('getAccountInfo', [account, { encoding: 'base64' }])
+    if (answer.error) return [{ ...row, result: 'failed', detail: String(answer.error.message), fix }]
+    const exists = (answer.result as { value?: unknown } | undefined)?.value
+    return exists
+      ? [{ ...row, result: 'ok', detail: `${account} holds its ${rail.asset}` }]
+      : [
+          {
+            ...row,
+            result: 'failed',
+            detail: `no token account ${account}: every Solana payment would be refused (InvalidAccountData)`,
+            fix,
+          },
+        ]
+  } catch (error) {
+    return [{ ...row, result: 'failed', detail: failureDetail(error), fix: 'check SOLANA_RPC_URL and the network' }]
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { checkSolanaAddress } from './onchain/address.ts'
 import { loadEcosystemAccounts } from './onchain/ecosystem.ts'
 import { loadExchangeList } from './onchain/exchanges.ts'
 import { loadIssuerRegistry } from './onchain/issuers.ts'
+import { loadAttestor } from './attest/attestation.ts'
 import { cdpSigningKey } from './payments/cdp-auth.ts'
 
 /** A Solana address setting: decodes to 32 bytes, or the reason it does not. */
@@ -70,6 +71,22 @@ export const SETTING_CHECKS: readonly SettingCheck[] = [
         throw new ConfigError(
           'CDP_API_KEY_ID: not a CDP key id (a UUID, or organizations/<id>/apiKeys/<id> for a legacy key)',
         )
+    },
+  },
+  // Read at start like the service will: a key file missing, unreadable or malformed stops it with one line, not a stack trace.
+  {
+    setting: 'ATTESTATION_KEY',
+    check(path) {
+      try {
+        loadAttestor(path, ':memory:')
+      } catch (error) {
+        const message = (error as Error).message
+        throw new Error(
+          message.includes('keypair file')
+            ? message
+            : `cannot use ${path} (${message}): it must be a Solana keypair file (a JSON array of 64 bytes) the service's user can read`,
+        )
+      }
     },
   },
   solanaAddress('PAY_TO_SOLANA'),

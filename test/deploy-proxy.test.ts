@@ -187,6 +187,15 @@ const TITLE = 'deploy/nginx.conf in front of the service (TLS, TRUST_PROXY=true)
     await expect(viaTls(tlsPort, '', '127.0.0.2', '/health')).rejects.toThrow()
   })
 
+  test('/metrics is not readable through the proxy without its token: the caller nginx names decides, not nginx’s own loopback socket', async () => {
+    // 127.0.0.2 stands for an internet caller here (only 127.0.0.1 and ::1 count as this host).
+    const proxied = await viaTls(tlsPort, ca, '127.0.0.2', '/metrics')
+    expect(proxied.status).toBe(403)
+    expect(body(proxied)).toMatchObject({ code: 'FORBIDDEN' })
+    // A scraper on this host asking the service's own port, past the proxy, still reads them.
+    expect((await fetch(`${service.url}/metrics`)).status).toBe(200)
+  })
+
   test('plain HTTP is redirected to https', async () => {
     const answer = await new Promise<{ status: number; location?: string }>((resolve, reject) => {
       const req = plainRequest(

@@ -161,6 +161,25 @@ describe('solsentry doctor', () => {
     expect(out).toContain('did not pass: solana_rpc, dexscreener, jupiter, facilitator')
   })
 
+  test('a Solana payee without a token account for the payment asset: named, with how to make one (every Solana payment would be refused)', async () => {
+    const { generateKeyPairSigner } = await import('@solana/kit')
+    const fresh = (await generateKeyPairSigner()).address
+    const report = await runDoctor(
+      loadConfig({ DATA_DIR: ':memory:', ...sandbox.serviceSettings, PAY_TO_SOLANA: fresh }),
+    )
+    const payee = report.rows.find((row) => row.dependency === 'payee')
+    expect(payee).toMatchObject({
+      result: 'failed',
+      needed: true,
+      detail: expect.stringContaining('InvalidAccountData'),
+    })
+    expect(payee?.fix).toContain(`--owner ${fresh}`)
+    expect(report.healthy).toBe(false)
+    // The sandbox's own payee has one.
+    const ok = await runDoctor(loadConfig({ DATA_DIR: ':memory:', ...sandbox.serviceSettings }))
+    expect(ok.rows.find((row) => row.dependency === 'payee')?.result).toBe('ok')
+  })
+
   test('with no facilitator at all (nothing configured): not healthy, whatever the profile — every paid route would answer 503', async () => {
     const report = await runDoctor(loadConfig({ DATA_DIR: ':memory:' }))
     expect(report.rows.find((row) => row.check === 'FACILITATOR_URL')).toMatchObject({ result: 'failed', needed: true })

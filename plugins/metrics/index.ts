@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
 import { renderMetrics } from '../../src/kernel/metrics.ts'
-import { metaOf } from '../../src/http/request.ts'
+import { clientIp, metaOf } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
 import { upstreamsOf } from '../../src/sources/index.ts'
 import { manifest } from './manifest.ts'
@@ -12,7 +12,10 @@ export { manifest }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
 
-/** Whether the request may read the metrics: the bearer token when one is set, else a loopback client. */
+/**
+ * Whether the request may read the metrics: the bearer token when one is set, else a loopback client —
+ * the one X-Forwarded-For names behind TRUST_PROXY, not the proxy's own loopback socket.
+ */
 function allowed(ctx: ServiceContext, request: Request): boolean {
   const token = ctx.config.METRICS_TOKEN
   if (token) {
@@ -21,9 +24,11 @@ function allowed(ctx: ServiceContext, request: Request): boolean {
     return sent.length === expected.length && timingSafeEqual(sent, expected)
   }
   const meta = metaOf(request)
+  const forwarded = ctx.config.TRUST_PROXY && request.headers.has('x-forwarded-for')
   // A request without a socket is the service calling itself (tests, the MCP bridge): local.
-  const address = meta.server?.requestIP(request)?.address
-  return address === undefined || LOOPBACK.has(address)
+  if (!meta.server && !forwarded) return true
+  // Behind a proxy on this host every socket is loopback: the client is the one the proxy names.
+  return LOOPBACK.has(clientIp(request, meta.server, ctx.config.TRUST_PROXY))
 }
 
 /** `GET /metrics`: Prometheus text for the operator. */

@@ -8,7 +8,7 @@ import type { RegisteredRoute, Registry } from '../kernel/manifest.ts'
 import { addressProblem } from '../onchain/address.ts'
 import { rateLimitShapes } from './rate-limit.ts'
 import type { TakeResult } from '../store/token-buckets.ts'
-import { Arrival, type RequestMeta, recordRequest, type SocketServer } from './request.ts'
+import { Arrival, clientIp, type RequestMeta, recordRequest, type SocketServer } from './request.ts'
 import { paidRequests } from './payment-adapter.ts'
 import { httpMeter, rateLimited } from '../kernel/metrics.ts'
 import { withinRequest } from '../kernel/request-scope.ts'
@@ -253,14 +253,4 @@ export function pathOf(url: string): string {
   const end = query === -1 ? (hash === -1 ? url.length : hash) : query
   const path = url.slice(start, end)
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
-}
-
-function clientIp(request: Request, server: SocketServer, trustProxy: boolean): string {
-  if (trustProxy) {
-    // The right-most entry is the one our own proxy appended; entries to its left are client-supplied.
-    const forwarded = request.headers.get('x-forwarded-for')
-    const last = forwarded?.slice(forwarded.lastIndexOf(',') + 1).trim()
-    if (last) return last
-  }
-  return server?.requestIP(request)?.address ?? 'unknown'
 }

@@ -99,3 +99,16 @@ export function arrivalOf(request: Request): number {
   const meta = (request as WithMeta)[META]
   return meta ? Date.now() - (performance.now() - meta.startedAt) : Date.now()
 }
+
+/**
+ * The client's address: behind TRUST_PROXY the right-most X-Forwarded-For entry (the one our own proxy
+ * appended; entries to its left are client-supplied), else the socket's; 'unknown' without either.
+ */
+export function clientIp(request: Request, server: SocketServer, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-for')
+    const last = forwarded?.slice(forwarded.lastIndexOf(',') + 1).trim()
+    if (last) return last
+  }
+  return server?.requestIP(request)?.address ?? 'unknown'
+}

@@ -156,3 +156,18 @@ describe('loadConfig', () => {
     expect(readConfig(bad).ISSUER_REGISTRY).toBe('/nonexistent/issuers.json')
   })
 })
+
+describe('values an env file pastes badly', () => {
+  test('PUBLIC_URL is an origin: a trailing slash is dropped, a path or an inline comment refused', () => {
+    expect(readConfig({ PUBLIC_URL: 'https://scan.example.com/' }).PUBLIC_URL).toBe('https://scan.example.com')
+    expect(() => readConfig({ PUBLIC_URL: 'https://scan.example.com   # what callers pay for' })).toThrow(
+      'PUBLIC_URL: must be an origin',
+    )
+    expect(() => readConfig({ PUBLIC_URL: 'https://scan.example.com/api' })).toThrow('PUBLIC_URL')
+  })
+
+  test('no URL or HOST takes a space: two settings on one line, or a comment, stop the start', () => {
+    expect(() => readConfig({ HOST: '127.0.0.1 PORT=8402 TRUST_PROXY=true' })).toThrow('HOST: must be')
+    expect(() => readConfig({ SOLANA_RPC_URL: 'https://rpc.example.com  # keyed' })).toThrow('SOLANA_RPC_URL')
+  })
+})

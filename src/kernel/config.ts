@@ -2,7 +2,9 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { readFileSync } from 'node:fs'
 
-const Url = (description: string) => Type.String({ pattern: '^https?://', description, hint: 'an http(s) URL' })
+// No whitespace: an env file's inline comment (`URL=https://…  # note`) would otherwise become part of it.
+const Url = (description: string) =>
+  Type.String({ pattern: '^https?://\\S+$', description, hint: 'an http(s) URL (no spaces)' })
 const Bool = (description: string, value: boolean) =>
   Type.Boolean({ default: value, description, hint: 'true or false' })
 
@@ -22,12 +24,17 @@ export const ConfigSchema = Type.Object({
     minLength: 1,
     default: '127.0.0.1',
     description: 'Interface to bind',
+    pattern: '^[^\\s]+$',
     hint: 'a host name or IP',
   }),
   PUBLIC_URL: Type.Optional(
-    Url(
-      "Base URL callers use to reach the service (agent card, payment resources, llm.txt); required on mainnet, where a request's Host header must not name the resource callers pay for; defaults to the request origin in the sandbox",
-    ),
+    Type.String({
+      // An origin alone: a path or a stray space (an env file's inline comment) would be in every resource callers pay for.
+      pattern: '^https?://[^/\\s?#]+/?$',
+      description:
+        "Base URL callers use to reach the service (agent card, payment resources, llm.txt); required on mainnet, where a request's Host header must not name the resource callers pay for; defaults to the request origin in the sandbox",
+      hint: 'an origin such as https://scan.example.com (no path, no spaces)',
+    }),
   ),
   SOLSENTRY_PROFILE: Type.Union([Type.Literal('sandbox'), Type.Literal('mainnet')], {
     default: 'sandbox',
@@ -462,6 +469,8 @@ export function readConfig(
     throw new ConfigError(`${name}: must be ${schema.hint ?? 'valid'} (got ${JSON.stringify(raw[name])})`)
   }
   const config = withDefaults as Config
+  // Joined with each route's path: its trailing slash would double it.
+  if (config.PUBLIC_URL?.endsWith('/')) config.PUBLIC_URL = config.PUBLIC_URL.slice(0, -1)
 
   for (const name of HEADER_SETTINGS) if (config[name] !== undefined) headersSetting(config, name)
   // The features' own checks of their settings (a reference file read, a key parsed, an address decoded).

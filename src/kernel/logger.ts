@@ -149,3 +149,18 @@ export function requestLogger(logger: Logger): RequestLineWriter {
     )
   }
 }
+
+/**
+ * A URL as logs and printed advice may show it: its origin, with any path and query elided, since RPC
+ * providers carry their key in either (Helius `?api-key=`, QuickNode and Triton a path token) and
+ * userinfo dropped. An unparsable value shows as `(not a URL)`.
+ */
+export function urlForLogs(url: string): string {
+  try {
+    const parsed = new URL(url)
+    const path = parsed.pathname && parsed.pathname !== '/' ? '/…' : ''
+    return `${parsed.protocol}//${parsed.host}${path}${parsed.search ? `${path ? '' : '/'}?…` : ''}`
+  } catch {
+    return '(not a URL)'
+  }
+}

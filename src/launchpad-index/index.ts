@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.ts'
+import { urlForLogs } from '../kernel/logger.ts'
 import { redisClient } from '../store/redis.ts'
 import { LaunchIngester } from './ingester.ts'
 import type { LaunchFollower } from '../store/launches.ts'
@@ -54,6 +55,6 @@ export function startLaunchIngester(
       }).start()
     : ingester()
   ctx.launchpad = follower
-  ctx.logger.info({ ws: wsUrl, shared: ctx.config.REDIS_URL !== undefined }, 'launchpad ingester started')
+  ctx.logger.info({ ws: urlForLogs(wsUrl), shared: ctx.config.REDIS_URL !== undefined }, 'launchpad ingester started')
   return follower
 }

@@ -130,7 +130,8 @@ export async function run(args: string[], context: BenchContext = {}): Promise<F
       better: 'lower',
       target: 1,
     },
-    { name: '402: throughput / @x402/hono', value: ratio * 100, unit: '%', better: 'higher', target: 100 },
+    // Two 3 s wrk runs on two shared cores: 199–330% in consecutive quiet runs; its target is what holds it.
+    { name: '402: throughput / @x402/hono', value: ratio * 100, unit: '%', better: 'higher', target: 100, slack: 100 },
     {
       name: 'paid quick scan added beyond the facilitator',
       value: median(paid) - median(facilitatorMs),

@@ -22,21 +22,22 @@ export function webPlugin(ctx: ServiceContext) {
   const browserRpc = ctx.config.WEB_SOLANA_RPC_URL ?? null
   const connect = browserRpc ? [new URL(browserRpc).origin] : []
 
+  /** The page; at /t/<mint> and /w/<address> the same page, whose script opens that view. */
+  async function page() {
+    const demo = await wallet
+    const html = renderPage({
+      demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
+      rails,
+      solanaRpcUrl: browserRpc,
+      prices: Object.fromEntries(ctx.registry.prices().map((price) => [price.route, price.usd])),
+    })
+    return new Response(html, { headers: htmlHeaders(connect) })
+  }
+
   return new Elysia({ name: 'plugin:web' })
-    .get(
-      routes.page.path,
-      async function page() {
-        const demo = await wallet
-        const html = renderPage({
-          demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
-          rails,
-          solanaRpcUrl: browserRpc,
-          prices: Object.fromEntries(ctx.registry.prices().map((price) => [price.route, price.usd])),
-        })
-        return new Response(html, { headers: htmlHeaders(connect) })
-      },
-      routeOptions(ctx, routes.page),
-    )
+    .get(routes.page.path, page, routeOptions(ctx, routes.page))
+    .get(routes.tokenPage.path, page, routeOptions(ctx, routes.tokenPage))
+    .get(routes.walletPage.path, page, routeOptions(ctx, routes.walletPage))
     .get(
       routes.script.path,
       async function script() {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/kernel/manifest.ts'
+import { SolanaAddress } from '../../src/onchain/address.ts'
 import { PaymentRequirementsSchema } from '../../src/payments/schemas.ts'
 
 const Html = Type.String({ description: 'An HTML page' })
@@ -12,10 +13,38 @@ export const manifest = defineManifest({
       path: '/',
       summary: 'The web page for people',
       description:
-        'Paste a mint and see its quick scan as a card, then go deeper to market intel and the deep dive; paid calls are paid ' +
+        'Paste a mint and see its quick scan as a card, then go deeper to market intel, the deep dive, the exit check and ' +
+        'the news; a wallet for its intel; the market for trending, the radars and a trade idea, with pictures; paid calls are paid ' +
         'from a Solana (wallet standard) or EVM (EIP-6963) browser wallet with the official x402 client, or from the demo ' +
         'wallet where the operator configured one. Every asset is served by the service.',
       price: 'free',
+      response: Html,
+      produces: 'text/html',
+      tags: ['web'],
+    },
+    tokenPage: {
+      method: 'GET',
+      path: '/t/:mint',
+      summary: "The web page, opened on a token's view",
+      description:
+        'The page at `/`, opened on the token `mint`: its address in the form and every answer about it (quick scan, ' +
+        'market intel, deep dive, exit check, news) one click away, each paid only when pressed. The URL to share a token.',
+      price: 'free',
+      params: Type.Object({
+        mint: SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters); not a ticker'),
+      }),
+      response: Html,
+      produces: 'text/html',
+      tags: ['web'],
+    },
+    walletPage: {
+      method: 'GET',
+      path: '/w/:address',
+      summary: "The web page, opened on a wallet's view",
+      description:
+        'The page at `/`, opened on the wallet `address`, its wallet intel one click away (paid only when pressed). The URL to share a wallet.',
+      price: 'free',
+      params: Type.Object({ address: SolanaAddress('The Solana wallet (base58, 32 to 44 characters)') }),
       response: Html,
       produces: 'text/html',
       tags: ['web'],

@@ -115,8 +115,10 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     // A ticker or a bad address in the URL: the API's clear JSON error, no page.
     const refused = await fetch(`${running.url}/t/BONK`)
     expect(refused.status).toBe(400)
-    expect(((await refused.json()) as Json).code).toBe('INVALID_REQUEST')
-    expect((await fetch(`${running.url}/w/0x12ab`)).status).toBe(400)
+    expect(await refused.json()).toMatchObject({ code: 'INVALID_ADDRESS', message: expect.stringContaining('ticker') })
+    const evm = await fetch(`${running.url}/w/0x12ab`)
+    expect(evm.status).toBe(400)
+    expect(await evm.json()).toMatchObject({ code: 'INVALID_ADDRESS', message: expect.stringContaining('EVM') })
     expect(outside).toEqual([])
   }, 60_000)
 

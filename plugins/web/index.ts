@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
 import { htmlHeaders } from '../../src/http/html.ts'
+import { checkSolanaAddress } from '../../src/onchain/address.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
 import { paymentRails } from '../../src/payments/rails.ts'
 import { type DemoWallet, demoWallet } from './demo-wallet.ts'
@@ -36,8 +37,22 @@ export function webPlugin(ctx: ServiceContext) {
 
   return new Elysia({ name: 'plugin:web' })
     .get(routes.page.path, page, routeOptions(ctx, routes.page))
-    .get(routes.tokenPage.path, page, routeOptions(ctx, routes.tokenPage))
-    .get(routes.walletPage.path, page, routeOptions(ctx, routes.walletPage))
+    .get(
+      routes.tokenPage.path,
+      function tokenPage({ params }) {
+        addressOrRefuse(params.mint, 'mint', 'Solana SPL mint address')
+        return page()
+      },
+      routeOptions(ctx, routes.tokenPage),
+    )
+    .get(
+      routes.walletPage.path,
+      function walletPage({ params }) {
+        addressOrRefuse(params.address, 'address', 'Solana wallet address')
+        return page()
+      },
+      routeOptions(ctx, routes.walletPage),
+    )
     .get(
       routes.script.path,
       async function script() {
@@ -64,6 +79,12 @@ export function webPlugin(ctx: ServiceContext) {
 }
 
 webPlugin.manifest = manifest
+
+/** A page URL's address, or the API's INVALID_ADDRESS with what to send instead (a ticker is named as one). */
+function addressOrRefuse(value: string, field: string, noun: string): void {
+  const check = checkSolanaAddress(value, field, noun)
+  if (!check.ok) throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
+}
 
 let bundle: Promise<string> | undefined
 

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox'
 import { defineManifest } from '../../src/kernel/manifest.ts'
-import { SolanaAddress } from '../../src/onchain/address.ts'
 import { PaymentRequirementsSchema } from '../../src/payments/schemas.ts'
 
 const Html = Type.String({ description: 'An HTML page' })
@@ -30,9 +29,11 @@ export const manifest = defineManifest({
         'The page at `/`, opened on the token `mint`: its address in the form and every answer about it (quick scan, ' +
         'market intel, deep dive, exit check, news) one click away, each paid only when pressed. The URL to share a token.',
       price: 'free',
+      // Checked by the handler with checkSolanaAddress, for its actionable message (a ticker is named as one).
       params: Type.Object({
-        mint: SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters); not a ticker'),
+        mint: Type.String({ description: 'Solana SPL mint address (base58, 32 to 44 characters); not a ticker' }),
       }),
+      errors: ['INVALID_ADDRESS'],
       response: Html,
       produces: 'text/html',
       tags: ['web'],
@@ -44,7 +45,8 @@ export const manifest = defineManifest({
       description:
         'The page at `/`, opened on the wallet `address`, its wallet intel one click away (paid only when pressed). The URL to share a wallet.',
       price: 'free',
-      params: Type.Object({ address: SolanaAddress('The Solana wallet (base58, 32 to 44 characters)') }),
+      params: Type.Object({ address: Type.String({ description: 'The Solana wallet (base58, 32 to 44 characters)' }) }),
+      errors: ['INVALID_ADDRESS'],
       response: Html,
       produces: 'text/html',
       tags: ['web'],

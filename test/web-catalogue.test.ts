@@ -196,6 +196,13 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     expect(await page.locator('#brief-card h2').textContent()).toBe(brief.brief.headline)
     expect(await page.locator('#brief-card li').count()).toBe(brief.brief.claims.length)
     await page.screenshot({ path: artifactPath('token-catalogue.png'), fullPage: true })
+    // On a phone every card and picture fits the screen (the cards' own content; the form is the page shell's).
+    await page.setViewportSize({ width: 375, height: 800 })
+    const widest = await page.$$eval('.card, .picture svg, .mint-actions', (nodes) =>
+      Math.max(...nodes.map((node) => node.getBoundingClientRect().right)),
+    )
+    expect(widest).toBeLessThanOrEqual(375)
+    await page.screenshot({ path: artifactPath('token-catalogue-375.png'), fullPage: true })
     await page.close()
     // The quick scan, market intel, two exit checks, the news pulse and brief, at their published prices.
     const prices = await publishedPrices()

@@ -195,7 +195,7 @@ export function holdersBar(top10: number, insiders: number | null = null): HTMLE
     ...bars,
     s(
       'text',
-      { x: 0, y: 50, 'font-size': 12, fill: 'currentColor' },
+      { x: 0, y: 50, 'font-size': 10, fill: 'currentColor' },
       insiders === null
         ? `Top 10: ${pct(top10, { sign: false })}`
         : `Insiders ${pct(inside, { sign: false })} (hatched) · top 10 ${pct(top10, { sign: false })}`,

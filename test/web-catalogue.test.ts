@@ -220,7 +220,7 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     expect(outside).toEqual([])
   }, 120_000)
 
-  test('the deep dive of a bundled launch: insiders hatched and labelled in the holders bar, as the answer counts them', async () => {
+  test('the deep dive of a bundled launch: insiders hatched and labelled, the wallet graph and the LP, as the answer has them', async () => {
     const mint = mintOf('bundled-launch')
     const page = await openPage(`/t/${mint}`)
     const dive = await paidAnswer(page, '#token-view [data-view="deep-dive"]', '/scan/deep', '#deep-card')
@@ -240,6 +240,31 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     const cap = (dive.factors as Json[]).find((item) => item.code === capOf(dive.risk_grade, dive.factors))
     if (cap)
       expect(await page.locator('#deep-card [data-picture="grade"] figcaption').textContent()).toContain(cap.title)
+    // The wallet graph: the developer and every wallet its findings name, as their evidence names them.
+    const evidence = (code: string, member: string) =>
+      ((dive.factors as Json[]).find((item) => item.code === code)?.evidence[member] ?? []) as string[]
+    const graph = await valuesOf(page, '#deep-card [data-picture="wallets"]')
+    expect(graph).toEqual({
+      developer: dive.dev_wallet_analysis.address,
+      dev_linked: evidence('DEV_LINKED_WALLETS', 'dev_linked_wallets'),
+      clustered: evidence('WALLET_CLUSTER', 'clustered_wallets'),
+      bundle_buyers: evidence('BUNDLED_LAUNCH', 'linked_buyers'),
+    })
+    expect(graph.bundle_buyers).toHaveLength(6)
+    // Each bundle buyer is a node lettered B (not only a colour).
+    expect(await page.locator('#deep-card [data-picture="wallets"] svg text').filter({ hasText: /^B$/ }).count()).toBe(
+      6,
+    )
+    // The LP: burned, in lock programs and free, as liquidity_lock_status says.
+    const lock = dive.liquidity_lock_status
+    expect(await valuesOf(page, '#deep-card [data-picture="lp"]')).toEqual({
+      burned_pct: lock.burned_pct,
+      lock_program_pct: lock.lock_program_pct,
+      locked_pct: lock.locked_pct,
+      lock_duration_days: lock.lock_duration_days,
+      permanent: lock.permanent,
+    })
+    expect(await page.locator('#deep-card [data-picture="lp"] table').textContent()).toContain('Free to withdraw100.0%')
     await page.screenshot({ path: artifactPath('deep-dive-pictures.png'), fullPage: true })
     await page.close()
     expect(outside).toEqual([])

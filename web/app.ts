@@ -21,7 +21,7 @@ import {
 } from '../src/rendering/answer-prose.ts'
 import { type PageConfig, priced } from '../plugins/web/page.ts'
 import { marketActions, mintActions, type PageHooks, walletIntel } from './catalogue.ts'
-import { gradeDial, holdersBar, priceSparkline } from './pictures.ts'
+import { gradeDial, holdersBar, lpBar, priceSparkline, walletGraph, walletLinks } from './pictures.ts'
 import { connectEvm, connectSolana, type Discovered, discoverWallets } from './wallets.ts'
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig
@@ -423,6 +423,8 @@ function deepDiveCard(dive: Json): HTMLElement {
     unmeasured(dive as { missing_fields: string[] }, 'deep_dive', 'top_10_holder_pct')
       ? []
       : [holdersBar(dive.top_10_holder_pct, dive.wallet_analysis?.insider_control_percent ?? null)]),
+    ...(dive.wallet_analysis ? [walletGraph(walletLinks(dive as Parameters<typeof walletLinks>[0]))] : []),
+    ...(dive.liquidity_lock_status ? [lpBar(dive.liquidity_lock_status)] : []),
     el('h3', {}, 'Key drivers'),
     // In the answer's order: the deciding findings first.
     el(

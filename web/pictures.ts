@@ -138,7 +138,7 @@ export function gradeDial(grade: string, factors: Finding[]): HTMLElement {
   const capText = cap
     ? `${cap.title}${cap.hard_fail && grade === 'F' ? ' (fails the token)' : ` (caps the grade at ${grade})`}`
     : tightest
-      ? `the score decided, below the ${tightest.grade_ceiling} that ${tightest.title} caps it at`
+      ? `the score decided, below ${tightest.grade_ceiling}, the cap of “${tightest.title}”`
       : 'no finding capped it: the score decided'
   return figure(
     'grade',
@@ -413,4 +413,224 @@ export function scoreBar(score: number, label: string): SVGElement {
     s('rect', { x: 0, y: 2, width: Math.max(0, Math.min(100, score)), height: 10, fill: 'var(--accent)' }),
     s('text', { x: 104, y: 11, 'font-size': 10, fill: 'currentColor' }, num(score)),
   )
+}
+
+// ---- the deep dive's wallets -------------------------------------------------------------------------
+
+export interface WalletLinks {
+  developer: string | null
+  /** Funded by the developer, or funded it (DEV_LINKED_WALLETS). */
+  dev_linked: string[]
+  /** Funded by one wallet in one sitting (WALLET_CLUSTER). */
+  clustered: string[]
+  /** Linked wallets that bought in the slot the pool opened (BUNDLED_LAUNCH). */
+  bundle_buyers: string[]
+}
+
+const shortened = (address: string) => `${address.slice(0, 4)}…`
+
+/**
+ * Who is tied to whom, as the deep dive's findings name them: the developer in the middle, the wallets it
+ * funded around it (a line to it), the wallets a shared funder paid around that funder, and the
+ * bundle buyers ringed twice and lettered B: each kind has its own shape and letter, not only a colour.
+ */
+export function walletGraph(links: WalletLinks): HTMLElement {
+  const wallets = [...new Set([...links.dev_linked, ...links.clustered, ...links.bundle_buyers])]
+  const cx = 150
+  const cy = 110
+  const nodes: SVGElement[] = []
+  const edges: SVGElement[] = []
+  const funder = { x: 250, y: 40 }
+  const hasCluster = links.clustered.some((wallet) => !links.dev_linked.includes(wallet))
+  wallets.forEach((wallet, index) => {
+    const angle = (2 * Math.PI * index) / wallets.length - Math.PI / 2
+    const x = cx + 85 * Math.cos(angle)
+    const y = cy + 80 * Math.sin(angle)
+    const toDev = links.dev_linked.includes(wallet)
+    const bundled = links.bundle_buyers.includes(wallet)
+    if (toDev && links.developer)
+      edges.push(
+        s('line', { x1: cx, y1: cy, x2: x.toFixed(1), y2: y.toFixed(1), stroke: 'var(--bad)', 'stroke-width': 1.5 }),
+      )
+    if (links.clustered.includes(wallet) && !toDev)
+      edges.push(
+        s('line', {
+          x1: funder.x,
+          y1: funder.y,
+          x2: x.toFixed(1),
+          y2: y.toFixed(1),
+          stroke: 'var(--warn)',
+          'stroke-width': 1.5,
+          'stroke-dasharray': '4 3',
+        }),
+      )
+    const letter = bundled ? 'B' : toDev ? 'D' : 'C'
+    nodes.push(
+      s(
+        'g',
+        {},
+        s(
+          'title',
+          {},
+          `${wallet}: ${[toDev ? 'funded by the developer' : '', links.clustered.includes(wallet) ? 'shares a funder' : '', bundled ? 'bought in the opening slot' : ''].filter(Boolean).join(', ')}`,
+        ),
+        ...(bundled
+          ? [s('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 13, fill: 'none', stroke: 'currentColor' })]
+          : []),
+        s('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 9, fill: toDev ? 'var(--bad)' : 'var(--warn)' }),
+        s(
+          'text',
+          {
+            x: x.toFixed(1),
+            y: (y + 4).toFixed(1),
+            'font-size': 10,
+            'text-anchor': 'middle',
+            fill: '#fff',
+            'font-weight': 700,
+          },
+          letter,
+        ),
+        s(
+          'text',
+          { x: x.toFixed(1), y: (y + 24).toFixed(1), 'font-size': 8, 'text-anchor': 'middle', fill: 'currentColor' },
+          shortened(wallet),
+        ),
+      ),
+    )
+  })
+  const svg = s(
+    'svg',
+    { viewBox: '0 0 300 220' },
+    ...edges,
+    ...(hasCluster
+      ? [
+          s('rect', { x: funder.x - 10, y: funder.y - 10, width: 20, height: 20, fill: 'var(--warn)' }),
+          s(
+            'text',
+            { x: funder.x, y: funder.y - 14, 'font-size': 9, 'text-anchor': 'middle', fill: 'currentColor' },
+            'shared funder',
+          ),
+        ]
+      : []),
+    ...(links.developer
+      ? [
+          s('rect', { x: cx - 14, y: cy - 14, width: 28, height: 28, rx: 4, fill: 'var(--fg)' }),
+          s(
+            'text',
+            { x: cx, y: cy + 4, 'font-size': 11, 'text-anchor': 'middle', fill: 'var(--card)', 'font-weight': 800 },
+            'DEV',
+          ),
+        ]
+      : []),
+    ...nodes,
+  )
+  return figure(
+    'wallets',
+    wallets.length === 0
+      ? 'No wallet tied to the developer or to a shared funder among those traced'
+      : `${links.dev_linked.length} wallet(s) funded by the developer (D, solid line), ${links.clustered.length} sharing a funder (C, dashed line), ${links.bundle_buyers.length} of them bought in the opening slot (B, ringed)`,
+    svg,
+    [
+      ['Developer', links.developer ?? 'not read'],
+      ['Funded by the developer', links.dev_linked.join(', ') || 'none'],
+      ['Sharing a funder', links.clustered.join(', ') || 'none'],
+      ['Bought in the opening slot', links.bundle_buyers.join(', ') || 'none'],
+    ],
+    links,
+  )
+}
+
+// ---- the LP ------------------------------------------------------------------------------------------
+
+export interface LpLock {
+  burned_pct: number
+  lock_program_pct: number
+  locked_pct: number
+  lock_duration_days: number
+  permanent: boolean
+  source: string
+}
+
+/**
+ * Where the pool's LP sits: burned (gone for good), in lock programs (until the lock releases), and
+ * free (its holders can withdraw now), each segment patterned and named; the lock's length beside it.
+ */
+export function lpBar(lock: LpLock): HTMLElement {
+  const free = Math.max(0, 100 - lock.burned_pct - lock.lock_program_pct)
+  const id = `lp-${figures + 1}`
+  const segments = [
+    { label: 'Burned', share: lock.burned_pct, fill: 'var(--good)' },
+    {
+      label: lock.source === 'bonding_curve' ? 'In the bonding curve' : 'In lock programs',
+      share: lock.lock_program_pct,
+      fill: `url(#${id})`,
+    },
+    { label: 'Free to withdraw', share: free, fill: 'var(--bad)' },
+  ]
+  let x = 0
+  const bars = segments.map((segment) => {
+    const width = (segment.share / 100) * 300
+    const rect = s('rect', { x: x.toFixed(2), y: 4, width: width.toFixed(2), height: 24, fill: segment.fill })
+    rect.append(s('title', {}, `${segment.label}: ${pct(segment.share, { sign: false })}`))
+    x += width
+    return rect
+  })
+  const until = lock.permanent
+    ? 'locked for good'
+    : lock.locked_pct > 0 && lock.lock_duration_days > 0
+      ? `locked for ${num(lock.lock_duration_days)} more days`
+      : 'not locked'
+  const svg = s(
+    'svg',
+    { viewBox: '0 0 300 50' },
+    s(
+      'defs',
+      {},
+      s(
+        'pattern',
+        { id, width: 6, height: 6, patternUnits: 'userSpaceOnUse' },
+        s('rect', { width: 6, height: 6, fill: 'var(--warn)' }),
+        s('circle', { cx: 3, cy: 3, r: 1.2, fill: '#fff' }),
+      ),
+    ),
+    ...bars,
+    s(
+      'text',
+      { x: 0, y: 44, 'font-size': 10, fill: 'currentColor' },
+      `LP ${pct(lock.locked_pct, { sign: false })} locked · ${until}`,
+    ),
+  )
+  return figure(
+    'lp',
+    `The pool's LP: ${segments.map((segment) => `${segment.label.toLowerCase()} ${pct(segment.share, { sign: false })}`).join(', ')}; ${until}`,
+    svg,
+    [
+      ...segments.map((segment): [string, string] => [segment.label, pct(segment.share, { sign: false })]),
+      ['Lock', until],
+    ],
+    {
+      burned_pct: lock.burned_pct,
+      lock_program_pct: lock.lock_program_pct,
+      locked_pct: lock.locked_pct,
+      lock_duration_days: lock.lock_duration_days,
+      permanent: lock.permanent,
+    },
+  )
+}
+
+/** The wallets the deep dive's findings name, by how they are tied (their evidence), for the graph. */
+export function walletLinks(dive: {
+  dev_wallet_analysis?: { address: string }
+  factors: { code: string; evidence: Record<string, unknown> }[]
+}): WalletLinks {
+  const listed = (code: string, member: string) => {
+    const value = dive.factors.find((item) => item.code === code)?.evidence[member]
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
+  }
+  return {
+    developer: dive.dev_wallet_analysis?.address ?? null,
+    dev_linked: listed('DEV_LINKED_WALLETS', 'dev_linked_wallets'),
+    clustered: listed('WALLET_CLUSTER', 'clustered_wallets'),
+    bundle_buyers: listed('BUNDLED_LAUNCH', 'linked_buyers'),
+  }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
+import { tokenAmount } from '../client/format.ts'
 import { type MemberOf, unmeasured } from '../src/rendering/answer-prose.ts'
 import { artifactPath, chromiumPath, describeWithBrowser } from './support/browser.ts'
 import { liveService } from './support/live.ts'
@@ -323,10 +324,43 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       nodes.map((node) => Number(node.getAttribute('data-points'))),
     )
     expect(points).toEqual((idea.recommendation.cited_factors as Json[]).map((factor) => factor.points))
+
+    // Over 24 h the radar's blue chip is a BUY: its plan, quoted for the demo wallet (free), in whole tokens.
+    await page.selectOption('#suggest-interval', '24h')
+    const buy = await paidAnswer(page, '#go-suggest', '/trade/suggest', '#suggest-card #go-quote')
+    expect(buy.recommendation.action).toBe('BUY')
+    expect(buy.selection.candidate.token_address).toBe(mintOf('blue-chip'))
+    const quoted = await paidAnswer(page, '#go-quote', '/trade/quote', '#quote-card')
+    expect(await page.locator('#quote-gate').textContent()).toBe(quoted.risk_gate.verdict)
+    expect(quoted.quote.in_amount).toBe(buy.recommendation.trade_plan.quote_request.amount_in)
+    expect(await page.locator('#quote-card').getAttribute('data-out')).toBe(quoted.quote.out_amount)
+    const quoteRows = await page.$$eval('#quote-card .row', (nodes) => nodes.map((node) => node.textContent ?? ''))
+    const pairs = ((await (await fetch(`${running.url}/trade/pairs`)).json()) as Json).pairs as Json[]
+    const usdc = pairs.find((pair) => pair.mint === quoted.quote.input_mint)
+    if (usdc) expect(quoteRows[0]).toBe(`You pay${tokenAmount(quoted.quote.in_amount, usdc.decimals, usdc.symbol)}`)
+    expect(quoteRows.join(' ')).not.toContain('atomic units')
+    // The token bought, in whole tokens: its decimals as its mint on the sandbox chain has them.
+    const supply = (await (
+      await fetch(sandbox.file.urls.rpc, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenSupply', params: [quoted.quote.output_mint] }),
+      })
+    ).json()) as Json
+    expect(quoteRows[1]).toBe(
+      `You get about${tokenAmount(quoted.quote.out_amount, supply.result.value.decimals, buy.selection.candidate.symbol)}`,
+    )
     await page.screenshot({ path: artifactPath('market.png'), fullPage: true })
     // On a phone the cards fit the screen (a long list scrolls inside its own box).
     await page.setViewportSize({ width: 375, height: 800 })
-    for (const card of ['#trending-card', '#radar-card', '#launch-card', '#graduation-card', '#suggest-card'])
+    for (const card of [
+      '#trending-card',
+      '#radar-card',
+      '#launch-card',
+      '#graduation-card',
+      '#suggest-card',
+      '#quote-card',
+    ])
       expect(await page.locator(card).evaluate((node) => node.getBoundingClientRect().right)).toBeLessThanOrEqual(375)
     await page.screenshot({ path: artifactPath('market-375.png'), fullPage: true })
     await page.setViewportSize({ width: 1100, height: 1400 })

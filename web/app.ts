@@ -135,6 +135,14 @@ const hooks: PageHooks = {
     setStatus((error as Error).message, 'error')
   },
   prices: config.prices,
+  solanaRpcUrl: config.solanaRpcUrl,
+  async solanaAddress() {
+    const choice = walletSelect.value
+    if (choice === 'demo' && config.demoWallet) return config.demoWallet.address
+    const wallet = wallets[Number(choice.slice(1))]
+    if (wallet?.kind === 'solana') return (await connectSolana(wallet)).address
+    throw new Error('a trade is signed by a Solana wallet: pick one (or the demo wallet) in "Pay with"')
+  },
 }
 
 form.addEventListener('submit', async (event) => {

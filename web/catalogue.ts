@@ -4,7 +4,7 @@
  * market the trending feed and the signal radar, whose tokens link to their own page (`/t/<mint>`).
  * Each button says its route's price from the manifests (the page's config), never a written one.
  */
-import { num, pct, usd } from '../client/format.ts'
+import { num, pct, tokenAmount, usd } from '../client/format.ts'
 import { priced } from '../plugins/web/page.ts'
 import { NOT_MEASURED_TEXT, unmeasured } from '../src/rendering/answer-prose.ts'
 import { h } from './h.ts'
@@ -22,6 +22,10 @@ export interface PageHooks {
   /** Says an error in the status line. */
   fail(error: unknown): void
   prices: Record<string, string>
+  /** The Solana address of the wallet picked in "Pay with" (connecting it), for a trade quote; throws for an EVM wallet. */
+  solanaAddress(): Promise<string>
+  /** The Solana RPC the page may read (WEB_SOLANA_RPC_URL), or null. */
+  solanaRpcUrl: string | null
 }
 
 const button = (label: string, route: string, prices: PageHooks['prices'], view: string) =>
@@ -569,16 +573,23 @@ function suggestControls(hooks: PageHooks): HTMLElement {
     inputmode: 'decimal',
     class: 'exit-size',
   }) as HTMLInputElement
+  const interval = h(
+    'select',
+    { id: 'suggest-interval', 'aria-label': 'The window the signal radar reads' },
+    ...['5m', '1h', '6h', '24h'].map((value) =>
+      h('option', value === '1h' ? { value, selected: '' } : { value }, `last ${value}`),
+    ),
+  ) as HTMLSelectElement
   const go = button('Trade idea', 'POST /trade/suggest', hooks.prices, 'suggest')
   go.id = 'go-suggest'
   go.addEventListener('click', async () => {
     try {
       const answer = await hooks.call(
         '/trade/suggest',
-        { risk_appetite: appetite.value, budget_usd: Number(budget.value) },
+        { risk_appetite: appetite.value, interval: interval.value, budget_usd: Number(budget.value) },
         'Trade idea',
       )
-      hooks.show(suggestCard(answer))
+      hooks.show(suggestCard(answer, hooks))
     } catch (error) {
       hooks.fail(error)
     }
@@ -587,6 +598,7 @@ function suggestControls(hooks: PageHooks): HTMLElement {
     'div',
     { class: 'exit-controls' },
     appetite,
+    interval,
     h('label', { for: 'suggest-budget' }, 'Budget (USD)'),
     budget,
     go,
@@ -594,10 +606,11 @@ function suggestControls(hooks: PageHooks): HTMLElement {
 }
 
 /** One trade idea: the action, its conviction as a bar, the candidate (linked), the points that moved it and the plan. */
-export function suggestCard(answer: Json): HTMLElement {
+export function suggestCard(answer: Json, hooks: PageHooks): HTMLElement {
   const recommendation = answer.recommendation as Json
   const candidate = answer.selection.candidate as Json | null
   const plan = recommendation.trade_plan as Json | null
+  if (candidate?.symbol) symbolOf.set(candidate.token_address, candidate.symbol)
   const tone: Record<string, string> = {
     BUY: 'action-CONSIDER',
     SMALL_BUY: 'action-CONSIDER',
@@ -662,13 +675,97 @@ export function suggestCard(answer: Json): HTMLElement {
               : pct(plan.round_trip_exit_cost_pct, { sign: false }),
           ),
           row('Stop loss', plan.stop_loss_hint),
+          quoteButton(hooks, plan.quote_request),
           h(
             'p',
             { class: 'hint' },
-            'To trade it: POST /trade/quote with this plan’s quote_request and your wallet as user_public_key; the quote is yours to sign.',
+            'The quote is free: the plan’s quote_request for the wallet picked in "Pay with", risk-gated by the service. Nothing is signed or sent here.',
           ),
         ]
       : []),
     h('p', { class: 'summary' }, answer.summary),
+  )
+}
+
+/** Quotes the plan for the wallet picked in "Pay with" (POST /trade/quote is free): what goes in, what comes out, the gate. */
+function quoteButton(hooks: PageHooks, request: Json): HTMLElement {
+  const go = h('button', { type: 'button', id: 'go-quote' }, 'Quote it for my wallet · free') as HTMLButtonElement
+  go.addEventListener('click', async () => {
+    try {
+      const user_public_key = await hooks.solanaAddress()
+      const [quote, pairs] = await Promise.all([
+        hooks.call('/trade/quote', { ...request, user_public_key }, 'Quote'),
+        fetch('/trade/pairs')
+          .then((response) => (response.ok ? response.json() : { pairs: [] }))
+          .catch(() => ({ pairs: [] })),
+      ])
+      const known = (pairs as Json).pairs as Json[]
+      // A token off the verified list: its decimals from the mint itself, where the page may read the chain.
+      for (const mint of [quote.quote.input_mint, quote.quote.output_mint] as string[])
+        if (!known.some((pair) => pair.mint === mint)) {
+          const decimals = await mintDecimals(hooks.solanaRpcUrl, mint)
+          const symbol = mint === request.output_mint ? (symbolOf.get(mint) ?? null) : null
+          if (decimals !== null) known.push({ mint, decimals, symbol: symbol ?? shortAddress(mint) })
+        }
+      hooks.show(quoteCard(quote, known))
+    } catch (error) {
+      hooks.fail(error)
+    }
+  })
+  return go
+}
+
+/** Symbols the page has seen (a trade idea's candidate), by mint. */
+const symbolOf = new Map<string, string>()
+
+/** A mint's decimals from the Solana RPC the page may read (getTokenSupply); null without one or on any failure. */
+async function mintDecimals(rpcUrl: string | null, mint: string): Promise<number | null> {
+  if (!rpcUrl) return null
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenSupply', params: [mint] }),
+    })
+    const decimals = ((await response.json()) as Json).result?.value?.decimals
+    return Number.isInteger(decimals) ? decimals : null
+  } catch {
+    return null
+  }
+}
+
+/** A quote in whole tokens (decimals from /trade/pairs or the mint itself; atomic units when neither could be read). */
+export function quoteCard(answer: Json, pairs: Json[]): HTMLElement {
+  const quote = answer.quote as Json
+  const gate = answer.risk_gate as Json
+  const amount = (atomic: string, mint: string) => {
+    const pair = pairs.find((entry) => entry.mint === mint)
+    return pair
+      ? tokenAmount(atomic, pair.decimals, pair.symbol)
+      : `${tokenAmount(atomic, 0)} atomic units of ${shortAddress(mint)}`
+  }
+  const tones: Record<string, string> = { PASS: 'action-CONSIDER', WARN: 'action-WATCH', BLOCK: 'action-AVOID' }
+  return h(
+    'section',
+    { class: 'card', id: 'quote-card', 'data-in': quote.in_amount, 'data-out': quote.out_amount },
+    h(
+      'header',
+      {},
+      h('span', { class: `badge ${tones[gate.verdict] ?? ''}`, id: 'quote-gate' }, gate.verdict),
+      h('h2', {}, 'Quote'),
+    ),
+    row('You pay', amount(quote.in_amount, quote.input_mint)),
+    row('You get about', amount(quote.out_amount, quote.output_mint)),
+    row('At least', amount(quote.min_out_amount, quote.output_mint)),
+    row('Price impact', pct(quote.price_impact_pct, { sign: false })),
+    row('Slippage allowed', pct(quote.slippage_bps / 100, { sign: false })),
+    row('Risk gate', `${gate.verdict}${gate.grade ? ` (grade ${gate.grade})` : ''}`),
+    ...(gate.reasons as Json[]).map((reason) => row(words(reason.code), reason.detail, 'unknown')),
+    row('Valid until', quote.expires_at ? new Date(quote.expires_at).toLocaleTimeString() : 'a minute or so'),
+    h(
+      'p',
+      { class: 'hint' },
+      `Job ${answer.job_id}: sign its transaction with your wallet and POST /trade/execute to trade.`,
+    ),
   )
 }

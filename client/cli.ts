@@ -373,6 +373,8 @@ async function trade(
   const parsed = parseTokenAmount(amount, decimals)
   if ('error' in parsed) throw new SolsentryError('USAGE', `--amount: ${parsed.error}`, 0)
   const slippage = text(flags, 'slippage')
+  if (slippage && !/^\d+$/.test(slippage))
+    throw new SolsentryError('USAGE', `--slippage is in basis points, a whole number (50 = 0.5%), not ${slippage}`, 0)
   const fee = await solsentry
     .currencies()
     .then((answer) => answer.prices.find((price) => price.route.endsWith('/trade/execute'))?.usd)

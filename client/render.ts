@@ -271,7 +271,10 @@ function swapLines(
 ): string[] {
   const input = tokens[quote.input_mint]
   const output = tokens[quote.output_mint]
-  const venues = quote.route.map((leg) => `${leg.venue} ${pct(leg.percent)}`).join(', ')
+  // Hops in order; a leg that carries only part of its input says how much.
+  const venues = quote.route
+    .map((leg) => (leg.percent >= 100 ? leg.venue : `${leg.venue} ${pct(leg.percent)}`))
+    .join(' → ')
   return [
     `  sell         ${paint(style, amountOf(quote.in_amount, input, quote.input_mint), 'bold')}`,
     `  buy          ${paint(style, `about ${amountOf(quote.out_amount, output, quote.output_mint)}`, 'bold')}`,
@@ -458,6 +461,7 @@ export function renderSignalRadar(style: Style, radar: SignalRadar): string {
   const lines = [
     `${paint(style, 'Signal radar', 'bold')}  over ${radar.interval}, at least ${radar.min_signals} signals · ${quality(style, radar)}`,
     '',
+    paint(style, `  #  grade  symbol     ${'score'.padStart(7)}  signals that fired`, 'dim'),
   ]
   const row = (item: SignalRadar['items'][number]) => {
     const fired = item.signal_breakdown
@@ -465,7 +469,7 @@ export function renderSignalRadar(style: Style, radar: SignalRadar): string {
       .map((reading) => reading.signal.toLowerCase().replaceAll('_', ' '))
       .join(', ')
     const flags = item.flags.length > 0 ? `  ${paint(style, item.flags.join(' '), 'yellow')}` : ''
-    return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${item.symbol.slice(0, 10).padEnd(10)} ${paint(style, String(item.convergence_score).padStart(3), 'bold')}/100  ${fired}${flags}`
+    return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}    ${item.symbol.slice(0, 10).padEnd(10)} ${paint(style, String(item.convergence_score).padStart(3), 'bold')}/100  ${fired}${flags}`
   }
   lines.push(...radar.items.map(row))
   if (radar.items.length === 0) lines.push(paint(style, '  nothing converges now', 'dim'))
@@ -505,7 +509,7 @@ export function renderWalletIntel(style: Style, wallet: WalletIntel): string {
     '',
     `${verdict}  copy-trade ${wallet.copy_trade_worthiness.label}${wallet.copy_trade_worthiness.score === null ? '' : ` (${wallet.copy_trade_worthiness.score}/100)`} · ${quality(style, wallet)}`,
     '',
-    `  trades        ${count(wallet.total_trades, 'trade')} (${count(wallet.buys, 'buy')}, ${count(wallet.sells, 'sell')}) in ${count(wallet.tokens_traded, 'token')}`,
+    `  trades        ${num(wallet.total_trades)} (${count(wallet.buys, 'buy')}, ${count(wallet.sells, 'sell')}) in ${count(wallet.tokens_traded, 'token')}`,
     `  round trips   ${wallet.closed_positions} closed, ${wallet.open_positions} open; ${wallet.win_rate_pct === null ? `win rate ${NOT_MEASURED_TEXT}` : `won ${pct(wallet.win_rate_pct)} of them`}`,
     `  realized      ${wallet.realized_pnl_usd === null ? NOT_MEASURED_TEXT : `${wallet.realized_pnl_usd > 0 ? '+' : ''}${usd(wallet.realized_pnl_usd)}`}${wallet.realized_pnl_pct === null ? '' : ` (${pct(wallet.realized_pnl_pct, { signed: true })})`}`,
     `  holds         median ${duration(wallet.median_hold_time_s)}, mean ${duration(wallet.avg_hold_time_s)}`,
@@ -695,7 +699,7 @@ export function renderSuggestion(style: Style, answer: TradeSuggestion): string 
     lines.push(
       paint(
         style,
-        `    ${factor.points > 0 ? '+' : ''}${factor.points}  ${factor.detail}`,
+        `    ${`${factor.points > 0 ? '+' : ''}${factor.points}`.padStart(3)}  ${factor.detail}`,
         factor.points < 0 ? 'yellow' : 'dim',
       ),
     )

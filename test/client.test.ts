@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { evmAccount, Solsentry, SolsentryError, solanaKeypairFile } from '../client/index.ts'
+import { renderJob, renderLaunchRadar, renderTrending, renderWalletIntel } from '../client/render.ts'
 import { SERVICE_MANIFESTS } from '../src/app.ts'
 import { testApp } from './support/app.ts'
 import { eventually } from './support/eventually.ts'
@@ -646,4 +647,116 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
     },
     60_000,
   )
+})
+
+describe('the tables for people: units, labels, "not measured", one noun for one', () => {
+  const plain = { color: false }
+
+  test('trending: a header naming each column and its interval; $ and % in the cells; a null reads "not measured"', async () => {
+    const feed = await client().trending({ interval: '24h', limit: 5 })
+    expect(feed.items.length).toBeGreaterThan(0)
+    const shown = renderTrending(plain, feed).split('\n')
+    expect(shown[2]).toMatch(/^ {2}# +grade +symbol +price +change 24h +volume 24h +traders$/)
+    const rows = shown.slice(3, 3 + feed.items.length)
+    for (const row of rows) expect(row).toMatch(/ \$[\d.,]+[kMB]? /)
+    // An answer with nothing measured for a token: words, never "?" or "$0".
+    const item = { ...feed.items[0]!, price_usd: null, price_change_pct: null, volume_usd: null }
+    const blank = renderTrending(plain, { ...feed, items: [item] }).split('\n')[3]!
+    expect(blank.match(/not measured/g)).toHaveLength(3)
+    expect(blank).not.toMatch(/\?|\$0\b/)
+  })
+
+  test('launches: labelled columns (bonded %, market cap in SOL, traders, filling %/min)', async () => {
+    // The answer as the service gives it; the index is not followed here, so one coin is put in it (its schema's members).
+    const answer = await client().launchRadar({ limit: 5 })
+    const coin = {
+      rank: 1,
+      token_address: mintOf('pump-bonding'),
+      symbol: 'CURVY',
+      name: 'Curvy',
+      launchpad: 'pump',
+      stage: 'near_completion',
+      bonding_progress_pct: 63.2157,
+      market_cap_sol: 99.55,
+      market_cap_usd: null,
+      age_s: 600,
+      trades: 40,
+      buys: 30,
+      sells: 10,
+      unique_traders: 23,
+      volume_sol: 12.5,
+      fill_rate_pct_per_min: 0.09,
+      minutes_to_graduation: 413.3,
+      bundled_buyers: 0,
+      sniper_share_pct: null,
+      round_trip_share_pct: null,
+      creator_sold: false,
+      flags: ['WASH_TRADING'],
+      quick_scan: null,
+    }
+    const radar = { ...answer, items: [coin] } as never as typeof answer
+    const shown = renderLaunchRadar(plain, radar).split('\n')
+    expect(shown[2]).toMatch(/^ {2}# +grade +symbol +bonded +market cap +traders +filling$/)
+    expect(shown[3]).toBe(
+      '  1   –     CURVY        63.22%    99.55 SOL       23  +0.09%/min, graduates in ~413 min  WASH_TRADING',
+    )
+  })
+
+  test('wallet intel: "1 token", "won 100% of them", a win rate not measured in words', async () => {
+    const trader = world.scenarios.flatMap((scenario) => scenario.wallets).find((w) => w.role === 'profitable-trader')!
+    const wallet = await client().walletIntel(trader.address)
+    const shown = renderWalletIntel(plain, { ...wallet, tokens_traded: 1, win_rate_pct: null, realized_pnl_usd: null })
+    expect(shown).toMatch(/ in 1 token$/m)
+    expect(shown).toContain('win rate not measured')
+    expect(shown).toMatch(/^ {2}realized +not measured/m)
+    expect(shown).not.toMatch(/\?%|\b1 tokens\b/)
+    expect(renderWalletIntel(plain, { ...wallet, win_rate_pct: 100 })).toContain('won 100% of them')
+  })
+
+  test('a job: the risk gate’s reasons as lines, amounts in units with the symbol, a mint shortened', () => {
+    const mint = mintOf('serial-rugger')
+    const job = {
+      job_id: 'job_x',
+      status: 'QUOTED',
+      quote: {
+        input_mint: 'So11111111111111111111111111111111111111112',
+        output_mint: mint,
+        in_amount: '100000000',
+        out_amount: '869012627514',
+        min_out_amount: '864667564376',
+        slippage_bps: 50,
+        price_impact_pct: 0.4,
+        route: [{ venue: 'Raydium', pool: 'p', input_mint: 'a', output_mint: 'b', percent: 100 }],
+        last_valid_block_height: 1,
+        expires_at: null,
+      },
+      risk_gate: {
+        verdict: 'WARN',
+        token: mint,
+        grade: 'C',
+        data_quality: 'FULL',
+        reasons: [{ code: 'LP_UNBURNED', severity: 'high', detail: 'Most LP tokens still exist.' }],
+      },
+      execution: null,
+      rejection: null,
+      fee: null,
+    } as never
+    const labels = {
+      So11111111111111111111111111111111111111112: {
+        mint: 'So11111111111111111111111111111111111111112',
+        symbol: 'SOL',
+        decimals: 9,
+      },
+      [mint]: { mint, decimals: 6 },
+    }
+    const shown = renderJob(plain, job, labels)
+    expect(shown).not.toContain('[object Object]')
+    expect(shown).toMatch(/^ {2}sell +0\.1 SOL$/m)
+    expect(shown).toContain(`about 869,012.627514 ${mint.slice(0, 4)}…${mint.slice(-4)}`)
+    expect(shown).toMatch(
+      /^ {2}risk gate +WARN +quick-scan grade C · data FULL\n {15}HIGH +Most LP tokens still exist\.$/m,
+    )
+    // Without decimals known, the atomic units say so.
+    expect(renderJob(plain, job, {})).toContain('100,000,000 atomic units of So11…1112')
+  })
 })

@@ -10,7 +10,10 @@
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import {
+  type Address,
   createKeyPairSignerFromBytes,
+  getAddressEncoder,
+  getProgramDerivedAddress,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
   type KeyPairSigner,
@@ -436,9 +439,10 @@ export class Solsentry {
   }
 
   /**
-   * What a mint is, for showing amounts: its symbol (from /trade/pairs, free, read once) and its decimals
-   * (from the pairs, else the mint itself through the Solana RPC: `solanaRpcUrl` or SOLSENTRY_SOLANA_RPC).
-   * Either is undefined when neither source tells.
+   * What a mint is, for showing amounts: its symbol and decimals — from /trade/pairs (free, read once),
+   * else from the chain through the Solana RPC (`solanaRpcUrl` or SOLSENTRY_SOLANA_RPC): the mint's
+   * decimals, its symbol from its Token-2022 metadata or its Metaplex metadata account. Either is
+   * undefined when nothing tells.
    */
   async token(mint: string): Promise<{ mint: string; symbol?: string; decimals?: number }> {
     this.#pairs ??= this.pairs()
@@ -446,27 +450,75 @@ export class Solsentry {
       .catch(() => new Map())
     const pair = (await this.#pairs).get(mint)
     if (pair) return { mint, symbol: pair.symbol, decimals: pair.decimals }
-    const decimals = await this.#mintDecimals(mint)
-    return decimals === undefined ? { mint } : { mint, decimals }
+    return { mint, ...(await this.#mintOnChain(mint)) }
   }
 
-  /** A mint's decimals from the Solana RPC (getTokenSupply), or undefined without an RPC or an answer. */
-  async #mintDecimals(mint: string): Promise<number | undefined> {
+  /** A mint's decimals and symbol read from the chain; {} without an RPC or an answer. */
+  async #mintOnChain(mint: string): Promise<{ symbol?: string; decimals?: number }> {
     const rpcUrl = this.#svmConfig()?.rpcUrl
-    if (!rpcUrl) return undefined
-    try {
+    if (!rpcUrl) return {}
+    const rpc = async <T>(method: string, params: unknown[]): Promise<T | undefined> => {
       const response = await this.#fetch(rpcUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenSupply', params: [mint] }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
         signal: AbortSignal.timeout(10_000),
       })
-      const answer = (await response.json()) as { result?: { value?: { decimals?: unknown } } }
-      const decimals = answer.result?.value?.decimals
-      return typeof decimals === 'number' ? decimals : undefined
-    } catch {
-      return undefined
+      return ((await response.json()) as { result?: T }).result
     }
+    try {
+      type Parsed = {
+        value: {
+          data: {
+            parsed?: {
+              type?: string
+              info?: { decimals?: number; extensions?: { extension: string; state?: { symbol?: string } }[] }
+            }
+          }
+        } | null
+      }
+      const info = (await rpc<Parsed>('getAccountInfo', [mint, { encoding: 'jsonParsed' }]))?.value?.data.parsed
+      if (info?.type !== 'mint' || typeof info.info?.decimals !== 'number') return {}
+      const decimals = info.info.decimals
+      const own = info.info.extensions?.find((entry) => entry.extension === 'tokenMetadata')?.state?.symbol
+      const symbol = own?.trim() || (await this.#metaplexSymbol(mint, rpc))
+      return symbol ? { decimals, symbol } : { decimals }
+    } catch {
+      return {}
+    }
+  }
+
+  /**
+   * The symbol in a mint's Metaplex metadata account (`["metadata", program, mint]`): after its key (1
+   * byte), update authority and mint (32 each), the name and the symbol as Borsh strings (u32 length,
+   * bytes, padded with NULs). Layout: metaplex-foundation/mpl-token-metadata, state/metadata.rs.
+   */
+  async #metaplexSymbol(
+    mint: string,
+    rpc: <T>(method: string, params: unknown[]) => Promise<T | undefined>,
+  ): Promise<string | undefined> {
+    const program = 'metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s' as Address
+    const address = getAddressEncoder()
+    const [pda] = await getProgramDerivedAddress({
+      programAddress: program,
+      seeds: ['metadata', address.encode(program), address.encode(mint as Address)],
+    })
+    const account = await rpc<{ value: { data: [string, string] } | null }>('getAccountInfo', [
+      pda,
+      { encoding: 'base64' },
+    ])
+    if (!account?.value) return undefined
+    const bytes = Buffer.from(account.value.data[0], 'base64')
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    let offset = 65
+    const string = () => {
+      const length = view.getUint32(offset, true)
+      const text = bytes.subarray(offset + 4, offset + 4 + length).toString('utf8')
+      offset += 4 + length
+      return text.replace(/\0+$/, '').trim()
+    }
+    string() // the name
+    return string() || undefined
   }
 
   /** Any route by its `METHOD path` key, typed from the manifests: paid routes are paid as needed. */

@@ -586,6 +586,8 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
     expect(code).toBe(0)
     expect(stdout).toMatch(/^Trade +\S+ +CONFIRMED/m)
     expect(stdout).toMatch(/^ {2}sell +0\.1 SOL$/m)
+    // The token's symbol from its metadata on chain (it is not among the verified pairs).
+    expect(stdout).toMatch(/^ {2}buy +about [\d,.]+ LEGIT$/m)
     expect(stdout).toMatch(/^ {2}fee +settled \(0\.15 USDC\)$/m)
     expect(stdout).not.toContain('[object Object]')
   }, 60_000)

@@ -109,7 +109,7 @@ options
   --url <url>         the service (also --service; SOLSENTRY_URL; default http://127.0.0.1:8402)
   --keypair <file>    Solana keypair file paying and signing (SOLSENTRY_KEYPAIR)
   --evm-key <hex>     EVM private key paying on Base (SOLSENTRY_EVM_KEY)
-  --solana-rpc <url>  Solana RPC for the payment signer (SOLSENTRY_SOLANA_RPC; on the sandbox, its own)
+  --solana-rpc <url>  Solana RPC for the payment signer (also --rpc; SOLSENTRY_SOLANA_RPC; on the sandbox, its own)
   --max-usd <usd>     the most one call may cost (default and ceiling: its published price)
   --budget <usd>      the most this run may spend
   --yes               trade without asking, even when the risk gate warns
@@ -332,6 +332,8 @@ async function labelsOf(solsentry: Solsentry, mints: string[]): Promise<Record<s
 async function ask(question: string): Promise<boolean> {
   const prompt = createInterface({ input: process.stdin, output: process.stderr })
   const closed = new Promise<string>((resolve) => prompt.once('close', () => resolve('')))
+  // Ctrl-C at the question is a no, like an empty answer: nothing is signed.
+  prompt.once('SIGINT', () => prompt.close())
   try {
     const answer = await Promise.race([prompt.question(question), closed])
     return /^y(es)?$/i.test(answer.trim())

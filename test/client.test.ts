@@ -630,6 +630,28 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
   )
 
   testWithTmux(
+    'on a terminal, Ctrl-C at the question is a no: nothing signed (exit 3)',
+    async () => {
+      const before = await holdings()
+      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.1'], {
+        ...settings,
+        TERM: 'xterm-256color',
+      })
+      try {
+        await session.waitFor('Sign and send this swap? [y/N]')
+        session.press('C-c')
+        const after = await session.waitFor(/\[exit \d+\]/)
+        expect(after).toContain('solsentry: DECLINED')
+        expect(after).toContain('[exit 3]')
+      } finally {
+        session.close()
+      }
+      expect(await holdings()).toEqual(before)
+    },
+    60_000,
+  )
+
+  testWithTmux(
     'on a terminal, "y" signs and sends it: confirmed',
     async () => {
       const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.05'], {

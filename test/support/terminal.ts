@@ -54,6 +54,8 @@ export interface TerminalSession {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>
   /** Types `keys` and Enter, as a person answering a question. */
   type(keys: string): void
+  /** Presses one key by its tmux name (`C-c`). */
+  press(key: string): void
   /** Ends the session (the program, if it still runs, with it). */
   close(): void
 }
@@ -83,6 +85,9 @@ export function terminalSession(command: string[], env: Record<string, string>):
     type: (keys) => {
       tmux('send-keys', '-t', session, '-l', keys)
       tmux('send-keys', '-t', session, 'Enter')
+    },
+    press: (key) => {
+      tmux('send-keys', '-t', session, key)
     },
     close: () => {
       tmux('kill-server')

@@ -265,7 +265,7 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       lock_duration_days: lock.lock_duration_days,
       permanent: lock.permanent,
     })
-    expect(await page.locator('#deep-card [data-picture="lp"] table').textContent()).toContain('Free to withdraw100.0%')
+    expect(await page.locator('#deep-card [data-picture="lp"] table').textContent()).toContain('Free to withdraw100%')
     await page.screenshot({ path: artifactPath('deep-dive-pictures.png'), fullPage: true })
     await page.close()
     expect(outside).toEqual([])

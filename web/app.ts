@@ -297,7 +297,7 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
     ),
     gradeDial(grade, scan.factors),
     measuredRow(scan, 'quick_scan', 'top_10_holder_pct', 'Top 10 holders', () =>
-      scan.top_10_holder_pct === null ? NOT_MEASURED_TEXT : pct(scan.top_10_holder_pct, { sign: false }),
+      scan.top_10_holder_pct === null ? NOT_MEASURED_TEXT : pct(scan.top_10_holder_pct),
     ),
     ...(scan.top_10_holder_pct === null ||
     unmeasured(scan as { missing_fields: string[] }, 'quick_scan', 'top_10_holder_pct')
@@ -342,7 +342,8 @@ function intelCard(intel: Json): HTMLElement {
   const missing = intel as { missing_fields: string[] }
   const known = (member: MemberOf<'market_intel'>, text: () => string) =>
     unmeasured(missing, 'market_intel', member) ? NOT_MEASURED_TEXT : text()
-  const change = (member: 'price_change_1h_pct' | 'price_change_24h_pct') => known(member, () => pct(intel[member]))
+  const change = (member: 'price_change_1h_pct' | 'price_change_24h_pct') =>
+    known(member, () => pct(intel[member], { signed: true }))
   const dollars = (member: 'volume_24h_usd' | 'liquidity_usd') => known(member, () => usd(intel[member]))
   // No pool trades it: that is the answer, first; its figures are placeholders and are left out.
   const noMarket = (intel.factors as Json[]).find((item) => item.code === 'NO_MARKET')

@@ -148,12 +148,12 @@ export function exitCard(exit: Json, points: ExitPoint[]): HTMLElement {
     row('You get back', exit.expected_return_usdc === null ? NOT_MEASURED_TEXT : usd(exit.expected_return_usdc)),
     row(
       'Lost on the round trip',
-      exit.exit_loss_pct === null ? NOT_MEASURED_TEXT : pct(exit.exit_loss_pct, { sign: false }),
+      exit.exit_loss_pct === null ? NOT_MEASURED_TEXT : pct(exit.exit_loss_pct),
       EXIT_TONES[rating] ?? '',
     ),
     row(
       'Price impact of the sale',
-      exit.exit_price_impact_pct === null ? NOT_MEASURED_TEXT : pct(exit.exit_price_impact_pct, { sign: false }),
+      exit.exit_price_impact_pct === null ? NOT_MEASURED_TEXT : pct(exit.exit_price_impact_pct),
     ),
     row('Route', exit.route_count === 0 ? 'none' : `${exit.route_count} leg${exit.route_count === 1 ? '' : 's'}`),
     // The mint not read: its fee is a placeholder 0, not "no fee".
@@ -163,7 +163,7 @@ export function exitCard(exit: Json, points: ExitPoint[]): HTMLElement {
         ? [
             row(
               'Transfer fee',
-              `${pct(exit.transfer_fee_bps / 100, { sign: false })}${exit.transfer_fee_can_rise ? ', can rise' : ''}`,
+              `${pct(exit.transfer_fee_bps / 100)}${exit.transfer_fee_can_rise ? ', can rise' : ''}`,
               'bad',
             ),
           ]
@@ -335,12 +335,12 @@ export function walletCard(wallet: Json): HTMLElement {
       `${num(wallet.total_trades)} (${num(wallet.buys)} buys, ${num(wallet.sells)} sells) in ${num(wallet.tokens_traded)} tokens`,
     ),
     row('Positions', `${num(wallet.closed_positions)} closed, ${num(wallet.open_positions)} open`),
-    row('Win rate', wallet.win_rate_pct === null ? 'none closed' : pct(wallet.win_rate_pct, { sign: false })),
+    row('Win rate', wallet.win_rate_pct === null ? 'none closed' : pct(wallet.win_rate_pct)),
     row(
       'Realized profit',
       wallet.realized_pnl_usd === null
         ? NOT_MEASURED_TEXT
-        : `${usd(wallet.realized_pnl_usd)}${wallet.realized_pnl_pct === null ? '' : ` (${pct(wallet.realized_pnl_pct)})`}`,
+        : `${usd(wallet.realized_pnl_usd)}${wallet.realized_pnl_pct === null ? '' : ` (${pct(wallet.realized_pnl_pct, { signed: true })})`}`,
       wallet.realized_pnl_usd === null ? 'unknown' : wallet.realized_pnl_usd >= 0 ? 'good' : 'bad',
     ),
     row('Hold time', `median ${duration(wallet.median_hold_time_s)}, mean ${duration(wallet.avg_hold_time_s)}`),
@@ -463,7 +463,7 @@ export function trendingCard(feed: Json): HTMLElement {
               h(
                 'td',
                 { class: `number ${item.price_change_pct > 0 ? 'good' : item.price_change_pct < 0 ? 'bad' : ''}` },
-                pct(item.price_change_pct),
+                pct(item.price_change_pct, { signed: true }),
               ),
               h('td', { class: 'number' }, usd(item.liquidity_usd)),
               h('td', { class: 'number' }, usd(item.volume_usd)),
@@ -666,13 +666,11 @@ export function suggestCard(answer: Json, hooks: PageHooks): HTMLElement {
     ...(plan
       ? [
           h('h3', {}, 'The plan'),
-          row('Slippage', pct(plan.slippage_bps / 100, { sign: false })),
-          row('Walk away above a price impact of', pct(plan.max_price_impact_pct, { sign: false })),
+          row('Slippage', pct(plan.slippage_bps / 100)),
+          row('Walk away above a price impact of', pct(plan.max_price_impact_pct)),
           row(
             'Round trip costs now',
-            plan.round_trip_exit_cost_pct === null
-              ? NOT_MEASURED_TEXT
-              : pct(plan.round_trip_exit_cost_pct, { sign: false }),
+            plan.round_trip_exit_cost_pct === null ? NOT_MEASURED_TEXT : pct(plan.round_trip_exit_cost_pct),
           ),
           row('Stop loss', plan.stop_loss_hint),
           quoteButton(hooks, plan.quote_request),
@@ -757,8 +755,8 @@ export function quoteCard(answer: Json, pairs: Json[]): HTMLElement {
     row('You pay', amount(quote.in_amount, quote.input_mint)),
     row('You get about', amount(quote.out_amount, quote.output_mint)),
     row('At least', amount(quote.min_out_amount, quote.output_mint)),
-    row('Price impact', pct(quote.price_impact_pct, { sign: false })),
-    row('Slippage allowed', pct(quote.slippage_bps / 100, { sign: false })),
+    row('Price impact', pct(quote.price_impact_pct)),
+    row('Slippage allowed', pct(quote.slippage_bps / 100)),
     row('Risk gate', `${gate.verdict}${gate.grade ? ` (grade ${gate.grade})` : ''}`),
     ...(gate.reasons as Json[]).map((reason) => row(words(reason.code), reason.detail, 'unknown')),
     row('Valid until', quote.expires_at ? new Date(quote.expires_at).toLocaleTimeString() : 'a minute or so'),

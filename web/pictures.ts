@@ -175,7 +175,7 @@ export function holdersBar(top10: number, insiders: number | null = null): HTMLE
   const bars = segments.map((segment) => {
     const width = (segment.share / 100) * 300
     const rect = s('rect', { x: x.toFixed(2), y: 4, width: width.toFixed(2), height: 28, fill: segment.fill })
-    rect.append(s('title', {}, `${segment.label}: ${pct(segment.share, { sign: false })}`))
+    rect.append(s('title', {}, `${segment.label}: ${pct(segment.share)}`))
     x += width
     return rect
   })
@@ -196,18 +196,16 @@ export function holdersBar(top10: number, insiders: number | null = null): HTMLE
     s(
       'text',
       { x: 0, y: 50, 'font-size': 10, fill: 'currentColor' },
-      insiders === null
-        ? `Top 10: ${pct(top10, { sign: false })}`
-        : `Insiders ${pct(inside, { sign: false })} (hatched) · top 10 ${pct(top10, { sign: false })}`,
+      insiders === null ? `Top 10: ${pct(top10)}` : `Insiders ${pct(inside)} (hatched) · top 10 ${pct(top10)}`,
     ),
   )
   return figure(
     'holders',
     insiders === null
-      ? `The 10 largest holders hold ${pct(top10, { sign: false })} of the supply`
-      : `The 10 largest holders hold ${pct(top10, { sign: false })}; the developer and its linked wallets ${pct(inside, { sign: false })}`,
+      ? `The 10 largest holders hold ${pct(top10)} of the supply`
+      : `The 10 largest holders hold ${pct(top10)}; the developer and its linked wallets ${pct(inside)}`,
     svg,
-    segments.map((segment) => [segment.label, pct(segment.share, { sign: false })]),
+    segments.map((segment) => [segment.label, pct(segment.share)]),
     { top_10_holder_pct: top10, insider_control_percent: insiders },
   )
 }
@@ -291,7 +289,7 @@ export function priceSparkline(
     [
       ...points.map((p): [string, string] => [
         `Price ${p.label}`,
-        `${usd(p.price)}${p.change === null ? '' : ` (change since: ${pct(p.change)})`}`,
+        `${usd(p.price)}${p.change === null ? '' : ` (change since: ${pct(p.change, { signed: true })})`}`,
       ]),
       ['Volume, last hour', usd(volume1h)],
       ['Volume, 24 h', usd(volume24h)],
@@ -355,7 +353,7 @@ export function exitCurve(points: ExitPoint[]): HTMLElement {
     ...band(0, 3, 'var(--good)', 'CLEAN < 3%'),
     ...band(3, 20, 'var(--warn)', 'COSTLY 3–20%'),
     ...band(20, top, 'var(--bad)', 'PUNITIVE > 20%'),
-    s('text', { x: 36, y: 14, 'font-size': 9, 'text-anchor': 'end', fill: 'currentColor' }, pct(top, { sign: false })),
+    s('text', { x: 36, y: 14, 'font-size': 9, 'text-anchor': 'end', fill: 'currentColor' }, pct(top)),
     s('text', { x: 36, y: 92, 'font-size': 9, 'text-anchor': 'end', fill: 'currentColor' }, '0%'),
     s('path', { d: path, fill: 'none', stroke: 'currentColor', 'stroke-width': 1.5 }),
     ...measured.map((point) =>
@@ -384,13 +382,13 @@ export function exitCurve(points: ExitPoint[]): HTMLElement {
     `Exit cost against size, from ${sorted.length} check${sorted.length === 1 ? '' : 's'}: ${sorted
       .map(
         (point) =>
-          `${usd(point.size_usdc)} loses ${point.exit_loss_pct === null ? 'not measured' : pct(point.exit_loss_pct, { sign: false })} (${point.exit_rating ?? 'not rated'})`,
+          `${usd(point.size_usdc)} loses ${point.exit_loss_pct === null ? 'not measured' : pct(point.exit_loss_pct)} (${point.exit_rating ?? 'not rated'})`,
       )
       .join('; ')}`,
     svg,
     sorted.map((point): [string, string] => [
       `Selling ${usd(point.size_usdc)}`,
-      `${point.exit_loss_pct === null ? 'not measured' : `${pct(point.exit_loss_pct, { sign: false })} lost`} · ${point.exit_rating ?? 'not rated'}`,
+      `${point.exit_loss_pct === null ? 'not measured' : `${pct(point.exit_loss_pct)} lost`} · ${point.exit_rating ?? 'not rated'}`,
     ]),
     sorted,
   )
@@ -571,7 +569,7 @@ export function lpBar(lock: LpLock): HTMLElement {
   const bars = segments.map((segment) => {
     const width = (segment.share / 100) * 300
     const rect = s('rect', { x: x.toFixed(2), y: 4, width: width.toFixed(2), height: 24, fill: segment.fill })
-    rect.append(s('title', {}, `${segment.label}: ${pct(segment.share, { sign: false })}`))
+    rect.append(s('title', {}, `${segment.label}: ${pct(segment.share)}`))
     x += width
     return rect
   })
@@ -594,20 +592,13 @@ export function lpBar(lock: LpLock): HTMLElement {
       ),
     ),
     ...bars,
-    s(
-      'text',
-      { x: 0, y: 44, 'font-size': 10, fill: 'currentColor' },
-      `LP ${pct(lock.locked_pct, { sign: false })} locked · ${until}`,
-    ),
+    s('text', { x: 0, y: 44, 'font-size': 10, fill: 'currentColor' }, `LP ${pct(lock.locked_pct)} locked · ${until}`),
   )
   return figure(
     'lp',
-    `The pool's LP: ${segments.map((segment) => `${segment.label.toLowerCase()} ${pct(segment.share, { sign: false })}`).join(', ')}; ${until}`,
+    `The pool's LP: ${segments.map((segment) => `${segment.label.toLowerCase()} ${pct(segment.share)}`).join(', ')}; ${until}`,
     svg,
-    [
-      ...segments.map((segment): [string, string] => [segment.label, pct(segment.share, { sign: false })]),
-      ['Lock', until],
-    ],
+    [...segments.map((segment): [string, string] => [segment.label, pct(segment.share)]), ['Lock', until]],
     {
       burned_pct: lock.burned_pct,
       lock_program_pct: lock.lock_program_pct,

@@ -26,7 +26,10 @@ export async function screenOf(
   until: string,
 ): Promise<{ text: string; escapes: string }> {
   const session = `solsentry-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
-  const tmux = (...args: string[]) => Bun.spawnSync(['tmux', ...args], { env: { ...process.env, ...env } })
+  // Its own tmux server (-L): killing the last session ends the default server asynchronously, and the
+  // next test's new-session could reach it while it exits (it failed so under load, in a few ms).
+  const tmux = (...args: string[]) =>
+    Bun.spawnSync(['tmux', '-L', session, ...args], { env: { ...process.env, ...env } })
   const shell = `${command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' ')}; sleep 60`
   const exports = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`])
   const started = tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '40', ...exports, shell)

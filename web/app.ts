@@ -97,46 +97,232 @@ async function payingClient(): Promise<x402Client> {
   return client
 }
 
-// ---- calls -------------------------------------------------------------------------------------------
+// ---- paid calls, buttons and cards: the page's lifecycle (every view goes through these) ---------------
 
-async function call(path: string, mint: string, label: string): Promise<Json> {
+/** A paid answer as the page holds it: the body, and whether this click paid for it or showed it again. */
+interface Paid {
+  answer: Json
+  /** When it was paid (ms since epoch); `again` when it was paid earlier and is shown again without paying. */
+  paidAt: number
+  again: boolean
+}
+
+/** Answers paid for in this tab, by `METHOD /path` and request body: held in sessionStorage, so a reload pays nothing. */
+const ANSWERS_KEY = 'solsentry:answers'
+const held = new Map<string, { answer: Json; paidAt: number }>(readHeld())
+/** Calls under way, by the same key: a second ask while one runs waits for it, never pays again. */
+const inFlight = new Map<string, Promise<Paid>>()
+
+function readHeld(): [string, { answer: Json; paidAt: number }][] {
+  try {
+    return JSON.parse(sessionStorage.getItem(ANSWERS_KEY) ?? '[]')
+  } catch {
+    return []
+  }
+}
+
+/** Writes the held answers to sessionStorage; when it is full, the oldest are let go from it (this page keeps them all). */
+function keepHeld(): void {
+  const entries = [...held]
+  while (entries.length > 0) {
+    try {
+      sessionStorage.setItem(ANSWERS_KEY, JSON.stringify(entries))
+      return
+    } catch {
+      entries.shift()
+    }
+  }
+}
+
+/**
+ * Pays for `route` (`METHOD /path`, as the manifests price it) with `body` once: an answer already paid
+ * for the same route and body in this tab is shown again (no request), and a call already under way is
+ * joined. A failed call is not held (nothing was charged): asking again pays again.
+ */
+function payOnce(route: string, body: Json, label: string): Promise<Paid> {
+  const key = `${route} ${JSON.stringify(body)}`
+  const kept = held.get(key)
+  if (kept) {
+    setStatus(
+      `${label}: paid at ${new Date(kept.paidAt).toLocaleTimeString()} in this tab — shown again, no new payment`,
+      'done',
+    )
+    return Promise.resolve({ ...kept, again: true })
+  }
+  let joined = inFlight.get(key)
+  if (!joined) {
+    joined = call(route, body, label).then((answer) => {
+      const paid = { answer, paidAt: Date.now() }
+      held.set(key, paid)
+      keepHeld()
+      return { ...paid, again: false }
+    })
+    inFlight.set(key, joined)
+    const done = () => inFlight.delete(key)
+    joined.then(done, done)
+  }
+  return joined
+}
+
+async function call(route: string, body: Json, label: string): Promise<Json> {
+  const [method, path] = route.split(' ') as [string, string]
   setStatus(`${label}: paying and asking…`, 'busy')
   const started = performance.now()
   const paying = wrapFetchWithPayment(fetch, await payingClient())
   const response = await paying(path, {
-    method: 'POST',
+    method,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token_address: mint }),
+    body: method === 'GET' ? undefined : JSON.stringify(body),
   })
-  const body = (await response.json()) as Json
-  if (!response.ok) throw new Error(`${body.code ?? response.status}: ${body.message ?? response.statusText}`)
+  const answer = (await response.json()) as Json
+  if (!response.ok) throw new Error(`${answer.code ?? response.status}: ${answer.message ?? response.statusText}`)
   const receipt = response.headers.get('payment-response')
   const paid = receipt ? JSON.parse(atob(receipt)) : null
   setStatus(
     `${label}: answered in ${((performance.now() - started) / 1000).toFixed(1)} s${paid?.success ? ` · paid, transaction ${short(paid.transaction)}` : ''}`,
     'done',
   )
-  return body
+  return answer
 }
 
-form.addEventListener('submit', async (event) => {
+/**
+ * A button for a paid call, its price in its label: disabled (and `aria-busy`) from the click until
+ * `action` ends, so a double click runs it once; a failure is told in the status line.
+ */
+function paidButton(
+  label: string,
+  route: string,
+  action: () => Promise<void>,
+  attributes: Record<string, string> = {},
+): HTMLButtonElement {
+  const button = el(
+    'button',
+    { type: 'button', ...attributes },
+    priced(label, config.prices, route),
+  ) as HTMLButtonElement
+  button.addEventListener('click', () => busyWhile(button, action))
+  return button
+}
+
+/** Calls running: the results are `aria-busy` while any is. */
+let callsRunning = 0
+
+/** Runs `action` with `button` disabled; a click while it runs does nothing. */
+async function busyWhile(button: HTMLButtonElement, action: () => Promise<void>): Promise<void> {
+  if (button.disabled) return
+  button.disabled = true
+  button.setAttribute('aria-busy', 'true')
+  callsRunning++
+  results.setAttribute('aria-busy', 'true')
+  try {
+    await action()
+  } catch (error) {
+    setStatus((error as Error).message, 'error')
+  } finally {
+    button.disabled = false
+    button.removeAttribute('aria-busy')
+    if (--callsRunning === 0) results.removeAttribute('aria-busy')
+  }
+}
+
+/**
+ * Shows the card `id`: the one already on the page, or `build()`'s, appended to `into` (the results).
+ * Either is scrolled into view (below the sticky status line) and focused (`focus: false`: neither),
+ * named by its heading. One card per id: asking again shows the same card. With `mint`, an answer that
+ * comes back after the person scanned another mint is not shown (it is held: asking again shows it).
+ */
+function showCard(
+  id: string,
+  build: () => HTMLElement,
+  { mint, focus = true, into = results }: { mint?: string; focus?: boolean; into?: HTMLElement } = {},
+): void {
+  if (mint !== undefined && results.dataset.mint !== mint) return
+  let card = document.getElementById(id)
+  if (!card) {
+    card = build()
+    card.id = id
+    const heading = card.querySelector('h2')
+    if (heading) {
+      heading.id = `${id}-title`
+      card.setAttribute('aria-labelledby', heading.id)
+    }
+    card.tabIndex = -1
+    into.append(card)
+  }
+  if (!focus) return
+  card.scrollIntoView({ block: 'start' })
+  card.focus({ preventScroll: true })
+}
+
+/** A deeper view of the mint on screen: its answer (paid once) as the card `id`. */
+async function goDeeper(
+  route: string,
+  label: string,
+  mint: string,
+  id: string,
+  render: (answer: Json) => HTMLElement,
+): Promise<void> {
+  const { answer } = await payOnce(route, { token_address: mint }, label)
+  showCard(id, () => render(answer), { mint })
+}
+
+/** The views a quick scan card leads to (a button each), in the order they are shown back after a reload. */
+const DEEPER: { route: string; label: string; id: string; render: (answer: Json) => HTMLElement }[] = [
+  { route: 'POST /market/intel', label: 'Market intel', id: 'intel-card', render: intelCard },
+  { route: 'POST /scan/deep', label: 'Deep dive', id: 'deep-card', render: deepDiveCard },
+]
+
+/** The last mint scanned in this tab, shown back after a reload. */
+const LAST_MINT_KEY = 'solsentry:mint'
+const scanButton = $<HTMLButtonElement>('scan')
+form.addEventListener('submit', (event) => {
   event.preventDefault()
   const mint = input.value.trim()
   const check = checkSolanaAddress(mint, 'token_address')
   if (!check.ok) {
     setStatus(check.message, 'error')
     input.setAttribute('aria-invalid', 'true')
+    input.focus()
     return
   }
   input.removeAttribute('aria-invalid')
-  results.replaceChildren()
-  try {
-    const scan = await call('/scan/quick', mint, 'Quick scan')
-    results.append(quickScanCard(scan, mint))
-  } catch (error) {
-    setStatus((error as Error).message, 'error')
-  }
+  void busyWhile(scanButton, async () => {
+    const { answer } = await payOnce('POST /scan/quick', { token_address: mint }, 'Quick scan')
+    if (results.dataset.mint !== mint) {
+      results.replaceChildren()
+      results.dataset.mint = mint
+    }
+    showCard('quick-card', () => quickScanCard(answer, mint), { mint })
+    try {
+      sessionStorage.setItem(LAST_MINT_KEY, mint)
+    } catch {
+      // No storage: a reload shows an empty page (the answers stay held while the page is open).
+    }
+  })
 })
+
+function lastMint(): string | null {
+  try {
+    return sessionStorage.getItem(LAST_MINT_KEY)
+  } catch {
+    return null
+  }
+}
+
+/** After a reload: the last mint's cards, from the answers held in this tab (no request, no payment). */
+function restore(): void {
+  const mint = lastMint()
+  const quick = mint && held.get(`POST /scan/quick ${JSON.stringify({ token_address: mint })}`)
+  if (!mint || !quick) return
+  input.value = mint
+  results.dataset.mint = mint
+  showCard('quick-card', () => quickScanCard(quick.answer, mint), { mint, focus: false })
+  for (const view of DEEPER) {
+    const kept = held.get(`${view.route} ${JSON.stringify({ token_address: mint })}`)
+    if (kept) showCard(view.id, () => view.render(kept.answer), { mint, focus: false })
+  }
+  setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
+}
 
 // ---- rendering ----------------------------------------------------------------------------------------
 
@@ -214,19 +400,14 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
   const authority = (revoked: boolean) =>
     revoked ? 'revoked' : scan.authority_exempt ? 'live (issuer, exempt)' : 'LIVE'
   const deeper = el('div', { class: 'deeper' })
-  const intelButton = el(
-    'button',
-    { type: 'button', id: 'go-intel' },
-    priced('Market intel', config.prices, 'POST /market/intel'),
+  deeper.append(
+    el('span', {}, 'Go deeper:'),
+    ...DEEPER.map((view) =>
+      paidButton(view.label, view.route, () => goDeeper(view.route, view.label, mint, view.id, view.render), {
+        id: `go-${view.id.replace(/-card$/, '')}`,
+      }),
+    ),
   )
-  const deepButton = el(
-    'button',
-    { type: 'button', id: 'go-deep' },
-    priced('Deep dive', config.prices, 'POST /scan/deep'),
-  )
-  intelButton.addEventListener('click', () => goDeeper('/market/intel', 'Market intel', mint, intelCard))
-  deepButton.addEventListener('click', () => goDeeper('/scan/deep', 'Deep dive', mint, deepDiveCard))
-  deeper.append(el('span', {}, 'Go deeper:'), intelButton, deepButton)
   const title = [scan.symbol, scan.name].filter(Boolean).join(' · ')
   const scope = scopeLine(scan.scope)
   return el(
@@ -289,20 +470,6 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
     el('p', { class: 'summary' }, scan.summary),
     deeper,
   )
-}
-
-async function goDeeper(
-  path: string,
-  label: string,
-  mint: string,
-  render: (answer: Json) => HTMLElement,
-): Promise<void> {
-  try {
-    const answer = await call(path, mint, label)
-    results.append(render(answer))
-  } catch (error) {
-    setStatus((error as Error).message, 'error')
-  }
 }
 
 function intelCard(intel: Json): HTMLElement {
@@ -389,3 +556,5 @@ function deepDiveCard(dive: Json): HTMLElement {
     el('details', { open: '' }, el('summary', {}, 'The full report'), ...report),
   )
 }
+
+restore()

@@ -34,9 +34,11 @@ export function renderPage(config: PageConfig): string {
     <form id="scan-form" autocomplete="off">
       <label for="mint">Token mint address</label>
       <div class="line">
-        <input id="mint" name="mint" placeholder="e.g. DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263" spellcheck="false" required />
+        <input id="mint" name="mint" placeholder="e.g. DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263" spellcheck="false"
+          autocapitalize="off" aria-describedby="mint-hint" required />
         <button type="submit" id="scan">${priced('Quick scan', config.prices, 'POST /scan/quick')}</button>
       </div>
+      <p id="mint-hint" class="hint">The token's mint address (base58, 32 to 44 characters), not its ticker.</p>
       <label for="wallet">Pay with</label>
       <select id="wallet"></select>
     </form>
@@ -63,15 +65,24 @@ h1 { margin: 0 0 .25rem; font-size: 1.8rem; }
 .lead { color: var(--muted); margin-top: 0; }
 form { display: grid; gap: .4rem; margin: 1.5rem 0 1rem; }
 label { font-weight: 600; font-size: .9rem; }
-.line { display: flex; gap: .5rem; }
+.line { display: flex; flex-wrap: wrap; gap: .5rem; }
 input, select, button { font: inherit; padding: .55rem .7rem; border-radius: .5rem; border: 1px solid var(--line); background: var(--card); color: var(--fg); }
-input { flex: 1; font-family: ui-monospace, monospace; font-size: .9rem; }
+input { flex: 1 1 16rem; min-width: 0; font-family: ui-monospace, monospace; font-size: .9rem; }
+select { width: 100%; min-width: 0; text-overflow: ellipsis; }
 input[aria-invalid="true"] { border-color: var(--bad); }
 button { background: var(--accent); color: #fff; border: 0; cursor: pointer; white-space: nowrap; }
 button:disabled { opacity: .6; cursor: wait; }
-#status { min-height: 1.5rem; color: var(--muted); }
+/* The status line stays in sight while the answers scroll under it; an error says so in words, not only in red. */
+#status { position: sticky; top: 0; z-index: 1; min-height: 2.5rem; margin: 0; padding: .5rem 0;
+  background: var(--bg); border-bottom: 1px solid var(--line); color: var(--muted); overflow-wrap: anywhere; }
+#status:empty { border-bottom-color: transparent; }
 #status[data-kind="error"] { color: var(--bad); font-weight: 600; }
-.card { background: var(--card); border: 1px solid var(--line); border-radius: .8rem; padding: 1.2rem 1.4rem; margin: 1rem 0; }
+#status[data-kind="error"]::before { content: "Error: "; }
+.hint { margin: 0; color: var(--muted); font-size: .85rem; }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.card:focus { outline: 2px solid var(--accent); outline-offset: 2px; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: .8rem; padding: 1.2rem 1.4rem; margin: 1rem 0;
+  scroll-margin-top: 6rem; overflow-wrap: break-word; }
 .card header { display: flex; align-items: center; gap: .8rem; margin-bottom: .8rem; }
 .card h2 { margin: 0; font-size: 1.2rem; }
 .card h3 { margin: 1rem 0 .4rem; font-size: 1rem; }
@@ -84,7 +95,7 @@ button:disabled { opacity: .6; cursor: wait; }
 .signal-BULLISH, .signal-NEUTRAL, .signal-BEARISH, [class*="action-"] { font-size: .9rem; }
 .row { display: flex; justify-content: space-between; gap: 1rem; padding: .3rem 0; border-bottom: 1px dashed var(--line); }
 .label { color: var(--muted); }
-.value { text-align: right; }
+.value { text-align: right; min-width: 0; overflow-wrap: anywhere; }
 .good { color: var(--good); } .bad { color: var(--bad); font-weight: 700; }
 .unknown { color: var(--warn); font-style: italic; }
 .scope { margin: .8rem 0 0; padding: .4rem .7rem; border-left: 3px solid var(--warn); color: var(--muted); font-size: .9rem; }
@@ -100,4 +111,15 @@ button:disabled { opacity: .6; cursor: wait; }
 details p { color: var(--muted); font-size: .92rem; white-space: pre-line; }
 .caveat { margin: -.3rem 0 .6rem; color: var(--warn); font-size: .9rem; font-weight: 600; }
 footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; }
+/* A phone (from 320 px): one column, nothing wider than the screen. */
+@media (max-width: 34rem) {
+  main { padding: 1rem .75rem 3rem; }
+  .line { flex-direction: column; }
+  .line input { flex: none; width: 100%; }
+  .card { padding: 1rem; }
+  .card header { flex-wrap: wrap; }
+  .row { flex-direction: column; gap: 0; }
+  .value { text-align: left; }
+  .deeper button { flex: 1 1 100%; white-space: normal; }
+}
 `

@@ -250,6 +250,56 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
     expect(outside).toEqual([])
   }, 120_000)
 
+  test('a payment the chain has not confirmed yet is presented again, never paid again — by the waiting page, and after a reload', async () => {
+    const treasury = () => usdcOf(sandbox, sandbox.file.x402.solana.pay_to)
+    const page = await openPage('/')
+    let signed = 0
+    page.on('request', (request) => {
+      if (request.url().endsWith('/demo/pay')) signed++
+    })
+    const statusSays = (text: string) =>
+      page.waitForFunction(
+        (text) => ((globalThis as any).document.getElementById('status').textContent as string).includes(text),
+        text,
+        { timeout: 30_000 },
+      )
+    /** The facilitator sends the transfer but answers `settlement_pending`; the service cannot read it: 402 pending. */
+    const unconfirmed = () => {
+      sandbox.faults.set('facilitator', '/settle', { kind: 'settlement_pending' })
+      sandbox.faults.set('rpc', 'getTransaction', { kind: 'server_error' })
+    }
+    const start = await treasury()
+    try {
+      // The page waits and presents the same payment again; once the chain can be read, it is answered.
+      unconfirmed()
+      await page.fill('#mint', mintOf('blue-chip'))
+      await page.click('#scan')
+      await statusSays('presenting the same payment again')
+      expect(await page.isDisabled('#scan')).toBe(true)
+      sandbox.faults.clear()
+      await page.locator('#quick-card').waitFor({ timeout: 40_000 })
+      expect(await page.locator('#status').textContent()).toContain('paid, transaction')
+      expect(signed).toBe(1)
+      expect(await treasury()).toBe(start + 20_000n)
+
+      // Left while it waits: the payment sent is held in the tab, and asking again presents it.
+      unconfirmed()
+      await page.click('#go-deep')
+      await statusSays('presenting the same payment again')
+      await page.reload()
+      sandbox.faults.clear()
+      await page.click('#go-deep')
+      await page.locator('#deep-card').waitFor({ timeout: 40_000 })
+      expect(await page.locator('#status').textContent()).toContain('paid, transaction')
+      expect(signed).toBe(2)
+      expect(await treasury()).toBe(start + 520_000n)
+      await page.close()
+    } finally {
+      sandbox.faults.clear()
+    }
+    expect(outside).toEqual([])
+  }, 120_000)
+
   test('a Solana browser wallet (wallet standard) connects, signs in the page and pays with the official client', async () => {
     const {
       createKeyPairSignerFromBytes,

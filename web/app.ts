@@ -109,13 +109,14 @@ interface Paid {
 
 /** Answers paid for in this tab, by `METHOD /path` and request body: held in sessionStorage, so a reload pays nothing. */
 const ANSWERS_KEY = 'solsentry:answers'
-const held = new Map<string, { answer: Json; paidAt: number }>(readHeld())
+const held = new Map<string, { answer: Json; paidAt: number }>(readStored(ANSWERS_KEY))
 /** Calls under way, by the same key: a second ask while one runs waits for it, never pays again. */
 const inFlight = new Map<string, Promise<Paid>>()
 
-function readHeld(): [string, { answer: Json; paidAt: number }][] {
+/** The entries of a map kept in sessionStorage under `name` (none when there is no storage). */
+function readStored<T>(name: string): [string, T][] {
   try {
-    return JSON.parse(sessionStorage.getItem(ANSWERS_KEY) ?? '[]')
+    return JSON.parse(sessionStorage.getItem(name) ?? '[]')
   } catch {
     return []
   }
@@ -151,7 +152,7 @@ function payOnce(route: string, body: Json, label: string): Promise<Paid> {
   }
   let joined = inFlight.get(key)
   if (!joined) {
-    joined = call(route, body, label).then((answer) => {
+    joined = call(route, body, label, key).then((answer) => {
       const paid = { answer, paidAt: Date.now() }
       held.set(key, paid)
       keepHeld()
@@ -164,17 +165,80 @@ function payOnce(route: string, body: Json, label: string): Promise<Paid> {
   return joined
 }
 
-async function call(route: string, body: Json, label: string): Promise<Json> {
+/** Where a paid request carries its payment: v2, then v1. */
+const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const
+/** How long one ask keeps presenting a payment whose settlement is pending (the service reads the chain every 30 s). */
+const COLLECT_MS = 120_000
+/**
+ * Payments sent whose settlement was still pending when the ask stopped waiting (or the page was left),
+ * by the same key as the answers: the next ask presents the same payment again, never a new one.
+ */
+const PENDING_KEY = 'solsentry:pending'
+const pending = new Map<string, { name: string; value: string }>(readStored(PENDING_KEY))
+
+function keepPending(): void {
+  try {
+    sessionStorage.setItem(PENDING_KEY, JSON.stringify([...pending]))
+  } catch {
+    // No storage: the payment stays held while the page is open.
+  }
+}
+
+/** A 402 whose payment was sent for settlement and is being read from the chain (docs/payments.md). */
+const settlementPending = (response: Response, answer: Json) =>
+  response.status === 402 && answer.settlement?.state === 'pending'
+
+async function call(route: string, body: Json, label: string, key: string): Promise<Json> {
   const [method, path] = route.split(' ') as [string, string]
-  setStatus(`${label}: paying and asking…`, 'busy')
-  const started = performance.now()
-  const paying = wrapFetchWithPayment(fetch, await payingClient())
-  const response = await paying(path, {
+  const init: RequestInit = {
     method,
     headers: { 'content-type': 'application/json' },
     body: method === 'GET' ? undefined : JSON.stringify(body),
-  })
-  const answer = (await response.json()) as Json
+  }
+  const started = performance.now()
+  /** Presents the payment `sent` again with the same request. */
+  const presentAgain = (sent: { name: string; value: string }) =>
+    fetch(path, { ...init, headers: { ...(init.headers as Record<string, string>), [sent.name]: sent.value } })
+  let sent = pending.get(key)
+  let response: Response
+  if (sent) {
+    setStatus(`${label}: presenting the payment already sent (no new payment)…`, 'busy')
+    response = await presentAgain(sent)
+  } else {
+    setStatus(`${label}: paying and asking…`, 'busy')
+    // The official client signs the payment; this notes the header it sent, to present it again if need be.
+    const noting: typeof fetch = (input, requestInit) => {
+      const request = new Request(input, requestInit)
+      for (const name of PAYMENT_HEADERS) {
+        const value = request.headers.get(name)
+        if (value) sent = { name, value }
+      }
+      return fetch(request)
+    }
+    response = await wrapFetchWithPayment(noting, await payingClient())(path, init)
+  }
+  let answer = (await response.json()) as Json
+  // Paid, and the chain has not shown the transfer yet: the same payment with the same request collects
+  // the answer once it shows — never a new payment (the SDK and CLI do the same, docs/payments.md).
+  const until = Date.now() + COLLECT_MS
+  while (sent && settlementPending(response, answer)) {
+    pending.set(key, sent)
+    keepPending()
+    const waitS = Math.min(Math.max(Number(response.headers.get('retry-after')) || 10, 1), 30)
+    if (Date.now() + waitS * 1000 > until)
+      throw new Error(
+        `${label}: your payment was sent and the chain has not confirmed it yet; ask again to present the same payment (no new payment): ${answer.message}`,
+      )
+    setStatus(
+      `${label}: payment sent, waiting for the chain to confirm it — presenting the same payment again in ${waitS} s (no new payment)`,
+      'busy',
+    )
+    await new Promise((done) => setTimeout(done, waitS * 1000))
+    response = await presentAgain(sent)
+    answer = (await response.json()) as Json
+  }
+  // Answered, or refused for good (it can never settle: nothing was charged): the payment is done with.
+  if (pending.delete(key)) keepPending()
   if (!response.ok) throw new Error(`${answer.code ?? response.status}: ${answer.message ?? response.statusText}`)
   const receipt = response.headers.get('payment-response')
   const paid = receipt ? JSON.parse(atob(receipt)) : null

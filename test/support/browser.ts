@@ -85,6 +85,8 @@ export async function checkView(page: Page, name: string): Promise<string[]> {
     if (overflow > 0) problems.push(`${name} at ${width} px: ${overflow} px wider than the screen`)
     if (width === VIEW_WIDTHS.narrowest) continue
     for (const violation of await axeViolations(page)) problems.push(`${name} at ${width} px: ${violation}`)
+    // From the top: a full-page shot taken scrolled down draws the sticky status line mid-page.
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0))
     await page.screenshot({ path: artifactPath(`${name}-${width}.png`), fullPage: true })
   }
   if (before) await page.setViewportSize(before)

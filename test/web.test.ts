@@ -10,23 +10,25 @@ import { usdcOf } from './support/x402.ts'
 // real headless Chromium that may reach nothing but the service: every other request is refused and counted.
 const { sandbox, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
 
-describe('the demo wallet (POST /demo/pay)', () => {
-  const demoPay = (requirements: Record<string, unknown>) =>
-    fetch(`${running.url}/demo/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ x402Version: 2, requirements }),
-    })
-  const offer = async () => {
-    const challenge = await fetch(`${running.url}/scan/quick`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token_address: mintOf('blue-chip') }),
-    })
-    const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString())
-    return required.accepts.find((accept: { network: string }) => accept.network.startsWith('solana:'))
-  }
+/** Asks the demo wallet to sign `requirements`. */
+const demoPay = (requirements: Record<string, unknown>) =>
+  fetch(`${running.url}/demo/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ x402Version: 2, requirements }),
+  })
+/** The service's Solana offer for a quick scan, from its 402. */
+const offer = async () => {
+  const challenge = await fetch(`${running.url}/scan/quick`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token_address: mintOf('blue-chip') }),
+  })
+  const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString())
+  return required.accepts.find((accept: { network: string }) => accept.network.startsWith('solana:'))
+}
 
+describe('the demo wallet (POST /demo/pay)', () => {
   test("signs one of the service's own offers", async () => {
     const response = await demoPay(await offer())
     expect(response.status).toBe(200)
@@ -44,6 +46,22 @@ describe('the demo wallet (POST /demo/pay)', () => {
       const response = await demoPay(changed)
       expect(response.status).toBe(400)
       expect(await response.json()).toMatchObject({ code: 'INVALID_REQUEST' })
+    }
+  })
+
+  test('an RPC that fails is a 503 saying nothing was signed, never a 500', async () => {
+    const own = await offer()
+    sandbox.faults.set('rpc', 'getLatestBlockhash', { kind: 'server_error' })
+    try {
+      const response = await demoPay(own)
+      expect(response.status).toBe(503)
+      expect(response.headers.get('retry-after')).toBe('5')
+      expect(await response.json()).toMatchObject({
+        code: 'UPSTREAM_UNAVAILABLE',
+        message: expect.stringContaining('nothing was signed or charged'),
+      })
+    } finally {
+      sandbox.faults.clear()
     }
   })
 
@@ -433,6 +451,9 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
   }
 
   test('an RPC fault: the card says "not measured" for every member the answer did not read, never LIVE or revoked; the scope in one line; the deep dive report too', async () => {
+    // The demo wallet reads the asset's mint once, when it first signs: before the fault, as a wallet
+    // that has paid before (this test alone, it would be refused 503 instead).
+    expect((await demoPay(await offer())).status).toBe(200)
     // authority-live has a live mint authority: under the fault the page must not say so, nor "revoked".
     sandbox.faults.set('rpc', 'getAccountInfo', { kind: 'server_error' })
     try {

@@ -58,10 +58,14 @@ export async function axeViolations(page: Page): Promise<string[]> {
   })
 }
 
+/** Makes `page`'s viewport `width` CSS pixels wide (its height kept). */
+function resize(page: Page, width: number): Promise<void> {
+  return page.setViewportSize({ width, height: page.viewportSize()?.height ?? 800 })
+}
+
 /** How many CSS pixels `page` is wider than its viewport at `width` (0: no sideways scroll). */
 export async function overflowAt(page: Page, width: number): Promise<number> {
-  const height = page.viewportSize()?.height ?? 800
-  await page.setViewportSize({ width, height })
+  await resize(page, width)
   return page.evaluate(() => {
     const window = globalThis as any
     return Math.max(0, window.document.documentElement.scrollWidth - window.innerWidth)
@@ -74,8 +78,9 @@ export const VIEW_WIDTHS = { desktop: 1280, phone: 375, narrowest: 320 } as cons
 /**
  * One view of the page checked as a person sees it, at a desktop's width and a phone's: no sideways
  * scroll (at 320 px too), no serious or critical axe violation, and a full-page screenshot at each of
- * 1280 and 375 px (`test-artifacts/web/<name>-<width>.png`). Answers the problems found (none: `[]`);
- * the viewport is put back as it was.
+ * 1280 and 375 px (`test-artifacts/web/<name>-<width>.png`); then on the phone in the dark colour
+ * scheme too (axe, and `<name>-375-dark.png`). Answers the problems found (none: `[]`); the viewport
+ * and colour scheme are put back as they were.
  */
 export async function checkView(page: Page, name: string): Promise<string[]> {
   const before = page.viewportSize()
@@ -89,6 +94,11 @@ export async function checkView(page: Page, name: string): Promise<string[]> {
     await page.evaluate(() => (globalThis as any).scrollTo(0, 0))
     await page.screenshot({ path: artifactPath(`${name}-${width}.png`), fullPage: true })
   }
+  await resize(page, VIEW_WIDTHS.phone)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  for (const violation of await axeViolations(page)) problems.push(`${name} at 375 px, dark: ${violation}`)
+  await page.screenshot({ path: artifactPath(`${name}-${VIEW_WIDTHS.phone}-dark.png`), fullPage: true })
+  await page.emulateMedia({ colorScheme: null })
   if (before) await page.setViewportSize(before)
   return problems
 }

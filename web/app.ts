@@ -9,6 +9,7 @@ import type { PaymentRequirements } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { pct, usd } from '../client/format.ts'
 import { checkSolanaAddress } from '../src/onchain/address.ts'
 import {
   type MemberOf,
@@ -19,6 +20,8 @@ import {
   unmeasured,
 } from '../src/rendering/answer-prose.ts'
 import { type PageConfig, priced } from '../plugins/web/page.ts'
+import { marketActions, mintActions, type PageHooks, walletIntel } from './catalogue.ts'
+import { gradeDial, holdersBar, lpBar, priceSparkline, walletGraph, walletLinks } from './pictures.ts'
 import { connectEvm, connectSolana, type Discovered, discoverWallets } from './wallets.ts'
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig
@@ -292,17 +295,25 @@ async function busyWhile(button: HTMLButtonElement, action: () => Promise<void>)
 /**
  * Shows the card `id`: the one already on the page, or `build()`'s, appended to `into` (the results).
  * Either is scrolled into view (below the sticky status line) and focused (`focus: false`: neither),
- * named by its heading. One card per id: asking again shows the same card. With `mint`, an answer that
- * comes back after the person scanned another mint is not shown (it is held: asking again shows it).
+ * named by its heading. One card per id: asking again shows the same card; with `replace`, `build()`'s
+ * takes its place (a view whose answer changes with its inputs: an exit check's size, a feed). With
+ * `mint`, an answer that comes back after the person scanned another mint is not shown (it is held:
+ * asking again shows it).
  */
 function showCard(
   id: string,
   build: () => HTMLElement,
-  { mint, focus = true, into = results }: { mint?: string; focus?: boolean; into?: HTMLElement } = {},
+  {
+    mint,
+    focus = true,
+    into = results,
+    replace = false,
+  }: { mint?: string; focus?: boolean; into?: HTMLElement; replace?: boolean } = {},
 ): void {
   if (mint !== undefined && results.dataset.mint !== mint) return
   let card = document.getElementById(id)
-  if (!card) {
+  if (!card || replace) {
+    const shown = card
     card = build()
     card.id = id
     const heading = card.querySelector('h2')
@@ -311,7 +322,8 @@ function showCard(
       card.setAttribute('aria-labelledby', heading.id)
     }
     card.tabIndex = -1
-    into.append(card)
+    if (shown && shown !== card) shown.replaceWith(card)
+    else if (!shown) into.append(card)
   }
   if (!focus) return
   card.scrollIntoView({ block: 'start' })
@@ -336,11 +348,43 @@ const DEEPER: { route: string; label: string; id: string; render: (answer: Json)
   { route: 'POST /scan/deep', label: 'Deep dive', id: 'deep-card', render: deepDiveCard },
 ]
 
+/** What the catalogue's views (web/catalogue.ts) use of the page: its paid calls, buttons and cards. */
+const hooks: PageHooks = {
+  async pay(route, body, label) {
+    return (await payOnce(route, body, label)).answer
+  },
+  ask(route, body, label) {
+    // A free call: never held (nor keyed with the paid ones' pending payments).
+    return call(route, body, label, `free ${route} ${JSON.stringify(body)}`)
+  },
+  paidButton(label, route, view, action) {
+    return paidButton(label, route, action, { 'data-view': view })
+  },
+  busyWhile,
+  show(card, { mint } = {}) {
+    showCard(card.id, () => card, { mint, replace: true })
+  },
+  prices: config.prices,
+  solanaRpcUrl: config.solanaRpcUrl,
+  async solanaAddress() {
+    const choice = walletSelect.value
+    if (choice === 'demo' && config.demoWallet) return config.demoWallet.address
+    const wallet = wallets[Number(choice.slice(1))]
+    if (wallet?.kind === 'solana') return (await connectSolana(wallet)).address
+    throw new Error('a trade is signed by a Solana wallet: pick one (or the demo wallet) in "Pay with"')
+  },
+}
+
 /** The last mint scanned in this tab, shown back after a reload. */
 const LAST_MINT_KEY = 'solsentry:mint'
 const scanButton = $<HTMLButtonElement>('scan')
 form.addEventListener('submit', (event) => {
   event.preventDefault()
+  void scanFromForm()
+})
+
+/** The quick scan of the mint in the form (paid once), with the scan button busy while it runs. */
+async function scanFromForm(): Promise<void> {
   const mint = input.value.trim()
   const check = checkSolanaAddress(mint, 'token_address')
   if (!check.ok) {
@@ -350,6 +394,8 @@ form.addEventListener('submit', (event) => {
     return
   }
   input.removeAttribute('aria-invalid')
+  // The address bar names the token: the page's URL is the token's, to share.
+  if (location.pathname !== `/t/${mint}`) history.replaceState(null, '', `/t/${mint}`)
   void busyWhile(scanButton, async () => {
     const { answer } = await payOnce('POST /scan/quick', { token_address: mint }, 'Quick scan')
     if (results.dataset.mint !== mint) {
@@ -363,7 +409,7 @@ form.addEventListener('submit', (event) => {
       // No storage: a reload shows an empty page (the answers stay held while the page is open).
     }
   })
-})
+}
 
 function lastMint(): string | null {
   try {
@@ -373,11 +419,15 @@ function lastMint(): string | null {
   }
 }
 
-/** After a reload: the last mint's cards, from the answers held in this tab (no request, no payment). */
-function restore(): void {
+/**
+ * After a reload: the last mint's cards, from the answers held in this tab (no request, no payment) —
+ * on `/` or that mint's own page (`/t/<mint>`). False when there was nothing of it to show.
+ */
+function restore(): boolean {
   const mint = lastMint()
   const quick = mint && held.get(`POST /scan/quick ${JSON.stringify({ token_address: mint })}`)
-  if (!mint || !quick) return
+  if (!mint || !quick) return false
+  if (location.pathname !== '/' && location.pathname !== `/t/${mint}`) return false
   input.value = mint
   results.dataset.mint = mint
   showCard('quick-card', () => quickScanCard(quick.answer, mint), { mint, focus: false })
@@ -386,6 +436,7 @@ function restore(): void {
     if (kept) showCard(view.id, () => view.render(kept.answer), { mint, focus: false })
   }
   setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
+  return true
 }
 
 // ---- rendering ----------------------------------------------------------------------------------------
@@ -471,6 +522,7 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
         id: `go-${view.id.replace(/-card$/, '')}`,
       }),
     ),
+    mintActions(hooks, mint),
   )
   const title = [scan.symbol, scan.name].filter(Boolean).join(' · ')
   const scope = scopeLine(scan.scope)
@@ -512,9 +564,14 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
       () => authority(scan.freeze_authority_revoked),
       scan.freeze_authority_revoked ? 'good' : 'bad',
     ),
+    gradeDial(grade, scan.factors),
     measuredRow(scan, 'quick_scan', 'top_10_holder_pct', 'Top 10 holders', () =>
-      scan.top_10_holder_pct === null ? NOT_MEASURED_TEXT : `${scan.top_10_holder_pct.toFixed(1)}%`,
+      scan.top_10_holder_pct === null ? NOT_MEASURED_TEXT : pct(scan.top_10_holder_pct, { sign: false }),
     ),
+    ...(scan.top_10_holder_pct === null ||
+    unmeasured(scan as { missing_fields: string[] }, 'quick_scan', 'top_10_holder_pct')
+      ? []
+      : [holdersBar(scan.top_10_holder_pct)]),
     measuredRow(
       scan,
       'quick_scan',
@@ -540,10 +597,8 @@ function intelCard(intel: Json): HTMLElement {
   const missing = intel as { missing_fields: string[] }
   const known = (member: MemberOf<'market_intel'>, text: () => string) =>
     unmeasured(missing, 'market_intel', member) ? NOT_MEASURED_TEXT : text()
-  const change = (member: 'price_change_1h_pct' | 'price_change_24h_pct') =>
-    known(member, () => `${intel[member] >= 0 ? '+' : ''}${intel[member]}%`)
-  const dollars = (member: 'volume_24h_usd' | 'liquidity_usd') =>
-    known(member, () => `$${Math.round(intel[member]).toLocaleString('en-US')}`)
+  const change = (member: 'price_change_1h_pct' | 'price_change_24h_pct') => known(member, () => pct(intel[member]))
+  const dollars = (member: 'volume_24h_usd' | 'liquidity_usd') => known(member, () => usd(intel[member]))
   // No pool trades it: that is the answer, first; its figures are placeholders and are left out.
   const noMarket = (intel.factors as Json[]).find((item) => item.code === 'NO_MARKET')
   const figures = noMarket
@@ -555,7 +610,7 @@ function intelCard(intel: Json): HTMLElement {
           'current_price_usd',
           'Price',
           () =>
-            `$${intel.current_price_usd} · 1 h ${change('price_change_1h_pct')} · 24 h ${change('price_change_24h_pct')}`,
+            `${usd(intel.current_price_usd)} · 1 h ${change('price_change_1h_pct')} · 24 h ${change('price_change_24h_pct')}`,
         ),
         measuredRow(intel, 'market_intel', 'volume_24h_usd', 'Volume 24 h', () => dollars('volume_24h_usd')),
         measuredRow(intel, 'market_intel', 'liquidity_usd', 'Liquidity', () => dollars('liquidity_usd')),
@@ -567,6 +622,7 @@ function intelCard(intel: Json): HTMLElement {
           () => `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`,
         ),
         row('Health', `${known('token_health', () => intel.token_health)} · ${intel.signal_subtype}`),
+        ...marketPictures(intel),
       ]
   // No price read: the NEUTRAL signal is a placeholder, not a reading.
   const signal = noMarket ? 'NO MARKET' : intel.signal_subtype === 'INSUFFICIENT_DATA' ? 'NOT MEASURED' : intel.signal
@@ -590,6 +646,27 @@ function intelCard(intel: Json): HTMLElement {
   )
 }
 
+/** Market intel's price over its windows and its volume, when its price was read. */
+function marketPictures(intel: Json): HTMLElement[] {
+  const missing = intel as { missing_fields: string[] }
+  if (unmeasured(missing, 'market_intel', 'current_price_usd') || !(intel.current_price_usd > 0)) return []
+  const change = (member: MemberOf<'market_intel'>) =>
+    unmeasured(missing, 'market_intel', member) ? null : (intel[member] as number | null)
+  return [
+    priceSparkline(
+      intel.current_price_usd,
+      [
+        { label: '24 h', change_pct: change('price_change_24h_pct') },
+        { label: '1 h', change_pct: change('price_change_1h_pct') },
+        { label: '15 min', change_pct: change('price_change_15m_pct') },
+        { label: '5 min', change_pct: change('price_change_5m_pct') },
+      ],
+      intel.volume_1h_usd,
+      intel.volume_24h_usd,
+    ),
+  ]
+}
+
 function deepDiveCard(dive: Json): HTMLElement {
   const action = dive.recommendation.action as string
   const report = (dive.full_risk_report as string).split('\n\n').map((paragraph) => el('p', {}, paragraph))
@@ -604,6 +681,13 @@ function deepDiveCard(dive: Json): HTMLElement {
       el('h2', {}, 'Deep dive'),
     ),
     ...caveat(dive),
+    gradeDial(dive.risk_grade, dive.factors),
+    ...(dive.top_10_holder_pct === null ||
+    unmeasured(dive as { missing_fields: string[] }, 'deep_dive', 'top_10_holder_pct')
+      ? []
+      : [holdersBar(dive.top_10_holder_pct, dive.wallet_analysis?.insider_control_percent ?? null)]),
+    ...(dive.wallet_analysis ? [walletGraph(walletLinks(dive as Parameters<typeof walletLinks>[0]))] : []),
+    ...(dive.liquidity_lock_status ? [lpBar(dive.liquidity_lock_status)] : []),
     el('h3', {}, 'Key drivers'),
     // In the answer's order: the deciding findings first.
     el(
@@ -621,4 +705,74 @@ function deepDiveCard(dive: Json): HTMLElement {
   )
 }
 
-restore()
+// ---- a wallet, the market, and the page's own URLs (/t/<mint>, /w/<address>) --------------------------
+
+const walletForm = $<HTMLFormElement>('wallet-form')
+const walletInput = $<HTMLInputElement>('wallet-address')
+const walletButton = $<HTMLButtonElement>('wallet-go')
+walletForm.addEventListener('submit', (event) => {
+  event.preventDefault()
+  const address = walletInput.value.trim()
+  const check = checkSolanaAddress(address, 'wallet_address', 'Solana wallet address')
+  if (!check.ok) {
+    setStatus(check.message, 'error')
+    walletInput.setAttribute('aria-invalid', 'true')
+    return
+  }
+  walletInput.removeAttribute('aria-invalid')
+  if (location.pathname !== `/w/${address}`) history.replaceState(null, '', `/w/${address}`)
+  void busyWhile(walletButton, () => walletIntel(hooks, address))
+})
+$<HTMLElement>('market-actions').append(...marketActions(hooks))
+
+/**
+ * `/t/<mint>` opens the token's view: the mint in the form and every answer about it one click away;
+ * `/w/<address>` the wallet's. Nothing is paid until a button is pressed: a shared link spends nothing.
+ */
+function openFromUrl(): void {
+  const [, kind, id] = location.pathname.split('/')
+  if (!id) return
+  if (kind === 't') {
+    input.value = id
+    results.dataset.mint = id
+    const share = el('a', { href: `/t/${id}` }, `${location.origin}/t/${id}`)
+    const view = (slug: string) => ({ 'data-view': slug })
+    showCard(
+      'token-view',
+      () =>
+        el(
+          'section',
+          { class: 'card' },
+          el('header', {}, el('h2', {}, 'This token')),
+          el('code', {}, id),
+          el('p', {}, 'Pick an answer; each is paid when pressed. Share this page: ', share),
+          el(
+            'div',
+            { class: 'deeper' },
+            paidButton('Quick scan', 'POST /scan/quick', scanFromForm, view('quick-scan')),
+          ),
+          el(
+            'div',
+            { class: 'deeper' },
+            ...DEEPER.map((deeper) =>
+              paidButton(
+                deeper.label,
+                deeper.route,
+                () => goDeeper(deeper.route, deeper.label, id, deeper.id, deeper.render),
+                view(deeper.label.toLowerCase().replaceAll(' ', '-')),
+              ),
+            ),
+            mintActions(hooks, id),
+          ),
+        ),
+      { mint: id, focus: false },
+    )
+  } else if (kind === 'w') {
+    walletInput.value = id
+    walletInput.focus()
+    setStatus(`Wallet ${short(id)}: press Wallet intel to read it.`, 'done')
+  }
+}
+
+// A reload shows what this tab paid for (on `/` or that mint's page); else the URL's view.
+if (!restore()) openFromUrl()

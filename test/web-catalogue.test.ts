@@ -190,6 +190,13 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       })),
     )
     expect([small.size_usdc, large.size_usdc]).toEqual([5, 5000])
+    // The first size again: its answer, held in this tab, shown again — nothing paid (the spend below counts two).
+    await page.fill('#quick-card .exit-size', '5')
+    await page.locator('#quick-card [data-view="exit"]').click()
+    await page.locator('#status', { hasText: 'Exit check: paid at' }).waitFor()
+    expect(await page.locator('#status').textContent()).toContain('no new payment')
+    expect(await page.locator('#exit-card h2').textContent()).toMatch(/\$5(\.00)?$/)
+    expect(await page.locator('#exit-card').count()).toBe(1)
 
     const news = await paidAnswer(page, '#quick-card [data-view="news"]', '/news/pulse', '#news-card')
     expect(await page.locator('#news-signal').textContent()).toBe(news.signal)
@@ -292,8 +299,17 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
   }, 60_000)
 
   test('the market: trending and the signal radar list what the answers list, each token linking to its page', async () => {
-    const page = await openPage('/')
+    const feeds: string[] = []
+    const page = await openPage('/', (method, url) => {
+      if (method === 'POST' && new URL(url).pathname === '/scan/trending') feeds.push(url)
+    })
     const trending = await paidAnswer(page, '#go-trending', '/scan/trending', '#trending-card')
+    // Asked again: the feed paid for in this tab is shown again, one card, no request.
+    const paidRequests = feeds.length
+    await page.locator('#go-trending').dblclick()
+    await page.locator('#status', { hasText: 'Trending: paid at' }).waitFor()
+    expect(feeds.length).toBe(paidRequests)
+    expect(await page.locator('#trending-card').count()).toBe(1)
     const listed = await page.$$eval('#trending-list tbody tr', (rows) =>
       rows.map((row) => row.getAttribute('data-mint')),
     )

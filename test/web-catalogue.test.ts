@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { tokenAmount } from '../client/format.ts'
 import { type MemberOf, unmeasured } from '../src/rendering/answer-prose.ts'
-import { artifactPath, chromiumPath, describeWithBrowser } from './support/browser.ts'
+import { artifactPath, checkView, chromiumPath, describeWithBrowser } from './support/browser.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -108,6 +108,7 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       expect(await page.locator(selector).first().textContent()).toEndWith(` · ${prices[route]} USD`)
     }
     await page.screenshot({ path: artifactPath('token-view.png'), fullPage: true })
+    expect(await checkView(page, 'token-view')).toEqual([])
     // Opening a shared link asks for nothing and pays nothing.
     expect(posts).toEqual([])
     expect(await usdcOf(sandbox, sandbox.file.buyer.address)).toBe(before)
@@ -189,6 +190,13 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       })),
     )
     expect([small.size_usdc, large.size_usdc]).toEqual([5, 5000])
+    // The first size again: its answer, held in this tab, shown again — nothing paid (the spend below counts two).
+    await page.fill('#quick-card .exit-size', '5')
+    await page.locator('#quick-card [data-view="exit"]').click()
+    await page.locator('#status', { hasText: 'Exit check: paid at' }).waitFor()
+    expect(await page.locator('#status').textContent()).toContain('no new payment')
+    expect(await page.locator('#exit-card h2').textContent()).toMatch(/\$5(\.00)?$/)
+    expect(await page.locator('#exit-card').count()).toBe(1)
 
     const news = await paidAnswer(page, '#quick-card [data-view="news"]', '/news/pulse', '#news-card')
     expect(await page.locator('#news-signal').textContent()).toBe(news.signal)
@@ -197,6 +205,7 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     expect(await page.locator('#brief-card h2').textContent()).toBe(brief.brief.headline)
     expect(await page.locator('#brief-card li').count()).toBe(brief.brief.claims.length)
     await page.screenshot({ path: artifactPath('token-catalogue.png'), fullPage: true })
+    expect(await checkView(page, 'token-catalogue')).toEqual([])
     // On a phone every card and picture fits the screen (the cards' own content; the form is the page shell's).
     await page.setViewportSize({ width: 375, height: 800 })
     const widest = await page.$$eval('.card, .picture svg, .mint-actions', (nodes) =>
@@ -279,6 +288,7 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     expect(await page.locator('#wallet-verdict').textContent()).toBe(intel.verdict)
     expect(await page.locator('#wallet-card').textContent()).toContain(`${intel.total_trades}`)
     await page.screenshot({ path: artifactPath('wallet-intel.png'), fullPage: true })
+    expect(await checkView(page, 'wallet-intel')).toEqual([])
 
     // A ticker in the wallet form is refused in the page, before any request.
     await page.fill('#wallet-address', 'BONK')
@@ -289,8 +299,17 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
   }, 60_000)
 
   test('the market: trending and the signal radar list what the answers list, each token linking to its page', async () => {
-    const page = await openPage('/')
+    const feeds: string[] = []
+    const page = await openPage('/', (method, url) => {
+      if (method === 'POST' && new URL(url).pathname === '/scan/trending') feeds.push(url)
+    })
     const trending = await paidAnswer(page, '#go-trending', '/scan/trending', '#trending-card')
+    // Asked again: the feed paid for in this tab is shown again, one card, no request.
+    const paidRequests = feeds.length
+    await page.locator('#go-trending').dblclick()
+    await page.locator('#status', { hasText: 'Trending: paid at' }).waitFor()
+    expect(feeds.length).toBe(paidRequests)
+    expect(await page.locator('#trending-card').count()).toBe(1)
     const listed = await page.$$eval('#trending-list tbody tr', (rows) =>
       rows.map((row) => row.getAttribute('data-mint')),
     )
@@ -351,6 +370,7 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       `You get about${tokenAmount(quoted.quote.out_amount, supply.result.value.decimals, buy.selection.candidate.symbol)}`,
     )
     await page.screenshot({ path: artifactPath('market.png'), fullPage: true })
+    expect(await checkView(page, 'market')).toEqual([])
     // On a phone the cards fit the screen (a long list scrolls inside its own box).
     await page.setViewportSize({ width: 375, height: 800 })
     for (const card of [

@@ -100,39 +100,269 @@ async function payingClient(): Promise<x402Client> {
   return client
 }
 
-// ---- calls -------------------------------------------------------------------------------------------
+// ---- paid calls, buttons and cards: the page's lifecycle (every view goes through these) ---------------
 
-/** Pays for and makes one call: `request` is the body, or a mint (`{token_address}`). */
-async function call(path: string, request: string | Record<string, unknown>, label: string): Promise<Json> {
-  setStatus(`${label}: paying and asking…`, 'busy')
-  const started = performance.now()
-  const paying = wrapFetchWithPayment(fetch, await payingClient())
-  const response = await paying(path, {
-    method: 'POST',
+/** A paid answer as the page holds it: the body, and whether this click paid for it or showed it again. */
+interface Paid {
+  answer: Json
+  /** When it was paid (ms since epoch); `again` when it was paid earlier and is shown again without paying. */
+  paidAt: number
+  again: boolean
+}
+
+/** Answers paid for in this tab, by `METHOD /path` and request body: held in sessionStorage, so a reload pays nothing. */
+const ANSWERS_KEY = 'solsentry:answers'
+const held = new Map<string, { answer: Json; paidAt: number }>(readStored(ANSWERS_KEY))
+/** Calls under way, by the same key: a second ask while one runs waits for it, never pays again. */
+const inFlight = new Map<string, Promise<Paid>>()
+
+/** The entries of a map kept in sessionStorage under `name` (none when there is no storage). */
+function readStored<T>(name: string): [string, T][] {
+  try {
+    return JSON.parse(sessionStorage.getItem(name) ?? '[]')
+  } catch {
+    return []
+  }
+}
+
+/** Writes the held answers to sessionStorage; when it is full, the oldest are let go from it (this page keeps them all). */
+function keepHeld(): void {
+  const entries = [...held]
+  while (entries.length > 0) {
+    try {
+      sessionStorage.setItem(ANSWERS_KEY, JSON.stringify(entries))
+      return
+    } catch {
+      entries.shift()
+    }
+  }
+}
+
+/**
+ * Pays for `route` (`METHOD /path`, as the manifests price it) with `body` once: an answer already paid
+ * for the same route and body in this tab is shown again (no request), and a call already under way is
+ * joined. A failed call is not held (nothing was charged): asking again pays again.
+ */
+function payOnce(route: string, body: Json, label: string): Promise<Paid> {
+  const key = `${route} ${JSON.stringify(body)}`
+  const kept = held.get(key)
+  if (kept) {
+    setStatus(
+      `${label}: paid at ${new Date(kept.paidAt).toLocaleTimeString()} in this tab — shown again, no new payment`,
+      'done',
+    )
+    return Promise.resolve({ ...kept, again: true })
+  }
+  let joined = inFlight.get(key)
+  if (!joined) {
+    joined = call(route, body, label, key).then((answer) => {
+      const paid = { answer, paidAt: Date.now() }
+      held.set(key, paid)
+      keepHeld()
+      return { ...paid, again: false }
+    })
+    inFlight.set(key, joined)
+    const done = () => inFlight.delete(key)
+    joined.then(done, done)
+  }
+  return joined
+}
+
+/** Where a paid request carries its payment: v2, then v1. */
+const PAYMENT_HEADERS = ['payment-signature', 'x-payment'] as const
+/** How long one ask keeps presenting a payment whose settlement is pending (the service reads the chain every 30 s). */
+const COLLECT_MS = 120_000
+/**
+ * Payments sent whose settlement was still pending when the ask stopped waiting (or the page was left),
+ * by the same key as the answers: the next ask presents the same payment again, never a new one.
+ */
+const PENDING_KEY = 'solsentry:pending'
+const pending = new Map<string, { name: string; value: string }>(readStored(PENDING_KEY))
+
+function keepPending(): void {
+  try {
+    sessionStorage.setItem(PENDING_KEY, JSON.stringify([...pending]))
+  } catch {
+    // No storage: the payment stays held while the page is open.
+  }
+}
+
+/** A 402 whose payment was sent for settlement and is being read from the chain (docs/payments.md). */
+const settlementPending = (response: Response, answer: Json) =>
+  response.status === 402 && answer.settlement?.state === 'pending'
+
+async function call(route: string, body: Json, label: string, key: string): Promise<Json> {
+  const [method, path] = route.split(' ') as [string, string]
+  const init: RequestInit = {
+    method,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(typeof request === 'string' ? { token_address: request } : request),
-  })
-  const body = (await response.json()) as Json
-  if (!response.ok) throw new Error(`${body.code ?? response.status}: ${body.message ?? response.statusText}`)
+    body: method === 'GET' ? undefined : JSON.stringify(body),
+  }
+  const started = performance.now()
+  /** Presents the payment `sent` again with the same request. */
+  const presentAgain = (sent: { name: string; value: string }) =>
+    fetch(path, { ...init, headers: { ...(init.headers as Record<string, string>), [sent.name]: sent.value } })
+  let sent = pending.get(key)
+  let response: Response
+  if (sent) {
+    setStatus(`${label}: presenting the payment already sent (no new payment)…`, 'busy')
+    response = await presentAgain(sent)
+  } else {
+    setStatus(`${label}: paying and asking…`, 'busy')
+    // The official client signs the payment; this notes the header it sent, to present it again if need be.
+    const noting: typeof fetch = (input, requestInit) => {
+      const request = new Request(input, requestInit)
+      for (const name of PAYMENT_HEADERS) {
+        const value = request.headers.get(name)
+        if (value) sent = { name, value }
+      }
+      return fetch(request)
+    }
+    response = await wrapFetchWithPayment(noting, await payingClient())(path, init)
+  }
+  let answer = (await response.json()) as Json
+  // Paid, and the chain has not shown the transfer yet: the same payment with the same request collects
+  // the answer once it shows — never a new payment (the SDK and CLI do the same, docs/payments.md).
+  const until = Date.now() + COLLECT_MS
+  while (sent && settlementPending(response, answer)) {
+    pending.set(key, sent)
+    keepPending()
+    const waitS = Math.min(Math.max(Number(response.headers.get('retry-after')) || 10, 1), 30)
+    if (Date.now() + waitS * 1000 > until)
+      throw new Error(
+        `${label}: your payment was sent and the chain has not confirmed it yet; ask again to present the same payment (no new payment): ${answer.message}`,
+      )
+    setStatus(
+      `${label}: payment sent, waiting for the chain to confirm it — presenting the same payment again in ${waitS} s (no new payment)`,
+      'busy',
+    )
+    await new Promise((done) => setTimeout(done, waitS * 1000))
+    response = await presentAgain(sent)
+    answer = (await response.json()) as Json
+  }
+  // Answered, or refused for good (it can never settle: nothing was charged): the payment is done with.
+  if (pending.delete(key)) keepPending()
+  if (!response.ok) throw new Error(`${answer.code ?? response.status}: ${answer.message ?? response.statusText}`)
   const receipt = response.headers.get('payment-response')
   const paid = receipt ? JSON.parse(atob(receipt)) : null
   setStatus(
     `${label}: answered in ${((performance.now() - started) / 1000).toFixed(1)} s${paid?.success ? ` · paid, transaction ${short(paid.transaction)}` : ''}`,
     'done',
   )
-  return body
+  return answer
 }
 
-/** What the catalogue's views (web/catalogue.ts) use of the page. */
-const hooks: PageHooks = {
-  call,
-  show(card) {
-    const same = card.id ? document.getElementById(card.id) : null
-    if (same?.parentElement === results) same.replaceWith(card)
-    else results.append(card)
-  },
-  fail(error) {
+/**
+ * A button for a paid call, its price in its label: disabled (and `aria-busy`) from the click until
+ * `action` ends, so a double click runs it once; a failure is told in the status line.
+ */
+function paidButton(
+  label: string,
+  route: string,
+  action: () => Promise<void>,
+  attributes: Record<string, string> = {},
+): HTMLButtonElement {
+  const button = el(
+    'button',
+    { type: 'button', ...attributes },
+    priced(label, config.prices, route),
+  ) as HTMLButtonElement
+  button.addEventListener('click', () => busyWhile(button, action))
+  return button
+}
+
+/** Calls running: the results are `aria-busy` while any is. */
+let callsRunning = 0
+
+/** Runs `action` with `button` disabled; a click while it runs does nothing. */
+async function busyWhile(button: HTMLButtonElement, action: () => Promise<void>): Promise<void> {
+  if (button.disabled) return
+  button.disabled = true
+  button.setAttribute('aria-busy', 'true')
+  callsRunning++
+  results.setAttribute('aria-busy', 'true')
+  try {
+    await action()
+  } catch (error) {
     setStatus((error as Error).message, 'error')
+  } finally {
+    button.disabled = false
+    button.removeAttribute('aria-busy')
+    if (--callsRunning === 0) results.removeAttribute('aria-busy')
+  }
+}
+
+/**
+ * Shows the card `id`: the one already on the page, or `build()`'s, appended to `into` (the results).
+ * Either is scrolled into view (below the sticky status line) and focused (`focus: false`: neither),
+ * named by its heading. One card per id: asking again shows the same card; with `replace`, `build()`'s
+ * takes its place (a view whose answer changes with its inputs: an exit check's size, a feed). With
+ * `mint`, an answer that comes back after the person scanned another mint is not shown (it is held:
+ * asking again shows it).
+ */
+function showCard(
+  id: string,
+  build: () => HTMLElement,
+  {
+    mint,
+    focus = true,
+    into = results,
+    replace = false,
+  }: { mint?: string; focus?: boolean; into?: HTMLElement; replace?: boolean } = {},
+): void {
+  if (mint !== undefined && results.dataset.mint !== mint) return
+  let card = document.getElementById(id)
+  if (!card || replace) {
+    const shown = card
+    card = build()
+    card.id = id
+    const heading = card.querySelector('h2')
+    if (heading) {
+      heading.id = `${id}-title`
+      card.setAttribute('aria-labelledby', heading.id)
+    }
+    card.tabIndex = -1
+    if (shown && shown !== card) shown.replaceWith(card)
+    else if (!shown) into.append(card)
+  }
+  if (!focus) return
+  card.scrollIntoView({ block: 'start' })
+  card.focus({ preventScroll: true })
+}
+
+/** A deeper view of the mint on screen: its answer (paid once) as the card `id`. */
+async function goDeeper(
+  route: string,
+  label: string,
+  mint: string,
+  id: string,
+  render: (answer: Json) => HTMLElement,
+): Promise<void> {
+  const { answer } = await payOnce(route, { token_address: mint }, label)
+  showCard(id, () => render(answer), { mint })
+}
+
+/** The views a quick scan card leads to (a button each), in the order they are shown back after a reload. */
+const DEEPER: { route: string; label: string; id: string; render: (answer: Json) => HTMLElement }[] = [
+  { route: 'POST /market/intel', label: 'Market intel', id: 'intel-card', render: intelCard },
+  { route: 'POST /scan/deep', label: 'Deep dive', id: 'deep-card', render: deepDiveCard },
+]
+
+/** What the catalogue's views (web/catalogue.ts) use of the page: its paid calls, buttons and cards. */
+const hooks: PageHooks = {
+  async pay(route, body, label) {
+    return (await payOnce(route, body, label)).answer
+  },
+  ask(route, body, label) {
+    // A free call: never held (nor keyed with the paid ones' pending payments).
+    return call(route, body, label, `free ${route} ${JSON.stringify(body)}`)
+  },
+  paidButton(label, route, view, action) {
+    return paidButton(label, route, action, { 'data-view': view })
+  },
+  busyWhile,
+  show(card, { mint } = {}) {
+    showCard(card.id, () => card, { mint, replace: true })
   },
   prices: config.prices,
   solanaRpcUrl: config.solanaRpcUrl,
@@ -145,26 +375,69 @@ const hooks: PageHooks = {
   },
 }
 
-form.addEventListener('submit', async (event) => {
+/** The last mint scanned in this tab, shown back after a reload. */
+const LAST_MINT_KEY = 'solsentry:mint'
+const scanButton = $<HTMLButtonElement>('scan')
+form.addEventListener('submit', (event) => {
   event.preventDefault()
+  void scanFromForm()
+})
+
+/** The quick scan of the mint in the form (paid once), with the scan button busy while it runs. */
+async function scanFromForm(): Promise<void> {
   const mint = input.value.trim()
   const check = checkSolanaAddress(mint, 'token_address')
   if (!check.ok) {
     setStatus(check.message, 'error')
     input.setAttribute('aria-invalid', 'true')
+    input.focus()
     return
   }
   input.removeAttribute('aria-invalid')
-  results.replaceChildren()
   // The address bar names the token: the page's URL is the token's, to share.
   if (location.pathname !== `/t/${mint}`) history.replaceState(null, '', `/t/${mint}`)
+  void busyWhile(scanButton, async () => {
+    const { answer } = await payOnce('POST /scan/quick', { token_address: mint }, 'Quick scan')
+    if (results.dataset.mint !== mint) {
+      results.replaceChildren()
+      results.dataset.mint = mint
+    }
+    showCard('quick-card', () => quickScanCard(answer, mint), { mint })
+    try {
+      sessionStorage.setItem(LAST_MINT_KEY, mint)
+    } catch {
+      // No storage: a reload shows an empty page (the answers stay held while the page is open).
+    }
+  })
+}
+
+function lastMint(): string | null {
   try {
-    const scan = await call('/scan/quick', mint, 'Quick scan')
-    results.append(quickScanCard(scan, mint))
-  } catch (error) {
-    setStatus((error as Error).message, 'error')
+    return sessionStorage.getItem(LAST_MINT_KEY)
+  } catch {
+    return null
   }
-})
+}
+
+/**
+ * After a reload: the last mint's cards, from the answers held in this tab (no request, no payment) —
+ * on `/` or that mint's own page (`/t/<mint>`). False when there was nothing of it to show.
+ */
+function restore(): boolean {
+  const mint = lastMint()
+  const quick = mint && held.get(`POST /scan/quick ${JSON.stringify({ token_address: mint })}`)
+  if (!mint || !quick) return false
+  if (location.pathname !== '/' && location.pathname !== `/t/${mint}`) return false
+  input.value = mint
+  results.dataset.mint = mint
+  showCard('quick-card', () => quickScanCard(quick.answer, mint), { mint, focus: false })
+  for (const view of DEEPER) {
+    const kept = held.get(`${view.route} ${JSON.stringify({ token_address: mint })}`)
+    if (kept) showCard(view.id, () => view.render(kept.answer), { mint, focus: false })
+  }
+  setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
+  return true
+}
 
 // ---- rendering ----------------------------------------------------------------------------------------
 
@@ -242,19 +515,15 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
   const authority = (revoked: boolean) =>
     revoked ? 'revoked' : scan.authority_exempt ? 'live (issuer, exempt)' : 'LIVE'
   const deeper = el('div', { class: 'deeper' })
-  const intelButton = el(
-    'button',
-    { type: 'button', id: 'go-intel' },
-    priced('Market intel', config.prices, 'POST /market/intel'),
+  deeper.append(
+    el('span', {}, 'Go deeper:'),
+    ...DEEPER.map((view) =>
+      paidButton(view.label, view.route, () => goDeeper(view.route, view.label, mint, view.id, view.render), {
+        id: `go-${view.id.replace(/-card$/, '')}`,
+      }),
+    ),
+    mintActions(hooks, mint),
   )
-  const deepButton = el(
-    'button',
-    { type: 'button', id: 'go-deep' },
-    priced('Deep dive', config.prices, 'POST /scan/deep'),
-  )
-  intelButton.addEventListener('click', () => goDeeper('/market/intel', 'Market intel', mint, intelCard))
-  deepButton.addEventListener('click', () => goDeeper('/scan/deep', 'Deep dive', mint, deepDiveCard))
-  deeper.append(el('span', {}, 'Go deeper:'), intelButton, deepButton, mintActions(hooks, mint))
   const title = [scan.symbol, scan.name].filter(Boolean).join(' · ')
   const scope = scopeLine(scan.scope)
   return el(
@@ -322,20 +591,6 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
     el('p', { class: 'summary' }, scan.summary),
     deeper,
   )
-}
-
-async function goDeeper(
-  path: string,
-  label: string,
-  mint: string,
-  render: (answer: Json) => HTMLElement,
-): Promise<void> {
-  try {
-    const answer = await call(path, mint, label)
-    results.append(render(answer))
-  } catch (error) {
-    setStatus((error as Error).message, 'error')
-  }
 }
 
 function intelCard(intel: Json): HTMLElement {
@@ -455,6 +710,7 @@ function deepDiveCard(dive: Json): HTMLElement {
 
 const walletForm = $<HTMLFormElement>('wallet-form')
 const walletInput = $<HTMLInputElement>('wallet-address')
+const walletButton = $<HTMLButtonElement>('wallet-go')
 walletForm.addEventListener('submit', (event) => {
   event.preventDefault()
   const address = walletInput.value.trim()
@@ -466,7 +722,7 @@ walletForm.addEventListener('submit', (event) => {
   }
   walletInput.removeAttribute('aria-invalid')
   if (location.pathname !== `/w/${address}`) history.replaceState(null, '', `/w/${address}`)
-  void walletIntel(hooks, address)
+  void busyWhile(walletButton, () => walletIntel(hooks, address))
 })
 $<HTMLElement>('market-actions').append(...marketActions(hooks))
 
@@ -479,29 +735,39 @@ function openFromUrl(): void {
   if (!id) return
   if (kind === 't') {
     input.value = id
+    results.dataset.mint = id
     const share = el('a', { href: `/t/${id}` }, `${location.origin}/t/${id}`)
-    const view = el(
-      'section',
-      { class: 'card', id: 'token-view' },
-      el('header', {}, el('h2', {}, 'This token')),
-      el('code', {}, id),
-      el('p', {}, 'Pick an answer; each is paid when pressed. Share this page: ', share),
-      el(
-        'div',
-        { class: 'deeper' },
-        tokenButton('Quick scan', 'POST /scan/quick', () => form.requestSubmit()),
-      ),
-      el(
-        'div',
-        { class: 'deeper' },
-        tokenButton('Market intel', 'POST /market/intel', () =>
-          goDeeper('/market/intel', 'Market intel', id, intelCard),
+    const view = (slug: string) => ({ 'data-view': slug })
+    showCard(
+      'token-view',
+      () =>
+        el(
+          'section',
+          { class: 'card' },
+          el('header', {}, el('h2', {}, 'This token')),
+          el('code', {}, id),
+          el('p', {}, 'Pick an answer; each is paid when pressed. Share this page: ', share),
+          el(
+            'div',
+            { class: 'deeper' },
+            paidButton('Quick scan', 'POST /scan/quick', scanFromForm, view('quick-scan')),
+          ),
+          el(
+            'div',
+            { class: 'deeper' },
+            ...DEEPER.map((deeper) =>
+              paidButton(
+                deeper.label,
+                deeper.route,
+                () => goDeeper(deeper.route, deeper.label, id, deeper.id, deeper.render),
+                view(deeper.label.toLowerCase().replaceAll(' ', '-')),
+              ),
+            ),
+            mintActions(hooks, id),
+          ),
         ),
-        tokenButton('Deep dive', 'POST /scan/deep', () => goDeeper('/scan/deep', 'Deep dive', id, deepDiveCard)),
-        mintActions(hooks, id),
-      ),
+      { mint: id, focus: false },
     )
-    results.append(view)
   } else if (kind === 'w') {
     walletInput.value = id
     walletInput.focus()
@@ -509,13 +775,5 @@ function openFromUrl(): void {
   }
 }
 
-function tokenButton(label: string, route: string, onClick: () => void): HTMLElement {
-  const button = el(
-    'button',
-    { type: 'button', 'data-view': label.toLowerCase().replaceAll(' ', '-') },
-    priced(label, config.prices, route),
-  )
-  button.addEventListener('click', onClick)
-  return button
-}
-openFromUrl()
+// A reload shows what this tab paid for (on `/` or that mint's page); else the URL's view.
+if (!restore()) openFromUrl()

@@ -5,7 +5,6 @@
  * Each button says its route's price from the manifests (the page's config), never a written one.
  */
 import { num, pct, tokenAmount, usd } from '../client/format.ts'
-import { priced } from '../plugins/web/page.ts'
 import { NOT_MEASURED_TEXT, unmeasured } from '../src/rendering/answer-prose.ts'
 import { h } from './h.ts'
 import { type ExitPoint, exitCurve, scoreBar } from './pictures.ts'
@@ -13,23 +12,34 @@ import { type ExitPoint, exitCurve, scoreBar } from './pictures.ts'
 // biome-ignore lint/suspicious/noExplicitAny: the answers as the page reads them (their shapes are in /openapi.json; the page test checks what it reads)
 type Json = Record<string, any>
 
-/** What the catalogue's views need from the page (web/app.ts gives them). */
+/** What the catalogue's views need from the page (web/app.ts gives them: its payOnce, paidButton, busyWhile and showCard). */
 export interface PageHooks {
-  /** Pays for and makes one call, saying so in the status line; throws with the error's code and message. */
-  call(path: string, body: Record<string, unknown>, label: string): Promise<Json>
-  /** Puts a card in the results (replacing the one of the same id). */
-  show(card: HTMLElement): void
-  /** Says an error in the status line. */
-  fail(error: unknown): void
+  /**
+   * Pays for `route` (`METHOD /path`) with `body` once: an answer already paid for the same route and
+   * body in this tab is shown again without paying, a call under way is joined; throws with the error's
+   * code and message (a failed call is not held).
+   */
+  pay(route: string, body: Record<string, unknown>, label: string): Promise<Json>
+  /** Makes one free call (never held: a quote is good for a minute); throws as `pay` does. */
+  ask(route: string, body: Record<string, unknown>, label: string): Promise<Json>
+  /**
+   * A button for a paid call, its price in its label: disabled while `action` runs (a double click runs
+   * it once); a failure is told in the status line.
+   */
+  paidButton(label: string, route: string, view: string, action: () => Promise<void>): HTMLButtonElement
+  /** Runs `action` with `button` disabled, telling a failure in the status line. */
+  busyWhile(button: HTMLButtonElement, action: () => Promise<void>): Promise<void>
+  /**
+   * Shows `card` (one per id: it replaces the one of the same id in place), scrolled into view and
+   * focused; with `mint`, not when the person has since scanned another mint.
+   */
+  show(card: HTMLElement, options?: { mint?: string }): void
   prices: Record<string, string>
   /** The Solana address of the wallet picked in "Pay with" (connecting it), for a trade quote; throws for an EVM wallet. */
   solanaAddress(): Promise<string>
   /** The Solana RPC the page may read (WEB_SOLANA_RPC_URL), or null. */
   solanaRpcUrl: string | null
 }
-
-const button = (label: string, route: string, prices: PageHooks['prices'], view: string) =>
-  h('button', { type: 'button', 'data-view': view }, priced(label, prices, route)) as HTMLButtonElement
 
 const row = (label: string, value: string, tone = '') =>
   h('div', { class: 'row' }, h('span', { class: 'label' }, label), h('span', { class: `value ${tone}` }, value))
@@ -80,42 +90,27 @@ export function mintActions(hooks: PageHooks, mint: string): HTMLElement {
     const value = Number(size.value)
     if (value > 0) slider.value = String(Math.min(6, Math.max(0, Math.log10(value))))
   })
-  const exit = button('Exit check', 'POST /exit/check', hooks.prices, 'exit')
-  exit.addEventListener('click', async () => {
+  const exit = hooks.paidButton('Exit check', 'POST /exit/check', 'exit', async () => {
     const size_usdc = Number(size.value)
     if (!(size_usdc >= SIZE.min && size_usdc <= SIZE.max)) {
       size.setAttribute('aria-invalid', 'true')
-      hooks.fail(new Error(`the sell size must be ${SIZE.min} to ${num(SIZE.max)} USDC`))
-      return
+      throw new Error(`the sell size must be ${SIZE.min} to ${num(SIZE.max)} USDC`)
     }
     size.removeAttribute('aria-invalid')
-    try {
-      const answer = await hooks.call('/exit/check', { token_address: mint, size_usdc }, 'Exit check')
-      const points = exitPoints.get(mint) ?? []
-      // One point per size: a new check of the same size replaces the old one.
-      const kept = points.filter((point) => point.size_usdc !== answer.size_usdc)
-      kept.push({ size_usdc: answer.size_usdc, exit_loss_pct: answer.exit_loss_pct, exit_rating: answer.exit_rating })
-      exitPoints.set(mint, kept)
-      hooks.show(exitCard(answer, kept))
-    } catch (error) {
-      hooks.fail(error)
-    }
+    // Keyed by its body, size included: the same size is shown again, a new size is paid for.
+    const answer = await hooks.pay('POST /exit/check', { token_address: mint, size_usdc }, 'Exit check')
+    const points = exitPoints.get(mint) ?? []
+    // One point per size: a new check of the same size replaces the old one.
+    const kept = points.filter((point) => point.size_usdc !== answer.size_usdc)
+    kept.push({ size_usdc: answer.size_usdc, exit_loss_pct: answer.exit_loss_pct, exit_rating: answer.exit_rating })
+    exitPoints.set(mint, kept)
+    hooks.show(exitCard(answer, kept), { mint })
   })
-  const news = button('News pulse', 'POST /news/pulse', hooks.prices, 'news')
-  news.addEventListener('click', async () => {
-    try {
-      hooks.show(newsCard(await hooks.call('/news/pulse', { symbol: mint }, 'News pulse')))
-    } catch (error) {
-      hooks.fail(error)
-    }
+  const news = hooks.paidButton('News pulse', 'POST /news/pulse', 'news', async () => {
+    hooks.show(newsCard(await hooks.pay('POST /news/pulse', { symbol: mint }, 'News pulse')), { mint })
   })
-  const brief = button('News brief', 'POST /news/brief', hooks.prices, 'brief')
-  brief.addEventListener('click', async () => {
-    try {
-      hooks.show(briefCard(await hooks.call('/news/brief', { symbol: mint }, 'News brief')))
-    } catch (error) {
-      hooks.fail(error)
-    }
+  const brief = hooks.paidButton('News brief', 'POST /news/brief', 'brief', async () => {
+    hooks.show(briefCard(await hooks.pay('POST /news/brief', { symbol: mint }, 'News brief')), { mint })
   })
   return h(
     'div',
@@ -297,11 +292,7 @@ const VERDICT_TONES: Record<string, string> = {
 }
 
 export async function walletIntel(hooks: PageHooks, address: string): Promise<void> {
-  try {
-    hooks.show(walletCard(await hooks.call('/wallet/intel', { wallet_address: address }, 'Wallet intel')))
-  } catch (error) {
-    hooks.fail(error)
-  }
+  hooks.show(walletCard(await hooks.pay('POST /wallet/intel', { wallet_address: address }, 'Wallet intel')))
 }
 
 const duration = (seconds: number | null) => {
@@ -373,42 +364,22 @@ export function walletCard(wallet: Json): HTMLElement {
 
 /** The market's buttons: trending, the signal radar, the launchpad radars and a trade idea. */
 export function marketActions(hooks: PageHooks): HTMLElement[] {
-  const trending = button('Trending', 'POST /scan/trending', hooks.prices, 'trending')
+  const trending = hooks.paidButton('Trending', 'POST /scan/trending', 'trending', async () => {
+    hooks.show(trendingCard(await hooks.pay('POST /scan/trending', {}, 'Trending')))
+  })
   trending.id = 'go-trending'
-  trending.addEventListener('click', async () => {
-    try {
-      hooks.show(trendingCard(await hooks.call('/scan/trending', {}, 'Trending')))
-    } catch (error) {
-      hooks.fail(error)
-    }
+  const radar = hooks.paidButton('Signal radar', 'POST /signal/radar', 'radar', async () => {
+    hooks.show(radarCard(await hooks.pay('POST /signal/radar', {}, 'Signal radar')))
   })
-  const radar = button('Signal radar', 'POST /signal/radar', hooks.prices, 'radar')
   radar.id = 'go-radar'
-  radar.addEventListener('click', async () => {
-    try {
-      hooks.show(radarCard(await hooks.call('/signal/radar', {}, 'Signal radar')))
-    } catch (error) {
-      hooks.fail(error)
-    }
+  const launches = hooks.paidButton('Launch radar', 'POST /launch/radar', 'launches', async () => {
+    hooks.show(launchCard(await hooks.pay('POST /launch/radar', {}, 'Launch radar'), 'launch'))
   })
-  const launches = button('Launch radar', 'POST /launch/radar', hooks.prices, 'launches')
   launches.id = 'go-launches'
-  launches.addEventListener('click', async () => {
-    try {
-      hooks.show(launchCard(await hooks.call('/launch/radar', {}, 'Launch radar'), 'launch'))
-    } catch (error) {
-      hooks.fail(error)
-    }
+  const graduating = hooks.paidButton('Graduation radar', 'POST /graduation/radar', 'graduating', async () => {
+    hooks.show(launchCard(await hooks.pay('POST /graduation/radar', {}, 'Graduation radar'), 'graduation'))
   })
-  const graduating = button('Graduation radar', 'POST /graduation/radar', hooks.prices, 'graduating')
   graduating.id = 'go-graduating'
-  graduating.addEventListener('click', async () => {
-    try {
-      hooks.show(launchCard(await hooks.call('/graduation/radar', {}, 'Graduation radar'), 'graduation'))
-    } catch (error) {
-      hooks.fail(error)
-    }
-  })
   const suggest = suggestControls(hooks)
   // Only the routes this service mounts (a route off for want of a source has no price in the config).
   const offered: [HTMLElement, string][] = [
@@ -580,20 +551,15 @@ function suggestControls(hooks: PageHooks): HTMLElement {
       h('option', value === '1h' ? { value, selected: '' } : { value }, `last ${value}`),
     ),
   ) as HTMLSelectElement
-  const go = button('Trade idea', 'POST /trade/suggest', hooks.prices, 'suggest')
-  go.id = 'go-suggest'
-  go.addEventListener('click', async () => {
-    try {
-      const answer = await hooks.call(
-        '/trade/suggest',
-        { risk_appetite: appetite.value, interval: interval.value, budget_usd: Number(budget.value) },
-        'Trade idea',
-      )
-      hooks.show(suggestCard(answer, hooks))
-    } catch (error) {
-      hooks.fail(error)
-    }
+  const go = hooks.paidButton('Trade idea', 'POST /trade/suggest', 'suggest', async () => {
+    const answer = await hooks.pay(
+      'POST /trade/suggest',
+      { risk_appetite: appetite.value, interval: interval.value, budget_usd: Number(budget.value) },
+      'Trade idea',
+    )
+    hooks.show(suggestCard(answer, hooks))
   })
+  go.id = 'go-suggest'
   return h(
     'div',
     { class: 'exit-controls' },
@@ -688,11 +654,11 @@ export function suggestCard(answer: Json, hooks: PageHooks): HTMLElement {
 /** Quotes the plan for the wallet picked in "Pay with" (POST /trade/quote is free): what goes in, what comes out, the gate. */
 function quoteButton(hooks: PageHooks, request: Json): HTMLElement {
   const go = h('button', { type: 'button', id: 'go-quote' }, 'Quote it for my wallet · free') as HTMLButtonElement
-  go.addEventListener('click', async () => {
-    try {
+  go.addEventListener('click', () =>
+    hooks.busyWhile(go, async () => {
       const user_public_key = await hooks.solanaAddress()
       const [quote, pairs] = await Promise.all([
-        hooks.call('/trade/quote', { ...request, user_public_key }, 'Quote'),
+        hooks.ask('POST /trade/quote', { ...request, user_public_key }, 'Quote'),
         fetch('/trade/pairs')
           .then((response) => (response.ok ? response.json() : { pairs: [] }))
           .catch(() => ({ pairs: [] })),
@@ -706,10 +672,8 @@ function quoteButton(hooks: PageHooks, request: Json): HTMLElement {
           if (decimals !== null) known.push({ mint, decimals, symbol: symbol ?? shortAddress(mint) })
         }
       hooks.show(quoteCard(quote, known))
-    } catch (error) {
-      hooks.fail(error)
-    }
-  })
+    }),
+  )
   return go
 }
 

@@ -18,6 +18,9 @@ export interface DemoWallet {
   ): Promise<{ x402Version: number; payload: Record<string, unknown> }>
 }
 
+/** Seconds a caller waits before asking the demo wallet again when its RPC failed. */
+const RETRY_AFTER_S = 5
+
 export async function demoWallet(ctx: ServiceContext): Promise<DemoWallet | null> {
   const path = ctx.config.DEMO_WALLET_KEYPAIR
   if (!path) return null
@@ -35,8 +38,17 @@ export async function demoWallet(ctx: ServiceContext): Promise<DemoWallet | null
             .map((price) => `${price.route} ${price.usd} USD`)
             .join(', ')}): this one is not among them`,
         })
-      const { payload } = await scheme.createPaymentPayload(x402Version, requirements)
-      return { x402Version, payload: payload as Record<string, unknown> }
+      // The scheme reads the chain (the asset's mint, a blockhash): an RPC that fails is not the caller's
+      // fault. Its error is logged as the cause, never answered (it may name the RPC's URL).
+      const created = await scheme.createPaymentPayload(x402Version, requirements).catch((error: unknown) => {
+        throw new ApiError('UPSTREAM_UNAVAILABLE', {
+          message: `the demo wallet cannot read the Solana RPC to sign this payment: nothing was signed or charged; retry after ${RETRY_AFTER_S} s`,
+          details: { retry_after_s: RETRY_AFTER_S },
+          headers: { 'retry-after': String(RETRY_AFTER_S) },
+          cause: error,
+        })
+      })
+      return { x402Version, payload: created.payload as Record<string, unknown> }
     },
   }
 }

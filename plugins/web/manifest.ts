@@ -79,7 +79,7 @@ export const manifest = defineManifest({
         { x402Version: Type.Literal(2), payload: Type.Record(Type.String(), Type.Unknown()) },
         { description: 'What the x402 client puts in the payment it sends' },
       ),
-      errors: ['NOT_FOUND', 'INVALID_REQUEST'],
+      errors: ['NOT_FOUND', 'INVALID_REQUEST', 'UPSTREAM_UNAVAILABLE'],
       rateLimit: 'scanner',
       tags: ['web'],
     },

@@ -1,6 +1,7 @@
 import { describe } from 'bun:test'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Page } from 'playwright-core'
 
 /** Debian's Chromium (`apt-get install chromium`), or another the machine names in CHROMIUM_PATH. */
 export const chromiumPath: string | undefined =
@@ -25,4 +26,79 @@ export function artifactPath(name: string): string {
   const dir = join(import.meta.dir, '..', '..', 'test-artifacts', 'web')
   mkdirSync(dir, { recursive: true })
   return join(dir, name)
+}
+
+/** axe-core's browser build, from node_modules (a devDependency): no CDN. */
+let axeSource: string | undefined
+const AXE_PATH = '/__test__/axe.min.js'
+
+/**
+ * The accessibility violations axe-core finds in `page` as it stands, of impact serious or critical, one
+ * line each (`rule: what it says — the elements`). axe is served to the page on the page's own origin
+ * (a route fulfilled from node_modules, so the page's Content-Security-Policy lets it in, unchanged).
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(Bun.resolveSync('axe-core/axe.min.js', import.meta.dir), 'utf8')
+  const url = `${new URL(page.url()).origin}${AXE_PATH}`
+  // Routes registered last are tried first: this one before the page's guard.
+  await page.route(url, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: axeSource }),
+  )
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ url })
+  return page.evaluate(async () => {
+    const { violations } = await (globalThis as any).axe.run((globalThis as any).document, {
+      resultTypes: ['violations'],
+    })
+    return (violations as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[])
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) =>
+          `${violation.id}: ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      )
+  })
+}
+
+/** Makes `page`'s viewport `width` CSS pixels wide (its height kept). */
+function resize(page: Page, width: number): Promise<void> {
+  return page.setViewportSize({ width, height: page.viewportSize()?.height ?? 800 })
+}
+
+/** How many CSS pixels `page` is wider than its viewport at `width` (0: no sideways scroll). */
+export async function overflowAt(page: Page, width: number): Promise<number> {
+  await resize(page, width)
+  return page.evaluate(() => {
+    const window = globalThis as any
+    return Math.max(0, window.document.documentElement.scrollWidth - window.innerWidth)
+  })
+}
+
+/** The widths every view is checked at: a desktop, a phone, the narrowest phone. */
+export const VIEW_WIDTHS = { desktop: 1280, phone: 375, narrowest: 320 } as const
+
+/**
+ * One view of the page checked as a person sees it, at a desktop's width and a phone's: no sideways
+ * scroll (at 320 px too), no serious or critical axe violation, and a full-page screenshot at each of
+ * 1280 and 375 px (`test-artifacts/web/<name>-<width>.png`); then on the phone in the dark colour
+ * scheme too (axe, and `<name>-375-dark.png`). Answers the problems found (none: `[]`); the viewport
+ * and colour scheme are put back as they were.
+ */
+export async function checkView(page: Page, name: string): Promise<string[]> {
+  const before = page.viewportSize()
+  const problems: string[] = []
+  for (const width of [VIEW_WIDTHS.desktop, VIEW_WIDTHS.phone, VIEW_WIDTHS.narrowest]) {
+    const overflow = await overflowAt(page, width)
+    if (overflow > 0) problems.push(`${name} at ${width} px: ${overflow} px wider than the screen`)
+    if (width === VIEW_WIDTHS.narrowest) continue
+    for (const violation of await axeViolations(page)) problems.push(`${name} at ${width} px: ${violation}`)
+    // From the top: a full-page shot taken scrolled down draws the sticky status line mid-page.
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0))
+    await page.screenshot({ path: artifactPath(`${name}-${width}.png`), fullPage: true })
+  }
+  await resize(page, VIEW_WIDTHS.phone)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  for (const violation of await axeViolations(page)) problems.push(`${name} at 375 px, dark: ${violation}`)
+  await page.screenshot({ path: artifactPath(`${name}-${VIEW_WIDTHS.phone}-dark.png`), fullPage: true })
+  await page.emulateMedia({ colorScheme: null })
+  if (before) await page.setViewportSize(before)
+  return problems
 }

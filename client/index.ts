@@ -119,6 +119,28 @@ function pendingSettlement(body: Record<string, unknown>): boolean {
   return (body.settlement as { state?: unknown } | undefined)?.state === 'pending'
 }
 
+/**
+ * Why the spend controls refused to pay (a SPEND_LIMIT error's body; amounts in USD, 6 decimals):
+ * `per_call` — over the route's published price or `maxPerCallUsd`; `budget` — over what is left of
+ * `budgetUsd`; `unpriced` — the route publishes no price.
+ */
+export interface SpendRefusal {
+  limit: 'per_call' | 'budget' | 'unpriced'
+  price_usd: string
+  cap_usd?: string
+  budget_usd?: string
+  spent_usd?: string
+  budget_left_usd?: string
+}
+
+/** A fetch to the service that did not get an answer, as SERVICE_UNREACHABLE naming the URL tried. */
+function unreachable(url: string, error: unknown): SolsentryError {
+  const reason = (error as { code?: unknown }).code ?? (error as Error).message ?? String(error)
+  return new SolsentryError('SERVICE_UNREACHABLE', `the service at ${url} did not answer (${String(reason)})`, 0, {
+    url,
+  })
+}
+
 /** A body as JSON, or {} when it is not. */
 function parseJson(bytes: Uint8Array): Record<string, unknown> {
   try {
@@ -193,6 +215,11 @@ export class Solsentry {
     this.url = (options.url ?? process.env.SOLSENTRY_URL ?? DEFAULT_URL).replace(/\/$/, '')
     this.#options = options
     this.#fetch = options.fetch ?? fetch
+  }
+
+  /** Whether this client has a wallet to pay with (a Solana signer or an EVM account). */
+  get canPay(): boolean {
+    return Boolean(this.#options.wallet?.solana || this.#options.wallet?.evm)
   }
 
   /** What this client has paid so far (settled calls only), in USD. */
@@ -432,7 +459,15 @@ export class Solsentry {
     sent(): SentPayment | undefined
   }> {
     const { wallet } = this.#options
-    if (!wallet?.solana && !wallet?.evm) return { fetch: this.#fetch, done: () => undefined, sent: () => undefined }
+    // The service itself not answering (refused, unknown host) is SERVICE_UNREACHABLE, whatever pays.
+    const reach = async (input: string | URL | Request, init?: RequestInit) => {
+      try {
+        return await (this.#fetch as typeof fetch)(input, init)
+      } catch (error) {
+        throw unreachable(this.url, error)
+      }
+    }
+    if (!wallet?.solana && !wallet?.evm) return { fetch: reach, done: () => undefined, sent: () => undefined }
     const client = new x402Client()
     if (wallet.solana) client.register('solana:*', new ExactSvmScheme(wallet.solana, this.#svmConfig()))
     if (wallet.evm) client.register('eip155:*', new ExactEvmScheme(wallet.evm))
@@ -440,12 +475,12 @@ export class Solsentry {
     client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: true })
     let held = 0n
     // Why our own controls refused to pay, when they did: a payment that could not be made is another failure.
-    let refused: string | undefined
+    let refused: { reason: string; details: SpendRefusal } | undefined
     client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
       const verdict = await this.#spendVerdict(path, BigInt(selectedRequirements.amount))
       if (verdict.abort) {
-        refused = verdict.reason
-        return verdict
+        refused = verdict
+        return { abort: true, reason: verdict.reason }
       }
       held = verdict.amount
       this.#reserved += verdict.amount
@@ -458,7 +493,7 @@ export class Solsentry {
       const headers = input instanceof Request ? input.headers : new Headers(init?.headers)
       const name = PAYMENT_HEADERS.find((header) => headers.has(header))
       if (name) sent = { name, value: headers.get(name)!, amount: held }
-      const response = await (this.#fetch as typeof fetch)(input, init)
+      const response = await reach(input, init)
       offered = offeredNetworks(response.headers.get('payment-required')) ?? offered
       return response
     }
@@ -471,7 +506,8 @@ export class Solsentry {
         } catch (error) {
           this.#reserved -= held
           held = 0n
-          if (refused !== undefined) throw new SolsentryError('SPEND_LIMIT', (error as Error).message, 0)
+          if (error instanceof SolsentryError) throw error
+          if (refused !== undefined) throw new SolsentryError('SPEND_LIMIT', refused.reason, 0, { ...refused.details })
           const unpayable = walletMisses(wallet, offered)
           throw new SolsentryError(
             'PAYMENT_FAILED',
@@ -552,22 +588,38 @@ export class Solsentry {
   async #spendVerdict(
     path: string,
     amount: bigint,
-  ): Promise<{ abort: true; reason: string } | { abort: false; amount: bigint }> {
+  ): Promise<{ abort: true; reason: string; details: SpendRefusal } | { abort: false; amount: bigint }> {
     const published = (await this.#publishedPrices()).get(path)
-    if (published === undefined) return { abort: true, reason: `${path} publishes no price: not paying` }
+    const price_usd = atomicToUsd(amount)
+    if (published === undefined)
+      return {
+        abort: true,
+        reason: `${path} publishes no price: not paying`,
+        details: { limit: 'unpriced', price_usd },
+      }
     const cap = this.#options.maxPerCallUsd
       ? [published, usdToAtomic(this.#options.maxPerCallUsd)].reduce((a, b) => (a < b ? a : b))
       : published
     if (amount > cap)
       return {
         abort: true,
-        reason: `${path} asks ${atomicToUsd(amount)} USD, over this call's cap of ${atomicToUsd(cap)}`,
+        reason: `${path} asks ${price_usd} USD, over this call's cap of ${atomicToUsd(cap)}`,
+        details: { limit: 'per_call', price_usd, cap_usd: atomicToUsd(cap) },
       }
     const budget = this.#options.budgetUsd ? usdToAtomic(this.#options.budgetUsd) : undefined
     if (budget !== undefined && this.#spent + this.#reserved + amount > budget)
       return {
         abort: true,
-        reason: `${atomicToUsd(amount)} USD would exceed the budget of ${this.#options.budgetUsd} (spent ${atomicToUsd(this.#spent)})`,
+        reason: `${price_usd} USD would exceed the budget of ${this.#options.budgetUsd} (spent ${atomicToUsd(this.#spent)})`,
+        details: {
+          limit: 'budget',
+          price_usd,
+          budget_usd: atomicToUsd(budget),
+          spent_usd: atomicToUsd(this.#spent),
+          budget_left_usd: atomicToUsd(
+            budget > this.#spent + this.#reserved ? budget - this.#spent - this.#reserved : 0n,
+          ),
+        },
       }
     return { abort: false as const, amount }
   }
@@ -617,6 +669,11 @@ export class Solsentry {
         }
       return prices
     })()
-    return this.#prices
+    // A service that did not answer this time is asked again by the next call.
+    const asked = this.#prices
+    asked.catch(() => {
+      if (this.#prices === asked) this.#prices = undefined
+    })
+    return asked
   }
 }

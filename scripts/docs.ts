@@ -8,7 +8,7 @@ import { recommendationTable } from '../plugins/deep-dive/recommendation.ts'
 import { rejectionTable } from '../plugins/trade/rejections.ts'
 import { SERVICE_MANIFESTS } from '../src/app.ts'
 import { configTable } from '../src/kernel/config.ts'
-import { errorTable } from '../src/kernel/errors.ts'
+import { errorTable, localErrorTable } from '../src/kernel/errors.ts'
 import { requirementTable } from '../src/kernel/manifest.ts'
 import { issuerTable } from '../src/onchain/issuers.ts'
 import { exclusionTable, findingsTable, riskGroupTable, signalCatalogue } from './signal-docs.ts'
@@ -31,6 +31,7 @@ export interface GeneratedSection {
 export const GENERATED: readonly GeneratedSection[] = [
   { file: 'README.md', name: 'config', content: configTable },
   { file: 'docs/errors.md', name: 'errors', content: errorTable },
+  { file: 'docs/errors.md', name: 'local-errors', content: localErrorTable },
   { file: 'docs/catalogue.md', name: 'routes-off', content: () => requirementTable(SERVICE_MANIFESTS) },
   { file: 'docs/trade.md', name: 'rejections', content: rejectionTable },
   { file: 'docs/mcp.md', name: 'tools', content: () => toolTable(fullService().registry) },

@@ -181,9 +181,19 @@ export interface Receipt {
 }
 
 /** A Solana keypair file (the CLI's JSON array of 64 bytes); `~` is the home directory. */
-export function solanaKeypairFile(path: string): Promise<KeyPairSigner> {
-  const bytes = JSON.parse(readFileSync(path.replace(/^~(?=\/)/, homedir()), 'utf8')) as number[]
-  return createKeyPairSignerFromBytes(Uint8Array.from(bytes))
+export async function solanaKeypairFile(path: string): Promise<KeyPairSigner> {
+  try {
+    const bytes = JSON.parse(readFileSync(path.replace(/^~(?=\/)/, homedir()), 'utf8')) as number[]
+    return await createKeyPairSignerFromBytes(Uint8Array.from(bytes))
+  } catch (error) {
+    const why = (error as { code?: string }).code === 'ENOENT' ? 'no such file' : (error as Error).message
+    throw new SolsentryError(
+      'NO_WALLET',
+      `the Solana keypair file ${path} cannot be used (${why}): give --keypair (SOLSENTRY_KEYPAIR) the path of a keypair file, a JSON array of 64 bytes as solana-keygen writes it`,
+      0,
+      { path },
+    )
+  }
 }
 
 /** An EVM account from its private key (0x + 64 hex). */
@@ -212,6 +222,18 @@ export class Solsentry {
   readonly attestations: Attestation[] = []
 
   constructor(options: SolsentryOptions = {}) {
+    for (const [name, flag] of [
+      ['budgetUsd', '--budget'],
+      ['maxPerCallUsd', '--max-usd'],
+    ] as const) {
+      const value = options[name]
+      if (value !== undefined && !/^\d+(\.\d{1,6})?$/.test(value))
+        throw new SolsentryError(
+          'USAGE',
+          `${name} (the CLI: ${flag}) is an amount in USD such as 2.00, at most 6 decimals (got ${JSON.stringify(value)})`,
+          0,
+        )
+    }
     this.url = (options.url ?? process.env.SOLSENTRY_URL ?? DEFAULT_URL).replace(/\/$/, '')
     this.#options = options
     this.#fetch = options.fetch ?? fetch

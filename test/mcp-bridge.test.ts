@@ -141,6 +141,36 @@ describe('the bridge ends with its host', () => {
   }, 30_000)
 })
 
+describe('a bridge misconfigured stops at once, saying why on stderr (the host shows its log)', () => {
+  const start = async (args: string[], settings: Record<string, string>) => {
+    const child = Bun.spawn([process.execPath, cli, 'mcp', ...args], {
+      env: { ...env, ...settings },
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited])
+    return { stderr, code }
+  }
+
+  test('--budget abc: USAGE, exit 2', async () => {
+    const { stderr, code } = await start(['--budget', 'abc'], {})
+    expect(code).toBe(2)
+    expect(stderr.trim()).toBe(
+      'solsentry: USAGE: budgetUsd (the CLI: --budget) is an amount in USD such as 2.00, at most 6 decimals (got "abc")',
+    )
+  }, 30_000)
+
+  test('a keypair file that is not there: NO_WALLET naming it and --keypair, exit 1, no stack trace', async () => {
+    const { stderr, code } = await start([], { SOLSENTRY_KEYPAIR: '/nonexistent/id.json' })
+    expect(code).toBe(1)
+    expect(stderr.trim()).toStartWith(
+      'solsentry: NO_WALLET: the Solana keypair file /nonexistent/id.json cannot be used (no such file): give --keypair (SOLSENTRY_KEYPAIR)',
+    )
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+  }, 30_000)
+})
+
 type ToolResult = {
   isError?: boolean
   structuredContent?: Record<string, unknown>

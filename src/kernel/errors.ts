@@ -132,6 +132,11 @@ export const LOCAL_ERROR_CATALOGUE = {
     meaning: 'the service could not be reached at the URL tried (refused, unknown host, timed out); nothing was paid',
     remedy: 'start the service, or point the client at it (--url, SOLSENTRY_URL)',
   },
+  USAGE: {
+    meaning:
+      'the command line or the client options are wrong (an unknown command, a missing or malformed value such as --budget abc); nothing was called',
+    remedy: 'see `solsentry help`, or docs/client.md for the options',
+  },
   ATTESTATION_INVALID: {
     meaning:
       "a paid answer's signed attestation does not hold against the key the service publishes: the answer is refused, though the call was paid",

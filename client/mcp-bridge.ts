@@ -74,8 +74,14 @@ export async function runBridge(solsentry: Solsentry, transport?: Transport): Pr
       }
     const tool: Tool | undefined = known.find((candidate) => candidate.name === call.params.name)
     const route = tool?._meta?.[ROUTE_META]
-    if (!tool || typeof route !== 'string')
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${call.params.name}: tools/list names the tools`)
+    if (!tool || typeof route !== 'string') {
+      // The tools' names before they all took the sol_ prefix (docs/mcp.md): say the new one.
+      const renamed = known.find((candidate) => candidate.name === `sol_${call.params.name}`)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool ${call.params.name}${renamed ? ` (it is named ${renamed.name} now)` : ''}: tools/list names the tools`,
+      )
+    }
     try {
       let receipt: Receipt | undefined
       const answer = (await solsentry.call(route as RouteKey, (call.params.arguments ?? {}) as never, {

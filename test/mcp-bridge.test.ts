@@ -333,6 +333,9 @@ describe('refusals come back as tool errors the official client takes', () => {
       expect(result.structuredContent).toMatchObject({ error: true, code: 'INVALID_ADDRESS' })
       expect(result._meta?.[ERROR_META]).toMatchObject({ code: 'INVALID_ADDRESS', status: 400 })
       expect(result.content[0]!.text).toStartWith('sol_quick_scan: INVALID_ADDRESS: ')
+      // A tool's name from before the sol_ prefix: a protocol error naming the new one.
+      const old = await mcp.callTool({ name: 'trending', arguments: {} }).catch((error: Error) => error)
+      expect((old as Error).message).toContain('unknown tool trending (it is named sol_trending now)')
     } finally {
       await mcp.close()
     }

@@ -62,6 +62,18 @@ export async function runBridge(solsentry: Solsentry, transport?: Transport): Pr
     },
   )
   const validator = new AjvJsonSchemaValidator()
+  /** Each tool's output schema compiled once, when a service refusal first needs it. */
+  const outputChecks = new Map<string, (value: unknown) => boolean>()
+  const fitsOutput = (tool: Tool, value: unknown) => {
+    if (!tool.outputSchema) return false
+    let check = outputChecks.get(tool.name)
+    if (!check) {
+      const compiled = validator.getValidator(tool.outputSchema)
+      check = (candidate) => compiled(candidate).valid
+      outputChecks.set(tool.name, check)
+    }
+    return check(value)
+  }
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await toolsNow() }))
   server.setRequestHandler(CallToolRequestSchema, async (call): Promise<CallToolResult> => {
     const known = await toolsNow().catch((error: McpError) => error)
@@ -103,7 +115,7 @@ export async function runBridge(solsentry: Solsentry, transport?: Transport): Pr
       const failure = failureOf(tool.name, error, solsentry)
       // The service's own error body, when the tool's output schema takes it (its catalogue error).
       const body = failure.service && error instanceof SolsentryError ? error.body : undefined
-      const fits = body && tool.outputSchema && validator.getValidator(tool.outputSchema)(body).valid
+      const fits = body !== undefined && fitsOutput(tool, body)
       return {
         isError: true,
         content: [{ type: 'text', text: failure.text }],

@@ -229,6 +229,15 @@ export function failureOf(
       text: `${toolName}: ${error.message}: ${LOCAL_ERROR_CATALOGUE.ATTESTATION_INVALID.remedy}`,
       meta: { code },
     }
+  if (code === 'PAYMENT_REQUIRED') {
+    // Paid, and the service (its facilitator) refused the payment: the wallet's side, most often its funds.
+    const price = priceOf(body)
+    return {
+      text: `${toolName}: the service refused this wallet's payment: ${error.message}; nothing was paid. Check that the wallet holds${price ? ` ${price} USD or more of` : ''} USDC on the rail it pays with (a wallet without a USDC account fails its simulation with InvalidAccountData)`,
+      meta: { code, status: error.status, ...(error.requestId ? { request_id: error.requestId } : {}) },
+      service: true,
+    }
+  }
   // The service's own answer: its catalogue code and message (which says what to do).
   return {
     text: `${toolName}: ${code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`,

@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { createKeyPairSignerFromPrivateKeyBytes, getAddressEncoder } from '@solana/kit'
 import { solanaKeypairFile } from '../client/index.ts'
 import { ERROR_META } from '../client/mcp-bridge.ts'
 import { ERROR_CATALOGUE, LOCAL_ERROR_CATALOGUE } from '../src/kernel/errors.ts'
@@ -255,6 +257,24 @@ describe('refusals come back as tool errors the official client takes', () => {
       expect(pairs.isError).toBeFalsy()
     } finally {
       await mcp.close()
+    }
+  }, 60_000)
+
+  test('a wallet without USDC: the service refuses the payment, said with what to check, nothing paid', async () => {
+    const secret = crypto.getRandomValues(new Uint8Array(32))
+    const signer = await createKeyPairSignerFromPrivateKeyBytes(secret, true)
+    const keypair = join(tmpdir(), `solsentry-empty-${process.pid}.json`)
+    await Bun.write(keypair, JSON.stringify([...secret, ...getAddressEncoder().encode(signer.address)]))
+    const mcp = await bridgeWith([], { SOLSENTRY_KEYPAIR: keypair })
+    try {
+      const result = (await mcp.callTool(quick)) as ToolResult
+      expect(result.isError).toBe(true)
+      expect(result._meta?.[ERROR_META]?.code).toBe('PAYMENT_REQUIRED')
+      expect(result.content[0]!.text).toStartWith("sol_quick_scan: the service refused this wallet's payment: ")
+      expect(result.content[0]!.text).toContain('Check that the wallet holds 0.02 USD or more of USDC')
+    } finally {
+      await mcp.close()
+      rmSync(keypair, { force: true })
     }
   }, 60_000)
 

@@ -3,7 +3,7 @@
  * `solsentry`: the service from a terminal. Readable answers for people (a grade badge, the findings
  * that decided it, coloured severities, a progress line while a scan runs), `--json` for scripts.
  *
- *   solsentry quick <mint>            solsentry trade <mint> --amount <atomic> [--from <mint>] [--slippage <bps>]
+ *   solsentry quick <mint>            solsentry trade <mint> --amount <0.1> [--from <mint>] [--slippage <bps>] [--yes]
  *   solsentry intel <mint>            solsentry status <job_id>
  *   solsentry deep <mint>             solsentry pairs | currencies
  *   solsentry exit <mint> [--size <usdc>] [--home base|ethereum|arbitrum|optimism|polygon]
@@ -19,11 +19,25 @@
  *   solsentry serve | sandbox | doctor   solsentry mcp   (a local MCP server over stdio that pays for you)
  *
  * The wallet: --keypair <file> or SOLSENTRY_KEYPAIR (a Solana keypair file), --evm-key or
- * SOLSENTRY_EVM_KEY (an EVM private key). The service: --url or SOLSENTRY_URL. Spend: --max-usd (per
- * call, never above the route's published price) and --budget (per run, in USD).
+ * SOLSENTRY_EVM_KEY (an EVM private key). The service: --url (or --service) or SOLSENTRY_URL. The payment
+ * signer's RPC: --solana-rpc or SOLSENTRY_SOLANA_RPC (on the sandbox, read from its world file when the
+ * service is the sandbox's). Spend: --max-usd (per call, never above the route's published price) and
+ * --budget (per run, in USD). Exit codes: 0 done, 1 failed, 2 usage, 3 a swap not confirmed.
  */
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { evmAccount, Solsentry, SolsentryError, solanaKeypairFile, type Wallet } from './index.ts'
+import { createInterface } from 'node:readline/promises'
+import { parseTokenAmount, shortAddress } from './format.ts'
+import {
+  DEFAULT_URL,
+  evmAccount,
+  Solsentry,
+  SolsentryError,
+  solanaKeypairFile,
+  type TradeJob,
+  type TradeQuote,
+  type Wallet,
+} from './index.ts'
 import {
   renderDeepDive,
   renderExitCheck,
@@ -40,8 +54,10 @@ import {
   renderSmartMoney,
   renderSignalRadar,
   renderTrending,
+  renderTradePlan,
   renderWalletIntel,
   type Style,
+  type TokenLabel,
 } from './render.ts'
 
 const ROOT = join(import.meta.dir, '..')
@@ -55,8 +71,10 @@ commands
   quick <mint>        structural safety check, A to F (0.02 USD)
   intel <mint>        market signal: price, volume, pressure (0.20 USD)
   deep <mint>         adversarial deep dive with a recommendation (0.50 USD)
-  trade <mint> --amount <atomic units> [--from <mint>] [--slippage <bps>]
-                      buy <mint> with your own wallet: quote, sign locally, execute (0.15 USD on confirmation)
+  trade <mint or symbol> --amount <amount> [--from <mint or symbol>] [--slippage <bps>] [--yes]
+                      buy <mint> with your own wallet: quote, sign locally, execute (0.15 USD on confirmation);
+                      --amount in the input token's units (0.1 = 0.1 SOL, the default input); when the
+                      risk gate warns, it shows the plan and asks first (--yes: do not ask)
   exit <mint> [--size <usdc>] [--home base|ethereum|arbitrum|optimism|polygon]
                       can you sell back to USDC now, and what could stop it (0.01 USD);
                       with --home, then bridged home to that chain (0.01 USD)
@@ -88,15 +106,21 @@ commands
   sandbox             run the offline sandbox and the service on it (as npm start)
 
 options
-  --url <url>         the service (SOLSENTRY_URL; default http://127.0.0.1:8402)
+  --url <url>         the service (also --service; SOLSENTRY_URL; default http://127.0.0.1:8402)
   --keypair <file>    Solana keypair file paying and signing (SOLSENTRY_KEYPAIR)
   --evm-key <hex>     EVM private key paying on Base (SOLSENTRY_EVM_KEY)
-  --solana-rpc <url>  Solana RPC for the payment signer (SOLSENTRY_SOLANA_RPC)
+  --solana-rpc <url>  Solana RPC for the payment signer (also --rpc; SOLSENTRY_SOLANA_RPC; on the sandbox, its own)
   --max-usd <usd>     the most one call may cost (default and ceiling: its published price)
   --budget <usd>      the most this run may spend
+  --yes               trade without asking, even when the risk gate warns
   --json              the answer as JSON, for scripts
   --help, --version   this text / the client's version
+
+exit codes: 0 done, 1 failed (the error's code and what to do on stderr), 2 usage, 3 a swap not confirmed
 `
+
+/** Other spellings of a flag: `--service` as `npm run pay` takes it, `--rpc` for short. */
+const ALIASES: Record<string, string> = { service: 'url', rpc: 'solana-rpc' }
 
 interface Parsed {
   command: string | undefined
@@ -109,6 +133,8 @@ function parse(argv: string[]): Parsed {
   const flags = new Map<string, string | true>()
   const valued = new Set([
     'url',
+    'service',
+    'rpc',
     'keypair',
     'evm-key',
     'solana-rpc',
@@ -140,7 +166,7 @@ function parse(argv: string[]): Parsed {
       continue
     }
     const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined]
-    if (valued.has(name)) flags.set(name, inline ?? argv[++i] ?? '')
+    if (valued.has(name)) flags.set(ALIASES[name] ?? name, inline ?? argv[++i] ?? '')
     else flags.set(name, true)
   }
   return { command: args.shift(), args, flags }
@@ -168,20 +194,221 @@ function feedOptions(flags: Parsed['flags']) {
 /** The client the command made (its verified attestations are shown under the answer). */
 let made: Solsentry | undefined
 
+/** What the command was run with, for the remedy under an error: where the URL came from, the sandbox's world. */
+const context: {
+  url: string
+  urlFrom: string
+  rpcSet: boolean
+  world: SandboxWorld | undefined
+} = { url: DEFAULT_URL, urlFrom: 'the default', rpcSet: false, world: undefined }
+
+/** What the CLI reads of the sandbox's world file (sandbox/index.ts writes it; `npm start` adds service_url). */
+interface SandboxWorld {
+  service_url?: string
+  urls?: { rpc?: string }
+  buyer?: { keypair_path?: string }
+  path: string
+}
+
+/** The sandbox's world file here (DATA_DIR/sandbox/world.json), when there is one. */
+function sandboxWorld(): SandboxWorld | undefined {
+  const path = `${process.env.DATA_DIR || './data'}/sandbox/world.json`
+  try {
+    return { ...(JSON.parse(readFileSync(path, 'utf8')) as Omit<SandboxWorld, 'path'>), path }
+  } catch {
+    return undefined
+  }
+}
+
+const sameService = (a: string, b: string) => {
+  try {
+    return new URL(a).origin === new URL(b).origin
+  } catch {
+    return false
+  }
+}
+
 async function clientOf(flags: Parsed['flags']): Promise<Solsentry> {
+  const world = sandboxWorld()
+  context.world = world
+  // The service: --url, SOLSENTRY_URL, else the sandbox's here (npm start wrote it, on whatever PORT), else 8402.
+  const flagUrl = text(flags, 'url')
+  const envUrl = process.env.SOLSENTRY_URL || undefined
+  const url = flagUrl ?? envUrl ?? world?.service_url ?? DEFAULT_URL
+  context.url = url
+  context.urlFrom = flagUrl
+    ? '--url'
+    : envUrl
+      ? 'SOLSENTRY_URL'
+      : world?.service_url
+        ? `the sandbox's world file ${world.path} (no --url or SOLSENTRY_URL)`
+        : 'the default (no --url or SOLSENTRY_URL)'
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(url)
+  } catch {}
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw new SolsentryError('USAGE', `${url} (from ${context.urlFrom}) is not a URL: write it as http://host:port`, 0)
   const wallet: Wallet = {}
   const keypair = text(flags, 'keypair', 'SOLSENTRY_KEYPAIR')
-  if (keypair) wallet.solana = await solanaKeypairFile(keypair)
+  if (keypair)
+    try {
+      wallet.solana = await solanaKeypairFile(keypair)
+    } catch (error) {
+      throw new SolsentryError(
+        'NO_WALLET',
+        `cannot read the keypair file ${keypair} (${(error as Error).message}): --keypair (or SOLSENTRY_KEYPAIR) takes a Solana keypair file, a JSON array of 64 numbers (solana-keygen new -o <file> makes one)`,
+        0,
+      )
+    }
   const evmKey = text(flags, 'evm-key', 'SOLSENTRY_EVM_KEY')
-  if (evmKey) wallet.evm = evmAccount(evmKey)
+  if (evmKey)
+    try {
+      wallet.evm = evmAccount(evmKey)
+    } catch {
+      throw new SolsentryError(
+        'NO_WALLET',
+        '--evm-key (or SOLSENTRY_EVM_KEY) is not an EVM private key: 0x and 64 hex digits',
+        0,
+      )
+    }
+  // The service is the sandbox's (its world file names it): its RPC is the one to pay through.
+  const rpc =
+    text(flags, 'solana-rpc', 'SOLSENTRY_SOLANA_RPC') ??
+    (world?.service_url && sameService(world.service_url, url) ? world.urls?.rpc : undefined)
+  context.rpcSet = rpc !== undefined
   made = new Solsentry({
-    url: text(flags, 'url'),
+    url,
     wallet,
-    solanaRpcUrl: text(flags, 'solana-rpc'),
+    solanaRpcUrl: rpc,
     maxPerCallUsd: text(flags, 'max-usd'),
     budgetUsd: text(flags, 'budget'),
   })
   return made
+}
+
+/** What to do about an error, in the CLI's words, when the message alone does not say it all. */
+function remedyOf(error: SolsentryError): string | undefined {
+  const world = context.world
+  switch (error.code) {
+    case 'SERVICE_UNREACHABLE':
+      return `that URL came from ${context.urlFrom}. Start the service there (npm start, or solsentry sandbox; PORT chooses its port)${world?.service_url && !sameService(world.service_url, context.url) ? `; the sandbox here last ran at ${world.service_url}` : ''}`
+    case 'NO_WALLET':
+      return world?.buyer?.keypair_path
+        ? `on the sandbox, its demo buyer: --keypair ${world.buyer.keypair_path}`
+        : 'a Solana keypair file is what solana-keygen writes, such as ~/.config/solana/id.json'
+    case 'PAYMENT_FAILED':
+      return !context.rpcSet && world?.urls?.rpc ? `the sandbox's: --solana-rpc ${world.urls.rpc}` : undefined
+    case 'CONFIRMATION_REQUIRED':
+      return 'read the plan and the warnings above; run again with --yes to trade anyway, or from a terminal to be asked'
+    default:
+      return undefined
+  }
+}
+
+/** A mint address as it is, or the mint of the verified token with that symbol (/trade/pairs). */
+async function mintOrSymbol(solsentry: Solsentry, value: string, what: string): Promise<string> {
+  if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return value
+  const matches = (await solsentry.pairs()).pairs.filter((pair) => pair.symbol.toUpperCase() === value.toUpperCase())
+  if (matches.length === 1) return matches[0]!.mint
+  throw new SolsentryError(
+    'USAGE',
+    `${what} ${JSON.stringify(value)} is not a mint address${matches.length > 1 ? `, and ${matches.length} verified tokens have that symbol` : ', nor the symbol of a verified token (solsentry pairs lists them)'}: give the mint address`,
+    0,
+  )
+}
+
+/** The symbol and decimals of each mint, for amounts a person reads (SOL's are known without asking). */
+async function labelsOf(solsentry: Solsentry, mints: string[]): Promise<Record<string, TokenLabel>> {
+  const labels: Record<string, TokenLabel> = {}
+  for (const mint of new Set(mints)) {
+    const token = await solsentry.token(mint)
+    labels[mint] = mint === SOL_MINT ? { mint, symbol: token.symbol ?? 'SOL', decimals: token.decimals ?? 9 } : token
+  }
+  return labels
+}
+
+/** Asks a yes/no question on the terminal; anything but y or yes (or the input closing) is no. */
+async function ask(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr })
+  const closed = new Promise<string>((resolve) => prompt.once('close', () => resolve('')))
+  // Ctrl-C at the question is a no, like an empty answer: nothing is signed.
+  prompt.once('SIGINT', () => prompt.close())
+  try {
+    const answer = await Promise.race([prompt.question(question), closed])
+    return /^y(es)?$/i.test(answer.trim())
+  } finally {
+    prompt.close()
+  }
+}
+
+/**
+ * `trade`: the amount in the input token's units, the quote shown as a plan, a question before signing
+ * when the risk gate warns (--yes skips it; no terminal to ask on and no --yes: refused), then sign,
+ * execute and the final job.
+ */
+async function trade(
+  flags: Parsed['flags'],
+  output: string,
+  style: Style,
+  json: boolean,
+): Promise<{ job: TradeJob; labels: Record<string, TokenLabel> }> {
+  const solsentry = await clientOf(flags)
+  const amount = text(flags, 'amount')
+  if (!amount)
+    throw new SolsentryError(
+      'USAGE',
+      'trade needs --amount: how much of the input token to sell, in its units (0.1 = 0.1 SOL when buying with SOL)',
+      0,
+    )
+  const from = text(flags, 'from')
+  const inputMint = from ? await mintOrSymbol(solsentry, from, '--from') : SOL_MINT
+  const outputMint = await mintOrSymbol(solsentry, output, 'the token to buy')
+  const labels = await labelsOf(solsentry, [inputMint, outputMint])
+  const decimals = labels[inputMint]?.decimals
+  if (decimals === undefined)
+    throw new SolsentryError(
+      'USAGE',
+      `cannot tell how many decimals ${inputMint} has, so --amount ${amount} cannot be read: it is not among the verified tokens (solsentry pairs) and no Solana RPC is set to read the mint (--solana-rpc <url> or SOLSENTRY_SOLANA_RPC)`,
+      0,
+    )
+  const parsed = parseTokenAmount(amount, decimals)
+  if ('error' in parsed) throw new SolsentryError('USAGE', `--amount: ${parsed.error}`, 0)
+  const slippage = text(flags, 'slippage')
+  if (slippage && !/^\d+$/.test(slippage))
+    throw new SolsentryError('USAGE', `--slippage is in basis points, a whole number (50 = 0.5%), not ${slippage}`, 0)
+  const fee = await solsentry
+    .currencies()
+    .then((answer) => answer.prices.find((price) => price.route.endsWith('/trade/execute'))?.usd)
+    .catch(() => undefined)
+  const say = (line: string) => (json ? console.error(line) : console.log(line))
+  const terminal = process.stderr.isTTY === true
+  if (terminal) process.stderr.write('quoting (the risk gate scans the token first)…\n')
+  const confirm = async (quote: TradeQuote): Promise<boolean> => {
+    say(`${renderTradePlan(style, quote, labels, fee)}\n`)
+    if (quote.risk_gate.verdict !== 'WARN' || flags.has('yes')) return true
+    const label = labels[outputMint]?.symbol ?? shortAddress(outputMint)
+    if (process.stdin.isTTY !== true)
+      throw new SolsentryError(
+        'CONFIRMATION_REQUIRED',
+        `the risk gate warns about ${label} (grade ${quote.risk_gate.grade ?? 'not measured'}): not signing without a confirmation, and there is no terminal to ask on. Nothing was signed or charged`,
+        0,
+        { job_id: quote.job_id },
+      )
+    return ask(`The risk gate warns about ${label}. Sign and send this swap? [y/N] `)
+  }
+  const job = await solsentry.trade({
+    inputMint,
+    outputMint,
+    amountIn: parsed.atomic.toString(),
+    ...(slippage ? { slippageBps: Number(slippage) } : {}),
+    confirm,
+    onUpdate: (stage) => {
+      if (terminal && stage === 'signed') process.stderr.write('signed here; executing…\n')
+      if (terminal && stage === 'executing') process.stderr.write('sent; waiting for the chain to confirm…\n')
+    },
+  })
+  return { job, labels }
 }
 
 /** The last verified attestation, in a line: who signed, at which slot, for which payment. */
@@ -386,25 +613,26 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     case 'trade': {
-      const solsentry = await clientOf(flags)
-      const amount = text(flags, 'amount')
-      if (!amount) throw new SolsentryError('USAGE', 'trade needs --amount <atomic units of the input token>', 0)
-      const slippage = text(flags, 'slippage')
-      const job = await withProgress(
-        'trade',
-        solsentry.trade({
-          inputMint: text(flags, 'from') ?? SOL_MINT,
-          outputMint: mint(),
-          amountIn: amount,
-          ...(slippage ? { slippageBps: Number(slippage) } : {}),
-        }),
-      )
-      print(job, () => renderJob(style, job))
-      return (job as { status: string }).status === 'CONFIRMED' ? 0 : 1
+      try {
+        const { job, labels } = await trade(flags, mint(), style, json)
+        print(job, () => renderJob(style, job, labels))
+        return job.status === 'CONFIRMED' ? 0 : 1
+      } catch (error) {
+        // A trade the service would not do: the job as it stands (its rejection, its gate), then exit 1.
+        if (!(error instanceof SolsentryError) || error.code !== 'TRADE_REJECTED') throw error
+        const job = error.body as unknown as TradeJob
+        const mints = job.quote ? [job.quote.input_mint, job.quote.output_mint] : []
+        const labels = made ? await labelsOf(made, mints) : {}
+        if (json) console.log(JSON.stringify(error.body, null, 2))
+        else console.error(renderJob(style, job, labels))
+        return 1
+      }
     }
     case 'status': {
-      const job = await (await clientOf(flags)).status(mint())
-      print(job, () => renderJob(style, job))
+      const solsentry = await clientOf(flags)
+      const job = await solsentry.status(mint())
+      const labels = job.quote ? await labelsOf(solsentry, [job.quote.input_mint, job.quote.output_mint]) : {}
+      print(job, () => renderJob(style, job, labels))
       return 0
     }
     case 'pairs': {
@@ -442,6 +670,13 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The exit code of an error: 2 for usage, 3 for a swap not confirmed, 1 for the rest. */
+function exitCodeOf(error: SolsentryError): number {
+  if (error.code === 'USAGE') return 2
+  if (error.code === 'CONFIRMATION_REQUIRED' || error.code === 'DECLINED') return 3
+  return 1
+}
+
 if (import.meta.main) {
   try {
     process.exitCode = await main(process.argv.slice(2))
@@ -450,7 +685,15 @@ if (import.meta.main) {
       console.error(
         `solsentry: ${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`,
       )
-      process.exitCode = error.code === 'USAGE' ? 2 : 1
-    } else throw error
+      const remedy = remedyOf(error)
+      if (remedy) console.error(`  → ${remedy}`)
+      process.exitCode = exitCodeOf(error)
+    } else {
+      // Not a known failure: one line, never a stack trace (SOLSENTRY_DEBUG=1 shows it).
+      console.error(`solsentry: INTERNAL: ${(error as Error)?.message ?? String(error)}`)
+      if (process.env.SOLSENTRY_DEBUG) console.error(error)
+      else console.error('  → a bug in the client: run again with SOLSENTRY_DEBUG=1 and report what it prints')
+      process.exitCode = 1
+    }
   }
 }

@@ -10,7 +10,10 @@
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import {
+  type Address,
   createKeyPairSignerFromBytes,
+  getAddressEncoder,
+  getProgramDerivedAddress,
   getBase64EncodedWireTransaction,
   getTransactionDecoder,
   type KeyPairSigner,
@@ -23,6 +26,7 @@ import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { type LocalAccount, privateKeyToAccount } from 'viem/accounts'
 import { type Attestation, checkAttestation } from './attestation.ts'
+import { tokenAmount } from './format.ts'
 import type {
   DeepDive,
   InputOf,
@@ -39,6 +43,7 @@ import type {
 
 export type * from './routes.ts'
 export type { Attestation } from './attestation.ts'
+export { CLIENT_ERROR_CODES, type ClientErrorCode } from './errors.ts'
 
 /** Where the service listens when nothing says otherwise: the sandbox's `npm start`. */
 export const DEFAULT_URL = 'http://127.0.0.1:8402'
@@ -73,7 +78,6 @@ export interface SolsentryOptions {
   fetch?: typeof fetch
 }
 
-/** An error answer of the service (its catalogue code), or a payment the spend controls refused. */
 /** The networks a base64 `payment-required` challenge offers, or undefined when there is none (or it does not read). */
 function offeredNetworks(header: string | null): string[] | undefined {
   if (!header) return undefined
@@ -100,6 +104,42 @@ function walletMisses(wallet: Wallet, offered: string[]): string | undefined {
     ? 'a Solana keypair (wallet.solana; the CLI: --keypair)'
     : 'an EVM key (wallet.evm; the CLI: --evm-key)'
   return `this service takes payment on ${offered.join(', ')} only, which this wallet cannot pay: give it ${needed}`
+}
+
+/** The offers of a base64 `payment-required` challenge: network and amount (atomic USDC); [] when it does not read. */
+function offersOf(header: string | null): { network: string; amount: string }[] {
+  if (!header) return []
+  try {
+    const { accepts } = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as {
+      accepts?: { network: string; amount: string }[]
+    }
+    return Array.isArray(accepts) ? accepts : []
+  } catch {
+    return []
+  }
+}
+
+/** What a paid call needs when the client has no wallet: its price and how to give it one for the rails offered. */
+function noWalletMessage(path: string, offers: { network: string; amount: string }[]): string {
+  const price = offers[0] ? ` (${tokenAmount(offers[0].amount, 6)} USD)` : ''
+  const solana = offers.length === 0 || offers.some((offer) => offer.network.startsWith('solana:'))
+  const evm = offers.length === 0 || offers.some((offer) => offer.network.startsWith('eip155:'))
+  const ways = [
+    solana ? 'a Solana keypair file (wallet.solana; the CLI: --keypair <file> or SOLSENTRY_KEYPAIR)' : undefined,
+    evm ? 'an EVM key (wallet.evm; the CLI: --evm-key <hex> or SOLSENTRY_EVM_KEY)' : undefined,
+  ].filter(Boolean)
+  return `${path} is paid${price} and this client has no wallet to pay it: give it ${ways.join(', or ')}`
+}
+
+/** A failure to reach a host at all (refused, no such name, reset, timed out), by its code or words. */
+const NETWORK_FAILURE =
+  /ConnectionRefused|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|Unable to connect|getaddrinfo|FailedToOpenSocket|ConnectionClosed|fetch failed|timed out|DNS/i
+
+/** Why a request failed, in a few words: the system's code (ECONNREFUSED, ENOTFOUND…) and its message. */
+function failureOf(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  const text = typeof message === 'string' ? message : String(error)
+  return typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text
 }
 
 /** How long a call waits to collect an answer whose settlement is pending (the service reads the chain every 30 s). */
@@ -133,14 +173,6 @@ export interface SpendRefusal {
   budget_left_usd?: string
 }
 
-/** A fetch to the service that did not get an answer, as SERVICE_UNREACHABLE naming the URL tried. */
-function unreachable(url: string, error: unknown): SolsentryError {
-  const reason = (error as { code?: unknown }).code ?? (error as Error).message ?? String(error)
-  return new SolsentryError('SERVICE_UNREACHABLE', `the service at ${url} did not answer (${String(reason)})`, 0, {
-    url,
-  })
-}
-
 /** A body as JSON, or {} when it is not. */
 function parseJson(bytes: Uint8Array): Record<string, unknown> {
   try {
@@ -150,10 +182,15 @@ function parseJson(bytes: Uint8Array): Record<string, unknown> {
   }
 }
 
+/**
+ * An error answer of the service (its catalogue code, docs/errors.md), or one the client raised itself
+ * (`CLIENT_ERROR_CODES`: the service unreachable, no wallet, a payment refused or not made).
+ */
 export class SolsentryError extends Error {
   constructor(
     /**
-     * The catalogue's code (`INVALID_ADDRESS`, `RATE_LIMITED`…), or `SPEND_LIMIT` for a payment our own
+     * The catalogue's code (`INVALID_ADDRESS`, `RATE_LIMITED`…), or the client's own
+     * (`CLIENT_ERROR_CODES`): `SERVICE_UNREACHABLE`, `NO_WALLET`, `SPEND_LIMIT` for a payment our own
      * controls refused, `PAYMENT_FAILED` for one the wallet could not make (its RPC unreachable, no funds).
      */
     readonly code: string,
@@ -181,19 +218,9 @@ export interface Receipt {
 }
 
 /** A Solana keypair file (the CLI's JSON array of 64 bytes); `~` is the home directory. */
-export async function solanaKeypairFile(path: string): Promise<KeyPairSigner> {
-  try {
-    const bytes = JSON.parse(readFileSync(path.replace(/^~(?=\/)/, homedir()), 'utf8')) as number[]
-    return await createKeyPairSignerFromBytes(Uint8Array.from(bytes))
-  } catch (error) {
-    const why = (error as { code?: string }).code === 'ENOENT' ? 'no such file' : (error as Error).message
-    throw new SolsentryError(
-      'NO_WALLET',
-      `the Solana keypair file ${path} cannot be used (${why}): give --keypair (SOLSENTRY_KEYPAIR) the path of a keypair file, a JSON array of 64 bytes as solana-keygen writes it`,
-      0,
-      { path },
-    )
-  }
+export function solanaKeypairFile(path: string): Promise<KeyPairSigner> {
+  const bytes = JSON.parse(readFileSync(path.replace(/^~(?=\/)/, homedir()), 'utf8')) as number[]
+  return createKeyPairSignerFromBytes(Uint8Array.from(bytes))
 }
 
 /** An EVM account from its private key (0x + 64 hex). */
@@ -214,6 +241,7 @@ export class Solsentry {
   readonly #fetch: typeof fetch
   #prices: Promise<Map<string, bigint>> | undefined
   #attestationKey: Promise<string | null> | undefined
+  #pairs: Promise<Map<string, { mint: string; symbol: string; decimals: number }>> | undefined
   #spent = 0n
   #reserved = 0n
   /** Receipts of the paid calls, in order. */
@@ -242,6 +270,24 @@ export class Solsentry {
   /** Whether this client has a wallet to pay with (a Solana signer or an EVM account). */
   get canPay(): boolean {
     return Boolean(this.#options.wallet?.solana || this.#options.wallet?.evm)
+  }
+
+  /**
+   * A request to the service; a service that cannot be reached at all (refused, no such host) is
+   * SERVICE_UNREACHABLE with the URL tried, not the runtime's error.
+   */
+  async #reach(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    try {
+      return await this.#fetch(input, init)
+    } catch (error) {
+      if ((error as Error | undefined)?.name === 'AbortError') throw error
+      throw new SolsentryError(
+        'SERVICE_UNREACHABLE',
+        `nothing answers at ${this.url} (${failureOf(error)}): is the service running there? Point the client at it with the url option (the CLI: --url <url> or SOLSENTRY_URL)`,
+        0,
+        { url: this.url },
+      )
+    }
   }
 
   /** What this client has paid so far (settled calls only), in USD. */
@@ -371,7 +417,8 @@ export class Solsentry {
   /**
    * A swap from the wallet's own keys, in one call: quote (the risk gate runs there), sign the
    * transaction locally, execute (its fee is charged only when the swap confirms), then poll the job
-   * until it is final. `onUpdate` sees each state.
+   * until it is final. `onUpdate` sees each state. `confirm` sees the quote (its plan and risk gate)
+   * before anything is signed: false declines (a `SolsentryError` DECLINED; nothing signed or sent).
    */
   async trade(request: {
     inputMint: string
@@ -379,11 +426,17 @@ export class Solsentry {
     amountIn: string
     slippageBps?: number
     onUpdate?: (stage: 'quoted' | 'signed' | 'executing' | 'final', detail: unknown) => void
+    confirm?: (quote: TradeQuote) => boolean | Promise<boolean>
     pollMs?: number
     timeoutMs?: number
   }): Promise<TradeJob> {
     const signer = this.#options.wallet?.solana
-    if (!signer) throw new SolsentryError('NO_WALLET', 'a swap needs wallet.solana to sign it', 0)
+    if (!signer)
+      throw new SolsentryError(
+        'NO_WALLET',
+        'a swap needs a Solana keypair to sign it: wallet.solana (the CLI: --keypair <file> or SOLSENTRY_KEYPAIR)',
+        0,
+      )
     const quoted = (await this.quote({
       input_mint: request.inputMint,
       output_mint: request.outputMint,
@@ -392,6 +445,13 @@ export class Solsentry {
       ...(request.slippageBps === undefined ? {} : { slippage_bps: request.slippageBps }),
     })) as TradeQuote & { job_id: string; unsigned_transaction_b64: string }
     request.onUpdate?.('quoted', quoted)
+    if (request.confirm && !(await request.confirm(quoted)))
+      throw new SolsentryError(
+        'DECLINED',
+        `the swap was declined: nothing was signed or sent, nothing charged (job ${quoted.job_id} expires by itself)`,
+        0,
+        { job_id: quoted.job_id },
+      )
     const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
     const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([signer.keyPair], transaction))
     request.onUpdate?.('signed', { job_id: quoted.job_id })
@@ -407,6 +467,89 @@ export class Solsentry {
     }
     request.onUpdate?.('final', job)
     return job
+  }
+
+  /**
+   * What a mint is, for showing amounts: its symbol and decimals — from /trade/pairs (free, read once),
+   * else from the chain through the Solana RPC (`solanaRpcUrl` or SOLSENTRY_SOLANA_RPC): the mint's
+   * decimals, its symbol from its Token-2022 metadata or its Metaplex metadata account. Either is
+   * undefined when nothing tells.
+   */
+  async token(mint: string): Promise<{ mint: string; symbol?: string; decimals?: number }> {
+    this.#pairs ??= this.pairs()
+      .then((answer) => new Map(answer.pairs.map((pair) => [pair.mint, pair])))
+      .catch(() => new Map())
+    const pair = (await this.#pairs).get(mint)
+    if (pair) return { mint, symbol: pair.symbol, decimals: pair.decimals }
+    return { mint, ...(await this.#mintOnChain(mint)) }
+  }
+
+  /** A mint's decimals and symbol read from the chain; {} without an RPC or an answer. */
+  async #mintOnChain(mint: string): Promise<{ symbol?: string; decimals?: number }> {
+    const rpcUrl = this.#svmConfig()?.rpcUrl
+    if (!rpcUrl) return {}
+    const rpc = async <T>(method: string, params: unknown[]): Promise<T | undefined> => {
+      const response = await this.#fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        signal: AbortSignal.timeout(10_000),
+      })
+      return ((await response.json()) as { result?: T }).result
+    }
+    try {
+      type Parsed = {
+        value: {
+          data: {
+            parsed?: {
+              type?: string
+              info?: { decimals?: number; extensions?: { extension: string; state?: { symbol?: string } }[] }
+            }
+          }
+        } | null
+      }
+      const info = (await rpc<Parsed>('getAccountInfo', [mint, { encoding: 'jsonParsed' }]))?.value?.data.parsed
+      if (info?.type !== 'mint' || typeof info.info?.decimals !== 'number') return {}
+      const decimals = info.info.decimals
+      const own = info.info.extensions?.find((entry) => entry.extension === 'tokenMetadata')?.state?.symbol
+      const symbol = own?.trim() || (await this.#metaplexSymbol(mint, rpc))
+      return symbol ? { decimals, symbol } : { decimals }
+    } catch {
+      return {}
+    }
+  }
+
+  /**
+   * The symbol in a mint's Metaplex metadata account (`["metadata", program, mint]`): after its key (1
+   * byte), update authority and mint (32 each), the name and the symbol as Borsh strings (u32 length,
+   * bytes, padded with NULs). Layout: metaplex-foundation/mpl-token-metadata, state/metadata.rs.
+   */
+  async #metaplexSymbol(
+    mint: string,
+    rpc: <T>(method: string, params: unknown[]) => Promise<T | undefined>,
+  ): Promise<string | undefined> {
+    const program = 'metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s' as Address
+    const address = getAddressEncoder()
+    const [pda] = await getProgramDerivedAddress({
+      programAddress: program,
+      seeds: ['metadata', address.encode(program), address.encode(mint as Address)],
+    })
+    const account = await rpc<{ value: { data: [string, string] } | null }>('getAccountInfo', [
+      pda,
+      { encoding: 'base64' },
+    ])
+    if (!account?.value) return undefined
+    const bytes = Buffer.from(account.value.data[0], 'base64')
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    let offset = 65
+    const string = () => {
+      const length = view.getUint32(offset, true)
+      const text = bytes.subarray(offset + 4, offset + 4 + length).toString('utf8')
+      offset += 4 + length
+      return text.replace(/\0+$/, '').trim()
+    }
+    string() // the name
+    return string() || undefined
   }
 
   /** Any route by its `METHOD path` key, typed from the manifests: paid routes are paid as needed. */
@@ -435,6 +578,14 @@ export class Solsentry {
         return body as OutputOf<K>
       }
       const retryAfter = Number(response.headers.get('retry-after'))
+      const wallet = this.#options.wallet
+      if (response.status === 402 && !wallet?.solana && !wallet?.evm && !pendingSettlement(body))
+        throw new SolsentryError(
+          'NO_WALLET',
+          noWalletMessage(path, offersOf(response.headers.get('payment-required'))),
+          402,
+          body,
+        )
       const sent = paying.sent()
       if (response.status === 402 && sent && pendingSettlement(body)) {
         // Paid, and its settlement is being read from the chain: the same payment with the same request
@@ -481,15 +632,8 @@ export class Solsentry {
     sent(): SentPayment | undefined
   }> {
     const { wallet } = this.#options
-    // The service itself not answering (refused, unknown host) is SERVICE_UNREACHABLE, whatever pays.
-    const reach = async (input: string | URL | Request, init?: RequestInit) => {
-      try {
-        return await (this.#fetch as typeof fetch)(input, init)
-      } catch (error) {
-        throw unreachable(this.url, error)
-      }
-    }
-    if (!wallet?.solana && !wallet?.evm) return { fetch: reach, done: () => undefined, sent: () => undefined }
+    if (!wallet?.solana && !wallet?.evm)
+      return { fetch: (input, init) => this.#reach(input, init), done: () => undefined, sent: () => undefined }
     const client = new x402Client()
     if (wallet.solana) client.register('solana:*', new ExactSvmScheme(wallet.solana, this.#svmConfig()))
     if (wallet.evm) client.register('eip155:*', new ExactEvmScheme(wallet.evm))
@@ -515,7 +659,7 @@ export class Solsentry {
       const headers = input instanceof Request ? input.headers : new Headers(init?.headers)
       const name = PAYMENT_HEADERS.find((header) => headers.has(header))
       if (name) sent = { name, value: headers.get(name)!, amount: held }
-      const response = await reach(input, init)
+      const response = await this.#reach(input, init)
       offered = offeredNetworks(response.headers.get('payment-required')) ?? offered
       return response
     }
@@ -528,14 +672,10 @@ export class Solsentry {
         } catch (error) {
           this.#reserved -= held
           held = 0n
+          // The service itself did not answer: that is the error, whatever the payment's state.
           if (error instanceof SolsentryError) throw error
           if (refused !== undefined) throw new SolsentryError('SPEND_LIMIT', refused.reason, 0, { ...refused.details })
-          const unpayable = walletMisses(wallet, offered)
-          throw new SolsentryError(
-            'PAYMENT_FAILED',
-            unpayable ?? `the payment could not be made: ${(error as Error).message}`,
-            0,
-          )
+          throw new SolsentryError('PAYMENT_FAILED', this.#paymentFailure(wallet, offered, error), 0)
         }
       },
       done: (response, collected) => {
@@ -571,7 +711,7 @@ export class Solsentry {
       const pauseMs = Math.min(Number.isFinite(waitS) && waitS > 0 ? waitS : 15, 30) * 1_000
       if (Date.now() + pauseMs > until) return undefined
       await Bun.sleep(pauseMs)
-      const response = await this.#fetch(`${this.url}${path}`, {
+      const response = await this.#reach(`${this.url}${path}`, {
         ...init,
         headers: { ...(init.headers as Record<string, string>), [sent.name]: sent.value },
       })
@@ -625,14 +765,14 @@ export class Solsentry {
     if (amount > cap)
       return {
         abort: true,
-        reason: `${path} asks ${price_usd} USD, over this call's cap of ${atomicToUsd(cap)}`,
+        reason: `${path} asks ${tokenAmount(amount, USDC_DECIMALS)} USD, over this call's cap of ${tokenAmount(cap, USDC_DECIMALS)} USD`,
         details: { limit: 'per_call', price_usd, cap_usd: atomicToUsd(cap) },
       }
     const budget = this.#options.budgetUsd ? usdToAtomic(this.#options.budgetUsd) : undefined
     if (budget !== undefined && this.#spent + this.#reserved + amount > budget)
       return {
         abort: true,
-        reason: `${price_usd} USD would exceed the budget of ${this.#options.budgetUsd} (spent ${atomicToUsd(this.#spent)})`,
+        reason: `${path} costs ${tokenAmount(amount, USDC_DECIMALS)} USD, which would exceed the budget of ${this.#options.budgetUsd} USD (spent ${tokenAmount(this.#spent, USDC_DECIMALS)})`,
         details: {
           limit: 'budget',
           price_usd,
@@ -644,6 +784,24 @@ export class Solsentry {
         },
       }
     return { abort: false as const, amount }
+  }
+
+  /**
+   * Why the wallet could not pay, in words a person can act on: no signer for the rails offered, the
+   * Solana RPC unset (the signer tried a public one) or not answering, else the wallet's own reason.
+   */
+  #paymentFailure(wallet: Wallet, offered: string[], error: unknown): string {
+    const unpayable = walletMisses(wallet, offered)
+    if (unpayable) return unpayable
+    const reason = failureOf(error).replace(/^Failed to create payment payload: /, '')
+    const solana = offered.find((network) => network.startsWith('solana:'))
+    if (wallet.solana && solana && NETWORK_FAILURE.test(reason)) {
+      const rpcUrl = this.#svmConfig()?.rpcUrl
+      return rpcUrl
+        ? `the payment could not be made: the Solana RPC ${rpcUrl} did not answer (${reason}): check it, or set another with solanaRpcUrl (the CLI: --solana-rpc <url> or SOLSENTRY_SOLANA_RPC)`
+        : `the payment could not be made: no Solana RPC is set, so the payment signer tried the public one for ${solana}, which did not answer (${reason}): set solanaRpcUrl (the CLI: --solana-rpc <url> or SOLSENTRY_SOLANA_RPC; on the sandbox, the Solana RPC its banner prints)`
+    }
+    return `the payment could not be made: ${reason}`
   }
 
   #svmConfig(): { rpcUrl: string } | undefined {
@@ -679,7 +837,7 @@ export class Solsentry {
   /** The published price of each paid route's path (atomic USDC), read once from /openapi.json. */
   #publishedPrices(): Promise<Map<string, bigint>> {
     this.#prices ??= (async () => {
-      const response = await this.#fetch(`${this.url}/openapi.json`)
+      const response = await this.#reach(`${this.url}/openapi.json`)
       const document = (await response.json()) as {
         paths: Record<string, Record<string, { 'x-payment-info'?: { amount: string } }>>
       }

@@ -23,7 +23,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import { LOCAL_ERROR_CATALOGUE } from '../src/kernel/errors.ts'
+import { CLIENT_ERROR_CODES } from './errors.ts'
 import { type Receipt, type RouteKey, type Solsentry, SolsentryError, type SpendRefusal } from './index.ts'
 import { renderDeepDive, renderExitCheck, renderMarketIntel, renderQuickScan } from './render.ts'
 import type { DeepDive, ExitCheck, MarketIntel, QuickScan } from './routes.ts'
@@ -216,17 +216,21 @@ export function failureOf(
   }
   if (code === 'SERVICE_UNREACHABLE')
     return {
-      text: `${toolName}: ${error.message}: start the service, or set SOLSENTRY_URL (--url) in this server's configuration; ${nothingPaid}`,
+      text: `${toolName}: ${error.message}; ${nothingPaid}`,
       meta: { code, ...body },
     }
-  if (code === 'PAYMENT_FAILED')
+  if (code === 'PAYMENT_FAILED') {
+    // The SDK names the remedy when it knows the cause (the RPC, the rails); else the code's own.
+    const remedied = /SOLSENTRY_|give it /.test(error.message)
+    const remedy = remedied ? '' : `. ${capitalized(CLIENT_ERROR_CODES.PAYMENT_FAILED.remedy)}`
     return {
-      text: `${toolName}: ${error.message}. ${capitalized(LOCAL_ERROR_CATALOGUE.PAYMENT_FAILED.remedy)} (in this server's env in the host's configuration); ${nothingPaid}`,
+      text: `${toolName}: ${error.message}${remedy} (set in this server's env in the host's configuration); ${nothingPaid}`,
       meta: { code },
     }
+  }
   if (code === 'ATTESTATION_INVALID')
     return {
-      text: `${toolName}: ${error.message}: ${LOCAL_ERROR_CATALOGUE.ATTESTATION_INVALID.remedy}`,
+      text: `${toolName}: ${error.message}: ${CLIENT_ERROR_CODES.ATTESTATION_INVALID.remedy}`,
       meta: { code },
     }
   if (code === 'PAYMENT_REQUIRED') {

@@ -20,9 +20,11 @@ import type {
   TradeSuggestion,
   LaunchRadar,
   SmartMoney,
+  TradeQuote,
   Trending,
   WalletIntel,
 } from './routes.ts'
+import { count, num, pct, shortAddress, tokenAmount, usd as dollars } from './format.ts'
 // A table with no imports (which members each missing fact leaves unmeasured, the scope in words): the
 // service's renderers read the same one.
 import {
@@ -123,10 +125,8 @@ function incomplete(style: Style, answer: { data_quality: string }): string[] {
     : [paint(style, '     graded without what was not measured: a risk hidden there is not in this grade', 'yellow')]
 }
 
-const usd = (value: number | null | undefined) =>
-  value === null || value === undefined
-    ? 'unknown'
-    : `$${value.toLocaleString('en-US', value < 1 ? { maximumSignificantDigits: 4 } : { maximumFractionDigits: 2 })}`
+/** US dollars (client/format.ts, shared with the web page); null reads "not measured". */
+const usd = (value: number | null | undefined) => dollars(value)
 const yesNo = (style: Style, good: boolean, yes: string, no: string) =>
   good ? paint(style, yes, 'green') : paint(style, no, 'red')
 
@@ -153,7 +153,7 @@ export function renderQuickScan(style: Style, scan: QuickScan): string {
     '',
     `  mint authority   ${known('mint_authority_revoked', () => authority(scan.mint_authority_revoked))}`,
     `  freeze authority ${known('freeze_authority_revoked', () => authority(scan.freeze_authority_revoked))}`,
-    `  top 10 holders   ${known('top_10_holder_pct', () => (scan.top_10_holder_pct === null ? notMeasured(style) : `${scan.top_10_holder_pct.toFixed(1)}%`))}`,
+    `  top 10 holders   ${known('top_10_holder_pct', () => (scan.top_10_holder_pct === null ? notMeasured(style) : pct(scan.top_10_holder_pct)))}`,
     `  liquidity        ${known('liquidity_check', () => `${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`)}`,
     `  LP               ${known('lp_status', () => lpText(scan))}`,
     ...(scope ? ['', paint(style, `  ${scope}`, 'dim')] : []),
@@ -191,7 +191,7 @@ export function renderMarketIntel(style: Style, intel: MarketIntel & { token_add
   const change = (member: 'price_change_1h_pct' | 'price_change_24h_pct') =>
     known(member, () => {
       const value = intel[member]
-      return paint(style, `${value >= 0 ? '+' : ''}${value}%`, value >= 0 ? 'green' : 'red')
+      return paint(style, pct(value, { signed: true }), value >= 0 ? 'green' : 'red')
     })
   return [
     title,
@@ -234,20 +234,95 @@ export function renderDeepDive(style: Style, dive: DeepDive): string {
   ].join('\n')
 }
 
-export function renderJob(style: Style, job: TradeJob): string {
+/** What the CLI knows of a mint to show its amounts: its symbol and decimals, when something told them. */
+export interface TokenLabel {
+  mint: string
+  symbol?: string
+  decimals?: number
+}
+
+/** `0.1 SOL`, or the atomic units and a shortened mint when nothing told its decimals or symbol. */
+export function amountOf(atomic: string, token: TokenLabel | undefined, mint: string): string {
+  const label = token?.symbol || shortAddress(mint)
+  return token?.decimals === undefined
+    ? `${num(Number(atomic))} atomic units of ${label}`
+    : tokenAmount(atomic, token.decimals, label)
+}
+
+/** The risk gate: its verdict and grade, then each reason on its own line with its severity. */
+export function riskGateLines(style: Style, gate: NonNullable<TradeJob['risk_gate']>): string[] {
+  const tone: Tone = gate.verdict === 'PASS' ? 'green' : gate.verdict === 'WARN' ? 'yellow' : 'red'
+  const lines = [
+    `  risk gate    ${paint(style, ` ${gate.verdict} `, 'bold', 'inverse', tone)}  quick-scan grade ${gate.grade ?? NOT_MEASURED_TEXT} · data ${gate.data_quality}`,
+  ]
+  for (const reason of gate.reasons)
+    lines.push(
+      `               ${paint(style, reason.severity.toUpperCase().padEnd(8), 'bold', SEVERITY_TONE[reason.severity] ?? 'dim')} ${reason.detail}`,
+    )
+  return lines
+}
+
+/** A quote's swap in a person's units: what is sold, what comes back (at least), the route and the impact. */
+function swapLines(
+  style: Style,
+  quote: NonNullable<TradeJob['quote']>,
+  tokens: Record<string, TokenLabel>,
+  expiry = false,
+): string[] {
+  const input = tokens[quote.input_mint]
+  const output = tokens[quote.output_mint]
+  // Hops in order; a leg that carries only part of its input says how much.
+  const venues = quote.route
+    .map((leg) => (leg.percent >= 100 ? leg.venue : `${leg.venue} ${pct(leg.percent)}`))
+    .join(' → ')
+  return [
+    `  sell         ${paint(style, amountOf(quote.in_amount, input, quote.input_mint), 'bold')}`,
+    `  buy          ${paint(style, `about ${amountOf(quote.out_amount, output, quote.output_mint)}`, 'bold')}`,
+    `               at least ${amountOf(quote.min_out_amount, output, quote.output_mint)} (slippage ${pct(quote.slippage_bps / 100)})`,
+    `  price impact ${pct(quote.price_impact_pct)}${venues ? `  via ${venues}` : ''}`,
+    ...(expiry && quote.expires_at
+      ? [paint(style, `  valid until  ${quote.expires_at.replace('T', ' ').slice(0, 19)} UTC`, 'dim')]
+      : []),
+  ]
+}
+
+/** The quote before it is signed: the swap, the fee and the risk gate's verdict with its reasons. */
+export function renderTradePlan(
+  style: Style,
+  quote: TradeQuote,
+  tokens: Record<string, TokenLabel> = {},
+  feeUsd?: string,
+): string {
+  const output = tokens[quote.quote.output_mint]
+  const label = output?.symbol
+    ? `${output.symbol}  ${paint(style, quote.quote.output_mint, 'dim')}`
+    : quote.quote.output_mint
+  return [
+    `${paint(style, 'Trade plan', 'bold')}  buy ${label}`,
+    '',
+    ...swapLines(style, quote.quote, tokens, true),
+    `  fee          ${feeUsd ? `${feeUsd} USD` : 'the execute fee'}, charged only if the swap confirms`,
+    ...riskGateLines(style, quote.risk_gate),
+    ...(quote.risk_gate.verdict === 'PASS'
+      ? []
+      : [
+          paint(
+            style,
+            `  the gate reads a quick scan only; solsentry deep ${quote.quote.output_mint} (0.50 USD) looks further`,
+            'dim',
+          ),
+        ]),
+  ].join('\n')
+}
+
+export function renderJob(style: Style, job: TradeJob, tokens: Record<string, TokenLabel> = {}): string {
   const tone: Tone =
     job.status === 'CONFIRMED' ? 'green' : job.status === 'EXECUTING' || job.status === 'QUOTED' ? 'yellow' : 'red'
   const lines = [
     `${paint(style, 'Trade', 'bold')}  ${job.job_id}  ${paint(style, ` ${job.status} `, 'bold', 'inverse', tone)}`,
   ]
-  if (job.quote)
-    lines.push(
-      `  swap         ${job.quote.in_amount} of ${job.quote.input_mint} → ${job.quote.out_amount} of ${job.quote.output_mint}`,
-    )
-  if (job.risk_gate)
-    lines.push(
-      `  risk gate    ${job.risk_gate.verdict} (grade ${job.risk_gate.grade ?? 'unknown'})${job.risk_gate.reasons.length ? `: ${job.risk_gate.reasons.join('; ')}` : ''}`,
-    )
+  if (job.quote) lines.push(...swapLines(style, job.quote, tokens))
+  if (job.risk_gate) lines.push(...riskGateLines(style, job.risk_gate))
   if (job.execution)
     lines.push(
       `  transaction  ${job.execution.tx_signature}${job.execution.slot ? ` (slot ${job.execution.slot})` : ''}`,
@@ -257,7 +332,9 @@ export function renderJob(style: Style, job: TradeJob): string {
       `  ${paint(style, job.rejection.code, 'red')}: ${job.rejection.reason}${job.rejection.refundable ? ' (nothing was charged)' : ''}`,
     )
   if (job.fee)
-    lines.push(`  fee          ${job.fee.status}${job.fee.amount ? ` (${Number(job.fee.amount) / 1e6} USDC)` : ''}`)
+    lines.push(
+      `  fee          ${job.fee.status}${job.fee.amount ? ` (${tokenAmount(job.fee.amount, 6, 'USDC')})` : ''}`,
+    )
   return lines.join('\n')
 }
 
@@ -271,9 +348,9 @@ export function renderExitCrossCheck(style: Style, check: ExitCrossCheck): strin
   if (check.bridge)
     lines.push(
       `  bridge        ${check.bridge.tool_name}`,
-      `  arrives       ${check.bridge.output_usdc} USDC (at least ${check.bridge.min_output_usdc}) in about ${Math.round(check.bridge.duration_s / 60)} min`,
-      `  fees          ${check.bridge.fee_usd} USD taken out, ${check.bridge.gas_usd} USD of gas on top`,
-      `  all in        ${paint(style, `${check.all_in_cost_pct}%`, 'bold')} of ${check.size_usdc} USDC`,
+      `  arrives       ${num(check.bridge.output_usdc)} USDC (at least ${num(check.bridge.min_output_usdc)}) in about ${count(Math.round(check.bridge.duration_s / 60), 'min', 'min')}`,
+      `  fees          ${usd(check.bridge.fee_usd)} taken out, ${usd(check.bridge.gas_usd)} of gas on top`,
+      `  all in        ${paint(style, pct(check.all_in_cost_pct), 'bold')} of ${num(check.size_usdc)} USDC`,
     )
   else lines.push(`  ${check.bridgeable === false ? paint(style, 'no bridge route now', 'red') : 'no bridge quote'}`)
   return [...lines, '', check.summary].join('\n')
@@ -284,7 +361,7 @@ export function renderExitCheck(style: Style, exit: ExitCheck): string {
     measured(style, exit, 'exit_check', member, shown)
   const extra = [
     `  route legs    ${known('route_count', () => String(exit.route_count))}`,
-    `  transfer fee  ${known('transfer_fee_bps', () => `${exit.transfer_fee_bps / 100}%${exit.transfer_fee_can_rise ? paint(style, ' (can rise)', 'yellow') : ''}`)}`,
+    `  transfer fee  ${known('transfer_fee_bps', () => `${pct(exit.transfer_fee_bps / 100)}${exit.transfer_fee_can_rise ? paint(style, ' (can rise)', 'yellow') : ''}`)}`,
   ]
   return [...exitLines(style, exit, 'Exit check', extra), '', exit.summary].join('\n')
 }
@@ -317,11 +394,11 @@ function exitLines(
   const lines = [
     `${paint(style, title, 'bold')}  ${exit.token_address}`,
     '',
-    `${verdict}  ${exit.size_usdc} USDC · ${quality(style, exit)}`,
+    `${verdict}  ${num(exit.size_usdc)} USDC · ${quality(style, exit)}`,
     '',
-    `  returns       ${exit.exit_rating === 'BLOCKED' ? 'nothing: it cannot be sold now' : unmeasured(exit, 'exit_check', 'expected_return_usdc') ? notMeasured(style) : exit.expected_return_usdc === null ? 'nothing: no sale' : `${exit.expected_return_usdc} USDC`}`,
-    `  price impact  ${unmeasured(exit, 'exit_check', 'exit_price_impact_pct') ? notMeasured(style) : exit.exit_price_impact_pct === null ? '-' : `${exit.exit_price_impact_pct.toFixed(2)}%`}`,
-    `  lost on exit  ${exit.exit_loss_pct !== null ? `${exit.exit_loss_pct.toFixed(2)}%` : exit.exit_rating === 'BLOCKED' ? 'everything: no sale' : notMeasured(style)}`,
+    `  returns       ${exit.exit_rating === 'BLOCKED' ? 'nothing: it cannot be sold now' : unmeasured(exit, 'exit_check', 'expected_return_usdc') ? notMeasured(style) : exit.expected_return_usdc === null ? 'nothing: no sale' : `${num(exit.expected_return_usdc)} USDC`}`,
+    `  price impact  ${unmeasured(exit, 'exit_check', 'exit_price_impact_pct') ? notMeasured(style) : exit.exit_price_impact_pct === null ? 'none: no sale' : pct(exit.exit_price_impact_pct)}`,
+    `  lost on exit  ${exit.exit_loss_pct !== null ? pct(exit.exit_loss_pct) : exit.exit_rating === 'BLOCKED' ? 'everything: no sale' : notMeasured(style)}`,
     ...extra,
   ]
   // Without the mint, a freeze, a pause or a transfer hook would not show: its blockers were not read.
@@ -339,41 +416,42 @@ function exitLines(
   return lines
 }
 
-/** A number in a short human form: 1.2M, 34.5k, 0.0042. */
-function short(value: number | null): string {
-  if (value === null) return '?'
-  const size = Math.abs(value)
-  if (size >= 1e9) return `${(value / 1e9).toFixed(1)}B`
-  if (size >= 1e6) return `${(value / 1e6).toFixed(1)}M`
-  if (size >= 1e3) return `${(value / 1e3).toFixed(1)}k`
-  return size >= 1 || size === 0 ? value.toFixed(2) : value.toPrecision(2)
+/** A table cell of `width`, right-aligned; a missing value reads "not measured", dimmed. */
+function cell(style: Style, value: number | null | undefined, shown: (value: number) => string, width: number): string {
+  if (value === null || value === undefined) return paint(style, NOT_MEASURED_TEXT.padStart(width), 'dim')
+  return shown(value).padStart(width)
 }
 
-function percent(style: Style, value: number | null): string {
-  if (value === null) return '?'.padStart(8)
-  const text = `${value >= 0 ? '+' : ''}${value.toFixed(1)}%`.padStart(8)
-  return paint(style, text, value >= 0 ? 'green' : 'red')
+/** A signed change in its colour, right-aligned in `width`: `+12.5%`, `-38.83%`, or "not measured". */
+function change(style: Style, value: number | null, width = 12): string {
+  if (value === null) return cell(style, value, String, width)
+  return paint(style, pct(value, { signed: true }).padStart(width), value >= 0 ? 'green' : 'red')
 }
 
 function gradeCell(style: Style, snapshot: { grade: string } | null): string {
-  return snapshot ? badge(style, snapshot.grade) : paint(style, ' ? ', 'dim')
+  return snapshot ? badge(style, snapshot.grade) : paint(style, ' – ', 'dim')
 }
 
-/** The trending feed as a table: rank, grade, symbol, price, change, volume, traders. */
+/** The trending feed as a table: rank, grade, symbol, price (USD), change and volume over the interval, traders. */
 export function renderTrending(style: Style, feed: Trending): string {
+  const over = feed.interval
   const lines = [
-    `${paint(style, 'Trending', 'bold')}  by ${feed.sort} over ${feed.interval} · ${quality(style, feed)}`,
+    `${paint(style, 'Trending', 'bold')}  by ${feed.sort} over ${over} · ${quality(style, feed)}`,
     '',
-    paint(style, '  #  grade  symbol        price     change    volume  traders', 'dim'),
+    paint(
+      style,
+      `  #  grade  symbol     ${'price'.padStart(12)} ${`change ${over}`.padStart(12)} ${`volume ${over}`.padStart(12)} ${'traders'.padStart(12)}`,
+      'dim',
+    ),
   ]
   for (const item of feed.items)
     lines.push(
-      `${String(item.rank).padStart(3)}  ${gradeCell(style, item.quick_scan)}    ${item.symbol.slice(0, 10).padEnd(10)} ${short(item.price_usd).padStart(8)} ${percent(style, item.price_change_pct)} ${short(item.volume_usd).padStart(9)} ${String(item.traders ?? '?').padStart(8)}`,
+      `${String(item.rank).padStart(3)}  ${gradeCell(style, item.quick_scan)}    ${item.symbol.slice(0, 10).padEnd(10)} ${cell(style, item.price_usd, (n) => usd(n), 12)} ${change(style, item.price_change_pct)} ${cell(style, item.volume_usd, (n) => dollars(n, { compact: true }), 12)} ${cell(style, item.traders, (n) => num(n), 12)}`,
     )
   if (feed.focus)
     lines.push(
       '',
-      `${paint(style, 'Asked about', 'bold')}  ${feed.focus.symbol || feed.focus.token_address}: ${feed.focus.rank ? `#${feed.focus.rank}` : 'not in the feed'} · grade ${feed.focus.quick_scan?.grade ?? '?'}`,
+      `${paint(style, 'Asked about', 'bold')}  ${feed.focus.symbol || feed.focus.token_address}: ${feed.focus.rank ? `#${feed.focus.rank}` : 'not in the feed'} · grade ${feed.focus.quick_scan?.grade ?? 'not graded'}`,
     )
   return [...lines, '', feed.summary].join('\n')
 }
@@ -383,6 +461,7 @@ export function renderSignalRadar(style: Style, radar: SignalRadar): string {
   const lines = [
     `${paint(style, 'Signal radar', 'bold')}  over ${radar.interval}, at least ${radar.min_signals} signals · ${quality(style, radar)}`,
     '',
+    paint(style, `  #  grade  symbol     ${'score'.padStart(7)}  signals that fired`, 'dim'),
   ]
   const row = (item: SignalRadar['items'][number]) => {
     const fired = item.signal_breakdown
@@ -390,7 +469,7 @@ export function renderSignalRadar(style: Style, radar: SignalRadar): string {
       .map((reading) => reading.signal.toLowerCase().replaceAll('_', ' '))
       .join(', ')
     const flags = item.flags.length > 0 ? `  ${paint(style, item.flags.join(' '), 'yellow')}` : ''
-    return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${item.symbol.slice(0, 10).padEnd(10)} ${paint(style, String(item.convergence_score).padStart(3), 'bold')}/100  ${fired}${flags}`
+    return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}    ${item.symbol.slice(0, 10).padEnd(10)} ${paint(style, String(item.convergence_score).padStart(3), 'bold')}/100  ${fired}${flags}`
   }
   lines.push(...radar.items.map(row))
   if (radar.items.length === 0) lines.push(paint(style, '  nothing converges now', 'dim'))
@@ -409,7 +488,7 @@ const VERDICT_TONE: Record<string, Tone> = {
 }
 
 function duration(seconds: number | null): string {
-  if (seconds === null) return '?'
+  if (seconds === null) return NOT_MEASURED_TEXT
   if (seconds >= 86_400) return `${(seconds / 86_400).toFixed(1)} d`
   if (seconds >= 3_600) return `${(seconds / 3_600).toFixed(1)} h`
   return `${Math.round(seconds / 60)} min`
@@ -430,16 +509,20 @@ export function renderWalletIntel(style: Style, wallet: WalletIntel): string {
     '',
     `${verdict}  copy-trade ${wallet.copy_trade_worthiness.label}${wallet.copy_trade_worthiness.score === null ? '' : ` (${wallet.copy_trade_worthiness.score}/100)`} · ${quality(style, wallet)}`,
     '',
-    `  trades        ${wallet.total_trades} (${wallet.buys} buys, ${wallet.sells} sells) in ${wallet.tokens_traded} tokens`,
-    `  round trips   ${wallet.closed_positions} closed, ${wallet.open_positions} open; won ${wallet.win_rate_pct ?? '?'}%`,
-    `  realized      ${wallet.realized_pnl_usd === null ? '?' : `${wallet.realized_pnl_usd} USD`}${wallet.realized_pnl_pct === null ? '' : ` (${wallet.realized_pnl_pct}%)`}`,
+    `  trades        ${num(wallet.total_trades)} (${count(wallet.buys, 'buy')}, ${count(wallet.sells, 'sell')}) in ${count(wallet.tokens_traded, 'token')}`,
+    `  round trips   ${wallet.closed_positions} closed, ${wallet.open_positions} open; ${wallet.win_rate_pct === null ? `win rate ${NOT_MEASURED_TEXT}` : `won ${pct(wallet.win_rate_pct)} of them`}`,
+    `  realized      ${wallet.realized_pnl_usd === null ? NOT_MEASURED_TEXT : `${wallet.realized_pnl_usd > 0 ? '+' : ''}${usd(wallet.realized_pnl_usd)}`}${wallet.realized_pnl_pct === null ? '' : ` (${pct(wallet.realized_pnl_pct, { signed: true })})`}`,
     `  holds         median ${duration(wallet.median_hold_time_s)}, mean ${duration(wallet.avg_hold_time_s)}`,
     `  style         ${wallet.behaviour_style.replace('_', '-')}`,
     `  funded by     ${wallet.funding_origin.funder ?? 'unknown'}${wallet.funding_origin.exchange ? paint(style, ` (${wallet.funding_origin.exchange})`, 'cyan') : ''}`,
   ]
   if (wallet.rugs > 0)
     lines.push(
-      paint(style, `  pulled the liquidity of ${wallet.rugs} of the ${wallet.tokens_created} tokens it created`, 'red'),
+      paint(
+        style,
+        `  pulled the liquidity of ${wallet.rugs} of the ${count(wallet.tokens_created, 'token')} it created`,
+        'red',
+      ),
     )
   lines.push(
     paint(
@@ -453,18 +536,28 @@ export function renderWalletIntel(style: Style, wallet: WalletIntel): string {
 
 type LaunchItem = LaunchRadar['items'][number]
 
-/** One launchpad coin per line: rank, grade, symbol, progress, market cap, traders, fill rate, flags. */
+/** The launchpad tables' header: what each column is, with its unit. */
+const LAUNCH_HEADER = `  #  grade  symbol     ${'bonded'.padStart(8)} ${'market cap'.padStart(12)} ${'traders'.padStart(8)}  filling`
+
+/** One launchpad coin per line: rank, grade, symbol, progress, market cap (SOL), traders, fill rate, flags. */
 function launchLine(style: Style, item: LaunchItem): string {
-  const eta = item.minutes_to_graduation === null ? '' : ` ~${Math.round(item.minutes_to_graduation)} min`
-  const rate = item.fill_rate_pct_per_min === null ? '' : ` +${item.fill_rate_pct_per_min}%/min${eta}`
+  const eta =
+    item.minutes_to_graduation === null
+      ? ''
+      : `, graduates in ~${count(Math.round(item.minutes_to_graduation), 'min', 'min')}`
+  const rate =
+    item.fill_rate_pct_per_min === null
+      ? paint(style, NOT_MEASURED_TEXT, 'dim')
+      : `${pct(item.fill_rate_pct_per_min, { signed: true })}/min${eta}`
   const flags = item.flags.length > 0 ? `  ${paint(style, item.flags.join(' '), 'yellow')}` : ''
-  return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${`${item.bonding_progress_pct.toFixed(1)}%`.padStart(6)} ${`${short(item.market_cap_sol)} SOL`.padStart(10)} ${String(item.unique_traders).padStart(4)} traders${rate}${flags}`
+  return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}    ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${pct(item.bonding_progress_pct).padStart(8)} ${cell(style, item.market_cap_sol, (n) => `${num(n, { compact: true })} SOL`, 12)} ${num(item.unique_traders).padStart(8)}  ${rate}${flags}`
 }
 
 export function renderLaunchRadar(style: Style, radar: LaunchRadar): string {
   const lines = [
     `${paint(style, 'Launch radar', 'bold')}  ${radar.stage.replace('_', ' ')}, preset ${radar.preset} · index ${radar.index.state} · ${quality(style, radar)}`,
     '',
+    paint(style, LAUNCH_HEADER, 'dim'),
     ...radar.items.map((item) => launchLine(style, item)),
   ]
   if (radar.items.length === 0) lines.push(paint(style, '  nothing on the radar now', 'dim'))
@@ -474,8 +567,9 @@ export function renderLaunchRadar(style: Style, radar: LaunchRadar): string {
 
 export function renderGraduationRadar(style: Style, radar: GraduationRadar): string {
   const lines = [
-    `${paint(style, 'Graduation radar', 'bold')}  ${radar.min_progress_pct}% or more · index ${radar.index.state} · ${quality(style, radar)}`,
+    `${paint(style, 'Graduation radar', 'bold')}  ${pct(radar.min_progress_pct)} bonded or more · index ${radar.index.state} · ${quality(style, radar)}`,
     '',
+    paint(style, LAUNCH_HEADER, 'dim'),
     ...radar.items.map((item) => launchLine(style, item)),
   ]
   if (radar.items.length === 0) lines.push(paint(style, '  no curve that close now', 'dim'))
@@ -485,11 +579,11 @@ export function renderGraduationRadar(style: Style, radar: GraduationRadar): str
 
 export function renderSmartMoney(style: Style, feed: SmartMoney): string {
   const lines = [
-    `${paint(style, 'Smart money', 'bold')}  over ${feed.interval} · ${feed.proven_wallets} proven wallets · index ${feed.index.state} · ${quality(style, feed)}`,
+    `${paint(style, 'Smart money', 'bold')}  over ${feed.interval} · ${count(feed.proven_wallets, 'proven wallet')} · index ${feed.index.state} · ${quality(style, feed)}`,
     '',
     ...feed.items.map(
       (item) =>
-        `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${paint(style, `+${item.net_flow_sol} SOL`, 'green')} from ${item.smart_wallets} wallets · ${item.bonding_progress_pct.toFixed(1)}% bonded`,
+        `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${paint(style, `${item.net_flow_sol > 0 ? '+' : ''}${num(item.net_flow_sol)} SOL`, item.net_flow_sol >= 0 ? 'green' : 'red')} net from ${count(item.smart_wallets, 'wallet')} · ${pct(item.bonding_progress_pct)} bonded`,
     ),
   ]
   if (feed.items.length === 0) lines.push(paint(style, '  no net buying by proven wallets now', 'dim'))
@@ -500,7 +594,7 @@ const LABEL_TONE: Record<string, Tone> = { HOT: 'red', HEATING: 'yellow', COOLIN
 
 export function renderGraduationMomentum(style: Style, feed: GraduationMomentum): string {
   const lines = [
-    `${paint(style, 'Graduation momentum', 'bold')}  ${feed.min_progress_pct}% or more · ${quality(style, feed)}`,
+    `${paint(style, 'Graduation momentum', 'bold')}  ${pct(feed.min_progress_pct)} bonded or more · ${quality(style, feed)}`,
     '',
   ]
   for (const item of feed.items) {
@@ -508,7 +602,7 @@ export function renderGraduationMomentum(style: Style, feed: GraduationMomentum)
       .filter(([, state]) => state === 'missing')
       .map(([name]) => name.replace('_', ' '))
     lines.push(
-      `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${paint(style, `${item.momentum_score}/100 ${item.label}`, 'bold', LABEL_TONE[item.label] ?? 'blue')}  ${item.bonding_progress_pct.toFixed(1)}% bonded${missing.length ? paint(style, `  (no ${missing.join(', ')})`, 'dim') : ''}`,
+      `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}  ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${paint(style, `${item.momentum_score}/100 ${item.label}`, 'bold', LABEL_TONE[item.label] ?? 'blue')}  ${pct(item.bonding_progress_pct)} bonded${missing.length ? paint(style, `  (no ${missing.join(', ')})`, 'dim') : ''}`,
       paint(
         style,
         `       ${item.cited_factors.map((factor) => `${factor.factor.toLowerCase().replaceAll('_', ' ')} ${factor.points > 0 ? '+' : ''}${factor.points}`).join(', ')}`,
@@ -537,7 +631,7 @@ export function renderNews(style: Style, answer: NewsAnswer): string {
     `${paint(style, 'News', 'bold')}  ${subject} · last ${answer.window.hours} h · ${quality(style, answer)}`,
     unread
       ? `  ${notMeasured(style)}: no news source could be read`
-      : `  ${paint(style, pulse.signal, 'bold', LEAN_TONE[pulse.signal] ?? 'dim')}  ${pulse.bull} bullish · ${pulse.bear} bearish · ${pulse.neutral} neutral of ${pulse.posts} posts${
+      : `  ${paint(style, pulse.signal, 'bold', LEAN_TONE[pulse.signal] ?? 'dim')}  ${pulse.bull} bullish · ${pulse.bear} bearish · ${pulse.neutral} neutral of ${count(pulse.posts, 'post')}${
           pulse.top_terms.length
             ? paint(
                 style,
@@ -551,20 +645,20 @@ export function renderNews(style: Style, answer: NewsAnswer): string {
         }`,
   ]
   if (answer.subject.ambiguous)
-    lines.push(paint(style, `  ${answer.subject.candidates.length} listed tokens share this ticker`, 'yellow'))
+    lines.push(paint(style, `  ${count(answer.subject.candidates.length, 'listed token')} share this ticker`, 'yellow'))
   if ('brief' in answer) lines.push('', paint(style, answer.brief.headline, 'bold'), answer.brief.text)
   if ('cohorts' in answer) {
     lines.push('')
     for (const [cohort, tally] of Object.entries(answer.cohorts))
       if (tally.posts > 0)
         lines.push(
-          `  ${cohort.padEnd(10)} ${paint(style, tally.signal, LEAN_TONE[tally.signal] ?? 'dim')} (${tally.posts} posts)`,
+          `  ${cohort.padEnd(10)} ${paint(style, tally.signal, LEAN_TONE[tally.signal] ?? 'dim')} (${count(tally.posts, 'post')})`,
         )
     if (answer.coordination.coordinated)
       lines.push(
         paint(
           style,
-          `  coordinated: ${answer.coordination.pushes.length} push(es), ${answer.coordination.fresh_accounts} fresh accounts`,
+          `  coordinated: ${count(answer.coordination.pushes.length, 'push', 'pushes')}, ${count(answer.coordination.fresh_accounts, 'fresh account')}`,
           'red',
         ),
       )
@@ -605,14 +699,14 @@ export function renderSuggestion(style: Style, answer: TradeSuggestion): string 
     lines.push(
       paint(
         style,
-        `    ${factor.points > 0 ? '+' : ''}${factor.points}  ${factor.detail}`,
+        `    ${`${factor.points > 0 ? '+' : ''}${factor.points}`.padStart(3)}  ${factor.detail}`,
         factor.points < 0 ? 'yellow' : 'dim',
       ),
     )
   if (rec.trade_plan)
     lines.push(
       '',
-      `  plan: slippage ${rec.trade_plan.slippage_bps} bps · max impact ${rec.trade_plan.max_price_impact_pct}% · round trip ${rec.trade_plan.round_trip_exit_cost_pct ?? '?'}%`,
+      `  plan: slippage ${pct(rec.trade_plan.slippage_bps / 100)} · max impact ${pct(rec.trade_plan.max_price_impact_pct)} · round trip ${pct(rec.trade_plan.round_trip_exit_cost_pct)}`,
       `  ${rec.trade_plan.stop_loss_hint}`,
     )
   lines.push('', paint(style, selection.why_selected, 'dim'))

@@ -1,5 +1,9 @@
+import { resolve } from 'node:path'
 import type { RunningSandbox } from './index.ts'
 import type { SandboxRail } from './options.ts'
+
+/** Where the demo clients look for the world file when told nothing (DATA_DIR unset). */
+const DEFAULT_WORLD_FILE = './data/sandbox/world.json'
 
 /**
  * What a person needs after boot: where things are, the scenario tokens, a command to try (paying on the
@@ -33,18 +37,30 @@ export function printBanner(
   ]
   if (serviceUrl) {
     const example = file.scenarios.find((scenario) => scenario.name === 'blue-chip') ?? file.scenarios[0]
+    // The demo clients find the service and the world in the world file at its default place; elsewhere
+    // (DATA_DIR set) they are told where it is.
+    const world = sandbox.worldFilePath === resolve(DEFAULT_WORLD_FILE) ? '' : ` --world ${sandbox.worldFilePath}`
+    const solana = rails.includes('solana')
     lines.push(`  service      ${serviceUrl}   (paid on ${rails.join(' and ')})`, '  try:')
     lines.push(`    curl -s ${serviceUrl}/health`)
     lines.push(`    curl -s ${serviceUrl}/llm.txt`)
     if (example)
       lines.push(
         `    curl -si -X POST ${serviceUrl}/scan/quick -H 'content-type: application/json' -d '{"token_address":"${example.mint}"}'   # 402: the offers`,
-        rails.includes('solana')
-          ? `    npm run pay -- /scan/quick ${example.mint}   # pays it as the demo buyer${rails.includes('base') ? ' (add --rail base to pay on anvil)' : ''}`
-          : `    npm run pay -- /scan/quick ${example.mint} --rail base   # pays it as the EVM demo buyer on anvil`,
-        `    npm run trade -- ${example.mint}${rails.includes('solana') ? '' : ' --rail base'}   # buys 0.1 SOL of it: quote, sign locally, paid execute`,
+        solana
+          ? `    npm run pay -- /scan/quick ${example.mint}${world}   # pays it as the demo buyer${rails.includes('base') ? ' (add --rail base to pay on anvil)' : ''}`
+          : `    npm run pay -- /scan/quick ${example.mint} --rail base${world}   # pays it as the EVM demo buyer on anvil`,
+        `    npm run trade -- ${example.mint} --amount 0.1${solana ? '' : ' --rail base'}${world}   # buys 0.1 SOL of it: quote, sign locally, paid execute`,
         `    curl -s ${file.urls.dexscreener}/tokens/v1/solana/${example.mint}`,
         `    curl -s -X POST ${file.urls.rpc} -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getTokenLargestAccounts","params":["${example.mint}"]}'`,
+        '  the CLI as the demo buyer (the same settings work in any shell):',
+        solana
+          ? `    export SOLSENTRY_URL=${serviceUrl} SOLSENTRY_KEYPAIR=${file.buyer.keypair_path} SOLSENTRY_SOLANA_RPC=${file.urls.rpc}`
+          : `    export SOLSENTRY_URL=${serviceUrl} SOLSENTRY_EVM_KEY="$(jq -r .evm_buyer.private_key ${sandbox.worldFilePath})"`,
+        `    npx solsentry quick ${example.mint}`,
+        solana
+          ? `    npx solsentry trade ${example.mint} --amount 0.1   # the plan first; asks before signing when the risk gate warns`
+          : '    npx solsentry trending --interval 24h',
       )
     lines.push('')
   }

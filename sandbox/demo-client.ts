@@ -11,10 +11,41 @@ import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { SandboxWorldFile } from './index.ts'
 
-/** `--name value` options (removed from `args`), with fallbacks. */
+/** `--name value` (or `--name=value`) options, removed from `args`, with fallbacks. */
 export function takeOption(args: string[], name: string, fallback: string): string {
+  const inline = args.findIndex((arg) => arg.startsWith(`--${name}=`))
+  if (inline >= 0) return args.splice(inline, 1)[0]!.slice(name.length + 3)
   const index = args.indexOf(`--${name}`)
-  return index >= 0 ? args.splice(index, 2)[1]! : fallback
+  return index >= 0 ? (args.splice(index, 2)[1] ?? fallback) : fallback
+}
+
+/**
+ * The service to call: `--service` (or `--url`), else SOLSENTRY_URL, else the one `npm start` wrote in
+ * the world file (whatever PORT it took), else PORT on this machine, else 8402.
+ */
+export function serviceOf(args: string[], world: SandboxWorldFile): string {
+  const flag = takeOption(args, 'service', '') || takeOption(args, 'url', '')
+  const url = flag || process.env.SOLSENTRY_URL || world.service_url || `http://127.0.0.1:${process.env.PORT || 8402}`
+  return url.replace(/\/$/, '')
+}
+
+/**
+ * Runs a demo client: a failure is one line saying what to do, never a stack trace — nothing answering
+ * at `service` (the service not started, another port) above all.
+ */
+export async function runDemo(name: string, service: () => string, main: () => Promise<number>): Promise<never> {
+  try {
+    process.exit(await main())
+  } catch (error) {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+    const text = typeof message === 'string' ? message : String(error)
+    if (/ConnectionRefused|ECONNREFUSED|ENOTFOUND|Unable to connect|FailedToOpenSocket/i.test(`${code} ${text}`))
+      console.error(
+        `${name}: SERVICE_UNREACHABLE: nothing answers at ${service()} (${text}): start the sandbox and the service (npm start; PORT chooses its port), or give its URL: --service <url> or SOLSENTRY_URL=<url>`,
+      )
+    else console.error(`${name}: ${text}`)
+    process.exit(1)
+  }
 }
 
 /** The world file the running sandbox wrote; exits with a hint when there is none. */

@@ -60,6 +60,11 @@ export interface SandboxWorldFile {
   evm_usdc_issuer: { address: string; private_key: string }
   accounts_loaded: string[]
   scenarios: BuiltScenario[]
+  /**
+   * The service on this world, once `npm start` runs it (written then): where `npm run pay`, `npm run
+   * trade` and the CLI find it, whatever PORT it took.
+   */
+  service_url?: string
 }
 
 export interface RunningSandbox {

@@ -3,6 +3,7 @@
  * service pointed at the world's servers through the ordinary URL settings, exactly as it would be
  * pointed at mainnet. With SOLSENTRY_PROFILE=mainnet it runs the service alone.
  */
+import { writeFileSync } from 'node:fs'
 import { runService } from '../src/main.ts'
 import { printBanner } from './banner.ts'
 import { startSandbox } from './index.ts'
@@ -20,5 +21,8 @@ if ((env.SOLSENTRY_PROFILE ?? 'sandbox') !== 'sandbox') {
     { ...env, ...withRails(sandbox.serviceSettings, rails) },
     { afterShutdown: () => sandbox.stop() },
   )
+  // The world file names the service too, on whatever PORT it took: the demo clients and the CLI read it.
+  sandbox.file.service_url = running.url
+  writeFileSync(sandbox.worldFilePath, `${JSON.stringify(sandbox.file, null, 2)}\n`)
   printBanner(sandbox, running.url, rails)
 }

@@ -3,14 +3,17 @@
  * as the demo buyer, with the official x402 v2 client, and prints the receipt and the answer. It pays
  * in sandbox USDC on the Solana rail, or with `--rail base` in the test USDC on anvil (EIP-3009).
  *
- *   npm run pay -- /scan/quick <mint> [--rail solana|base] [--service http://127.0.0.1:8402] [--world ./data/sandbox/world.json]
+ *   npm run pay -- /scan/quick <mint> [--rail solana|base] [--service URL] [--world ./data/sandbox/world.json]
+ *
+ * The service: --service, else SOLSENTRY_URL, else the one `npm start` wrote in the world file, else PORT
+ * on this machine, else 8402.
  */
-import { demoPayer, payingFetch, readWorld, takeOption } from './demo-client.ts'
+import { demoPayer, payingFetch, readWorld, runDemo, serviceOf, takeOption } from './demo-client.ts'
 
 const args = process.argv.slice(2)
-const service = takeOption(args, 'service', 'http://127.0.0.1:8402')
 const rail = takeOption(args, 'rail', 'solana')
 const world = readWorld(args)
+const service = serviceOf(args, world)
 const [route, mint] = args
 if (!route || !mint || (rail !== 'solana' && rail !== 'base')) {
   console.error(
@@ -19,14 +22,25 @@ if (!route || !mint || (rail !== 'solana' && rail !== 'base')) {
   process.exit(2)
 }
 
-const { client, payer, network } = await demoPayer(world, rail)
-const response = await payingFetch(client, rail)(`${service}${route}`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ token_address: mint }),
-})
-const receipt = response.headers.get('payment-response')
-console.error(`HTTP ${response.status}; paid by ${payer} on ${network}`)
-if (receipt) console.error(`receipt: ${Buffer.from(receipt, 'base64').toString()}`)
-console.log(JSON.stringify(await response.json(), null, 2))
-process.exit(response.ok ? 0 : 1)
+await runDemo(
+  'npm run pay',
+  () => service,
+  async () => {
+    const { client, payer, network } = await demoPayer(world, rail)
+    const response = await payingFetch(client, rail)(`${service}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_address: mint }),
+    })
+    const receipt = response.headers.get('payment-response')
+    console.error(`HTTP ${response.status}; paid by ${payer} on ${network}`)
+    if (receipt) console.error(`receipt: ${Buffer.from(receipt, 'base64').toString()}`)
+    const text = await response.text()
+    try {
+      console.log(JSON.stringify(JSON.parse(text), null, 2))
+    } catch {
+      console.log(text)
+    }
+    return response.ok ? 0 : 1
+  },
+)

@@ -8,7 +8,7 @@ import { recommendationTable } from '../plugins/deep-dive/recommendation.ts'
 import { rejectionTable } from '../plugins/trade/rejections.ts'
 import { SERVICE_MANIFESTS } from '../src/app.ts'
 import { configTable } from '../src/kernel/config.ts'
-import { errorTable, localErrorTable } from '../src/kernel/errors.ts'
+import { errorTable } from '../src/kernel/errors.ts'
 import { requirementTable } from '../src/kernel/manifest.ts'
 import { issuerTable } from '../src/onchain/issuers.ts'
 import { exclusionTable, findingsTable, riskGroupTable, signalCatalogue } from './signal-docs.ts'
@@ -17,6 +17,7 @@ import { toolTable } from '../plugins/mcp/tools.ts'
 import { renderSkill, SKILL_FILE_ORIGIN } from '../plugins/discovery/skill.ts'
 import { waivedService } from '../test/support/service.ts'
 import { clientCall } from '../client/catalogue.ts'
+import { CLIENT_ERROR_CODES, type ClientErrorCode } from '../client/errors.ts'
 import { offerings } from '../src/kernel/catalogue.ts'
 import { priceInWords, type Registry } from '../src/kernel/manifest.ts'
 
@@ -28,10 +29,18 @@ export interface GeneratedSection {
   content: () => string | Promise<string>
 }
 
+/** docs/errors.md's table of the codes the client, the CLI and the MCP bridge raise themselves. */
+function clientErrorTable(): string {
+  const rows = (Object.keys(CLIENT_ERROR_CODES) as ClientErrorCode[]).map(
+    (code) => `| \`${code}\` | ${CLIENT_ERROR_CODES[code].meaning} | ${CLIENT_ERROR_CODES[code].remedy} |`,
+  )
+  return ['| Code | Meaning | Remedy |', '|---|---|---|', ...rows].join('\n')
+}
+
 export const GENERATED: readonly GeneratedSection[] = [
   { file: 'README.md', name: 'config', content: configTable },
   { file: 'docs/errors.md', name: 'errors', content: errorTable },
-  { file: 'docs/errors.md', name: 'local-errors', content: localErrorTable },
+  { file: 'docs/errors.md', name: 'local-errors', content: clientErrorTable },
   { file: 'docs/catalogue.md', name: 'routes-off', content: () => requirementTable(SERVICE_MANIFESTS) },
   { file: 'docs/trade.md', name: 'rejections', content: rejectionTable },
   { file: 'docs/mcp.md', name: 'tools', content: () => toolTable(fullService().registry) },

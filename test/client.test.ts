@@ -1,14 +1,17 @@
 import { describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { evmAccount, Solsentry, SolsentryError, solanaKeypairFile } from '../client/index.ts'
+import { renderJob, renderLaunchRadar, renderTrending, renderWalletIntel } from '../client/render.ts'
 import { SERVICE_MANIFESTS } from '../src/app.ts'
 import { testApp } from './support/app.ts'
 import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
 import { openApiValidator } from './support/openapi.ts'
-import { screenOf, testWithTmux } from './support/terminal.ts'
+import { screenOf, terminalSession, testWithTmux } from './support/terminal.ts'
 import { usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox over HTTP on loopback; the SDK and the CLI pay it as a user would.
@@ -318,12 +321,14 @@ describe('the CLI', () => {
     expect(await child.exited).toBe(0)
   }, 30_000)
 
-  test('trade --json: quote, sign with the keypair, execute (paid on confirmation), the final job; exit 0', async () => {
-    const { stdout, code } = await run('trade', mintOf('blue-chip'), '--amount', '100000000', '--json')
+  test('trade --json: --amount in SOL, quote, sign with the keypair, execute (paid on confirmation), the final job; exit 0', async () => {
+    const { stdout, code } = await run('trade', mintOf('blue-chip'), '--amount', '0.1', '--json')
     expect(code).toBe(0)
     const job = JSON.parse(stdout)
     expect(validate('GET', '/trade/status/{job_id}', 200, job)).toEqual([])
     expect(job).toMatchObject({ status: 'CONFIRMED', fee: { status: 'settled', amount: '150000' } })
+    // 0.1 SOL, in lamports (SOL has 9 decimals).
+    expect(job.request.amount_in).toBe('100000000')
   }, 60_000)
 
   testWithTmux(
@@ -393,4 +398,389 @@ describe('the CLI', () => {
       await mcp.close()
     }
   }, 30_000)
+})
+
+describe('the CLI when something is missing: the right code, what to do, a non-zero exit, never a stack trace', () => {
+  const cli = join(import.meta.dir, '..', 'client', 'cli.ts')
+  // No world file here unless a test puts one: the remedies and the RPC do not come from a stray ./data.
+  const nowhere = mkdtempSync(join(tmpdir(), 'solsentry-cli-'))
+  /** The CLI with only `settings` (no SOLSENTRY_* from this shell), its data directory `nowhere`. */
+  const runWith = async (settings: Record<string, string>, ...args: string[]) => {
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SOLSENTRY_')))
+    const child = Bun.spawn([process.execPath, cli, ...args], {
+      env: { ...inherited, DATA_DIR: nowhere, ...settings },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ])
+    expect(stderr).not.toMatch(/^\s+at /m)
+    return { stdout, stderr, code }
+  }
+  /** A port nothing listens on (one just given back by the system). */
+  const closedPort = () => {
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+    const port = server.port
+    server.stop(true)
+    return port
+  }
+
+  test('the service unreachable: SERVICE_UNREACHABLE, the URL tried and where it came from, how to point at it', async () => {
+    const url = `http://127.0.0.1:${closedPort()}`
+    const fromEnv = await runWith({ SOLSENTRY_URL: url }, 'quick', mintOf('blue-chip'))
+    expect(fromEnv.code).toBe(1)
+    expect(fromEnv.stderr).toStartWith(`solsentry: SERVICE_UNREACHABLE: nothing answers at ${url} (`)
+    expect(fromEnv.stderr).toContain('that URL came from SOLSENTRY_URL')
+    expect(fromEnv.stderr).toContain('--url <url> or SOLSENTRY_URL')
+    expect(fromEnv.stderr).toContain('npm start')
+    // --service is the same flag (as npm run pay spells it), and wins over the environment.
+    const fromFlag = await runWith({ SOLSENTRY_URL: running.url }, 'pairs', '--service', url)
+    expect(fromFlag.code).toBe(1)
+    expect(fromFlag.stderr).toContain('that URL came from --url')
+    // A free route too: nothing to pay, still the same error.
+    const notUrl = await runWith({}, 'pairs', '--url', 'localhost:8402')
+    expect(notUrl.code).toBe(2)
+    expect(notUrl.stderr).toContain('solsentry: USAGE: localhost:8402 (from --url) is not a URL: write it as http://')
+  })
+
+  test('no wallet: NO_WALLET with the price and how to pass one (--keypair, SOLSENTRY_KEYPAIR; the sandbox buyer’s file)', async () => {
+    const { stderr, code } = await runWith({ SOLSENTRY_URL: running.url }, 'quick', mintOf('blue-chip'))
+    expect(code).toBe(1)
+    expect(stderr).toContain('solsentry: NO_WALLET: /scan/quick is paid (0.02 USD) and this client has no wallet')
+    expect(stderr).toContain('--keypair <file> or SOLSENTRY_KEYPAIR')
+    expect(stderr).toContain('--evm-key')
+    expect(stderr).not.toContain('X-PAYMENT')
+    // On the sandbox (its world file in DATA_DIR), the remedy names its demo buyer's keypair file.
+    const dataDir = dirname(dirname(sandbox.worldFilePath))
+    const here = await runWith({ SOLSENTRY_URL: running.url, DATA_DIR: dataDir }, 'quick', mintOf('blue-chip'))
+    expect(here.stderr).toContain(`→ on the sandbox, its demo buyer: --keypair ${world.buyer.keypair_path}`)
+    const unreadable = await runWith(
+      { SOLSENTRY_URL: running.url, SOLSENTRY_KEYPAIR: join(nowhere, 'no-such.json') },
+      'quick',
+      mintOf('blue-chip'),
+    )
+    expect(unreadable.code).toBe(1)
+    expect(unreadable.stderr).toContain(
+      `solsentry: NO_WALLET: cannot read the keypair file ${join(nowhere, 'no-such.json')}`,
+    )
+  })
+
+  test('no Solana RPC set: PAYMENT_FAILED naming --solana-rpc and SOLSENTRY_SOLANA_RPC; nothing charged', async () => {
+    const before = await usdcOf(sandbox, solanaWallet.address)
+    const { stderr, code } = await runWith(
+      { SOLSENTRY_URL: running.url, SOLSENTRY_KEYPAIR: world.buyer.keypair_path },
+      'quick',
+      mintOf('blue-chip'),
+    )
+    expect(code).toBe(1)
+    expect(stderr).toContain('solsentry: PAYMENT_FAILED: the payment could not be made: no Solana RPC is set')
+    expect(stderr).toContain('--solana-rpc <url> or SOLSENTRY_SOLANA_RPC')
+    expect(stderr).not.toContain('SPEND_LIMIT')
+    expect(await usdcOf(sandbox, solanaWallet.address)).toBe(before)
+  }, 60_000)
+
+  test("on the sandbox, the CLI pays through the sandbox's RPC without --solana-rpc (its world file names the service)", async () => {
+    // What npm start writes: the world file with the service's URL in it.
+    const dataDir = mkdtempSync(join(tmpdir(), 'solsentry-cli-world-'))
+    mkdirSync(join(dataDir, 'sandbox'))
+    writeFileSync(
+      join(dataDir, 'sandbox', 'world.json'),
+      JSON.stringify({ ...JSON.parse(readFileSync(sandbox.worldFilePath, 'utf8')), service_url: running.url }),
+    )
+    const { stdout, code } = await runWith(
+      { SOLSENTRY_URL: running.url, SOLSENTRY_KEYPAIR: world.buyer.keypair_path, DATA_DIR: dataDir },
+      'quick',
+      mintOf('blue-chip'),
+    )
+    expect(code).toBe(0)
+    expect(stdout).toContain('Quick scan')
+  }, 60_000)
+
+  test('npm run pay honours SOLSENTRY_URL, PORT and --service; a service not there is one line, exit 1', async () => {
+    const pay = join(import.meta.dir, '..', 'sandbox', 'pay.ts')
+    const payWith = async (settings: Record<string, string>, ...args: string[]) => {
+      const inherited = Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => !name.startsWith('SOLSENTRY_') && name !== 'PORT'),
+      )
+      const child = Bun.spawn(
+        [process.execPath, pay, '/scan/quick', mintOf('blue-chip'), '--world', sandbox.worldFilePath, ...args],
+        { env: { ...inherited, ...settings }, stdout: 'pipe', stderr: 'pipe' },
+      )
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ])
+      expect(stderr).not.toMatch(/^\s+at /m)
+      return { stdout, stderr, code }
+    }
+    const byUrl = await payWith({ SOLSENTRY_URL: running.url })
+    expect(byUrl.stderr).toContain('HTTP 200; paid by')
+    expect(byUrl.code).toBe(0)
+    const byPort = await payWith({ PORT: String(new URL(running.url).port) })
+    expect(byPort.stderr).toContain('HTTP 200; paid by')
+    expect(byPort.code).toBe(0)
+    const url = `http://127.0.0.1:${closedPort()}`
+    const down = await payWith({ SOLSENTRY_URL: running.url }, '--service', url)
+    expect(down.code).toBe(1)
+    expect(down.stderr).toStartWith(`npm run pay: SERVICE_UNREACHABLE: nothing answers at ${url}`)
+    expect(down.stderr).toContain('--service <url> or SOLSENTRY_URL')
+  }, 60_000)
+})
+
+describe('solsentry trade: amounts in the token’s units, the plan, and a question before signing when the gate warns', () => {
+  const cli = join(import.meta.dir, '..', 'client', 'cli.ts')
+  const settings = {
+    SOLSENTRY_URL: running.url,
+    SOLSENTRY_KEYPAIR: world.buyer.keypair_path,
+    SOLSENTRY_SOLANA_RPC: world.urls.rpc,
+  }
+  const run = async (...args: string[]) => {
+    const child = Bun.spawn([process.execPath, cli, ...args], {
+      env: { ...process.env, ...settings },
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ])
+    return { stdout, stderr, code }
+  }
+  /** What the buyer holds: SOL (lamports) and sandbox USDC. */
+  const holdings = async () => {
+    const response = await fetch(world.urls.rpc, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: [world.buyer.address] }),
+    })
+    const sol = ((await response.json()) as { result: { value: number } }).result.value
+    return [sol, await usdcOf(sandbox, solanaWallet.address)]
+  }
+  // The serial rugger's LP is not burned: the gate warns (grade C), and the deep dive would say AVOID.
+  const warned = () => mintOf('serial-rugger')
+
+  test('the gate warns and no terminal can ask: the plan, CONFIRMATION_REQUIRED, exit 3, nothing signed', async () => {
+    const before = await holdings()
+    const { stdout, stderr, code } = await run('trade', warned(), '--amount', '0.1')
+    expect(code).toBe(3)
+    expect(stdout).toContain('Trade plan')
+    expect(stdout).toMatch(/^ {2}sell +0\.1 SOL$/m)
+    expect(stdout).toMatch(/^ {2}buy +about [\d,.]+ \S+/m)
+    expect(stdout).toMatch(/^ {2}risk gate +WARN +quick-scan grade [A-F]/m)
+    // The reasons, each on its line with its severity: never "[object Object]".
+    expect(stdout).not.toContain('[object Object]')
+    expect(stdout).toMatch(/^ {15}(CRITICAL|HIGH|MEDIUM|LOW|INFO) +\S/m)
+    expect(stderr).toContain('solsentry: CONFIRMATION_REQUIRED: the risk gate warns about')
+    expect(stderr).toContain('--yes')
+    expect(await holdings()).toEqual(before)
+  }, 60_000)
+
+  test('--yes: the same trade goes ahead, confirmed; the job shows symbols and amounts in units', async () => {
+    const { stdout, code } = await run('trade', warned(), '--amount', '0.1', '--yes')
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^Trade +\S+ +CONFIRMED/m)
+    expect(stdout).toMatch(/^ {2}sell +0\.1 SOL$/m)
+    // The token's symbol from its metadata on chain (it is not among the verified pairs).
+    expect(stdout).toMatch(/^ {2}buy +about [\d,.]+ LEGIT$/m)
+    expect(stdout).toMatch(/^ {2}fee +settled \(0\.15 USDC\)$/m)
+    expect(stdout).not.toContain('[object Object]')
+  }, 60_000)
+
+  test('--amount is read in the input token’s decimals: more decimals than it has is a usage error (exit 2)', async () => {
+    // USDC has 6 decimals (/trade/pairs): 7 are refused before anything is quoted.
+    const usdc = await run('trade', mintOf('blue-chip'), '--from', 'USDC', '--amount', '0.0000001')
+    expect(usdc.code).toBe(2)
+    expect(usdc.stderr).toContain("--amount: 0.0000001 has more decimals than the token's 6")
+    const sol = await run('trade', mintOf('blue-chip'), '--amount', '0.0000000001')
+    expect(sol.code).toBe(2)
+    expect(sol.stderr).toContain("has more decimals than the token's 9")
+    const none = await run('trade', mintOf('blue-chip'))
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain('trade needs --amount')
+  })
+
+  testWithTmux(
+    'on a terminal the gate’s warning asks first: "n" signs nothing (exit 3), the balances unchanged',
+    async () => {
+      const before = await holdings()
+      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.1'], {
+        ...settings,
+        TERM: 'xterm-256color',
+      })
+      try {
+        const screen = await session.waitFor('Sign and send this swap? [y/N]')
+        expect(screen).toContain('Trade plan')
+        expect(screen).toMatch(/risk gate +WARN/)
+        session.type('n')
+        const after = await session.waitFor(/\[exit \d+\]/)
+        expect(after).toContain('solsentry: DECLINED: the swap was declined: nothing was signed or sent')
+        expect(after).toContain('[exit 3]')
+      } finally {
+        session.close()
+      }
+      expect(await holdings()).toEqual(before)
+    },
+    60_000,
+  )
+
+  testWithTmux(
+    'on a terminal, Ctrl-C at the question is a no: nothing signed (exit 3)',
+    async () => {
+      const before = await holdings()
+      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.1'], {
+        ...settings,
+        TERM: 'xterm-256color',
+      })
+      try {
+        await session.waitFor('Sign and send this swap? [y/N]')
+        session.press('C-c')
+        const after = await session.waitFor(/\[exit \d+\]/)
+        expect(after).toContain('solsentry: DECLINED')
+        expect(after).toContain('[exit 3]')
+      } finally {
+        session.close()
+      }
+      expect(await holdings()).toEqual(before)
+    },
+    60_000,
+  )
+
+  testWithTmux(
+    'on a terminal, "y" signs and sends it: confirmed',
+    async () => {
+      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.05'], {
+        ...settings,
+        TERM: 'xterm-256color',
+      })
+      try {
+        await session.waitFor('Sign and send this swap? [y/N]')
+        session.type('y')
+        const after = await session.waitFor(/\[exit \d+\]/, 45_000)
+        expect(after).toMatch(/CONFIRMED/)
+        expect(after).toMatch(/sell +0\.05 SOL/)
+        expect(after).toContain('[exit 0]')
+      } finally {
+        session.close()
+      }
+    },
+    60_000,
+  )
+})
+
+describe('the tables for people: units, labels, "not measured", one noun for one', () => {
+  const plain = { color: false }
+
+  test('trending: a header naming each column and its interval; $ and % in the cells; a null reads "not measured"', async () => {
+    const feed = await client().trending({ interval: '24h', limit: 5 })
+    expect(feed.items.length).toBeGreaterThan(0)
+    const shown = renderTrending(plain, feed).split('\n')
+    expect(shown[2]).toMatch(/^ {2}# +grade +symbol +price +change 24h +volume 24h +traders$/)
+    const rows = shown.slice(3, 3 + feed.items.length)
+    for (const row of rows) expect(row).toMatch(/ \$[\d.,]+[kMB]? /)
+    // An answer with nothing measured for a token: words, never "?" or "$0".
+    const item = { ...feed.items[0]!, price_usd: null, price_change_pct: null, volume_usd: null }
+    const blank = renderTrending(plain, { ...feed, items: [item] }).split('\n')[3]!
+    expect(blank.match(/not measured/g)).toHaveLength(3)
+    expect(blank).not.toMatch(/\?|\$0\b/)
+  })
+
+  test('launches: labelled columns (bonded %, market cap in SOL, traders, filling %/min)', async () => {
+    // The answer as the service gives it; the index is not followed here, so one coin is put in it (its schema's members).
+    const answer = await client().launchRadar({ limit: 5 })
+    const coin = {
+      rank: 1,
+      token_address: mintOf('pump-bonding'),
+      symbol: 'CURVY',
+      name: 'Curvy',
+      launchpad: 'pump',
+      stage: 'near_completion',
+      bonding_progress_pct: 63.2157,
+      market_cap_sol: 99.55,
+      market_cap_usd: null,
+      age_s: 600,
+      trades: 40,
+      buys: 30,
+      sells: 10,
+      unique_traders: 23,
+      volume_sol: 12.5,
+      fill_rate_pct_per_min: 0.09,
+      minutes_to_graduation: 413.3,
+      bundled_buyers: 0,
+      sniper_share_pct: null,
+      round_trip_share_pct: null,
+      creator_sold: false,
+      flags: ['WASH_TRADING'],
+      quick_scan: null,
+    }
+    const radar = { ...answer, items: [coin] } as never as typeof answer
+    const shown = renderLaunchRadar(plain, radar).split('\n')
+    expect(shown[2]).toMatch(/^ {2}# +grade +symbol +bonded +market cap +traders +filling$/)
+    expect(shown[3]).toBe(
+      '  1   –     CURVY        63.22%    99.55 SOL       23  +0.09%/min, graduates in ~413 min  WASH_TRADING',
+    )
+  })
+
+  test('wallet intel: "1 token", "won 100% of them", a win rate not measured in words', async () => {
+    const trader = world.scenarios.flatMap((scenario) => scenario.wallets).find((w) => w.role === 'profitable-trader')!
+    const wallet = await client().walletIntel(trader.address)
+    const shown = renderWalletIntel(plain, { ...wallet, tokens_traded: 1, win_rate_pct: null, realized_pnl_usd: null })
+    expect(shown).toMatch(/ in 1 token$/m)
+    expect(shown).toContain('win rate not measured')
+    expect(shown).toMatch(/^ {2}realized +not measured/m)
+    expect(shown).not.toMatch(/\?%|\b1 tokens\b/)
+    expect(renderWalletIntel(plain, { ...wallet, win_rate_pct: 100 })).toContain('won 100% of them')
+  })
+
+  test('a job: the risk gate’s reasons as lines, amounts in units with the symbol, a mint shortened', () => {
+    const mint = mintOf('serial-rugger')
+    const job = {
+      job_id: 'job_x',
+      status: 'QUOTED',
+      quote: {
+        input_mint: 'So11111111111111111111111111111111111111112',
+        output_mint: mint,
+        in_amount: '100000000',
+        out_amount: '869012627514',
+        min_out_amount: '864667564376',
+        slippage_bps: 50,
+        price_impact_pct: 0.4,
+        route: [{ venue: 'Raydium', pool: 'p', input_mint: 'a', output_mint: 'b', percent: 100 }],
+        last_valid_block_height: 1,
+        expires_at: null,
+      },
+      risk_gate: {
+        verdict: 'WARN',
+        token: mint,
+        grade: 'C',
+        data_quality: 'FULL',
+        reasons: [{ code: 'LP_UNBURNED', severity: 'high', detail: 'Most LP tokens still exist.' }],
+      },
+      execution: null,
+      rejection: null,
+      fee: null,
+    } as never
+    const labels = {
+      So11111111111111111111111111111111111111112: {
+        mint: 'So11111111111111111111111111111111111111112',
+        symbol: 'SOL',
+        decimals: 9,
+      },
+      [mint]: { mint, decimals: 6 },
+    }
+    const shown = renderJob(plain, job, labels)
+    expect(shown).not.toContain('[object Object]')
+    expect(shown).toMatch(/^ {2}sell +0\.1 SOL$/m)
+    expect(shown).toContain(`about 869,012.627514 ${mint.slice(0, 4)}…${mint.slice(-4)}`)
+    expect(shown).toMatch(
+      /^ {2}risk gate +WARN +quick-scan grade C · data FULL\n {15}HIGH +Most LP tokens still exist\.$/m,
+    )
+    // Without decimals known, the atomic units say so.
+    expect(renderJob(plain, job, {})).toContain('100,000,000 atomic units of So11…1112')
+  })
 })

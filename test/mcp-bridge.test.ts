@@ -5,9 +5,10 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createKeyPairSignerFromPrivateKeyBytes, getAddressEncoder } from '@solana/kit'
+import { CLIENT_ERROR_CODES } from '../client/errors.ts'
 import { solanaKeypairFile } from '../client/index.ts'
 import { ERROR_META } from '../client/mcp-bridge.ts'
-import { ERROR_CATALOGUE, LOCAL_ERROR_CATALOGUE } from '../src/kernel/errors.ts'
+import { ERROR_CATALOGUE } from '../src/kernel/errors.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -166,10 +167,9 @@ describe('a bridge misconfigured stops at once, saying why on stderr (the host s
   test('a keypair file that is not there: NO_WALLET naming it and --keypair, exit 1, no stack trace', async () => {
     const { stderr, code } = await start([], { SOLSENTRY_KEYPAIR: '/nonexistent/id.json' })
     expect(code).toBe(1)
-    expect(stderr.trim()).toStartWith(
-      'solsentry: NO_WALLET: the Solana keypair file /nonexistent/id.json cannot be used (no such file): give --keypair (SOLSENTRY_KEYPAIR)',
-    )
-    expect(stderr.trim().split('\n')).toHaveLength(1)
+    expect(stderr).toStartWith('solsentry: NO_WALLET: cannot read the keypair file /nonexistent/id.json')
+    expect(stderr).toContain('--keypair')
+    expect(stderr).not.toMatch(/^\s+at /m)
   }, 30_000)
 })
 
@@ -202,7 +202,7 @@ function expectRefusal(result: ToolResult, code: string): string {
   expect(result.isError).toBe(true)
   expect(result.structuredContent).toBeUndefined()
   expect(result._meta?.[ERROR_META]?.code).toBe(code)
-  expect(Object.keys({ ...ERROR_CATALOGUE, ...LOCAL_ERROR_CATALOGUE })).toContain(code)
+  expect(Object.keys({ ...ERROR_CATALOGUE, ...CLIENT_ERROR_CODES })).toContain(code)
   return result.content[0]!.text
 }
 
@@ -309,7 +309,7 @@ describe('refusals come back as tool errors the official client takes', () => {
     try {
       await relay.stop(true)
       const text = expectRefusal((await mcp.callTool(quick)) as ToolResult, 'SERVICE_UNREACHABLE')
-      expect(text).toStartWith(`sol_quick_scan: the service at ${url} did not answer`)
+      expect(text).toStartWith(`sol_quick_scan: nothing answers at ${url} (`)
       expect(text).toContain('SOLSENTRY_URL')
     } finally {
       await mcp.close()

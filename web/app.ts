@@ -9,6 +9,7 @@ import type { PaymentRequirements } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { pct, usd } from '../client/format.ts'
 import { checkSolanaAddress } from '../src/onchain/address.ts'
 import {
   type MemberOf,
@@ -19,6 +20,8 @@ import {
   unmeasured,
 } from '../src/rendering/answer-prose.ts'
 import { type PageConfig, priced } from '../plugins/web/page.ts'
+import { marketActions, mintActions, type PageHooks, walletIntel } from './catalogue.ts'
+import { gradeDial, holdersBar, lpBar, priceSparkline, walletGraph, walletLinks } from './pictures.ts'
 import { connectEvm, connectSolana, type Discovered, discoverWallets } from './wallets.ts'
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig
@@ -99,14 +102,15 @@ async function payingClient(): Promise<x402Client> {
 
 // ---- calls -------------------------------------------------------------------------------------------
 
-async function call(path: string, mint: string, label: string): Promise<Json> {
+/** Pays for and makes one call: `request` is the body, or a mint (`{token_address}`). */
+async function call(path: string, request: string | Record<string, unknown>, label: string): Promise<Json> {
   setStatus(`${label}: paying and asking…`, 'busy')
   const started = performance.now()
   const paying = wrapFetchWithPayment(fetch, await payingClient())
   const response = await paying(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token_address: mint }),
+    body: JSON.stringify(typeof request === 'string' ? { token_address: request } : request),
   })
   const body = (await response.json()) as Json
   if (!response.ok) throw new Error(`${body.code ?? response.status}: ${body.message ?? response.statusText}`)
@@ -117,6 +121,28 @@ async function call(path: string, mint: string, label: string): Promise<Json> {
     'done',
   )
   return body
+}
+
+/** What the catalogue's views (web/catalogue.ts) use of the page. */
+const hooks: PageHooks = {
+  call,
+  show(card) {
+    const same = card.id ? document.getElementById(card.id) : null
+    if (same?.parentElement === results) same.replaceWith(card)
+    else results.append(card)
+  },
+  fail(error) {
+    setStatus((error as Error).message, 'error')
+  },
+  prices: config.prices,
+  solanaRpcUrl: config.solanaRpcUrl,
+  async solanaAddress() {
+    const choice = walletSelect.value
+    if (choice === 'demo' && config.demoWallet) return config.demoWallet.address
+    const wallet = wallets[Number(choice.slice(1))]
+    if (wallet?.kind === 'solana') return (await connectSolana(wallet)).address
+    throw new Error('a trade is signed by a Solana wallet: pick one (or the demo wallet) in "Pay with"')
+  },
 }
 
 form.addEventListener('submit', async (event) => {
@@ -130,6 +156,8 @@ form.addEventListener('submit', async (event) => {
   }
   input.removeAttribute('aria-invalid')
   results.replaceChildren()
+  // The address bar names the token: the page's URL is the token's, to share.
+  if (location.pathname !== `/t/${mint}`) history.replaceState(null, '', `/t/${mint}`)
   try {
     const scan = await call('/scan/quick', mint, 'Quick scan')
     results.append(quickScanCard(scan, mint))
@@ -226,7 +254,7 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
   )
   intelButton.addEventListener('click', () => goDeeper('/market/intel', 'Market intel', mint, intelCard))
   deepButton.addEventListener('click', () => goDeeper('/scan/deep', 'Deep dive', mint, deepDiveCard))
-  deeper.append(el('span', {}, 'Go deeper:'), intelButton, deepButton)
+  deeper.append(el('span', {}, 'Go deeper:'), intelButton, deepButton, mintActions(hooks, mint))
   const title = [scan.symbol, scan.name].filter(Boolean).join(' · ')
   const scope = scopeLine(scan.scope)
   return el(
@@ -267,9 +295,14 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
       () => authority(scan.freeze_authority_revoked),
       scan.freeze_authority_revoked ? 'good' : 'bad',
     ),
+    gradeDial(grade, scan.factors),
     measuredRow(scan, 'quick_scan', 'top_10_holder_pct', 'Top 10 holders', () =>
-      scan.top_10_holder_pct === null ? NOT_MEASURED_TEXT : `${scan.top_10_holder_pct.toFixed(1)}%`,
+      scan.top_10_holder_pct === null ? NOT_MEASURED_TEXT : pct(scan.top_10_holder_pct),
     ),
+    ...(scan.top_10_holder_pct === null ||
+    unmeasured(scan as { missing_fields: string[] }, 'quick_scan', 'top_10_holder_pct')
+      ? []
+      : [holdersBar(scan.top_10_holder_pct)]),
     measuredRow(
       scan,
       'quick_scan',
@@ -310,9 +343,8 @@ function intelCard(intel: Json): HTMLElement {
   const known = (member: MemberOf<'market_intel'>, text: () => string) =>
     unmeasured(missing, 'market_intel', member) ? NOT_MEASURED_TEXT : text()
   const change = (member: 'price_change_1h_pct' | 'price_change_24h_pct') =>
-    known(member, () => `${intel[member] >= 0 ? '+' : ''}${intel[member]}%`)
-  const dollars = (member: 'volume_24h_usd' | 'liquidity_usd') =>
-    known(member, () => `$${Math.round(intel[member]).toLocaleString('en-US')}`)
+    known(member, () => pct(intel[member], { signed: true }))
+  const dollars = (member: 'volume_24h_usd' | 'liquidity_usd') => known(member, () => usd(intel[member]))
   // No pool trades it: that is the answer, first; its figures are placeholders and are left out.
   const noMarket = (intel.factors as Json[]).find((item) => item.code === 'NO_MARKET')
   const figures = noMarket
@@ -324,7 +356,7 @@ function intelCard(intel: Json): HTMLElement {
           'current_price_usd',
           'Price',
           () =>
-            `$${intel.current_price_usd} · 1 h ${change('price_change_1h_pct')} · 24 h ${change('price_change_24h_pct')}`,
+            `${usd(intel.current_price_usd)} · 1 h ${change('price_change_1h_pct')} · 24 h ${change('price_change_24h_pct')}`,
         ),
         measuredRow(intel, 'market_intel', 'volume_24h_usd', 'Volume 24 h', () => dollars('volume_24h_usd')),
         measuredRow(intel, 'market_intel', 'liquidity_usd', 'Liquidity', () => dollars('liquidity_usd')),
@@ -336,6 +368,7 @@ function intelCard(intel: Json): HTMLElement {
           () => `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`,
         ),
         row('Health', `${known('token_health', () => intel.token_health)} · ${intel.signal_subtype}`),
+        ...marketPictures(intel),
       ]
   // No price read: the NEUTRAL signal is a placeholder, not a reading.
   const signal = noMarket ? 'NO MARKET' : intel.signal_subtype === 'INSUFFICIENT_DATA' ? 'NOT MEASURED' : intel.signal
@@ -359,6 +392,27 @@ function intelCard(intel: Json): HTMLElement {
   )
 }
 
+/** Market intel's price over its windows and its volume, when its price was read. */
+function marketPictures(intel: Json): HTMLElement[] {
+  const missing = intel as { missing_fields: string[] }
+  if (unmeasured(missing, 'market_intel', 'current_price_usd') || !(intel.current_price_usd > 0)) return []
+  const change = (member: MemberOf<'market_intel'>) =>
+    unmeasured(missing, 'market_intel', member) ? null : (intel[member] as number | null)
+  return [
+    priceSparkline(
+      intel.current_price_usd,
+      [
+        { label: '24 h', change_pct: change('price_change_24h_pct') },
+        { label: '1 h', change_pct: change('price_change_1h_pct') },
+        { label: '15 min', change_pct: change('price_change_15m_pct') },
+        { label: '5 min', change_pct: change('price_change_5m_pct') },
+      ],
+      intel.volume_1h_usd,
+      intel.volume_24h_usd,
+    ),
+  ]
+}
+
 function deepDiveCard(dive: Json): HTMLElement {
   const action = dive.recommendation.action as string
   const report = (dive.full_risk_report as string).split('\n\n').map((paragraph) => el('p', {}, paragraph))
@@ -373,6 +427,13 @@ function deepDiveCard(dive: Json): HTMLElement {
       el('h2', {}, 'Deep dive'),
     ),
     ...caveat(dive),
+    gradeDial(dive.risk_grade, dive.factors),
+    ...(dive.top_10_holder_pct === null ||
+    unmeasured(dive as { missing_fields: string[] }, 'deep_dive', 'top_10_holder_pct')
+      ? []
+      : [holdersBar(dive.top_10_holder_pct, dive.wallet_analysis?.insider_control_percent ?? null)]),
+    ...(dive.wallet_analysis ? [walletGraph(walletLinks(dive as Parameters<typeof walletLinks>[0]))] : []),
+    ...(dive.liquidity_lock_status ? [lpBar(dive.liquidity_lock_status)] : []),
     el('h3', {}, 'Key drivers'),
     // In the answer's order: the deciding findings first.
     el(
@@ -389,3 +450,72 @@ function deepDiveCard(dive: Json): HTMLElement {
     el('details', { open: '' }, el('summary', {}, 'The full report'), ...report),
   )
 }
+
+// ---- a wallet, the market, and the page's own URLs (/t/<mint>, /w/<address>) --------------------------
+
+const walletForm = $<HTMLFormElement>('wallet-form')
+const walletInput = $<HTMLInputElement>('wallet-address')
+walletForm.addEventListener('submit', (event) => {
+  event.preventDefault()
+  const address = walletInput.value.trim()
+  const check = checkSolanaAddress(address, 'wallet_address', 'Solana wallet address')
+  if (!check.ok) {
+    setStatus(check.message, 'error')
+    walletInput.setAttribute('aria-invalid', 'true')
+    return
+  }
+  walletInput.removeAttribute('aria-invalid')
+  if (location.pathname !== `/w/${address}`) history.replaceState(null, '', `/w/${address}`)
+  void walletIntel(hooks, address)
+})
+$<HTMLElement>('market-actions').append(...marketActions(hooks))
+
+/**
+ * `/t/<mint>` opens the token's view: the mint in the form and every answer about it one click away;
+ * `/w/<address>` the wallet's. Nothing is paid until a button is pressed: a shared link spends nothing.
+ */
+function openFromUrl(): void {
+  const [, kind, id] = location.pathname.split('/')
+  if (!id) return
+  if (kind === 't') {
+    input.value = id
+    const share = el('a', { href: `/t/${id}` }, `${location.origin}/t/${id}`)
+    const view = el(
+      'section',
+      { class: 'card', id: 'token-view' },
+      el('header', {}, el('h2', {}, 'This token')),
+      el('code', {}, id),
+      el('p', {}, 'Pick an answer; each is paid when pressed. Share this page: ', share),
+      el(
+        'div',
+        { class: 'deeper' },
+        tokenButton('Quick scan', 'POST /scan/quick', () => form.requestSubmit()),
+      ),
+      el(
+        'div',
+        { class: 'deeper' },
+        tokenButton('Market intel', 'POST /market/intel', () =>
+          goDeeper('/market/intel', 'Market intel', id, intelCard),
+        ),
+        tokenButton('Deep dive', 'POST /scan/deep', () => goDeeper('/scan/deep', 'Deep dive', id, deepDiveCard)),
+        mintActions(hooks, id),
+      ),
+    )
+    results.append(view)
+  } else if (kind === 'w') {
+    walletInput.value = id
+    walletInput.focus()
+    setStatus(`Wallet ${short(id)}: press Wallet intel to read it.`, 'done')
+  }
+}
+
+function tokenButton(label: string, route: string, onClick: () => void): HTMLElement {
+  const button = el(
+    'button',
+    { type: 'button', 'data-view': label.toLowerCase().replaceAll(' ', '-') },
+    priced(label, config.prices, route),
+  )
+  button.addEventListener('click', onClick)
+  return button
+}
+openFromUrl()

@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
 import { htmlHeaders } from '../../src/http/html.ts'
+import { checkSolanaAddress } from '../../src/onchain/address.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
 import { paymentRails } from '../../src/payments/rails.ts'
 import { type DemoWallet, demoWallet } from './demo-wallet.ts'
@@ -22,20 +23,35 @@ export function webPlugin(ctx: ServiceContext) {
   const browserRpc = ctx.config.WEB_SOLANA_RPC_URL ?? null
   const connect = browserRpc ? [new URL(browserRpc).origin] : []
 
+  /** The page; at /t/<mint> and /w/<address> the same page, whose script opens that view. */
+  async function page() {
+    const demo = await wallet
+    const html = renderPage({
+      demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
+      rails,
+      solanaRpcUrl: browserRpc,
+      prices: Object.fromEntries(ctx.registry.prices().map((price) => [price.route, price.usd])),
+    })
+    return new Response(html, { headers: htmlHeaders(connect) })
+  }
+
   return new Elysia({ name: 'plugin:web' })
+    .get(routes.page.path, page, routeOptions(ctx, routes.page))
     .get(
-      routes.page.path,
-      async function page() {
-        const demo = await wallet
-        const html = renderPage({
-          demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
-          rails,
-          solanaRpcUrl: browserRpc,
-          prices: Object.fromEntries(ctx.registry.prices().map((price) => [price.route, price.usd])),
-        })
-        return new Response(html, { headers: htmlHeaders(connect) })
+      routes.tokenPage.path,
+      function tokenPage({ params }) {
+        addressOrRefuse(params.mint, 'mint', 'Solana SPL mint address')
+        return page()
       },
-      routeOptions(ctx, routes.page),
+      routeOptions(ctx, routes.tokenPage),
+    )
+    .get(
+      routes.walletPage.path,
+      function walletPage({ params }) {
+        addressOrRefuse(params.address, 'address', 'Solana wallet address')
+        return page()
+      },
+      routeOptions(ctx, routes.walletPage),
     )
     .get(
       routes.script.path,
@@ -63,6 +79,12 @@ export function webPlugin(ctx: ServiceContext) {
 }
 
 webPlugin.manifest = manifest
+
+/** A page URL's address, or the API's INVALID_ADDRESS with what to send instead (a ticker is named as one). */
+function addressOrRefuse(value: string, field: string, noun: string): void {
+  const check = checkSolanaAddress(value, field, noun)
+  if (!check.ok) throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
+}
 
 let bundle: Promise<string> | undefined
 

@@ -12,10 +12,41 @@ export const manifest = defineManifest({
       path: '/',
       summary: 'The web page for people',
       description:
-        'Paste a mint and see its quick scan as a card, then go deeper to market intel and the deep dive; paid calls are paid ' +
+        'Paste a mint and see its quick scan as a card, then go deeper to market intel, the deep dive, the exit check and ' +
+        'the news; a wallet for its intel; the market for trending, the radars and a trade idea, with pictures; paid calls are paid ' +
         'from a Solana (wallet standard) or EVM (EIP-6963) browser wallet with the official x402 client, or from the demo ' +
         'wallet where the operator configured one. Every asset is served by the service.',
       price: 'free',
+      response: Html,
+      produces: 'text/html',
+      tags: ['web'],
+    },
+    tokenPage: {
+      method: 'GET',
+      path: '/t/:mint',
+      summary: "The web page, opened on a token's view",
+      description:
+        'The page at `/`, opened on the token `mint`: its address in the form and every answer about it (quick scan, ' +
+        'market intel, deep dive, exit check, news) one click away, each paid only when pressed. The URL to share a token.',
+      price: 'free',
+      // Checked by the handler with checkSolanaAddress, for its actionable message (a ticker is named as one).
+      params: Type.Object({
+        mint: Type.String({ description: 'Solana SPL mint address (base58, 32 to 44 characters); not a ticker' }),
+      }),
+      errors: ['INVALID_ADDRESS'],
+      response: Html,
+      produces: 'text/html',
+      tags: ['web'],
+    },
+    walletPage: {
+      method: 'GET',
+      path: '/w/:address',
+      summary: "The web page, opened on a wallet's view",
+      description:
+        'The page at `/`, opened on the wallet `address`, its wallet intel one click away (paid only when pressed). The URL to share a wallet.',
+      price: 'free',
+      params: Type.Object({ address: Type.String({ description: 'The Solana wallet (base58, 32 to 44 characters)' }) }),
+      errors: ['INVALID_ADDRESS'],
       response: Html,
       produces: 'text/html',
       tags: ['web'],

@@ -1,3 +1,5 @@
+import { CATALOGUE_STYLE, catalogueSections } from './catalogue-page.ts'
+
 /** What the page's script needs from the service, embedded in the page as JSON. */
 export interface PageConfig {
   demoWallet: { address: string; network: string } | null
@@ -24,7 +26,7 @@ export function renderPage(config: PageConfig): string {
   <meta charset="utf-8" />
   <meta name="viewport" content="width=device-width, initial-scale=1" />
   <title>solsentry — is this Solana token safe?</title>
-  <style>${STYLE}</style>
+  <style>${STYLE}${CATALOGUE_STYLE}</style>
 </head>
 <body>
   <main>
@@ -40,6 +42,7 @@ export function renderPage(config: PageConfig): string {
       <label for="wallet">Pay with</label>
       <select id="wallet"></select>
     </form>
+    ${catalogueSections((label, route) => priced(label, config.prices, route))}
     <p id="status" role="status" aria-live="polite"></p>
     <div id="results"></div>
     <footer>Agents: <a href="/llms.txt">llms.txt</a> · <a href="/skill.md">skill</a> · MCP at <code>/mcp</code> ·

@@ -203,7 +203,7 @@ export default defineSignal({
       health = 'DECLINING'
       const why =
         change24h !== null && change24h <= options.decliningDropPct
-          ? `The price fell ${change24h}% in 24 h.`
+          ? `The price fell ${Number(Math.abs(change24h).toFixed(2))}% in 24 h.`
           : `${trades24h} trades in 24 h but none in the last 6 h: trading has stopped.`
       found.push(finding(meta, options, 'DECLINING', 'Declining', why, evidence))
     } else if (

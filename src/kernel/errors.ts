@@ -107,45 +107,6 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE
 
-/**
- * Codes raised on the caller's machine by the SDK, the CLI and the local MCP bridge (`solsentry mcp`),
- * never answered by the service: no HTTP status. The bridge returns each as an MCP tool error
- * (`isError: true`, the code and its remedy in words); the SDK as a `SolsentryError` with status 0.
- */
-export const LOCAL_ERROR_CATALOGUE = {
-  SPEND_LIMIT: {
-    meaning:
-      "the client's own spend controls refused to pay before anything was signed: the price is over the per-call cap (the route's published price, or --max-usd when lower) or over what is left of the budget (--budget); nothing was paid",
-    remedy: 'raise --budget or --max-usd, or call a cheaper tool',
-  },
-  NO_WALLET: {
-    meaning: 'the call is paid (or signs a swap) and the client has no wallet to do it; nothing was paid',
-    remedy: 'give it a Solana keypair file (--keypair, SOLSENTRY_KEYPAIR) or an EVM key (--evm-key, SOLSENTRY_EVM_KEY)',
-  },
-  PAYMENT_FAILED: {
-    meaning:
-      'the wallet could not make the payment: its Solana RPC cannot be reached, the wallet holds too little USDC, or it has no signer for the rails the service takes; nothing was paid',
-    remedy:
-      "set a reachable Solana RPC (--solana-rpc, SOLSENTRY_SOLANA_RPC), fund the wallet with USDC, or give it a signer for the service's rail",
-  },
-  SERVICE_UNREACHABLE: {
-    meaning: 'the service could not be reached at the URL tried (refused, unknown host, timed out); nothing was paid',
-    remedy: 'start the service, or point the client at it (--url, SOLSENTRY_URL)',
-  },
-  USAGE: {
-    meaning:
-      'the command line or the client options are wrong (an unknown command, a missing or malformed value such as --budget abc); nothing was called',
-    remedy: 'see `solsentry help`, or docs/client.md for the options',
-  },
-  ATTESTATION_INVALID: {
-    meaning:
-      "a paid answer's signed attestation does not hold against the key the service publishes: the answer is refused, though the call was paid",
-    remedy: 'retry; if it persists, the answer was altered on the way or the service is not the one you meant',
-  },
-} as const satisfies Record<string, { meaning: string; remedy: string }>
-
-export type LocalErrorCode = keyof typeof LOCAL_ERROR_CATALOGUE
-
 /** Seconds a caller is asked to wait when the service's store (the ledger, a shared Redis) does not answer. */
 export const STORE_RETRY_AFTER_S = 2
 
@@ -210,12 +171,4 @@ export function errorTable(): string {
     (code) => `| \`${code}\` | ${ERROR_CATALOGUE[code].status} | ${ERROR_CATALOGUE[code].message} |`,
   )
   return ['| Code | HTTP | Default message |', '|---|---|---|', ...rows].join('\n')
-}
-
-/** docs/errors.md's table of the codes raised on the caller's machine (LOCAL_ERROR_CATALOGUE). */
-export function localErrorTable(): string {
-  const rows = (Object.keys(LOCAL_ERROR_CATALOGUE) as LocalErrorCode[]).map(
-    (code) => `| \`${code}\` | ${LOCAL_ERROR_CATALOGUE[code].meaning} | ${LOCAL_ERROR_CATALOGUE[code].remedy} |`,
-  )
-  return ['| Code | Meaning | Remedy |', '|---|---|---|', ...rows].join('\n')
 }

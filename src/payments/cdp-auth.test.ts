@@ -59,22 +59,26 @@ describe('CDP per-request JWT', () => {
   })
 
   test("CDP's facilitator URL wants the key, both halves, its id in CDP's form", () => {
+    // A payee too: taking payments wants one (the checks below are about the key alone).
+    const payee = { PAY_TO_BASE: '0x1111111111111111111111111111111111111111' }
     const FACILITATOR_URL = 'https://api.cdp.coinbase.com/platform/v2/x402'
     const id = '4f9c2a1e-7b3d-4c8e-9a6f-0d1e2f3a4b5c'
     const secret = ed25519Secret().secret
-    expect(() => loadConfig({ FACILITATOR_URL })).toThrow(
+    expect(() => loadConfig({ ...payee, FACILITATOR_URL })).toThrow(
       'CDP_API_KEY_ID and CDP_API_KEY_SECRET: required when FACILITATOR_URL is Coinbase CDP’s',
     )
-    expect(() => loadConfig({ FACILITATOR_URL, CDP_API_KEY_ID: 'k', CDP_API_KEY_SECRET: secret })).toThrow(
+    expect(() => loadConfig({ ...payee, FACILITATOR_URL, CDP_API_KEY_ID: 'k', CDP_API_KEY_SECRET: secret })).toThrow(
       'CDP_API_KEY_ID: not a CDP key id',
     )
-    expect(loadConfig({ FACILITATOR_URL, CDP_API_KEY_ID: id, CDP_API_KEY_SECRET: secret }).CDP_API_KEY_ID).toBe(id)
+    expect(
+      loadConfig({ ...payee, FACILITATOR_URL, CDP_API_KEY_ID: id, CDP_API_KEY_SECRET: secret }).CDP_API_KEY_ID,
+    ).toBe(id)
     const legacy = `organizations/${id}/apiKeys/${id}`
-    expect(loadConfig({ FACILITATOR_URL, CDP_API_KEY_ID: legacy, CDP_API_KEY_SECRET: secret }).CDP_API_KEY_ID).toBe(
-      legacy,
-    )
+    expect(
+      loadConfig({ ...payee, FACILITATOR_URL, CDP_API_KEY_ID: legacy, CDP_API_KEY_SECRET: secret }).CDP_API_KEY_ID,
+    ).toBe(legacy)
     // Another facilitator needs no CDP key.
-    expect(loadConfig({ FACILITATOR_URL: 'https://facilitator.example' }).FACILITATOR_URL).toBe(
+    expect(loadConfig({ ...payee, FACILITATOR_URL: 'https://facilitator.example' }).FACILITATOR_URL).toBe(
       'https://facilitator.example',
     )
   })

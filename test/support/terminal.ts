@@ -26,7 +26,10 @@ export async function screenOf(
   until: string,
 ): Promise<{ text: string; escapes: string }> {
   const session = `solsentry-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
-  const tmux = (...args: string[]) => Bun.spawnSync(['tmux', ...args], { env: { ...process.env, ...env } })
+  // Its own tmux server (-L): killing the last session ends the default server asynchronously, and the
+  // next test's new-session could reach it while it exits (it failed so under load, in a few ms).
+  const tmux = (...args: string[]) =>
+    Bun.spawnSync(['tmux', '-L', session, ...args], { env: { ...process.env, ...env } })
   const shell = `${command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' ')}; sleep 60`
   const exports = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`])
   const started = tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '40', ...exports, shell)
@@ -45,5 +48,52 @@ export async function screenOf(
     return { text, escapes: capture(true) }
   } finally {
     tmux('kill-session', '-t', session)
+  }
+}
+
+/** A program running in a real pseudo-terminal that a test reads and types into. */
+export interface TerminalSession {
+  /** Waits until the screen shows `text` (scrolled lines too), and answers the screen. */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>
+  /** Types `keys` and Enter, as a person answering a question. */
+  type(keys: string): void
+  /** Presses one key by its tmux name (`C-c`). */
+  press(key: string): void
+  /** Ends the session (the program, if it still runs, with it). */
+  close(): void
+}
+
+/**
+ * Starts `command` in a detached tmux session (100×40) with `env`, to be answered like a person: when it
+ * ends, the screen shows `[exit <code>]`.
+ */
+export function terminalSession(command: string[], env: Record<string, string>): TerminalSession {
+  const session = `solsentry-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
+  // A tmux server of its own (-L): sessions started right after another ended, or by other tests, never share one.
+  const tmux = (...args: string[]) =>
+    Bun.spawnSync(['tmux', '-L', session, ...args], { env: { ...process.env, ...env } })
+  const shell = `${command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' ')}; echo "[exit $?]"; sleep 60`
+  const exports = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`])
+  const started = tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '40', ...exports, shell)
+  if (started.exitCode !== 0) throw new Error(`tmux: ${started.stderr.toString()}`)
+  const capture = () => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', session).stdout.toString()
+  return {
+    waitFor: (text, timeoutMs = 30_000) =>
+      eventually(
+        `the screen showing ${text}`,
+        capture,
+        (screen) => (typeof text === 'string' ? screen.includes(text) : text.test(screen)),
+        { timeoutMs },
+      ),
+    type: (keys) => {
+      tmux('send-keys', '-t', session, '-l', keys)
+      tmux('send-keys', '-t', session, 'Enter')
+    },
+    press: (key) => {
+      tmux('send-keys', '-t', session, key)
+    },
+    close: () => {
+      tmux('kill-server')
+    },
   }
 }

@@ -39,7 +39,8 @@ export const CLIENT_ERROR_CODES = {
     remedy: 'none needed',
   },
   USAGE: {
-    meaning: 'the command line is incomplete or wrong (the CLI only; exit code 2)',
+    meaning:
+      'the command line is incomplete or wrong (exit code 2), or an SDK option is (budgetUsd, maxPerCallUsd not USD amounts)',
     remedy: 'solsentry --help',
   },
 } as const satisfies Record<string, { meaning: string; remedy: string }>

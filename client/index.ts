@@ -159,6 +159,20 @@ function pendingSettlement(body: Record<string, unknown>): boolean {
   return (body.settlement as { state?: unknown } | undefined)?.state === 'pending'
 }
 
+/**
+ * Why the spend controls refused to pay (a SPEND_LIMIT error's body; amounts in USD, 6 decimals):
+ * `per_call` — over the route's published price or `maxPerCallUsd`; `budget` — over what is left of
+ * `budgetUsd`; `unpriced` — the route publishes no price.
+ */
+export interface SpendRefusal {
+  limit: 'per_call' | 'budget' | 'unpriced'
+  price_usd: string
+  cap_usd?: string
+  budget_usd?: string
+  spent_usd?: string
+  budget_left_usd?: string
+}
+
 /** A body as JSON, or {} when it is not. */
 function parseJson(bytes: Uint8Array): Record<string, unknown> {
   try {
@@ -236,9 +250,26 @@ export class Solsentry {
   readonly attestations: Attestation[] = []
 
   constructor(options: SolsentryOptions = {}) {
+    for (const [name, flag] of [
+      ['budgetUsd', '--budget'],
+      ['maxPerCallUsd', '--max-usd'],
+    ] as const) {
+      const value = options[name]
+      if (value !== undefined && !/^\d+(\.\d{1,6})?$/.test(value))
+        throw new SolsentryError(
+          'USAGE',
+          `${name} (the CLI: ${flag}) is an amount in USD such as 2.00, at most 6 decimals (got ${JSON.stringify(value)})`,
+          0,
+        )
+    }
     this.url = (options.url ?? process.env.SOLSENTRY_URL ?? DEFAULT_URL).replace(/\/$/, '')
     this.#options = options
     this.#fetch = options.fetch ?? fetch
+  }
+
+  /** Whether this client has a wallet to pay with (a Solana signer or an EVM account). */
+  get canPay(): boolean {
+    return Boolean(this.#options.wallet?.solana || this.#options.wallet?.evm)
   }
 
   /**
@@ -610,12 +641,12 @@ export class Solsentry {
     client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: true })
     let held = 0n
     // Why our own controls refused to pay, when they did: a payment that could not be made is another failure.
-    let refused: string | undefined
+    let refused: { reason: string; details: SpendRefusal } | undefined
     client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
       const verdict = await this.#spendVerdict(path, BigInt(selectedRequirements.amount))
       if (verdict.abort) {
-        refused = verdict.reason
-        return verdict
+        refused = verdict
+        return { abort: true, reason: verdict.reason }
       }
       held = verdict.amount
       this.#reserved += verdict.amount
@@ -643,7 +674,7 @@ export class Solsentry {
           held = 0n
           // The service itself did not answer: that is the error, whatever the payment's state.
           if (error instanceof SolsentryError) throw error
-          if (refused !== undefined) throw new SolsentryError('SPEND_LIMIT', refused, 0)
+          if (refused !== undefined) throw new SolsentryError('SPEND_LIMIT', refused.reason, 0, { ...refused.details })
           throw new SolsentryError('PAYMENT_FAILED', this.#paymentFailure(wallet, offered, error), 0)
         }
       },
@@ -719,9 +750,15 @@ export class Solsentry {
   async #spendVerdict(
     path: string,
     amount: bigint,
-  ): Promise<{ abort: true; reason: string } | { abort: false; amount: bigint }> {
+  ): Promise<{ abort: true; reason: string; details: SpendRefusal } | { abort: false; amount: bigint }> {
     const published = (await this.#publishedPrices()).get(path)
-    if (published === undefined) return { abort: true, reason: `${path} publishes no price: not paying` }
+    const price_usd = atomicToUsd(amount)
+    if (published === undefined)
+      return {
+        abort: true,
+        reason: `${path} publishes no price: not paying`,
+        details: { limit: 'unpriced', price_usd },
+      }
     const cap = this.#options.maxPerCallUsd
       ? [published, usdToAtomic(this.#options.maxPerCallUsd)].reduce((a, b) => (a < b ? a : b))
       : published
@@ -729,12 +766,22 @@ export class Solsentry {
       return {
         abort: true,
         reason: `${path} asks ${tokenAmount(amount, USDC_DECIMALS)} USD, over this call's cap of ${tokenAmount(cap, USDC_DECIMALS)} USD`,
+        details: { limit: 'per_call', price_usd, cap_usd: atomicToUsd(cap) },
       }
     const budget = this.#options.budgetUsd ? usdToAtomic(this.#options.budgetUsd) : undefined
     if (budget !== undefined && this.#spent + this.#reserved + amount > budget)
       return {
         abort: true,
         reason: `${path} costs ${tokenAmount(amount, USDC_DECIMALS)} USD, which would exceed the budget of ${this.#options.budgetUsd} USD (spent ${tokenAmount(this.#spent, USDC_DECIMALS)})`,
+        details: {
+          limit: 'budget',
+          price_usd,
+          budget_usd: atomicToUsd(budget),
+          spent_usd: atomicToUsd(this.#spent),
+          budget_left_usd: atomicToUsd(
+            budget > this.#spent + this.#reserved ? budget - this.#spent - this.#reserved : 0n,
+          ),
+        },
       }
     return { abort: false as const, amount }
   }
@@ -802,6 +849,11 @@ export class Solsentry {
         }
       return prices
     })()
-    return this.#prices
+    // A service that did not answer this time is asked again by the next call.
+    const asked = this.#prices
+    asked.catch(() => {
+      if (this.#prices === asked) this.#prices = undefined
+    })
+    return asked
   }
 }

@@ -17,6 +17,7 @@ import { toolTable } from '../plugins/mcp/tools.ts'
 import { renderSkill, SKILL_FILE_ORIGIN } from '../plugins/discovery/skill.ts'
 import { waivedService } from '../test/support/service.ts'
 import { clientCall } from '../client/catalogue.ts'
+import { CLIENT_ERROR_CODES, type ClientErrorCode } from '../client/errors.ts'
 import { offerings } from '../src/kernel/catalogue.ts'
 import { priceInWords, type Registry } from '../src/kernel/manifest.ts'
 
@@ -28,9 +29,18 @@ export interface GeneratedSection {
   content: () => string | Promise<string>
 }
 
+/** docs/errors.md's table of the codes the client, the CLI and the MCP bridge raise themselves. */
+function clientErrorTable(): string {
+  const rows = (Object.keys(CLIENT_ERROR_CODES) as ClientErrorCode[]).map(
+    (code) => `| \`${code}\` | ${CLIENT_ERROR_CODES[code].meaning} | ${CLIENT_ERROR_CODES[code].remedy} |`,
+  )
+  return ['| Code | Meaning | Remedy |', '|---|---|---|', ...rows].join('\n')
+}
+
 export const GENERATED: readonly GeneratedSection[] = [
   { file: 'README.md', name: 'config', content: configTable },
   { file: 'docs/errors.md', name: 'errors', content: errorTable },
+  { file: 'docs/errors.md', name: 'local-errors', content: clientErrorTable },
   { file: 'docs/catalogue.md', name: 'routes-off', content: () => requirementTable(SERVICE_MANIFESTS) },
   { file: 'docs/trade.md', name: 'rejections', content: rejectionTable },
   { file: 'docs/mcp.md', name: 'tools', content: () => toolTable(fullService().registry) },

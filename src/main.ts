@@ -23,17 +23,21 @@ export interface ServiceOptions {
  * Starts the service from environment-style settings: validates the configuration (a bad value exits
  * with code 78 and one line), builds the app, listens, and drains on SIGTERM/SIGINT.
  */
-export async function runService(
-  env: Record<string, string | undefined>,
-  options: ServiceOptions = {},
-): Promise<RunningServer> {
-  let config: Config
+/** The settings from `env`, or exit 78 with one line naming the bad one. */
+function configOrExit(env: Record<string, string | undefined>): Config {
   try {
-    config = loadConfig(env)
+    return loadConfig(env)
   } catch (error) {
     if (error instanceof ConfigError) exit(`configuration error: ${error.message}`)
     throw error
   }
+}
+
+export async function runService(
+  env: Record<string, string | undefined>,
+  options: ServiceOptions = {},
+): Promise<RunningServer> {
+  const config = configOrExit(env)
   let signals: SignalRegistry
   try {
     signals = new SignalRegistry(BUILTIN_SIGNALS, await loadSignalPackages(config.SIGNAL_PLUGINS))
@@ -153,14 +157,7 @@ export async function runCommand(argv: readonly string[], env: Record<string, st
       const json = rest.includes('--json')
       const unknown = rest.filter((arg) => arg !== '--json')
       if (unknown.length > 0) return usage(`doctor takes --json only (got ${unknown.join(' ')})`)
-      let config: Config
-      try {
-        config = loadConfig(env)
-      } catch (error) {
-        if (error instanceof ConfigError) exit(`configuration error: ${error.message}`)
-        throw error
-      }
-      const report = await runDoctor(config)
+      const report = await runDoctor(configOrExit(env))
       console.log(json ? JSON.stringify(report, null, 2) : renderDoctor(report))
       process.exit(report.healthy ? 0 : 1)
       break

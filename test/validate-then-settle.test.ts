@@ -159,30 +159,20 @@ describe('a settlement is recorded once its answer is kept', () => {
   test('while the paid answer is being kept the money has moved and the ledger still says settling; then settled', async () => {
     const { header, key } = await pay()
     const before = await treasury()
-    const answers = ctx.store.answers
-    const put = answers.put
-    let startKeeping!: () => void
-    const keepingStarted = new Promise<void>((resolve) => (startKeeping = resolve))
-    let finishKeeping!: () => void
-    const keepingMayFinish = new Promise<void>((resolve) => (finishKeeping = resolve))
-    answers.put = async (...args) => {
-      startKeeping()
-      await keepingMayFinish
-      return put(...args)
-    }
+    const keeping = holdKeeping()
     try {
       const paid = call({ 'payment-signature': header })
-      await keepingStarted
+      await keeping.started
       expect(await treasury()).toBe(before + 20_000n)
       expect(await ctx.store.ledger.get(key)).toMatchObject({ state: 'settling' })
-      finishKeeping()
+      keeping.release()
       const answered = await paid
       expect(answered.status).toBe(200)
       expect(await ctx.store.ledger.get(key)).toMatchObject({ state: 'settled', transaction: expect.any(String) })
       expect((await call({ 'payment-signature': header })).status).toBe(402)
       expect(await treasury()).toBe(before + 20_000n)
     } finally {
-      answers.put = put
+      keeping.restore()
     }
   })
 

@@ -167,9 +167,34 @@ function parse(argv: string[]): Parsed {
     }
     const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined]
     if (valued.has(name)) flags.set(ALIASES[name] ?? name, inline ?? argv[++i] ?? '')
-    else flags.set(name, true)
+    else if (SWITCHES.has(name)) flags.set(name, true)
+    else {
+      // Never ignored: a misspelled --budget would otherwise spend what it was meant to cap.
+      const known = [...valued, ...SWITCHES]
+      const near = known.find((candidate) => editDistance(candidate, name) <= 2)
+      throw new SolsentryError(
+        'USAGE',
+        `unknown option --${name}${near ? `: did you mean --${near}?` : ''} (solsentry --help lists them)`,
+        0,
+      )
+    }
   }
   return { command: args.shift(), args, flags }
+}
+
+/** The options that take no value. */
+const SWITCHES = new Set(['help', 'json', 'version', 'yes'])
+
+/** How many single-character edits turn `a` into `b` (Levenshtein), for "did you mean". */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    previous = current
+  }
+  return previous[b.length]!
 }
 
 const text = (flags: Parsed['flags'], name: string, env?: string): string | undefined => {

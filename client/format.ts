@@ -49,10 +49,15 @@ export function num(n: number | null | undefined, options: NumberOptions = {}): 
   return `${n < 0 ? '-' : ''}${magnitude(Math.abs(n), options.compact ?? false)}`
 }
 
-/** US dollars: `$1,234.56`, `$0.0000154`, `-$12.5`, with `compact` `$2.5M`. */
+/** US dollars: `$1,234.56`, `$0.0000154`, `-$12.50`, with `compact` `$2.5M`. */
 export function usd(n: number | null | undefined, options: NumberOptions = {}): string {
   if (absent(n)) return options.missing ?? NOT_MEASURED
-  return `${n < 0 ? '-' : ''}$${magnitude(Math.abs(n), options.compact ?? false)}`
+  // Cents as money reads them: $12.50 and $0.50, never $12.5 (a compact $2.5M stays as it is).
+  const text = magnitude(Math.abs(n), options.compact ?? false).replace(
+    /^[\d,]*\.\d$/,
+    (oneDecimal) => `${oneDecimal}0`,
+  )
+  return `${n < 0 ? '-' : ''}$${text}`
 }
 
 /**

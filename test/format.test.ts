@@ -25,10 +25,12 @@ describe('client/format.ts', () => {
 
   test('usd: thousands separators and cents from a dollar up, three significant digits under one', () => {
     expect(usd(0.0000154431195186701)).toBe('$0.0000154')
-    expect(usd(0.5)).toBe('$0.5')
+    expect(usd(0.5)).toBe('$0.50')
+    expect(usd(21148.1)).toBe('$21,148.10')
+    expect(usd(2_500_000, { compact: true })).toBe('$2.5M')
     expect(usd(0)).toBe('$0')
     expect(usd(1234567.891)).toBe('$1,234,567.89')
-    expect(usd(-12.5)).toBe('-$12.5')
+    expect(usd(-12.5)).toBe('-$12.50')
     expect(usd(2_500_000, { compact: true })).toBe('$2.5M')
     expect(usd(12_345, { compact: true })).toBe('$12.3k')
     expect(usd(999, { compact: true })).toBe('$999')

@@ -4,7 +4,7 @@
  * market the trending feed and the signal radar, whose tokens link to their own page (`/t/<mint>`).
  * Each button says its route's price from the manifests (the page's config), never a written one.
  */
-import { num, pct, tokenAmount, usd } from '../client/format.ts'
+import { count, num, pct, tokenAmount, usd } from '../client/format.ts'
 import { NOT_MEASURED_TEXT, unmeasured } from '../src/rendering/answer-prose.ts'
 import { h } from './h.ts'
 import { type ExitPoint, exitCurve, scoreBar } from './pictures.ts'
@@ -323,7 +323,7 @@ export function walletCard(wallet: Json): HTMLElement {
     row('Style', String(wallet.behaviour_style).toLowerCase().replaceAll('_', ' ')),
     row(
       'Trades',
-      `${num(wallet.total_trades)} (${num(wallet.buys)} buys, ${num(wallet.sells)} sells) in ${num(wallet.tokens_traded)} tokens`,
+      `${num(wallet.total_trades)} (${count(wallet.buys, 'buy')}, ${count(wallet.sells, 'sell')}) in ${count(wallet.tokens_traded, 'token')}`,
     ),
     row('Positions', `${num(wallet.closed_positions)} closed, ${num(wallet.open_positions)} open`),
     row('Win rate', wallet.win_rate_pct === null ? 'none closed' : pct(wallet.win_rate_pct)),

@@ -4,10 +4,9 @@
  * client (`@x402/fetch`) with the wallet the person picks: a Solana wallet (wallet standard), an EVM
  * wallet (EIP-6963), or, where the operator configured one, the demo wallet.
  */
-import { x402Client } from '@x402/core/client'
-import type { PaymentRequirements } from '@x402/core/types'
+import { x402Client, x402HTTPClient } from '@x402/core/client'
+import type { PaymentRequired, PaymentRequirements } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
-import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { pct, usd } from '../client/format.ts'
 import { checkSolanaAddress } from '../src/onchain/address.ts'
@@ -20,8 +19,17 @@ import {
   unmeasured,
 } from '../src/rendering/answer-prose.ts'
 import { type PageConfig, priced } from '../plugins/web/page.ts'
-import { marketActions, mintActions, type PageHooks, walletIntel } from './catalogue.ts'
-import { gradeDial, holdersBar, lpBar, priceSparkline, walletGraph, walletLinks } from './pictures.ts'
+import { type HeldAnswer, marketActions, mintActions, type PageHooks, restoreHeld, walletIntel } from './catalogue.ts'
+import {
+  gradeDial,
+  holdersBar,
+  type LpEvidence,
+  lpBar,
+  lpTimeline,
+  priceSparkline,
+  walletGraph,
+  walletLinks,
+} from './pictures.ts'
 import { connectEvm, connectSolana, type Discovered, discoverWallets } from './wallets.ts'
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig
@@ -64,7 +72,7 @@ discoverWallets((found) => {
 listWallets()
 
 /** An x402 client paying with the wallet the person picked. */
-async function payingClient(): Promise<x402Client> {
+async function payingClient(label: string): Promise<x402Client> {
   const client = new x402Client()
   // The page shows each call's price before it is made; the person's choice is the cap.
   client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: true })
@@ -74,12 +82,16 @@ async function payingClient(): Promise<x402Client> {
       scheme: 'exact',
       // The demo wallet's key stays on the service: it signs this service's own offers only.
       async createPaymentPayload(x402Version: number, requirements: PaymentRequirements) {
-        const response = await fetch('/demo/pay', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ x402Version, requirements }),
-        })
-        const body = (await response.json()) as Json
+        const response = await send(
+          '/demo/pay',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ x402Version, requirements }),
+          },
+          label,
+        )
+        const body = await readJson(response)
         if (!response.ok) throw new Error(body.message ?? `the demo wallet refused (${response.status})`)
         return { x402Version: body.x402Version, payload: body.payload }
       },
@@ -143,9 +155,9 @@ function keepHeld(): void {
  * for the same route and body in this tab is shown again (no request), and a call already under way is
  * joined. A failed call is not held (nothing was charged): asking again pays again.
  */
-function payOnce(route: string, body: Json, label: string): Promise<Paid> {
+function payOnce(route: string, body: Json, label: string, { fresh = false }: { fresh?: boolean } = {}): Promise<Paid> {
   const key = `${route} ${JSON.stringify(body)}`
-  const kept = held.get(key)
+  const kept = fresh ? undefined : held.get(key)
   if (kept) {
     setStatus(
       `${label}: paid at ${new Date(kept.paidAt).toLocaleTimeString()} in this tab — shown again, no new payment`,
@@ -157,6 +169,8 @@ function payOnce(route: string, body: Json, label: string): Promise<Paid> {
   if (!joined) {
     joined = call(route, body, label, key).then((answer) => {
       const paid = { answer, paidAt: Date.now() }
+      // Refreshed: held anew, last in paying order (a reload draws it where the page does).
+      held.delete(key)
       held.set(key, paid)
       keepHeld()
       return { ...paid, again: false }
@@ -191,6 +205,46 @@ function keepPending(): void {
 const settlementPending = (response: Response, answer: Json) =>
   response.status === 402 && answer.settlement?.state === 'pending'
 
+/** How many times one request is sent again after a `429` (the service's rate limit), waiting its `Retry-After`. */
+const BUSY_RETRIES = 2
+/** The longest wait for a `429`'s `Retry-After` the page sits through (longer: the call fails, saying so). */
+const BUSY_WAIT_MAX_S = 30
+
+/**
+ * Sends `path` once, and again up to BUSY_RETRIES times while the service answers `429` (too many
+ * requests from here): it waits the answer's `Retry-After`, saying so in the status line. A request the
+ * rate limit refused never reached its route: nothing was charged, and a payment it carried is unspent.
+ */
+async function send(path: string, init: RequestInit, label: string): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(path, init)
+    if (response.status !== 429 || attempt >= BUSY_RETRIES) return response
+    const waitS = Math.max(1, Math.ceil(Number(response.headers.get('retry-after')) || 2))
+    if (waitS > BUSY_WAIT_MAX_S) return response
+    for (let left = waitS; left > 0; left--) {
+      setStatus(`${label}: the service is busy, retrying in ${left} s (nothing was charged)`, 'busy')
+      await new Promise((done) => setTimeout(done, 1000))
+    }
+  }
+}
+
+/**
+ * How the service asks to be paid at each path (its `402`, read once per path and tab): the next call
+ * there signs its payment straight away, one request instead of two. A challenge that no longer holds
+ * (a `402` refusing the payment) is read again from that answer, once.
+ */
+const challenges = new Map<string, PaymentRequired>()
+
+/** The answer's body read as JSON (an empty or non-JSON body: its status in words). */
+async function readJson(response: Response): Promise<Json> {
+  const text = await response.text()
+  try {
+    return text ? (JSON.parse(text) as Json) : {}
+  } catch {
+    return { message: text.slice(0, 200) || response.statusText }
+  }
+}
+
 async function call(route: string, body: Json, label: string, key: string): Promise<Json> {
   const [method, path] = route.split(' ') as [string, string]
   const init: RequestInit = {
@@ -199,28 +253,60 @@ async function call(route: string, body: Json, label: string, key: string): Prom
     body: method === 'GET' ? undefined : JSON.stringify(body),
   }
   const started = performance.now()
+  /** The request with the payment headers `headers`. */
+  const withHeaders = (headers: Record<string, string>): RequestInit => ({
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), ...headers },
+  })
   /** Presents the payment `sent` again with the same request. */
   const presentAgain = (sent: { name: string; value: string }) =>
-    fetch(path, { ...init, headers: { ...(init.headers as Record<string, string>), [sent.name]: sent.value } })
+    send(path, withHeaders({ [sent.name]: sent.value }), label)
   let sent = pending.get(key)
   let response: Response
+  let answer: Json
   if (sent) {
     setStatus(`${label}: presenting the payment already sent (no new payment)…`, 'busy')
     response = await presentAgain(sent)
+    answer = await readJson(response)
   } else {
     setStatus(`${label}: paying and asking…`, 'busy')
-    // The official client signs the payment; this notes the header it sent, to present it again if need be.
-    const noting: typeof fetch = (input, requestInit) => {
-      const request = new Request(input, requestInit)
-      for (const name of PAYMENT_HEADERS) {
-        const value = request.headers.get(name)
-        if (value) sent = { name, value }
-      }
-      return fetch(request)
+    let required = challenges.get(path)
+    let fromCache = required !== undefined
+    if (!required) {
+      response = await send(path, init, label)
+      answer = await readJson(response)
+    } else {
+      response = new Response(null, { status: 402 })
+      answer = {}
     }
-    response = await wrapFetchWithPayment(noting, await payingClient())(path, init)
+    // The official client signs the payment for the challenge; the page notes the header it sends, to
+    // present it again if need be.
+    for (let round = 0; response.status === 402 && !settlementPending(response, answer) && round < 2; round++) {
+      if (!required) {
+        const challenged = response
+        required = new x402HTTPClient(new x402Client()).getPaymentRequiredResponse(
+          (name) => challenged.headers.get(name),
+          answer,
+        )
+        challenges.set(path, required)
+      }
+      const client = await payingClient(label)
+      const headers = new x402HTTPClient(client).encodePaymentSignatureHeader(
+        await client.createPaymentPayload(required),
+      )
+      const name = PAYMENT_HEADERS.find((header) => Object.keys(headers).some((key) => key.toLowerCase() === header))
+      const value = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1]
+      if (name && value) sent = { name, value }
+      response = await send(path, withHeaders(headers), label)
+      answer = await readJson(response)
+      // Refused with a challenge read earlier: the service's terms changed; read them again and sign once more.
+      if (!fromCache || response.status !== 402 || settlementPending(response, answer)) break
+      challenges.delete(path)
+      required = undefined
+      fromCache = false
+      sent = undefined
+    }
   }
-  let answer = (await response.json()) as Json
   // Paid, and the chain has not shown the transfer yet: the same payment with the same request collects
   // the answer once it shows — never a new payment (the SDK and CLI do the same, docs/payments.md).
   const until = Date.now() + COLLECT_MS
@@ -238,7 +324,7 @@ async function call(route: string, body: Json, label: string, key: string): Prom
     )
     await new Promise((done) => setTimeout(done, waitS * 1000))
     response = await presentAgain(sent)
-    answer = (await response.json()) as Json
+    answer = await readJson(response)
   }
   // Answered, or refused for good (it can never settle: nothing was charged): the payment is done with.
   if (pending.delete(key)) keepPending()
@@ -336,22 +422,22 @@ async function goDeeper(
   label: string,
   mint: string,
   id: string,
-  render: (answer: Json) => HTMLElement,
+  render: (answer: Json, paidAt: number) => HTMLElement,
 ): Promise<void> {
-  const { answer } = await payOnce(route, { token_address: mint }, label)
-  showCard(id, () => render(answer), { mint })
+  const { answer, paidAt } = await payOnce(route, { token_address: mint }, label)
+  showCard(id, () => render(answer, paidAt), { mint })
 }
 
 /** The views a quick scan card leads to (a button each), in the order they are shown back after a reload. */
-const DEEPER: { route: string; label: string; id: string; render: (answer: Json) => HTMLElement }[] = [
+const DEEPER: { route: string; label: string; id: string; render: (answer: Json, paidAt: number) => HTMLElement }[] = [
   { route: 'POST /market/intel', label: 'Market intel', id: 'intel-card', render: intelCard },
   { route: 'POST /scan/deep', label: 'Deep dive', id: 'deep-card', render: deepDiveCard },
 ]
 
 /** What the catalogue's views (web/catalogue.ts) use of the page: its paid calls, buttons and cards. */
 const hooks: PageHooks = {
-  async pay(route, body, label) {
-    return (await payOnce(route, body, label)).answer
+  async pay(route, body, label, options) {
+    return (await payOnce(route, body, label, options)).answer
   },
   ask(route, body, label) {
     // A free call: never held (nor keyed with the paid ones' pending payments).
@@ -361,8 +447,8 @@ const hooks: PageHooks = {
     return paidButton(label, route, action, { 'data-view': view })
   },
   busyWhile,
-  show(card, { mint } = {}) {
-    showCard(card.id, () => card, { mint, replace: true })
+  show(card, { mint, focus } = {}) {
+    showCard(card.id, () => card, { mint, focus, replace: true })
   },
   prices: config.prices,
   solanaRpcUrl: config.solanaRpcUrl,
@@ -419,24 +505,45 @@ function lastMint(): string | null {
   }
 }
 
+/** The answers held in this tab, oldest paid first, as the catalogue's views read them back. */
+function heldAnswers(): HeldAnswer[] {
+  return [...held]
+    .sort(([, a], [, b]) => a.paidAt - b.paidAt)
+    .flatMap(([key, { answer }]) => {
+      // The key is `METHOD /path <body as JSON>`.
+      const at = key.indexOf(' ', key.indexOf(' ') + 1)
+      try {
+        return [{ route: key.slice(0, at), body: JSON.parse(key.slice(at + 1)) as Json, answer }]
+      } catch {
+        return []
+      }
+    })
+}
+
 /**
- * After a reload: the last mint's cards, from the answers held in this tab (no request, no payment) —
- * on `/` or that mint's own page (`/t/<mint>`). False when there was nothing of it to show.
+ * After a reload: every answer this tab holds, drawn again with no request and no payment — the mint's
+ * cards (the last mint scanned on `/`, the URL's on `/t/<mint>`: its quick scan, market intel, deep
+ * dive, exit checks, news), the wallet's intel, the market's feeds, the trade idea. True when there
+ * was something to show.
  */
-function restore(): boolean {
-  const mint = lastMint()
-  const quick = mint && held.get(`POST /scan/quick ${JSON.stringify({ token_address: mint })}`)
-  if (!mint || !quick) return false
-  if (location.pathname !== '/' && location.pathname !== `/t/${mint}`) return false
-  input.value = mint
-  results.dataset.mint = mint
-  showCard('quick-card', () => quickScanCard(quick.answer, mint), { mint, focus: false })
-  for (const view of DEEPER) {
-    const kept = held.get(`${view.route} ${JSON.stringify({ token_address: mint })}`)
-    if (kept) showCard(view.id, () => view.render(kept.answer), { mint, focus: false })
+function restore(mint: string | null, wallet: string | null): boolean {
+  const before = results.childElementCount
+  const key = (route: string) => `${route} ${JSON.stringify({ token_address: mint })}`
+  const quick = mint ? held.get(key('POST /scan/quick')) : undefined
+  if (mint && quick) {
+    input.value = mint
+    results.dataset.mint = mint
+    showCard('quick-card', () => quickScanCard(quick.answer, mint), { mint, focus: false })
   }
-  setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
-  return true
+  if (mint && results.dataset.mint === mint)
+    for (const view of DEEPER) {
+      const kept = held.get(key(view.route))
+      if (kept) showCard(view.id, () => view.render(kept.answer, kept.paidAt), { mint, focus: false })
+    }
+  restoreHeld(hooks, heldAnswers(), mint && results.dataset.mint === mint ? mint : null, wallet)
+  const shown = results.childElementCount > before
+  if (shown) setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
+  return shown
 }
 
 // ---- rendering ----------------------------------------------------------------------------------------
@@ -668,7 +775,17 @@ function marketPictures(intel: Json): HTMLElement[] {
   ]
 }
 
-function deepDiveCard(dive: Json): HTMLElement {
+/** The LP finding's evidence (burned share, locks and their release days), where the deep dive has one. */
+function lpEvidence(dive: Json): LpEvidence | null {
+  const finding = (dive.factors as Json[]).find(
+    (item) => String(item.code).startsWith('LP_') && typeof item.evidence?.burned_pct === 'number',
+  )
+  return finding ? (finding.evidence as LpEvidence) : null
+}
+
+/** The deep dive's card; `answeredAt` (when it was paid) dates the LP's unlocks on the timeline. */
+function deepDiveCard(dive: Json, answeredAt: number = Date.now()): HTMLElement {
+  const lp = lpEvidence(dive)
   const action = dive.recommendation.action as string
   const report = (dive.full_risk_report as string).split('\n\n').map((paragraph) => el('p', {}, paragraph))
   return el(
@@ -689,6 +806,7 @@ function deepDiveCard(dive: Json): HTMLElement {
       : [holdersBar(dive.top_10_holder_pct, dive.wallet_analysis?.insider_control_percent ?? null)]),
     ...(dive.wallet_analysis ? [walletGraph(walletLinks(dive as Parameters<typeof walletLinks>[0]))] : []),
     ...(dive.liquidity_lock_status ? [lpBar(dive.liquidity_lock_status)] : []),
+    ...(lp && dive.liquidity_lock_status?.source === 'lp' ? [lpTimeline(lp, answeredAt)] : []),
     el('h3', {}, 'Key drivers'),
     // In the answer's order: the deciding findings first.
     el(
@@ -729,51 +847,67 @@ $<HTMLElement>('market-actions').append(...marketActions(hooks))
 /**
  * `/t/<mint>` opens the token's view: the mint in the form and every answer about it one click away;
  * `/w/<address>` the wallet's. Nothing is paid until a button is pressed: a shared link spends nothing.
+ * A reload also draws again every answer this tab holds (restore).
  */
 function openFromUrl(): void {
   const [, kind, id] = location.pathname.split('/')
-  if (!id) return
-  if (kind === 't') {
-    input.value = id
-    results.dataset.mint = id
-    const share = el('a', { href: `/t/${id}` }, `${location.origin}/t/${id}`)
-    const view = (slug: string) => ({ 'data-view': slug })
-    showCard(
-      'token-view',
-      () =>
-        el(
-          'section',
-          { class: 'card' },
-          el('header', {}, el('h2', {}, 'This token')),
-          el('code', {}, id),
-          el('p', {}, 'Pick an answer; each is paid when pressed. Share this page: ', share),
-          el(
-            'div',
-            { class: 'deeper' },
-            paidButton('Quick scan', 'POST /scan/quick', scanFromForm, view('quick-scan')),
-          ),
-          el(
-            'div',
-            { class: 'deeper' },
-            ...DEEPER.map((deeper) =>
-              paidButton(
-                deeper.label,
-                deeper.route,
-                () => goDeeper(deeper.route, deeper.label, id, deeper.id, deeper.render),
-                view(deeper.label.toLowerCase().replaceAll(' ', '-')),
-              ),
-            ),
-            mintActions(hooks, id),
-          ),
-        ),
-      { mint: id, focus: false },
-    )
-  } else if (kind === 'w') {
-    walletInput.value = id
-    walletInput.focus()
-    setStatus(`Wallet ${short(id)}: press Wallet intel to read it.`, 'done')
+  const urlMint = kind === 't' && id ? id : null
+  const wallet = kind === 'w' && id ? id : null
+  const mint = urlMint ?? (location.pathname === '/' ? lastMint() : null)
+  if (urlMint) {
+    // A token's page: the token and its verdict first, above the forms (on a phone, the first screen).
+    document.querySelector('.lead')?.after(status, results)
+    input.value = urlMint
+    results.dataset.mint = urlMint
+    if (!held.has(`POST /scan/quick ${JSON.stringify({ token_address: urlMint })}`)) tokenView(urlMint)
   }
+  if (wallet) {
+    walletInput.value = wallet
+    walletInput.focus()
+  }
+  const restored = restore(mint, wallet)
+  if (wallet && !restored) setStatus(`Wallet ${short(wallet)}: press Wallet intel to read it.`, 'done')
 }
 
-// A reload shows what this tab paid for (on `/` or that mint's page); else the URL's view.
-if (!restore()) openFromUrl()
+/** The token page's first card: the token (its address, its grade once asked) and every answer one click away. */
+function tokenView(id: string): void {
+  const share = el('a', { href: `/t/${id}` }, `${location.origin}/t/${id}`)
+  const view = (slug: string) => ({ 'data-view': slug })
+  showCard(
+    'token-view',
+    () =>
+      el(
+        'section',
+        { class: 'card' },
+        el(
+          'header',
+          {},
+          el('span', { class: 'badge', id: 'token-grade', title: 'Not graded yet' }, '?'),
+          el('div', {}, el('h2', {}, 'This token'), el('code', {}, id)),
+        ),
+        el(
+          'p',
+          { class: 'verdict-area' },
+          'Not graded yet: the quick scan grades it A (safest) to F, with what decided it. ',
+          paidButton('Quick scan', 'POST /scan/quick', scanFromForm, view('quick-scan')),
+        ),
+        el('p', {}, 'Each answer is paid when pressed. Share this page: ', share),
+        el(
+          'div',
+          { class: 'deeper' },
+          ...DEEPER.map((deeper) =>
+            paidButton(
+              deeper.label,
+              deeper.route,
+              () => goDeeper(deeper.route, deeper.label, id, deeper.id, deeper.render),
+              view(deeper.label.toLowerCase().replaceAll(' ', '-')),
+            ),
+          ),
+          mintActions(hooks, id),
+        ),
+      ),
+    { mint: id, focus: false },
+  )
+}
+
+openFromUrl()

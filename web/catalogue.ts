@@ -17,9 +17,10 @@ export interface PageHooks {
   /**
    * Pays for `route` (`METHOD /path`) with `body` once: an answer already paid for the same route and
    * body in this tab is shown again without paying, a call under way is joined; throws with the error's
-   * code and message (a failed call is not held).
+   * code and message (a failed call is not held). With `fresh` (a Refresh button) it pays for a new
+   * answer, which is held in place of the old one.
    */
-  pay(route: string, body: Record<string, unknown>, label: string): Promise<Json>
+  pay(route: string, body: Record<string, unknown>, label: string, options?: { fresh?: boolean }): Promise<Json>
   /** Makes one free call (never held: a quote is good for a minute); throws as `pay` does. */
   ask(route: string, body: Record<string, unknown>, label: string): Promise<Json>
   /**
@@ -31,9 +32,9 @@ export interface PageHooks {
   busyWhile(button: HTMLButtonElement, action: () => Promise<void>): Promise<void>
   /**
    * Shows `card` (one per id: it replaces the one of the same id in place), scrolled into view and
-   * focused; with `mint`, not when the person has since scanned another mint.
+   * focused (`focus: false`: neither); with `mint`, not when the person has since scanned another mint.
    */
-  show(card: HTMLElement, options?: { mint?: string }): void
+  show(card: HTMLElement, options?: { mint?: string; focus?: boolean }): void
   prices: Record<string, string>
   /** The Solana address of the wallet picked in "Pay with" (connecting it), for a trade quote; throws for an EVM wallet. */
   solanaAddress(): Promise<string>
@@ -99,15 +100,12 @@ export function mintActions(hooks: PageHooks, mint: string): HTMLElement {
     size.removeAttribute('aria-invalid')
     // Keyed by its body, size included: the same size is shown again, a new size is paid for.
     const answer = await hooks.pay('POST /exit/check', { token_address: mint, size_usdc }, 'Exit check')
-    const points = exitPoints.get(mint) ?? []
-    // One point per size: a new check of the same size replaces the old one.
-    const kept = points.filter((point) => point.size_usdc !== answer.size_usdc)
-    kept.push({ size_usdc: answer.size_usdc, exit_loss_pct: answer.exit_loss_pct, exit_rating: answer.exit_rating })
-    exitPoints.set(mint, kept)
-    hooks.show(exitCard(answer, kept), { mint })
+    hooks.show(exitCard(answer, exitPoint(mint, answer)), { mint })
   })
   const news = hooks.paidButton('News pulse', 'POST /news/pulse', 'news', async () => {
-    hooks.show(newsCard(await hooks.pay('POST /news/pulse', { symbol: mint }, 'News pulse')), { mint })
+    hooks.show(newsWithRefresh(hooks, await hooks.pay('POST /news/pulse', { symbol: mint }, 'News pulse'), mint), {
+      mint,
+    })
   })
   const brief = hooks.paidButton('News brief', 'POST /news/brief', 'brief', async () => {
     hooks.show(briefCard(await hooks.pay('POST /news/brief', { symbol: mint }, 'News brief')), { mint })
@@ -120,6 +118,103 @@ export function mintActions(hooks: PageHooks, mint: string): HTMLElement {
     // Only where the service writes briefs (a model configured: else the route is off and has no price).
     ...(hooks.prices['POST /news/brief'] === undefined ? [] : [brief]),
   )
+}
+
+/** Adds an exit check's answer to the curve of `mint` (one point per size: a new check of a size replaces the old one). */
+function exitPoint(mint: string, answer: Json): ExitPoint[] {
+  const kept = (exitPoints.get(mint) ?? []).filter((point) => point.size_usdc !== answer.size_usdc)
+  kept.push({ size_usdc: answer.size_usdc, exit_loss_pct: answer.exit_loss_pct, exit_rating: answer.exit_rating })
+  exitPoints.set(mint, kept)
+  return kept
+}
+
+/**
+ * A held feed's "Refresh · <price>" button, in `card`'s header: it pays for a new answer (the held one is
+ * replaced), disabled while that runs, as every paid button.
+ */
+function withRefresh(
+  hooks: PageHooks,
+  card: HTMLElement,
+  refresh: { route: string; body: Record<string, unknown>; label: string; view: string; mint?: string },
+  render: (answer: Json) => HTMLElement,
+): HTMLElement {
+  const button = hooks.paidButton('Refresh', refresh.route, `refresh-${refresh.view}`, async () => {
+    const answer = await hooks.pay(refresh.route, refresh.body, refresh.label, { fresh: true })
+    hooks.show(withRefresh(hooks, render(answer), refresh, render), refresh.mint ? { mint: refresh.mint } : {})
+  })
+  button.id = `refresh-${refresh.view}`
+  button.classList.add('refresh')
+  card.querySelector('header')?.append(button)
+  return card
+}
+
+function newsWithRefresh(hooks: PageHooks, answer: Json, mint: string): HTMLElement {
+  return withRefresh(
+    hooks,
+    newsCard(answer),
+    { route: 'POST /news/pulse', body: { symbol: mint }, label: 'News pulse', view: 'news', mint },
+    newsCard,
+  )
+}
+
+/** The market's feeds: a button each, their cards held and refreshed. */
+const FEEDS: { route: string; label: string; view: string; id: string; render: (answer: Json) => HTMLElement }[] = [
+  { route: 'POST /scan/trending', label: 'Trending', view: 'trending', id: 'go-trending', render: trendingCard },
+  { route: 'POST /signal/radar', label: 'Signal radar', view: 'radar', id: 'go-radar', render: radarCard },
+  {
+    route: 'POST /launch/radar',
+    label: 'Launch radar',
+    view: 'launches',
+    id: 'go-launches',
+    render: (answer) => launchCard(answer, 'launch'),
+  },
+  {
+    route: 'POST /graduation/radar',
+    label: 'Graduation radar',
+    view: 'graduating',
+    id: 'go-graduating',
+    render: (answer) => launchCard(answer, 'graduation'),
+  },
+]
+
+const feedCard = (hooks: PageHooks, feed: (typeof FEEDS)[number], answer: Json) =>
+  withRefresh(
+    hooks,
+    feed.render(answer),
+    { route: feed.route, body: {}, label: feed.label, view: feed.view },
+    feed.render,
+  )
+
+/** An answer held in this tab (sessionStorage), as web/app.ts gives it back after a reload. */
+export interface HeldAnswer {
+  route: string
+  body: Json
+  answer: Json
+}
+
+/**
+ * After a reload: the cards of the catalogue's answers held in this tab, oldest first, drawn again
+ * without a request or a payment — the exit checks (the curve of every size checked), the news, the
+ * brief of `mint`; the intel of `wallet` (else the last wallet read); the market's feeds; the last
+ * trade idea. A card of the same kind paid later takes the place of an earlier one, as on the page.
+ */
+export function restoreHeld(hooks: PageHooks, held: HeldAnswer[], mint: string | null, wallet: string | null): void {
+  const quiet = { focus: false }
+  for (const { route, body, answer } of held) {
+    if (route === 'POST /exit/check' && mint && body.token_address === mint)
+      hooks.show(exitCard(answer, exitPoint(mint, answer)), { mint, ...quiet })
+    else if (route === 'POST /news/pulse' && mint && body.symbol === mint)
+      hooks.show(newsWithRefresh(hooks, answer, mint), { mint, ...quiet })
+    else if (route === 'POST /news/brief' && mint && body.symbol === mint)
+      hooks.show(briefCard(answer), { mint, ...quiet })
+    else if (route === 'POST /wallet/intel' && (!wallet || body.wallet_address === wallet))
+      hooks.show(walletCard(answer), quiet)
+    else if (route === 'POST /trade/suggest') hooks.show(suggestCard(answer, hooks), quiet)
+    else {
+      const feed = FEEDS.find((entry) => entry.route === route)
+      if (feed) hooks.show(feedCard(hooks, feed, answer), quiet)
+    }
+  }
 }
 
 const EXIT_TONES: Record<string, string> = { CLEAN: 'good', COSTLY: 'unknown', PUNITIVE: 'bad', BLOCKED: 'bad' }
@@ -364,31 +459,16 @@ export function walletCard(wallet: Json): HTMLElement {
 
 /** The market's buttons: trending, the signal radar, the launchpad radars and a trade idea. */
 export function marketActions(hooks: PageHooks): HTMLElement[] {
-  const trending = hooks.paidButton('Trending', 'POST /scan/trending', 'trending', async () => {
-    hooks.show(trendingCard(await hooks.pay('POST /scan/trending', {}, 'Trending')))
+  const buttons = FEEDS.map((feed) => {
+    const button = hooks.paidButton(feed.label, feed.route, feed.view, async () => {
+      hooks.show(feedCard(hooks, feed, await hooks.pay(feed.route, {}, feed.label)))
+    })
+    button.id = feed.id
+    return [button, feed.route] as [HTMLElement, string]
   })
-  trending.id = 'go-trending'
-  const radar = hooks.paidButton('Signal radar', 'POST /signal/radar', 'radar', async () => {
-    hooks.show(radarCard(await hooks.pay('POST /signal/radar', {}, 'Signal radar')))
-  })
-  radar.id = 'go-radar'
-  const launches = hooks.paidButton('Launch radar', 'POST /launch/radar', 'launches', async () => {
-    hooks.show(launchCard(await hooks.pay('POST /launch/radar', {}, 'Launch radar'), 'launch'))
-  })
-  launches.id = 'go-launches'
-  const graduating = hooks.paidButton('Graduation radar', 'POST /graduation/radar', 'graduating', async () => {
-    hooks.show(launchCard(await hooks.pay('POST /graduation/radar', {}, 'Graduation radar'), 'graduation'))
-  })
-  graduating.id = 'go-graduating'
   const suggest = suggestControls(hooks)
   // Only the routes this service mounts (a route off for want of a source has no price in the config).
-  const offered: [HTMLElement, string][] = [
-    [trending, 'POST /scan/trending'],
-    [radar, 'POST /signal/radar'],
-    [launches, 'POST /launch/radar'],
-    [graduating, 'POST /graduation/radar'],
-    [suggest, 'POST /trade/suggest'],
-  ]
+  const offered: [HTMLElement, string][] = [...buttons, [suggest, 'POST /trade/suggest']]
   return offered.filter(([, route]) => hooks.prices[route] !== undefined).map(([node]) => node)
 }
 
@@ -399,8 +479,14 @@ const grade = (item: Json) => {
     : h('span', { class: 'unknown' }, 'not graded')
 }
 
-const table = (id: string, head: string[], rows: HTMLElement[]) =>
-  h(
+/**
+ * A list as a table; each cell carries its column's name (`data-label`), which a phone shows above the
+ * cell's value when the rows are stacked as cards (nothing hidden: the grade included).
+ */
+const table = (id: string, head: string[], rows: HTMLElement[]) => {
+  for (const row of rows)
+    for (const [index, cell] of [...row.children].entries()) cell.setAttribute('data-label', head[index] ?? '')
+  return h(
     'div',
     { class: 'table-scroll' },
     h(
@@ -410,6 +496,7 @@ const table = (id: string, head: string[], rows: HTMLElement[]) =>
       h('tbody', {}, ...rows),
     ),
   )
+}
 
 const name = (item: Json) => tokenLink(item.token_address, item.symbol || shortAddress(item.token_address))
 
@@ -530,7 +617,7 @@ export function launchCard(feed: Json, kind: 'launch' | 'graduation'): HTMLEleme
 function suggestControls(hooks: PageHooks): HTMLElement {
   const appetite = h(
     'select',
-    { id: 'suggest-appetite', 'aria-label': 'Risk appetite' },
+    { id: 'suggest-appetite' },
     ...['conservative', 'balanced', 'aggressive'].map((value) =>
       h('option', value === 'balanced' ? { value, selected: '' } : { value }, value),
     ),
@@ -546,7 +633,7 @@ function suggestControls(hooks: PageHooks): HTMLElement {
   }) as HTMLInputElement
   const interval = h(
     'select',
-    { id: 'suggest-interval', 'aria-label': 'The window the signal radar reads' },
+    { id: 'suggest-interval' },
     ...['5m', '1h', '6h', '24h'].map((value) =>
       h('option', value === '1h' ? { value, selected: '' } : { value }, `last ${value}`),
     ),
@@ -562,11 +649,10 @@ function suggestControls(hooks: PageHooks): HTMLElement {
   go.id = 'go-suggest'
   return h(
     'div',
-    { class: 'exit-controls' },
-    appetite,
-    interval,
-    h('label', { for: 'suggest-budget' }, 'Budget (USD)'),
-    budget,
+    { class: 'exit-controls suggest-controls' },
+    h('span', { class: 'field' }, h('label', { for: 'suggest-appetite' }, 'Risk appetite'), appetite),
+    h('span', { class: 'field' }, h('label', { for: 'suggest-interval' }, 'Radar window'), interval),
+    h('span', { class: 'field' }, h('label', { for: 'suggest-budget' }, 'Budget (USD)'), budget),
     go,
   )
 }

@@ -396,20 +396,21 @@ export function exitCurve(points: ExitPoint[]): HTMLElement {
 
 // ---- convergence -----------------------------------------------------------------------------------
 
-/** A 0–100 bar (a radar's convergence score), its number written beside it. */
+/** A 0–100 bar (a radar's convergence score), its number (whole) written beside it, inside the picture. */
 export function scoreBar(score: number, label: string): SVGElement {
+  const shown = Math.round(Math.max(0, Math.min(100, score)))
   return s(
     'svg',
     {
-      viewBox: '0 0 120 14',
+      viewBox: '0 0 130 14',
       width: '100%',
       role: 'img',
-      'aria-label': `${label}: ${num(score)} of 100`,
+      'aria-label': `${label}: ${num(shown)} of 100`,
       class: 'score-bar',
     },
     s('rect', { x: 0, y: 2, width: 100, height: 10, fill: 'var(--line)' }),
-    s('rect', { x: 0, y: 2, width: Math.max(0, Math.min(100, score)), height: 10, fill: 'var(--accent)' }),
-    s('text', { x: 104, y: 11, 'font-size': 10, fill: 'currentColor' }, num(score)),
+    s('rect', { x: 0, y: 2, width: shown, height: 10, fill: 'var(--accent)' }),
+    s('text', { x: 130, y: 11, 'font-size': 10, 'text-anchor': 'end', fill: 'currentColor' }, num(shown)),
   )
 }
 
@@ -624,4 +625,150 @@ export function walletLinks(dive: {
     clustered: listed('WALLET_CLUSTER', 'clustered_wallets'),
     bundle_buyers: listed('BUNDLED_LAUNCH', 'linked_buyers'),
   }
+}
+
+// ---- the LP's locks over time -------------------------------------------------------------------------
+
+/** The LP finding's evidence (signals/lp-status): the burned share, the locks, when each releases. */
+export interface LpEvidence {
+  burned_pct: number
+  locked_pct?: number
+  permanent_locked_pct?: number
+  /** Each time lock: the share it holds and the days until it releases (null: not dated), from the answer's time. */
+  unlocks?: { inDays: number | null; pct: number; program: string }[]
+}
+
+const DAY_MS = 86_400_000
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+/**
+ * When the LP can be pulled: the share held against time, from the answer's moment to past the last
+ * unlock — the burned share a band to the end (permanent, never released), permanent locks above it,
+ * each time lock a step down on the date it releases (dated on the axis), today marked. Locks whose
+ * date was not read are named in the table, not drawn as if they held for ever.
+ */
+export function lpTimeline(evidence: LpEvidence, answeredAt: number, now = Date.now()): HTMLElement {
+  const burned = evidence.burned_pct
+  const permanent = evidence.permanent_locked_pct ?? 0
+  const dated = (evidence.unlocks ?? [])
+    .filter((unlock) => unlock.inDays !== null)
+    .map((unlock) => ({
+      date: isoDay(answeredAt + (unlock.inDays as number) * DAY_MS),
+      at: answeredAt + (unlock.inDays as number) * DAY_MS,
+      in_days: unlock.inDays as number,
+      pct: unlock.pct,
+      program: unlock.program,
+    }))
+    .sort((a, b) => a.at - b.at)
+  const undated = (evidence.unlocks ?? []).filter((unlock) => unlock.inDays === null)
+  const start = Math.min(answeredAt, now)
+  const last = dated.length ? dated[dated.length - 1]!.at : answeredAt + 30 * DAY_MS
+  const end = start + Math.max(last - start, 7 * DAY_MS) * 1.15
+  const left = 34
+  const right = 292
+  const x = (ms: number) => left + ((ms - start) / (end - start)) * (right - left)
+  const y = (share: number) => 70 - (Math.min(100, Math.max(0, share)) / 100) * 60
+  // The share held at each moment: burned and permanent always, each dated lock until its date.
+  const timeLocked = dated.reduce((sum, unlock) => sum + unlock.pct, 0)
+  let held = burned + permanent + timeLocked
+  let path = `M${left} ${y(held).toFixed(1)}`
+  for (const unlock of dated) {
+    path += ` H${x(unlock.at).toFixed(1)}`
+    held -= unlock.pct
+    path += ` V${y(held).toFixed(1)}`
+  }
+  path += ` H${right}`
+  const band = (from: number, to: number, fill: string, label: string) =>
+    to - from <= 0
+      ? []
+      : [
+          s('rect', {
+            x: left,
+            y: y(to).toFixed(1),
+            width: right - left,
+            height: (y(from) - y(to)).toFixed(1),
+            fill,
+            'fill-opacity': 0.35,
+          }),
+          s(
+            'text',
+            {
+              x: right - 2,
+              y: Math.min(y(from) - 2, y(to) + 10).toFixed(1),
+              'font-size': 8,
+              'text-anchor': 'end',
+              fill: 'currentColor',
+            },
+            label,
+          ),
+        ]
+  const svg = s(
+    'svg',
+    { viewBox: '0 0 300 104' },
+    s('line', { x1: left, y1: 70, x2: right, y2: 70, stroke: 'currentColor', 'stroke-width': 1 }),
+    s('text', { x: left - 3, y: 13, 'font-size': 8, 'text-anchor': 'end', fill: 'currentColor' }, '100%'),
+    s('text', { x: left - 3, y: 72, 'font-size': 8, 'text-anchor': 'end', fill: 'currentColor' }, '0%'),
+    ...band(0, burned, 'var(--good)', `burned ${pct(burned)} · permanent`),
+    ...band(burned, burned + permanent, 'var(--good)', `locked for good ${pct(permanent)}`),
+    // The share held, shaded under its step line (a time lock's part above the permanent bands).
+    s('path', { d: `${path} V70 H${left} Z`, fill: 'var(--accent)', 'fill-opacity': 0.15, stroke: 'none' }),
+    s('path', { d: path, fill: 'none', stroke: 'var(--accent)', 'stroke-width': 2.5 }),
+    // Today, marked on the axis.
+    s('line', {
+      x1: x(now).toFixed(1),
+      y1: 6,
+      x2: x(now).toFixed(1),
+      y2: 74,
+      stroke: 'var(--bad)',
+      'stroke-width': 1.5,
+      'stroke-dasharray': '3 2',
+    }),
+    s(
+      'text',
+      { x: x(now).toFixed(1), y: 84, 'font-size': 8, 'text-anchor': 'start', fill: 'currentColor' },
+      `now ${isoDay(now)}`,
+    ),
+    ...dated.flatMap((unlock, index) => [
+      s('circle', { cx: x(unlock.at).toFixed(1), cy: 70, r: 3, fill: 'var(--bad)' }),
+      s(
+        'text',
+        {
+          x: x(unlock.at).toFixed(1),
+          y: 94 + (index % 2) * 9,
+          'font-size': 8,
+          'text-anchor': 'end',
+          fill: 'currentColor',
+        },
+        `${unlock.date} −${pct(unlock.pct)}`,
+      ),
+    ]),
+  )
+  const after = burned + permanent
+  const caption =
+    dated.length === 0
+      ? `${pct(after)} of the LP can never be pulled (burned ${pct(burned)}${permanent ? `, locked for good ${pct(permanent)}` : ''})${undated.length ? `; ${pct(undated.reduce((sum, unlock) => sum + unlock.pct, 0))} in locks whose date was not read` : ''}`
+      : `LP held ${pct(burned + permanent + timeLocked)} now; ${dated.map((unlock) => `${pct(unlock.pct)} unlocks ${unlock.date}`).join(', ')}; ${after > 0 ? `after that ${pct(after)} stays for good (burned ${pct(burned)}${permanent ? `, permanent locks ${pct(permanent)}` : ''})` : 'after that nothing holds it: its holders can withdraw the liquidity'}`
+  return figure(
+    'lp-timeline',
+    caption,
+    svg,
+    [
+      ['Burned (permanent)', pct(burned)],
+      ...(permanent ? [['Locked for good', pct(permanent)] as [string, string]] : []),
+      ...dated.map((unlock): [string, string] => [
+        `Unlocks ${unlock.date}`,
+        `${pct(unlock.pct)} (${unlock.program.replaceAll('_', ' ')})`,
+      ]),
+      ...undated.map((unlock): [string, string] => [
+        'Release date not read',
+        `${pct(unlock.pct)} (${unlock.program.replaceAll('_', ' ')})`,
+      ]),
+    ],
+    {
+      burned_pct: burned,
+      permanent_locked_pct: permanent,
+      unlocks: dated.map(({ date, in_days, pct: share, program }) => ({ date, in_days, pct: share, program })),
+      undated_pct: undated.reduce((sum, unlock) => sum + unlock.pct, 0),
+    },
+  )
 }

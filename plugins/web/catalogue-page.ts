@@ -49,6 +49,22 @@ table.list th, table.list td { padding: .3rem .4rem; border-bottom: 1px solid va
 table.list .number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.list .score { min-width: 6rem; }
 .score-bar { display: block; max-width: 8rem; color: var(--fg); }
+.suggest-controls { align-items: end; }
+.field { display: inline-grid; gap: .15rem; }
+.field select { width: auto; }
+.card header .refresh { margin-left: auto; font-size: .85rem; padding: .35rem .6rem; }
+.verdict-area { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 0 0 .6rem; }
+/* A phone: each listed token a small card of labelled cells (grade included), no sideways scroll. */
+@media (max-width: 34rem) {
+  table.list thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  table.list, table.list tbody { display: block; }
+  table.list tr { display: grid; grid-template-columns: 1fr 1fr; gap: .1rem .8rem; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+  table.list td { display: block; border: 0; padding: .1rem 0; text-align: left; min-width: 0; overflow-wrap: anywhere; }
+  table.list td.number { text-align: left; white-space: normal; }
+  table.list td::before { content: attr(data-label); display: block; color: var(--muted); font-size: .75rem; }
+  table.list .score { min-width: 0; }
+  .card header .refresh { margin-left: 0; }
+}
 .mini-grade { display: inline-block; min-width: 1.6rem; text-align: center; border-radius: .3rem; color: #fff; font-weight: 800; }
 .token-link { color: var(--accent); font-weight: 600; }
 @media (prefers-color-scheme: dark) { .token-link { color: #a898ff; } }

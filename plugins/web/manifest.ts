@@ -61,6 +61,17 @@ export const manifest = defineManifest({
       produces: 'text/javascript',
       tags: ['web'],
     },
+    favicon: {
+      method: 'GET',
+      path: '/favicon.ico',
+      summary: "The page's icon",
+      description:
+        'A small SVG shield (image/svg+xml), linked by the page, so a browser asking for /favicon.ico finds it.',
+      price: 'free',
+      response: Type.String(),
+      produces: 'image/svg+xml',
+      tags: ['web'],
+    },
     demoPay: {
       method: 'POST',
       path: '/demo/pay',

@@ -26,6 +26,7 @@ export function renderPage(config: PageConfig): string {
   <meta charset="utf-8" />
   <meta name="viewport" content="width=device-width, initial-scale=1" />
   <title>solsentry — is this Solana token safe?</title>
+  <link rel="icon" href="/favicon.ico" type="image/svg+xml" />
   <style>${STYLE}${CATALOGUE_STYLE}</style>
 </head>
 <body>

@@ -63,7 +63,7 @@ export interface RouteSpec {
   /** Schema of the 200 answer. */
   response: TSchema
   /** Media type of the 200 answer. @default 'application/json' */
-  produces?: 'application/json' | 'text/plain' | 'text/markdown' | 'text/html' | 'text/javascript'
+  produces?: 'application/json' | 'text/plain' | 'text/markdown' | 'text/html' | 'text/javascript' | 'image/svg+xml'
   /**
    * Body members that name an on-chain account, and what it must be: a token mint (the scanners, exit
    * checks, a quote's mints, a feed's focus token) or a wallet (wallet intel). The account is read after

@@ -1,0 +1,292 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import type { Browser, Page } from 'playwright-core'
+import { artifactPath, checkView, chromiumPath, describeWithBrowser, VIEW_WIDTHS } from './support/browser.ts'
+import { liveService } from './support/live.ts'
+import { usdcOf } from './support/x402.ts'
+
+// What a new user clicking through the page found (issue 32): the rate limit met by clicking through the
+// catalogue, radar tables on a phone, a reload that lost paid answers, the token page on a phone, the LP
+// locks over time, feeds without a refresh, selects without labels, the favicon. The service runs on the
+// sandbox with a small rate-limit burst (as a busy public service might), the page in a real headless
+// Chromium that may reach nothing but the service.
+const BURST = 6
+const { sandbox, running, mintOf } = await liveService({
+  RATE_LIMIT_SCANNER_BURST: String(BURST),
+  RATE_LIMIT_SCANNER_PER_MINUTE: '120',
+})
+
+type Json = Record<string, any>
+
+const treasury = () => usdcOf(sandbox, sandbox.file.x402.solana.pay_to)
+
+/** Each priced route's price in USDC's smallest unit, as /openapi.json publishes it. */
+async function priceOf(route: string): Promise<bigint> {
+  const spec = (await (await fetch(`${running.url}/openapi.json`)).json()) as Json
+  const [method, path] = route.split(' ') as [string, string]
+  const amount = spec.paths[path][method.toLowerCase()]['x-payment-info'].price.amount as string
+  return BigInt(Math.round(Number(amount) * 1e6))
+}
+
+/** Spends the rate limit's bucket of this machine's address (unpaid calls: each answered 402 until it is empty). */
+async function drainRateLimit(): Promise<number> {
+  for (let sent = 1; sent <= BURST * 4; sent++) {
+    const response = await fetch(`${running.url}/scan/trending`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    await response.arrayBuffer()
+    if (response.status === 429) return Number(response.headers.get('retry-after'))
+  }
+  throw new Error('the rate limit never answered 429')
+}
+
+describeWithBrowser('the page as a new user clicks through it (headless Chromium, offline)', () => {
+  let browser: Browser
+  const outside: string[] = []
+
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: chromiumPath!, headless: true, args: ['--no-sandbox'] })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  /** A fresh page at `path` (the viewport `width` wide) that may load only from the service; `posts` collects every POST's path. */
+  async function openPage(path: string, posts: string[] = [], width = 1100): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height: width < 600 ? 700 : 1200 } })
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(new URL(request.url()).pathname)
+    })
+    const allowed = [new URL(running.url).origin, new URL(sandbox.file.urls.rpc).origin]
+    await page.route('**/*', (route) => {
+      const url = route.request().url()
+      if (allowed.includes(new URL(url).origin)) return route.continue()
+      outside.push(url)
+      return route.abort()
+    })
+    await page.goto(`${running.url}${path}`)
+    return page
+  }
+
+  /** Clicks `selector` and answers the paid answer of `path`, once `card` shows. */
+  async function paidAnswer(page: Page, selector: string, path: string, card: string): Promise<Json> {
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === path && response.ok(), {
+      timeout: 40_000,
+    })
+    await page.locator(selector).first().click()
+    const body = (await (
+      await answered.catch(async (error) => {
+        throw new Error(`${path}: no answer; the status line says "${await statusText(page)}"`, { cause: error })
+      })
+    ).json()) as Json
+    await page.locator(card).waitFor({ timeout: 20_000 })
+    return body
+  }
+
+  const statusText = (page: Page) => page.locator('#status').textContent()
+
+  test('the rate limit: the page says it is busy, waits the Retry-After and retries; a path is challenged once, then paid straight away', async () => {
+    const page = await openPage('/')
+    /** The answers to the quick scan's path the page got past the rate limit (its status each). */
+    const scans: number[] = []
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/scan/quick' && response.status() !== 429) scans.push(response.status())
+    })
+    const start = await treasury()
+    const retryAfter = await drainRateLimit()
+    expect(retryAfter).toBeGreaterThanOrEqual(1)
+    const said: string[] = []
+    const watching = setInterval(async () => {
+      const text = await statusText(page).catch(() => null)
+      if (text && !said.includes(text)) said.push(text)
+    }, 100)
+    try {
+      await paidAnswer(page, '#go-trending', '/scan/trending', '#trending-card')
+    } finally {
+      clearInterval(watching)
+    }
+    expect(said.some((text) => /^Trending: the service is busy, retrying in \d+ s/.test(text))).toBe(true)
+    expect(await statusText(page)).toContain('paid, transaction')
+    expect(await treasury()).toBe(start + (await priceOf('POST /scan/trending')))
+
+    // The quick scan of two mints: the first reads the challenge (402) then pays; the second pays straight away.
+    for (const mint of [mintOf('blue-chip'), mintOf('wash-traded')]) {
+      await page.fill('#mint', mint)
+      await paidAnswer(page, '#scan', '/scan/quick', `#quick-card code:text("${mint}")`)
+    }
+    expect(scans).toEqual([402, 200, 200])
+    await page.close()
+    expect(outside).toEqual([])
+  }, 120_000)
+
+  test('a reload draws again every answer paid for in this tab — exit check, news, wallet intel, the feeds, the trade idea — with no request', async () => {
+    const posts: string[] = []
+    const mint = mintOf('wash-traded')
+    const page = await openPage(`/t/${mint}`, posts)
+    await paidAnswer(page, '#token-view [data-view="exit"]', '/exit/check', '#exit-card')
+    await paidAnswer(page, '#token-view [data-view="news"]', '/news/pulse', '#news-card')
+    await page.fill('#wallet-address', sandbox.file.buyer.address)
+    await paidAnswer(page, '#wallet-go', '/wallet/intel', '#wallet-card')
+    await paidAnswer(page, '#go-radar', '/signal/radar', '#radar-card')
+    await paidAnswer(page, '#go-suggest', '/trade/suggest', '#suggest-card')
+    const cards = ['#exit-card', '#news-card', '#wallet-card', '#radar-card', '#suggest-card']
+    const before = await Promise.all(cards.map((card) => page.locator(card).textContent()))
+    const spent = await treasury()
+
+    posts.length = 0
+    await page.goto(`${running.url}/t/${mint}`)
+    for (const card of cards) await page.locator(card).waitFor({ timeout: 5_000 })
+    const after = await Promise.all(cards.map((card) => page.locator(card).textContent()))
+    expect(after).toEqual(before)
+    // The exit curve is drawn again from the checks held.
+    expect(await page.locator('#exit-card [data-picture="exit"]').count()).toBe(1)
+    expect(await statusText(page)).toContain('no new payment')
+    expect(posts).toEqual([])
+    expect(await treasury()).toBe(spent)
+    expect(await checkView(page, 'reload-restored')).toEqual([])
+    await page.close()
+    expect(outside).toEqual([])
+  }, 150_000)
+
+  test('the token page on a phone: the token and its verdict area on the first screen; its grade there once scanned', async () => {
+    const mint = mintOf('blue-chip')
+    const page = await openPage(`/t/${mint}`, [], VIEW_WIDTHS.phone)
+    const firstScreen = page.viewportSize()!.height
+    const view = await page.locator('#token-view').boundingBox()
+    expect(view!.y).toBeLessThan(firstScreen / 2)
+    const grade = await page.locator('#token-grade').boundingBox()
+    expect(grade!.y + grade!.height).toBeLessThan(firstScreen)
+    const scan = page.locator('#token-view [data-view="quick-scan"]')
+    const button = await scan.boundingBox()
+    expect(button!.y + button!.height).toBeLessThan(firstScreen)
+    await page.screenshot({ path: artifactPath('token-page-phone-first-screen.png') })
+    expect(await checkView(page, 'token-page-phone')).toEqual([])
+
+    await paidAnswer(page, '#token-view [data-view="quick-scan"]', '/scan/quick', '#quick-card')
+    await page.reload()
+    await page.locator('#quick-card').waitFor()
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0))
+    const badge = await page.locator('#grade').boundingBox()
+    expect(badge!.y + badge!.height).toBeLessThan(firstScreen)
+    await page.screenshot({ path: artifactPath('token-page-phone-graded.png') })
+    await page.close()
+    expect(outside).toEqual([])
+  }, 90_000)
+
+  test("the LP's locks over time: dated unlocks on an axis, now marked, the burned share permanent — as the deep dive's LP finding has them", async () => {
+    const page = await openPage(`/t/${mintOf('locked-lp')}`)
+    const dive = await paidAnswer(page, '#token-view [data-view="deep-dive"]', '/scan/deep', '#deep-card')
+    const finding = (dive.factors as Json[]).find(
+      (item) => String(item.code).startsWith('LP_') && typeof item.evidence?.burned_pct === 'number',
+    )!
+    expect(finding).toBeDefined()
+    const unlocks = finding.evidence.unlocks as { inDays: number; pct: number; program: string }[]
+    expect(unlocks.length).toBeGreaterThan(0)
+    const figure = page.locator('#deep-card [data-picture="lp-timeline"]')
+    const values = JSON.parse((await figure.getAttribute('data-values'))!) as Json
+    expect(values.burned_pct).toBe(finding.evidence.burned_pct)
+    expect(values.permanent_locked_pct).toBe(finding.evidence.permanent_locked_pct)
+    expect(values.unlocks.map((unlock: Json) => [unlock.in_days, unlock.pct, unlock.program])).toEqual(
+      unlocks.map((unlock) => [unlock.inDays, unlock.pct, unlock.program]),
+    )
+    // The date drawn is the date the finding states (unlock_date, from the same days).
+    expect(values.unlocks.at(-1).date).toBe(finding.evidence.unlock_date)
+    expect(await figure.locator('table').textContent()).toContain(`Unlocks ${finding.evidence.unlock_date}`)
+    expect(await figure.locator('svg text', { hasText: /^now / }).count()).toBe(1)
+    expect(await figure.locator('svg text', { hasText: finding.evidence.unlock_date }).count()).toBe(1)
+    await figure.screenshot({ path: artifactPath('lp-timeline.png') })
+    expect(await checkView(page, 'lp-timeline')).toEqual([])
+    await page.close()
+    expect(outside).toEqual([])
+  }, 90_000)
+
+  test('a held feed has a Refresh button with its price: it pays for a new answer, disabled while it runs', async () => {
+    const posts: string[] = []
+    const page = await openPage('/', posts)
+    await paidAnswer(page, '#go-trending', '/scan/trending', '#trending-card')
+    const price = await priceOf('POST /scan/trending')
+    const refresh = page.locator('#refresh-trending')
+    expect(await refresh.textContent()).toBe(`Refresh · ${Number(price) / 1e6} USD`)
+    const start = await treasury()
+    posts.length = 0
+    const busy = await refresh.evaluate((button: any) => {
+      button.click()
+      button.click()
+      return button.disabled && button.getAttribute('aria-busy') === 'true'
+    })
+    expect(busy).toBe(true)
+    await page.waitForFunction(() => {
+      const button = (globalThis as any).document.getElementById('refresh-trending')
+      return (
+        button && !button.disabled && /answered/.test((globalThis as any).document.getElementById('status').textContent)
+      )
+    })
+    expect(posts.filter((path) => path === '/demo/pay')).toHaveLength(1)
+    expect(await treasury()).toBe(start + price)
+    expect(await page.locator('#trending-card').count()).toBe(1)
+    await page.close()
+    expect(outside).toEqual([])
+  }, 90_000)
+
+  test('on a phone the radar tables stack: every grade shown, nothing wider than the screen, the score a whole number inside its bar', async () => {
+    const page = await openPage('/', [], VIEW_WIDTHS.phone)
+    await paidAnswer(page, '#go-radar', '/signal/radar', '#radar-card')
+    await paidAnswer(page, '#go-trending', '/scan/trending', '#trending-card')
+    for (const width of [VIEW_WIDTHS.narrowest, VIEW_WIDTHS.phone]) {
+      await page.setViewportSize({ width, height: 700 })
+      for (const list of ['#radar-list', '#trending-list']) {
+        const cells = await page.$$eval(`${list} td[data-label="Grade"]`, (nodes) =>
+          nodes.map((node) => {
+            const box = node.getBoundingClientRect()
+            return { left: box.left, right: box.right, width: box.width, text: node.textContent }
+          }),
+        )
+        expect(cells.length).toBeGreaterThan(0)
+        for (const cell of cells) {
+          expect(cell.width).toBeGreaterThan(0)
+          expect(cell.right).toBeLessThanOrEqual(width)
+          expect(cell.text).toMatch(/^([A-F]|not graded)$/)
+        }
+      }
+    }
+    const scores = await page.$$eval('#radar-list .score-bar text', (nodes) => nodes.map((node) => node.textContent))
+    for (const score of scores) expect(score).toMatch(/^\d{1,3}$/)
+    // The number sits inside the picture's box.
+    const inside = await page.$$eval('#radar-list .score-bar', (svgs) =>
+      svgs.every((svg: any) => {
+        const text = svg.querySelector('text').getBBox()
+        return text.x >= 0 && text.x + text.width <= svg.viewBox.baseVal.width + 0.5
+      }),
+    )
+    expect(inside).toBe(true)
+    expect(await checkView(page, 'radar-phone')).toEqual([])
+    await page.close()
+    expect(outside).toEqual([])
+  }, 90_000)
+
+  test("a trade idea's selects have visible labels; the favicon is served and linked, so the browser logs no 404", async () => {
+    const failed: string[] = []
+    const page = await browser.newPage()
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+    })
+    await page.goto(`${running.url}/`)
+    for (const id of ['suggest-appetite', 'suggest-interval', 'suggest-budget']) {
+      const label = page.locator(`label[for="${id}"]`)
+      expect(await label.isVisible()).toBe(true)
+      expect((await label.textContent())!.length).toBeGreaterThan(3)
+    }
+    expect(await page.getAttribute('link[rel="icon"]', 'href')).toBe('/favicon.ico')
+    const icon = await fetch(`${running.url}/favicon.ico`)
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml')
+    expect(await icon.text()).toStartWith('<svg')
+    // The browser asks for its icon itself: give it a moment, then no answer of 400 or more.
+    await page.waitForTimeout(500)
+    expect(failed).toEqual([])
+    await page.close()
+  }, 30_000)
+})

@@ -267,6 +267,75 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     expect(outside).toEqual([])
   }, 90_000)
 
+  test('a new tab (its sessionStorage empty) signs in with the wallet that paid (sign-in-with-x) and is answered again without paying', async () => {
+    const context = await browser.newContext()
+    const mint = mintOf('dead-token')
+    const first = await context.newPage()
+    await first.goto(`${running.url}/t/${mint}`)
+    await paidAnswer(first, '#token-view [data-view="quick-scan"]', '/scan/quick', '#quick-card')
+    const grade = await first.locator('#grade').textContent()
+    await first.close()
+    const spent = await treasury()
+
+    // Another tab: nothing held in it; the page signs in with the demo wallet, which paid, and pays nothing.
+    const second = await context.newPage()
+    const asked: string[] = []
+    second.on('request', (request) => {
+      if (request.method() === 'POST') asked.push(new URL(request.url()).pathname)
+    })
+    await second.goto(`${running.url}/t/${mint}`)
+    expect(await second.evaluate(() => (globalThis as any).sessionStorage.length)).toBe(0)
+    const replayed = second.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/scan/quick' && response.ok(),
+    )
+    await second.click('#token-view [data-view="quick-scan"]')
+    const answer = await replayed
+    expect(answer.headers()['x-answer-replayed']).toBe('sign-in-with-x')
+    await second.locator('#quick-card').waitFor()
+    expect(await second.locator('#grade').textContent()).toBe(grade)
+    expect(await statusText(second)).toContain('signed in')
+    expect(asked).toContain('/demo/sign-in')
+    expect(asked).not.toContain('/demo/pay')
+    expect(await treasury()).toBe(spent)
+    await context.close()
+  }, 90_000)
+
+  test("the demo wallet signs in only to this service's own sign-in offers", async () => {
+    const challenge = await fetch(`${running.url}/scan/quick`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token_address: mintOf('blue-chip') }),
+    })
+    const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString()) as Json
+    const offer = required.extensions['sign-in-with-x']
+    const chainId = offer.supportedChains.find((chain: Json) => chain.chainId.startsWith('solana:')).chainId
+    /** Asks the demo wallet to sign in, waiting out this file's small rate limit. */
+    const signIn = async (info: Json, chain = chainId): Promise<Response> => {
+      for (;;) {
+        const response = await fetch(`${running.url}/demo/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ info, chainId: chain }),
+        })
+        if (response.status !== 429) return response
+        await Bun.sleep(Number(response.headers.get('retry-after')) * 1000)
+      }
+    }
+    const own = await signIn(offer.info)
+    expect(own.status).toBe(200)
+    expect(((await own.json()) as Json).header).toBeString()
+    for (const [info, chain, says] of [
+      [{ ...offer.info, domain: 'evil.example', uri: 'https://evil.example/scan/quick' }, chainId, 'evil.example'],
+      [{ ...offer.info, uri: `${running.url}/health` }, chainId, '/health'],
+      [{ ...offer.info, statement: 'Transfer everything' }, chainId, 'statement'],
+      [offer.info, 'eip155:1', 'eip155:1'],
+    ] as const) {
+      const refused = await signIn(info, chain)
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining(says) })
+    }
+  }, 30_000)
+
   test("a trade idea's selects have visible labels; the favicon is served and linked, so the browser logs no 404", async () => {
     const failed: string[] = []
     const page = await browser.newPage()

@@ -7,6 +7,7 @@
 import { x402Client, x402HTTPClient } from '@x402/core/client'
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
+import { createSIWxPayload, encodeSIWxHeader, type SIWxExtensionInfo } from '@x402/extensions/sign-in-with-x'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { pct, usd } from '../client/format.ts'
 import { checkSolanaAddress } from '../src/onchain/address.ts'
@@ -30,7 +31,14 @@ import {
   walletGraph,
   walletLinks,
 } from './pictures.ts'
-import { connectEvm, connectSolana, type Discovered, discoverWallets } from './wallets.ts'
+import {
+  connectEvm,
+  connectSolana,
+  type Discovered,
+  discoverWallets,
+  evmMessageSigner,
+  solanaMessageSigner,
+} from './wallets.ts'
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
@@ -167,7 +175,7 @@ function payOnce(route: string, body: Json, label: string, { fresh = false }: { 
   }
   let joined = inFlight.get(key)
   if (!joined) {
-    joined = call(route, body, label, key).then((answer) => {
+    joined = call(route, body, label, key, fresh).then((answer) => {
       const paid = { answer, paidAt: Date.now() }
       // Refreshed: held anew, last in paying order (a reload draws it where the page does).
       held.delete(key)
@@ -245,7 +253,92 @@ async function readJson(response: Response): Promise<Json> {
   }
 }
 
-async function call(route: string, body: Json, label: string, key: string): Promise<Json> {
+/**
+ * Calls paid in this browser, by the same key as the answers, with the wallet that paid: kept in
+ * localStorage — not the answers, only that they were paid — so that a tab whose sessionStorage is gone
+ * (a new tab, the browser reopened) signs in with that wallet (sign-in-with-x) and is answered again
+ * without a payment, while the service keeps the answer (24 hours: docs/payments.md).
+ */
+const PAID_KEY = 'solsentry:paid'
+/** A little under the service's 24 hours: past it, the answer is no longer kept, and the page pays. */
+const SIGN_IN_WINDOW_MS = 23 * 60 * 60_000
+
+function paidInBrowser(): Map<string, { wallet: string; paidAt: number }> {
+  try {
+    const now = Date.now()
+    return new Map(
+      (JSON.parse(localStorage.getItem(PAID_KEY) ?? '[]') as [string, { wallet: string; paidAt: number }][]).filter(
+        ([, paid]) => now - paid.paidAt < SIGN_IN_WINDOW_MS,
+      ),
+    )
+  } catch {
+    return new Map()
+  }
+}
+
+function notePaid(key: string, wallet: string): void {
+  try {
+    const paid = paidInBrowser()
+    paid.set(key, { wallet, paidAt: Date.now() })
+    localStorage.setItem(PAID_KEY, JSON.stringify([...paid].slice(-200)))
+  } catch {
+    // No storage: a new tab pays again.
+  }
+}
+
+/** The wallet picked in "Pay with", as the page names it in what it keeps (`demo`, or the wallet's name and kind). */
+function walletId(): string {
+  const choice = walletSelect.value
+  if (choice === 'demo') return `demo ${config.demoWallet?.address ?? ''}`
+  const wallet = wallets[Number(choice.slice(1))]
+  return wallet ? `${wallet.kind} ${wallet.name}` : ''
+}
+
+/**
+ * The `SIGN-IN-WITH-X` header for a 402's sign-in-with-x `offer`, signed by the wallet picked in "Pay
+ * with": the demo wallet through the service (its key stays there), a Solana wallet that can sign
+ * messages, an EVM wallet (EIP-191). Null when the wallet cannot sign in on a chain the offer names.
+ */
+async function signInHeader(offer: Json, label: string): Promise<string | null> {
+  const info = offer.info as SIWxExtensionInfo
+  const chains = (offer.supportedChains ?? []) as { chainId: string }[]
+  const solana = chains.find((chain) => chain.chainId.startsWith('solana:'))
+  const evm = chains.find((chain) => chain.chainId.startsWith('eip155:'))
+  const choice = walletSelect.value
+  if (choice === 'demo') {
+    if (!solana) return null
+    const response = await send(
+      '/demo/sign-in',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ info, chainId: solana.chainId }),
+      },
+      label,
+    )
+    return response.ok ? ((await readJson(response)).header as string) : null
+  }
+  const wallet = wallets[Number(choice.slice(1))]
+  if (wallet?.kind === 'solana' && solana) {
+    const signer = await solanaMessageSigner(wallet)
+    if (!signer) return null
+    return encodeSIWxHeader(
+      await createSIWxPayload({ ...info, chainId: solana.chainId, type: 'ed25519' }, signer, info.uri),
+    )
+  }
+  if (wallet?.kind === 'evm' && evm)
+    return encodeSIWxHeader(
+      await createSIWxPayload(
+        { ...info, chainId: evm.chainId, type: 'eip191' },
+        await evmMessageSigner(wallet),
+        info.uri,
+      ),
+    )
+  return null
+}
+
+/** Makes the call `route` with `body`; `fresh` (a Refresh): a new answer, paid for, never one signed in for again. */
+async function call(route: string, body: Json, label: string, key: string, fresh = false): Promise<Json> {
   const [method, path] = route.split(' ') as [string, string]
   const init: RequestInit = {
     method,
@@ -272,12 +365,37 @@ async function call(route: string, body: Json, label: string, key: string): Prom
     setStatus(`${label}: paying and asking…`, 'busy')
     let required = challenges.get(path)
     let fromCache = required !== undefined
-    if (!required) {
+    const paidHere = fresh ? undefined : paidInBrowser().get(key)
+    if (!required || (paidHere && paidHere.wallet === walletId())) {
+      // A fresh challenge: the path's terms, and its sign-in offer (a fresh nonce).
       response = await send(path, init, label)
       answer = await readJson(response)
+      required = undefined
+      fromCache = false
     } else {
       response = new Response(null, { status: 402 })
       answer = {}
+    }
+    // Paid for in this browser with this wallet (and no longer in this tab): signed in, the service answers
+    // it again without a payment; not kept there any more, the page pays as usual.
+    if (paidHere && paidHere.wallet === walletId() && response.status === 402) {
+      const challenged = response
+      required = new x402HTTPClient(new x402Client()).getPaymentRequiredResponse(
+        (name) => challenged.headers.get(name),
+        answer,
+      )
+      challenges.set(path, required)
+      const offer = (required.extensions as Json | undefined)?.['sign-in-with-x']
+      setStatus(`${label}: paid for earlier in this browser — signing in to fetch it again (no new payment)…`, 'busy')
+      const header = offer ? await signInHeader(offer, label).catch(() => null) : null
+      if (header) {
+        const signedIn = await send(path, withHeaders({ 'sign-in-with-x': header }), label)
+        const signedAnswer = await readJson(signedIn)
+        if (signedIn.ok) {
+          response = signedIn
+          answer = signedAnswer
+        }
+      }
     }
     // The official client signs the payment for the challenge; the page notes the header it sends, to
     // present it again if need be.
@@ -329,8 +447,13 @@ async function call(route: string, body: Json, label: string, key: string): Prom
   // Answered, or refused for good (it can never settle: nothing was charged): the payment is done with.
   if (pending.delete(key)) keepPending()
   if (!response.ok) throw new Error(`${answer.code ?? response.status}: ${answer.message ?? response.statusText}`)
+  if (response.headers.get('x-answer-replayed') === 'sign-in-with-x') {
+    setStatus(`${label}: signed in — the answer this wallet paid for earlier, fetched again (no new payment)`, 'done')
+    return answer
+  }
   const receipt = response.headers.get('payment-response')
   const paid = receipt ? JSON.parse(atob(receipt)) : null
+  if (paid?.success) notePaid(key, walletId())
   setStatus(
     `${label}: answered in ${((performance.now() - started) / 1000).toFixed(1)} s${paid?.success ? ` · paid, transaction ${short(paid.transaction)}` : ''}`,
     'done',

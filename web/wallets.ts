@@ -92,3 +92,41 @@ export async function connectEvm(found: Extract<Discovered, { kind: 'evm' }>) {
     }) => client.signTypedData({ account, ...message } as Parameters<typeof client.signTypedData>[0]),
   }
 }
+
+const SIGN_MESSAGE = 'solana:signMessage'
+type SignMessageFeature = {
+  signMessage(...inputs: { account: WalletAccount; message: Uint8Array }[]): Promise<{ signature: Uint8Array }[]>
+}
+
+/**
+ * A wallet-standard Solana wallet as a message signer (its `solana:signMessage`), for a sign-in-with-x
+ * message; null when the wallet cannot sign messages.
+ */
+export async function solanaMessageSigner(
+  found: Extract<Discovered, { kind: 'solana' }>,
+): Promise<{ publicKey: string; signMessage(message: Uint8Array): Promise<Uint8Array> } | null> {
+  const feature = found.wallet.features[SIGN_MESSAGE] as SignMessageFeature | undefined
+  if (!feature) return null
+  const { accounts } = await (found.wallet.features[CONNECT] as ConnectFeature).connect()
+  const account = accounts[0]
+  if (!account) throw new Error(`${found.name} shared no account`)
+  return {
+    publicKey: account.address,
+    async signMessage(message) {
+      const [signed] = await feature.signMessage({ account, message })
+      if (!signed) throw new Error(`${found.name} did not sign`)
+      return signed.signature
+    },
+  }
+}
+
+/** An EIP-6963 wallet as a message signer (EIP-191 personal_sign), for a sign-in-with-x message. */
+export async function evmMessageSigner(found: Extract<Discovered, { kind: 'evm' }>) {
+  const client = createWalletClient({ transport: custom(found.provider) })
+  const [account] = await client.requestAddresses()
+  if (!account) throw new Error(`${found.name} shared no account`)
+  return {
+    address: account as string,
+    signMessage: ({ message }: { message: string }) => client.signMessage({ account, message }),
+  }
+}

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { createKeyPairSignerFromBytes, type KeyPairSigner } from '@solana/kit'
+import { createKeyPairSignerFromBytes, type KeyPairSigner, signBytes } from '@solana/kit'
 import type { PaymentRequirements } from '@x402/core/types'
+import { createSIWxPayload, encodeSIWxHeader, type SIWxExtensionInfo } from '@x402/extensions/sign-in-with-x'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
+import { SIGN_IN_STATEMENT } from '../../src/payments/answer-replay.ts'
 
 /**
  * The demo wallet (DEMO_WALLET_KEYPAIR): a Solana keypair the operator lends to visitors of the web
@@ -16,6 +18,12 @@ export interface DemoWallet {
     x402Version: number,
     requirements: PaymentRequirements,
   ): Promise<{ x402Version: number; payload: Record<string, unknown> }>
+  /**
+   * Signs in to this service (`origin`, as callers reach it) from a 402's sign-in-with-x offer on
+   * `chainId`: the `SIGN-IN-WITH-X` header that fetches again an answer the demo wallet paid for. Any
+   * other message (another site, another statement, a path that is not a priced route) is refused.
+   */
+  signIn(info: SIWxExtensionInfo, chainId: string, origin: string): Promise<{ header: string }>
 }
 
 /** Seconds a caller waits before asking the demo wallet again when its RPC failed. */
@@ -49,6 +57,29 @@ export async function demoWallet(ctx: ServiceContext): Promise<DemoWallet | null
         })
       })
       return { x402Version, payload: created.payload as Record<string, unknown> }
+    },
+    async signIn(info, chainId, origin) {
+      const refuse = (why: string) =>
+        new ApiError('INVALID_REQUEST', {
+          message: `the demo wallet signs in to this service's own sign-in offers only: ${why}`,
+        })
+      const uri = URL.canParse(info.uri) ? new URL(info.uri) : null
+      if (!uri || uri.origin !== origin || info.domain !== uri.host) throw refuse(`this message is for ${info.uri}`)
+      if (!ctx.registry.prices().some((price) => price.route.endsWith(` ${uri.pathname}`)))
+        throw refuse(`${uri.pathname} is not one of its priced routes`)
+      if (info.statement !== SIGN_IN_STATEMENT) throw refuse("its statement is not the service's")
+      const networks = ctx.registry
+        .prices()
+        .flatMap((price) => ctx.payments.offers(price.atomic).map((offer) => offer.network))
+      if (!chainId.startsWith('solana:') || !networks.includes(chainId as (typeof networks)[number]))
+        throw refuse(`${chainId} is not the Solana network this service takes payment on`)
+      // The message signed with the demo wallet's key (Ed25519), as a wallet adapter signs it.
+      const messageSigner = {
+        publicKey: signer.address as string,
+        signMessage: async (message: Uint8Array) => new Uint8Array(await signBytes(signer.keyPair.privateKey, message)),
+      }
+      const payload = await createSIWxPayload({ ...info, chainId, type: 'ed25519' }, messageSigner, info.uri)
+      return { header: encodeSIWxHeader(payload) }
     },
   }
 }

@@ -1,9 +1,11 @@
 import { join } from 'node:path'
 import type { PaymentRequirements } from '@x402/core/types'
+import type { SIWxExtensionInfo } from '@x402/extensions/sign-in-with-x'
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
 import { htmlHeaders } from '../../src/http/html.ts'
+import { publicOrigin } from '../../src/http/request.ts'
 import { checkSolanaAddress } from '../../src/onchain/address.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
 import { paymentRails } from '../../src/payments/rails.ts'
@@ -84,6 +86,15 @@ export function webPlugin(ctx: ServiceContext) {
         return demo.pay(body.x402Version, body.requirements as PaymentRequirements)
       },
       routeOptions(ctx, routes.demoPay),
+    )
+    .post(
+      routes.demoSignIn.path,
+      async function demoSignIn({ body, request }) {
+        const demo = await wallet
+        if (!demo) throw new ApiError('NOT_FOUND', { message: 'this service offers no demo wallet' })
+        return demo.signIn(body.info as SIWxExtensionInfo, body.chainId, publicOrigin(ctx, request))
+      },
+      routeOptions(ctx, routes.demoSignIn),
     )
 }
 

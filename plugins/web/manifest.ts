@@ -94,5 +94,36 @@ export const manifest = defineManifest({
       rateLimit: 'scanner',
       tags: ['web'],
     },
+    demoSignIn: {
+      method: 'POST',
+      path: '/demo/sign-in',
+      summary: 'The demo wallet signs in to fetch again an answer it paid for (sign-in-with-x)',
+      description:
+        "Only where DEMO_WALLET_KEYPAIR is set: signs the sign-in-with-x message of one of this service's own 402s (its domain, a priced route, its statement, the Solana network it takes payment on) with the demo wallet, and answers the SIGN-IN-WITH-X header; with it the same request gets the answer the demo wallet paid for in the last 24 hours again, without a payment. Any other message is refused.",
+      price: 'free',
+      body: Type.Object(
+        {
+          info: Type.Object(
+            {
+              domain: Type.String(),
+              uri: Type.String(),
+              statement: Type.Optional(Type.String()),
+              version: Type.String(),
+              nonce: Type.String(),
+              issuedAt: Type.String(),
+              expirationTime: Type.Optional(Type.String()),
+              resources: Type.Optional(Type.Array(Type.String())),
+            },
+            { description: "The 402's extensions['sign-in-with-x'].info" },
+          ),
+          chainId: Type.String({ description: 'The Solana network of its supportedChains (CAIP-2)' }),
+        },
+        { additionalProperties: false },
+      ),
+      response: Type.Object({ header: Type.String({ description: 'The SIGN-IN-WITH-X header to send' }) }),
+      errors: ['NOT_FOUND', 'INVALID_REQUEST'],
+      rateLimit: 'scanner',
+      tags: ['web'],
+    },
   },
 })

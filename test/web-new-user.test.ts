@@ -41,6 +41,19 @@ async function drainRateLimit(): Promise<number> {
   throw new Error('the rate limit never answered 429')
 }
 
+/** POSTs `body` to `path` on the service, waiting out this file's small rate limit. */
+async function post(path: string, body: unknown): Promise<Response> {
+  for (;;) {
+    const response = await fetch(`${running.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    if (response.status !== 429) return response
+    await Bun.sleep(Number(response.headers.get('retry-after')) * 1000)
+  }
+}
+
 describeWithBrowser('the page as a new user clicks through it (headless Chromium, offline)', () => {
   let browser: Browser
   const outside: string[] = []
@@ -301,26 +314,11 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
   }, 90_000)
 
   test("the demo wallet signs in only to this service's own sign-in offers", async () => {
-    const challenge = await fetch(`${running.url}/scan/quick`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token_address: mintOf('blue-chip') }),
-    })
+    const challenge = await post('/scan/quick', { token_address: mintOf('blue-chip') })
     const required = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString()) as Json
     const offer = required.extensions['sign-in-with-x']
     const chainId = offer.supportedChains.find((chain: Json) => chain.chainId.startsWith('solana:')).chainId
-    /** Asks the demo wallet to sign in, waiting out this file's small rate limit. */
-    const signIn = async (info: Json, chain = chainId): Promise<Response> => {
-      for (;;) {
-        const response = await fetch(`${running.url}/demo/sign-in`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ info, chainId: chain }),
-        })
-        if (response.status !== 429) return response
-        await Bun.sleep(Number(response.headers.get('retry-after')) * 1000)
-      }
-    }
+    const signIn = (info: Json, chain = chainId) => post('/demo/sign-in', { info, chainId: chain })
     const own = await signIn(offer.info)
     expect(own.status).toBe(200)
     expect(((await own.json()) as Json).header).toBeString()

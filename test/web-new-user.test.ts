@@ -135,6 +135,22 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     expect(outside).toEqual([])
   }, 120_000)
 
+  test('four feeds clicked at once against the limit: the page waits it out together, and each is answered and paid once', async () => {
+    const page = await openPage('/')
+    const start = await treasury()
+    await drainRateLimit()
+    for (const id of ['#go-trending', '#go-radar', '#go-launches', '#go-graduating']) await page.click(id)
+    for (const card of ['#trending-card', '#radar-card', '#launch-card', '#graduation-card'])
+      await page.locator(card).waitFor({ timeout: 60_000 })
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('button[aria-busy]').length === 0)
+    const prices = await Promise.all(
+      ['POST /scan/trending', 'POST /signal/radar', 'POST /launch/radar', 'POST /graduation/radar'].map(priceOf),
+    )
+    expect(await treasury()).toBe(start + prices.reduce((a, b) => a + b))
+    await page.close()
+    expect(outside).toEqual([])
+  }, 120_000)
+
   test('a reload draws again every answer paid for in this tab — exit check, news, wallet intel, the feeds, the trade idea — with no request', async () => {
     const posts: string[] = []
     const mint = mintOf('wash-traded')

@@ -213,26 +213,35 @@ function keepPending(): void {
 const settlementPending = (response: Response, answer: Json) =>
   response.status === 402 && answer.settlement?.state === 'pending'
 
-/** How many times one request is sent again after a `429` (the service's rate limit), waiting its `Retry-After`. */
-const BUSY_RETRIES = 2
-/** The longest wait for a `429`'s `Retry-After` the page sits through (longer: the call fails, saying so). */
-const BUSY_WAIT_MAX_S = 30
+/** How long one request keeps waiting out `429`s (the service's rate limit) before the call fails, saying so. */
+const BUSY_BUDGET_S = 60
+/** Until when (ms since epoch) the service asked this page to wait: every request waits it out, not only the refused one. */
+let busyUntil = 0
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
 /**
- * Sends `path` once, and again up to BUSY_RETRIES times while the service answers `429` (too many
- * requests from here): it waits the answer's `Retry-After`, saying so in the status line. A request the
- * rate limit refused never reached its route: nothing was charged, and a payment it carried is unspent.
+ * Sends `path`, and again while the service answers `429` (too many requests from here), for up to
+ * BUSY_BUDGET_S seconds: it waits the answer's `Retry-After`, counting down in the status line. The
+ * wait is shared: while one request waits, the page's other requests wait too, rather than spend the
+ * limit again. A request the rate limit refused never reached its route: nothing was charged, and a
+ * payment it carried is unspent.
  */
 async function send(path: string, init: RequestInit, label: string): Promise<Response> {
-  for (let attempt = 0; ; attempt++) {
-    const response = await fetch(path, init)
-    if (response.status !== 429 || attempt >= BUSY_RETRIES) return response
-    const waitS = Math.max(1, Math.ceil(Number(response.headers.get('retry-after')) || 2))
-    if (waitS > BUSY_WAIT_MAX_S) return response
-    for (let left = waitS; left > 0; left--) {
+  const deadline = Date.now() + BUSY_BUDGET_S * 1000
+  for (;;) {
+    while (Date.now() < busyUntil) {
+      const left = Math.ceil((busyUntil - Date.now()) / 1000)
       setStatus(`${label}: the service is busy, retrying in ${left} s (nothing was charged)`, 'busy')
-      await new Promise((done) => setTimeout(done, 1000))
+      await sleep(Math.min(1000, busyUntil - Date.now()))
     }
+    const response = await fetch(path, init)
+    if (response.status !== 429) return response
+    const waitS = Math.max(1, Math.ceil(Number(response.headers.get('retry-after')) || 2))
+    // Past the budget: the 429 is the answer (its message says when to ask again).
+    if (Date.now() + waitS * 1000 > deadline) return response
+    // Spread a little, so the requests that waited together do not all arrive at once.
+    busyUntil = Math.max(busyUntil, Date.now() + waitS * 1000 + Math.random() * 500)
   }
 }
 

@@ -67,19 +67,24 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     await browser?.close()
   })
 
+  /** Lets `target` (a page or a browser context) load only from the service and the sandbox RPC: the rest is refused and counted. */
+  async function guard(target: Pick<Page, 'route'>): Promise<void> {
+    const allowed = [new URL(running.url).origin, new URL(sandbox.file.urls.rpc).origin]
+    await target.route('**/*', (route) => {
+      const url = route.request().url()
+      if (allowed.includes(new URL(url).origin)) return route.continue()
+      outside.push(url)
+      return route.abort()
+    })
+  }
+
   /** A fresh page at `path` (the viewport `width` wide) that may load only from the service; `posts` collects every POST's path. */
   async function openPage(path: string, posts: string[] = [], width = 1100): Promise<Page> {
     const page = await browser.newPage({ viewport: { width, height: width < 600 ? 700 : 1200 } })
     page.on('request', (request) => {
       if (request.method() === 'POST') posts.push(new URL(request.url()).pathname)
     })
-    const allowed = [new URL(running.url).origin, new URL(sandbox.file.urls.rpc).origin]
-    await page.route('**/*', (route) => {
-      const url = route.request().url()
-      if (allowed.includes(new URL(url).origin)) return route.continue()
-      outside.push(url)
-      return route.abort()
-    })
+    await guard(page)
     await page.goto(`${running.url}${path}`)
     return page
   }
@@ -298,6 +303,7 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
 
   test('a new tab (its sessionStorage empty) signs in with the wallet that paid (sign-in-with-x) and is answered again without paying', async () => {
     const context = await browser.newContext()
+    await guard(context)
     const mint = mintOf('dead-token')
     const first = await context.newPage()
     await first.goto(`${running.url}/t/${mint}`)
@@ -327,6 +333,108 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     expect(asked).not.toContain('/demo/pay')
     expect(await treasury()).toBe(spent)
     await context.close()
+    expect(outside).toEqual([])
+  }, 90_000)
+
+  test('a wallet-standard Solana wallet signs in (solana:signMessage) from a new tab, and is answered without paying again', async () => {
+    const kit = await import('@solana/kit')
+    const { readFileSync } = await import('node:fs')
+    const owner = await kit.createKeyPairSignerFromBytes(
+      Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]),
+    )
+    const context = await browser.newContext()
+    await guard(context)
+    // The wallet's key stays in this process, as an extension keeps it out of the page: the page asks it to sign.
+    const asked = { transactions: 0, messages: [] as string[] }
+    await context.exposeFunction('testWalletSign', async (transactionB64: string) => {
+      asked.transactions++
+      const transaction = kit.getTransactionDecoder().decode(Buffer.from(transactionB64, 'base64'))
+      return kit.getBase64EncodedWireTransaction(await kit.partiallySignTransaction([owner.keyPair], transaction))
+    })
+    await context.exposeFunction('testWalletSignMessage', async (messageB64: string) => {
+      const message = Buffer.from(messageB64, 'base64')
+      asked.messages.push(message.toString())
+      return Buffer.from(await kit.signBytes(owner.keyPair.privateKey, message)).toString('base64')
+    })
+    await context.addInitScript(
+      ({ address, publicKey }) => {
+        const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
+        const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
+        const account = {
+          address,
+          publicKey: Uint8Array.from(publicKey),
+          chains: ['solana:localnet'],
+          features: ['solana:signTransaction', 'solana:signMessage'],
+        }
+        const page = globalThis as any
+        const wallet = {
+          version: '1.0.0',
+          name: 'Test Wallet',
+          icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
+          chains: ['solana:localnet'],
+          accounts: [account],
+          features: {
+            'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [account] }) },
+            'standard:events': { version: '1.0.0', on: () => () => {} },
+            'solana:signTransaction': {
+              version: '1.0.0',
+              supportedTransactionVersions: ['legacy', 0],
+              signTransaction: async (...inputs: { transaction: Uint8Array }[]) =>
+                Promise.all(
+                  inputs.map(async ({ transaction }) => ({
+                    signedTransaction: fromB64(await page.testWalletSign(toB64(transaction))),
+                  })),
+                ),
+            },
+            'solana:signMessage': {
+              version: '1.0.0',
+              signMessage: async (...inputs: { message: Uint8Array }[]) =>
+                Promise.all(
+                  inputs.map(async ({ message }) => ({
+                    signedMessage: message,
+                    signature: fromB64(await page.testWalletSignMessage(toB64(message))),
+                  })),
+                ),
+            },
+          },
+        }
+        const register = ({ register }: { register: (wallet: unknown) => void }) => register(wallet)
+        page.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: register }))
+        page.addEventListener('wallet-standard:app-ready', (event: CustomEvent) => register(event.detail))
+      },
+      { address: owner.address, publicKey: [...kit.getAddressEncoder().encode(owner.address)] },
+    )
+    const mint = mintOf('whale-concentrated')
+    /** A new tab of this browser on the token's page, paying with the test wallet. */
+    const tab = async () => {
+      const page = await context.newPage()
+      await page.goto(`${running.url}/t/${mint}`)
+      await page.locator('#wallet option', { hasText: 'Test Wallet (Solana)' }).waitFor({ state: 'attached' })
+      await page.selectOption('#wallet', { label: 'Test Wallet (Solana)' })
+      return page
+    }
+    const first = await tab()
+    await paidAnswer(first, '#token-view [data-view="quick-scan"]', '/scan/quick', '#quick-card')
+    expect(asked.transactions).toBe(1)
+    await first.close()
+    const spent = await treasury()
+
+    const second = await tab()
+    const replayed = second.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/scan/quick' && response.ok(),
+    )
+    await second.click('#token-view [data-view="quick-scan"]')
+    expect((await replayed).headers()['x-answer-replayed']).toBe('sign-in-with-x')
+    await second.locator('#quick-card').waitFor()
+    expect(await statusText(second)).toContain('signed in')
+    // The wallet signed the service's sign-in message (CAIP-122), and no second payment.
+    expect(asked.messages).toHaveLength(1)
+    expect(asked.messages[0]).toContain('Sign in to fetch again an answer this wallet paid for')
+    expect(asked.messages[0]).toContain(`${running.url}/scan/quick`)
+    expect(asked.transactions).toBe(1)
+    expect(await treasury()).toBe(spent)
+    await context.close()
+    expect(outside).toEqual([])
   }, 90_000)
 
   test("the demo wallet signs in only to this service's own sign-in offers", async () => {

@@ -275,6 +275,10 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       permanent: lock.permanent,
     })
     expect(await page.locator('#deep-card [data-picture="lp"] table').textContent()).toContain('Free to withdraw100%')
+    // Over time: nothing burned or locked, so nothing to date — all of it can be withdrawn now.
+    expect(await page.locator('#deep-card [data-picture="lp-timeline"] figcaption').textContent()).toBe(
+      'None of the LP is burned or locked for good; 100% can be withdrawn now',
+    )
     await page.screenshot({ path: artifactPath('deep-dive-pictures.png'), fullPage: true })
     await page.close()
     expect(outside).toEqual([])

@@ -744,10 +744,18 @@ export function lpTimeline(evidence: LpEvidence, answeredAt: number, now = Date.
     ]),
   )
   const after = burned + permanent
-  const caption =
-    dated.length === 0
-      ? `${pct(after)} of the LP can never be pulled (burned ${pct(burned)}${permanent ? `, locked for good ${pct(permanent)}` : ''})${undated.length ? `; ${pct(undated.reduce((sum, unlock) => sum + unlock.pct, 0))} in locks whose date was not read` : ''}`
-      : `LP held ${pct(burned + permanent + timeLocked)} now; ${dated.map((unlock) => `${pct(unlock.pct)} unlocks ${unlock.date}`).join(', ')}; ${after > 0 ? `after that ${pct(after)} stays for good (burned ${pct(burned)}${permanent ? `, permanent locks ${pct(permanent)}` : ''})` : 'after that nothing holds it: its holders can withdraw the liquidity'}`
+  const undatedPct = undated.reduce((sum, unlock) => sum + unlock.pct, 0)
+  const free = Math.max(0, 100 - after - timeLocked - undatedPct)
+  const forGood = `burned ${pct(burned)}${permanent ? `, permanent locks ${pct(permanent)}` : ''}`
+  const parts = [
+    after > 0
+      ? `${pct(after)} of the LP can never be pulled (${forGood})`
+      : 'None of the LP is burned or locked for good',
+    ...dated.map((unlock) => `${pct(unlock.pct)} unlocks ${unlock.date}`),
+    ...(undatedPct > 0 ? [`${pct(undatedPct)} in locks whose date was not read`] : []),
+    ...(free > 0 ? [`${pct(free)} can be withdrawn now`] : []),
+  ]
+  const caption = parts.join('; ')
   return figure(
     'lp-timeline',
     caption,
@@ -759,6 +767,7 @@ export function lpTimeline(evidence: LpEvidence, answeredAt: number, now = Date.
         `Unlocks ${unlock.date}`,
         `${pct(unlock.pct)} (${unlock.program.replaceAll('_', ' ')})`,
       ]),
+      ...(free > 0 ? [['Free to withdraw now', pct(free)] as [string, string]] : []),
       ...undated.map((unlock): [string, string] => [
         'Release date not read',
         `${pct(unlock.pct)} (${unlock.program.replaceAll('_', ' ')})`,

@@ -19,6 +19,7 @@ import {
   type TrendingResult,
   type TrendingSort,
 } from './schemas.ts'
+import { count } from '../../src/rendering/format.ts'
 
 type Answer = Static<typeof TrendingResult>
 type Item = Static<typeof TrendingItem>
@@ -155,7 +156,7 @@ function summarise(items: Item[], focus: Item | null, sort: TrendingSort, interv
     .map((item) => `${item.symbol} (${item.quick_scan?.grade ?? '?'})`)
     .join(', ')
   const parts = [
-    `${items.length} tokens by ${sort} over ${interval}${top ? `, led by ${top}` : ''}.`,
+    `${items.length === 0 ? 'No tokens' : count(items.length, 'token')} by ${sort} over ${interval}${top ? `, led by ${top}` : ''}.`,
     `${risky} of ${graded.length} graded score D or F on the quick scan.`,
   ]
   if (focus)

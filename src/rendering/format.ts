@@ -120,7 +120,7 @@ export function parseTokenAmount(text: string, decimals: number): { atomic: bigi
 
 /** `n` and its noun, singular or plural: `count(1, 'token')` → "1 token", `count(3, 'buy')` → "3 buys". */
 export function count(n: number, noun: string, plural = `${noun}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`
+  return `${n.toLocaleString('en-US')} ${Math.abs(n) === 1 ? noun : plural}`
 }
 
 /** A long address shortened for a line: `DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263` → `DezX…B263`. */

@@ -116,12 +116,14 @@ const WRONG: [RegExp, string][] = [
     'a number with five significant decimals or more, unformatted',
   ],
   [/\$\d{4,}/, 'dollars from a thousand without thousands separators'],
+  [/(?<![\w.,])\d{5,}(?![\w.,])/, 'a number from ten thousand without thousands separators'],
   [/\$[\d,]*\d\.\d(?!\d)/, 'dollars with one decimal (cents read $12.50)'],
   [/\$[1-9][\d,]*\.\d{3,}/, 'dollars from one up with more than cents'],
   [/\$0\.0*[1-9]\d{3,}/, 'a price under a dollar with more than three significant digits'],
   // (The MCP text says what null means in the JSON: "their values in the answer are null or placeholders".)
   [/\bNaN\b|\bundefined\b|\bnull\b(?! or placeholders)|\bInfinity\b/, 'a missing value printed as code'],
   [/\$-|--|\+-|-\+|%%/, 'a sign twice or in the wrong place'],
+  [/(?<=[\s(+-])\?(?=[\s%,.)]|$)/, 'a missing value printed as "?" (it reads "not measured")'],
   [
     new RegExp(`(?<![\\w.,])1 (?:[a-z]+ )?(?:${NOUNS.map(([, plural]) => plural).join('|')})\\b`),
     'one, counted in the plural',

@@ -14,7 +14,7 @@ import type { TradeOutcome } from './outcome.ts'
 import { riskGate } from './risk-gate.ts'
 import { rejection, statusOf, type RejectionCode } from './rejections.ts'
 import { SLIPPAGE_BPS, type QuoteDetails, type QuoteRequest, type RiskGate } from './schemas.ts'
-import { pct } from '../../src/rendering/format.ts'
+import { pct, tokenAmount } from '../../src/rendering/format.ts'
 
 /** The rejections a quote can answer (they leave the job REJECTED_*). */
 type QuoteRejection = Extract<
@@ -226,7 +226,7 @@ export async function quoteTrade(
   if (balance.ok && balance.value < amount)
     return reject(
       'INSUFFICIENT_BALANCE',
-      `${request.user_public_key} can spend ${balance.value} of ${request.input_mint}, less than amount_in ${amount}`,
+      `${request.user_public_key} can spend ${tokenAmount(balance.value, 0)} atomic units of ${request.input_mint}, less than amount_in ${tokenAmount(amount, 0)}`,
       { quote: details, risk_gate: risk },
     )
   if (!balance.ok)

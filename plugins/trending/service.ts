@@ -153,7 +153,7 @@ function summarise(items: Item[], focus: Item | null, sort: TrendingSort, interv
   const risky = graded.filter((item) => ['D', 'F'].includes(item.quick_scan!.grade)).length
   const top = items
     .slice(0, 3)
-    .map((item) => `${item.symbol} (${item.quick_scan?.grade ?? '?'})`)
+    .map((item) => `${item.symbol} (${item.quick_scan ? item.quick_scan.grade : 'not graded'})`)
     .join(', ')
   const parts = [
     `${items.length === 0 ? 'No tokens' : count(items.length, 'token')} by ${sort} over ${interval}${top ? `, led by ${top}` : ''}.`,

@@ -29,7 +29,7 @@ import {
   sizeCapUsd,
   tradePlan,
 } from './rules.ts'
-import { count, pct, usd } from '../../src/rendering/format.ts'
+import { howMany, pct, usd } from '../../src/rendering/format.ts'
 
 /** A battery gets at most 25 s. */
 const BATTERY_MS = 25_000
@@ -291,7 +291,7 @@ export async function suggestTrade(
         shortlist: shortlistOut,
       },
       battery: null,
-      summary: `No suggestion: ${considered === 0 ? 'no radar entries' : `${count(considered, 'radar entry', 'radar entries')}, none`} passing the ${riskAppetite} filters (grade ${appetite.grades.join('/')}${source !== 'launch' ? `, liquidity ≥ ${usd(appetite.minLiquidityUsd)}` : ''}).`,
+      summary: `No suggestion: ${howMany(considered, 'radar entry', 'radar entries')}${considered === 0 ? '' : ', none'} passing the ${riskAppetite} filters (grade ${appetite.grades.join('/')}${source !== 'launch' ? `, liquidity ≥ ${usd(appetite.minLiquidityUsd)}` : ''}).`,
     }
   }
   const { candidate, checked, size } = picked

@@ -3,7 +3,7 @@
  * whether its trades are worth copying, and a verdict. Every rule and threshold is here, documented.
  */
 import type { Position, WalletTrade } from './wallet-trades.ts'
-import { count, pct } from '../../src/rendering/format.ts'
+import { count, howMany, pct } from '../../src/rendering/format.ts'
 
 export const BEHAVIOUR_STYLES = ['sniper', 'bot_like', 'flipper', 'swing', 'holder', 'insufficient_data'] as const
 export type BehaviourStyle = (typeof BEHAVIOUR_STYLES)[number]
@@ -134,9 +134,7 @@ export function worthinessOf(figures: Figures, style: BehaviourStyle, rugs = 0):
     return {
       score: null,
       label: 'UNKNOWN',
-      reasons: [
-        `${figures.closed_positions === 0 ? 'no round trips' : count(figures.closed_positions, 'round trip')} in the history read: too few to judge`,
-      ],
+      reasons: [`${howMany(figures.closed_positions, 'round trip')} in the history read: too few to judge`],
     }
   const reasons: string[] = []
   if (style === 'bot_like' || style === 'sniper') reasons.push(`a ${style.replace('_', '-')} wallet: its edge is speed`)

@@ -206,6 +206,18 @@ function expectRefusal(result: ToolResult, code: string): string {
   return result.content[0]!.text
 }
 
+test("the bridge's version is the client package's (client/package.json), one version everywhere", async () => {
+  const mcp = await bridgeWith([])
+  try {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dir, '..', 'client', 'package.json'), 'utf8'))
+    expect(mcp.getServerVersion()).toMatchObject({ name: 'solsentry', version })
+    const cliVersion = Bun.spawnSync([process.execPath, cli, '--version']).stdout.toString().trim()
+    expect(cliVersion).toBe(`solsentry ${version}`)
+  } finally {
+    await mcp.close()
+  }
+}, 60_000)
+
 describe('refusals come back as tool errors the official client takes', () => {
   const intel = { name: 'sol_market_intel', arguments: { token_address: mintOf('blue-chip') } }
   const quick = { name: 'sol_quick_scan', arguments: { token_address: mintOf('blue-chip') } }

@@ -1,0 +1,290 @@
+import { describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { CLI_EXIT_CODES, exitCode } from '../client/errors.ts'
+import { liveService } from './support/live.ts'
+import { terminalSession, testWithTmux } from './support/terminal.ts'
+import { usdcOf } from './support/x402.ts'
+
+// The CLI as a hurried new user meets it (issue 32's second pass): the service on the sandbox over
+// loopback, the CLI a child process (or in tmux when it asks), its exit code and words read as a person would.
+const { sandbox, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
+const world = sandbox.file
+const cli = join(import.meta.dir, '..', 'client', 'cli.ts')
+const settings = {
+  SOLSENTRY_URL: running.url,
+  SOLSENTRY_KEYPAIR: world.buyer.keypair_path,
+  SOLSENTRY_SOLANA_RPC: world.urls.rpc,
+}
+const run = async (args: string[], env: Record<string, string | undefined> = settings) => {
+  const child = Bun.spawn([process.execPath, cli, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: '/nonexistent', ...env },
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ])
+  return { stdout, stderr, code }
+}
+const usdc = () => usdcOf(sandbox, world.buyer.address)
+/** The route's request schema as the service publishes it: what the CLI must quote, never a copy. */
+const openapi = (await (await fetch(`${running.url}/openapi.json`)).json()) as {
+  paths: Record<
+    string,
+    {
+      post: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { properties: Record<string, { enum?: string[]; minimum?: number; maximum?: number }> }
+            }
+          }
+        }
+      }
+    }
+  >
+}
+const memberOf = (path: string, member: string) =>
+  openapi.paths[path]!.post.requestBody.content['application/json'].schema.properties[member]!
+// The serial rugger's LP is not burned: the gate warns. The hostile Token-2022 mint: the gate blocks.
+const warned = () => mintOf('serial-rugger')
+const blocked = () => mintOf('hostile-token-2022')
+
+describe('exit codes: one meaning each, the table in --help', () => {
+  test('--help prints every code with its one meaning; no code twice', async () => {
+    const { stdout, code } = await run(['--help'])
+    expect(code).toBe(0)
+    const table = stdout.slice(stdout.indexOf('exit codes'))
+    for (const entry of CLI_EXIT_CODES)
+      expect(table).toMatch(new RegExp(`^ {2}${entry.code} +${entry.meaning.split(' ').slice(0, 4).join(' ')}`, 'm'))
+    const codes = CLI_EXIT_CODES.map((entry) => entry.code)
+    expect(new Set(codes).size).toBe(codes.length)
+    expect(new Set(CLI_EXIT_CODES.map((entry) => entry.name)).size).toBe(codes.length)
+  })
+
+  test(`${exitCode('OK')}: done`, async () => {
+    expect((await run(['pairs'])).code).toBe(exitCode('OK'))
+  })
+
+  test(`${exitCode('FAILED')}: the service refused the call (TOKEN_NOT_FOUND), said with its code`, async () => {
+    // One character dropped from a real mint: a valid address where no account is.
+    const { stderr, code } = await run(['quick', mintOf('blue-chip').slice(0, -1)])
+    expect(code).toBe(exitCode('FAILED'))
+    expect(stderr).toContain('solsentry: TOKEN_NOT_FOUND:')
+  })
+
+  test(`${exitCode('USAGE')}: a value the service's schema refuses, in the option's words`, async () => {
+    const { stderr, code } = await run(['trending', '--interval', '2h'])
+    expect(code).toBe(exitCode('USAGE'))
+    expect(stderr).toContain(
+      `--interval must be one of ${memberOf('/scan/trending', 'interval').enum!.join(', ')} (not "2h")`,
+    )
+  })
+
+  test(`${exitCode('CONFIRMATION_REQUIRED')}: the gate warns and no terminal can ask`, async () => {
+    const { stderr, code } = await run(['trade', warned(), '--amount', '0.01'])
+    expect(code).toBe(exitCode('CONFIRMATION_REQUIRED'))
+    expect(stderr).toContain('CONFIRMATION_REQUIRED')
+  }, 60_000)
+
+  testWithTmux(
+    `${exitCode('DECLINED')}: "n" at the question`,
+    async () => {
+      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.01'], {
+        ...settings,
+        TERM: 'xterm-256color',
+      })
+      try {
+        await session.waitFor('Sign and send this swap? [y/N]')
+        session.type('n')
+        const after = await session.waitFor(/\[exit \d+\]/)
+        expect(after).toContain('solsentry: DECLINED')
+        expect(after).toContain(`[exit ${exitCode('DECLINED')}]`)
+      } finally {
+        session.close()
+      }
+    },
+    60_000,
+  )
+
+  test(`${exitCode('TRADE_NOT_CONFIRMED')}: the gate blocks; the reasons once, no line ending in a space`, async () => {
+    const before = await usdc()
+    const { stdout, stderr, code } = await run(['trade', blocked(), '--amount', '0.01', '--yes'])
+    expect(code).toBe(exitCode('TRADE_NOT_CONFIRMED'))
+    expect(stderr).toMatch(/^Trade +job_\w+ +REJECTED_RISK_GATE$/m)
+    expect(stderr).toContain('RISK_GATE: the risk gate blocks buying TRAP, for the reasons above (nothing was charged)')
+    const reasons = [...stderr.matchAll(/^ {15}(?:CRITICAL|HIGH|MEDIUM|LOW|INFO) +(.+)$/gm)].map((match) => match[1]!)
+    expect(reasons.length).toBeGreaterThan(1)
+    for (const reason of reasons) expect(stderr.split(reason).length - 1).toBe(1)
+    expect(stderr).not.toMatch(/ $/m)
+    expect(stdout).toBe('')
+    expect(await usdc()).toBe(before)
+    // --json: the job on stdout for a script, the same exit code.
+    const json = await run(['trade', blocked(), '--amount', '0.01', '--yes', '--json'])
+    expect(json.code).toBe(exitCode('TRADE_NOT_CONFIRMED'))
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'REJECTED_RISK_GATE', rejection: { code: 'RISK_GATE' } })
+  }, 60_000)
+})
+
+describe('a quote that expires at the question is quoted again and asked again, never signed stale', () => {
+  testWithTmux(
+    '"y" after the blockhash expired: the quote expired, the new plan, the question again; "y": confirmed',
+    async () => {
+      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.02'], {
+        ...settings,
+        TERM: 'xterm-256color',
+      })
+      try {
+        await session.waitFor('Sign and send this swap? [y/N]')
+        // The person thinks for longer than the quote lives: the chain moves past its blockhash.
+        for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
+        session.type('y')
+        const asked = await session.waitFor('Sign and send this new quote? [y/N]', 30_000)
+        expect(asked).toContain('The quote expired before it could be signed')
+        expect(asked).toContain('quoted again, the terms may have moved. Nothing was signed.')
+        expect(asked.split('Trade plan').length - 1).toBe(2)
+        expect(asked.slice(asked.indexOf('The quote expired'))).toMatch(/price impact +[\d.]+%/)
+        session.type('y')
+        const after = await session.waitFor(/\[exit \d+\]/, 45_000)
+        // Signed stale, it would have failed (BLOCKHASH_EXPIRED, exit 5): it confirmed.
+        expect(after).toMatch(/CONFIRMED/)
+        expect(after).not.toContain('BLOCKHASH_EXPIRED')
+        expect(after).toContain(`[exit ${exitCode('OK')}]`)
+      } finally {
+        session.close()
+      }
+    },
+    90_000,
+  )
+})
+
+describe('the service’s words in the CLI’s: options, accepted values from the route’s schema, commands', () => {
+  test('--size, --home, --limit: the option typed and what its route accepts; nothing charged', async () => {
+    const before = await usdc()
+    const size = await run(['exit', mintOf('blue-chip'), '--size', 'abc'])
+    const { minimum, maximum } = memberOf('/exit/check', 'size_usdc')
+    expect(size.code).toBe(2)
+    expect(size.stderr).toContain(`--size must be a number from ${minimum} to ${maximum} (not "abc")`)
+    const home = await run(['exit', mintOf('blue-chip'), '--home', 'mars'])
+    expect(home.code).toBe(2)
+    expect(home.stderr).toContain(
+      `--home must be one of ${memberOf('/exit/cross-check', 'home_chain').enum!.join(', ')}`,
+    )
+    const limit = await run(['launches', '--limit', '0'])
+    expect(limit.code).toBe(2)
+    expect(limit.stderr).toContain('--limit must be a whole number from 1 to')
+    for (const said of [size.stderr, home.stderr, limit.stderr]) {
+      expect(said).not.toContain('Expected')
+      expect(said).not.toContain('body member')
+    }
+    expect(await usdc()).toBe(before)
+  }, 60_000)
+
+  test('routes read as commands: "solsentry exit <mint> is paid", never "/exit/check"', async () => {
+    const noWallet = await run(['exit', mintOf('blue-chip')], { ...settings, SOLSENTRY_KEYPAIR: undefined })
+    expect(noWallet.code).toBe(1)
+    expect(noWallet.stderr).toContain('NO_WALLET: solsentry exit <mint> is paid (0.01 USD)')
+    const capped = await run(['quick', mintOf('blue-chip'), '--max-usd', '0.001'])
+    expect(capped.stderr).toContain('SPEND_LIMIT: solsentry quick <mint> asks 0.02 USD')
+    for (const said of [noWallet.stderr, capped.stderr]) expect(said).not.toMatch(/(^|\s)\/(exit|scan)\//)
+  })
+
+  test('a ticker for a mint: a verified token’s symbol is its mint; another is said before anything is paid', async () => {
+    const before = await usdc()
+    const bonk = await run(['quick', 'BONK'])
+    expect(bonk.code).toBe(2)
+    expect(bonk.stderr).toContain(
+      '"BONK" is not a mint address, nor the symbol of a verified token (solsentry pairs lists them)',
+    )
+    const focus = await run(['trending', '--focus', '$WIF'])
+    expect(focus.code).toBe(2)
+    expect(focus.stderr).toContain('--focus "$WIF" is not a mint address')
+    expect(await usdc()).toBe(before)
+    const pairs = JSON.parse((await run(['pairs', '--json'])).stdout) as { pairs: { symbol: string; mint: string }[] }
+    const usdcMint = pairs.pairs.find((pair) => pair.symbol === 'USDC')!.mint
+    const scan = await run(['quick', 'usdc', '--json'])
+    expect(scan.code).toBe(0)
+    expect(JSON.parse(scan.stdout).token_address).toBe(usdcMint)
+  }, 60_000)
+
+  test('a typo in a mint or a wallet: which character, or how long; exit 2 before any call', async () => {
+    // Nothing listens there: had the CLI called, it would say SERVICE_UNREACHABLE.
+    const down = { ...settings, SOLSENTRY_URL: 'http://127.0.0.1:9' }
+    const zero = await run(['quick', `${mintOf('blue-chip').slice(0, -1)}0`], down)
+    expect(zero.code).toBe(2)
+    expect(zero.stderr).toContain('it has "0", which no Solana address has (base58: no 0, O, I or l)')
+    const short = await run(['wallet', 'abc'], down)
+    expect(short.code).toBe(2)
+    expect(short.stderr).toContain('"abc" is not a wallet address: it has 3 characters, and a Solana address 32 to 44')
+    for (const said of [zero.stderr, short.stderr]) expect(said).not.toContain('SERVICE_UNREACHABLE')
+  })
+
+  test('--help per command (and help <command>) without calling; a mistyped command: did you mean', async () => {
+    const down = { ...settings, SOLSENTRY_URL: 'http://127.0.0.1:9' }
+    const quick = await run(['quick', '--help'], down)
+    expect(quick.code).toBe(0)
+    expect(quick.stdout).toStartWith('usage: solsentry quick <mint>\n')
+    expect(quick.stdout).toContain('exit codes')
+    const trade = await run(['help', 'trade'], down)
+    expect(trade.code).toBe(0)
+    expect(trade.stdout).toStartWith('usage: solsentry trade <mint or symbol> --amount <amount>')
+    expect(trade.stdout).toContain('risk gate warns')
+    const typo = await run(['qiuck', mintOf('blue-chip')], down)
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toContain('unknown command qiuck: did you mean quick?')
+  })
+})
+
+describe('npm run pay and npm run trade say what happened, and never "paid" when nothing was', () => {
+  const script = async (name: 'pay' | 'trade', ...args: string[]) => {
+    const child = Bun.spawn(
+      [
+        process.execPath,
+        join(import.meta.dir, '..', 'sandbox', `${name}.ts`),
+        ...args,
+        '--world',
+        sandbox.worldFilePath,
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SOLSENTRY_URL: running.url },
+        stdout: 'pipe',
+        stderr: 'pipe',
+      },
+    )
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ])
+    return { stdout, stderr, code }
+  }
+
+  test('npm run pay on a 400: its code and message, "nothing was paid", exit 1; on a 200: paid, with the receipt', async () => {
+    const before = await usdc()
+    const refused = await script('pay', '/scan/quick', 'BONK')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/^npm run pay: INVALID_ADDRESS: .*\(HTTP 400\); nothing was paid$/m)
+    expect(refused.stderr).not.toContain('paid by')
+    expect(await usdc()).toBe(before)
+    const paid = await script('pay', '/scan/quick', mintOf('blue-chip'))
+    expect(paid.code).toBe(0)
+    expect(paid.stderr).toMatch(/^HTTP 200; paid by \w+ on solana:\S+; receipt \{"success":true/m)
+  }, 60_000)
+
+  test('npm run trade on a refused quote: its code and message, nothing signed or paid, exit 1', async () => {
+    const before = await usdc()
+    const refused = await script('trade', 'BONK')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(
+      /^npm run trade: quote refused: INVALID_ADDRESS: .*\(HTTP 400\); nothing was signed or paid$/m,
+    )
+    const blockedQuote = await script('trade', blocked(), '--amount', '0.01')
+    expect(blockedQuote.code).toBe(1)
+    expect(blockedQuote.stderr).toContain('npm run trade: quote refused: TRADE_REJECTED:')
+    expect(blockedQuote.stderr).not.toContain('paid by')
+    expect(await usdc()).toBe(before)
+  }, 60_000)
+})

@@ -41,6 +41,7 @@ import {
   type Wallet,
 } from './index.ts'
 import {
+  renderCurrencies,
   renderDeepDive,
   renderExitCheck,
   renderExitCrossCheck,
@@ -50,6 +51,7 @@ import {
   renderJob,
   renderMarketIntel,
   renderNews,
+  renderPairs,
   renderSuggestion,
   type NewsAnswer,
   renderQuickScan,
@@ -168,8 +170,14 @@ function parse(argv: string[]): Parsed {
       continue
     }
     const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined]
-    if (valued.has(name)) flags.set(ALIASES[name] ?? name, inline ?? argv[++i] ?? '')
-    else if (SWITCHES.has(name)) flags.set(name, true)
+    if (valued.has(name)) {
+      const value = inline ?? argv[i + 1]
+      // `--limit` at the end, or followed by another option: never silently dropped.
+      if (value === undefined || (inline === undefined && value.startsWith('--')) || value === '')
+        throw new SolsentryError('USAGE', `--${name} needs a value: --${name} <value> (solsentry --help)`, 0)
+      if (inline === undefined) i++
+      flags.set(ALIASES[name] ?? name, value)
+    } else if (SWITCHES.has(name)) flags.set(name, true)
     else {
       // Never ignored: a misspelled --budget would otherwise spend what it was meant to cap.
       const known = [...valued, ...SWITCHES]
@@ -719,12 +727,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'pairs': {
       const pairs = await (await clientOf(flags)).pairs()
-      print(pairs, () => pairs.pairs.map((pair) => `${pair.symbol.padEnd(10)} ${pair.mint}  ${pair.name}`).join('\n'))
+      print(pairs, () => renderPairs(style, pairs))
       return 0
     }
     case 'currencies': {
       const currencies = await (await clientOf(flags)).currencies()
-      print(currencies, () => JSON.stringify(currencies, null, 2))
+      print(currencies, () => renderCurrencies(style, currencies))
       return 0
     }
     case 'mcp': {

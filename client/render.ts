@@ -4,6 +4,7 @@
  * terminal that has them (`NO_COLOR` turns them off).
  */
 import type {
+  OutputOf,
   DeepDive,
   ExitCheck,
   ExitCrossCheck,
@@ -24,6 +25,7 @@ import type {
   Trending,
   WalletIntel,
 } from './routes.ts'
+import { clientCall } from './catalogue.ts'
 import { count, num, pct, shortAddress, tokenAmount, usd as dollars } from './format.ts'
 // A table with no imports (which members each missing fact leaves unmeasured, the scope in words): the
 // service's renderers read the same one.
@@ -720,4 +722,23 @@ export function renderSuggestion(style: Style, answer: TradeSuggestion): string 
     )
   lines.push('', paint(style, selection.why_selected, 'dim'))
   return [...lines, '', answer.summary].join('\n')
+}
+
+/** The verified tokens a trade takes, under a header. */
+export function renderPairs(style: Style, answer: OutputOf<'GET /trade/pairs'>): string {
+  const rows = answer.pairs.map((pair) => `  ${pair.symbol.padEnd(10)} ${pair.mint.padEnd(44)}  ${pair.name}`)
+  return [paint(style, `  ${'symbol'.padEnd(10)} ${'mint'.padEnd(44)}  name`, 'dim'), ...rows].join('\n')
+}
+
+/** How calls can be paid: each rail, then each command's price (commands, not routes). */
+export function renderCurrencies(style: Style, answer: OutputOf<'GET /trade/currencies'>): string {
+  const rails = answer.currencies
+    .filter((currency) => currency.accepted)
+    .map((currency) => `  ${currency.currency} on ${currency.chain} (${currency.network}), paid to ${currency.pay_to}`)
+  const prices = answer.prices.map((price) => {
+    const call = clientCall(price.route)
+    const command = call ? `solsentry ${call.cli.replace(/\s*\([^)]*\)/g, '')}` : price.route
+    return `  ${command.padEnd(52)} ${price.usd} USD`
+  })
+  return [paint(style, 'Paid with', 'bold'), ...rails, '', paint(style, 'Prices', 'bold'), ...prices].join('\n')
 }

@@ -192,6 +192,20 @@ describe('the service’s words in the CLI’s: options, accepted values from th
     for (const said of [noWallet.stderr, capped.stderr]) expect(said).not.toMatch(/(^|\s)\/(exit|scan)\//)
   })
 
+  test('currencies and pairs for people: prices by command (never a route), columns named; --json as the API', async () => {
+    const people = await run(['currencies'])
+    expect(people.code).toBe(0)
+    const answer = JSON.parse((await run(['currencies', '--json'])).stdout) as {
+      prices: { route: string; usd: string }[]
+    }
+    const quick = answer.prices.find((price) => price.route === 'POST /scan/quick')!
+    expect(people.stdout).toMatch(new RegExp(`^ {2}solsentry quick <mint> +${quick.usd} USD$`, 'm'))
+    expect(people.stdout).not.toMatch(/(GET|POST) \//)
+    const pairs = await run(['pairs'])
+    expect(pairs.stdout).toMatch(/^ {2}symbol +mint +name$/m)
+    expect(pairs.stdout).toMatch(/^ {2}USDC +\w{32,44} +\S/m)
+  })
+
   test('a ticker for a mint: a verified token’s symbol is its mint; another is said before anything is paid', async () => {
     const before = await usdc()
     const bonk = await run(['quick', 'BONK'])
@@ -222,7 +236,7 @@ describe('the service’s words in the CLI’s: options, accepted values from th
     for (const said of [zero.stderr, short.stderr]) expect(said).not.toContain('SERVICE_UNREACHABLE')
   })
 
-  test('--help per command (and help <command>) without calling; a mistyped command: did you mean', async () => {
+  test('--help per command (and help <command>) without calling; an option without its value; a mistyped command: did you mean', async () => {
     const down = { ...settings, SOLSENTRY_URL: 'http://127.0.0.1:9' }
     const quick = await run(['quick', '--help'], down)
     expect(quick.code).toBe(0)
@@ -232,6 +246,15 @@ describe('the service’s words in the CLI’s: options, accepted values from th
     expect(trade.code).toBe(0)
     expect(trade.stdout).toStartWith('usage: solsentry trade <mint or symbol> --amount <amount>')
     expect(trade.stdout).toContain('risk gate warns')
+    // An option left without its value (at the end, or before another option) is never dropped silently.
+    for (const args of [
+      ['trending', '--limit'],
+      ['trending', '--limit', '--json'],
+    ]) {
+      const bare = await run(args, down)
+      expect(bare.code).toBe(2)
+      expect(bare.stderr).toContain('USAGE: --limit needs a value: --limit <value>')
+    }
     const typo = await run(['qiuck', mintOf('blue-chip')], down)
     expect(typo.code).toBe(2)
     expect(typo.stderr).toContain('unknown command qiuck: did you mean quick?')

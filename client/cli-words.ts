@@ -49,6 +49,7 @@ export interface MemberSchema {
   format?: string
   minLength?: number
   maxLength?: number
+  description?: string
 }
 
 /** The values a member's schema accepts, in words: "must be one of 5m, 1h, 6h, 24h". Undefined when it cannot say. */
@@ -68,6 +69,9 @@ export function acceptedOf(schema: MemberSchema): string | undefined {
   if (schema.type === 'number') return `must be a number${range}`
   if (schema.format === 'solana-address')
     return `must be a Solana address (base58, ${schema.minLength ?? 32} to ${schema.maxLength ?? 44} characters)`
+  // Else the schema's own description, its first clause: "A ticker (BONK or $BONK) or a Solana mint".
+  const described = schema.description?.split(/[;.](?:\s|$)/)[0]?.trim()
+  if (described) return `must be ${described.charAt(0).toLowerCase()}${described.slice(1)}`
   return undefined
 }
 

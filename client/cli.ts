@@ -838,6 +838,16 @@ async function inCliWords(error: SolsentryError, argv: string[]): Promise<Solsen
       copy.route = error.route
       return copy
     }
+    // No words for what the schema takes: at least the option typed, and where its values are listed.
+    const option = optionOf(field, command)
+    const copy = new SolsentryError(
+      'USAGE',
+      `${option}: ${error.message.replace(/^body member \w+: /, '').replace(/; see \/openapi\.json$/, '')} (solsentry ${command ?? ''} --help)`,
+      error.status,
+      error.body,
+    )
+    copy.route = error.route
+    return copy
   }
   const message = commandWords(error.message)
   if (message === error.message) return error

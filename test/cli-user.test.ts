@@ -39,7 +39,12 @@ const openapi = (await (await fetch(`${running.url}/openapi.json`)).json()) as {
         requestBody: {
           content: {
             'application/json': {
-              schema: { properties: Record<string, { enum?: string[]; minimum?: number; maximum?: number }> }
+              schema: {
+                properties: Record<
+                  string,
+                  { enum?: string[]; minimum?: number; maximum?: number; description?: string }
+                >
+              }
             }
           }
         }
@@ -176,7 +181,14 @@ describe('the service’s words in the CLI’s: options, accepted values from th
     const limit = await run(['launches', '--limit', '0'])
     expect(limit.code).toBe(2)
     expect(limit.stderr).toContain('--limit must be a whole number from 1 to')
-    for (const said of [size.stderr, home.stderr, limit.stderr]) {
+    // No enum or range: the member's own description, its first clause.
+    const news = await run(['news', 'ab cd!'])
+    const described = memberOf('/news/pulse', 'symbol').description!.split(/[;.](?:\s|$)/)[0]!
+    expect(news.code).toBe(2)
+    expect(news.stderr).toContain(
+      `<ticker or mint> must be ${described.charAt(0).toLowerCase()}${described.slice(1)} (not "ab cd!")`,
+    )
+    for (const said of [size.stderr, home.stderr, limit.stderr, news.stderr]) {
       expect(said).not.toContain('Expected')
       expect(said).not.toContain('body member')
     }

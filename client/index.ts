@@ -233,6 +233,12 @@ export function evmAccount(privateKey: string): LocalAccount {
 
 const USDC_DECIMALS = 6
 const usdToAtomic = (usd: string) => BigInt(Math.round(Number(usd) * 10 ** USDC_DECIMALS))
+/** Atomic USDC as people write dollars: at least cents (0.50, 0.001). */
+const dollarsOf = (atomic: bigint) => {
+  const exact = tokenAmount(atomic.toString(), USDC_DECIMALS).replaceAll(',', '')
+  const [whole, cents = ''] = exact.split('.')
+  return `${whole}.${cents.padEnd(2, '0')}`
+}
 const atomicToUsd = (atomic: bigint) => (Number(atomic) / 10 ** USDC_DECIMALS).toFixed(USDC_DECIMALS)
 /** What signing, executing and landing a swap takes, at most: a quote with less left is quoted again. */
 const SIGN_AND_LAND_MS = 10_000
@@ -834,14 +840,14 @@ export class Solsentry {
     if (amount > cap)
       return {
         abort: true,
-        reason: `${path} asks ${tokenAmount(amount, USDC_DECIMALS)} USD, over this call's cap of ${tokenAmount(cap, USDC_DECIMALS)} USD`,
+        reason: `${path} asks ${dollarsOf(amount)} USD, over this call's cap of ${dollarsOf(cap)} USD`,
         details: { limit: 'per_call', price_usd, cap_usd: atomicToUsd(cap) },
       }
     const budget = this.#options.budgetUsd ? usdToAtomic(this.#options.budgetUsd) : undefined
     if (budget !== undefined && this.#spent + this.#reserved + amount > budget)
       return {
         abort: true,
-        reason: `${path} costs ${tokenAmount(amount, USDC_DECIMALS)} USD, which would exceed the budget of ${this.#options.budgetUsd} USD (spent ${tokenAmount(this.#spent, USDC_DECIMALS)})`,
+        reason: `${path} costs ${dollarsOf(amount)} USD, which would exceed the budget of ${dollarsOf(usdToAtomic(this.#options.budgetUsd ?? '0'))} USD (${dollarsOf(this.#spent)} USD spent)`,
         details: {
           limit: 'budget',
           price_usd,

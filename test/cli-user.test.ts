@@ -200,8 +200,16 @@ describe('the service’s words in the CLI’s: options, accepted values from th
     expect(noWallet.code).toBe(1)
     expect(noWallet.stderr).toContain('NO_WALLET: solsentry exit <mint> is paid (0.01 USD)')
     const capped = await run(['quick', mintOf('blue-chip'), '--max-usd', '0.001'])
-    expect(capped.stderr).toContain('SPEND_LIMIT: solsentry quick <mint> asks 0.02 USD')
-    for (const said of [noWallet.stderr, capped.stderr]) expect(said).not.toMatch(/(^|\s)\/(exit|scan)\//)
+    expect(capped.stderr).toContain(
+      "SPEND_LIMIT: solsentry quick <mint> asks 0.02 USD, over this call's cap of 0.001 USD",
+    )
+    // Dollars with their cents: "0.50 USD … (0.00 USD spent)", never "0.5 USD … (spent 0)".
+    const budget = await run(['deep', mintOf('blue-chip'), '--budget', '0.1'])
+    expect(budget.stderr).toContain(
+      'SPEND_LIMIT: solsentry deep <mint> costs 0.50 USD, which would exceed the budget of 0.10 USD (0.00 USD spent)',
+    )
+    for (const said of [noWallet.stderr, capped.stderr, budget.stderr])
+      expect(said).not.toMatch(/(^|\s)\/(exit|scan)\//)
   })
 
   test('currencies and pairs for people: prices by command (never a route), columns named; --json as the API', async () => {

@@ -418,6 +418,12 @@ async function trade(
   const from = text(flags, 'from')
   const inputMint = from ? await mintOrSymbol(solsentry, from, '--from') : SOL_MINT
   const outputMint = await mintOrSymbol(solsentry, output, 'the token to buy')
+  if (outputMint === inputMint)
+    throw new SolsentryError(
+      'USAGE',
+      `${output} is both the token to buy and the one paid with${from ? ' (--from)' : ' (SOL unless --from says otherwise)'}: nothing to swap; buy another token, or pay with another (--from <mint or symbol>)`,
+      0,
+    )
   const labels = await labelsOf(solsentry, [inputMint, outputMint])
   const decimals = labels[inputMint]?.decimals
   if (decimals === undefined)

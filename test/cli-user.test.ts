@@ -275,6 +275,11 @@ describe('the service’s words in the CLI’s: options, accepted values from th
       expect(bare.code).toBe(2)
       expect(bare.stderr).toContain('USAGE: --limit needs a value: --limit <value>')
     }
+    // Buying what pays for it: said here, in the command's words, not the service's input_mint/output_mint.
+    const same = await run(['trade', 'SOL', '--amount', '1'])
+    expect(same.code).toBe(2)
+    expect(same.stderr).toContain('SOL is both the token to buy and the one paid with')
+    expect(same.stderr).not.toContain('input_mint')
     const typo = await run(['qiuck', mintOf('blue-chip')], down)
     expect(typo.code).toBe(2)
     expect(typo.stderr).toContain('unknown command qiuck: did you mean quick?')

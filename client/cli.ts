@@ -530,10 +530,7 @@ export async function main(argv: string[]): Promise<number> {
 
   if (flags.has('help') && command && command !== 'help') {
     const help = commandHelp(command)
-    if (!help) {
-      console.error(`unknown command ${command}\n\n${USAGE}`)
-      return exitCode('USAGE')
-    }
+    if (!help) return unknownCommand(command)
     console.log(help)
     return 0
   }
@@ -710,7 +707,7 @@ export async function main(argv: string[]): Promise<number> {
         print(job, () => renderJob(style, job, labels))
         return job.status === 'CONFIRMED' ? 0 : exitCode('TRADE_NOT_CONFIRMED')
       } catch (error) {
-        // A trade the service would not do: the job as it stands (its rejection, its gate), then exit 1.
+        // A trade the service would not do: the job as it stands (its rejection, its gate), TRADE_NOT_CONFIRMED.
         if (!(error instanceof SolsentryError) || error.code !== 'TRADE_REJECTED') throw error
         const job = error.body as unknown as TradeJob
         const mints = job.quote
@@ -767,14 +764,18 @@ export async function main(argv: string[]): Promise<number> {
       }
       console.log(USAGE)
       return command || flags.has('help') ? 0 : exitCode('USAGE')
-    default: {
-      const near = COMMANDS.find((candidate) => editDistance(candidate, command) <= 2)
-      console.error(
-        `solsentry: USAGE: unknown command ${command}${near ? `: did you mean ${near}?` : ''} (solsentry --help lists them)`,
-      )
-      return exitCode('USAGE')
-    }
+    default:
+      return unknownCommand(command)
   }
+}
+
+/** A command that is not one: the nearest that is, when one is near; a usage error. */
+function unknownCommand(command: string): number {
+  const near = COMMANDS.find((candidate) => editDistance(candidate, command) <= 2)
+  console.error(
+    `solsentry: USAGE: unknown command ${command}${near ? `: did you mean ${near}?` : ''} (solsentry --help lists them)`,
+  )
+  return exitCode('USAGE')
 }
 
 /** The commands, as the usage text lists them. */

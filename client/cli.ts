@@ -108,6 +108,8 @@ commands
   doctor              check the service's settings and upstreams: what works, what is refused, what to change
   sandbox             run the offline sandbox and the service on it (as npm start)
 
+a <mint> is a token's mint address, or the symbol of a verified token (solsentry pairs lists them)
+
 options
   --url <url>         the service (also --service; SOLSENTRY_URL; default http://127.0.0.1:8402)
   --keypair <file>    Solana keypair file paying and signing (SOLSENTRY_KEYPAIR)
@@ -181,7 +183,7 @@ function parse(argv: string[]): Parsed {
     else {
       // Never ignored: a misspelled --budget would otherwise spend what it was meant to cap.
       const known = [...valued, ...SWITCHES]
-      const near = known.find((candidate) => editDistance(candidate, name) <= 2)
+      const near = nearest(known, name)
       throw new SolsentryError(
         'USAGE',
         `unknown option --${name}${near ? `: did you mean --${near}?` : ''} (solsentry --help lists them)`,
@@ -194,6 +196,12 @@ function parse(argv: string[]): Parsed {
 
 /** The options that take no value. */
 const SWITCHES = new Set(['help', 'json', 'version', 'yes'])
+
+/** The candidate fewest edits away from `typed` (two at most), for "did you mean". */
+function nearest(candidates: readonly string[], typed: string): string | undefined {
+  const scored = candidates.map((candidate) => ({ candidate, distance: editDistance(candidate, typed) }))
+  return scored.filter(({ distance }) => distance <= 2).sort((a, b) => a.distance - b.distance)[0]?.candidate
+}
 
 /** How many single-character edits turn `a` into `b` (Levenshtein), for "did you mean". */
 function editDistance(a: string, b: string): number {
@@ -771,7 +779,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** A command that is not one: the nearest that is, when one is near; a usage error. */
 function unknownCommand(command: string): number {
-  const near = COMMANDS.find((candidate) => editDistance(candidate, command) <= 2)
+  const near = nearest(COMMANDS, command)
   console.error(
     `solsentry: USAGE: unknown command ${command}${near ? `: did you mean ${near}?` : ''} (solsentry --help lists them)`,
   )
@@ -779,7 +787,9 @@ function unknownCommand(command: string): number {
 }
 
 /** The commands, as the usage text lists them. */
-const COMMANDS = [...USAGE.matchAll(/^ {2}([a-z-]+)(?= |$)/gm)].map((match) => match[1]!)
+const COMMANDS = [...USAGE.slice(0, USAGE.indexOf('\noptions\n')).matchAll(/^ {2}([a-z][a-z-]*)(?= |$)/gm)].map(
+  (match) => match[1]!,
+)
 
 /** One command's part of the usage text, with where the shared options and the exit codes are. */
 function commandHelp(command: string): string | undefined {

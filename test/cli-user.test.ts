@@ -284,6 +284,9 @@ describe('the service’s words in the CLI’s: options, accepted values from th
     const typo = await run(['qiuck', mintOf('blue-chip')], down)
     expect(typo.code).toBe(2)
     expect(typo.stderr).toContain('unknown command qiuck: did you mean quick?')
+    // The nearest, not the first within reach: radr is one edit from radar, two from trade.
+    expect((await run(['radr'], down)).stderr).toContain('did you mean radar?')
+    expect((await run(['quick', '--help'], down)).stdout).not.toContain('unknown')
   })
 })
 

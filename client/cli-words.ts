@@ -1,7 +1,8 @@
 /**
  * The service's errors in the CLI's words: a body member the service refused becomes the option the
  * user typed, with the values the route's own schema accepts (read from the service's /openapi.json,
- * never a copy here); a route named in a message becomes the command that calls it.
+ * never a copy here); a route named in a message becomes the command that calls it; the SDK's option
+ * beside the CLI's (`wallet.solana; the CLI: --keypair`) becomes the CLI's alone.
  */
 import { CLIENT_CALLS } from './catalogue.ts'
 
@@ -104,4 +105,20 @@ export function commandWords(message: string): string {
     words = words.replace(named, (_, before: string) => `${before}solsentry ${commandOf(call.cli)}`)
   }
   return words
+}
+
+/**
+ * A client message in the CLI's words: the SDK's option named beside the CLI's — "(wallet.solana; the
+ * CLI: --keypair <file>)", "solanaRpcUrl (the CLI: --solana-rpc <url>)", "the url option (the CLI: …)"
+ * — becomes the CLI's alone; routes become commands.
+ */
+export function cliWords(message: string): string {
+  return commandWords(
+    message
+      .replace(/\(([^;()]+); the CLI: ([^()]+)\)/g, '($2)')
+      .replace(
+        /(?:the \w+ option|[\w.]+(?: \/ [\w.]+)*) \(the CLI: ([^;()]+)(?:; ([^()]+))?\)/g,
+        (_, cli: string, more?: string) => (more ? `${cli} (${more})` : cli),
+      ),
+  )
 }

@@ -27,7 +27,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline/promises'
-import { acceptedOf, commandWords, memberSchemaOf, optionOf } from './cli-words.ts'
+import { acceptedOf, cliWords, memberSchemaOf, optionOf } from './cli-words.ts'
 import { exitCode, exitCodeLines } from './errors.ts'
 import { parseTokenAmount, shortAddress } from './format.ts'
 import {
@@ -866,7 +866,7 @@ async function inCliWords(error: SolsentryError, argv: string[]): Promise<Solsen
     copy.route = error.route
     return copy
   }
-  const message = commandWords(error.message)
+  const message = cliWords(error.message)
   if (message === error.message) return error
   const copy = new SolsentryError(error.code, message, error.status, error.body)
   copy.route = error.route

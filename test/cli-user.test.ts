@@ -209,8 +209,15 @@ describe('the service’s words in the CLI’s: options, accepted values from th
     expect(budget.stderr).toContain(
       'SPEND_LIMIT: solsentry deep <mint> costs 0.50 USD, which would exceed the budget of 0.10 USD (0.00 USD spent)',
     )
-    for (const said of [noWallet.stderr, capped.stderr, budget.stderr])
+    // The CLI's options alone, never the SDK's beside them ("wallet.solana; the CLI: --keypair").
+    expect(noWallet.stderr).toContain('a Solana keypair file (--keypair <file> or SOLSENTRY_KEYPAIR)')
+    const down = await run(['quick', mintOf('blue-chip')], { ...settings, SOLSENTRY_URL: 'http://127.0.0.1:9' })
+    expect(down.stderr).toContain('Point the client at it with --url <url> or SOLSENTRY_URL')
+    for (const said of [noWallet.stderr, capped.stderr, budget.stderr, down.stderr]) {
       expect(said).not.toMatch(/(^|\s)\/(exit|scan)\//)
+      expect(said).not.toContain('the CLI:')
+      expect(said).not.toMatch(/wallet\.solana|wallet\.evm|solanaRpcUrl|the url option/)
+    }
   })
 
   test('currencies and pairs for people: prices by command (never a route), columns named; --json as the API', async () => {

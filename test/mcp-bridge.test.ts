@@ -160,7 +160,7 @@ describe('a bridge misconfigured stops at once, saying why on stderr (the host s
     const { stderr, code } = await start(['--budget', 'abc'], {})
     expect(code).toBe(2)
     expect(stderr.trim()).toBe(
-      'solsentry: USAGE: budgetUsd (the CLI: --budget) is an amount in USD such as 2.00, at most 6 decimals (got "abc")',
+      'solsentry: USAGE: --budget is an amount in USD such as 2.00, at most 6 decimals (got "abc")',
     )
   }, 30_000)
 

@@ -662,7 +662,12 @@ export async function main(argv: string[]): Promise<number> {
         report: () => solsentry.newsReport(request),
       }
       const call = calls[mode]
-      if (!call) throw new SolsentryError('USAGE', 'news --mode is pulse, brief, cohorts or report', 0)
+      if (!call)
+        throw new SolsentryError(
+          'USAGE',
+          `--mode must be one of ${Object.keys(calls).join(', ')} (not ${JSON.stringify(mode)})`,
+          0,
+        )
       const answer = await withProgress(`news ${mode}`, call())
       print(answer, () => renderNews(style, answer))
       return 0

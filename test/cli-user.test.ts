@@ -283,6 +283,9 @@ describe('the service’s words in the CLI’s: options, accepted values from th
       expect(bare.code).toBe(2)
       expect(bare.stderr).toContain('USAGE: --limit needs a value: --limit <value>')
     }
+    const mode = await run(['news', '--mode', 'x'], down)
+    expect(mode.code).toBe(2)
+    expect(mode.stderr).toContain('--mode must be one of pulse, brief, cohorts, report (not "x")')
     // Buying what pays for it: said here, in the command's words, not the service's input_mint/output_mint.
     const same = await run(['trade', 'SOL', '--amount', '1'])
     expect(same.code).toBe(2)

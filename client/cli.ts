@@ -22,11 +22,13 @@
  * SOLSENTRY_EVM_KEY (an EVM private key). The service: --url (or --service) or SOLSENTRY_URL. The payment
  * signer's RPC: --solana-rpc or SOLSENTRY_SOLANA_RPC (on the sandbox, read from its world file when the
  * service is the sandbox's). Spend: --max-usd (per call, never above the route's published price) and
- * --budget (per run, in USD). Exit codes: 0 done, 1 failed, 2 usage, 3 a swap not confirmed.
+ * --budget (per run, in USD). Exit codes: one meaning each, CLI_EXIT_CODES (client/errors.ts).
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline/promises'
+import { acceptedOf, cliWords, memberSchemaOf, optionOf } from './cli-words.ts'
+import { exitCode, exitCodeLines } from './errors.ts'
 import { parseTokenAmount, shortAddress } from './format.ts'
 import {
   DEFAULT_URL,
@@ -39,6 +41,7 @@ import {
   type Wallet,
 } from './index.ts'
 import {
+  renderCurrencies,
   renderDeepDive,
   renderExitCheck,
   renderExitCrossCheck,
@@ -48,6 +51,7 @@ import {
   renderJob,
   renderMarketIntel,
   renderNews,
+  renderPairs,
   renderSuggestion,
   type NewsAnswer,
   renderQuickScan,
@@ -59,10 +63,9 @@ import {
   type Style,
   type TokenLabel,
 } from './render.ts'
+import { CLIENT_VERSION } from './version.ts'
 
 const ROOT = join(import.meta.dir, '..')
-/** The client package's version (client/package.json). */
-const CLIENT_VERSION: string = (await Bun.file(join(import.meta.dir, 'package.json')).json()).version
 const SOL_MINT = 'So11111111111111111111111111111111111111112'
 
 const USAGE = `usage: solsentry <command> [options]
@@ -105,6 +108,8 @@ commands
   doctor              check the service's settings and upstreams: what works, what is refused, what to change
   sandbox             run the offline sandbox and the service on it (as npm start)
 
+a <mint> is a token's mint address, or the symbol of a verified token (solsentry pairs lists them)
+
 options
   --url <url>         the service (also --service; SOLSENTRY_URL; default http://127.0.0.1:8402)
   --keypair <file>    Solana keypair file paying and signing (SOLSENTRY_KEYPAIR)
@@ -114,9 +119,10 @@ options
   --budget <usd>      the most this run may spend
   --yes               trade without asking, even when the risk gate warns
   --json              the answer as JSON, for scripts
-  --help, --version   this text / the client's version
+  --help, --version   this text (solsentry <command> --help: that command's) / the client's version
 
-exit codes: 0 done, 1 failed (the error's code and what to do on stderr), 2 usage, 3 a swap not confirmed
+exit codes
+${exitCodeLines()}
 `
 
 /** Other spellings of a flag: `--service` as `npm run pay` takes it, `--rpc` for short. */
@@ -166,12 +172,18 @@ function parse(argv: string[]): Parsed {
       continue
     }
     const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined]
-    if (valued.has(name)) flags.set(ALIASES[name] ?? name, inline ?? argv[++i] ?? '')
-    else if (SWITCHES.has(name)) flags.set(name, true)
+    if (valued.has(name)) {
+      const value = inline ?? argv[i + 1]
+      // `--limit` at the end, or followed by another option: never silently dropped.
+      if (value === undefined || (inline === undefined && value.startsWith('--')) || value === '')
+        throw new SolsentryError('USAGE', `--${name} needs a value: --${name} <value> (solsentry --help)`, 0)
+      if (inline === undefined) i++
+      flags.set(ALIASES[name] ?? name, value)
+    } else if (SWITCHES.has(name)) flags.set(name, true)
     else {
       // Never ignored: a misspelled --budget would otherwise spend what it was meant to cap.
       const known = [...valued, ...SWITCHES]
-      const near = known.find((candidate) => editDistance(candidate, name) <= 2)
+      const near = nearest(known, name)
       throw new SolsentryError(
         'USAGE',
         `unknown option --${name}${near ? `: did you mean --${near}?` : ''} (solsentry --help lists them)`,
@@ -184,6 +196,12 @@ function parse(argv: string[]): Parsed {
 
 /** The options that take no value. */
 const SWITCHES = new Set(['help', 'json', 'version', 'yes'])
+
+/** The candidate fewest edits away from `typed` (two at most), for "did you mean". */
+function nearest(candidates: readonly string[], typed: string): string | undefined {
+  const scored = candidates.map((candidate) => ({ candidate, distance: editDistance(candidate, typed) }))
+  return scored.filter(({ distance }) => distance <= 2).sort((a, b) => a.distance - b.distance)[0]?.candidate
+}
 
 /** How many single-character edits turn `a` into `b` (Levenshtein), for "did you mean". */
 function editDistance(a: string, b: string): number {
@@ -203,7 +221,7 @@ const text = (flags: Parsed['flags'], name: string, env?: string): string | unde
 }
 
 /** The feed options every feed command takes; `--sort` only where the route has it (the service refuses the rest). */
-function feedOptions(flags: Parsed['flags']) {
+async function feedOptions(solsentry: Solsentry, flags: Parsed['flags']) {
   const options: { interval?: never; sort?: never; limit?: number; token_address?: string } = {}
   const interval = text(flags, 'interval')
   const sort = text(flags, 'sort')
@@ -212,7 +230,7 @@ function feedOptions(flags: Parsed['flags']) {
   if (interval) options.interval = interval as never
   if (sort) options.sort = sort as never
   if (limit) options.limit = Number(limit)
-  if (focus) options.token_address = focus
+  if (focus) options.token_address = await mintOrSymbol(solsentry, focus, '--focus')
   return options
 }
 
@@ -331,16 +349,35 @@ function remedyOf(error: SolsentryError): string | undefined {
   }
 }
 
-/** A mint address as it is, or the mint of the verified token with that symbol (/trade/pairs). */
+/** Why `value` cannot be a Solana address, in words (a typo: a character base58 has not, too short, too long). */
+function notAnAddress(value: string): string | undefined {
+  const foreign = [...new Set(value.replace(/[1-9A-HJ-NP-Za-km-z]/g, ''))]
+  if (foreign.length > 0)
+    return `it has ${foreign.map((char) => JSON.stringify(char)).join(', ')}, which no Solana address has (base58: no 0, O, I or l)`
+  if (value.length < 32) return `it has ${value.length} characters, and a Solana address 32 to 44`
+  if (value.length > 44) return `it has ${value.length} characters, and a Solana address 32 to 44`
+  return undefined
+}
+
+/**
+ * A mint address as it is, or the mint of the verified token with that symbol (/trade/pairs, free):
+ * `solsentry quick USDC`. Anything else is said here, before anything is paid.
+ */
 async function mintOrSymbol(solsentry: Solsentry, value: string, what: string): Promise<string> {
-  if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return value
-  const matches = (await solsentry.pairs()).pairs.filter((pair) => pair.symbol.toUpperCase() === value.toUpperCase())
-  if (matches.length === 1) return matches[0]!.mint
-  throw new SolsentryError(
-    'USAGE',
-    `${what} ${JSON.stringify(value)} is not a mint address${matches.length > 1 ? `, and ${matches.length} verified tokens have that symbol` : ', nor the symbol of a verified token (solsentry pairs lists them)'}: give the mint address`,
-    0,
-  )
+  const why = notAnAddress(value)
+  if (!why) return value
+  const symbol = value.replace(/^\$/, '')
+  // A word of letters and digits is a ticker: the verified token with that symbol, when there is one.
+  if (/^[A-Za-z0-9]{1,12}$/.test(symbol)) {
+    const matches = (await solsentry.pairs()).pairs.filter((pair) => pair.symbol.toUpperCase() === symbol.toUpperCase())
+    if (matches.length === 1) return matches[0]!.mint
+    throw new SolsentryError(
+      'USAGE',
+      `${what} ${JSON.stringify(value)} is not a mint address${matches.length > 1 ? `, and ${matches.length} verified tokens have that symbol` : ', nor the symbol of a verified token (solsentry pairs lists them)'}: give the token's mint address (a ticker names many tokens; the mint names one)`,
+      0,
+    )
+  }
+  throw new SolsentryError('USAGE', `${what} ${JSON.stringify(value)} is not a mint address: ${why}`, 0)
 }
 
 /** The symbol and decimals of each mint, for amounts a person reads (SOL's are known without asking). */
@@ -389,6 +426,12 @@ async function trade(
   const from = text(flags, 'from')
   const inputMint = from ? await mintOrSymbol(solsentry, from, '--from') : SOL_MINT
   const outputMint = await mintOrSymbol(solsentry, output, 'the token to buy')
+  if (outputMint === inputMint)
+    throw new SolsentryError(
+      'USAGE',
+      `${output} is both the token to buy and the one paid with${from ? ' (--from)' : ' (SOL unless --from says otherwise)'}: nothing to swap; buy another token, or pay with another (--from <mint or symbol>)`,
+      0,
+    )
   const labels = await labelsOf(solsentry, [inputMint, outputMint])
   const decimals = labels[inputMint]?.decimals
   if (decimals === undefined)
@@ -409,7 +452,11 @@ async function trade(
   const say = (line: string) => (json ? console.error(line) : console.log(line))
   const terminal = process.stderr.isTTY === true
   if (terminal) process.stderr.write('quoting (the risk gate scans the token first)…\n')
-  const confirm = async (quote: TradeQuote): Promise<boolean> => {
+  const confirm = async (quote: TradeQuote, { expired }: { expired?: TradeQuote }): Promise<boolean> => {
+    if (expired)
+      say(
+        `The quote expired before it could be signed${expired.quote.expires_at ? ` (valid until ${expired.quote.expires_at.replace('T', ' ').slice(0, 19)} UTC)` : ''}: quoted again, the terms may have moved. Nothing was signed.\n`,
+      )
     say(`${renderTradePlan(style, quote, labels, fee)}\n`)
     if (quote.risk_gate.verdict !== 'WARN' || flags.has('yes')) return true
     const label = labels[outputMint]?.symbol ?? shortAddress(outputMint)
@@ -420,7 +467,7 @@ async function trade(
         0,
         { job_id: quote.job_id },
       )
-    return ask(`The risk gate warns about ${label}. Sign and send this swap? [y/N] `)
+    return ask(`The risk gate warns about ${label}. Sign and send ${expired ? 'this new quote' : 'this swap'}? [y/N] `)
   }
   const job = await solsentry.trade({
     inputMint,
@@ -475,29 +522,44 @@ export async function main(argv: string[]): Promise<number> {
   const style: Style = { color: !json && process.stdout.isTTY === true && !process.env.NO_COLOR }
   const print = (answer: unknown, human: () => string) =>
     console.log(json ? JSON.stringify(answer, null, 2) : `${human()}${attestationLine()}`)
-  const mint = () => {
+  const argument = (what: string, example: string) => {
     const value = args[0]
-    if (!value)
-      throw new SolsentryError('USAGE', `${command} needs a token mint address: solsentry ${command} <mint>`, 0)
+    if (!value) throw new SolsentryError('USAGE', `${command} needs ${what}: solsentry ${command} ${example}`, 0)
     return value
+  }
+  /** The token the command is about: a mint, or the symbol of a verified token. */
+  const mint = (solsentry: Solsentry) =>
+    mintOrSymbol(solsentry, argument('a token mint address', '<mint>'), 'the token')
+  /** `--focus`: a mint or a verified token's symbol, when given. */
+  const focus = async (solsentry: Solsentry) => {
+    const value = text(flags, 'focus')
+    return value ? { token_address: await mintOrSymbol(solsentry, value, '--focus') } : {}
+  }
+
+  if (flags.has('help') && command && command !== 'help') {
+    const help = commandHelp(command)
+    if (!help) return unknownCommand(command)
+    console.log(help)
+    return 0
   }
 
   switch (command) {
     case 'quick': {
       const solsentry = await clientOf(flags)
-      const scan = await withProgress('quick scan', solsentry.quickScan(mint()))
+      const scan = await withProgress('quick scan', solsentry.quickScan(await mint(solsentry)))
       print(scan, () => renderQuickScan(style, scan))
       return 0
     }
     case 'intel': {
       const solsentry = await clientOf(flags)
-      const intel = await withProgress('market intel', solsentry.marketIntel(mint()))
-      print(intel, () => renderMarketIntel(style, { ...intel, token_address: mint() }))
+      const token = await mint(solsentry)
+      const intel = await withProgress('market intel', solsentry.marketIntel(token))
+      print(intel, () => renderMarketIntel(style, { ...intel, token_address: token }))
       return 0
     }
     case 'deep': {
       const solsentry = await clientOf(flags)
-      const dive = await withProgress('deep dive (up to 30 s)', solsentry.deepDive(mint()))
+      const dive = await withProgress('deep dive (up to 30 s)', solsentry.deepDive(await mint(solsentry)))
       print(dive, () => renderDeepDive(style, dive))
       return 0
     }
@@ -505,11 +567,12 @@ export async function main(argv: string[]): Promise<number> {
       const solsentry = await clientOf(flags)
       const size = text(flags, 'size')
       const home = text(flags, 'home')
+      const token = await mint(solsentry)
       if (home) {
         const check = await withProgress(
           'exit cross-check',
           solsentry.exitCrossCheck({
-            token_address: mint(),
+            token_address: token,
             home_chain: home as never,
             ...(size ? { size_usdc: Number(size) } : {}),
           }),
@@ -517,14 +580,15 @@ export async function main(argv: string[]): Promise<number> {
         print(check, () => renderExitCrossCheck(style, check))
         return 0
       }
-      const exit = await withProgress('exit check', solsentry.exitCheck(mint(), size ? Number(size) : undefined))
+      const exit = await withProgress('exit check', solsentry.exitCheck(token, size ? Number(size) : undefined))
       print(exit, () => renderExitCheck(style, exit))
       return 0
     }
     case 'wallet': {
       const solsentry = await clientOf(flags)
-      const address = args[0]
-      if (!address) throw new SolsentryError('USAGE', 'wallet needs a wallet address: solsentry wallet <address>', 0)
+      const address = argument('a wallet address', '<address>')
+      const why = notAnAddress(address)
+      if (why) throw new SolsentryError('USAGE', `${JSON.stringify(address)} is not a wallet address: ${why}`, 0)
       const wallet = await withProgress('wallet intel (up to 20 s)', solsentry.walletIntel(address))
       print(wallet, () => renderWalletIntel(style, wallet))
       return 0
@@ -536,7 +600,7 @@ export async function main(argv: string[]): Promise<number> {
       const radar = await withProgress(
         'launch radar',
         solsentry.launchRadar({
-          ...feedOptions(flags),
+          ...(await feedOptions(solsentry, flags)),
           ...(stage ? { stage: stage as never } : {}),
           ...(preset ? { preset: preset as never } : {}),
         }),
@@ -551,7 +615,7 @@ export async function main(argv: string[]): Promise<number> {
         'graduation momentum (up to 15 s)',
         solsentry.graduationMomentum({
           ...(text(flags, 'limit') ? { limit: Number(text(flags, 'limit')) } : {}),
-          ...(text(flags, 'focus') ? { token_address: text(flags, 'focus') } : {}),
+          ...(await focus(solsentry)),
           ...(min ? { min_progress_pct: Number(min) } : {}),
         }),
       )
@@ -566,7 +630,7 @@ export async function main(argv: string[]): Promise<number> {
         solsentry.smartMoney({
           ...(interval ? { interval: interval as never } : {}),
           ...(text(flags, 'limit') ? { limit: Number(text(flags, 'limit')) } : {}),
-          ...(text(flags, 'focus') ? { token_address: text(flags, 'focus') } : {}),
+          ...(await focus(solsentry)),
         }),
       )
       print(feed, () => renderSmartMoney(style, feed))
@@ -579,7 +643,7 @@ export async function main(argv: string[]): Promise<number> {
         'graduation radar',
         solsentry.graduationRadar({
           ...(text(flags, 'limit') ? { limit: Number(text(flags, 'limit')) } : {}),
-          ...(text(flags, 'focus') ? { token_address: text(flags, 'focus') } : {}),
+          ...(await focus(solsentry)),
           ...(min ? { min_progress_pct: Number(min) } : {}),
         }),
       )
@@ -598,7 +662,12 @@ export async function main(argv: string[]): Promise<number> {
         report: () => solsentry.newsReport(request),
       }
       const call = calls[mode]
-      if (!call) throw new SolsentryError('USAGE', 'news --mode is pulse, brief, cohorts or report', 0)
+      if (!call)
+        throw new SolsentryError(
+          'USAGE',
+          `--mode must be one of ${Object.keys(calls).join(', ')} (not ${JSON.stringify(mode)})`,
+          0,
+        )
       const answer = await withProgress(`news ${mode}`, call())
       print(answer, () => renderNews(style, answer))
       return 0
@@ -623,7 +692,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'trending': {
       const solsentry = await clientOf(flags)
-      const feed = await withProgress('trending', solsentry.trending(feedOptions(flags)))
+      const feed = await withProgress('trending', solsentry.trending(await feedOptions(solsentry, flags)))
       print(feed, () => renderTrending(style, feed))
       return 0
     }
@@ -632,42 +701,54 @@ export async function main(argv: string[]): Promise<number> {
       const minSignals = text(flags, 'min-signals')
       const radar = await withProgress(
         'signal radar',
-        solsentry.signalRadar({ ...feedOptions(flags), ...(minSignals ? { min_signals: Number(minSignals) } : {}) }),
+        solsentry.signalRadar({
+          ...(await feedOptions(solsentry, flags)),
+          ...(minSignals ? { min_signals: Number(minSignals) } : {}),
+        }),
       )
       print(radar, () => renderSignalRadar(style, radar))
       return 0
     }
     case 'trade': {
       try {
-        const { job, labels } = await trade(flags, mint(), style, json)
+        const { job, labels } = await trade(
+          flags,
+          argument("a token mint address (or a verified token's symbol)", '<mint> --amount <amount>'),
+          style,
+          json,
+        )
         print(job, () => renderJob(style, job, labels))
-        return job.status === 'CONFIRMED' ? 0 : 1
+        return job.status === 'CONFIRMED' ? 0 : exitCode('TRADE_NOT_CONFIRMED')
       } catch (error) {
-        // A trade the service would not do: the job as it stands (its rejection, its gate), then exit 1.
+        // A trade the service would not do: the job as it stands (its rejection, its gate), TRADE_NOT_CONFIRMED.
         if (!(error instanceof SolsentryError) || error.code !== 'TRADE_REJECTED') throw error
         const job = error.body as unknown as TradeJob
-        const mints = job.quote ? [job.quote.input_mint, job.quote.output_mint] : []
+        const mints = job.quote
+          ? [job.quote.input_mint, job.quote.output_mint]
+          : job.risk_gate
+            ? [job.risk_gate.token]
+            : []
         const labels = made ? await labelsOf(made, mints) : {}
         if (json) console.log(JSON.stringify(error.body, null, 2))
         else console.error(renderJob(style, job, labels))
-        return 1
+        return exitCode('TRADE_NOT_CONFIRMED')
       }
     }
     case 'status': {
       const solsentry = await clientOf(flags)
-      const job = await solsentry.status(mint())
+      const job = await solsentry.status(argument('a trade job id', '<job_id>'))
       const labels = job.quote ? await labelsOf(solsentry, [job.quote.input_mint, job.quote.output_mint]) : {}
       print(job, () => renderJob(style, job, labels))
       return 0
     }
     case 'pairs': {
       const pairs = await (await clientOf(flags)).pairs()
-      print(pairs, () => pairs.pairs.map((pair) => `${pair.symbol.padEnd(10)} ${pair.mint}  ${pair.name}`).join('\n'))
+      print(pairs, () => renderPairs(style, pairs))
       return 0
     }
     case 'currencies': {
       const currencies = await (await clientOf(flags)).currencies()
-      print(currencies, () => JSON.stringify(currencies, null, 2))
+      print(currencies, () => renderCurrencies(style, currencies))
       return 0
     }
     case 'mcp': {
@@ -683,29 +764,126 @@ export async function main(argv: string[]): Promise<number> {
       return runScript('sandbox/launch.ts')
     case undefined:
     case 'help':
+      if (command === 'help' && args[0]) {
+        const help = commandHelp(args[0])
+        if (help) {
+          console.log(help)
+          return 0
+        }
+      }
       if (flags.has('version')) {
         console.log(`solsentry ${CLIENT_VERSION}`)
         return 0
       }
       console.log(USAGE)
-      return command || flags.has('help') ? 0 : 2
+      return command || flags.has('help') ? 0 : exitCode('USAGE')
     default:
-      console.error(`unknown command ${command}\n\n${USAGE}`)
-      return 2
+      return unknownCommand(command)
   }
 }
 
-/** The exit code of an error: 2 for usage, 3 for a swap not confirmed, 1 for the rest. */
+/** A command that is not one: the nearest that is, when one is near; a usage error. */
+function unknownCommand(command: string): number {
+  const near = nearest(COMMANDS, command)
+  console.error(
+    `solsentry: USAGE: unknown command ${command}${near ? `: did you mean ${near}?` : ''} (solsentry --help lists them)`,
+  )
+  return exitCode('USAGE')
+}
+
+/** The commands, as the usage text lists them. */
+const COMMANDS = [...USAGE.slice(0, USAGE.indexOf('\noptions\n')).matchAll(/^ {2}([a-z][a-z-]*)(?= |$)/gm)].map(
+  (match) => match[1]!,
+)
+
+/** One command's part of the usage text, with where the shared options and the exit codes are. */
+function commandHelp(command: string): string | undefined {
+  const lines = USAGE.split('\n')
+  const start = lines.findIndex((line) => line.startsWith(`  ${command} `) || line === `  ${command}`)
+  if (start < 0 || lines.slice(0, start).every((line) => line !== 'commands')) return undefined
+  const [synopsis, ...said] = lines[start]!.trim().split(/\s{2,}/)
+  const rest = lines.slice(start + 1)
+  const more = rest
+    .slice(
+      0,
+      rest.findIndex((line) => !line.startsWith('    ')),
+    )
+    .map((line) => line.trim())
+  return [
+    `usage: solsentry ${synopsis}`,
+    '',
+    ...[...said, ...more].map((line) => `  ${line}`),
+    '',
+    'the wallet, the service and spend options: solsentry --help',
+    'exit codes',
+    exitCodeLines(),
+  ].join('\n')
+}
+
+/** The exit code of an error (CLI_EXIT_CODES): usage, a confirmation missing, a swap declined, else failed. */
 function exitCodeOf(error: SolsentryError): number {
-  if (error.code === 'USAGE') return 2
-  if (error.code === 'CONFIRMATION_REQUIRED' || error.code === 'DECLINED') return 3
-  return 1
+  if (error.code === 'USAGE') return exitCode('USAGE')
+  if (error.code === 'CONFIRMATION_REQUIRED') return exitCode('CONFIRMATION_REQUIRED')
+  if (error.code === 'DECLINED') return exitCode('DECLINED')
+  return exitCode('FAILED')
+}
+
+/**
+ * An error in the CLI's words: a request member the service refused (INVALID_REQUEST) as the option
+ * typed and the values its route's schema accepts (the service's /openapi.json); routes as commands.
+ */
+async function inCliWords(error: SolsentryError, argv: string[]): Promise<SolsentryError> {
+  let parsed: Parsed
+  try {
+    parsed = parse(argv)
+  } catch {
+    return error
+  }
+  const { command, flags, args } = parsed
+  const field = error.body.field
+  if (error.code === 'INVALID_REQUEST' && typeof field === 'string' && error.route) {
+    const openapi = await fetch(`${context.url}/openapi.json`, { signal: AbortSignal.timeout(5_000) })
+      .then((response) => response.json())
+      .catch(() => undefined)
+    const schema = openapi ? memberSchemaOf(openapi, error.route, field) : undefined
+    const accepted = schema ? acceptedOf(schema) : undefined
+    if (accepted) {
+      const option = optionOf(field, command)
+      const typed = option.startsWith('--') ? flags.get(option.slice(2)) : args[0]
+      const got = typeof typed === 'string' ? ` (not ${JSON.stringify(typed)})` : ''
+      const copy = new SolsentryError(
+        'USAGE',
+        `${option} ${accepted}${got}; nothing was charged`,
+        error.status,
+        error.body,
+      )
+      copy.route = error.route
+      return copy
+    }
+    // No words for what the schema takes: at least the option typed, and where its values are listed.
+    const option = optionOf(field, command)
+    const copy = new SolsentryError(
+      'USAGE',
+      `${option}: ${error.message.replace(/^body member \w+: /, '').replace(/; see \/openapi\.json$/, '')} (solsentry ${command ?? ''} --help)`,
+      error.status,
+      error.body,
+    )
+    copy.route = error.route
+    return copy
+  }
+  const message = cliWords(error.message)
+  if (message === error.message) return error
+  const copy = new SolsentryError(error.code, message, error.status, error.body)
+  copy.route = error.route
+  return copy
 }
 
 if (import.meta.main) {
+  const argv = process.argv.slice(2)
   try {
-    process.exitCode = await main(process.argv.slice(2))
-  } catch (error) {
+    process.exitCode = await main(argv)
+  } catch (thrown) {
+    const error = thrown instanceof SolsentryError ? await inCliWords(thrown, argv) : thrown
     if (error instanceof SolsentryError) {
       console.error(
         `solsentry: ${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`,

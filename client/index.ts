@@ -204,6 +204,9 @@ export class SolsentryError extends Error {
     this.name = 'SolsentryError'
   }
 
+  /** The route called (`POST /scan/trending`), when the error came from a call: what a tool maps back to its own words. */
+  route: string | undefined
+
   get requestId(): string | undefined {
     return typeof this.body.request_id === 'string' ? this.body.request_id : undefined
   }
@@ -230,7 +233,19 @@ export function evmAccount(privateKey: string): LocalAccount {
 
 const USDC_DECIMALS = 6
 const usdToAtomic = (usd: string) => BigInt(Math.round(Number(usd) * 10 ** USDC_DECIMALS))
+/** Atomic USDC as people write dollars: at least cents (0.50, 0.001). */
+const dollarsOf = (atomic: bigint) => {
+  const exact = tokenAmount(atomic.toString(), USDC_DECIMALS).replaceAll(',', '')
+  const [whole, cents = ''] = exact.split('.')
+  return `${whole}.${cents.padEnd(2, '0')}`
+}
 const atomicToUsd = (atomic: bigint) => (Number(atomic) / 10 ** USDC_DECIMALS).toFixed(USDC_DECIMALS)
+/** What signing, executing and landing a swap takes, at most: a quote with less left is quoted again. */
+const SIGN_AND_LAND_MS = 10_000
+/** The same in blocks (Solana's slots are about 400 ms). */
+const SIGN_AND_LAND_BLOCKS = 25
+/** How many times a trade quotes again before giving up (each needs a quote that expired first). */
+const MAX_REQUOTES = 3
 /** A job that no longer changes by itself: anything but quoted or executing. */
 const isFinal = (status: string) => status !== 'QUOTED' && status !== 'EXECUTING'
 type Fetcher = (input: string, init: RequestInit) => Promise<Response>
@@ -426,7 +441,8 @@ export class Solsentry {
     amountIn: string
     slippageBps?: number
     onUpdate?: (stage: 'quoted' | 'signed' | 'executing' | 'final', detail: unknown) => void
-    confirm?: (quote: TradeQuote) => boolean | Promise<boolean>
+    /** Called again with a new quote when the one confirmed expired meanwhile (`expired`): never sign a stale quote. */
+    confirm?: (quote: TradeQuote, context: { expired?: TradeQuote }) => boolean | Promise<boolean>
     pollMs?: number
     timeoutMs?: number
   }): Promise<TradeJob> {
@@ -437,21 +453,38 @@ export class Solsentry {
         'a swap needs a Solana keypair to sign it: wallet.solana (the CLI: --keypair <file> or SOLSENTRY_KEYPAIR)',
         0,
       )
-    const quoted = (await this.quote({
+    type Quoted = TradeQuote & { job_id: string; unsigned_transaction_b64: string }
+    const terms = {
       input_mint: request.inputMint,
       output_mint: request.outputMint,
       amount_in: request.amountIn,
       user_public_key: signer.address,
       ...(request.slippageBps === undefined ? {} : { slippage_bps: request.slippageBps }),
-    })) as TradeQuote & { job_id: string; unsigned_transaction_b64: string }
-    request.onUpdate?.('quoted', quoted)
-    if (request.confirm && !(await request.confirm(quoted)))
-      throw new SolsentryError(
-        'DECLINED',
-        `the swap was declined: nothing was signed or sent, nothing charged (job ${quoted.job_id} expires by itself)`,
-        0,
-        { job_id: quoted.job_id },
-      )
+    }
+    let quoted = (await this.quote(terms)) as Quoted
+    let expired: TradeQuote | undefined
+    // A quote that expired while its plan was read (a person thinking at the question) is quoted again —
+    // the same job, signed in as its wallet — and confirmed again: its terms may have moved.
+    for (let requotes = 0; ; requotes++) {
+      request.onUpdate?.('quoted', quoted)
+      if (request.confirm && !(await request.confirm(quoted, expired ? { expired } : {})))
+        throw new SolsentryError(
+          'DECLINED',
+          `the swap was declined: nothing was signed or sent, nothing charged (job ${quoted.job_id} expires by itself)`,
+          0,
+          { job_id: quoted.job_id },
+        )
+      if (!(await this.#quoteStale(quoted))) break
+      if (requotes === MAX_REQUOTES)
+        throw new SolsentryError(
+          'QUOTE_EXPIRED',
+          `the quote expired ${requotes + 1} times before it could be signed: nothing was signed or sent, nothing charged`,
+          0,
+          { job_id: quoted.job_id },
+        )
+      expired = quoted
+      quoted = (await this.quote({ ...terms, job_id: quoted.job_id })) as Quoted
+    }
     const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
     const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([signer.keyPair], transaction))
     request.onUpdate?.('signed', { job_id: quoted.job_id })
@@ -482,6 +515,35 @@ export class Solsentry {
     const pair = (await this.#pairs).get(mint)
     if (pair) return { mint, symbol: pair.symbol, decimals: pair.decimals }
     return { mint, ...(await this.#mintOnChain(mint)) }
+  }
+
+  /**
+   * Whether a quote can no longer be signed in time: past its estimated expiry, or (with a Solana RPC)
+   * the chain within SIGN_AND_LAND_BLOCKS of its last valid block height. An RPC that does not answer
+   * leaves the estimate alone to decide.
+   */
+  async #quoteStale(quoted: TradeQuote): Promise<boolean> {
+    const { expires_at: expiresAt, last_valid_block_height: lastValid } = quoted.quote
+    if (expiresAt && Date.parse(expiresAt) - SIGN_AND_LAND_MS < Date.now()) return true
+    const rpcUrl = this.#svmConfig()?.rpcUrl
+    if (!rpcUrl || lastValid == null) return false
+    try {
+      const response = await this.#fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'getBlockHeight',
+          params: [{ commitment: 'confirmed' }],
+        }),
+        signal: AbortSignal.timeout(5_000),
+      })
+      const height = ((await response.json()) as { result?: unknown }).result
+      return typeof height === 'number' && height + SIGN_AND_LAND_BLOCKS > lastValid
+    } catch {
+      return false
+    }
   }
 
   /** A mint's decimals and symbol read from the chain; {} without an RPC or an answer. */
@@ -557,6 +619,19 @@ export class Solsentry {
     key: K,
     input: InputOf<K>,
     options: { onReceipt?: (receipt: Receipt) => void; headers?: Record<string, string> } = {},
+  ): Promise<OutputOf<K>> {
+    try {
+      return await this.#call(key, input, options)
+    } catch (error) {
+      if (error instanceof SolsentryError) error.route ??= key
+      throw error
+    }
+  }
+
+  async #call<K extends RouteKey>(
+    key: K,
+    input: InputOf<K>,
+    options: { onReceipt?: (receipt: Receipt) => void; headers?: Record<string, string> },
   ): Promise<OutputOf<K>> {
     const [method, pattern] = key.split(' ') as [string, string]
     const args = input as Record<string, unknown>
@@ -765,14 +840,14 @@ export class Solsentry {
     if (amount > cap)
       return {
         abort: true,
-        reason: `${path} asks ${tokenAmount(amount, USDC_DECIMALS)} USD, over this call's cap of ${tokenAmount(cap, USDC_DECIMALS)} USD`,
+        reason: `${path} asks ${dollarsOf(amount)} USD, over this call's cap of ${dollarsOf(cap)} USD`,
         details: { limit: 'per_call', price_usd, cap_usd: atomicToUsd(cap) },
       }
     const budget = this.#options.budgetUsd ? usdToAtomic(this.#options.budgetUsd) : undefined
     if (budget !== undefined && this.#spent + this.#reserved + amount > budget)
       return {
         abort: true,
-        reason: `${path} costs ${tokenAmount(amount, USDC_DECIMALS)} USD, which would exceed the budget of ${this.#options.budgetUsd} USD (spent ${tokenAmount(this.#spent, USDC_DECIMALS)})`,
+        reason: `${path} costs ${dollarsOf(amount)} USD, which would exceed the budget of ${dollarsOf(usdToAtomic(this.#options.budgetUsd ?? '0'))} USD (${dollarsOf(this.#spent)} USD spent)`,
         details: {
           limit: 'budget',
           price_usd,

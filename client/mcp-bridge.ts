@@ -27,6 +27,7 @@ import { CLIENT_ERROR_CODES } from './errors.ts'
 import { type Receipt, type RouteKey, type Solsentry, SolsentryError, type SpendRefusal } from './index.ts'
 import { renderDeepDive, renderExitCheck, renderMarketIntel, renderQuickScan } from './render.ts'
 import type { DeepDive, ExitCheck, MarketIntel, QuickScan } from './routes.ts'
+import { CLIENT_VERSION } from './version.ts'
 
 const ROUTE_META = 'solsentry/route'
 /** The result `_meta` key of a failed call's code and details (docs/errors.md). */
@@ -55,7 +56,7 @@ export async function runBridge(solsentry: Solsentry, transport?: Transport): Pr
   }
 
   const server = new Server(
-    { name: 'solsentry', version: '1.0.0' },
+    { name: 'solsentry', version: CLIENT_VERSION },
     {
       capabilities: { tools: {} },
       instructions: `${listed?.instructions ?? ''}\n\nThis local bridge pays paid tools from your own wallet, within its spend controls (per call: the published price at most).`,
@@ -134,7 +135,7 @@ export async function runBridge(solsentry: Solsentry, transport?: Transport): Pr
 
 /** The remote service's tools and instructions, from its /mcp. */
 async function remoteTools(solsentry: Solsentry): Promise<{ tools: Tool[]; instructions: string | undefined }> {
-  const remote = new Client({ name: 'solsentry-bridge', version: '1.0.0' })
+  const remote = new Client({ name: 'solsentry-bridge', version: CLIENT_VERSION })
   try {
     await remote.connect(new StreamableHTTPClientTransport(new URL(`${solsentry.url}/mcp`)))
     const { tools } = await remote.listTools()

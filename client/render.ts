@@ -4,6 +4,7 @@
  * terminal that has them (`NO_COLOR` turns them off).
  */
 import type {
+  OutputOf,
   DeepDive,
   ExitCheck,
   ExitCrossCheck,
@@ -24,6 +25,7 @@ import type {
   Trending,
   WalletIntel,
 } from './routes.ts'
+import { clientCall } from './catalogue.ts'
 import { count, num, pct, shortAddress, tokenAmount, usd as dollars } from './format.ts'
 // A table with no imports (which members each missing fact leaves unmeasured, the scope in words): the
 // service's renderers read the same one.
@@ -52,6 +54,11 @@ const GRADE_TONE: Record<string, Tone> = { A: 'green', B: 'green', C: 'yellow', 
 const SEVERITY_TONE: Record<string, Tone> = { critical: 'red', high: 'red', medium: 'yellow', low: 'cyan', info: 'dim' }
 
 /** ` B ` in the grade's colour, reversed: the first thing a person reads. */
+/** A status as a coloured block on a terminal; the word alone without colour (no padding left at a line's end). */
+function tag(style: Style, text: string, tone: Tone): string {
+  return style.color ? paint(style, ` ${text} `, 'bold', 'inverse', tone) : text
+}
+
 export function badge(style: Style, grade: string): string {
   return paint(style, ` ${grade} `, 'bold', 'inverse', GRADE_TONE[grade] ?? 'blue')
 }
@@ -253,7 +260,7 @@ export function amountOf(atomic: string, token: TokenLabel | undefined, mint: st
 export function riskGateLines(style: Style, gate: NonNullable<TradeJob['risk_gate']>): string[] {
   const tone: Tone = gate.verdict === 'PASS' ? 'green' : gate.verdict === 'WARN' ? 'yellow' : 'red'
   const lines = [
-    `  risk gate    ${paint(style, ` ${gate.verdict} `, 'bold', 'inverse', tone)}  quick-scan grade ${gate.grade ?? NOT_MEASURED_TEXT} · data ${gate.data_quality}`,
+    `  risk gate    ${tag(style, gate.verdict, tone)}  quick-scan grade ${gate.grade ?? NOT_MEASURED_TEXT} · data ${gate.data_quality}`,
   ]
   for (const reason of gate.reasons)
     lines.push(
@@ -318,19 +325,23 @@ export function renderTradePlan(
 export function renderJob(style: Style, job: TradeJob, tokens: Record<string, TokenLabel> = {}): string {
   const tone: Tone =
     job.status === 'CONFIRMED' ? 'green' : job.status === 'EXECUTING' || job.status === 'QUOTED' ? 'yellow' : 'red'
-  const lines = [
-    `${paint(style, 'Trade', 'bold')}  ${job.job_id}  ${paint(style, ` ${job.status} `, 'bold', 'inverse', tone)}`,
-  ]
+  const lines = [`${paint(style, 'Trade', 'bold')}  ${job.job_id}  ${tag(style, job.status, tone)}`]
   if (job.quote) lines.push(...swapLines(style, job.quote, tokens))
   if (job.risk_gate) lines.push(...riskGateLines(style, job.risk_gate))
   if (job.execution)
     lines.push(
       `  transaction  ${job.execution.tx_signature}${job.execution.slot ? ` (slot ${job.execution.slot})` : ''}`,
     )
-  if (job.rejection)
+  if (job.rejection) {
+    // The gate's reasons are listed above, each on its line: the rejection says so rather than repeating them.
+    const gateShown = job.rejection.code === 'RISK_GATE' && (job.risk_gate?.reasons.length ?? 0) > 0
+    const token = job.risk_gate?.token ?? job.quote?.output_mint
+    const label = token ? (tokens[token]?.symbol ?? shortAddress(token)) : 'this token'
+    const reason = gateShown ? `the risk gate blocks buying ${label}, for the reasons above` : job.rejection.reason
     lines.push(
-      `  ${paint(style, job.rejection.code, 'red')}: ${job.rejection.reason}${job.rejection.refundable ? ' (nothing was charged)' : ''}`,
+      `  ${paint(style, job.rejection.code, 'red')}: ${reason}${job.rejection.refundable ? ' (nothing was charged)' : ''}`,
     )
+  }
   if (job.fee)
     lines.push(
       `  fee          ${job.fee.status}${job.fee.amount ? ` (${tokenAmount(job.fee.amount, 6, 'USDC')})` : ''}`,
@@ -711,4 +722,23 @@ export function renderSuggestion(style: Style, answer: TradeSuggestion): string 
     )
   lines.push('', paint(style, selection.why_selected, 'dim'))
   return [...lines, '', answer.summary].join('\n')
+}
+
+/** The verified tokens a trade takes, under a header. */
+export function renderPairs(style: Style, answer: OutputOf<'GET /trade/pairs'>): string {
+  const rows = answer.pairs.map((pair) => `  ${pair.symbol.padEnd(10)} ${pair.mint.padEnd(44)}  ${pair.name}`)
+  return [paint(style, `  ${'symbol'.padEnd(10)} ${'mint'.padEnd(44)}  name`, 'dim'), ...rows].join('\n')
+}
+
+/** How calls can be paid: each rail, then each command's price (commands, not routes). */
+export function renderCurrencies(style: Style, answer: OutputOf<'GET /trade/currencies'>): string {
+  const rails = answer.currencies
+    .filter((currency) => currency.accepted)
+    .map((currency) => `  ${currency.currency} on ${currency.chain} (${currency.network}), paid to ${currency.pay_to}`)
+  const prices = answer.prices.map((price) => {
+    const call = clientCall(price.route)
+    const command = call ? `solsentry ${call.cli.replace(/\s*\([^)]*\)/g, '')}` : price.route
+    return `  ${command.padEnd(52)} ${price.usd} USD`
+  })
+  return [paint(style, 'Paid with', 'bold'), ...rails, '', paint(style, 'Prices', 'bold'), ...prices].join('\n')
 }

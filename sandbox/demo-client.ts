@@ -48,6 +48,21 @@ export async function runDemo(name: string, service: () => string, main: () => P
   }
 }
 
+/**
+ * What an answer's payment did, in a line: the receipt when one came back (paid), else the service's
+ * error (code and message) and that nothing was paid — a 400 or a 402 charges nothing.
+ */
+export function paymentLine(name: string, response: Response, body: unknown, paid: string): string {
+  const header = response.headers.get('payment-response')
+  const receipt = header ? (JSON.parse(Buffer.from(header, 'base64').toString()) as { success?: boolean }) : undefined
+  if (response.ok && receipt?.success)
+    return `HTTP ${response.status}; ${paid}; receipt ${Buffer.from(header!, 'base64').toString()}`
+  if (response.ok) return `HTTP ${response.status}; free: nothing was paid`
+  const { code, message } = (body ?? {}) as { code?: unknown; message?: unknown }
+  const said = typeof code === 'string' ? `${code}: ${typeof message === 'string' ? message : ''}` : response.statusText
+  return `${name}: ${said} (HTTP ${response.status}); ${receipt?.success ? `yet ${paid}` : 'nothing was paid'}`
+}
+
 /** The world file the running sandbox wrote; exits with a hint when there is none. */
 export function readWorld(args: string[]): SandboxWorldFile {
   const path = takeOption(args, 'world', `${process.env.DATA_DIR || './data'}/sandbox/world.json`)

@@ -8,7 +8,7 @@
  * The service: --service, else SOLSENTRY_URL, else the one `npm start` wrote in the world file, else PORT
  * on this machine, else 8402.
  */
-import { demoPayer, payingFetch, readWorld, runDemo, serviceOf, takeOption } from './demo-client.ts'
+import { demoPayer, paymentLine, payingFetch, readWorld, runDemo, serviceOf, takeOption } from './demo-client.ts'
 
 const args = process.argv.slice(2)
 const rail = takeOption(args, 'rail', 'solana')
@@ -32,15 +32,13 @@ await runDemo(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token_address: mint }),
     })
-    const receipt = response.headers.get('payment-response')
-    console.error(`HTTP ${response.status}; paid by ${payer} on ${network}`)
-    if (receipt) console.error(`receipt: ${Buffer.from(receipt, 'base64').toString()}`)
     const text = await response.text()
+    let body: unknown
     try {
-      console.log(JSON.stringify(JSON.parse(text), null, 2))
-    } catch {
-      console.log(text)
-    }
+      body = JSON.parse(text)
+    } catch {}
+    console.error(paymentLine('npm run pay', response, body, `paid by ${payer} on ${network}`))
+    console.log(body === undefined ? text : JSON.stringify(body, null, 2))
     return response.ok ? 0 : 1
   },
 )

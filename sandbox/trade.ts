@@ -13,7 +13,16 @@
 import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import { parseTokenAmount } from '../client/format.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../src/onchain/programs.ts'
-import { demoBuyer, demoPayer, payingFetch, readWorld, runDemo, serviceOf, takeOption } from './demo-client.ts'
+import {
+  demoBuyer,
+  demoPayer,
+  paymentLine,
+  payingFetch,
+  readWorld,
+  runDemo,
+  serviceOf,
+  takeOption,
+} from './demo-client.ts'
 
 const SOL = WRAPPED_SOL_MINT_ADDRESS
 const args = process.argv.slice(2)
@@ -72,8 +81,18 @@ await runDemo(
       user_public_key: buyer.address,
     }
     const quoted = await post('/trade/quote', request)
-    const quote = (await quoted.json()) as { job_id: string; status: string; unsigned_transaction_b64?: string }
-    console.error(`quote: HTTP ${quoted.status}, ${quote.status}`)
+    const quote = (await quoted.json()) as {
+      job_id: string
+      status: string
+      unsigned_transaction_b64?: string
+      code?: string
+      message?: string
+    }
+    console.error(
+      quoted.ok
+        ? `quote: HTTP ${quoted.status}, ${quote.status}`
+        : `npm run trade: quote refused: ${quote.code ?? quote.status ?? `HTTP ${quoted.status}`}: ${quote.message ?? (quote as { rejection?: { reason?: string } }).rejection?.reason ?? ''} (HTTP ${quoted.status}); nothing was signed or paid`,
+    )
     console.log(
       JSON.stringify(
         { ...quote, unsigned_transaction_b64: quote.unsigned_transaction_b64 ? '(base64, signed below)' : undefined },
@@ -91,11 +110,10 @@ await runDemo(
       { job_id: quote.job_id, signed_transaction_b64: signed },
       payingFetch(client, rail),
     )
-    const receipt = executed.headers.get('payment-response')
-    console.error(
-      `execute: HTTP ${executed.status}; fee paid by ${payer} on ${network}${receipt ? `; receipt ${Buffer.from(receipt, 'base64').toString()}` : ''}`,
-    )
-    console.log(JSON.stringify(await executed.json(), null, 2))
+    const answer = await executed.json()
+    const line = paymentLine('npm run trade', executed, answer, `fee paid by ${payer} on ${network}`)
+    console.error(executed.ok ? `execute: ${line}` : line)
+    console.log(JSON.stringify(answer, null, 2))
     return executed.ok ? 0 : 1
   },
 )

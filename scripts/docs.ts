@@ -17,7 +17,7 @@ import { toolTable } from '../plugins/mcp/tools.ts'
 import { renderSkill, SKILL_FILE_ORIGIN } from '../plugins/discovery/skill.ts'
 import { waivedService } from '../test/support/service.ts'
 import { clientCall } from '../client/catalogue.ts'
-import { CLIENT_ERROR_CODES, type ClientErrorCode } from '../client/errors.ts'
+import { CLI_EXIT_CODES, CLIENT_ERROR_CODES, type ClientErrorCode } from '../client/errors.ts'
 import { offerings } from '../src/kernel/catalogue.ts'
 import { priceInWords, type Registry } from '../src/kernel/manifest.ts'
 
@@ -37,6 +37,12 @@ function clientErrorTable(): string {
   return ['| Code | Meaning | Remedy |', '|---|---|---|', ...rows].join('\n')
 }
 
+/** docs/client.md's table of the CLI's exit codes, one meaning each. */
+function exitCodeTable(): string {
+  const rows = CLI_EXIT_CODES.map((entry) => `| ${entry.code} | \`${entry.name}\` | ${entry.meaning} |`)
+  return ['| Exit code | Name | Meaning |', '|---|---|---|', ...rows].join('\n')
+}
+
 export const GENERATED: readonly GeneratedSection[] = [
   { file: 'README.md', name: 'config', content: configTable },
   { file: 'docs/errors.md', name: 'errors', content: errorTable },
@@ -45,6 +51,7 @@ export const GENERATED: readonly GeneratedSection[] = [
   { file: 'docs/trade.md', name: 'rejections', content: rejectionTable },
   { file: 'docs/mcp.md', name: 'tools', content: () => toolTable(fullService().registry) },
   { file: 'docs/client.md', name: 'client-routes', content: () => clientTable(fullService().registry) },
+  { file: 'docs/client.md', name: 'cli-exit-codes', content: exitCodeTable },
   { file: 'docs/signals.md', name: 'signals', content: () => signalCatalogue() },
   { file: 'docs/scoring.md', name: 'issuers', content: issuerTable },
   { file: 'docs/scoring.md', name: 'exclusions', content: () => exclusionTable() },

@@ -358,11 +358,11 @@ describe('the CLI', () => {
     expect(stdout).toContain(`attested ✓ by ${published.attestation.public_key} (slot `)
   })
 
-  test('a bad mint: the catalogue code and message on stderr, exit 1', async () => {
+  test('a ticker for a mint: said before anything is called (USAGE, exit 2), a mint asked for', async () => {
     const { stderr, code } = await run('quick', 'BONK')
-    expect(code).toBe(1)
-    expect(stderr).toContain('INVALID_ADDRESS')
-    expect(stderr).toContain('ticker')
+    expect(code).toBe(2)
+    expect(stderr).toContain('solsentry: USAGE: the token "BONK" is not a mint address')
+    expect(stderr).toContain("give the token's mint address (a ticker names many tokens; the mint names one)")
   })
 
   test('a wallet instead of a mint: paid, refused (NOT_A_TOKEN_MINT, readable on stderr), exit 1, nothing charged', async () => {
@@ -449,7 +449,9 @@ describe('the CLI when something is missing: the right code, what to do, a non-z
   test('no wallet: NO_WALLET with the price and how to pass one (--keypair, SOLSENTRY_KEYPAIR; the sandbox buyer’s file)', async () => {
     const { stderr, code } = await runWith({ SOLSENTRY_URL: running.url }, 'quick', mintOf('blue-chip'))
     expect(code).toBe(1)
-    expect(stderr).toContain('solsentry: NO_WALLET: /scan/quick is paid (0.02 USD) and this client has no wallet')
+    expect(stderr).toContain(
+      'solsentry: NO_WALLET: solsentry quick <mint> is paid (0.02 USD) and this client has no wallet',
+    )
     expect(stderr).toContain('--keypair <file> or SOLSENTRY_KEYPAIR')
     expect(stderr).toContain('--evm-key')
     expect(stderr).not.toContain('X-PAYMENT')
@@ -606,7 +608,7 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
   })
 
   testWithTmux(
-    'on a terminal the gate’s warning asks first: "n" signs nothing (exit 3), the balances unchanged',
+    'on a terminal the gate’s warning asks first: "n" signs nothing (DECLINED, exit 4), the balances unchanged',
     async () => {
       const before = await holdings()
       const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.1'], {
@@ -620,7 +622,7 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
         session.type('n')
         const after = await session.waitFor(/\[exit \d+\]/)
         expect(after).toContain('solsentry: DECLINED: the swap was declined: nothing was signed or sent')
-        expect(after).toContain('[exit 3]')
+        expect(after).toContain('[exit 4]')
       } finally {
         session.close()
       }
@@ -630,7 +632,7 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
   )
 
   testWithTmux(
-    'on a terminal, Ctrl-C at the question is a no: nothing signed (exit 3)',
+    'on a terminal, Ctrl-C at the question is a no: nothing signed (DECLINED, exit 4)',
     async () => {
       const before = await holdings()
       const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.1'], {
@@ -642,7 +644,7 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
         session.press('C-c')
         const after = await session.waitFor(/\[exit \d+\]/)
         expect(after).toContain('solsentry: DECLINED')
-        expect(after).toContain('[exit 3]')
+        expect(after).toContain('[exit 4]')
       } finally {
         session.close()
       }

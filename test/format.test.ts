@@ -1,15 +1,34 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { count, NOT_MEASURED, num, parseTokenAmount, pct, shortAddress, tokenAmount, usd } from '../client/format.ts'
+import * as client from '../client/format.ts'
+import {
+  amount,
+  count,
+  howMany,
+  NOT_MEASURED,
+  num,
+  parseTokenAmount,
+  pct,
+  shortAddress,
+  tokenAmount,
+  usd,
+} from '../src/rendering/format.ts'
+import * as formatter from '../src/rendering/format.ts'
 import { NOT_MEASURED_TEXT } from '../src/rendering/answer-prose.ts'
 
-// The shared number formatter (client/format.ts): the CLI and the web page print numbers through it.
-describe('client/format.ts', () => {
-  test('imports nothing and uses no Node API: the browser bundle takes it as it is', () => {
-    const source = readFileSync(join(import.meta.dir, '..', 'client', 'format.ts'), 'utf8')
+// The one number formatter (src/rendering/format.ts): the service's own prose, the CLI and the web page
+// (through client/format.ts, its re-export) print numbers through it.
+describe('src/rendering/format.ts', () => {
+  test('imports nothing and uses no Node API: the browser bundle and the client take it as it is', () => {
+    const source = readFileSync(join(import.meta.dir, '..', 'src', 'rendering', 'format.ts'), 'utf8')
     expect(source).not.toMatch(/^\s*import\s/m)
     expect(source).not.toMatch(/\b(Buffer|process|require)\b|node:/)
+  })
+
+  test("the client's formatter is this one, every function the same", () => {
+    expect(Object.keys(client).sort()).toEqual(Object.keys(formatter).sort())
+    for (const [name, value] of Object.entries(formatter)) expect((client as Record<string, unknown>)[name]).toBe(value)
   })
 
   test('a value not measured reads "not measured", the same words as the renderers', () => {
@@ -79,7 +98,19 @@ describe('client/format.ts', () => {
     expect(count(0, 'token')).toBe('0 tokens')
     expect(count(1200, 'buy')).toBe('1,200 buys')
     expect(count(2, 'push', 'pushes')).toBe('2 pushes')
+    expect(howMany(0, 'proven wallet')).toBe('no proven wallets')
+    expect(howMany(1, 'curve')).toBe('1 curve')
+    expect(howMany(1, 'launchpad coin')).toBe('1 launchpad coin')
+    expect(howMany(2, 'entry', 'entries')).toBe('2 entries')
     expect(shortAddress('DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263')).toBe('DezX…B263')
     expect(shortAddress('short')).toBe('short')
+  })
+
+  test('amount: a token amount in human units, USDC with cents as money', () => {
+    expect(amount(2547.551541, 'USDC')).toBe('2,547.55 USDC')
+    expect(amount(9.89989, 'USDC')).toBe('9.90 USDC')
+    expect(amount(0.0001234567, 'SOL')).toBe('0.000123 SOL')
+    expect(amount(-1.5, 'SOL')).toBe('-1.5 SOL')
+    expect(amount(null, 'SOL')).toBe('not measured')
   })
 })

@@ -160,7 +160,7 @@ describe('a bridge misconfigured stops at once, saying why on stderr (the host s
     const { stderr, code } = await start(['--budget', 'abc'], {})
     expect(code).toBe(2)
     expect(stderr.trim()).toBe(
-      'solsentry: USAGE: budgetUsd (the CLI: --budget) is an amount in USD such as 2.00, at most 6 decimals (got "abc")',
+      'solsentry: USAGE: --budget is an amount in USD such as 2.00, at most 6 decimals (got "abc")',
     )
   }, 30_000)
 
@@ -205,6 +205,18 @@ function expectRefusal(result: ToolResult, code: string): string {
   expect(Object.keys({ ...ERROR_CATALOGUE, ...CLIENT_ERROR_CODES })).toContain(code)
   return result.content[0]!.text
 }
+
+test("the bridge's version is the client package's (client/package.json), one version everywhere", async () => {
+  const mcp = await bridgeWith([])
+  try {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dir, '..', 'client', 'package.json'), 'utf8'))
+    expect(mcp.getServerVersion()).toMatchObject({ name: 'solsentry', version })
+    const cliVersion = Bun.spawnSync([process.execPath, cli, '--version']).stdout.toString().trim()
+    expect(cliVersion).toBe(`solsentry ${version}`)
+  } finally {
+    await mcp.close()
+  }
+}, 60_000)
 
 describe('refusals come back as tool errors the official client takes', () => {
   const intel = { name: 'sol_market_intel', arguments: { token_address: mintOf('blue-chip') } }

@@ -74,7 +74,7 @@ const CLI_SHOWS: Shows = {
     volume_1h_usd: [/\(([^()]*?) in the last hour\)/],
     volume_24h_usd: [/^ {2}volume 24 h +(.+?) {3}liquidity/m, /Volume (.+?) in 24 h/],
     liquidity_usd: [/ {3}liquidity (.+)$/m, /, liquidity (.+?);/],
-    buy_sell_ratio: [/^ {2}pressure .*\((.+)\)$/m, /; (\S+) buys per sell/],
+    buy_sell_ratio: [/^ {2}pressure .*\((.+)\)$/m, /; (\S+) buys? per sell/, /; buys per sell (not measured),/],
     buy_pressure: [/^ {2}pressure +(.+?) \(/m, /buy pressure (.+?),/],
     sell_pressure: [/^ {2}pressure +(.+?) \(/m, /sell pressure (.+?);/],
     large_txs_last_hour: [/large trades in the last hour: (.+?);/],

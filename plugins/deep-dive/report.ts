@@ -7,6 +7,7 @@ import {
   NOT_MEASURED_TEXT as NOT_MEASURED,
   unmeasured,
 } from '../../src/rendering/answer-prose.ts'
+import { amount, count, num, pct, usd } from '../../src/rendering/format.ts'
 import type { DeepDiveAnswer } from './schemas.ts'
 
 /**
@@ -52,17 +53,17 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
   const lock = answer.liquidity_lock_status
   const liquidityText =
     `Liquidity. ${liquidity?.liquidity_check ? `Rating ${liquidity.liquidity_check.rating}` : 'Rating not measured'}` +
-    `${typeof liquidity?.liquidity_usd === 'number' ? ` ($${Math.round(liquidity.liquidity_usd).toLocaleString('en-US')})` : ''}; ` +
+    `${typeof liquidity?.liquidity_usd === 'number' ? ` (${usd(liquidity.liquidity_usd)})` : ''}; ` +
     `LP: ${known('lp_status', () => `model ${answer.lp_model}, status ${answer.lp_status}${answer.lp_burned === null ? '' : answer.lp_burned ? ' (burned)' : ' (not burned)'}`)}; ` +
-    `lock: ${lock ? `${lock.locked ? 'locked' : 'not locked'}${lockDuration(answer)}, ${lock.locked_pct}% burned or locked (${lock.burned_pct}% burned, ${lock.lock_program_pct}% in ${lock.source === 'bonding_curve' ? 'the bonding curve' : 'lock programs'})` : NOT_MEASURED}. ` +
+    `lock: ${lock ? `${lock.locked ? 'locked' : 'not locked'}${lockDuration(answer)}, ${pct(lock.locked_pct)} burned or locked (${pct(lock.burned_pct)} burned, ${pct(lock.lock_program_pct)} in ${lock.source === 'bonding_curve' ? 'the bonding curve' : 'lock programs'})` : NOT_MEASURED}. ` +
     (code('liquidity').length + code('lp-status').length + code('liquidity-lock').length > 0
       ? `Findings: ${cite([...code('liquidity'), ...code('lp-status'), ...code('liquidity-lock')])}.`
       : '')
 
   const market =
-    `Market. Volume 24 h: ${known('volume_24h', () => `$${Math.round(answer.volume_24h!).toLocaleString('en-US')}`)}; ` +
-    `price change 24 h: ${known('price_change_24h_pct', () => `${answer.price_change_24h_pct}%`)}; ` +
-    `momentum score: ${known('momentum_score', () => `${answer.momentum_score}/100`)}; top 10 wallets hold ${answer.top_10_holder_pct === null ? NOT_MEASURED : known('top_10_holder_pct', () => `${answer.top_10_holder_pct}%`)}. ` +
+    `Market. Volume 24 h: ${known('volume_24h', () => usd(answer.volume_24h))}; ` +
+    `price change 24 h: ${known('price_change_24h_pct', () => pct(answer.price_change_24h_pct, { signed: true }))}; ` +
+    `momentum score: ${known('momentum_score', () => `${num(answer.momentum_score)}/100`)}; top 10 wallets hold ${answer.top_10_holder_pct === null ? NOT_MEASURED : known('top_10_holder_pct', () => pct(answer.top_10_holder_pct))}. ` +
     (code('holder-concentration').length + code('momentum').length > 0
       ? `Findings: ${cite([...code('holder-concentration'), ...code('momentum')])}.`
       : '')
@@ -73,14 +74,14 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
   const behaviour = [
     'Behaviour.',
     dev
-      ? `Developer wallet ${dev.address}: ${dev.sol_balance === null ? `SOL balance ${NOT_MEASURED}` : `${dev.sol_balance} SOL`}, ${dev.created_tokens_count === null ? 'other tokens created unknown' : `${dev.created_tokens_count}${dev.history_complete ? '' : '+'} other token(s) created`}, ${dev.previous_rugs ? 'PULLED THE LIQUIDITY OF EARLIER TOKENS' : 'no earlier rug found'}${dev.history_complete ? '' : ' (history read in part)'}.`
+      ? `Developer wallet ${dev.address}: ${dev.sol_balance === null ? `SOL balance ${NOT_MEASURED}` : amount(dev.sol_balance, 'SOL')}, ${dev.created_tokens_count === null ? 'other tokens created unknown' : `${num(dev.created_tokens_count)}${dev.history_complete ? '' : '+'} other ${dev.created_tokens_count === 1 && dev.history_complete ? 'token' : 'tokens'} created`}, ${dev.previous_rugs ? 'PULLED THE LIQUIDITY OF EARLIER TOKENS' : 'no earlier rug found'}${dev.history_complete ? '' : ' (history read in part)'}.`
       : `Developer history: ${NOT_MEASURED}.`,
     wallets
-      ? `Wallet clustering: ${wallets.clustered_wallets} of ${wallets.wallets_traced} traced wallets linked by their funding; developer-linked wallets: ${wallets.dev_wallet_linked ? 'yes' : 'none found'}; ${wallets.insider_control_percent === null ? `insiders' share of the supply ${NOT_MEASURED}` : `insiders hold ${wallets.insider_control_percent}% of the supply`}.`
+      ? `Wallet clustering: ${num(wallets.clustered_wallets)} of ${count(wallets.wallets_traced, 'traced wallet')} linked by their funding; developer-linked wallets: ${wallets.dev_wallet_linked ? 'yes' : 'none found'}; ${wallets.insider_control_percent === null ? `insiders' share of the supply ${NOT_MEASURED}` : `insiders hold ${pct(wallets.insider_control_percent)} of the supply`}.`
       : `Wallet clustering: ${NOT_MEASURED}.`,
     `Launch: ${known('launch_pattern', () => answer.launch_pattern.toLowerCase().replace('_', ' '))}; bundled launch: ${answer.bundled_launch_detected === undefined ? NOT_MEASURED : answer.bundled_launch_detected ? 'yes' : 'no'}; sniper activity: ${answer.sniper_activity ?? NOT_MEASURED}; launchpad: ${answer.pump_launchpad_launched === undefined ? NOT_MEASURED : answer.pump_launchpad_launched ? 'pump.fun (read on chain)' : 'none'}.`,
     trading
-      ? `Trading: wash-trading score ${trading.wash_trading_score}/100, ${trading.unique_buyers_24h} distinct buyers and ${trading.swaps_24h} swaps in 24 h${trading.window_complete ? '' : ' (window read in part: floors)'}, buy/sell ratio 1 h ${trading.swaps_1h === 0 ? 'n/a (no trade in the hour)' : trading.buy_sell_ratio_1h}.`
+      ? `Trading: wash-trading score ${trading.wash_trading_score}/100, ${count(trading.unique_buyers_24h, 'distinct buyer')} and ${count(trading.swaps_24h, 'swap')} in 24 h${trading.window_complete ? '' : ' (window read in part: floors)'}, buy/sell ratio 1 h ${trading.swaps_1h === 0 ? 'n/a (no trade in the hour)' : num(trading.buy_sell_ratio_1h)}.`
       : `Trading pattern: ${NOT_MEASURED}.`,
   ].join(' ')
 
@@ -93,7 +94,7 @@ export function fullRiskReport(answer: DeepDiveAnswer, scan: ScanResult): string
           'Risk findings:',
           ...risks.map(
             (entry) =>
-              `- [${entry.code}] ${entry.title} (${entry.impact} points${entry.hard_fail ? ', hard fail' : ''}): ${entry.detail}${evidence(entry)}`,
+              `- [${entry.code}] ${entry.title} (${count(entry.impact, 'point')}${entry.hard_fail ? ', hard fail' : ''}): ${entry.detail}${evidence(entry)}`,
           ),
         ].join('\n')
 
@@ -111,7 +112,7 @@ function lockDuration(answer: DeepDiveAnswer): string {
   const lock = answer.liquidity_lock_status!
   if (lock.permanent || lock.lock_duration_days >= PERMANENT_LOCK_DAYS) return ' for good (nothing can release it)'
   if (unmeasured(answer, 'deep_dive', 'liquidity_lock_status.lock_duration_days')) return ` (duration ${NOT_MEASURED})`
-  return lock.locked ? ` for ${lock.lock_duration_days} more days` : ''
+  return lock.locked ? ` for ${count(Math.round(lock.lock_duration_days), 'more day')}` : ''
 }
 
 /** A finding's measured values in short: scalars only (lists and objects are in `factors`). */
@@ -120,5 +121,7 @@ function evidence(entry: Factor): string {
     ([, value]) =>
       typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 20),
   )
-  return scalars.length === 0 ? '' : ` (${scalars.map(([key, value]) => `${key} ${value}`).join(', ')})`
+  return scalars.length === 0
+    ? ''
+    : ` (${scalars.map(([key, value]) => `${key} ${typeof value === 'number' ? num(value) : value}`).join(', ')})`
 }

@@ -7,6 +7,7 @@ import type { JupiterQuote } from '../../src/sources/jupiter.ts'
 import { UpstreamError } from '../../src/sources/upstream.ts'
 import type { ExitRating } from '../../src/kernel/vocabulary.ts'
 import { withFacts } from '../../src/facts/index.ts'
+import { amount, count, pct } from '../../src/rendering/format.ts'
 import { EXIT_SIZE_USDC, type ExitCheckResult } from './schemas.ts'
 
 type Answer = Static<typeof ExitCheckResult>
@@ -91,7 +92,7 @@ export function mintBlockers(mint: MintFact): Blocker[] {
     blockers.push({
       code: 'TRANSFER_FEE',
       blocks: false,
-      detail: `Every transfer pays ${fee.basisPoints / 100}%${feeCanRise(mint) ? ', and the fee can rise' : ''}.`,
+      detail: `Every transfer pays ${pct(fee.basisPoints / 100)}${feeCanRise(mint) ? ', and the fee can rise' : ''}.`,
     })
   if (extensions.transferHook?.programId)
     blockers.push({
@@ -204,7 +205,7 @@ function finish(
     answer.sellable === null
       ? 'The exit could not be checked'
       : answer.sellable
-        ? `${answer.size_usdc} USDC of it sells back for ${answer.expected_return_usdc} USDC (${answer.exit_price_impact_pct?.toFixed(2)}% impact, ${answer.route_count} leg${answer.route_count === 1 ? '' : 's'}): exit ${exit_rating}, ${exit_loss_pct}% lost`
+        ? `${amount(answer.size_usdc, 'USDC')} of it sells back for ${amount(answer.expected_return_usdc, 'USDC')} (${pct(answer.exit_price_impact_pct)} impact, ${count(answer.route_count ?? 0, 'leg')}): exit ${exit_rating}, ${pct(exit_loss_pct)} lost`
         : 'It cannot be sold now'
   const risks = blockers.map((blocker) => blocker.code.toLowerCase().replaceAll('_', ' '))
   return {

@@ -7,6 +7,7 @@
  */
 import type { ExitRating } from '../../src/kernel/vocabulary.ts'
 import type { CurveReading } from '../../src/launchpad-index/curves.ts'
+import { count, pct } from '../../src/rendering/format.ts'
 
 export const MOMENTUM_LABELS = ['HOT', 'HEATING', 'COOLING', 'FLAT'] as const
 export type MomentumLabel = (typeof MOMENTUM_LABELS)[number]
@@ -38,22 +39,22 @@ export function momentumOf(input: MomentumInputs): { score: number; label: Momen
   const { reading, recent, market, exit, developer, grade, flags } = input
   const rate = reading.fillRatePctPerMin
   if (rate !== null && rate > 0)
-    add('FILL_RATE', Math.min(30, Math.round(rate * 10)), `Filling at ${rate}% of the curve a minute.`)
+    add('FILL_RATE', Math.min(30, Math.round(rate * 10)), `Filling at ${pct(rate)} of the curve a minute.`)
   if (recent.buySharePct !== null)
     add(
       'RECENT_BUYING',
       recent.buySharePct >= 60 ? 15 : recent.buySharePct >= 50 ? 8 : 0,
-      `${recent.buySharePct}% of the last 10 minutes' volume bought.`,
+      `${pct(recent.buySharePct)} of the last 10 minutes' volume bought.`,
     )
   add(
     'RECENT_TRADERS',
     recent.traders >= 20 ? 15 : recent.traders >= 10 ? 8 : recent.traders >= 5 ? 4 : 0,
-    `${recent.traders} wallets traded in the last 10 minutes.`,
+    `${recent.traders === 0 ? 'No wallets' : count(recent.traders, 'wallet')} traded in the last 10 minutes.`,
   )
   add(
     'PROGRESS',
     reading.progressPct >= 85 ? 10 : reading.progressPct >= 70 ? 5 : 0,
-    `${reading.progressPct}% of the curve sold.`,
+    `${pct(reading.progressPct)} of the curve sold.`,
   )
   if (market) {
     const change = market.priceChange1hPct ?? market.priceChange5mPct
@@ -61,11 +62,11 @@ export function momentumOf(input: MomentumInputs): { score: number; label: Momen
       add(
         'PRICE_RISING',
         change > 20 ? 10 : change > 0 ? 5 : 0,
-        `Price ${change > 0 ? '+' : ''}${change}% (market intel).`,
+        `Price ${pct(change, { signed: true })} (market intel).`,
       )
   }
   if (exit?.sellable === true && exit.rating === 'CLEAN' && exit.impactPct !== null && exit.impactPct < 5)
-    add('EXIT_OPEN', 10, `A 10 USDC exit sells back at ${exit.impactPct.toFixed(2)}% impact (exit CLEAN).`)
+    add('EXIT_OPEN', 10, `A 10 USDC exit sells back at ${pct(exit.impactPct)} impact (exit CLEAN).`)
   for (const flag of flags)
     if (flag === 'BUNDLED_LAUNCH' || flag === 'SNIPED' || flag === 'WASH_TRADING')
       add(flag, -10, `Flagged ${flag.toLowerCase().replaceAll('_', ' ')} on the launch radar.`)
@@ -90,7 +91,7 @@ export function momentumOf(input: MomentumInputs): { score: number; label: Momen
     cap(
       25,
       'DEVELOPER_RUGGED',
-      `Its developer pulled liquidity from ${developer!.previousRugs} earlier tokens: capped at 25.`,
+      `Its developer pulled liquidity from ${count(developer!.previousRugs, 'earlier token')}: capped at 25.`,
     )
   if (grade === 'D' || grade === 'F') cap(25, 'RISKY_GRADE', `Quick scan grade ${grade}: capped at 25.`)
   const label: MomentumLabel = score >= 75 ? 'HOT' : score >= 50 ? 'HEATING' : score >= 25 ? 'COOLING' : 'FLAT'

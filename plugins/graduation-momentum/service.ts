@@ -22,6 +22,7 @@ import {
   launchpadFeed,
   type Read,
 } from '../../src/launchpad-index/reading.ts'
+import { count, num, pct } from '../../src/rendering/format.ts'
 
 type Item = Static<typeof MomentumItem>
 
@@ -140,8 +141,8 @@ export function graduationMomentum(
         body: { min_progress_pct: minProgress, index, items, focus },
         summary: () =>
           top
-            ? `${items.length} curves at ${minProgress}% or more; the most momentum: ${top.symbol || top.token_address} at ${top.momentum_score}/100 (${top.label}).`
-            : `No curve at ${minProgress}% or more is bonding now.`,
+            ? `${count(items.length, 'curve')} at ${pct(minProgress)} or more; the most momentum: ${top.symbol || top.token_address} at ${num(top.momentum_score)}/100 (${top.label}).`
+            : `No curve at ${pct(minProgress)} or more is bonding now.`,
       }
     },
   })

@@ -13,6 +13,7 @@ import {
 } from '../../src/launchpad-index/reading.ts'
 import { LAUNCH_LIMIT, NEW_WITHIN_MIN } from '../../src/launchpad-index/schemas.ts'
 import type { LaunchRadarBody, LaunchRadarResult, PRESETS } from './schemas.ts'
+import { count, num } from '../../src/rendering/format.ts'
 
 /** Whether a preset keeps a curve (the grade is judged after grading: see `keepGraded`). */
 function presetKeeps(preset: (typeof PRESETS)[number], reading: CurveReading): boolean {
@@ -82,8 +83,12 @@ export function launchRadar(
           filtered_out: staged.length - kept.length + (graded.length - passing.length),
           focus,
         },
-        summary: () =>
-          `${items.length} launchpad coins (${stageAsked.replace('_', ' ')}, preset ${preset}); ${items.filter((item) => item.flags.length > 0).length} carry manipulation flags.`,
+        summary: () => {
+          const flagged = items.filter((item) => item.flags.length > 0).length
+          const coins = items.length === 0 ? 'No launchpad coins' : count(items.length, 'launchpad coin')
+          const carry = flagged === 0 ? 'none carries' : flagged === 1 ? '1 carries' : `${num(flagged)} carry`
+          return `${coins} (${stageAsked.replace('_', ' ')}, preset ${preset}); ${carry} manipulation flags.`
+        },
       }
     },
   })

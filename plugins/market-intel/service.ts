@@ -1,7 +1,8 @@
 import type { Static } from '@sinclair/typebox'
 import type { ScanResult } from '../../src/pipeline/scan.ts'
 import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
-import { type MemberOf, measuredOr, NOT_MEASURED_TEXT } from '../../src/rendering/answer-prose.ts'
+import { type MemberOf, measuredOr, NOT_MEASURED_TEXT, unmeasured } from '../../src/rendering/answer-prose.ts'
+import { count, pct, usd } from '../../src/rendering/format.ts'
 import type { MarketIntelResult } from './schemas.ts'
 import { SIGNAL_SUBTYPES, subtypeOf } from './subtypes.ts'
 
@@ -80,13 +81,10 @@ function summarise(answer: Answer, symbol: string | null): string {
   const signed = (member: MemberOf<'market_intel'>) =>
     known(member, () => {
       const value = answer[member as keyof Answer] as number | null
-      return value === null ? NOT_MEASURED_TEXT : `${value > 0 ? '+' : ''}${value}%`
+      return pct(value, { signed: true })
     })
   const dollars = (member: MemberOf<'market_intel'>) =>
-    known(
-      member,
-      () => `$${(answer[member as keyof Answer] as number).toLocaleString('en-US', { maximumFractionDigits: 0 })}`,
-    )
+    known(member, () => usd(answer[member as keyof Answer] as number))
   const parts: string[] = []
   if (answer.factors.some((entry) => entry.code === 'NO_MARKET'))
     // What a trader must read first: nothing trades it (the zeros below are placeholders).
@@ -95,11 +93,14 @@ function summarise(answer: Answer, symbol: string | null): string {
     parts.push(`${name}: no USD price could be read, so no market figure is reported (the zeros are placeholders).`)
   else {
     const large = known('large_txs_last_hour', () => `${answer.large_txs_last_hour}`)
+    const ratio = unmeasured(answer, 'market_intel', 'buy_sell_ratio')
+      ? `buys per sell ${NOT_MEASURED_TEXT}`
+      : `${count(answer.buy_sell_ratio, 'buy')} per sell`
     parts.push(
-      `${name} at ${known('current_price_usd', () => `$${Number(answer.current_price_usd.toPrecision(6))}`)} (${signed('price_change_1h_pct')} 1 h, ${signed('price_change_24h_pct')} 24 h` +
+      `${name} at ${known('current_price_usd', () => usd(answer.current_price_usd))} (${signed('price_change_1h_pct')} 1 h, ${signed('price_change_24h_pct')} 24 h` +
         `${answer.pct_from_ath === null ? '' : `, ${signed('pct_from_ath')} from its high`}).`,
       `Volume ${dollars('volume_24h_usd')} in 24 h (${dollars('volume_1h_usd')} in the last hour), liquidity ${dollars('liquidity_usd')}; ` +
-        `${known('buy_sell_ratio', () => `${answer.buy_sell_ratio}`)} buys per sell, buy pressure ${known('buy_pressure', () => answer.buy_pressure)}, sell pressure ${known('sell_pressure', () => answer.sell_pressure)}; ` +
+        `${ratio}, buy pressure ${known('buy_pressure', () => answer.buy_pressure)}, sell pressure ${known('sell_pressure', () => answer.sell_pressure)}; ` +
         `large trades in the last hour: ${large}; volatility ${known('volatility', () => answer.volatility)}.`,
     )
   }

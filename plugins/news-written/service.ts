@@ -32,6 +32,7 @@ import {
 } from '../../src/news/news-reading.ts'
 import { postText } from '../../src/sources/news-posts.ts'
 import type { TObject } from '@sinclair/typebox'
+import { count } from '../../src/rendering/format.ts'
 
 /** Each cohort's tally, and whether cohorts with two or more posts lean differently. */
 function cohortsOf(ctx: ServiceContext, posts: readonly Post[]) {
@@ -128,7 +129,7 @@ export async function briefAnswer(
 function coordinationSummary(coordination: Coordination, disagree: boolean): string {
   const parts = [
     coordination.coordinated
-      ? `Looks coordinated: ${coordination.pushes.length} push(es) of near-identical posts, ${coordination.fresh_accounts} fresh account(s).`
+      ? `Looks coordinated: ${count(coordination.pushes.length, 'push', 'pushes')} of near-identical posts, ${count(coordination.fresh_accounts, 'fresh account')}.`
       : 'No coordinated push seen.',
   ]
   if (disagree) parts.push('The cohorts disagree.')
@@ -239,7 +240,7 @@ export async function reportAnswer(
     posts: written.posts,
     model: written.model,
     post_checks: written.post_checks,
-    summary: `${pulseSummary(state, pulse)} ${risks.length} risk(s) raised.${scanLine}`,
+    summary: `${pulseSummary(state, pulse)} ${risks.length === 0 ? 'No risks' : count(risks.length, 'risk')} raised.${scanLine}`,
   }
 }
 

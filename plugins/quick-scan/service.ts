@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox'
 import type { ScanResult } from '../../src/pipeline/scan.ts'
 import { SCHEMA_VERSION } from '../../src/kernel/version.ts'
 import { type MemberOf, measuredOr, NOT_MEASURED_TEXT, unmeasured } from '../../src/rendering/answer-prose.ts'
+import { pct } from '../../src/rendering/format.ts'
 import type { QuickScanResult } from './schemas.ts'
 
 /** What the quick scan grades, and what it leaves to the other scanners (spec §1 rule 5). */
@@ -90,7 +91,7 @@ function summarise(
     ...(unmeasured(answer, 'quick_scan', 'mint_authority_revoked')
       ? [`Mint and freeze authorities: ${NOT_MEASURED_TEXT} (the mint account could not be read).`]
       : []),
-    `Liquidity ${known('liquidity_check', () => answer.liquidity_check.rating)}; LP ${known('lp_status', () => answer.lp_status.toLowerCase().replace('_', ' '))}; top 10 wallets ${known('top_10_holder_pct', () => (answer.top_10_holder_pct === null ? NOT_MEASURED_TEXT : `${answer.top_10_holder_pct}%`))}.`,
+    `Liquidity ${known('liquidity_check', () => answer.liquidity_check.rating)}; LP ${known('lp_status', () => answer.lp_status.toLowerCase().replace('_', ' '))}; top 10 wallets ${known('top_10_holder_pct', () => pct(answer.top_10_holder_pct))}.`,
   ]
   if (answer.authority_exempt) parts.push('Issuer-controlled asset: live authorities expected.')
   if (answer.missing_fields.length > 0)

@@ -21,6 +21,7 @@ import {
   type RadarSignal,
   type SignalReading,
 } from './schemas.ts'
+import { count, NOT_MEASURED, num, pct } from '../../src/rendering/format.ts'
 
 type Answer = Static<typeof RadarResult>
 type Item = Static<typeof RadarItem>
@@ -72,50 +73,54 @@ export function readSignals(entry: JupiterToken, interval: JupiterInterval): Rea
       'VOLUME_SPIKE',
       volumeChange,
       (volumeChange ?? 0) >= t('VOLUME_SPIKE'),
-      `Volume ${signed(volumeChange)}% against the ${interval} before.`,
+      `Volume ${signed(volumeChange)} against the ${interval} before.`,
     ),
     reading(
       'PRICE_MOMENTUM',
       priceChange,
       (priceChange ?? 0) >= t('PRICE_MOMENTUM') && !dayFalling,
-      `Price ${signed(priceChange)}% over ${interval}${dayFalling ? `, but ${signed(day?.priceChange)}% over 24 h` : ''}.`,
+      `Price ${signed(priceChange)} over ${interval}${dayFalling ? `, but ${signed(day?.priceChange)} over 24 h` : ''}.`,
     ),
     reading(
       'BUY_PRESSURE',
       buyShare,
       (buyShare ?? 0) >= t('BUY_PRESSURE'),
-      `${round(buyShare ?? 0)}% of the ${interval} volume is buying.`,
+      buyShare === null
+        ? `The buying share of the ${interval} volume: ${NOT_MEASURED}.`
+        : `${pct(buyShare)} of the ${interval} volume is buying.`,
     ),
     reading(
       'ORGANIC_ACTIVITY',
       entry.organicScore,
       (entry.organicScore ?? 0) >= t('ORGANIC_ACTIVITY'),
-      `Organic score ${round(entry.organicScore ?? 0)}${entry.organicScoreLabel ? ` (${entry.organicScoreLabel})` : ''}.`,
+      `Organic score ${num(entry.organicScore)}${entry.organicScoreLabel ? ` (${entry.organicScoreLabel})` : ''}.`,
     ),
     reading(
       'HOLDER_GROWTH',
       stats?.holderChange,
       (stats?.holderChange ?? 0) >= t('HOLDER_GROWTH'),
-      `Holders ${signed(stats?.holderChange)}% over ${interval}.`,
+      `Holders ${signed(stats?.holderChange)} over ${interval}.`,
     ),
     reading(
       'LIQUIDITY_GROWTH',
       stats?.liquidityChange,
       (stats?.liquidityChange ?? 0) >= t('LIQUIDITY_GROWTH'),
-      `Liquidity ${signed(stats?.liquidityChange)}% over ${interval}.`,
+      `Liquidity ${signed(stats?.liquidityChange)} over ${interval}.`,
     ),
     reading(
       'BROAD_PARTICIPATION',
       perHundred,
       (perHundred ?? 0) >= t('BROAD_PARTICIPATION') && (traders ?? 0) >= MIN_TRADERS,
-      `${traders ?? 0} traders made ${trades} trades.`,
+      typeof traders === 'number'
+        ? `${count(traders, 'trader')} made ${count(trades, 'trade')}.`
+        : `${count(trades, 'trade')}; the traders behind them: ${NOT_MEASURED}.`,
     ),
   ]
 }
 
+/** A change with its sign, or "not measured". */
 function signed(value: number | null | undefined): string {
-  if (typeof value !== 'number') return '?'
-  return `${value >= 0 ? '+' : ''}${round(value)}`
+  return pct(value, { signed: true })
 }
 
 /** Reasons for care, whatever the signals (pure). */
@@ -238,7 +243,7 @@ function summarise(items: Item[], focus: Item | null, interval: string, noFeed: 
   const parts = [
     items.length === 0
       ? `No token shows converging signals over ${interval}.`
-      : `${items.length} token${items.length === 1 ? '' : 's'} with converging signals over ${interval}; strongest ${top!.symbol} at ${top!.convergence_score}/100 (${top!.signal_breakdown
+      : `${count(items.length, 'token')} with converging signals over ${interval}; strongest ${top!.symbol} at ${num(top!.convergence_score)}/100 (${top!.signal_breakdown
           .filter((entry) => entry.fired)
           .map((entry) => entry.signal.toLowerCase().replaceAll('_', ' '))
           .join(', ')}).`,
@@ -247,7 +252,7 @@ function summarise(items: Item[], focus: Item | null, interval: string, noFeed: 
   if (risky > 0) parts.push(`${risky} of them grade D or F on the quick scan.`)
   if (focus)
     parts.push(
-      `${focus.symbol}: ${focus.convergence_score}/100, ${focus.signals_fired} signals${focus.rank ? `, #${focus.rank}` : ', not on the radar'}.`,
+      `${focus.symbol}: ${num(focus.convergence_score)}/100, ${count(focus.signals_fired, 'signal')}${focus.rank ? `, #${focus.rank}` : ', not on the radar'}.`,
     )
   return parts.join(' ')
 }

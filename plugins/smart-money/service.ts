@@ -10,6 +10,7 @@ import {
   type SmartMoneyItem,
   type SmartMoneyResult,
 } from './schemas.ts'
+import { amount, count } from '../../src/rendering/format.ts'
 
 /** Smart money: the index's proven wallets, and the coins they bought in the interval net of their sells. */
 export function smartMoney(
@@ -59,8 +60,10 @@ export function smartMoney(
         body: { interval, source: 'launchpad_index' as const, proven_wallets: proven.size, index, items, focus },
         summary: () =>
           top
-            ? `${proven.size} proven wallets; over ${interval} they bought ${items.length} coins on net, led by ${top.symbol || top.token_address} (${top.smart_wallets} wallets, +${top.net_flow_sol} SOL).`
-            : `${proven.size} proven wallets; none bought on net over ${interval}.`,
+            ? `${count(proven.size, 'proven wallet')}; over ${interval} they bought ${count(items.length, 'coin')} on net, led by ${top.symbol || top.token_address} (${count(top.smart_wallets, 'wallet')}, ${top.net_flow_sol > 0 ? '+' : ''}${amount(top.net_flow_sol, 'SOL')}).`
+            : proven.size === 0
+              ? `No proven wallets in the index yet: nothing bought on net over ${interval}.`
+              : `${count(proven.size, 'proven wallet')}; none bought on net over ${interval}.`,
       }
     },
   })

@@ -6,6 +6,7 @@
  * or a deep dive that says AVOID make the answer AVOID whatever the momentum.
  */
 import type { ExitRating } from '../../src/kernel/vocabulary.ts'
+import { amount, pct } from '../../src/rendering/format.ts'
 
 export const RISK_APPETITES = ['conservative', 'balanced', 'aggressive'] as const
 export type RiskAppetite = (typeof RISK_APPETITES)[number]
@@ -175,7 +176,7 @@ export function citedFactors(battery: Battery, radarScore: number): CitedFactor[
     add(
       'EXIT_COST',
       cost <= 1 ? 5 : cost <= 2 ? 0 : cost <= 5 ? -5 : -15,
-      `A round trip of ${exit!.size_usdc} USDC costs ${cost}%`,
+      `A round trip of ${amount(exit!.size_usdc, 'USDC')} costs ${pct(cost)}`,
     )
   const quality = deep?.data_quality
   if (quality && QUALITY_POINTS[quality]) add('DATA_QUALITY', QUALITY_POINTS[quality]!, `Deep dive data ${quality}`)
@@ -268,6 +269,6 @@ export function tradePlan(battery: Battery, appetite: Appetite, riskAppetite: Ri
     slippage_bps: Math.max(50, Math.min(appetite.maxSlippageBps, fromImpact)),
     max_price_impact_pct: appetite.maxPriceImpactPct,
     round_trip_exit_cost_pct: roundTripCostPct(battery.exit),
-    stop_loss_hint: `Consider selling if the price falls ${appetite.stopLossPct}% below your entry (${riskAppetite}); check the way out with POST /exit/check first.`,
+    stop_loss_hint: `Consider selling if the price falls ${pct(appetite.stopLossPct)} below your entry (${riskAppetite}); check the way out with POST /exit/check first.`,
   }
 }

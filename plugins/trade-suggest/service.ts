@@ -29,6 +29,7 @@ import {
   sizeCapUsd,
   tradePlan,
 } from './rules.ts'
+import { howMany, pct, usd } from '../../src/rendering/format.ts'
 
 /** A battery gets at most 25 s. */
 const BATTERY_MS = 25_000
@@ -290,7 +291,7 @@ export async function suggestTrade(
         shortlist: shortlistOut,
       },
       battery: null,
-      summary: `No suggestion: ${considered} radar entries, none passing the ${riskAppetite} filters (grade ${appetite.grades.join('/')}${source !== 'launch' ? `, liquidity ≥ $${appetite.minLiquidityUsd.toLocaleString('en-US')}` : ''}).`,
+      summary: `No suggestion: ${howMany(considered, 'radar entry', 'radar entries')}${considered === 0 ? '' : ', none'} passing the ${riskAppetite} filters (grade ${appetite.grades.join('/')}${source !== 'launch' ? `, liquidity ≥ ${usd(appetite.minLiquidityUsd)}` : ''}).`,
     }
   }
   const { candidate, checked, size } = picked
@@ -302,7 +303,7 @@ export async function suggestTrade(
   const why =
     chosen === undefined
       ? `Every candidate checked tripped a hard gate; the strongest (${candidate.symbol}) is shown with why`
-      : `${candidate.symbol || candidate.token_address} is the strongest ${candidate.source === 'signal' ? `signal-radar entry (convergence ${Math.round(candidate.radar_score)})` : `curve near completion (${candidate.radar_score.toFixed(1)}% bonded)`} that passes the ${riskAppetite} filters and the hard gates`
+      : `${candidate.symbol || candidate.token_address} is the strongest ${candidate.source === 'signal' ? `signal-radar entry (convergence ${Math.round(candidate.radar_score)})` : `curve near completion (${pct(candidate.radar_score)} bonded)`} that passes the ${riskAppetite} filters and the hard gates`
   return {
     ...envelope(new Set(checked.missing)),
     recommendation: {
@@ -348,6 +349,6 @@ export async function suggestTrade(
       exit_check: checked.battery.exit,
       checked_size_usdc: size,
     },
-    summary: `${decision.action}${buying ? ` ${candidate.symbol} for $${decision.suggested_size_usd}` : ` ${candidate.symbol}`} — conviction ${decision.conviction}/100 (${riskAppetite}). ${decision.reason}.`,
+    summary: `${decision.action}${buying ? ` ${candidate.symbol} for ${usd(decision.suggested_size_usd)}` : ` ${candidate.symbol}`} — conviction ${decision.conviction}/100 (${riskAppetite}). ${decision.reason}.`,
   }
 }

@@ -14,6 +14,7 @@ import type { TradeOutcome } from './outcome.ts'
 import { riskGate } from './risk-gate.ts'
 import { rejection, statusOf, type RejectionCode } from './rejections.ts'
 import { SLIPPAGE_BPS, type QuoteDetails, type QuoteRequest, type RiskGate } from './schemas.ts'
+import { pct, tokenAmount } from '../../src/rendering/format.ts'
 
 /** The rejections a quote can answer (they leave the job REJECTED_*). */
 type QuoteRejection = Extract<
@@ -211,21 +212,21 @@ export async function quoteTrade(
   if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT)
     return reject(
       'PRICE_IMPACT',
-      `this size moves the price ${details.price_impact_pct.toFixed(2)}%, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`,
+      `this size moves the price ${pct(details.price_impact_pct)}, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`,
       { quote: details, risk_gate: risk },
     )
   if (details.price_impact_pct > PRICE_IMPACT_WARN_PCT) {
     risk.reasons.push({
       code: 'PRICE_IMPACT_HIGH',
       severity: 'medium',
-      detail: `This size moves the price ${details.price_impact_pct.toFixed(2)}%.`,
+      detail: `This size moves the price ${pct(details.price_impact_pct)}.`,
     })
     if (risk.verdict === 'PASS') risk.verdict = 'WARN'
   }
   if (balance.ok && balance.value < amount)
     return reject(
       'INSUFFICIENT_BALANCE',
-      `${request.user_public_key} can spend ${balance.value} of ${request.input_mint}, less than amount_in ${amount}`,
+      `${request.user_public_key} can spend ${tokenAmount(balance.value, 0)} atomic units of ${request.input_mint}, less than amount_in ${tokenAmount(amount, 0)}`,
       { quote: details, risk_gate: risk },
     )
   if (!balance.ok)

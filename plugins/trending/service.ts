@@ -19,6 +19,7 @@ import {
   type TrendingResult,
   type TrendingSort,
 } from './schemas.ts'
+import { count } from '../../src/rendering/format.ts'
 
 type Answer = Static<typeof TrendingResult>
 type Item = Static<typeof TrendingItem>
@@ -152,10 +153,10 @@ function summarise(items: Item[], focus: Item | null, sort: TrendingSort, interv
   const risky = graded.filter((item) => ['D', 'F'].includes(item.quick_scan!.grade)).length
   const top = items
     .slice(0, 3)
-    .map((item) => `${item.symbol} (${item.quick_scan?.grade ?? '?'})`)
+    .map((item) => `${item.symbol} (${item.quick_scan ? item.quick_scan.grade : 'not graded'})`)
     .join(', ')
   const parts = [
-    `${items.length} tokens by ${sort} over ${interval}${top ? `, led by ${top}` : ''}.`,
+    `${items.length === 0 ? 'No tokens' : count(items.length, 'token')} by ${sort} over ${interval}${top ? `, led by ${top}` : ''}.`,
     `${risky} of ${graded.length} graded score D or F on the quick scan.`,
   ]
   if (focus)

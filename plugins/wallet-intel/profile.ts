@@ -3,6 +3,7 @@
  * whether its trades are worth copying, and a verdict. Every rule and threshold is here, documented.
  */
 import type { Position, WalletTrade } from './wallet-trades.ts'
+import { count, howMany, pct } from '../../src/rendering/format.ts'
 
 export const BEHAVIOUR_STYLES = ['sniper', 'bot_like', 'flipper', 'swing', 'holder', 'insufficient_data'] as const
 export type BehaviourStyle = (typeof BEHAVIOUR_STYLES)[number]
@@ -127,24 +128,24 @@ export function worthinessOf(figures: Figures, style: BehaviourStyle, rugs = 0):
     return {
       score: 0,
       label: 'AVOID',
-      reasons: [`pulled the liquidity of ${rugs} token${rugs === 1 ? '' : 's'} it created`],
+      reasons: [`pulled the liquidity of ${count(rugs, 'token')} it created`],
     }
   if (figures.closed_positions < MIN_CLOSED_FOR_RECORD)
     return {
       score: null,
       label: 'UNKNOWN',
-      reasons: [`${figures.closed_positions} round trips in the history read: too few to judge`],
+      reasons: [`${howMany(figures.closed_positions, 'round trip')} in the history read: too few to judge`],
     }
   const reasons: string[] = []
   if (style === 'bot_like' || style === 'sniper') reasons.push(`a ${style.replace('_', '-')} wallet: its edge is speed`)
   const pnlPct = figures.realized_pnl_pct
-  if (pnlPct !== null && pnlPct < -BREAKEVEN_PCT) reasons.push(`lost ${-pnlPct}% of what it put in`)
+  if (pnlPct !== null && pnlPct < -BREAKEVEN_PCT) reasons.push(`lost ${pct(-pnlPct)} of what it put in`)
   const winPoints = ((figures.win_rate_pct ?? 0) / 100) * 60
   const returnPoints = pnlPct === null ? 0 : Math.max(0, Math.min(40, pnlPct))
   const score = Math.round(winPoints + returnPoints)
   if (reasons.length > 0) return { score, label: 'AVOID', reasons }
-  reasons.push(`wins ${figures.win_rate_pct}% of ${figures.closed_positions} round trips`)
-  if (pnlPct !== null) reasons.push(`returned ${pnlPct}% on cost`)
+  reasons.push(`wins ${pct(figures.win_rate_pct)} of ${count(figures.closed_positions, 'round trip')}`)
+  if (pnlPct !== null) reasons.push(`returned ${pct(pnlPct, { signed: true })} on cost`)
   return { score, label: score >= 70 ? 'HIGH' : score >= 45 ? 'MEDIUM' : 'LOW', reasons }
 }
 

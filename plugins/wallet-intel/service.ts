@@ -12,6 +12,7 @@ import { policyOption } from '../../src/pipeline/scan.ts'
 import type { WalletIntelResult } from './schemas.ts'
 import { figuresOf, styleOf, verdictOf, worthinessOf } from './profile.ts'
 import { positionsOf, type WalletTrade, walletTrades } from './wallet-trades.ts'
+import { count, pct, usd } from '../../src/rendering/format.ts'
 
 type Answer = Static<typeof WalletIntelResult>
 
@@ -163,12 +164,14 @@ function summarise(
   read: number,
   rugs: number,
 ): string {
-  const scope = complete ? `its whole history (${read} transactions)` : `its last ${read} transactions`
-  const pulled = rugs > 0 ? ` It pulled the liquidity of ${rugs} token${rugs === 1 ? '' : 's'} it created.` : ''
+  const scope = complete
+    ? `its whole history (${count(read, 'transaction')})`
+    : `its last ${count(read, 'transaction')}`
+  const pulled = rugs > 0 ? ` It pulled the liquidity of ${count(rugs, 'token')} it created.` : ''
   if (figures.total_trades === 0) return `${wallet}: no trade in ${scope}.${pulled}`
   const record =
     figures.closed_positions > 0
-      ? `${figures.closed_positions} round trips, ${figures.win_rate_pct}% won, ${figures.realized_pnl_usd === null ? 'result unknown in USD' : `${figures.realized_pnl_usd >= 0 ? '+' : ''}${figures.realized_pnl_usd} USD realized`}`
+      ? `${count(figures.closed_positions, 'round trip')}, ${pct(figures.win_rate_pct)} won, ${figures.realized_pnl_usd === null ? 'result unknown in USD' : `${figures.realized_pnl_usd > 0 ? '+' : ''}${usd(figures.realized_pnl_usd)} realized`}`
       : 'no round trip closed'
-  return `${wallet}: ${figures.total_trades} trades in ${scope}; ${record}. Style ${style.replace('_', '-')}, verdict ${verdict.toLowerCase().replaceAll('_', ' ')}.${pulled}`
+  return `${wallet}: ${count(figures.total_trades, 'trade')} in ${scope}; ${record}. Style ${style.replace('_', '-')}, verdict ${verdict.toLowerCase().replaceAll('_', ' ')}.${pulled}`
 }

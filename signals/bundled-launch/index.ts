@@ -11,6 +11,7 @@ import {
 } from '../../src/pipeline/signal.ts'
 import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
 import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipeline/derive/opening.ts'
+import { count, pct } from '../../src/rendering/format.ts'
 
 const meta = signalMeta({
   id: 'bundled-launch',
@@ -85,8 +86,8 @@ export default defineSignal({
           meta,
           options,
           'BUNDLED_LAUNCH',
-          `${linked.length} linked wallets bought in the opening slot`,
-          `Wallets funded by the developer (or by one funder in one sitting) bought ${bought}% of the supply in the slot the pool opened.`,
+          `${count(linked.length, 'linked wallet')} bought in the opening slot`,
+          `Wallets funded by the developer (or by one funder in one sitting) bought ${pct(bought)} of the supply in the slot the pool opened.`,
           evidence,
         ),
       )
@@ -96,7 +97,7 @@ export default defineSignal({
           meta,
           options,
           'SAME_SLOT_BUYERS',
-          `${buyers.length} wallets bought in the opening slot`,
+          `${count(buyers.length, 'wallet')} bought in the opening slot`,
           'Several wallets bought in the slot the pool opened, but none is tied to the developer by its funding.',
           evidence,
         ),

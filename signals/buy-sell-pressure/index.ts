@@ -7,6 +7,7 @@ import { covers, tradesSince, marketInputs } from '../../src/pipeline/derive/tra
 const DAY_S = 24 * 60 * 60
 
 import type { Level } from '../../src/kernel/vocabulary.ts'
+import { count, pct } from '../../src/rendering/format.ts'
 
 const meta = signalMeta({
   id: 'buy-sell-pressure',
@@ -100,7 +101,7 @@ export default defineSignal({
           meta,
           options,
           'SELL_PRESSURE_HIGH',
-          `Sellers took ${round((1 - buyShare!) * 100, 1)}% of the flow`,
+          `Sellers took ${pct(round((1 - buyShare!) * 100, 1))} of the flow`,
           'Selling dominated the last day: holders are exiting.',
           evidence,
         ),
@@ -111,7 +112,7 @@ export default defineSignal({
           meta,
           options,
           'BUY_PRESSURE_HIGH',
-          `Buyers took ${round(buyShare! * 100, 1)}% of the flow`,
+          `Buyers took ${pct(round(buyShare! * 100, 1))} of the flow`,
           'Buying dominated the last day.',
           evidence,
         ),
@@ -123,7 +124,7 @@ export default defineSignal({
           options,
           'FEW_TRADES',
           'Too few trades to read pressure',
-          `Fewer than ${options.minTrades} trades in the last day: no pressure either way.`,
+          `Fewer than ${count(options.minTrades, 'trade')} in the last day: no pressure either way.`,
           evidence,
         ),
       )

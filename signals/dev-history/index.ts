@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { count as counted, num } from '../../src/rendering/format.ts'
 
 const LAMPORTS_PER_SOL = 1_000_000_000
 
@@ -64,7 +65,7 @@ export default defineSignal({
           meta,
           options,
           'DEV_SERIAL_RUGGER',
-          `Developer rugged ${rugs} earlier tokens`,
+          `Developer rugged ${counted(rugs, 'earlier token')}`,
           'The creator pulled the liquidity of its own earlier tokens again and again.',
           { rugged_tokens: history.previousRugs, earlier_tokens: rugged },
         ),
@@ -86,7 +87,7 @@ export default defineSignal({
           meta,
           options,
           'DEV_TOKEN_FACTORY',
-          `Developer created ${created}${history.complete ? '' : '+'} other tokens`,
+          `Developer created ${num(created)}${history.complete ? '' : '+'} other ${created === 1 && history.complete ? 'token' : 'tokens'}`,
           'The creator mass-produces tokens: most such launches are abandoned.',
           { created_tokens_count: created, history_complete: history.complete },
         ),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { pct } from '../../src/rendering/format.ts'
 
 const meta = signalMeta({
   id: 'holder-concentration',
@@ -58,14 +59,21 @@ export default defineSignal({
           meta,
           options,
           'TOP10_EXTREME',
-          `${who} hold ${top10}%`,
+          `${who} hold ${pct(top10)}`,
           'Almost the whole float is in ten wallets.',
           evidence,
         ),
       )
     else if (top10 > options.highPct)
       found.push(
-        finding(meta, options, 'TOP10_HIGH', `${who} hold ${top10}%`, 'Most of the float is in ten wallets.', evidence),
+        finding(
+          meta,
+          options,
+          'TOP10_HIGH',
+          `${who} hold ${pct(top10)}`,
+          'Most of the float is in ten wallets.',
+          evidence,
+        ),
       )
     if (largest > options.singlePct)
       found.push(
@@ -73,7 +81,7 @@ export default defineSignal({
           meta,
           options,
           'SINGLE_HOLDER_DOMINANT',
-          `One wallet holds ${largest}%`,
+          `One wallet holds ${pct(largest)}`,
           'A single wallet can move the price on its own.',
           { largest_pct: largest },
         ),

@@ -4,6 +4,7 @@ import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeli
 import { marketPairs, round } from '../../src/pipeline/derive/market-pairs.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/not-measured.ts'
 import { covers, isCommonQuote, tradesSince, tradeTape } from '../../src/pipeline/derive/trade-tape.ts'
+import { count, usd } from '../../src/rendering/format.ts'
 
 const HOUR_S = 60 * 60
 
@@ -82,8 +83,8 @@ export default defineSignal({
           meta,
           options,
           'LARGE_SELLS',
-          `${sells} large sell${sells === 1 ? '' : 's'} in the last hour`,
-          `More trades of $${options.largeUsd} or more were sells than buys: a large holder is leaving.`,
+          `${count(sells, 'large sell')} in the last hour`,
+          `More trades of ${usd(options.largeUsd)} or more were sells than buys: a large holder is leaving.`,
           evidence,
         ),
       )
@@ -93,8 +94,8 @@ export default defineSignal({
           meta,
           options,
           'LARGE_BUYS',
-          `${buys} large buy${buys === 1 ? '' : 's'} in the last hour`,
-          `Trades of $${options.largeUsd} or more were mostly buys.`,
+          `${count(buys, 'large buy')} in the last hour`,
+          `Trades of ${usd(options.largeUsd)} or more were mostly buys.`,
           evidence,
         ),
       )

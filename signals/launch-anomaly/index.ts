@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { num } from '../../src/rendering/format.ts'
 
 const HOUR = 3_600
 
@@ -51,16 +52,23 @@ export default defineSignal({
           meta,
           options,
           'VERY_NEW_TOKEN',
-          `Trading for ${ageHours} h`,
+          `Trading for ${num(ageHours)} h`,
           'The first pool opened less than an hour ago.',
           { pair_age_hours: ageHours },
         ),
       )
     else if (ageHours < options.newHours)
       found.push(
-        finding(meta, options, 'NEW_TOKEN', `Trading for ${ageHours} h`, 'The first pool opened less than a day ago.', {
-          pair_age_hours: ageHours,
-        }),
+        finding(
+          meta,
+          options,
+          'NEW_TOKEN',
+          `Trading for ${num(ageHours)} h`,
+          'The first pool opened less than a day ago.',
+          {
+            pair_age_hours: ageHours,
+          },
+        ),
       )
     return ok(found, {
       launch_anomaly: {

@@ -3,6 +3,7 @@ import { notMeasured } from '../../src/pipeline/derive/not-measured.ts'
 import { CURVE_LOCK_STATUS, lockStatusOf, lpLockOf } from '../../src/pipeline/derive/lp-lock.ts'
 import { PERMANENT_LOCK_DAYS } from '../../src/kernel/vocabulary.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
+import { pct } from '../../src/rendering/format.ts'
 
 const meta = signalMeta({
   id: 'liquidity-lock',
@@ -83,7 +84,7 @@ export default defineSignal({
               meta,
               options,
               'LP_PULLABLE',
-              `One wallet holds ${lock.entry.largestHolderPct}% of the LP`,
+              `One wallet holds ${pct(lock.entry.largestHolderPct)} of the LP`,
               "A single wallet can withdraw most of the pool's liquidity in one transaction.",
               {
                 pool: main.address,

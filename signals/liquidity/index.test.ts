@@ -120,8 +120,9 @@ describe('liquidity', () => {
     }
   })
 
-  test('the finding titles the rounded dollar amount', () => {
-    expect(run(liquidity, { market: market(usd(999.6)) }).factors[0]?.title).toBe('Liquidity $1000')
+  test('the finding titles the dollar amount as people read it (cents, thousands separators)', () => {
+    expect(run(liquidity, { market: market(usd(999.6)) }).factors[0]?.title).toBe('Liquidity $999.60')
+    expect(run(liquidity, { market: market(usd(4_321.456)) }).factors[0]?.title).toBe('Liquidity $4,321.46')
   })
 
   test('no pair trades the token: CRITICAL, no market, zero liquidity', () => {

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome } from '../../src/pipeline/signal.ts'
 
 import type { LiquidityRating as Rating } from '../../src/kernel/vocabulary.ts'
+import { usd as dollars } from '../../src/rendering/format.ts'
 
 /**
  * Liquidity bands in USD (the reference service's, so ratings are comparable): DEEP absorbs a $10k
@@ -107,7 +108,7 @@ export default defineSignal({
               meta,
               options,
               'LIQUIDITY_CRITICAL',
-              `Liquidity $${Math.round(usd)}`,
+              `Liquidity ${dollars(usd)}`,
               'Under $1k of liquidity: any sale crashes the price.',
               { liquidity_usd: usd },
             ),
@@ -118,7 +119,7 @@ export default defineSignal({
                 meta,
                 options,
                 'LIQUIDITY_LOW',
-                `Liquidity $${Math.round(usd)}`,
+                `Liquidity ${dollars(usd)}`,
                 'Under $10k of liquidity: sales of a few hundred dollars move the price a lot.',
                 { liquidity_usd: usd },
               ),

@@ -7,6 +7,7 @@ import {
   type LpLock,
 } from '../../src/pipeline/derive/lp-lock.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { count, pct } from '../../src/rendering/format.ts'
 
 /**
  * The LP verdict: exactly one of these per answer, from the pool model, the burned share, the LP lock
@@ -131,7 +132,8 @@ const noLock = (source: 'not_applicable' | 'no_pool' | 'unknown') => ({
 })
 
 /** "in 12 days", "within a day", "now": when a lock releases, `days` from now. */
-const releaseIn = (days: number) => (days <= 0 ? 'now' : days < 1 ? 'within a day' : `in ${Math.round(days)} days`)
+const releaseIn = (days: number) =>
+  days <= 0 ? 'now' : days < 1 ? 'within a day' : `in ${count(Math.round(days), 'day')}`
 
 /** The one LP finding of a traditional pool's reading (burned %, locked %, unlock dates together). */
 function verdict(lock: LpLock, pool: string, options: Options, now: number): Factor {
@@ -141,7 +143,7 @@ function verdict(lock: LpLock, pool: string, options: Options, now: number): Fac
       meta,
       options,
       'LP_BURNED',
-      `LP ${round2(lock.burnedPct)}% burned`,
+      `LP ${pct(round2(lock.burnedPct))} burned`,
       "The pool's LP tokens are burned: its liquidity cannot be pulled.",
       { pool, burned_pct: lock.burnedPct },
     )
@@ -150,7 +152,7 @@ function verdict(lock: LpLock, pool: string, options: Options, now: number): Fac
       meta,
       options,
       'LP_UNBURNED',
-      `LP ${round2(lock.burnedPct)}% burned, lock not read`,
+      `LP ${pct(round2(lock.burnedPct))} burned, lock not read`,
       'Most LP tokens still exist and who holds them could not be read: not shown locked, their holders may withdraw the liquidity (a rug pull).',
       { pool, burned_pct: lock.burnedPct, locks_read: false },
     )
@@ -166,7 +168,7 @@ function verdict(lock: LpLock, pool: string, options: Options, now: number): Fac
       meta,
       options,
       'LP_UNBURNED',
-      `LP ${round2(lock.burnedPct + lock.lockedPct)}% burned or locked`,
+      `LP ${pct(round2(lock.burnedPct + lock.lockedPct))} burned or locked`,
       'Most LP tokens still exist and no lock program holds them: their holders can withdraw the liquidity (a rug pull).',
       evidence,
     )
@@ -177,7 +179,7 @@ function verdict(lock: LpLock, pool: string, options: Options, now: number): Fac
       meta,
       options,
       'LP_LOCK_UNDATED',
-      `LP ${held}% burned or locked, release date not read`,
+      `LP ${pct(held)} burned or locked, release date not read`,
       'A lock program holds the LP, but when it releases it could not be read.',
       evidence,
     )
@@ -186,7 +188,7 @@ function verdict(lock: LpLock, pool: string, options: Options, now: number): Fac
       meta,
       options,
       'LP_LOCKED',
-      `LP ${held}% burned or locked for good`,
+      `LP ${pct(held)} burned or locked for good`,
       'Burned LP and permanent lock programs hold it: nothing can release it.',
       { ...evidence, lock_duration_days: span.days, permanent: true },
     )
@@ -198,7 +200,7 @@ function verdict(lock: LpLock, pool: string, options: Options, now: number): Fac
       options,
       'LP_LOCKED',
       `LP locked until ${date}`,
-      `${held}% of the LP is burned or held by lock programs until ${date} (${releaseIn(span.days)}): longer than a position lasts.`,
+      `${pct(held)} of the LP is burned or held by lock programs until ${date} (${releaseIn(span.days)}): longer than a position lasts.`,
       dated,
     )
   const then = 'then its holder can withdraw the liquidity.'
@@ -208,7 +210,7 @@ function verdict(lock: LpLock, pool: string, options: Options, now: number): Fac
       options,
       'LP_LOCK_ENDING',
       `LP locked until ${date} (${releaseIn(span.days)})`,
-      `${held}% of the LP is burned or held by lock programs until ${date}; ${then}`,
+      `${pct(held)} of the LP is burned or held by lock programs until ${date}; ${then}`,
       dated,
     )
   if (span.days >= options.unlockSoonDays)
@@ -217,7 +219,7 @@ function verdict(lock: LpLock, pool: string, options: Options, now: number): Fac
       options,
       'LP_LOCK_ENDING_SOON',
       `LP unlocks ${releaseIn(span.days)} (${date})`,
-      `${held}% of the LP is burned or held by lock programs until ${date}; ${then}`,
+      `${pct(held)} of the LP is burned or held by lock programs until ${date}; ${then}`,
       dated,
     )
   return finding(

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { marketPairs, priceChange, pricingPair } from '../../src/pipeline/derive/market-pairs.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { pct } from '../../src/rendering/format.ts'
 
 /** Weights of the price changes in the price part (recent moves count most). */
 const PRICE_WEIGHTS = { h1: 0.5, h6: 0.3, h24: 0.2 } as const
@@ -82,7 +83,7 @@ export default defineSignal({
           meta,
           options,
           'PRICE_CRASH_24H',
-          `Price ${change24}% in 24 h`,
+          `Price ${pct(change24, { signed: true })} in 24 h`,
           'The price more than halved in a day.',
           evidence,
         ),
@@ -93,7 +94,7 @@ export default defineSignal({
           meta,
           options,
           'PARABOLIC_24H',
-          `Price +${change24}% in 24 h`,
+          `Price ${pct(change24, { signed: true })} in 24 h`,
           'The price more than doubled in a day: buying now chases the move.',
           evidence,
         ),

@@ -3,6 +3,7 @@ import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeli
 import { marketPairs, priceChange, pricingPair, round, type TokenPair } from '../../src/pipeline/derive/market-pairs.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/not-measured.ts'
 import { covers, marketInputs, type TradeTape } from '../../src/pipeline/derive/trade-tape.ts'
+import { pct } from '../../src/rendering/format.ts'
 
 /** The window DexScreener lacks, measured from trades. */
 const WINDOW_15M_S = 15 * 60
@@ -121,7 +122,7 @@ export default defineSignal({
           options,
           'PRICE_CRASH',
           `Price ${describe(change)}`,
-          `The price fell ${-options.crash24hPct}% or more in a day, or ${-options.crash1hPct}% or more in an hour: sellers are in control.`,
+          `The price fell ${pct(-options.crash24hPct)} or more in a day, or ${pct(-options.crash1hPct)} or more in an hour: sellers are in control.`,
           { ...change },
         ),
       )
@@ -135,7 +136,7 @@ export default defineSignal({
           options,
           'PRICE_SURGE',
           `Price ${describe(change)}`,
-          `The price rose ${options.surge24hPct}% or more in a day, or ${options.surge1hPct}% or more in an hour.`,
+          `The price rose ${pct(options.surge24hPct)} or more in a day, or ${pct(options.surge1hPct)} or more in an hour.`,
           { ...change },
         ),
       )
@@ -145,8 +146,8 @@ export default defineSignal({
           meta,
           options,
           'FAR_BELOW_ATH',
-          `${pctFromAth}% from the all-time high`,
-          `The price is ${-pctFromAth}% below its high: nearly every buyer holds a loss.`,
+          `${pct(pctFromAth, { signed: true })} from the all-time high`,
+          `The price is ${pct(pctFromAth)} below its high: nearly every buyer holds a loss.`,
           { pct_from_ath: pctFromAth },
         ),
       )
@@ -164,7 +165,7 @@ export default defineSignal({
 })
 
 function describe(change: { h1: number | null; h24: number | null }): string {
-  const sign = (value: number) => `${value > 0 ? '+' : ''}${value}%`
+  const sign = (value: number) => pct(value, { signed: true })
   return [
     change.h1 === null ? null : `${sign(change.h1)} in 1 h`,
     change.h24 === null ? null : `${sign(change.h24)} in 24 h`,

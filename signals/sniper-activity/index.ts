@@ -9,6 +9,7 @@ import {
   unknownOutcome,
 } from '../../src/pipeline/signal.ts'
 import { openingBuys, poolUnknown, POOL_FACTS, supplyPct } from '../../src/pipeline/derive/opening.ts'
+import { count, pct as percent } from '../../src/rendering/format.ts'
 
 const meta = signalMeta({
   id: 'sniper-activity',
@@ -82,8 +83,8 @@ export default defineSignal({
             meta,
             options,
             'SNIPER_SWARM',
-            `${snipers} snipers took ${pct}% of the supply`,
-            `${snipers} wallets bought within ${options.windowSlots} slots of the pool opening.`,
+            `${count(snipers, 'sniper')} took ${percent(pct)} of the supply`,
+            `${count(snipers, 'wallet')} bought within ${count(options.windowSlots, 'slot')} of the pool opening.`,
             evidence,
           ),
         ],
@@ -96,8 +97,8 @@ export default defineSignal({
             meta,
             options,
             'SNIPERS',
-            `${snipers} snipers took ${pct}% of the supply`,
-            `${snipers} wallets bought within ${options.windowSlots} slots of the pool opening.`,
+            `${count(snipers, 'sniper')} took ${percent(pct)} of the supply`,
+            `${count(snipers, 'wallet')} bought within ${count(options.windowSlots, 'slot')} of the pool opening.`,
             evidence,
           ),
         ],

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { tokenExemption } from '../../src/pipeline/derive/exemption.ts'
 import { defineSignal, finding, ok, signalMeta, unknownOutcome, type Factor } from '../../src/pipeline/signal.ts'
+import { pct } from '../../src/rendering/format.ts'
 
 const meta = signalMeta({
   id: 'token-2022-extensions',
@@ -141,16 +142,23 @@ export default defineSignal({
             meta,
             options,
             'TRANSFER_FEE_HIGH',
-            `Transfer fee ${bps / 100}%`,
-            `Every transfer pays ${bps / 100}% to the fee authority.`,
+            `Transfer fee ${pct(bps / 100)}`,
+            `Every transfer pays ${pct(bps / 100)} to the fee authority.`,
             { basis_points: bps },
           ),
         )
       else if (bps >= options.feeBps)
         found.push(
-          finding(meta, options, 'TRANSFER_FEE', `Transfer fee ${bps / 100}%`, `Every transfer pays ${bps / 100}%.`, {
-            basis_points: bps,
-          }),
+          finding(
+            meta,
+            options,
+            'TRANSFER_FEE',
+            `Transfer fee ${pct(bps / 100)}`,
+            `Every transfer pays ${pct(bps / 100)}.`,
+            {
+              basis_points: bps,
+            },
+          ),
         )
       if (x.transferFee.configAuthority)
         found.push(

@@ -11,6 +11,7 @@ import {
 } from '../../src/pipeline/derive/market-pairs.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/not-measured.ts'
 import { covers, tradesSince, marketInputs, type TradeTape } from '../../src/pipeline/derive/trade-tape.ts'
+import { count, pct, usd } from '../../src/rendering/format.ts'
 
 const HOUR_S = 60 * 60
 /**
@@ -165,7 +166,7 @@ export default defineSignal({
           meta,
           options,
           'FEW_TRADERS',
-          `${trades24h} trades by ${wallets24h} wallet${wallets24h === 1 ? '' : 's'} in 24 h`,
+          `${count(trades24h, 'trade')} by ${count(wallets24h, 'wallet')} in 24 h`,
           "Nearly all of the day's trading came from a handful of wallets: the volume does not show real demand.",
           evidence,
         ),
@@ -179,8 +180,8 @@ export default defineSignal({
           meta,
           options,
           'TOKEN_DEAD',
-          `No trade for ${round(lastTradeAge / DAY_S, 1)} days`,
-          `Nobody has traded this token for over ${options.deadDays} days: its price is stale and there is no one to sell to.`,
+          `No trade for ${count(round(lastTradeAge / DAY_S, 1), 'day')}`,
+          `Nobody has traded this token for over ${count(options.deadDays, 'day')}: its price is stale and there is no one to sell to.`,
           evidence,
         ),
       )
@@ -191,8 +192,8 @@ export default defineSignal({
           meta,
           options,
           'ILLIQUID',
-          `Liquidity $${Math.round(liquidity)}`,
-          `Under $${options.illiquidUsd} of liquidity: any sale crashes the price.`,
+          `Liquidity ${usd(liquidity)}`,
+          `Under ${usd(options.illiquidUsd)} of liquidity: any sale crashes the price.`,
           evidence,
         ),
       )
@@ -203,8 +204,8 @@ export default defineSignal({
       health = 'DECLINING'
       const why =
         change24h !== null && change24h <= options.decliningDropPct
-          ? `The price fell ${Number(Math.abs(change24h).toFixed(2))}% in 24 h.`
-          : `${trades24h} trades in 24 h but none in the last 6 h: trading has stopped.`
+          ? `The price fell ${pct(change24h)} in 24 h.`
+          : `${count(trades24h, 'trade')} in 24 h but none in the last 6 h: trading has stopped.`
       found.push(finding(meta, options, 'DECLINING', 'Declining', why, evidence))
     } else if (
       trades24h >= options.activeTrades24h &&
@@ -218,7 +219,7 @@ export default defineSignal({
           meta,
           options,
           'ACTIVE',
-          `${trades24h} trades, $${Math.round(volume24h!)} in 24 h`,
+          `${count(trades24h, 'trade')}, ${usd(volume24h)} in 24 h`,
           'Traded steadily, recently and by many wallets.',
           evidence,
         ),
@@ -230,7 +231,7 @@ export default defineSignal({
           meta,
           options,
           'LOW_ACTIVITY',
-          `${trades24h} trades, $${Math.round(volume24h ?? 0)} in 24 h`,
+          `${count(trades24h, 'trade')}, ${usd(volume24h ?? 0)} in 24 h`,
           'Thinly traded: entries and exits depend on a few counterparties.',
           evidence,
         ),

@@ -3,6 +3,7 @@ import { defineSignal, finding, signalMeta, type Factor } from '../../src/pipeli
 import { marketPairs, priceChange, pricingPair, round } from '../../src/pipeline/derive/market-pairs.ts'
 import { noMarket, notMeasured, outcomeOf } from '../../src/pipeline/derive/not-measured.ts'
 import { tradesSince, marketInputs } from '../../src/pipeline/derive/trade-tape.ts'
+import { pct } from '../../src/rendering/format.ts'
 
 const DAY_S = 24 * 60 * 60
 
@@ -89,8 +90,8 @@ export default defineSignal({
               meta,
               options,
               'VOLATILITY_HIGH',
-              `Price swing ${swing}% in a day`,
-              `The price moved ${swing}% within the last day: expect large moves against any entry.`,
+              `Price swing ${pct(swing)} in a day`,
+              `The price moved ${pct(swing)} within the last day: expect large moves against any entry.`,
               evidence,
             ),
           ]
@@ -99,8 +100,8 @@ export default defineSignal({
               meta,
               options,
               volatility === 'MEDIUM' ? 'VOLATILITY_MEDIUM' : 'VOLATILITY_LOW',
-              `Price swing ${swing}% in a day`,
-              `The widest move of the last day was ${swing}%.`,
+              `Price swing ${pct(swing)} in a day`,
+              `The widest move of the last day was ${pct(swing)}.`,
               evidence,
             ),
           ]

@@ -9,6 +9,7 @@ import {
   type Factor,
 } from '../../src/pipeline/signal.ts'
 import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
+import { count, pct } from '../../src/rendering/format.ts'
 
 const meta = signalMeta({
   id: 'wallet-clustering',
@@ -95,7 +96,7 @@ export default defineSignal({
           meta,
           options,
           'DEV_LINKED_WALLETS',
-          `${links.creatorLinked.size} wallet(s) tied to the developer`,
+          `${count(links.creatorLinked.size, 'wallet')} tied to the developer`,
           "Holders or first buyers got their first SOL from the developer wallet (or funded it): they are the developer's wallets.",
           { ...evidence, dev_linked_wallets: [...links.creatorLinked] },
         ),
@@ -110,7 +111,7 @@ export default defineSignal({
           meta,
           options,
           'WALLET_CLUSTER',
-          `${wallets.size} wallets share a funder`,
+          `${count(wallets.size, 'wallet')} ${wallets.size === 1 ? 'shares' : 'share'} a funder`,
           'Several holders or first buyers were funded by one wallet in one sitting: one operator behind them.',
           { ...evidence, clustered_wallets: [...wallets] },
         ),
@@ -122,7 +123,7 @@ export default defineSignal({
           meta,
           options,
           'INSIDER_CONTROL_EXTREME',
-          `Insiders hold ${insiderPct}%`,
+          `Insiders hold ${pct(insiderPct)}`,
           'The developer and its linked wallets hold half the supply or more.',
           { insider_control_percent: insiderPct },
         ),
@@ -133,7 +134,7 @@ export default defineSignal({
           meta,
           options,
           'INSIDER_CONTROL_HIGH',
-          `Insiders hold ${insiderPct}%`,
+          `Insiders hold ${pct(insiderPct)}`,
           'The developer and its linked wallets hold a fifth of the supply or more.',
           { insider_control_percent: insiderPct },
         ),

@@ -12,6 +12,7 @@ import {
 import { poolUnknown, POOL_FACTS } from '../../src/pipeline/derive/opening.ts'
 import { linkWallets } from '../../src/pipeline/derive/wallet-links.ts'
 import { washScore } from './score.ts'
+import { count, pct } from '../../src/rendering/format.ts'
 
 const HOUR_S = 3_600
 const DAY_S = 24 * HOUR_S
@@ -126,7 +127,7 @@ export default defineSignal({
           options,
           code,
           `Wash trading score ${wash.score}${code === 'WASH_TRADING_EXTREME' ? ': the volume is fake' : ''}`,
-          `${Math.round(wash.roundTripShare * 100)}% of the day's volume is repeated round trips; ${wash.tradesPerTrader} trades per trader.`,
+          `${pct(Math.round(wash.roundTripShare * 100))} of the day's volume is repeated round trips; ${count(wash.tradesPerTrader, 'trade')} per trader.`,
           evidence,
         ),
       )

@@ -6,6 +6,7 @@ import { CallMeter } from '../sources/upstream.ts'
 import { gatherPosts, type Gathered, resolveSubject, type Subject } from './gather.ts'
 import { ALARM_WEIGHT, type Pulse } from './pulse.ts'
 import { type NewsRequest, WINDOW_HOURS } from './schemas.ts'
+import { count, num } from '../rendering/format.ts'
 
 // What every /news answer reads first: the subject, the posts about it, and the envelope they share.
 
@@ -65,16 +66,16 @@ export const tally = ({ top_terms: _terms, ...counts }: Pulse) => counts
 export function pulseSummary(read: Read, pulse: Pulse): string {
   const { subject, gathered } = read
   const ambiguous = subject.ambiguous
-    ? ` (${subject.candidates.length} listed tokens share the ticker; read as ${subject.mint})`
+    ? ` (${count(subject.candidates.length, 'listed token')} share the ticker; read as ${subject.mint})`
     : ''
   // No source answered: the posts were not counted, which is not "no posts".
   if (gathered.sources.length > 0 && gathered.sources.every((source) => !source.read))
     return `${label(subject)}${ambiguous}: not measured — no news source could be read.`
-  if (pulse.posts === 0) return `${label(subject)}${ambiguous}: no posts in the last ${gathered.window.hours} h.`
+  if (pulse.posts === 0) return `${label(subject)}${ambiguous}: no posts in the last ${num(gathered.window.hours)} h.`
   // Why fewer bearish posts can lean it bearish: each alarm outweighs ALARM_WEIGHT hype posts.
   const alarms =
     pulse.alarms > 0
-      ? ` ${pulse.alarms} of them raise alarms (rug, scam, hack, warning…), each weighing as ${ALARM_WEIGHT} posts.`
+      ? ` ${num(pulse.alarms)} of them ${pulse.alarms === 1 ? 'raises' : 'raise'} alarms (rug, scam, hack, warning…), each weighing as ${ALARM_WEIGHT} posts.`
       : ''
-  return `${label(subject)}${ambiguous}: ${pulse.signal} — ${pulse.bull} bullish, ${pulse.bear} bearish, ${pulse.neutral} neutral of ${pulse.posts} posts in the last ${gathered.window.hours} h.${alarms}`
+  return `${label(subject)}${ambiguous}: ${pulse.signal} — ${num(pulse.bull)} bullish, ${num(pulse.bear)} bearish, ${num(pulse.neutral)} neutral of ${count(pulse.posts, 'post')} in the last ${num(gathered.window.hours)} h.${alarms}`
 }

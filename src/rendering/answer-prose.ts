@@ -1,12 +1,13 @@
 /**
  * What every renderer of an answer reads to put it in words — the CLI (client/render.ts), the web card
  * (web/app.ts), MCP text content (plugins/mcp) and the deep dive's report prose: which members a
- * `missing_fields` entry leaves unmeasured, and the quick scan's scope in one line. No imports: the
- * client and the web page carry this file as it is.
+ * `missing_fields` entry leaves unmeasured, and the quick scan's scope in one line. It imports only the
+ * formatter beside it (no imports either): the client and the web page carry both as they are.
  */
+import { NOT_MEASURED } from './format.ts'
 
-/** What a renderer shows for a member that was not measured (docs/data-quality.md). */
-export const NOT_MEASURED_TEXT = 'not measured'
+/** What a renderer shows for a member that was not measured (docs/data-quality.md): the formatter's words. */
+export const NOT_MEASURED_TEXT = NOT_MEASURED
 
 /**
  * The answers whose members a renderer shows, by their `missing_fields`: each member names the facts

@@ -24,8 +24,8 @@ afterAll(async () => {
 afterEach(() => sandbox.faults.clear())
 
 /** Fresh sources (empty caches), with short timeouts so fault tests stay fast. */
-function sources(urls: Partial<{ rpc: string; dexscreener: string; jupiter: string }> = {}) {
-  const resilience = { timeoutMs: 400, retries: 1, backoffMs: 10 }
+function sources(urls: Partial<{ rpc: string; dexscreener: string; jupiter: string }> = {}, timeoutMs = 400) {
+  const resilience = { timeoutMs, retries: 1, backoffMs: 10 }
   return {
     solana: new SolanaSource({ url: urls.rpc ?? sandbox.file.urls.rpc, ...resilience }),
     dexscreener: new DexScreenerSource({ baseUrl: urls.dexscreener ?? sandbox.file.urls.dexscreener, ...resilience }),
@@ -285,8 +285,12 @@ describe('Jupiter source: quotes and swaps', () => {
 describe('cost', () => {
   test('the deep-dive facts take at most 6 dependent round trips', async () => {
     // With some latency on every answer, requests of one round trip overlap as they would on mainnet.
+    // It counts round trips, not time: timeouts as long as the service's own, so a loaded machine (the suite
+    // runs three files at once on two cores) cannot turn a slow answer into a missing fact.
     sandbox.faults.latencyMs = 50
-    const ctx = await gather('blue-chip', DEEP_FACTS, 10_000).finally(() => (sandbox.faults.latencyMs = 0))
+    const ctx = await gather('blue-chip', DEEP_FACTS, 10_000, sources({}, 3_000)).finally(
+      () => (sandbox.faults.latencyMs = 0),
+    )
     expect(ctx.missing()).toEqual([])
     expect(ctx.meter.depth()).toBeLessThanOrEqual(6)
   })

@@ -4,7 +4,7 @@
  * them in words: the picture is never the only way to read them, and colour never the only signal
  * (insiders are hatched and labelled, exit ratings are named, the dial's letters are written).
  */
-import { num, pct, usd } from '../client/format.ts'
+import { count, num, pct, usd } from '../client/format.ts'
 import { h } from './h.ts'
 
 const SVG = 'http://www.w3.org/2000/svg'
@@ -497,9 +497,10 @@ export function walletGraph(links: WalletLinks): HTMLElement {
       ),
     )
   })
+  // With no wallet to draw, only the developer: a short strip, not a tall empty frame around one square.
   const svg = s(
     'svg',
-    { viewBox: '0 0 300 220' },
+    { viewBox: wallets.length === 0 ? '0 80 300 60' : '0 0 300 220' },
     ...edges,
     ...(hasCluster
       ? [
@@ -527,7 +528,7 @@ export function walletGraph(links: WalletLinks): HTMLElement {
     'wallets',
     wallets.length === 0
       ? 'No wallet tied to the developer or to a shared funder among those traced'
-      : `${links.dev_linked.length} wallet(s) funded by the developer (D, solid line), ${links.clustered.length} sharing a funder (C, dashed line), ${links.bundle_buyers.length} of them bought in the opening slot (B, ringed)`,
+      : `${count(links.dev_linked.length, 'wallet')} funded by the developer (D, solid line), ${links.clustered.length} sharing a funder (C, dashed line), ${links.bundle_buyers.length} of them bought in the opening slot (B, ringed)`,
     svg,
     [
       ['Developer', links.developer ?? 'not read'],

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { generateKeyPairSigner } from '@solana/kit'
 import { CLI_EXIT_CODES, exitCode } from '../client/errors.ts'
 import { liveService } from './support/live.ts'
+import { runToEnd } from './support/run.ts'
 import { terminalSession, testWithTmux } from './support/terminal.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -16,20 +17,13 @@ const settings = {
   SOLSENTRY_KEYPAIR: world.buyer.keypair_path,
   SOLSENTRY_SOLANA_RPC: world.urls.rpc,
 }
-const run = async (args: string[], env: Record<string, string | undefined> = settings) => {
-  const child = Bun.spawn([process.execPath, cli, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: '/nonexistent', ...env },
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
+const run = (args: string[], env: Record<string, string | undefined> = settings) =>
+  runToEnd([process.execPath, cli, ...args], {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DATA_DIR: '/nonexistent',
+    ...env,
   })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ])
-  return { stdout, stderr, code }
-}
 const usdc = () => usdcOf(sandbox, world.buyer.address)
 /** The route's request schema as the service publishes it: what the CLI must quote, never a copy. */
 const openapi = (await (await fetch(`${running.url}/openapi.json`)).json()) as {
@@ -302,7 +296,7 @@ describe('the service’s words in the CLI’s: options, accepted values from th
 
 describe('npm run pay and npm run trade say what happened, and never "paid" when nothing was', () => {
   const script = async (name: 'pay' | 'trade', ...args: string[]) => {
-    const child = Bun.spawn(
+    return runToEnd(
       [
         process.execPath,
         join(import.meta.dir, '..', 'sandbox', `${name}.ts`),
@@ -310,18 +304,8 @@ describe('npm run pay and npm run trade say what happened, and never "paid" when
         '--world',
         sandbox.worldFilePath,
       ],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SOLSENTRY_URL: running.url },
-        stdout: 'pipe',
-        stderr: 'pipe',
-      },
+      { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SOLSENTRY_URL: running.url },
     )
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ])
-    return { stdout, stderr, code }
   }
 
   test('npm run pay on a 400: its code and message, "nothing was paid", exit 1; on a 200: paid, with the receipt', async () => {

@@ -10,6 +10,7 @@ import { SERVICE_MANIFESTS } from '../src/app.ts'
 import { testApp } from './support/app.ts'
 import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
+import { runToEnd } from './support/run.ts'
 import { openApiValidator } from './support/openapi.ts'
 import { screenOf, terminalSession, testWithTmux } from './support/terminal.ts'
 import { usdcOf } from './support/x402.ts'
@@ -540,20 +541,7 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
     SOLSENTRY_KEYPAIR: world.buyer.keypair_path,
     SOLSENTRY_SOLANA_RPC: world.urls.rpc,
   }
-  const run = async (...args: string[]) => {
-    const child = Bun.spawn([process.execPath, cli, ...args], {
-      env: { ...process.env, ...settings },
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ])
-    return { stdout, stderr, code }
-  }
+  const run = (...args: string[]) => runToEnd([process.execPath, cli, ...args], { ...process.env, ...settings })
   /** What the buyer holds: SOL (lamports) and sandbox USDC. */
   const holdings = async () => {
     const response = await fetch(world.urls.rpc, {

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { artifactPath, checkView, chromiumPath, describeWithBrowser, VIEW_WIDTHS } from './support/browser.ts'
+import {
+  artifactPath,
+  checkView,
+  chromiumPath,
+  describeWithBrowser,
+  injectSolanaWallet,
+  VIEW_WIDTHS,
+} from './support/browser.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -337,73 +344,9 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
   }, 90_000)
 
   test('a wallet-standard Solana wallet signs in (solana:signMessage) from a new tab, and is answered without paying again', async () => {
-    const kit = await import('@solana/kit')
-    const { readFileSync } = await import('node:fs')
-    const owner = await kit.createKeyPairSignerFromBytes(
-      Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]),
-    )
     const context = await browser.newContext()
     await guard(context)
-    // The wallet's key stays in this process, as an extension keeps it out of the page: the page asks it to sign.
-    const asked = { transactions: 0, messages: [] as string[] }
-    await context.exposeFunction('testWalletSign', async (transactionB64: string) => {
-      asked.transactions++
-      const transaction = kit.getTransactionDecoder().decode(Buffer.from(transactionB64, 'base64'))
-      return kit.getBase64EncodedWireTransaction(await kit.partiallySignTransaction([owner.keyPair], transaction))
-    })
-    await context.exposeFunction('testWalletSignMessage', async (messageB64: string) => {
-      const message = Buffer.from(messageB64, 'base64')
-      asked.messages.push(message.toString())
-      return Buffer.from(await kit.signBytes(owner.keyPair.privateKey, message)).toString('base64')
-    })
-    await context.addInitScript(
-      ({ address, publicKey }) => {
-        const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
-        const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
-        const account = {
-          address,
-          publicKey: Uint8Array.from(publicKey),
-          chains: ['solana:localnet'],
-          features: ['solana:signTransaction', 'solana:signMessage'],
-        }
-        const page = globalThis as any
-        const wallet = {
-          version: '1.0.0',
-          name: 'Test Wallet',
-          icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
-          chains: ['solana:localnet'],
-          accounts: [account],
-          features: {
-            'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [account] }) },
-            'standard:events': { version: '1.0.0', on: () => () => {} },
-            'solana:signTransaction': {
-              version: '1.0.0',
-              supportedTransactionVersions: ['legacy', 0],
-              signTransaction: async (...inputs: { transaction: Uint8Array }[]) =>
-                Promise.all(
-                  inputs.map(async ({ transaction }) => ({
-                    signedTransaction: fromB64(await page.testWalletSign(toB64(transaction))),
-                  })),
-                ),
-            },
-            'solana:signMessage': {
-              version: '1.0.0',
-              signMessage: async (...inputs: { message: Uint8Array }[]) =>
-                Promise.all(
-                  inputs.map(async ({ message }) => ({
-                    signedMessage: message,
-                    signature: fromB64(await page.testWalletSignMessage(toB64(message))),
-                  })),
-                ),
-            },
-          },
-        }
-        const register = ({ register }: { register: (wallet: unknown) => void }) => register(wallet)
-        page.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: register }))
-        page.addEventListener('wallet-standard:app-ready', (event: CustomEvent) => register(event.detail))
-      },
-      { address: owner.address, publicKey: [...kit.getAddressEncoder().encode(owner.address)] },
-    )
+    const asked = await injectSolanaWallet(context, sandbox.file.buyer.keypair_path)
     const mint = mintOf('whale-concentrated')
     /** A new tab of this browser on the token's page, paying with the test wallet. */
     const tab = async () => {

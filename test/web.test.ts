@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { type MemberOf, scopeLine, unmeasured } from '../src/rendering/answer-prose.ts'
 import { testApp } from './support/app.ts'
-import { artifactPath, checkView, chromiumPath, describeWithBrowser } from './support/browser.ts'
+import { artifactPath, checkView, chromiumPath, describeWithBrowser, injectSolanaWallet } from './support/browser.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -319,69 +319,13 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
   }, 120_000)
 
   test('a Solana browser wallet (wallet standard) connects, signs in the page and pays with the official client', async () => {
-    const {
-      createKeyPairSignerFromBytes,
-      getBase64EncodedWireTransaction,
-      getTransactionDecoder,
-      partiallySignTransaction,
-    } = await import('@solana/kit')
-    const { readFileSync } = await import('node:fs')
-    const owner = await createKeyPairSignerFromBytes(
-      Uint8Array.from(JSON.parse(readFileSync(sandbox.file.buyer.keypair_path, 'utf8')) as number[]),
-    )
     const page = await guard(await browser.newPage())
-    // The wallet's key stays in this process, as an extension keeps it out of the page: the page asks it to sign.
-    let signed = 0
-    await page.exposeFunction('testWalletSign', async (transactionB64: string) => {
-      signed++
-      const transaction = getTransactionDecoder().decode(Buffer.from(transactionB64, 'base64'))
-      return getBase64EncodedWireTransaction(await partiallySignTransaction([owner.keyPair], transaction))
-    })
-    await page.addInitScript(
-      ({ address, publicKey }) => {
-        const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
-        const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
-        const account = {
-          address,
-          publicKey: Uint8Array.from(publicKey),
-          chains: ['solana:localnet'],
-          features: ['solana:signTransaction'],
-        }
-        const wallet = {
-          version: '1.0.0',
-          name: 'Test Wallet',
-          icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
-          chains: ['solana:localnet'],
-          accounts: [account],
-          features: {
-            'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [account] }) },
-            'standard:events': { version: '1.0.0', on: () => () => {} },
-            'solana:signTransaction': {
-              version: '1.0.0',
-              supportedTransactionVersions: ['legacy', 0],
-              signTransaction: async (...inputs: { transaction: Uint8Array }[]) =>
-                Promise.all(
-                  inputs.map(async ({ transaction }) => ({
-                    signedTransaction: fromB64(await (globalThis as any).testWalletSign(toB64(transaction))),
-                  })),
-                ),
-            },
-          },
-        }
-        const register = ({ register }: { register: (wallet: unknown) => void }) => register(wallet)
-        const page = globalThis as any
-        page.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: register }))
-        page.addEventListener('wallet-standard:app-ready', (event: CustomEvent) => register(event.detail))
-      },
-      {
-        address: owner.address,
-        publicKey: [...(await import('@solana/kit')).getAddressEncoder().encode(owner.address)],
-      },
-    )
+    const asked = await injectSolanaWallet(page, sandbox.file.buyer.keypair_path)
+    const owner = { address: sandbox.file.buyer.address }
     const before = await usdcOf(sandbox, owner.address)
     expect(await quickScanPaidWith(page, 'Test Wallet (Solana)', mintOf('blue-chip'))).toContain('paid, transaction')
     expect(await page.locator('#grade').textContent()).toMatch(/^[A-F]$/)
-    expect(signed).toBe(1)
+    expect(asked.transactions).toBe(1)
     expect(await checkView(page, 'wallet-standard')).toEqual([])
     await page.close()
     expect(await usdcOf(sandbox, owner.address)).toBe(before - 20_000n)

@@ -1,7 +1,7 @@
 import { describe } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 
 /** Debian's Chromium (`apt-get install chromium`), or another the machine names in CHROMIUM_PATH. */
 export const chromiumPath: string | undefined =
@@ -101,4 +101,86 @@ export async function checkView(page: Page, name: string): Promise<string[]> {
   await page.emulateMedia({ colorScheme: null })
   if (before) await page.setViewportSize(before)
   return problems
+}
+
+/** What an injected test wallet was asked to sign: transactions counted, messages as text. */
+export interface WalletAsked {
+  transactions: number
+  messages: string[]
+}
+
+/**
+ * A wallet-standard Solana wallet named "Test Wallet" in every page of `target` (a page or a whole browser
+ * context), holding the keypair at `keypairPath`. The key stays in this process, as an extension keeps it
+ * out of the page: the page asks it to sign (`solana:signTransaction`, `solana:signMessage`) through
+ * exposed functions, and `asked` counts what it was asked.
+ */
+export async function injectSolanaWallet(
+  target: Pick<BrowserContext, 'exposeFunction' | 'addInitScript'>,
+  keypairPath: string,
+): Promise<WalletAsked> {
+  const kit = await import('@solana/kit')
+  const owner = await kit.createKeyPairSignerFromBytes(
+    Uint8Array.from(JSON.parse(readFileSync(keypairPath, 'utf8')) as number[]),
+  )
+  const asked: WalletAsked = { transactions: 0, messages: [] }
+  await target.exposeFunction('testWalletSign', async (transactionB64: string) => {
+    asked.transactions++
+    const transaction = kit.getTransactionDecoder().decode(Buffer.from(transactionB64, 'base64'))
+    return kit.getBase64EncodedWireTransaction(await kit.partiallySignTransaction([owner.keyPair], transaction))
+  })
+  await target.exposeFunction('testWalletSignMessage', async (messageB64: string) => {
+    const message = Buffer.from(messageB64, 'base64')
+    asked.messages.push(message.toString())
+    return Buffer.from(await kit.signBytes(owner.keyPair.privateKey, message)).toString('base64')
+  })
+  await target.addInitScript(
+    ({ address, publicKey }) => {
+      const page = globalThis as any
+      const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
+      const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
+      const account = {
+        address,
+        publicKey: Uint8Array.from(publicKey),
+        chains: ['solana:localnet'],
+        features: ['solana:signTransaction', 'solana:signMessage'],
+      }
+      const wallet = {
+        version: '1.0.0',
+        name: 'Test Wallet',
+        icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
+        chains: ['solana:localnet'],
+        accounts: [account],
+        features: {
+          'standard:connect': { version: '1.0.0', connect: async () => ({ accounts: [account] }) },
+          'standard:events': { version: '1.0.0', on: () => () => {} },
+          'solana:signTransaction': {
+            version: '1.0.0',
+            supportedTransactionVersions: ['legacy', 0],
+            signTransaction: async (...inputs: { transaction: Uint8Array }[]) =>
+              Promise.all(
+                inputs.map(async ({ transaction }) => ({
+                  signedTransaction: fromB64(await page.testWalletSign(toB64(transaction))),
+                })),
+              ),
+          },
+          'solana:signMessage': {
+            version: '1.0.0',
+            signMessage: async (...inputs: { message: Uint8Array }[]) =>
+              Promise.all(
+                inputs.map(async ({ message }) => ({
+                  signedMessage: message,
+                  signature: fromB64(await page.testWalletSignMessage(toB64(message))),
+                })),
+              ),
+          },
+        },
+      }
+      const register = ({ register }: { register: (wallet: unknown) => void }) => register(wallet)
+      page.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: register }))
+      page.addEventListener('wallet-standard:app-ready', (event: CustomEvent) => register(event.detail))
+    },
+    { address: owner.address, publicKey: [...kit.getAddressEncoder().encode(owner.address)] },
+  )
+  return asked
 }

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'bun:test'
 import { answerText } from '../plugins/mcp/text.ts'
-import { eventually } from './support/eventually.ts'
 import { launchpadService } from './support/launchpad-service.ts'
 
 // The service's own words for people (issue 32): every sentence an answer carries — summaries, reports,
@@ -8,19 +7,9 @@ import { launchpadService } from './support/launchpad-service.ts'
 // formatter (src/rendering/format.ts): dollars with cents or three significant digits, token amounts in
 // human units, a percentage's sign once, a count with its noun agreeing, "not measured" for what is not.
 // Every route of the catalogue is called on the sandbox, for every scenario, and each string read.
-const { sandbox, ctx, post, progressOf } = await launchpadService()
+const { sandbox, post, runnerNearCompletion } = await launchpadService()
 
-// The launchpad stepped until a runner is near completion, so the launch feeds have coins to describe.
-const { ticker } = sandbox
-const nearCompletion = () =>
-  ticker.coins.find((coin) => coin.runner && progressOf(coin) >= 75 && ticker.left(coin) > 0n)
-for (let step = 0; step < 400 && !nearCompletion(); step++) await ticker.step(20)
-const runner = nearCompletion()!
-await eventually(
-  'the runner indexed',
-  async () => (await ctx.store.launches.trades(runner.mint)).length,
-  (count) => count === sandbox.world.pools.tradesOf(runner.pool.address).length,
-)
+const runner = await runnerNearCompletion()
 
 const SOL = 'So11111111111111111111111111111111111111112'
 const TOKEN_ROUTES = ['/scan/quick', '/market/intel', '/scan/deep', '/exit/check', '/exit/cross-check']

@@ -1,22 +1,11 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../src/app.ts'
-import { eventually } from './support/eventually.ts'
 import { launchpadService } from './support/launchpad-service.ts'
 
 // POST /trade/suggest on the sandbox: the signal radar over its Jupiter stand-in's rankings, the launch
 // radar over its live launchpad (stepped here; the ingester follows it), the battery on its chain.
-const { sandbox, contextOn, ctx, post, progressOf } = await launchpadService()
-// Step the launchpad (20 s a step) until a runner is near completion (70%+) but not yet graduated.
-const { ticker } = sandbox
-const nearCompletion = () =>
-  ticker.coins.find((coin) => coin.runner && progressOf(coin) >= 75 && ticker.left(coin) > 0n)
-for (let step = 0; step < 400 && !nearCompletion(); step++) await ticker.step(20)
-const runner = nearCompletion()!
-await eventually(
-  'the runner indexed',
-  async () => (await ctx.store.launches.trades(runner.mint)).length,
-  (count) => count === sandbox.world.pools.tradesOf(runner.pool.address).length,
-)
+const { sandbox, contextOn, post, runnerNearCompletion } = await launchpadService()
+const runner = await runnerNearCompletion()
 const blue = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
 const buyer = await sandbox.world.signer('demo-buyer')
 

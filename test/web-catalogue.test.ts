@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
+import { expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
 import { tokenAmount } from '../client/format.ts'
 import { type MemberOf, unmeasured } from '../src/rendering/answer-prose.ts'
-import { artifactPath, checkView, chromiumPath, describeWithBrowser } from './support/browser.ts'
+import { artifactPath, checkView, describeWithBrowser, offlineBrowser } from './support/browser.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -42,28 +42,12 @@ function capOf(grade: string, factors: Json[]): string | null {
 const LONG_PRICE = /\$0\.0*[1-9]\d{3,}/
 
 describeWithBrowser('the whole catalogue on the web page (headless Chromium, offline)', () => {
-  let browser: Browser
-  const outside: string[] = []
-
-  beforeAll(async () => {
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: chromiumPath!, headless: true, args: ['--no-sandbox'] })
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-  })
+  const chrome = offlineBrowser(() => [running.url, sandbox.file.urls.rpc])
+  const { outside, guard } = chrome
 
   async function openPage(path: string, seen?: (method: string, url: string) => void): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } })
+    const page = await guard(await chrome.browser.newPage({ viewport: { width: 1100, height: 1400 } }))
     if (seen) page.on('request', (request) => seen(request.method(), request.url()))
-    const allowed = [new URL(running.url).origin, new URL(sandbox.file.urls.rpc).origin]
-    await page.route('**/*', (route) => {
-      const url = route.request().url()
-      if (allowed.includes(new URL(url).origin)) return route.continue()
-      outside.push(url)
-      return route.abort()
-    })
     await page.goto(`${running.url}${path}`)
     return page
   }

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
+import { expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
 import {
   artifactPath,
   checkView,
-  chromiumPath,
   describeWithBrowser,
   injectSolanaWallet,
+  offlineBrowser,
   VIEW_WIDTHS,
 } from './support/browser.ts'
 import { liveService } from './support/live.ts'
@@ -62,32 +62,12 @@ async function post(path: string, body: unknown): Promise<Response> {
 }
 
 describeWithBrowser('the page as a new user clicks through it (headless Chromium, offline)', () => {
-  let browser: Browser
-  const outside: string[] = []
-
-  beforeAll(async () => {
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: chromiumPath!, headless: true, args: ['--no-sandbox'] })
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-  })
-
-  /** Lets `target` (a page or a browser context) load only from the service and the sandbox RPC: the rest is refused and counted. */
-  async function guard(target: Pick<Page, 'route'>): Promise<void> {
-    const allowed = [new URL(running.url).origin, new URL(sandbox.file.urls.rpc).origin]
-    await target.route('**/*', (route) => {
-      const url = route.request().url()
-      if (allowed.includes(new URL(url).origin)) return route.continue()
-      outside.push(url)
-      return route.abort()
-    })
-  }
+  const chrome = offlineBrowser(() => [running.url, sandbox.file.urls.rpc])
+  const { outside, guard } = chrome
 
   /** A fresh page at `path` (the viewport `width` wide) that may load only from the service; `posts` collects every POST's path. */
   async function openPage(path: string, posts: string[] = [], width = 1100): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: width < 600 ? 700 : 1200 } })
+    const page = await chrome.browser.newPage({ viewport: { width, height: width < 600 ? 700 : 1200 } })
     page.on('request', (request) => {
       if (request.method() === 'POST') posts.push(new URL(request.url()).pathname)
     })
@@ -309,7 +289,7 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
   }, 90_000)
 
   test('a new tab (its sessionStorage empty) signs in with the wallet that paid (sign-in-with-x) and is answered again without paying', async () => {
-    const context = await browser.newContext()
+    const context = await chrome.browser.newContext()
     await guard(context)
     const mint = mintOf('dead-token')
     const first = await context.newPage()
@@ -344,7 +324,7 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
   }, 90_000)
 
   test('a wallet-standard Solana wallet signs in (solana:signMessage) from a new tab, and is answered without paying again', async () => {
-    const context = await browser.newContext()
+    const context = await chrome.browser.newContext()
     await guard(context)
     const asked = await injectSolanaWallet(context, sandbox.file.buyer.keypair_path)
     const mint = mintOf('whale-concentrated')
@@ -403,7 +383,7 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
 
   test("a trade idea's selects have visible labels; the favicon is served and linked, so the browser logs no 404", async () => {
     const failed: string[] = []
-    const page = await browser.newPage()
+    const page = await chrome.browser.newPage()
     page.on('response', (response) => {
       if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
     })

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
+import { describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
 import { type MemberOf, scopeLine, unmeasured } from '../src/rendering/answer-prose.ts'
 import { testApp } from './support/app.ts'
-import { artifactPath, checkView, chromiumPath, describeWithBrowser, injectSolanaWallet } from './support/browser.ts'
+import { artifactPath, checkView, describeWithBrowser, injectSolanaWallet, offlineBrowser } from './support/browser.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -79,29 +79,8 @@ describe('the demo wallet (POST /demo/pay)', () => {
 })
 
 describeWithBrowser('the web page in a real browser (headless Chromium, offline)', () => {
-  let browser: Browser
-  const outside: string[] = []
-
-  beforeAll(async () => {
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: chromiumPath!, headless: true, args: ['--no-sandbox'] })
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-  })
-
-  /** Lets `page` load only from the service (and the sandbox RPC the page names): the rest is refused and counted. */
-  async function guard(page: Page): Promise<Page> {
-    const allowed = [new URL(running.url).origin, new URL(sandbox.file.urls.rpc).origin]
-    await page.route('**/*', (route) => {
-      const url = route.request().url()
-      if (allowed.includes(new URL(url).origin)) return route.continue()
-      outside.push(url)
-      return route.abort()
-    })
-    return page
-  }
+  const chrome = offlineBrowser(() => [running.url, sandbox.file.urls.rpc])
+  const { outside, guard } = chrome
 
   /** Opens the page, picks the wallet `label`, scans `mint` and answers the status line once the call ended. */
   async function quickScanPaidWith(page: Page, label: string, mint: string): Promise<string | null> {
@@ -119,7 +98,7 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
 
   /** A fresh guarded page at `path`. */
   async function openPage(path: string): Promise<Page> {
-    const page = await guard(await browser.newPage({ viewport: { width: 1280, height: 800 } }))
+    const page = await guard(await chrome.browser.newPage({ viewport: { width: 1280, height: 800 } }))
     await page.goto(`${running.url}${path}`)
     return page
   }
@@ -319,7 +298,7 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
   }, 120_000)
 
   test('a Solana browser wallet (wallet standard) connects, signs in the page and pays with the official client', async () => {
-    const page = await guard(await browser.newPage())
+    const page = await guard(await chrome.browser.newPage())
     const asked = await injectSolanaWallet(page, sandbox.file.buyer.keypair_path)
     const owner = { address: sandbox.file.buyer.address }
     const before = await usdcOf(sandbox, owner.address)
@@ -335,7 +314,7 @@ describeWithBrowser('the web page in a real browser (headless Chromium, offline)
   test('an EVM browser wallet (EIP-6963) connects, signs the EIP-3009 payment and pays on Base', async () => {
     const { privateKeyToAccount } = await import('viem/accounts')
     const owner = privateKeyToAccount(sandbox.file.evm_buyer.private_key as `0x${string}`)
-    const page = await guard(await browser.newPage())
+    const page = await guard(await chrome.browser.newPage())
     // The provider answers from this process, as an extension's does: the key never enters the page.
     const asked: string[] = []
     await page.exposeFunction('testEvmRequest', async (method: string, paramsJson: string) => {

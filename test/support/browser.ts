@@ -1,7 +1,7 @@
-import { describe } from 'bun:test'
+import { afterAll, beforeAll, describe } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 
 /** Debian's Chromium (`apt-get install chromium`), or another the machine names in CHROMIUM_PATH. */
 export const chromiumPath: string | undefined =
@@ -183,4 +183,47 @@ export async function injectSolanaWallet(
     { address: owner.address, publicKey: [...kit.getAddressEncoder().encode(owner.address)] },
   )
   return asked
+}
+
+/** A headless Chromium for a describe block, kept offline: see `offlineBrowser`. */
+export interface OfflineBrowser {
+  /** The browser, launched before the block's tests and closed after them. */
+  readonly browser: Browser
+  /** Every URL a page asked for outside the allowed origins (refused): a test expects it empty. */
+  outside: string[]
+  /** Lets `target` (a page or a whole context) load only from the allowed origins; the rest is refused and counted. */
+  guard<T extends Pick<Page, 'route'>>(target: T): Promise<T>
+}
+
+/**
+ * Launches Debian's Chromium headless before the enclosing describe block's tests (closed after them),
+ * its pages allowed to load only from `allowed()` (the service and the sandbox RPC the page names).
+ */
+export function offlineBrowser(allowed: () => string[]): OfflineBrowser {
+  let browser: Browser | undefined
+  const outside: string[] = []
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: chromiumPath!, headless: true, args: ['--no-sandbox'] })
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return {
+    get browser() {
+      if (!browser) throw new Error('the browser is launched in beforeAll')
+      return browser
+    },
+    outside,
+    async guard(target) {
+      const origins = allowed().map((url) => new URL(url).origin)
+      await target.route('**/*', (route) => {
+        const url = route.request().url()
+        if (origins.includes(new URL(url).origin)) return route.continue()
+        outside.push(url)
+        return route.abort()
+      })
+      return target
+    },
+  }
 }

@@ -9,6 +9,7 @@ import { startLaunchIngester } from '../../src/launchpad-index/index.ts'
 import { PUMP_INITIAL_REAL_TOKENS } from '../../src/launchpad-index/curves.ts'
 import type { TickerCoin } from '../../sandbox/ticker.ts'
 import { openApiValidator } from './openapi.ts'
+import { eventually } from './eventually.ts'
 import { WAIVED_PAYMENTS } from './payments.ts'
 import { scanRequest } from './service.ts'
 
@@ -48,5 +49,22 @@ export async function launchpadService() {
     Math.round(
       (Number(PUMP_INITIAL_REAL_TOKENS - sandbox.ticker.left(coin)) / Number(PUMP_INITIAL_REAL_TOKENS)) * 10_000,
     ) / 100
-  return { sandbox, contextOn, ctx, app, validate, ingester, post, progressOf }
+  /**
+   * Steps the launchpad (20 s a step) until a runner is near completion (75%+) but not yet graduated, and
+   * waits until the ingester has indexed its every trade: the launch feeds then have a coin to describe.
+   */
+  const runnerNearCompletion = async (): Promise<TickerCoin> => {
+    const { ticker } = sandbox
+    const near = () => ticker.coins.find((coin) => coin.runner && progressOf(coin) >= 75 && ticker.left(coin) > 0n)
+    for (let step = 0; step < 400 && !near(); step++) await ticker.step(20)
+    const runner = near()
+    if (!runner) throw new Error('no runner reached 75% in 400 steps')
+    await eventually(
+      'the runner indexed',
+      async () => (await ctx.store.launches.trades(runner.mint)).length,
+      (count) => count === sandbox.world.pools.tradesOf(runner.pool.address).length,
+    )
+    return runner
+  }
+  return { sandbox, contextOn, ctx, app, validate, ingester, post, progressOf, runnerNearCompletion }
 }

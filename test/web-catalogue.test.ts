@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { tokenAmount } from '../client/format.ts'
 import { type MemberOf, unmeasured } from '../src/rendering/answer-prose.ts'
-import { artifactPath, checkView, describeWithBrowser, offlineBrowser } from './support/browser.ts'
+import { artifactPath, checkView, describeWithBrowser, offlineBrowser, paidAnswer } from './support/browser.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -50,17 +50,6 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     if (seen) page.on('request', (request) => seen(request.method(), request.url()))
     await page.goto(`${running.url}${path}`)
     return page
-  }
-
-  /** Clicks `selector` and answers the paid answer of `path` the page then received, once `card` shows. */
-  async function paidAnswer(page: Page, selector: string, path: string, card: string): Promise<Json> {
-    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === path && response.ok(), {
-      timeout: 40_000,
-    })
-    await page.locator(selector).first().click()
-    const body = (await (await answered).json()) as Json
-    await page.locator(card).waitFor({ timeout: 20_000 })
-    return body
   }
 
   test('/t/<mint> opens the token view, nothing paid; every button says the price /openapi.json publishes', async () => {

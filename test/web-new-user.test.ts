@@ -6,6 +6,7 @@ import {
   describeWithBrowser,
   injectSolanaWallet,
   offlineBrowser,
+  paidAnswer,
   VIEW_WIDTHS,
 } from './support/browser.ts'
 import { liveService } from './support/live.ts'
@@ -74,21 +75,6 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     await guard(page)
     await page.goto(`${running.url}${path}`)
     return page
-  }
-
-  /** Clicks `selector` and answers the paid answer of `path`, once `card` shows. */
-  async function paidAnswer(page: Page, selector: string, path: string, card: string): Promise<Json> {
-    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === path && response.ok(), {
-      timeout: 40_000,
-    })
-    await page.locator(selector).first().click()
-    const body = (await (
-      await answered.catch(async (error) => {
-        throw new Error(`${path}: no answer; the status line says "${await statusText(page)}"`, { cause: error })
-      })
-    ).json()) as Json
-    await page.locator(card).waitFor({ timeout: 20_000 })
-    return body
   }
 
   const statusText = (page: Page) => page.locator('#status').textContent()

@@ -227,3 +227,21 @@ export function offlineBrowser(allowed: () => string[]): OfflineBrowser {
     },
   }
 }
+
+/**
+ * Clicks `selector` on `page` and answers the JSON of the paid answer to `path` the page then received,
+ * once `card` shows; no answer fails with what the page's status line says.
+ */
+export async function paidAnswer<T = any>(page: Page, selector: string, path: string, card: string): Promise<T> {
+  const answered = page.waitForResponse((response) => new URL(response.url()).pathname === path && response.ok(), {
+    timeout: 40_000,
+  })
+  await page.locator(selector).first().click()
+  const response = await answered.catch(async (error) => {
+    const status = await page.locator('#status').textContent()
+    throw new Error(`${path}: no answer; the status line says "${status}"`, { cause: error })
+  })
+  const body = (await response.json()) as T
+  await page.locator(card).waitFor({ timeout: 20_000 })
+  return body
+}

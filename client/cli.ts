@@ -51,6 +51,7 @@ import {
   renderJob,
   renderMarketIntel,
   renderNews,
+  renderHealth,
   renderPairs,
   renderSuggestion,
   type NewsAnswer,
@@ -105,7 +106,9 @@ commands
   currencies          how calls can be paid
   mcp                 a local MCP server (stdio) for agent hosts; pays from your wallet
   serve               run the service (settings from the environment)
-  doctor              check the service's settings and upstreams: what works, what is refused, what to change
+  doctor              with --url or SOLSENTRY_URL: that service's health, each dependency and route;
+                      without: check the settings in this environment (as solsentry serve would run with
+                      them) and their upstreams — what works, what is refused, what to change
   sandbox             run the offline sandbox and the service on it (as npm start)
 
 a <mint> is a token's mint address, or the symbol of a verified token (solsentry pairs lists them)
@@ -723,6 +726,13 @@ export async function main(argv: string[]): Promise<number> {
         // A trade the service would not do: the job as it stands (its rejection, its gate), TRADE_NOT_CONFIRMED.
         if (!(error instanceof SolsentryError) || error.code !== 'TRADE_REJECTED') throw error
         const job = error.body as unknown as TradeJob
+        // A slippage out of the service's range is the user's option, said as the other bad values are.
+        if (job.status === 'REJECTED_SLIPPAGE_OUT_OF_RANGE')
+          throw new SolsentryError(
+            'USAGE',
+            `${(job.rejection?.reason ?? '--slippage is out of range').replaceAll('slippage_bps', '--slippage')}, in basis points (50 = 0.5%); nothing was signed or charged`,
+            0,
+          )
         const mints = job.quote
           ? [job.quote.input_mint, job.quote.output_mint]
           : job.risk_gate
@@ -758,8 +768,17 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'serve':
       return runScript('src/main.ts')
-    case 'doctor':
+    case 'doctor': {
+      // Given a service (--url or SOLSENTRY_URL), its own health, as it sees itself; otherwise the settings of
+      // this environment, as `solsentry serve` would run with them (the operator's check, src/doctor.ts).
+      if (text(flags, 'url') ?? (process.env.SOLSENTRY_URL || undefined)) {
+        const solsentry = await clientOf(flags)
+        const health = await solsentry.health()
+        print(health, () => renderHealth(style, solsentry.url, health))
+        return health.status === 'ok' || health.status === 'unknown' ? 0 : exitCode('FAILED')
+      }
       return runScript('src/main.ts', json ? ['doctor', '--json'] : ['doctor'])
+    }
     case 'sandbox':
       return runScript('sandbox/launch.ts')
     case undefined:

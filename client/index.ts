@@ -421,6 +421,11 @@ export class Solsentry {
     return this.call('GET /trade/status/:job_id', { job_id: jobId })
   }
 
+  /** The service's own health: each dependency's state, what its probe found, routes off or failing (free). */
+  health(): Promise<OutputOf<'GET /health'>> {
+    return this.call('GET /health', {})
+  }
+
   pairs(): Promise<OutputOf<'GET /trade/pairs'>> {
     return this.call('GET /trade/pairs', {})
   }

@@ -26,7 +26,8 @@ import type {
   WalletIntel,
 } from './routes.ts'
 import { clientCall } from './catalogue.ts'
-import { count, num, pct, shortAddress, tokenAmount, usd as dollars } from './format.ts'
+import { commandWords } from './cli-words.ts'
+import { amount, count, inAbout, num, pct, shortAddress, tokenAmount, usd as dollars } from './format.ts'
 // A table with no imports (which members each missing fact leaves unmeasured, the scope in words): the
 // service's renderers read the same one.
 import {
@@ -37,6 +38,9 @@ import {
   scopeLine,
   unmeasured,
 } from '../src/rendering/answer-prose.ts'
+
+/** Flag codes in words, as the page shows them: `BUNDLED_LAUNCH`, `SNIPED` → "bundled launch, sniped". */
+const flagWords = (flags: readonly string[]) => flags.map((flag) => flag.toLowerCase().replaceAll('_', ' ')).join(', ')
 
 export interface Style {
   color: boolean
@@ -207,7 +211,7 @@ export function renderMarketIntel(style: Style, intel: MarketIntel & { token_add
     '',
     `  price        ${known('current_price_usd', () => usd(intel.current_price_usd))}  1 h ${change('price_change_1h_pct')}  24 h ${change('price_change_24h_pct')}`,
     `  volume 24 h  ${known('volume_24h_usd', () => usd(intel.volume_24h_usd))}   liquidity ${known('liquidity_usd', () => usd(intel.liquidity_usd))}`,
-    `  pressure     ${known('buy_pressure', () => `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`)}${unmeasured(intel, 'market_intel', 'buy_sell_ratio') ? '' : ` (${intel.buy_sell_ratio} buys per sell)`}`,
+    `  pressure     ${known('buy_pressure', () => `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`)}${unmeasured(intel, 'market_intel', 'buy_sell_ratio') ? '' : ` (${count(intel.buy_sell_ratio, 'buy')} per sell)`}`,
     '',
     ...decided(style, intel.factors, intel.market_summary),
   ].join('\n')
@@ -359,9 +363,9 @@ export function renderExitCrossCheck(style: Style, check: ExitCrossCheck): strin
   if (check.bridge)
     lines.push(
       `  bridge        ${check.bridge.tool_name}`,
-      `  arrives       ${num(check.bridge.output_usdc)} USDC (at least ${num(check.bridge.min_output_usdc)}) in about ${count(Math.round(check.bridge.duration_s / 60), 'min', 'min')}`,
+      `  arrives       ${amount(check.bridge.output_usdc, 'USDC')} (at least ${amount(check.bridge.min_output_usdc, 'USDC')}) ${inAbout(check.bridge.duration_s)}`,
       `  fees          ${usd(check.bridge.fee_usd)} taken out, ${usd(check.bridge.gas_usd)} of gas on top`,
-      `  all in        ${paint(style, pct(check.all_in_cost_pct), 'bold')} of ${num(check.size_usdc)} USDC`,
+      `  all in        ${paint(style, pct(check.all_in_cost_pct), 'bold')} of ${amount(check.size_usdc, 'USDC')}`,
     )
   else lines.push(`  ${check.bridgeable === false ? paint(style, 'no bridge route now', 'red') : 'no bridge quote'}`)
   return [...lines, '', check.summary].join('\n')
@@ -405,15 +409,16 @@ function exitLines(
   const lines = [
     `${paint(style, title, 'bold')}  ${exit.token_address}`,
     '',
-    `${verdict}  ${num(exit.size_usdc)} USDC · ${quality(style, exit)}`,
+    `${verdict}  ${amount(exit.size_usdc, 'USDC')} · ${quality(style, exit)}`,
     '',
-    `  returns       ${exit.exit_rating === 'BLOCKED' ? 'nothing: it cannot be sold now' : unmeasured(exit, 'exit_check', 'expected_return_usdc') ? notMeasured(style) : exit.expected_return_usdc === null ? 'nothing: no sale' : `${num(exit.expected_return_usdc)} USDC`}`,
+    `  returns       ${exit.exit_rating === 'BLOCKED' ? 'nothing: it cannot be sold now' : unmeasured(exit, 'exit_check', 'expected_return_usdc') ? notMeasured(style) : exit.expected_return_usdc === null ? 'nothing: no sale' : amount(exit.expected_return_usdc, 'USDC')}`,
     `  price impact  ${unmeasured(exit, 'exit_check', 'exit_price_impact_pct') ? notMeasured(style) : exit.exit_price_impact_pct === null ? 'none: no sale' : pct(exit.exit_price_impact_pct)}`,
     `  lost on exit  ${exit.exit_loss_pct !== null ? pct(exit.exit_loss_pct) : exit.exit_rating === 'BLOCKED' ? 'everything: no sale' : notMeasured(style)}`,
     ...extra,
   ]
-  // Without the mint, a freeze, a pause or a transfer hook would not show: its blockers were not read.
-  const mintUnread = unmeasured(exit, 'exit_check', 'transfer_fee_bps')
+  // Without the mint, a freeze, a pause or a transfer hook would not show: its blockers were not read. Read
+  // from missing_fields, not from a member: the cross-check's answer has no transfer_fee_bps to be absent.
+  const mintUnread = exit.missing_fields.some((name) => name === 'mint' || name === 'transfer_fee_bps')
   if (mintUnread || exit.blockers.length > 0) {
     lines.push(
       '',
@@ -479,7 +484,7 @@ export function renderSignalRadar(style: Style, radar: SignalRadar): string {
       .filter((reading) => reading.fired)
       .map((reading) => reading.signal.toLowerCase().replaceAll('_', ' '))
       .join(', ')
-    const flags = item.flags.length > 0 ? `  ${paint(style, item.flags.join(' '), 'yellow')}` : ''
+    const flags = item.flags.length > 0 ? `  ${paint(style, flagWords(item.flags), 'yellow')}` : ''
     return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}    ${item.symbol.slice(0, 10).padEnd(10)} ${paint(style, String(item.convergence_score).padStart(3), 'bold')}/100  ${fired}${flags}`
   }
   lines.push(...radar.items.map(row))
@@ -552,15 +557,12 @@ const LAUNCH_HEADER = `  #  grade  symbol     ${'bonded'.padStart(8)} ${'market 
 
 /** One launchpad coin per line: rank, grade, symbol, progress, market cap (SOL), traders, fill rate, flags. */
 function launchLine(style: Style, item: LaunchItem): string {
-  const eta =
-    item.minutes_to_graduation === null
-      ? ''
-      : `, graduates in ~${count(Math.round(item.minutes_to_graduation), 'min', 'min')}`
+  const eta = item.minutes_to_graduation === null ? '' : `, graduates ${inAbout(item.minutes_to_graduation * 60)}`
   const rate =
     item.fill_rate_pct_per_min === null
       ? paint(style, NOT_MEASURED_TEXT, 'dim')
       : `${pct(item.fill_rate_pct_per_min, { signed: true })}/min${eta}`
-  const flags = item.flags.length > 0 ? `  ${paint(style, item.flags.join(' '), 'yellow')}` : ''
+  const flags = item.flags.length > 0 ? `  ${paint(style, flagWords(item.flags), 'yellow')}` : ''
   return `${String(item.rank ?? '-').padStart(3)}  ${gradeCell(style, item.quick_scan)}    ${(item.symbol || item.token_address.slice(0, 8)).slice(0, 10).padEnd(10)} ${pct(item.bonding_progress_pct).padStart(8)} ${cell(style, item.market_cap_sol, (n) => `${num(n, { compact: true })} SOL`, 12)} ${num(item.unique_traders).padStart(8)}  ${rate}${flags}`
 }
 
@@ -682,7 +684,7 @@ export function renderNews(style: Style, answer: NewsAnswer): string {
       lines.push(`  watch: ${answer.report.watch_list.map((entry) => entry.ticker).join(', ')}`)
     if (answer.deep_dive)
       lines.push(
-        `  deep dive: grade ${answer.deep_dive.grade}, ${answer.deep_dive.recommendation}${answer.deep_dive.flags.length ? ` (${answer.deep_dive.flags.join(', ')})` : ''}`,
+        `  deep dive: grade ${answer.deep_dive.grade}, ${answer.deep_dive.recommendation}${answer.deep_dive.flags.length ? ` (${flagWords(answer.deep_dive.flags)})` : ''}`,
       )
   }
   if ('model' in answer) lines.push(paint(style, `  written by ${answer.model.name}`, 'dim'))
@@ -718,7 +720,7 @@ export function renderSuggestion(style: Style, answer: TradeSuggestion): string 
     lines.push(
       '',
       `  plan: slippage ${pct(rec.trade_plan.slippage_bps / 100)} · max impact ${pct(rec.trade_plan.max_price_impact_pct)} · round trip ${pct(rec.trade_plan.round_trip_exit_cost_pct)}`,
-      `  ${rec.trade_plan.stop_loss_hint}`,
+      `  ${commandWords(rec.trade_plan.stop_loss_hint)}`,
     )
   lines.push('', paint(style, selection.why_selected, 'dim'))
   return [...lines, '', answer.summary].join('\n')
@@ -728,6 +730,35 @@ export function renderSuggestion(style: Style, answer: TradeSuggestion): string 
 export function renderPairs(style: Style, answer: OutputOf<'GET /trade/pairs'>): string {
   const rows = answer.pairs.map((pair) => `  ${pair.symbol.padEnd(10)} ${pair.mint.padEnd(44)}  ${pair.name}`)
   return [paint(style, `  ${'symbol'.padEnd(10)} ${'mint'.padEnd(44)}  name`, 'dim'), ...rows].join('\n')
+}
+
+/**
+ * A running service's own health (GET /health): its state, each dependency's with what its probe found,
+ * the routes off (not configured) and failing (a dependency down).
+ */
+export function renderHealth(style: Style, url: string, answer: OutputOf<'GET /health'>): string {
+  const tone = (state: string): Tone => (state === 'ok' ? 'green' : state === 'unknown' ? 'dim' : 'red')
+  const words: Record<string, string> = {
+    ok: 'ok',
+    unknown: 'not probed yet',
+    degraded: 'degraded',
+    down: 'down',
+  }
+  const rows = Object.entries(answer.sources).map(([name, state]) =>
+    `  ${name.padEnd(16)} ${paint(style, (words[state] ?? state).padEnd(15), tone(state))} ${answer.probes?.[name] ?? ''}`.trimEnd(),
+  )
+  const routes = (list: { routes: string[]; why: string }[], none: string) =>
+    list.length === 0 ? [`  ${none}`] : list.map(({ routes, why }) => `  ${routes.join(', ')}: ${why}`)
+  return [
+    `${paint(style, 'Service', 'bold')}  ${url}  ${paint(style, (words[answer.status] ?? answer.status).toUpperCase(), tone(answer.status))}  version ${answer.version}, up ${count(answer.uptime_s, 'second')}`,
+    '',
+    ...rows,
+    '',
+    paint(style, 'Routes not served (a setting missing)', 'bold'),
+    ...routes(answer.routes_off, 'none: every route is on'),
+    paint(style, 'Routes failing now (a dependency down)', 'bold'),
+    ...routes(answer.routes_failing, 'none'),
+  ].join('\n')
 }
 
 /** How calls can be paid: each rail, then each command's price (commands, not routes). */

@@ -4,7 +4,10 @@
  * buyer's keypair, execute with the fee paid by the official x402 v2 client; prints each answer.
  * Buys `<mint>` with SOL, or sells it for SOL with `--sell`.
  *
- *   npm run trade -- <mint> [--amount 0.1] [--sell] [--rail solana|base] [--service URL] [--world path]
+ *   npm run trade -- <mint> [--amount 0.1] [--sell] [--yes] [--rail solana|base] [--service URL] [--world path]
+ *
+ * When the quote's risk gate says WARN it stops before signing unless `--yes` is given, as `solsentry
+ * trade` does without a terminal to ask on (exit 3, nothing signed or paid).
  *
  * `--amount` is in the units of the token sold (0.1 = 0.1 SOL when buying; its decimals are read from
  * the chain when selling). The service: --service, else SOLSENTRY_URL, else the one `npm start` wrote
@@ -29,12 +32,13 @@ const args = process.argv.slice(2)
 const rail = takeOption(args, 'rail', 'solana')
 const amountText = takeOption(args, 'amount', '0.1')
 const sell = args.includes('--sell')
+const yes = args.includes('--yes')
 const world = readWorld(args)
 const service = serviceOf(args, world)
 const mint = args.find((arg) => !arg.startsWith('--'))
 if (!mint || (rail !== 'solana' && rail !== 'base')) {
   console.error(
-    'usage: npm run trade -- <mint> [--amount 0.1] [--sell] [--rail solana|base] [--service URL] [--world path/to/world.json]',
+    'usage: npm run trade -- <mint> [--amount 0.1] [--sell] [--yes] [--rail solana|base] [--service URL] [--world path/to/world.json]',
   )
   process.exit(2)
 }
@@ -87,6 +91,7 @@ await runDemo(
       unsigned_transaction_b64?: string
       code?: string
       message?: string
+      risk_gate?: { verdict: string; grade: string | null; reasons: { severity: string; detail: string }[] }
     }
     console.error(
       quoted.ok
@@ -101,6 +106,13 @@ await runDemo(
       ),
     )
     if (quoted.status !== 200 || !quote.unsigned_transaction_b64) return 1
+    const gate = quote.risk_gate
+    if (gate?.verdict === 'WARN' && !yes) {
+      console.error(
+        `npm run trade: the risk gate warns (grade ${gate.grade ?? 'not graded'}): ${gate.reasons.map((reason) => `${reason.severity} ${reason.detail.replace(/\.$/, '')}`).join('; ')}. Not signing without --yes; nothing was signed or paid`,
+      )
+      return 3
+    }
 
     const transaction = getTransactionDecoder().decode(Buffer.from(quote.unsigned_transaction_b64, 'base64'))
     const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))

@@ -190,6 +190,37 @@ describe('the service’s words in the CLI’s: options, accepted values from th
     expect(await usdc()).toBe(before)
   }, 60_000)
 
+  test("--slippage out of the service's range: a usage error naming the option (exit 2), nothing signed or charged", async () => {
+    const before = await usdc()
+    const { stderr, code } = await run(['trade', warned(), '--from', 'USDC', '--amount', '1', '--slippage', '5000000'])
+    expect(code).toBe(exitCode('USAGE'))
+    expect(stderr).toMatch(/USAGE: --slippage must be \d+ to \d+ \(got 5000000\), in basis points/)
+    expect(stderr).not.toContain('slippage_bps')
+    expect(await usdc()).toBe(before)
+  }, 60_000)
+
+  test("doctor --url reads that service's health (not this shell's settings); a closed port is SERVICE_UNREACHABLE", async () => {
+    const health = (await (await fetch(`${running.url}/health`)).json()) as { status: string; sources: object }
+    const checked = await run(['doctor', '--url', running.url])
+    expect(checked.code).toBe(health.status === 'ok' || health.status === 'unknown' ? 0 : 1)
+    expect(checked.stdout).toContain(`Service  ${running.url}`)
+    for (const name of Object.keys(health.sources)) expect(checked.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'))
+    expect(checked.stdout).not.toContain('FACILITATOR_URL')
+    const asJson = await run(['doctor', '--json'], { ...settings })
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ status: health.status, sources: expect.any(Object) })
+    const closed = await run(['doctor', '--url', 'http://127.0.0.1:9'])
+    expect(closed.code).toBe(1)
+    expect(closed.stderr).toContain('SERVICE_UNREACHABLE: nothing answers at http://127.0.0.1:9')
+  }, 60_000)
+
+  test('exit --home: the cross-check says nothing of unread mint blockers when its mint was read', async () => {
+    const { stdout, code } = await run(['exit', mintOf('blue-chip'), '--home', 'base'])
+    expect(code).toBe(0)
+    expect(stdout).toContain('Exit cross-check')
+    expect(stdout).not.toContain('could not be read')
+    expect(stdout).toMatch(/returns {7}\d[\d,]*\.\d\d USDC/)
+  }, 60_000)
+
   test('routes read as commands: "solsentry exit <mint> is paid", never "/exit/check"', async () => {
     const noWallet = await run(['exit', mintOf('blue-chip')], { ...settings, SOLSENTRY_KEYPAIR: undefined })
     expect(noWallet.code).toBe(1)
@@ -331,6 +362,17 @@ describe('npm run pay and npm run trade say what happened, and never "paid" when
     expect(blockedQuote.code).toBe(1)
     expect(blockedQuote.stderr).toContain('npm run trade: quote refused: TRADE_REJECTED:')
     expect(blockedQuote.stderr).not.toContain('paid by')
+    expect(await usdc()).toBe(before)
+  }, 60_000)
+
+  test('npm run trade on a gate that warns: stops before signing without --yes (exit 3), nothing paid', async () => {
+    const before = await usdc()
+    const warnedQuote = await script('trade', warned(), '--amount', '0.01')
+    expect(warnedQuote.code).toBe(3)
+    expect(warnedQuote.stderr).toMatch(
+      /^npm run trade: the risk gate warns \(grade [A-F]\): .+\. Not signing without --yes; nothing was signed or paid$/m,
+    )
+    expect(warnedQuote.stderr).not.toContain('execute:')
     expect(await usdc()).toBe(before)
   }, 60_000)
 })

@@ -712,7 +712,7 @@ describe('the tables for people: units, labels, "not measured", one noun for one
     const shown = renderLaunchRadar(plain, radar).split('\n')
     expect(shown[2]).toMatch(/^ {2}# +grade +symbol +bonded +market cap +traders +filling$/)
     expect(shown[3]).toBe(
-      '  1   –     CURVY        63.22%    99.55 SOL       23  +0.09%/min, graduates in ~413 min  WASH_TRADING',
+      '  1   –     CURVY        63.22%    99.55 SOL       23  +0.09%/min, graduates in about 7 h  wash trading',
     )
   })
 

@@ -5,7 +5,9 @@ import * as client from '../client/format.ts'
 import {
   amount,
   count,
+  duration,
   howMany,
+  inAbout,
   NOT_MEASURED,
   num,
   parseTokenAmount,
@@ -112,5 +114,17 @@ describe('src/rendering/format.ts', () => {
     expect(amount(0.0001234567, 'SOL')).toBe('0.000123 SOL')
     expect(amount(-1.5, 'SOL')).toBe('-1.5 SOL')
     expect(amount(null, 'SOL')).toBe('not measured')
+  })
+
+  test('duration and inAbout: one unit read at a glance; "under a minute", never "~0 min"', () => {
+    expect(duration(45)).toBe('45 s')
+    expect(duration(13 * 60)).toBe('13 min')
+    expect(duration(413 * 60)).toBe('7 h')
+    expect(duration(3 * 86_400)).toBe('3 days')
+    expect(duration(null)).toBe('not measured')
+    expect(inAbout(20)).toBe('in under a minute')
+    expect(inAbout(0)).toBe('in under a minute')
+    expect(inAbout(19 * 60)).toBe('in about 19 min')
+    expect(inAbout(413 * 60)).toBe('in about 7 h')
   })
 })

@@ -5,7 +5,7 @@ import { HOME_CHAINS, type HomeChain, LIFI_NO_QUOTE, type LifiQuote, type LifiSo
 import { UpstreamError } from '../../src/sources/upstream.ts'
 import type { ServiceContext } from '../../src/context.ts'
 import { withFacts } from '../../src/facts/index.ts'
-import { amount, count, pct } from '../../src/rendering/format.ts'
+import { amount, inAbout, pct } from '../../src/rendering/format.ts'
 import { EXIT_SIZE_USDC } from '../exit-check/schemas.ts'
 import { exitCheck, usdcOf } from '../exit-check/service.ts'
 import type { ExitCrossCheckResult } from './schemas.ts'
@@ -128,7 +128,7 @@ function summarise(
 ): string {
   const home = HOME_CHAINS[request.home].name
   if (bridge)
-    return `${exitSummary} Bridged to ${home} via ${bridge.tool_name}: ${amount(bridge.output_usdc, 'USDC')} arrives in about ${count(Math.round(bridge.duration_s / 60), 'min', 'min')}; all in, the exit costs ${pct(allIn)} of ${amount(request.sizeUsdc, 'USDC')}.`
+    return `${exitSummary} Bridged to ${home} via ${bridge.tool_name}: ${amount(bridge.output_usdc, 'USDC')} arrives ${inAbout(bridge.duration_s)}; all in, the exit costs ${pct(allIn)} of ${amount(request.sizeUsdc, 'USDC')}.`
   if (bridgeable === false) return `${exitSummary} No bridge route carries that USDC to ${home} now.`
   if (bridgeMissing) return `${exitSummary} The bridge quote could not be read now (listed in missing_fields).`
   return `${exitSummary} Nothing to bridge.`

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../src/context.ts'
 import { focusItem, graduationCandidates, itemOf, launchpadFeed, stageOf } from '../../src/launchpad-index/reading.ts'
 import { LAUNCH_LIMIT } from '../../src/launchpad-index/schemas.ts'
 import { GRADUATION_MIN_PROGRESS, type GraduationRadarBody, type GraduationRadarResult } from './schemas.ts'
-import { count, pct } from '../../src/rendering/format.ts'
+import { count, inAbout, pct } from '../../src/rendering/format.ts'
 
 /** The graduation radar: curves still bonding with at least `min_progress_pct` sold, soonest to graduate first. */
 export function graduationRadar(
@@ -31,7 +31,7 @@ export function graduationRadar(
         body: { min_progress_pct: minProgress, index, items, focus },
         summary: () =>
           next
-            ? `${count(items.length, 'curve')} at ${pct(minProgress)} or more; next to graduate: ${next.symbol || next.token_address} at ${pct(next.bonding_progress_pct)}${next.minutes_to_graduation === null ? '' : `, in about ${count(Math.round(next.minutes_to_graduation), 'min', 'min')}`}.`
+            ? `${count(items.length, 'curve')} at ${pct(minProgress)} or more; next to graduate: ${next.symbol || next.token_address} at ${pct(next.bonding_progress_pct)}${next.minutes_to_graduation === null ? '' : `, ${inAbout(next.minutes_to_graduation * 60)}`}.`
             : `No curve at ${pct(minProgress)} or more is bonding now.`,
       }
     },

@@ -118,6 +118,20 @@ export function parseTokenAmount(text: string, decimals: number): { atomic: bigi
   return { atomic }
 }
 
+/** A length of time in one unit people read at a glance: "45 s", "13 min", "7 h", "3 days"; null: not measured. */
+export function duration(seconds: number | null | undefined, options: { missing?: string } = {}): string {
+  if (absent(seconds)) return options.missing ?? NOT_MEASURED
+  if (seconds < 120) return `${num(Math.round(seconds))} s`
+  if (seconds < 7200) return `${num(Math.round(seconds / 60))} min`
+  if (seconds < 172_800) return `${num(Math.round(seconds / 3600))} h`
+  return `${num(Math.round(seconds / 86_400))} days`
+}
+
+/** When something is expected, for a sentence: "in under a minute", "in about 13 min", "in about 7 h". */
+export function inAbout(seconds: number): string {
+  return seconds < 60 ? 'in under a minute' : `in about ${duration(seconds)}`
+}
+
 /** `n` and its noun, singular or plural: `count(1, 'token')` → "1 token", `count(3, 'buy')` → "3 buys". */
 export function count(n: number, noun: string, plural = `${noun}s`): string {
   return `${n.toLocaleString('en-US')} ${Math.abs(n) === 1 ? noun : plural}`

@@ -11,7 +11,7 @@ import {
 } from '@solana-program/token'
 import { lamports, type Address, type Instruction, type KeyPairSigner, type TransactionSigner } from '@solana/kit'
 import { associatedTokenAddress, trusted as address } from './addresses.ts'
-import { base58Decode } from '../chain/base58.ts'
+import { base58Decode, base58Encode } from '../chain/base58.ts'
 import { Chain } from '../chain/chain.ts'
 import { Faucet } from '../chain/faucet.ts'
 import {
@@ -26,7 +26,7 @@ import { TOKEN_2022_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 import { buildPartiallySigned, execute } from '../chain/transactions.ts'
 import { namedSigner } from '../keys.ts'
 import { PoolBook, type Pool, type PoolKind, type Trade } from './pool-book.ts'
-import { NATIVE_MINT, swapInstructions, withReadonlyAccounts } from './swap.ts'
+import { NATIVE_MINT, payoutTransfer, swapInstructions, vaultSignersOf, withReadonlyAccounts } from './swap.ts'
 import { emitLaunchpadEvents, pumpCoinUri } from './launchpad-events.ts'
 import { STATEFUL_VENUES } from './venues.ts'
 
@@ -37,6 +37,10 @@ export function solToLamports(sol: number): bigint {
 /** Byte offsets in an SPL token account (base layout, shared by Token-2022). */
 const DELEGATE_OPTION_OFFSET = 72
 const DELEGATED_AMOUNT_OFFSET = 121
+/** SPL Token's Multisig account: m, n, is_initialized, then 11 members of 32 bytes. */
+const MULTISIG_SIZE = 355
+const MULTISIG_SIGNERS_OFFSET = 3
+const MULTISIG_MAX_SIGNERS = 11
 
 /** A token the world created, with what discovery and the token list say about it. */
 export interface TokenRecord {
@@ -385,7 +389,7 @@ export class World {
           ),
         ])
       }
-      this.#delegateVault(vault)
+      await this.#delegateVault(vault, token.program)
     }
     const pool: Pool = {
       ...draft,
@@ -440,16 +444,11 @@ export class World {
       const destination = await this.ata(mint, provider.address)
       instructions.push(
         this.#createAta(provider, destination, provider.address, token),
-        getTransferCheckedInstruction(
-          {
-            source: address(vault),
-            mint: address(mint),
-            destination,
-            authority: this.operator,
-            amount,
-            decimals: token.decimals,
-          },
-          { programAddress: address(token.program) },
+        await payoutTransfer(
+          { vault, mint, program: token.program, decimals: token.decimals },
+          destination,
+          amount,
+          this.operator,
         ),
       )
     }
@@ -556,19 +555,58 @@ export class World {
   }
 
   /**
-   * Makes the operator the vault's delegate for any amount. The vault's owner is the venue's program
-   * authority, which cannot sign offline, so this one token-account field is written with setAccount.
+   * Makes the vault's signer set (vaultSignersOf: a 1-of-n multisig whose first member is the operator)
+   * the vault's delegate for any amount. The vault's owner is the venue's program authority, which cannot
+   * sign offline, so this token-account field, and the multisig, are written with setAccount.
    */
-  #delegateVault(vault: string): void {
+  async #delegateVault(vault: string, program: string): Promise<void> {
     const account = this.chain.getAccount(vault)
     if (!account || !isTokenAccountData(account.programAddress, account.data))
       throw new Error(`vault ${vault} is not a token account`)
+    const signers = await vaultSignersOf(vault, program)
+    this.#writeSignerSet(signers, program, [this.operator.address])
     const data = Uint8Array.from(account.data)
     const view = new DataView(data.buffer)
     view.setUint32(DELEGATE_OPTION_OFFSET, 1, true)
-    data.set(base58Decode(this.operator.address), DELEGATE_OPTION_OFFSET + 4)
+    data.set(base58Decode(signers), DELEGATE_OPTION_OFFSET + 4)
     view.setBigUint64(DELEGATED_AMOUNT_OFFSET, 0xffff_ffff_ffff_ffffn, true)
     this.chain.setAccount({ ...account, data })
+  }
+
+  /**
+   * Admits `taker` to the signer set of the vault that pays out in a swap, so the swap's transaction
+   * needs the taker's signature alone (what a Swap API v2 `/build` answer's instructions need on
+   * mainnet, where the venue's program signs for its vaults). The set keeps the operator and the most
+   * recent takers (an SPL multisig holds 11 members).
+   */
+  async admitPayoutSigner(vault: string, program: string, taker: string): Promise<void> {
+    const signers = await vaultSignersOf(vault, program)
+    const account = this.chain.getAccount(signers)
+    if (!account) throw new Error(`vault ${vault} has no signer set`)
+    const count = account.data[1]!
+    const members = Array.from({ length: count }, (_, index) =>
+      base58Encode(
+        account.data.slice(MULTISIG_SIGNERS_OFFSET + 32 * index, MULTISIG_SIGNERS_OFFSET + 32 * (index + 1)),
+      ),
+    )
+    if (members.includes(taker)) return
+    const [operator, ...takers] = members
+    this.#writeSignerSet(signers, program, [operator!, ...[...takers, taker].slice(-(MULTISIG_MAX_SIGNERS - 1))])
+  }
+
+  /** Writes an initialized 1-of-n SPL multisig account (m, n, initialized, then the members). */
+  #writeSignerSet(signers: string, program: string, members: readonly string[]): void {
+    const data = new Uint8Array(MULTISIG_SIZE)
+    data.set([1, members.length, 1])
+    for (const [index, member] of members.entries())
+      data.set(base58Decode(member), MULTISIG_SIGNERS_OFFSET + 32 * index)
+    this.chain.setAccount({
+      address: address(signers),
+      programAddress: address(program),
+      lamports: lamports(this.chain.svm.minimumBalanceForRentExemption(BigInt(MULTISIG_SIZE))),
+      executable: false,
+      data,
+    })
   }
 
   #createAta(

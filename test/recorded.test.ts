@@ -185,8 +185,22 @@ describe('the sandbox stand-ins answer in the recorded shapes (one validator for
       const answer = (await response.json()) as Record<string, Record<string, unknown>> & { slippageBps: unknown }
       expect(errorsOf(schemaOf('/swap/v2/build?')!, answer)).toEqual([])
       for (const key of Object.keys(answer)) expect(Object.keys(listed)).toContain(key)
-      for (const key of Object.keys(answer.blockhashWithMetadata!))
-        expect(Object.keys(listed.blockhashWithMetadata!)).toContain(key)
+      const keysOf = (value: unknown) => Object.keys(value as object)
+      const nested = (value: Record<string, unknown>) => ({
+        blockhashWithMetadata: keysOf(value.blockhashWithMetadata),
+        routePlan: keysOf((value.routePlan as unknown[])[0]),
+        swapInfo: keysOf((value.routePlan as { swapInfo: unknown }[])[0]!.swapInfo),
+        instruction: keysOf(value.swapInstruction),
+        account: keysOf((value.swapInstruction as { accounts: unknown[] }).accounts[0]),
+      })
+      const documentedNested = nested(listed)
+      for (const [member, keys] of Object.entries(nested(answer)))
+        for (const key of keys)
+          expect({ member, key, listed: documentedNested[member as 'routePlan'].includes(key) }).toEqual({
+            member,
+            key,
+            listed: true,
+          })
       expect(answer.slippageBps).toBe(50)
     }
     // The taker is required; ExactIn only (no swapMode member in the answer's request, none served).

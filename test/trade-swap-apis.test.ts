@@ -1,6 +1,11 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import pino from 'pino'
-import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
+import {
+  getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  partiallySignTransaction,
+} from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
@@ -85,7 +90,12 @@ describe.each(services)('JUPITER_SWAP_API=$api', ({ api, running }) => {
     expect(quote.last_valid_block_height).toBeGreaterThan(0)
     const unsigned = getTransactionDecoder().decode(Buffer.from(unsigned_transaction_b64, 'base64'))
     // v2: the service assembled it, so nobody has signed yet; v1: Jupiter's (here the sandbox's) side may have.
-    if (api === 'v2') expect(Object.values(unsigned.signatures).every((signature) => signature === null)).toBe(true)
+    if (api === 'v2') {
+      expect(Object.values(unsigned.signatures).every((signature) => signature === null)).toBe(true)
+      // The pool's accounts come through the lookup table the answer mapped (addressesByLookupTableAddress).
+      const message = getCompiledTransactionMessageDecoder().decode(unsigned.messageBytes)
+      expect(message.version === 0 && (message.addressTableLookups ?? []).length).toBe(1)
+    }
     const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], unsigned))
     const executed = await post(
       '/trade/execute',

@@ -43,7 +43,9 @@ export interface BuildResponse {
   slippageBps: number
   /** A fraction ("0.001" is 0.1 %). */
   priceImpactPct: string
-  routePlan: RoutePlanStep[]
+  routePlan: (Omit<RoutePlanStep, 'swapInfo'> & {
+    swapInfo: Omit<RoutePlanStep['swapInfo'], 'feeAmount' | 'feeMint'>
+  })[]
   /** The compute unit price only: the caller sets the limit (by simulating). */
   computeBudgetInstructions: BuildInstruction[]
   setupInstructions: BuildInstruction[]
@@ -51,7 +53,7 @@ export interface BuildResponse {
   cleanupInstruction: BuildInstruction | null
   otherInstructions: BuildInstruction[]
   tipInstruction: BuildInstruction | null
-  /** Lookup tables by address, with the addresses each holds; the stand-in uses none. */
+  /** Lookup tables by address, with the addresses each holds: each pool's of the route (World.lookupTableOf). */
   addressesByLookupTableAddress: Record<string, string[]> | null
   blockhashWithMetadata: {
     blockhash: number[]
@@ -90,7 +92,10 @@ export async function buildFromQuery(world: World, query: URLSearchParams): Prom
   })!
 
   const instructions: Instruction[] = []
+  const tables: Record<string, string[]> = {}
   for (const hop of hops) {
+    const { table, addresses } = await world.lookupTableOf(hop.pool)
+    tables[table] = addresses
     const payout = hop.inputMint === hop.pool.baseMint ? 'quote' : 'base'
     const [vault, program] =
       payout === 'base'
@@ -124,14 +129,18 @@ export async function buildFromQuery(world: World, query: URLSearchParams): Prom
     swapMode: 'ExactIn',
     slippageBps: quote.slippageBps,
     priceImpactPct: quote.priceImpactPct,
-    routePlan: quote.routePlan,
+    // v2's SwapInfo has no fee members (v1's quote carries feeAmount and feeMint).
+    routePlan: quote.routePlan.map(({ swapInfo: { feeAmount: _amount, feeMint: _mint, ...swapInfo }, ...step }) => ({
+      ...step,
+      swapInfo,
+    })),
     computeBudgetInstructions: [toJson(setComputeUnitPrice(SANDBOX_COMPUTE_UNIT_PRICE))],
     setupInstructions: instructions.slice(0, swapIndex).map(toJson),
     swapInstruction: toJson(instructions[swapIndex]!),
     cleanupInstruction: after[0] ?? null,
     otherInstructions: after.slice(1),
     tipInstruction: null,
-    addressesByLookupTableAddress: {},
+    addressesByLookupTableAddress: tables,
     blockhashWithMetadata: {
       blockhash: [...base58Decode(lifetime.blockhash)],
       lastValidBlockHeight: Number(lifetime.lastValidBlockHeight),

@@ -9,7 +9,15 @@ import {
   getSetAuthorityInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token'
-import { lamports, type Address, type Instruction, type KeyPairSigner, type TransactionSigner } from '@solana/kit'
+import {
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  lamports,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+  type TransactionSigner,
+} from '@solana/kit'
 import { associatedTokenAddress, trusted as address } from './addresses.ts'
 import { base58Decode, base58Encode } from '../chain/base58.ts'
 import { Chain } from '../chain/chain.ts'
@@ -41,6 +49,9 @@ const DELEGATED_AMOUNT_OFFSET = 121
 const MULTISIG_SIZE = 355
 const MULTISIG_SIGNERS_OFFSET = 3
 const MULTISIG_MAX_SIGNERS = 11
+const ADDRESS_LOOKUP_TABLE_PROGRAM = 'AddressLookupTab1e1111111111111111111111111'
+/** An address lookup table's metadata before its addresses. */
+const LOOKUP_TABLE_META_SIZE = 56
 
 /** A token the world created, with what discovery and the token list say about it. */
 export interface TokenRecord {
@@ -129,6 +140,8 @@ export class World {
   readonly #signers = new Map<string, Promise<KeyPairSigner>>()
   /** Pools whose account carries price state: rewritten after every trade. */
   readonly #statefulPools = new Map<string, { write(pool: Pool, lpSupply: bigint): void; lpSupply: bigint }>()
+  /** Each pool's address lookup table, by pool address (lookupTableOf). */
+  readonly #lookupTables = new Map<string, { table: string; addresses: string[] }>()
 
   private constructor(
     readonly chain: Chain,
@@ -571,6 +584,51 @@ export class World {
     data.set(base58Decode(signers), DELEGATE_OPTION_OFFSET + 4)
     view.setBigUint64(DELEGATED_AMOUNT_OFFSET, 0xffff_ffff_ffff_ffffn, true)
     this.chain.setAccount({ ...account, data })
+  }
+
+  /**
+   * The pool's address lookup table (made on first use): the accounts every swap on the pool names and
+   * no one signs for — the pool, its vaults and their signer sets, the mints and their programs — as
+   * Jupiter's answers map theirs (`addressesByLookupTableAddress`). The Address Lookup Table program's
+   * account is written with setAccount (creating one needs a recent slot the offline chain's SlotHashes
+   * does not hold), active, with no authority left to extend or close it.
+   */
+  async lookupTableOf(pool: Pool): Promise<{ table: string; addresses: string[] }> {
+    const known = this.#lookupTables.get(pool.address)
+    if (known) return known
+    const [table] = await getProgramDerivedAddress({
+      programAddress: address(ADDRESS_LOOKUP_TABLE_PROGRAM),
+      seeds: ['sandbox-pool-table', getAddressEncoder().encode(address(pool.address))],
+    })
+    const addresses = [
+      ...new Set([
+        pool.address,
+        pool.baseVault,
+        pool.quoteVault,
+        await vaultSignersOf(pool.baseVault, pool.baseTokenProgram),
+        await vaultSignersOf(pool.quoteVault, pool.quoteTokenProgram),
+        pool.baseMint,
+        pool.quoteMint,
+        pool.baseTokenProgram,
+        pool.quoteTokenProgram,
+      ]),
+    ]
+    const data = new Uint8Array(LOOKUP_TABLE_META_SIZE + 32 * addresses.length)
+    const view = new DataView(data.buffer)
+    view.setUint32(0, 1, true) // ProgramState::LookupTable
+    view.setBigUint64(4, 0xffff_ffff_ffff_ffffn, true) // deactivation slot: never
+    // last_extended_slot 0 and its start index 0: every address is active from slot 1 on; authority None.
+    for (const [index, entry] of addresses.entries()) data.set(base58Decode(entry), LOOKUP_TABLE_META_SIZE + 32 * index)
+    this.chain.setAccount({
+      address: table,
+      programAddress: address(ADDRESS_LOOKUP_TABLE_PROGRAM),
+      lamports: lamports(this.chain.svm.minimumBalanceForRentExemption(BigInt(data.length))),
+      executable: false,
+      data,
+    })
+    const made = { table, addresses }
+    this.#lookupTables.set(pool.address, made)
+    return made
   }
 
   /**

@@ -280,3 +280,66 @@ describe.each([...SUPPORTED_PROTOCOL_VERSIONS])('the stdio bridge with a host of
     }
   }, 60_000)
 })
+
+describe('the stdio bridge reads what revision 2025-03-26 allows on a line, and answers what is not a message', () => {
+  test('a batch is answered with one array, each response by its id; a line that is not JSON-RPC gets its error', async () => {
+    const child = Bun.spawn([process.execPath, cli, 'mcp'], {
+      env: bridgeEnv,
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    try {
+      const reader = child.stdout.getReader()
+      let buffered = ''
+      const line = async (): Promise<Json> => {
+        for (;;) {
+          const newline = buffered.indexOf('\n')
+          if (newline >= 0) {
+            const text = buffered.slice(0, newline)
+            buffered = buffered.slice(newline + 1)
+            return JSON.parse(text)
+          }
+          const { value, done } = await reader.read()
+          if (done) throw new Error(`the bridge's stdout ended (${buffered})`)
+          buffered += new TextDecoder().decode(value)
+        }
+      }
+      const send = async (text: string) => {
+        child.stdin.write(`${text}\n`)
+        await child.stdin.flush()
+      }
+      await send(JSON.stringify([initialize('2025-03-26')]))
+      const [initialized] = await line()
+      expect(initialized.result.protocolVersion).toBe('2025-03-26')
+      await send(
+        JSON.stringify([
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { jsonrpc: '2.0', id: 'list', method: 'tools/list' },
+          { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'sol_trade_pairs', arguments: {} } },
+          { nope: true },
+        ]),
+      )
+      const answers = await line()
+      expect(answers).toHaveLength(3)
+      expect(answers[0]).toMatchObject({ id: null, error: { code: -32600 } })
+      expect(answers[1].id).toBe('list')
+      expect(answers[1].result.tools.map((tool: Json) => tool.name)).toContain('sol_quick_scan')
+      expect(answers[2].id).toBe(7)
+      expect(answers[2].result.structuredContent.count).toBeGreaterThan(0)
+      await send('this is not json')
+      expect(await line()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } })
+      await send('[]')
+      expect(await line()).toMatchObject({
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: an empty batch' },
+      })
+      // One message a line, as before.
+      await send(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }))
+      expect(await line()).toEqual({ jsonrpc: '2.0', id: 9, result: {} })
+    } finally {
+      child.kill()
+      await child.exited
+    }
+  }, 60_000)
+})

@@ -12,7 +12,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   type CallToolResult,
@@ -24,6 +23,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { CLIENT_ERROR_CODES } from './errors.ts'
+import { StdioBatchTransport } from './stdio-transport.ts'
 import { type Receipt, type RouteKey, type Solsentry, SolsentryError, type SpendRefusal } from './index.ts'
 import { renderDeepDive, renderExitCheck, renderMarketIntel, renderQuickScan } from './render.ts'
 import type { DeepDive, ExitCheck, MarketIntel, QuickScan } from './routes.ts'
@@ -128,7 +128,8 @@ export async function runBridge(solsentry: Solsentry, transport?: Transport): Pr
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve
   })
-  await server.connect(transport ?? new StdioServerTransport())
+  // Over stdio: one message a line, or a batch (revision 2025-03-26), every revision the SDK serves.
+  await server.connect(transport ?? new StdioBatchTransport())
   if (!transport) untilOrphaned(() => server.close())
   await closed
 }

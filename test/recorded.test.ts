@@ -13,7 +13,12 @@ import { loadIssuerRegistry } from '../src/onchain/issuers.ts'
 import { USDC_MINT_ADDRESS } from '../src/onchain/programs.ts'
 import { RPC_RESULT_SCHEMAS, RpcErrorSchema } from '../src/sources/solana-answers.ts'
 import { statusFailure } from '../src/sources/upstream.ts'
-import { JupiterQuoteSchema, JupiterSwapSchema, JupiterTokenSchema } from '../src/sources/jupiter.ts'
+import {
+  JupiterBuildSchema,
+  JupiterQuoteSchema,
+  JupiterSwapSchema,
+  JupiterTokenSchema,
+} from '../src/sources/jupiter.ts'
 import { DexPairSchema } from '../src/sources/dexscreener.ts'
 import { LifiQuoteSchema } from '../src/sources/lifi.ts'
 
@@ -48,6 +53,7 @@ const SCHEMAS: { path: RegExp; schema: TSchema }[] = [
   },
   { path: /\/swap\/v1\/quote\?/, schema: JupiterQuoteSchema },
   { path: /\/swap\/v1\/swap\b/, schema: JupiterSwapSchema },
+  { path: /\/swap\/v2\/build\?/, schema: JupiterBuildSchema },
   { path: /li\.quest\/v1\/quote\?/, schema: LifiQuoteSchema },
   // LI.FI's refusals, whatever the endpoint: {message, code}.
   { path: /li\.quest\/v1\/status\?/, schema: LIFI_ERROR },
@@ -158,6 +164,51 @@ describe('the sandbox stand-ins answer in the recorded shapes (one validator for
         for (const flag of ['mintAuthorityDisabled', 'freezeAuthorityDisabled'])
           if (entry.audit && flag in entry.audit) expect(entry.audit[flag]).toBe(true)
     }
+  })
+
+  test('aggregator: /swap/v2/build passes the schema the documented answer passes, and serves no member the docs do not list', async () => {
+    const [, documented] = recorded('jupiter').find(([name]) => name.startsWith('build-v2-'))!
+    const listed = documented.answer as Record<string, Record<string, unknown>>
+    const { buyer } = sandbox.file
+    for (const [input, output] of [
+      ['So11111111111111111111111111111111111111112', sandbox.file.scenarios.find((s) => s.name === 'blue-chip')!.mint],
+      [sandbox.file.scenarios.find((s) => s.name === 'blue-chip')!.mint, sandbox.file.usdc_mint],
+    ]) {
+      const query = new URLSearchParams({
+        inputMint: input!,
+        outputMint: output!,
+        amount: '1000000',
+        taker: buyer.address,
+      })
+      const response = await fetch(`${sandbox.file.urls.jupiter}/swap/v2/build?${query}`)
+      expect(response.status).toBe(200)
+      const answer = (await response.json()) as Record<string, Record<string, unknown>> & { slippageBps: unknown }
+      expect(errorsOf(schemaOf('/swap/v2/build?')!, answer)).toEqual([])
+      for (const key of Object.keys(answer)) expect(Object.keys(listed)).toContain(key)
+      const keysOf = (value: unknown) => Object.keys(value as object)
+      const nested = (value: Record<string, unknown>) => ({
+        blockhashWithMetadata: keysOf(value.blockhashWithMetadata),
+        routePlan: keysOf((value.routePlan as unknown[])[0]),
+        swapInfo: keysOf((value.routePlan as { swapInfo: unknown }[])[0]!.swapInfo),
+        instruction: keysOf(value.swapInstruction),
+        account: keysOf((value.swapInstruction as { accounts: unknown[] }).accounts[0]),
+      })
+      const documentedNested = nested(listed)
+      for (const [member, keys] of Object.entries(nested(answer)))
+        for (const key of keys)
+          expect({ member, key, listed: documentedNested[member as 'routePlan'].includes(key) }).toEqual({
+            member,
+            key,
+            listed: true,
+          })
+      expect(answer.slippageBps).toBe(50)
+    }
+    // The taker is required; ExactIn only (no swapMode member in the answer's request, none served).
+    const missing = await fetch(
+      `${sandbox.file.urls.jupiter}/swap/v2/build?inputMint=So11111111111111111111111111111111111111112&outputMint=${sandbox.file.usdc_mint}&amount=1`,
+    )
+    expect(missing.status).toBe(400)
+    expect(await missing.json()).toEqual({ error: 'Query parameter taker is required' })
   })
 
   test('bridge: a quote of the sandbox USDC home passes the recorded quote schema; its refusals the recorded error shape', async () => {

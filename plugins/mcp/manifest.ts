@@ -5,6 +5,12 @@ import { defineManifest } from '../../src/kernel/manifest.ts'
 const JsonRpcMessage = (description: string) =>
   Type.Object({ jsonrpc: Type.Literal('2.0') }, { additionalProperties: true, description })
 
+/** One message, or (revision 2025-03-26 allows it) a batch of them: the SDK's transport answers both. */
+const JsonRpcMessages = (description: string) =>
+  Type.Union([JsonRpcMessage(description), Type.Array(JsonRpcMessage(description), { minItems: 1 })], {
+    description: `${description}, or a batch of them (an array, as revision 2025-03-26 allows)`,
+  })
+
 export const manifest = defineManifest({
   name: 'mcp',
   routes: {
@@ -18,8 +24,8 @@ export const manifest = defineManifest({
         'with the PaymentRequired in structuredContent; repeat the call with the signed payment in ' +
         '_meta["x402/payment"]; the receipt comes back in _meta["x402/payment-response"]. Same prices and ledger as HTTP.',
       price: 'free',
-      body: JsonRpcMessage('A JSON-RPC 2.0 request or notification (MCP)'),
-      response: JsonRpcMessage('A JSON-RPC 2.0 response (MCP)'),
+      body: JsonRpcMessages('A JSON-RPC 2.0 request or notification (MCP)'),
+      response: JsonRpcMessages('A JSON-RPC 2.0 response (MCP)'),
       tags: ['mcp'],
     },
     stream: {

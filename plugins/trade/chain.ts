@@ -51,6 +51,22 @@ export async function simulate(rpc: Rpc<SolanaRpcApi>, wire: string): Promise<{ 
   return { err: value.err, logs: [...(value.logs ?? [])] }
 }
 
+/**
+ * The compute units `wire` uses in simulation (signatures not checked, the blockhash replaced: it is
+ * not signed yet), or null when the simulation fails or reports none.
+ */
+export async function unitsConsumed(rpc: Rpc<SolanaRpcApi>, wire: string): Promise<bigint | null> {
+  const { value } = await rpc
+    .simulateTransaction(wire as Base64EncodedWireTransaction, {
+      encoding: 'base64',
+      sigVerify: false,
+      replaceRecentBlockhash: true,
+      commitment: 'confirmed',
+    })
+    .send()
+  return value.err === null && value.unitsConsumed !== undefined ? value.unitsConsumed : null
+}
+
 export async function send(rpc: Rpc<SolanaRpcApi>, wire: string): Promise<void> {
   // Simulated just before: no second preflight; resent by the confirmation loop while it waits.
   await rpc

@@ -4,11 +4,13 @@
  */
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
 import type { ServiceContext } from '../../src/context.ts'
-import type { JupiterQuote, JupiterSwap } from '../../src/sources/jupiter.ts'
+import type { Rpc, SolanaRpcApi } from '@solana/kit'
+import type { JupiterBuild, JupiterQuote } from '../../src/sources/jupiter.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter, UpstreamError } from '../../src/sources/upstream.ts'
 import type { SignIn } from '../../src/payments/sign-in.ts'
-import { blockHeight, spendable } from './chain.ts'
+import { type AssembledSwap, assembleSwap, COMPUTE_UNIT_LIMIT_MAX, unitLimitFor } from './build.ts'
+import { blockHeight, spendable, unitsConsumed } from './chain.ts'
 import { type Jobs, REQUOTABLE, type TradeJob, trackingAccountOf } from './job.ts'
 import type { TradeOutcome } from './outcome.ts'
 import { riskGate } from './risk-gate.ts'
@@ -53,6 +55,12 @@ const NO_ROUTE_CODES = new Set([
   'MARKET_NOT_FOUND',
   'NO_ROUTES_FOUND',
 ])
+
+/** The quote's terms as both swap APIs answer them (v1's quote, v2's build). */
+type QuoteTerms = Pick<
+  JupiterQuote,
+  'inputMint' | 'outputMint' | 'inAmount' | 'outAmount' | 'otherAmountThreshold' | 'routePlan'
+> & { priceImpactPct?: string }
 
 /** Buying SOL itself (a sale of a token for SOL): the native coin has nothing to scan. */
 const NATIVE_SOL_GATE: RiskGate = {
@@ -140,6 +148,14 @@ export async function quoteTrade(
 
   const meter = new CallMeter()
   const rpc = solana.rpc(meter)
+  // Swap API v2 answers the quote and its instructions at once (/build); v1 quotes, then builds (/swap).
+  const v2 = ctx.config.JUPITER_SWAP_API === 'v2'
+  const terms = {
+    inputMint: request.input_mint,
+    outputMint: request.output_mint,
+    amount,
+    slippageBps: request.slippage_bps,
+  }
   const settled = <T>(promise: Promise<T>) =>
     promise.then(
       (value) => ({ ok: true as const, value }),
@@ -151,11 +167,8 @@ export async function quoteTrade(
         ? Promise.resolve(NATIVE_SOL_GATE)
         : riskGate(ctx, request.output_mint, Date.now() + GATE_DEADLINE_MS),
     ),
-    settled(
-      jupiter.quote(
-        { inputMint: request.input_mint, outputMint: request.output_mint, amount, slippageBps: request.slippage_bps },
-        meter,
-      ),
+    settled<JupiterQuote | JupiterBuild>(
+      v2 ? jupiter.build({ ...terms, taker: request.user_public_key }, meter) : jupiter.quote(terms, meter),
     ),
     settled(spendable(rpc, request.user_public_key, request.input_mint)),
     settled(blockHeight(rpc)),
@@ -236,24 +249,40 @@ export async function quoteTrade(
       detail: "The wallet's balance could not be read: the swap may fail if it is short.",
     })
 
-  let swap: JupiterSwap
-  try {
-    swap = await jupiter.swap(
-      { quote, userPublicKey: request.user_public_key, trackingAccount: trackingAccountOf(jobId) },
-      meter,
-    )
-  } catch (error) {
-    const refusal = error instanceof UpstreamError ? (error.body as { error?: string } | undefined) : undefined
-    return reject(
-      'SWAP_BUILD_FAILED',
-      `the aggregator could not build the transaction: ${refusal?.error ?? (error as Error).message}; quote again`,
-      { quote: details, risk_gate: risk },
-    )
-  }
-  const built = checkBuilt(swap.swapTransaction, request.user_public_key)
+  let swap: AssembledSwap
+  if (v2)
+    try {
+      swap = await assembled(rpc, quote as JupiterBuild, request.user_public_key, jobId)
+    } catch (error) {
+      return reject(
+        'SWAP_BUILD_INVALID',
+        `the aggregator's instructions do not make a transaction (${(error as Error).message}); quote again`,
+        { quote: details, risk_gate: risk },
+      )
+    }
+  else
+    try {
+      const answer = await jupiter.swap(
+        {
+          quote: quote as JupiterQuote,
+          userPublicKey: request.user_public_key,
+          trackingAccount: trackingAccountOf(jobId),
+        },
+        meter,
+      )
+      swap = { transaction: answer.swapTransaction, lastValidBlockHeight: BigInt(answer.lastValidBlockHeight) }
+    } catch (error) {
+      const refusal = error instanceof UpstreamError ? (error.body as { error?: string } | undefined) : undefined
+      return reject(
+        'SWAP_BUILD_FAILED',
+        `the aggregator could not build the transaction: ${refusal?.error ?? (error as Error).message}; quote again`,
+        { quote: details, risk_gate: risk },
+      )
+    }
+  const built = checkBuilt(swap.transaction, request.user_public_key)
   if (!built.ok) return reject('SWAP_BUILD_INVALID', built.reason, { quote: details, risk_gate: risk })
   const final = quoteDetails(quote, request.slippage_bps, {
-    lastValid: BigInt(swap.lastValidBlockHeight),
+    lastValid: swap.lastValidBlockHeight,
     height: height.ok ? height.value : undefined,
   })
   const job = await jobs.quoted(
@@ -263,7 +292,7 @@ export async function quoteTrade(
       status: 'QUOTED',
       quote: final,
       risk_gate: risk,
-      unsigned_transaction_b64: swap.swapTransaction,
+      unsigned_transaction_b64: swap.transaction,
       rejection: null,
       note: risk.verdict,
     },
@@ -275,8 +304,20 @@ export async function quoteTrade(
     job_id: jobId,
     quote: final,
     risk_gate: risk,
-    unsigned_transaction_b64: swap.swapTransaction,
+    unsigned_transaction_b64: swap.transaction,
   }
+}
+
+/**
+ * A v2 `/build` answer as the job's transaction: compiled once at the most compute units to simulate
+ * it, then again with the units it used plus Jupiter's margin (the most when the simulation fails: the
+ * execute's own simulation says why). The job's memo makes its transaction its own.
+ */
+async function assembled(rpc: Rpc<SolanaRpcApi>, build: JupiterBuild, taker: string, jobId: string) {
+  const memo = `solsentry:${trackingAccountOf(jobId)}`
+  const trial = assembleSwap(build, taker, memo, COMPUTE_UNIT_LIMIT_MAX)
+  const consumed = await unitsConsumed(rpc, trial.transaction).catch(() => null)
+  return consumed === null ? trial : assembleSwap(build, taker, memo, unitLimitFor(consumed))
 }
 
 /**
@@ -309,7 +350,7 @@ async function notRecorded(jobs: Jobs, jobId: string, owner: string | null): Pro
  * current height was read) the estimated wall time of it. Without them both are null, never guessed.
  */
 function quoteDetails(
-  quote: JupiterQuote,
+  quote: QuoteTerms,
   slippageBps: number,
   expiry?: { lastValid: bigint; height: bigint | undefined },
 ): QuoteDetails {
@@ -320,7 +361,8 @@ function quoteDetails(
     out_amount: quote.outAmount,
     min_out_amount: quote.otherAmountThreshold,
     slippage_bps: slippageBps,
-    price_impact_pct: Math.round(Number(quote.priceImpactPct) * 100 * 10_000) / 10_000,
+    // v2's schema gained priceImpactPct in August 2026: an answer without it reads as no impact measured.
+    price_impact_pct: Math.round(Number(quote.priceImpactPct ?? '0') * 100 * 10_000) / 10_000,
     route: quote.routePlan.map((leg) => ({
       venue: leg.swapInfo.label ?? 'unknown',
       pool: leg.swapInfo.ammKey,
@@ -345,6 +387,9 @@ function checkBuilt(b64: string, user: string): { ok: true } | { ok: false; reas
       return { ok: false, reason: 'the aggregator built a transaction paid by another wallet: refused' }
     if (!(user in transaction.signatures))
       return { ok: false, reason: 'the aggregator built a transaction the user does not sign: refused' }
+    const unsigned = Object.entries(transaction.signatures).find(([key, signature]) => key !== user && !signature)
+    if (unsigned)
+      return { ok: false, reason: `the aggregator built a transaction ${unsigned[0]} must also sign: refused` }
     return { ok: true }
   } catch (error) {
     return { ok: false, reason: `the aggregator's transaction does not decode: ${(error as Error).message}` }

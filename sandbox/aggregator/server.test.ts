@@ -15,6 +15,8 @@ import { formatFraction, type QuoteResponse } from './quote.ts'
 import { startAggregatorServer, type RunningAggregatorServer } from './server.ts'
 import type { SwapResponse } from './swap-transaction.ts'
 import type { TokenInfo } from './token-list.ts'
+import { assembleSwap } from '../../plugins/trade/build.ts'
+import type { JupiterBuild } from '../../src/sources/jupiter.ts'
 
 const SOL = 1_000_000_000n
 const TST = 1_000_000n
@@ -759,4 +761,71 @@ describe('aggregator stand-in: tokens v2', () => {
     expect(body.every((token) => token.isVerified)).toBe(true)
     expect((await getJson(server, '/tokens/v2/tag')).status).toBe(400)
   })
+})
+
+describe('aggregator stand-in: Swap API v2 /build', () => {
+  const buildPath = (params: Record<string, string>) => `/swap/v2/build?${new URLSearchParams(params)}`
+
+  /** The answer assembled as the service assembles it, signed by the taker alone, and sent. */
+  async function assembleAndSend(world: World, taker: KeyPairSigner, build: JupiterBuild) {
+    const { transaction } = assembleSwap(build, taker.address, 'test', 1_400_000)
+    const unsigned = getTransactionDecoder().decode(Buffer.from(transaction, 'base64'))
+    expect(Object.keys(unsigned.signatures)).toEqual([taker.address])
+    const signed = await signTransaction([taker.keyPair], unsigned as Parameters<typeof signTransaction>[1])
+    const outcome = world.chain.send(new Uint8Array(getTransactionEncoder().encode(signed)))
+    if (!outcome.ok) throw new Error(`refused: ${JSON.stringify(outcome.err)} ${outcome.logs.join('\n')}`)
+    expect(outcome.stored.meta.err).toBeNull()
+  }
+
+  test(
+    'two takers build payouts from the same vault, then both swaps land (its signer set admits both); two hops through wSOL',
+    withServer(async ({ world, dev, tst, usdc, server }) => {
+      const other = await world.wallet('other-taker', 10)
+      const builds: JupiterBuild[] = []
+      for (const [taker, input, output, amount] of [
+        [dev, tst, usdc, (1_000n * TST).toString()],
+        // The same vault pays both out: sol-usdc's USDC vault (dev's second hop, other's only one).
+        [other, NATIVE_MINT, usdc, SOL.toString()],
+      ] as const) {
+        const { status, body } = await getJson<JupiterBuild>(
+          server,
+          buildPath({ inputMint: input, outputMint: output, amount, taker: taker.address }),
+        )
+        expect(status).toBe(200)
+        builds.push(body)
+      }
+      expect(builds[0]!.routePlan).toHaveLength(2)
+      const usdcBefore = await tokenBalance(world, usdc, dev.address)
+      await assembleAndSend(world, dev, builds[0]!)
+      await assembleAndSend(world, other, builds[1]!)
+      expect((await tokenBalance(world, usdc, dev.address)) - usdcBefore).toBe(BigInt(builds[0]!.outAmount))
+      expect(await tokenBalance(world, usdc, other.address)).toBe(BigInt(builds[1]!.outAmount))
+    }),
+  )
+
+  test(
+    "refusals: the taker required and a key, maxAccounts 1 to 64, and the quote's own (same mint, untradable)",
+    withServer(async ({ dev, tst, lonely, server }) => {
+      const base = { inputMint: NATIVE_MINT, outputMint: tst, amount: '1000' }
+      const cases: [Record<string, string>, unknown][] = [
+        [base, { error: 'Query parameter taker is required' }],
+        [{ ...base, taker: 'abc' }, { error: 'Query parameter taker cannot be parsed: WrongSize' }],
+        [{ ...base, taker: dev.address, maxAccounts: '0' }, { error: 'maxAccounts must be 1 to 64' }],
+        [{ ...base, taker: dev.address, maxAccounts: '65' }, { error: 'maxAccounts must be 1 to 64' }],
+        [
+          { ...base, outputMint: NATIVE_MINT, taker: dev.address },
+          { error: 'Input and output mints are not allowed to be equal', errorCode: 'CIRCULAR_ARBITRAGE_IS_DISABLED' },
+        ],
+        [
+          { ...base, outputMint: lonely, taker: dev.address },
+          { error: `The token ${lonely} is not tradable`, errorCode: 'TOKEN_NOT_TRADABLE' },
+        ],
+      ]
+      for (const [params, body] of cases)
+        expect({ params, answer: await getJson(server, buildPath(params)) }).toEqual({
+          params,
+          answer: { status: 400, body },
+        })
+    }),
+  )
 })

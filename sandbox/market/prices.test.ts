@@ -1,8 +1,8 @@
-import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token'
+import { getCreateAssociatedTokenIdempotentInstruction } from '@solana-program/token'
 import { address, type Instruction, type KeyPairSigner } from '@solana/kit'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Pool } from '../world/pool-book.ts'
-import { NATIVE_MINT } from '../world/swap.ts'
+import { NATIVE_MINT, payoutTransfer } from '../world/swap.ts'
 import type { World } from '../world/world.ts'
 import { PriceHistory } from './prices.ts'
 import {
@@ -38,16 +38,12 @@ async function pullLiquidity(world: World, pool: Pool, to: KeyPairSigner, fracti
         mint: address(mint),
         tokenProgram: address(token.program),
       }),
-      getTransferCheckedInstruction(
-        {
-          source: address(vault),
-          mint: address(mint),
-          destination,
-          authority: world.operator,
-          amount,
-          decimals: token.decimals,
-        },
-        { programAddress: address(token.program) },
+      // The vault's signer set moves it, the operator signing as its member (as the venue would pay out).
+      await payoutTransfer(
+        { vault, mint, program: token.program, decimals: token.decimals },
+        destination,
+        amount,
+        world.operator,
       ),
     )
   }

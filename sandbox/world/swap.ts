@@ -5,7 +5,16 @@ import {
   getSyncNativeInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token'
-import { AccountRole, lamports, type Address, type Instruction, type TransactionSigner } from '@solana/kit'
+import {
+  AccountRole,
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  lamports,
+  type AccountMeta,
+  type Address,
+  type Instruction,
+  type TransactionSigner,
+} from '@solana/kit'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { associatedTokenAddress, trusted as address } from './addresses.ts'
 import type { Pool, PoolBook, Quote } from './pool-book.ts'
@@ -21,16 +30,21 @@ export interface SwapPlan {
   amountIn: bigint
   /** What the pool pays out (the quote's amountOut, or less). */
   amountOut: bigint
-  /** The sandbox pool operator, delegate of every vault; it signs for the pool's side. */
+  /** The sandbox pool operator, first of every vault's signer set; it signs for the pool's side. */
   operator: TransactionSigner
+  /**
+   * Who signs for the pool's payout instead of the operator: a taker the vault's signer set admits
+   * (World.admitPayoutSigner), so the swap needs the taker's signature alone (Swap API v2 `/build`).
+   */
+  payoutSigner?: Address
   /** An integrator's tracking key (Jupiter's `trackingAccount`), riding along read-only like the pool. */
   trackingAccount?: string
 }
 
 /**
  * The instructions of a swap as the sandbox venues execute it: the user's input moves into the input
- * vault and the output vault pays the user, both as real SPL transfers (the vault's delegate signs for
- * the pool, since the venue's program cannot run offline). The pool account rides along read-only so
+ * vault and the output vault pays the user, both as real SPL transfers (the vault's delegate, its signer
+ * set, signs for the pool through one of its members, since the venue's program cannot run offline). The pool account rides along read-only so
  * the swap appears in its history. SOL is wrapped before and unwrapped after, as aggregators do.
  */
 export async function swapInstructions(plan: SwapPlan): Promise<Instruction[]> {
@@ -66,16 +80,11 @@ export async function swapInstructions(plan: SwapPlan): Promise<Instruction[]> {
       { programAddress: address(input.program) },
     ),
     withReadonlyAccounts(
-      getTransferCheckedInstruction(
-        {
-          source: address(output.vault),
-          mint: address(output.mint),
-          destination: userOutput,
-          authority: operator,
-          amount: amountOut,
-          decimals: output.decimals,
-        },
-        { programAddress: address(output.program) },
+      await payoutTransfer(
+        { vault: output.vault, mint: output.mint, program: output.program, decimals: output.decimals },
+        userOutput,
+        amountOut,
+        plan.payoutSigner ?? operator,
       ),
       [
         pool.address,
@@ -89,6 +98,44 @@ export async function swapInstructions(plan: SwapPlan): Promise<Instruction[]> {
   if (input.mint === NATIVE_MINT) instructions.push(closeAccount(userInput, owner, authority, input.program))
   if (output.mint === NATIVE_MINT) instructions.push(closeAccount(userOutput, owner, authority, output.program))
   return instructions
+}
+
+/**
+ * A vault's signer set: a 1-of-n SPL multisig, owned by the vault's token program and the vault's
+ * delegate, whose first member is the operator. It stands in for the venue program's own authority:
+ * on mainnet the program pays out of the vault by itself, within the swap the user alone signs.
+ */
+export async function vaultSignersOf(vault: string, program: string): Promise<Address> {
+  const [signers] = await getProgramDerivedAddress({
+    programAddress: address(program),
+    seeds: ['sandbox-vault-signers', getAddressEncoder().encode(address(vault))],
+  })
+  return signers
+}
+
+/** The pool's payout out of `vault`: its signer set is the authority, `signer` the member who signs. */
+export async function payoutTransfer(
+  vault: { vault: string; mint: string; program: string; decimals: number },
+  destination: Address,
+  amount: bigint,
+  signer: TransactionSigner | Address,
+): Promise<Instruction> {
+  const transfer = getTransferCheckedInstruction(
+    {
+      source: address(vault.vault),
+      mint: address(vault.mint),
+      destination,
+      authority: await vaultSignersOf(vault.vault, vault.program),
+      amount,
+      decimals: vault.decimals,
+    },
+    { programAddress: address(vault.program) },
+  )
+  const member: AccountMeta =
+    typeof signer === 'string'
+      ? { address: signer, role: AccountRole.READONLY_SIGNER }
+      : ({ address: signer.address, role: AccountRole.READONLY_SIGNER, signer } as AccountMeta)
+  return { ...transfer, accounts: [...transfer.accounts, member] }
 }
 
 /** Picks the pool that gives the most output for a direct swap between two mints, with its quote. */

@@ -19,7 +19,7 @@ async function setup() {
 }
 
 describe('World', () => {
-  test('a Raydium AMM v4 pool: real vaults with the operator as delegate, burned LP, the pool account in its layout', async () => {
+  test('a Raydium AMM v4 pool: real vaults delegated to their signer set (the operator first), burned LP, the pool account in its layout', async () => {
     const { world, dev, mint } = await setup()
     const pool = await world.createPool({
       key: 'pool-a',

@@ -9,9 +9,17 @@ import {
   getSetAuthorityInstruction,
   getTransferCheckedInstruction,
 } from '@solana-program/token'
-import { lamports, type Address, type Instruction, type KeyPairSigner, type TransactionSigner } from '@solana/kit'
+import {
+  getAddressEncoder,
+  getProgramDerivedAddress,
+  lamports,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+  type TransactionSigner,
+} from '@solana/kit'
 import { associatedTokenAddress, trusted as address } from './addresses.ts'
-import { base58Decode } from '../chain/base58.ts'
+import { base58Decode, base58Encode } from '../chain/base58.ts'
 import { Chain } from '../chain/chain.ts'
 import { Faucet } from '../chain/faucet.ts'
 import {
@@ -26,7 +34,7 @@ import { TOKEN_2022_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 import { buildPartiallySigned, execute } from '../chain/transactions.ts'
 import { namedSigner } from '../keys.ts'
 import { PoolBook, type Pool, type PoolKind, type Trade } from './pool-book.ts'
-import { NATIVE_MINT, swapInstructions, withReadonlyAccounts } from './swap.ts'
+import { NATIVE_MINT, payoutTransfer, swapInstructions, vaultSignersOf, withReadonlyAccounts } from './swap.ts'
 import { emitLaunchpadEvents, pumpCoinUri } from './launchpad-events.ts'
 import { STATEFUL_VENUES } from './venues.ts'
 
@@ -37,6 +45,13 @@ export function solToLamports(sol: number): bigint {
 /** Byte offsets in an SPL token account (base layout, shared by Token-2022). */
 const DELEGATE_OPTION_OFFSET = 72
 const DELEGATED_AMOUNT_OFFSET = 121
+/** SPL Token's Multisig account: m, n, is_initialized, then 11 members of 32 bytes. */
+const MULTISIG_SIZE = 355
+const MULTISIG_SIGNERS_OFFSET = 3
+const MULTISIG_MAX_SIGNERS = 11
+const ADDRESS_LOOKUP_TABLE_PROGRAM = 'AddressLookupTab1e1111111111111111111111111'
+/** An address lookup table's metadata before its addresses. */
+const LOOKUP_TABLE_META_SIZE = 56
 
 /** A token the world created, with what discovery and the token list say about it. */
 export interface TokenRecord {
@@ -125,6 +140,8 @@ export class World {
   readonly #signers = new Map<string, Promise<KeyPairSigner>>()
   /** Pools whose account carries price state: rewritten after every trade. */
   readonly #statefulPools = new Map<string, { write(pool: Pool, lpSupply: bigint): void; lpSupply: bigint }>()
+  /** Each pool's address lookup table, by pool address (lookupTableOf). */
+  readonly #lookupTables = new Map<string, { table: string; addresses: string[] }>()
 
   private constructor(
     readonly chain: Chain,
@@ -385,7 +402,7 @@ export class World {
           ),
         ])
       }
-      this.#delegateVault(vault)
+      await this.#delegateVault(vault, token.program)
     }
     const pool: Pool = {
       ...draft,
@@ -440,16 +457,11 @@ export class World {
       const destination = await this.ata(mint, provider.address)
       instructions.push(
         this.#createAta(provider, destination, provider.address, token),
-        getTransferCheckedInstruction(
-          {
-            source: address(vault),
-            mint: address(mint),
-            destination,
-            authority: this.operator,
-            amount,
-            decimals: token.decimals,
-          },
-          { programAddress: address(token.program) },
+        await payoutTransfer(
+          { vault, mint, program: token.program, decimals: token.decimals },
+          destination,
+          amount,
+          this.operator,
         ),
       )
     }
@@ -556,19 +568,103 @@ export class World {
   }
 
   /**
-   * Makes the operator the vault's delegate for any amount. The vault's owner is the venue's program
-   * authority, which cannot sign offline, so this one token-account field is written with setAccount.
+   * Makes the vault's signer set (vaultSignersOf: a 1-of-n multisig whose first member is the operator)
+   * the vault's delegate for any amount. The vault's owner is the venue's program authority, which cannot
+   * sign offline, so this token-account field, and the multisig, are written with setAccount.
    */
-  #delegateVault(vault: string): void {
+  async #delegateVault(vault: string, program: string): Promise<void> {
     const account = this.chain.getAccount(vault)
     if (!account || !isTokenAccountData(account.programAddress, account.data))
       throw new Error(`vault ${vault} is not a token account`)
+    const signers = await vaultSignersOf(vault, program)
+    this.#writeSignerSet(signers, program, [this.operator.address])
     const data = Uint8Array.from(account.data)
     const view = new DataView(data.buffer)
     view.setUint32(DELEGATE_OPTION_OFFSET, 1, true)
-    data.set(base58Decode(this.operator.address), DELEGATE_OPTION_OFFSET + 4)
+    data.set(base58Decode(signers), DELEGATE_OPTION_OFFSET + 4)
     view.setBigUint64(DELEGATED_AMOUNT_OFFSET, 0xffff_ffff_ffff_ffffn, true)
     this.chain.setAccount({ ...account, data })
+  }
+
+  /**
+   * The pool's address lookup table (made on first use): the accounts every swap on the pool names and
+   * no one signs for — the pool, its vaults and their signer sets, the mints and their programs — as
+   * Jupiter's answers map theirs (`addressesByLookupTableAddress`). The Address Lookup Table program's
+   * account is written with setAccount (creating one needs a recent slot the offline chain's SlotHashes
+   * does not hold), active, with no authority left to extend or close it.
+   */
+  async lookupTableOf(pool: Pool): Promise<{ table: string; addresses: string[] }> {
+    const known = this.#lookupTables.get(pool.address)
+    if (known) return known
+    const [table] = await getProgramDerivedAddress({
+      programAddress: address(ADDRESS_LOOKUP_TABLE_PROGRAM),
+      seeds: ['sandbox-pool-table', getAddressEncoder().encode(address(pool.address))],
+    })
+    const addresses = [
+      ...new Set([
+        pool.address,
+        pool.baseVault,
+        pool.quoteVault,
+        await vaultSignersOf(pool.baseVault, pool.baseTokenProgram),
+        await vaultSignersOf(pool.quoteVault, pool.quoteTokenProgram),
+        pool.baseMint,
+        pool.quoteMint,
+        pool.baseTokenProgram,
+        pool.quoteTokenProgram,
+      ]),
+    ]
+    const data = new Uint8Array(LOOKUP_TABLE_META_SIZE + 32 * addresses.length)
+    const view = new DataView(data.buffer)
+    view.setUint32(0, 1, true) // ProgramState::LookupTable
+    view.setBigUint64(4, 0xffff_ffff_ffff_ffffn, true) // deactivation slot: never
+    // last_extended_slot 0 and its start index 0: every address is active from slot 1 on; authority None.
+    for (const [index, entry] of addresses.entries()) data.set(base58Decode(entry), LOOKUP_TABLE_META_SIZE + 32 * index)
+    this.chain.setAccount({
+      address: table,
+      programAddress: address(ADDRESS_LOOKUP_TABLE_PROGRAM),
+      lamports: lamports(this.chain.svm.minimumBalanceForRentExemption(BigInt(data.length))),
+      executable: false,
+      data,
+    })
+    const made = { table, addresses }
+    this.#lookupTables.set(pool.address, made)
+    return made
+  }
+
+  /**
+   * Admits `taker` to the signer set of the vault that pays out in a swap, so the swap's transaction
+   * needs the taker's signature alone (what a Swap API v2 `/build` answer's instructions need on
+   * mainnet, where the venue's program signs for its vaults). The set keeps the operator and the most
+   * recent takers (an SPL multisig holds 11 members).
+   */
+  async admitPayoutSigner(vault: string, program: string, taker: string): Promise<void> {
+    const signers = await vaultSignersOf(vault, program)
+    const account = this.chain.getAccount(signers)
+    if (!account) throw new Error(`vault ${vault} has no signer set`)
+    const count = account.data[1]!
+    const members = Array.from({ length: count }, (_, index) =>
+      base58Encode(
+        account.data.slice(MULTISIG_SIGNERS_OFFSET + 32 * index, MULTISIG_SIGNERS_OFFSET + 32 * (index + 1)),
+      ),
+    )
+    if (members.includes(taker)) return
+    const [operator, ...takers] = members
+    this.#writeSignerSet(signers, program, [operator!, ...[...takers, taker].slice(-(MULTISIG_MAX_SIGNERS - 1))])
+  }
+
+  /** Writes an initialized 1-of-n SPL multisig account (m, n, initialized, then the members). */
+  #writeSignerSet(signers: string, program: string, members: readonly string[]): void {
+    const data = new Uint8Array(MULTISIG_SIZE)
+    data.set([1, members.length, 1])
+    for (const [index, member] of members.entries())
+      data.set(base58Decode(member), MULTISIG_SIGNERS_OFFSET + 32 * index)
+    this.chain.setAccount({
+      address: address(signers),
+      programAddress: address(program),
+      lamports: lamports(this.chain.svm.minimumBalanceForRentExemption(BigInt(MULTISIG_SIZE))),
+      executable: false,
+      data,
+    })
   }
 
   #createAta(

@@ -112,6 +112,68 @@ export const JupiterSwapSchema = Type.Object({
 
 export type JupiterSwap = Static<typeof JupiterSwapSchema>
 
+/** An instruction as Swap API v2 `/build` returns it: the program, its accounts, its data in base64. */
+const BuildInstructionSchema = Type.Object({
+  programId: Type.String({ minLength: 32, maxLength: 44 }),
+  accounts: Type.Array(
+    Type.Object({
+      pubkey: Type.String({ minLength: 32, maxLength: 44 }),
+      isSigner: Type.Boolean(),
+      isWritable: Type.Boolean(),
+    }),
+  ),
+  data: Type.String(),
+})
+
+export type JupiterBuildInstruction = Static<typeof BuildInstructionSchema>
+
+/**
+ * The Swap API v2 `GET /swap/v2/build` answer, the members we read (extra fields allowed): the quote's
+ * terms as v1's quote gave them, then the instructions to assemble (compute price, setup, the swap,
+ * cleanup, other), the lookup tables as a map of table address to the addresses it holds (v1 named
+ * only the tables' addresses), and the blockhash as bytes with its last valid block height
+ * (jup-ag/docs openapi-spec/swap/v2/swap.yaml, GetBuild).
+ */
+export const JupiterBuildSchema = Type.Object({
+  inputMint: Type.String(),
+  outputMint: Type.String(),
+  inAmount: Type.String({ pattern: '^\\d+$' }),
+  outAmount: Type.String({ pattern: '^\\d+$' }),
+  otherAmountThreshold: Type.String({ pattern: '^\\d+$' }),
+  swapMode: Type.String(),
+  slippageBps: Type.Number(),
+  /** A fraction ("0.001" is 0.1 %); the docs' schema has it since 2026-08-21 — absent, the impact is unknown. */
+  priceImpactPct: Type.Optional(Type.String()),
+  routePlan: Type.Array(
+    Type.Object({
+      swapInfo: Type.Object({
+        ammKey: Type.String(),
+        label: Type.Optional(Type.String()),
+        inputMint: Type.String(),
+        outputMint: Type.String(),
+      }),
+      percent: Type.Number(),
+      bps: Type.Number(),
+    }),
+  ),
+  computeBudgetInstructions: Type.Array(BuildInstructionSchema),
+  setupInstructions: Type.Array(BuildInstructionSchema),
+  swapInstruction: BuildInstructionSchema,
+  cleanupInstruction: Type.Union([BuildInstructionSchema, Type.Null()]),
+  otherInstructions: Type.Array(BuildInstructionSchema),
+  tipInstruction: Type.Optional(Type.Union([BuildInstructionSchema, Type.Null()])),
+  addressesByLookupTableAddress: Type.Union([
+    Type.Record(Type.String(), Type.Array(Type.String({ minLength: 32, maxLength: 44 }))),
+    Type.Null(),
+  ]),
+  blockhashWithMetadata: Type.Object({
+    blockhash: Type.Array(Type.Integer({ minimum: 0, maximum: 255 }), { minItems: 32, maxItems: 32 }),
+    lastValidBlockHeight: Type.Number(),
+  }),
+})
+
+export type JupiterBuild = Static<typeof JupiterBuildSchema>
+
 /** Token-list tags change rarely. */
 const TOKEN_TTL_MS = 10 * 60 * 1000
 /** A category ranking is reused for half a minute: feeds asking at once share one call. */
@@ -124,7 +186,10 @@ export const JUPITER_INTERVALS = ['5m', '1h', '6h', '24h'] as const
 export type JupiterInterval = (typeof JUPITER_INTERVALS)[number]
 export const JUPITER_CATEGORY_MAX_LIMIT = 100
 
-/** Jupiter: the token list (tokens v2: verified flag, tags, audit), swap quotes and swap transactions (v1 API). */
+/**
+ * Jupiter: the token list (tokens v2: verified flag, tags, audit), swap quotes and swap transactions (v1
+ * API), and swap instructions (Swap API v2 `/build`).
+ */
 export class JupiterSource {
   readonly #http: HttpJsonSource
 
@@ -176,6 +241,24 @@ export class JupiterSource {
       JupiterSwapSchema,
       meter,
     )
+  }
+
+  /**
+   * A quote with the instructions of its swap (`GET /swap/v2/build`, Swap API v2: ExactIn only, the
+   * swapping wallet named `taker`). Refusals throw as the quote's do. Never cached: it carries a blockhash.
+   */
+  build(
+    request: { inputMint: string; outputMint: string; amount: bigint; slippageBps: number; taker: string },
+    meter: CallMeter,
+  ): Promise<JupiterBuild> {
+    const query = new URLSearchParams({
+      inputMint: request.inputMint,
+      outputMint: request.outputMint,
+      amount: request.amount.toString(),
+      taker: request.taker,
+      slippageBps: String(request.slippageBps),
+    })
+    return this.#http.get(`/swap/v2/build?${query}`, JupiterBuildSchema, meter, 0)
   }
 
   #quote(path: string, meter: CallMeter): Promise<JupiterQuote> {

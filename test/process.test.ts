@@ -20,6 +20,10 @@ async function checkServes(url: string) {
   expect(await health.json()).toMatchObject({ status: 'ok', version: '2.0.0' })
   const openapi = await fetch(`${url}/openapi.json`)
   expect(((await openapi.json()) as { openapi: string }).openapi).toBe('3.1.0')
+  // The API viewer's bundle: the binary serves the copy embedded in it (src/runtime/files.ts).
+  const viewer = await fetch(`${url}/docs/viewer.js`)
+  expect(viewer.status).toBe(200)
+  expect((await viewer.text()).length).toBeGreaterThan(100_000)
 }
 
 describe('npm start (bun src/main.ts)', () => {

@@ -13,6 +13,7 @@ import { loadSignalPackages, SignalRegistry, SignalRegistryError } from './pipel
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { renderDoctor, runDoctor } from './doctor.ts'
 import { SERVICE_VERSION } from './kernel/version.ts'
+import { runtimeVersion } from './runtime/runtime.ts'
 
 export interface ServiceOptions {
   /** Runs after the service has drained and closed, before the process exits (e.g. stop a sandbox). */
@@ -59,7 +60,12 @@ export async function runService(
   const running = startServer(app, ctx)
   ctx.health.start(config.HEALTH_PROBE_INTERVAL_MS)
   ctx.logger.info(
-    { url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length },
+    {
+      url: running.url,
+      profile: config.SOLSENTRY_PROFILE,
+      routes: ctx.registry.routes().length,
+      runtime: runtimeVersion(),
+    },
     'listening',
   )
   for (const { routes, why } of ctx.registry.off()) ctx.logger.warn({ routes }, `routes off: ${why}`)

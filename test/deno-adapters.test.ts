@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseReply, type RedisConnection, redisConnection, respConnection } from '../src/runtime/redis-connection.ts'
@@ -180,3 +180,56 @@ describe("the SQLite drivers: node:sqlite (Deno's) as bun:sqlite", () => {
     reader.close()
   })
 })
+
+const tlsTools = Bun.which('redis-server') && Bun.which('openssl')
+const describeWithTls = tlsTools ? describe : describe.skip
+describeWithTls(
+  `the RESP connection over TLS (rediss://)${tlsTools ? '' : ' — skipped: needs redis-server and openssl'}`,
+  () => {
+    test('a redis-server speaking TLS only: answered with its certificate trusted, refused without', async () => {
+      const dir = mkdtempSync(join(work, 'tls-'))
+      const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')]
+      const made = Bun.spawnSync(
+        ['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1'].concat(
+          ['-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'],
+        ),
+        { stdout: 'ignore', stderr: 'pipe' },
+      )
+      expect(made.exitCode).toBe(0)
+      const probe = Bun.serve({ port: 0, fetch: () => new Response('') })
+      const port = probe.port!
+      await probe.stop(true)
+      const server = Bun.spawn(
+        ['redis-server', '--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--save', ''].concat([
+          '--tls-cert-file',
+          cert,
+          '--tls-key-file',
+          key,
+          '--tls-auth-clients',
+          'no',
+        ]),
+        { stdout: 'ignore', stderr: 'ignore' },
+      )
+      try {
+        const url = `rediss://127.0.0.1:${port}`
+        let reply: unknown
+        for (let attempt = 0; attempt < 100 && reply === undefined; attempt++) {
+          const trusted = respConnection(url, 1_000, { ca: readFileSync(cert) })
+          reply = await trusted.connect().then(
+            () => trusted.send('PING', []),
+            () => Bun.sleep(20).then(() => undefined),
+          )
+          trusted.close()
+        }
+        expect(reply).toBe('PONG')
+        // The same server unverified: a self-signed certificate is not trusted by default.
+        const untrusted = respConnection(url, 1_000)
+        expect(await untrusted.connect().catch((error: Error) => error)).toBeInstanceOf(Error)
+        untrusted.close()
+      } finally {
+        server.kill()
+        await server.exited
+      }
+    })
+  },
+)

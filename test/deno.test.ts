@@ -10,7 +10,9 @@ import { demoPayer } from '../sandbox/demo-client.ts'
 import { denoBinary, denoMissing, denoServiceCommand } from '../sandbox/deno.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { redisClient } from '../src/store/redis.ts'
 import { launch } from './support/launch.ts'
+import { redisMissing, startRedis } from './support/redis.ts'
 import { usdcOf } from './support/x402.ts'
 
 /**
@@ -140,3 +142,49 @@ suite(title, () => {
     expect(states.map((row) => row.state)).toEqual(['settled', 'settled'])
   })
 })
+
+/**
+ * With REDIS_URL: the ledger, the limits and the kept answers in a real redis-server, reached from Deno
+ * through the RESP connection (src/runtime/redis-connection.ts).
+ */
+const redisSuite = denoMissing || redisMissing ? describe.skip : describe
+redisSuite(
+  `the service on Deno 2 with REDIS_URL${denoMissing || redisMissing ? ` — skipped: ${denoMissing ?? redisMissing}` : ''}`,
+  () => {
+    test('a paid quick scan on Solana: 200, and the payment settled in Redis', async () => {
+      const redis = await startRedis()
+      const file = sandbox!.file
+      const mint = file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
+      const onRedis = await launch(denoServiceCommand(denoBinary()!), {
+        cwd: work,
+        env: {
+          ...sandbox!.serviceSettings,
+          DATA_DIR: join(work, 'data-redis'),
+          REDIS_URL: redis.url,
+          LOG_LEVEL: 'info',
+          ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
+          ...(process.env.DENO_DIR ? { DENO_DIR: process.env.DENO_DIR } : {}),
+        },
+      })
+      try {
+        expect(await (await fetch(`${onRedis.url}/health`)).json()).toMatchObject({ sources: { store: 'ok' } })
+        const { client } = await demoPayer(file, 'solana')
+        const response = await wrapFetchWithPayment(fetch, client)(`${onRedis.url}/scan/quick`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token_address: mint }),
+        })
+        expect(response.status).toBe(200)
+        const reader = redisClient(redis.url)
+        const keys = (await reader.send('KEYS', ['solsentry:payment:*'])) as string[]
+        const records = await Promise.all(keys.map((key) => reader.send('HGETALL', [key])))
+        reader.close()
+        expect(records.map((record) => (record as { state: string }).state)).toEqual(['settled'])
+      } finally {
+        onRedis.child.kill('SIGTERM')
+        await onRedis.child.exited
+        await redis.stop()
+      }
+    })
+  },
+)

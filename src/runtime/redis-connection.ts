@@ -1,4 +1,5 @@
-import { connect as connectSocket, type Socket } from 'node:net'
+import { connect as connectSocket, isIP, type Socket } from 'node:net'
+import { type ConnectionOptions, connect as connectTls } from 'node:tls'
 import { RUNTIME } from './runtime.ts'
 
 /**
@@ -46,14 +47,14 @@ class ReplyError extends Error {
 type Waiter = { resolve(value: unknown): void; reject(error: Error): void }
 
 /**
- * The Redis protocol (RESP3, after `HELLO 3`) over a TCP socket: commands pipelined, replies matched in
- * order. Only what the service needs: `redis://[user:password@]host:port[/db]`, no TLS, no pub/sub.
- * Runs on Deno and on Bun alike (the tests compare its replies with Bun's client's).
+ * The Redis protocol (RESP3, after `HELLO 3`) over a TCP socket, or TLS for `rediss://` (the system's
+ * certificate authorities; `tls` adds to them): commands pipelined, replies matched in order. Only what
+ * the service needs: `redis[s]://[user:password@]host:port[/db]`, no pub/sub. Runs on Deno and on Bun
+ * alike (the tests compare its replies with Bun's client's).
  */
-export function respConnection(url: string, connectTimeoutMs: number): RedisConnection {
+export function respConnection(url: string, connectTimeoutMs: number, tls: ConnectionOptions = {}): RedisConnection {
   const target = new URL(url)
-  if (target.protocol !== 'redis:')
-    throw new Error(`only redis:// URLs are supported on ${RUNTIME} (got ${target.protocol})`)
+  const secure = target.protocol === 'rediss:'
   const host = target.hostname || '127.0.0.1'
   const port = Number(target.port || 6379)
   const db = target.pathname.slice(1)
@@ -109,14 +110,16 @@ export function respConnection(url: string, connectTimeoutMs: number): RedisConn
       if (closed) throw new ConnectionError('the Redis client is closed', 'ERR_REDIS_CONNECTION_CLOSED')
       if (ready) return
       await new Promise<void>((resolve, reject) => {
-        const opening = connectSocket({ host, port })
+        const opening = secure
+          ? connectTls({ host, port, ...(isIP(host) ? {} : { servername: host }), ...tls })
+          : connectSocket({ host, port })
         const timer = setTimeout(() => {
           opening.destroy()
           reject(
             new ConnectionError(`no connection to Redis within ${connectTimeoutMs} ms`, 'ERR_REDIS_CONNECTION_TIMEOUT'),
           )
         }, connectTimeoutMs)
-        opening.once('connect', () => {
+        opening.once(secure ? 'secureConnect' : 'connect', () => {
           clearTimeout(timer)
           opening.setNoDelay(true)
           socket = opening

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -11,6 +11,7 @@ import { denoBinary, denoMissing, denoServiceCommand } from '../sandbox/deno.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { redisClient } from '../src/store/redis.ts'
+import { eventually } from './support/eventually.ts'
 import { launch } from './support/launch.ts'
 import { redisMissing, startRedis } from './support/redis.ts'
 import { usdcOf } from './support/x402.ts'
@@ -36,6 +37,8 @@ const service = sandbox
         ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
         ...(process.env.DENO_DIR ? { DENO_DIR: process.env.DENO_DIR } : {}),
       },
+      // A first start compiles the TypeScript into Deno's cache: seconds, more on a busy CI machine.
+      deadlineMs: 60_000,
     })
   : undefined
 afterAll(async () => {
@@ -60,9 +63,13 @@ suite(title, () => {
   test('it is Deno that listens, and /health answers ok with the sandbox sources', async () => {
     const listening = service!.lines.find((line) => line.msg === 'listening')!
     expect(listening.runtime).toMatch(/^deno 2\./)
-    const health = await fetch(`${service!.url}/health`)
-    expect(health.status).toBe(200)
-    expect(await health.json()).toMatchObject({
+    // The health board's first probes run just after the listening line.
+    const health = await eventually(
+      '/health ok',
+      async () => (await fetch(`${service!.url}/health`)).json() as Promise<Json>,
+      (body) => body.status === 'ok',
+    )
+    expect(health).toMatchObject({
       status: 'ok',
       version: '2.0.0',
       sources: { store: 'ok', solana_rpc: 'ok', facilitator: 'ok' },
@@ -106,6 +113,22 @@ suite(title, () => {
     const bad = await post('/scan/quick', { token_address: 'not-a-mint' })
     expect(bad.status).toBe(400)
     expect(await bad.json()).toMatchObject({ error: true, code: 'INVALID_ADDRESS' })
+  })
+
+  test('the files the service ships: the API viewer from node_modules; the page script prebuilt, or a 404 naming the command', async () => {
+    const viewer = await fetch(`${service!.url}/docs/viewer.js`)
+    expect(viewer.status).toBe(200)
+    expect((await viewer.text()).length).toBeGreaterThan(100_000)
+    const script = await fetch(`${service!.url}/assets/app.js`)
+    if (existsSync(join(import.meta.dir, '..', 'dist', 'web-app.txt'))) {
+      expect(script.status).toBe(200)
+      expect(script.headers.get('content-type')).toContain('text/javascript')
+    } else {
+      expect(script.status).toBe(404)
+      expect(((await script.json()) as Json).message).toBe(
+        "the page's script is bundled by Bun ahead of time on deno: run `npm run build:web` (it writes dist/web-app.txt)",
+      )
+    }
   })
 
   test('an MCP client lists the tools at /mcp', async () => {
@@ -165,6 +188,7 @@ redisSuite(
           ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
           ...(process.env.DENO_DIR ? { DENO_DIR: process.env.DENO_DIR } : {}),
         },
+        deadlineMs: 60_000,
       })
       try {
         expect(await (await fetch(`${onRedis.url}/health`)).json()).toMatchObject({ sources: { store: 'ok' } })

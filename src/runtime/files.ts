@@ -52,11 +52,13 @@ export async function browserBundle({ entry, prebuilt, define }: BrowserBundleOp
     if (!built.success) throw new Error(`the browser script did not build: ${built.logs.join('\n')}`)
     return built.outputs[0]!.text()
   }
+  // Named from its folder, not the server's absolute path: the message is a public answer.
+  const shown = prebuilt.split('/').slice(-2).join('/')
   try {
     return await readFile(prebuilt, 'utf8')
   } catch {
     throw new BundleUnavailable(
-      `the page's script is bundled by Bun ahead of time on ${RUNTIME}: run \`npm run build:web\` (it writes ${prebuilt})`,
+      `the page's script is bundled by Bun ahead of time on ${RUNTIME}: run \`npm run build:web\` (it writes ${shown})`,
     )
   }
 }

@@ -28,11 +28,12 @@ const LOG_FLUSH_MS = 100
 const LOG_BATCH_CHARS = 64 * 1024
 
 /**
- * Standard output through the runtime's writer (Bun's native one on Bun: src/runtime/stdout.ts), lines batched in JavaScript: they are joined into one
- * string and handed to the writer when the batch fills or every LOG_FLUSH_MS. One native write per
- * line cost about 2 µs (measured on the HTTP bench: a tenth of a cheap request), one per batch a
- * fraction of that. pino's default destination (sonic-boom) recomputed the byte length of its whole
- * pending buffer on every line — two fifths of the core's CPU under load.
+ * Standard output through the runtime's writer (Bun's native one on Bun: src/runtime/stdout.ts), lines
+ * batched in JavaScript: they are joined into one string and handed to the writer when the batch fills
+ * or every LOG_FLUSH_MS. One native write per line cost about 2 µs (measured on the HTTP bench: a tenth
+ * of a cheap request), one per batch a fraction of that. pino's default destination (sonic-boom)
+ * recomputed the byte length of its whole pending buffer on every line — two fifths of the core's CPU
+ * under load.
  */
 function stdoutSink(): { write(line: string): void; drain(): Promise<void> } {
   const writer = stdoutWriter(LOG_BATCH_CHARS)

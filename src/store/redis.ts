@@ -86,7 +86,10 @@ export function redisClient(
   }
 }
 
-/** Connection-level failures (closed, refused, timed out; coded as Bun's client codes them), as opposed to Redis's own error replies. */
+/**
+ * Connection-level failures (closed, refused, timed out; coded as Bun's client codes them, which the
+ * RESP connection follows), as opposed to Redis's own error replies.
+ */
 function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code
   return typeof code === 'string' && /CONNECTION|SOCKET|TIMEOUT|ECONN|CLOSED/.test(code)

@@ -25,6 +25,17 @@ const suite = denoMissing ? describe.skip : describe
 const title = `the service on Deno 2${denoMissing ? ` — skipped: ${denoMissing}` : ''}`
 
 const work = mkdtempSync(join(tmpdir(), 'solsentry-deno-'))
+/** An OTLP/HTTP collector on loopback: the spans the service on Deno exports (src/kernel/tracing.ts). */
+const spans: { name: string; spanId: string; parentSpanId?: string; kind: number }[] = []
+const collector = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  async fetch(request) {
+    const body = (await request.json()) as { resourceSpans: { scopeSpans: { spans: typeof spans }[] }[] }
+    for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans)
+    return Response.json({})
+  },
+})
 const sandbox = denoMissing ? undefined : await startSandbox(ephemeralSandboxOptions())
 const service = sandbox
   ? await launch(denoServiceCommand(denoBinary()!), {
@@ -33,6 +44,7 @@ const service = sandbox
         ...sandbox.serviceSettings,
         DATA_DIR: join(work, 'data'),
         LOG_LEVEL: 'info',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collector.port}`,
         // Deno keeps its compiled modules under HOME (or DENO_DIR): the same cache as the developer's.
         ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
         ...(process.env.DENO_DIR ? { DENO_DIR: process.env.DENO_DIR } : {}),
@@ -44,6 +56,7 @@ const service = sandbox
 afterAll(async () => {
   service?.child.kill('SIGKILL')
   await sandbox?.stop()
+  collector.stop(true)
   rmSync(work, { recursive: true, force: true })
 })
 
@@ -163,6 +176,15 @@ suite(title, () => {
     const states = db.query<{ state: string }, []>('SELECT state FROM payments').all()
     db.close()
     expect(states.map((row) => row.state)).toEqual(['settled', 'settled'])
+  })
+
+  test('tracing on Deno: the paid scans were server spans, their upstream calls client spans under them', () => {
+    // Exported in batches, and flushed at shutdown (the test above).
+    const scans = spans.filter((span) => span.name === 'POST /scan/quick' && span.kind === 2)
+    expect(scans.length).toBeGreaterThanOrEqual(2)
+    const under = spans.filter((span) => scans.some((scan) => scan.spanId === span.parentSpanId))
+    expect(under.length).toBeGreaterThan(0)
+    expect(under.every((span) => span.kind === 3)).toBe(true) // CLIENT
   })
 })
 

@@ -57,7 +57,13 @@ export async function runService(
   // The facilitator is asked for its fee payers in the background: free routes serve meanwhile.
   await ctx.payments.reconcile()
   void ctx.payments.start()
-  const running = startServer(app, ctx)
+  let running: RunningServer
+  try {
+    running = startServer(app, ctx)
+  } catch (error) {
+    // A port taken by another process (Deno refuses it; so does Bun without SO_REUSEPORT's sharing).
+    exit(`cannot listen on ${config.HOST}:${config.PORT}: ${(error as Error).message}`)
+  }
   ctx.health.start(config.HEALTH_PROBE_INTERVAL_MS)
   ctx.logger.info(
     {

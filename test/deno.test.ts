@@ -168,6 +168,26 @@ suite(title, () => {
     expect(status.status).not.toBe(404)
   })
 
+  test('a port another process holds: one line naming the address and exit 78, as on Bun', async () => {
+    const taken = new URL(service!.url).port
+    const child = Bun.spawn(denoServiceCommand(denoBinary()!), {
+      cwd: work,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: taken,
+        DATA_DIR: ':memory:',
+        LOG_LEVEL: 'silent',
+        ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
+      },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    expect(await child.exited).toBe(78)
+    expect(await new Response(child.stderr).text()).toBe(
+      `solsentry: cannot listen on 127.0.0.1:${taken}: Address already in use (os error 98)\n`,
+    )
+  })
+
   test('SIGTERM drains and exits 0; the ledger Deno wrote (node:sqlite) reads back with bun:sqlite', async () => {
     service!.child.kill('SIGTERM')
     expect(await service!.child.exited).toBe(0)

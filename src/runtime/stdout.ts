@@ -24,8 +24,12 @@ export function stdoutWriter(highWaterMark: number): StdoutWriter {
   return {
     write(text) {
       const bytes = utf8.encode(text)
-      // A pipe takes what it has room for: the rest is written on, in order.
-      for (let done = 0; done < bytes.length; ) done += stdout.writeSync(bytes.subarray(done))
+      try {
+        // A pipe takes what it has room for: the rest is written on, in order.
+        for (let done = 0; done < bytes.length; ) done += stdout.writeSync(bytes.subarray(done))
+      } catch {
+        // Standard output closed (the reader went away): the lines are lost, the service goes on.
+      }
     },
     flush: async () => {},
   }

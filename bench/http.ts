@@ -7,9 +7,13 @@
  * included: a process that loads more code pays more of it per request when fewer requests are served),
  * and the steady state, the CPU of the measured seconds alone (Linux's /proc) — what a request costs.
  *
- *   npm run bench -- http [--duration 5] [--concurrency 32]
+ * `--runtime deno` runs the three servers on Deno 2 (the same scripts, through src/runtime/: the bare
+ * server is Deno.serve, the floor Elysia's web-standard handler on it); the load comes from Bun as always.
+ *
+ *   npm run bench -- http [--duration 5] [--concurrency 32] [--runtime bun|deno]
  */
 import { join } from 'node:path'
+import { denoBinary, denoMissing, denoServiceCommand } from '../sandbox/deno.ts'
 import type { BenchContext, Figure } from './figures.ts'
 import { type LoadResult, load, numberOption, processCpuUs, startTarget, wrkLoad } from './load.ts'
 
@@ -21,6 +25,11 @@ export async function run(args: string[], context: BenchContext = {}): Promise<F
   const option = (name: string, fallback: number) => numberOption(args, name, fallback)
   const durationMs = option('duration', 5) * 1000
   const concurrency = option('concurrency', 32)
+  const runtime = args.includes('--runtime') ? args[args.indexOf('--runtime') + 1] : 'bun'
+  if (runtime !== 'bun' && runtime !== 'deno') throw new Error(`--runtime must be bun or deno (not ${runtime})`)
+  if (runtime === 'deno' && denoMissing) throw new Error(`--runtime deno: ${denoMissing}`)
+  const onDeno = runtime === 'deno'
+  const commandOf = (script: string) => (onDeno ? denoServiceCommand(denoBinary()!, script) : undefined)
   const scenarios = [
     { name: 'GET /health', method: 'GET' as const, path: '/health', expectStatus: 200 },
     {
@@ -33,7 +42,7 @@ export async function run(args: string[], context: BenchContext = {}): Promise<F
   ]
   const targets = [
     { name: 'solsentry', script: join(import.meta.dir, 'targets/solsentry.ts') },
-    { name: 'bare Bun.serve', script: join(import.meta.dir, 'targets/bare.ts') },
+    { name: onDeno ? 'bare Deno.serve' : 'bare Bun.serve', script: join(import.meta.dir, 'targets/bare.ts') },
     // The framework's floor: Elysia with the core's hook set, each hook doing the least it can.
     { name: 'Elysia floor', script: join(import.meta.dir, 'targets/elysia-floor.ts') },
   ]
@@ -42,13 +51,13 @@ export async function run(args: string[], context: BenchContext = {}): Promise<F
     ? 'wrk (1 thread, its own process)'
     : 'fetch in the bench process (install wrk for a generator outside the runtime)'
   out(
-    `bench http: ${durationMs / 1000} s per cell, ${concurrency} concurrent connections, Bun ${Bun.version}; load: ${generator}`,
+    `bench http: ${durationMs / 1000} s per cell, ${concurrency} concurrent connections, servers on ${onDeno ? runtimeOf(denoBinary()!) : `Bun ${Bun.version}`}; load: ${generator}`,
   )
   const results = new Map<string, LoadResult & { cpuUsPerRequest: number; steadyUsPerRequest: number }>()
   // Each (target, scenario) cell gets its own process, so its CPU time divides by its own requests.
   for (const scenario of scenarios)
     for (const target of targets) {
-      const server = await startTarget(target.script)
+      const server = await startTarget(target.script, {}, commandOf(target.script))
       const options = { ...scenario, url: server.url + scenario.path, concurrency }
       // wrk when installed (a load generator outside the server's runtime), else fetch from this process.
       const measure = async (ms: number) =>
@@ -78,7 +87,7 @@ export async function run(args: string[], context: BenchContext = {}): Promise<F
   const figures: Figure[] = []
   for (const scenario of scenarios) {
     const ours = results.get(`solsentry|${scenario.name}`)!
-    const bare = results.get(`bare Bun.serve|${scenario.name}`)!
+    const bare = results.get(`${targets[1]!.name}|${scenario.name}`)!
     const floor = results.get(`Elysia floor|${scenario.name}`)!
     const target = TARGET_OVER_FLOOR[scenario.name]!
     const all = ours.cpuUsPerRequest / floor.cpuUsPerRequest
@@ -92,11 +101,19 @@ export async function run(args: string[], context: BenchContext = {}): Promise<F
     // The steady state where /proc tells it (what a request costs), else the whole life.
     const measured = Number.isNaN(steady) ? all : steady
     const perRequest = Number.isNaN(steady) ? ours.cpuUsPerRequest : ours.steadyUsPerRequest
+    // Deno's figures are named apart: the guard's baseline holds Bun's.
+    const prefix = onDeno ? 'on Deno, ' : ''
     figures.push(
-      { name: `${scenario.name}: CPU per request`, value: perRequest, unit: 'µs', better: 'lower' },
-      { name: `${scenario.name}: CPU / Elysia floor`, value: measured, unit: '×', better: 'lower', target },
+      { name: `${prefix}${scenario.name}: CPU per request`, value: perRequest, unit: 'µs', better: 'lower' },
+      { name: `${prefix}${scenario.name}: CPU / Elysia floor`, value: measured, unit: '×', better: 'lower', target },
     )
   }
   out('The load generator runs on the same machine; on 2 cores it competes with the server for CPU.')
   return figures
+}
+
+/** `deno 2.9.6`: the first line of `deno --version`. */
+function runtimeOf(deno: string): string {
+  const printed = Bun.spawnSync([deno, '--version']).stdout.toString()
+  return printed.split('\n')[0]?.replace(/ \(.*/, '') ?? 'deno'
 }

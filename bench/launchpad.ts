@@ -6,7 +6,7 @@
  *
  *   npm run bench -- launchpad [--curves 1000] [--trades 100]
  */
-import { Database } from 'bun:sqlite'
+import { openDatabase } from '../src/runtime/sqlite-driver.ts'
 import type { ServiceContext } from '../src/context.ts'
 import { readIndex } from '../src/launchpad-index/reading.ts'
 import type { TradeEvent } from '../src/onchain/pump-events.ts'
@@ -16,7 +16,7 @@ import { numberOption } from './load.ts'
 export async function run(args: string[]): Promise<void> {
   const curves = numberOption(args, 'curves', 1_000)
   const tradesEach = numberOption(args, 'trades', 100)
-  const launches = sqliteLaunches(new Database(':memory:'))
+  const launches = sqliteLaunches(openDatabase(':memory:'))
   const ctx = { store: { launches }, launchpad: undefined } as unknown as ServiceContext
   const now = Math.floor(Date.now() / 1000)
   const address = (prefix: string, n: number) => `${prefix}${n}`.padEnd(44, '_')

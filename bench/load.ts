@@ -48,8 +48,12 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
  * Starts a bench target script and waits for its "READY <url>" line on stderr. `stop()` returns the
  * CPU time (µs) the target process used, which it prints as "CPU <µs>" when it gets SIGTERM.
  */
-export async function startTarget(script: string, env: Record<string, string> = {}) {
-  const child = Bun.spawn([process.execPath, script], {
+export async function startTarget(
+  script: string,
+  env: Record<string, string> = {},
+  command: string[] = [process.execPath, script],
+) {
+  const child = Bun.spawn(command, {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdout: 'ignore',
     stderr: 'pipe',

@@ -13,6 +13,7 @@ import { loadSignalPackages, SignalRegistry, SignalRegistryError } from './pipel
 import { BUILTIN_SIGNALS } from '../signals/index.ts'
 import { renderDoctor, runDoctor } from './doctor.ts'
 import { SERVICE_VERSION } from './kernel/version.ts'
+import { runtimeVersion } from './runtime/runtime.ts'
 
 export interface ServiceOptions {
   /** Runs after the service has drained and closed, before the process exits (e.g. stop a sandbox). */
@@ -56,10 +57,21 @@ export async function runService(
   // The facilitator is asked for its fee payers in the background: free routes serve meanwhile.
   await ctx.payments.reconcile()
   void ctx.payments.start()
-  const running = startServer(app, ctx)
+  let running: RunningServer
+  try {
+    running = startServer(app, ctx)
+  } catch (error) {
+    // A port taken by another process (Deno refuses it; so does Bun without SO_REUSEPORT's sharing).
+    exit(`cannot listen on ${config.HOST}:${config.PORT}: ${(error as Error).message}`)
+  }
   ctx.health.start(config.HEALTH_PROBE_INTERVAL_MS)
   ctx.logger.info(
-    { url: running.url, profile: config.SOLSENTRY_PROFILE, routes: ctx.registry.routes().length },
+    {
+      url: running.url,
+      profile: config.SOLSENTRY_PROFILE,
+      routes: ctx.registry.routes().length,
+      runtime: runtimeVersion(),
+    },
     'listening',
   )
   for (const { routes, why } of ctx.registry.off()) ctx.logger.warn({ routes }, `routes off: ${why}`)

@@ -27,6 +27,8 @@ function isAdapter(path: string): boolean {
 
 /** The layers, lowest first; a file matches the first pattern that names it. */
 const LAYERS: { layer: string; rank: number; matches: (path: string) => boolean }[] = [
+  // The runtime adapters (Bun or Deno): beneath everything, the kernel's logger included.
+  { layer: 'runtime', rank: -1, matches: (path) => path.startsWith('src/runtime/') },
   { layer: 'kernel', rank: 0, matches: (path) => path.startsWith('src/kernel/') },
   { layer: 'onchain', rank: 1, matches: (path) => /^src\/(onchain|attest)\//.test(path) },
   { layer: 'store', rank: 2, matches: (path) => path.startsWith('src/store/') },
@@ -130,10 +132,29 @@ describe('layers', () => {
     expect(against).toEqual([])
   })
 
-  test('the kernel imports nothing else in the repository', () => {
-    const outside = EDGES.filter(({ from, to }) => from.startsWith('src/kernel/') && !to.startsWith('src/kernel/'))
+  test('the kernel imports nothing else in the repository but the runtime adapters', () => {
+    const outside = EDGES.filter(
+      ({ from, to }) => from.startsWith('src/kernel/') && !/^src\/(kernel|runtime)\//.test(to),
+    )
     // package.json (the version) is read as JSON, not a .ts file: allowed.
     expect(outside.map(({ from, to }) => `${from} → ${to}`)).toEqual([])
+  })
+
+  test('the runtime adapters import nothing else in the repository', () => {
+    const outside = EDGES.filter(({ from, to }) => from.startsWith('src/runtime/') && !to.startsWith('src/runtime/'))
+    expect(outside.map(({ from, to }) => `${from} → ${to}`)).toEqual([])
+  })
+
+  test('only the runtime adapters name a runtime: no Bun or Deno global, bun: module or "bun" import elsewhere', () => {
+    // import.meta.dir is Bun's alone (import.meta.dirname is on both).
+    const RUNTIME_API =
+      /\b(Bun|Deno)\.[a-zA-Z]|from\s*['"]bun(:[a-z]+)?['"]|import\(\s*['"]bun(:[a-z]+)?['"]|import\.meta\.dir\b/
+    const offenders = FILES.filter(
+      (file) => !file.startsWith('src/runtime/') && RUNTIME_API.test(readFileSync(join(ROOT, file), 'utf8')),
+    )
+    expect(offenders).toEqual([])
+    // The rule reads what it checks: the adapters do name Bun.
+    expect(RUNTIME_API.test(readFileSync(join(ROOT, 'src/runtime/serve.ts'), 'utf8'))).toBe(true)
   })
 
   test('no cycle between files', () => {

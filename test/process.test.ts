@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { launch as launchService } from './support/launch.ts'
@@ -20,6 +22,10 @@ async function checkServes(url: string) {
   expect(await health.json()).toMatchObject({ status: 'ok', version: '2.0.0' })
   const openapi = await fetch(`${url}/openapi.json`)
   expect(((await openapi.json()) as { openapi: string }).openapi).toBe('3.1.0')
+  // The API viewer's bundle: the binary serves the copy embedded in it (src/runtime/files.ts).
+  const viewer = await fetch(`${url}/docs/viewer.js`)
+  expect(viewer.status).toBe(200)
+  expect((await viewer.text()).length).toBeGreaterThan(100_000)
 }
 
 describe('npm start (bun src/main.ts)', () => {
@@ -31,6 +37,26 @@ describe('npm start (bun src/main.ts)', () => {
     const out = await rest()
     expect(out).toContain('"msg":"shutting down: draining in-flight requests"')
     expect(out).toContain('"msg":"stopped"')
+  })
+
+  test('a port another process holds stops it with one line naming the address (exit 78)', async () => {
+    const holder = createServer().listen(0, '127.0.0.1')
+    await once(holder, 'listening')
+    const port = (holder.address() as AddressInfo).port
+    try {
+      const child = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts')], {
+        cwd: work,
+        env: { PATH: process.env.PATH ?? '', PORT: String(port), DATA_DIR: ':memory:', LOG_LEVEL: 'silent' },
+        stderr: 'pipe',
+        stdout: 'pipe',
+      })
+      expect(await child.exited).toBe(78)
+      expect(await new Response(child.stderr).text()).toMatch(
+        new RegExp(`^solsentry: cannot listen on 127\\.0\\.0\\.1:${port}: .+\n$`),
+      )
+    } finally {
+      holder.close()
+    }
   })
 
   test('a bad setting stops the process with one line naming the variable', async () => {

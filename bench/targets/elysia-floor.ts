@@ -3,6 +3,8 @@
 // and after-response hooks, an error hook, per-status response schemas, a before-handle — each doing
 // the least it can. The gap from the bare server is the framework's; the gap from here is our code's.
 import { Elysia, t } from 'elysia'
+import { RUNTIME } from '../../src/runtime/runtime.ts'
+import { listen } from '../../src/runtime/serve.ts'
 import { HEALTH, INVALID } from './answers.ts'
 
 const ErrorBody = t.Object(
@@ -37,11 +39,20 @@ const app = new Elysia()
     parse: 'json',
     beforeHandle: [() => {}],
   })
-  .listen({ hostname: '127.0.0.1', port: 0 })
 
-console.error(`READY http://127.0.0.1:${app.server?.port}`)
+// On Bun, Elysia's own listen (Bun.serve with its routes); on Deno, whose Elysia has no listen, its
+// web-standard handler on Deno.serve, as the service runs there.
+function serve(): { port: number; stop(force: boolean): Promise<void> } {
+  if (RUNTIME !== 'bun')
+    return listen({ hostname: '127.0.0.1', port: 0, idleTimeoutS: 30, fetch: async (request) => app.fetch(request) })
+  app.listen({ hostname: '127.0.0.1', port: 0 })
+  return { port: app.server!.port!, stop: async (force) => void (await app.stop(force)) }
+}
+const served = serve()
+
+console.error(`READY http://127.0.0.1:${served.port}`)
 process.once('SIGTERM', () => {
   const { user, system } = process.cpuUsage()
   console.error(`CPU ${user + system}`)
-  app.stop().then(() => process.exit(0))
+  served.stop(false).then(() => process.exit(0))
 })

@@ -1,10 +1,6 @@
 import { routeDiscovery } from '../../src/payments/discovery.ts'
 import { paymentRails, railsInWords } from '../../src/payments/rails.ts'
 import { Elysia } from 'elysia'
-// The API viewer's browser bundle, served by the service itself (Bun embeds the file in the compiled
-// binary): /docs renders offline, with no CDN.
-// @ts-expect-error a file import (Bun answers its path); the bundle ships no type declarations
-import viewerPath from '../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
 import type { ServiceContext } from '../../src/context.ts'
 import { htmlHeaders } from '../../src/http/html.ts'
 import { publicOrigin, requestIdOf } from '../../src/http/request.ts'
@@ -21,6 +17,15 @@ import { renderSkill } from './skill.ts'
 import { manifest } from './manifest.ts'
 import { openApiDocument } from './openapi.ts'
 import { renderRouteDoc, routeDocPath, routeSchemaPath, routeSchemas, routesOfDoc } from './route-docs.ts'
+import { shippedFile } from '../../src/runtime/files.ts'
+
+// The API viewer's browser bundle, served by the service itself (Bun embeds the file in the compiled
+// binary; Deno reads it from node_modules): /docs renders offline, with no CDN.
+const viewerFile = shippedFile(
+  // @ts-expect-error a file import (Bun answers its path); the bundle ships no type declarations
+  () => import('../../node_modules/@scalar/api-reference/dist/browser/standalone.js', { with: { type: 'file' } }),
+  new URL('../../node_modules/@scalar/api-reference/dist/browser/standalone.js', import.meta.url),
+)
 
 export { manifest }
 
@@ -236,8 +241,8 @@ export function discoveryPlugin(ctx: ServiceContext) {
     )
     .get(
       routes.docsViewer.path,
-      function docsViewer() {
-        return new Response(Bun.file(viewerPath as string), {
+      async function docsViewer() {
+        return new Response(await viewerFile(), {
           headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' },
         })
       },

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 /**
  * What the trade executor asks the Solana chain, through the configured RPC (the data layer's source:
  * timeouts, retries, breaker, counting): balances, block height, blockhash validity, simulation,
@@ -115,7 +116,7 @@ export async function confirm(
       // The RPC failing for a moment does not decide anything: keep asking.
       lastError = (error as Error).message
     }
-    await Bun.sleep(POLL_MS)
+    await sleep(POLL_MS)
   }
   return { kind: 'unknown', reason: lastError || 'the chain did not answer in time' }
 }

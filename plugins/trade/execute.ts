@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 /**
  * `POST /trade/execute` (docs/trade.md): the signed transaction is checked against the quote before
  * any money is asked for; then the fee is verified and held, the job claimed (one execute per job),
@@ -260,7 +261,7 @@ async function outcomeOf(job: TradeJob, deps: ExecuteDeps): Promise<TradeOutcome
       current = resolved
       break
     }
-    await Bun.sleep(250)
+    await sleep(250)
     current = await jobs.current(job.job_id)
   }
   if (current.status === 'CONFIRMED') return { kind: 'confirmed', job: current }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { tradeJobs } from '../../src/kernel/metrics.ts'
 import { encodeBase58 } from '../../src/onchain/base58.ts'
 import type { JobStore } from '../../src/store/jobs.ts'
@@ -40,7 +41,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
  * different transactions — one signed transaction is one job's, and one fee's (docs/trade.md).
  */
 export function trackingAccountOf(jobId: string): string {
-  return encodeBase58(new Bun.CryptoHasher('sha256').update(`solsentry:trade-job:${jobId}`).digest())
+  return encodeBase58(createHash('sha256').update(`solsentry:trade-job:${jobId}`).digest())
 }
 
 /** A job that was read moments ago is gone from the store: jobs are never deleted, so the store is broken. */

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { PaymentRequirements } from '@x402/core/types'
 import type { SIWxExtensionInfo } from '@x402/extensions/sign-in-with-x'
 import { Elysia } from 'elysia'
@@ -11,6 +12,7 @@ import { routeOptions } from '../../src/http/route-options.ts'
 import { paymentRails } from '../../src/payments/rails.ts'
 import { type DemoWallet, demoWallet } from './demo-wallet.ts'
 import { manifest } from './manifest.ts'
+import { BundleUnavailable, browserBundle } from '../../src/runtime/files.ts'
 import { renderPage } from './page.ts'
 
 export { manifest }
@@ -58,7 +60,11 @@ export function webPlugin(ctx: ServiceContext) {
     .get(
       routes.script.path,
       async function script() {
-        return new Response(await pageScript(), {
+        const code = await pageScript().catch((error: unknown) => {
+          if (error instanceof BundleUnavailable) throw new ApiError('NOT_FOUND', { message: error.message })
+          throw error
+        })
+        return new Response(code, {
           headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
         })
       },
@@ -113,21 +119,16 @@ let bundle: Promise<string> | undefined
 
 /**
  * The page's script for the browser: the file `npm run build` embeds in the binary when there is one,
- * else bundled from web/app.ts on first use (a second or two) and kept for the life of the process.
+ * else bundled from web/app.ts on first use (a second or two) and kept for the life of the process; on
+ * Deno, the bundle `npm run build:web` wrote (src/runtime/files.ts, docs/deno.md).
  */
 function pageScript(): Promise<string> {
-  bundle ??= (async () => {
-    const embedded = Bun.embeddedFiles.find((file) => (file as Blob & { name?: string }).name?.startsWith('web-app'))
-    if (embedded) return embedded.text()
-    const built = await Bun.build({
-      entrypoints: [join(import.meta.dir, '..', '..', 'web', 'app.ts')],
-      target: 'browser',
-      minify: true,
-      define: { 'process.env.NODE_ENV': '"production"' },
-    })
-    if (!built.success) throw new Error(`the page's script did not build: ${built.logs.join('\n')}`)
-    return built.outputs[0]!.text()
-  })()
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  bundle ??= browserBundle({
+    entry: join(root, 'web', 'app.ts'),
+    prebuilt: join(root, 'dist', 'web-app.txt'),
+    define: { 'process.env.NODE_ENV': '"production"' },
+  })
   bundle.catch(() => {
     bundle = undefined
   })

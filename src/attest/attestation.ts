@@ -9,7 +9,7 @@
  * Wire form, one header: `x-attestation: v1.<base64url(payload JSON)>.<base64url(signature)>`, the
  * signature over the payload's exact UTF-8 bytes (as carried, so no canonical form is needed).
  */
-import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto'
+import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit'
@@ -101,7 +101,7 @@ export function verifyAttestation(header: string, publicKey: string): Attestatio
 }
 
 /** SHA-256 (hex) of bytes. */
-export const sha256Hex = (bytes: Uint8Array | string) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+export const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
 /**
  * The service's attestation key: the operator's (ATTESTATION_KEY, a Solana keypair JSON file), else

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 /**
  * The HTTP adapter of payments, the one place payment speaks HTTP (as the x402 packages pair a
  * transport-free core with thin adapters). It owns a paid request end to end (`paidRequests`, which the
@@ -278,7 +279,9 @@ export function requestHash(resource: string, body: unknown): string {
       )
     return value
   }
-  return new Bun.CryptoHasher('sha256').update(`${resource}\n${JSON.stringify(canonical(body) ?? null)}`).digest('hex')
+  return createHash('sha256')
+    .update(`${resource}\n${JSON.stringify(canonical(body) ?? null)}`)
+    .digest('hex')
 }
 
 /** The headers a kept answer is replayed with (its receipt and attestation included). */

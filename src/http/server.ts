@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { closeContext, type ServiceContext } from '../context.ts'
+import { listen } from '../runtime/serve.ts'
 import type { Service } from './front-door.ts'
 
 export interface RunningServer {
@@ -8,16 +10,18 @@ export interface RunningServer {
   shutdown(reason: string): Promise<void>
 }
 
-/** Starts the HTTP server for a service built by createApp: every request enters by its front door. */
+/**
+ * Starts the HTTP server for a service built by createApp (the runtime's own: src/runtime/serve.ts): every
+ * request enters by its front door.
+ */
 export function startServer(service: Service, ctx: ServiceContext): RunningServer {
   const { config, logger } = ctx
-  const server = Bun.serve({
+  const server = listen({
     hostname: config.HOST,
     port: config.PORT,
     // Keep-alive connections idle this long are closed (what the framework's own listen sets).
-    idleTimeout: 30,
-    development: false,
-    fetch: (request, bun) => service.handle(request, bun),
+    idleTimeoutS: 30,
+    fetch: (request, peer) => service.handle(request, peer),
   })
   const url = `http://${config.HOST}:${server.port}`
   let stopping: Promise<void> | undefined
@@ -27,7 +31,7 @@ export function startServer(service: Service, ctx: ServiceContext): RunningServe
       ctx.lifecycle.draining = true
       logger.info({ reason, pending_requests: server.pendingRequests }, 'shutting down: draining in-flight requests')
       const drained = server.stop(false).then(() => true)
-      const timedOut = Bun.sleep(config.SHUTDOWN_GRACE_MS).then(() => false)
+      const timedOut = sleep(config.SHUTDOWN_GRACE_MS).then(() => false)
       if (!(await Promise.race([drained, timedOut]))) {
         logger.warn({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'grace period over: closing remaining connections')
         await server.stop(true)

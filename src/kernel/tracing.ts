@@ -18,6 +18,8 @@ import {
 } from '@opentelemetry/api'
 import type { TracerProvider } from '@opentelemetry/sdk-trace'
 import { currentSpan } from './request-scope.ts'
+// Its lazy `require` calls below need one on Deno too (src/runtime/require.ts).
+import '../runtime/require.ts'
 
 export type { Span }
 

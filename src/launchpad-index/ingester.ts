@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 /**
  * The launchpad ingester: follows the pump.fun program through the RPC's log subscription
  * (`logsSubscribe {mentions: [program]}`), decodes its events from the logs (src/onchain/pump-events.ts)
@@ -86,7 +87,7 @@ export class LaunchIngester {
       if (this.#abort.signal.aborted) break
       this.#status.state = 'reconnecting'
       this.#status.reconnects++
-      await Bun.sleep(pause)
+      await sleep(pause)
       pause = Math.min(pause * 2, MAX_PAUSE_MS)
     }
   }

@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { createEvent } from '../../test/support/launch-events.ts'
-import { Database } from 'bun:sqlite'
+import { openDatabase } from '../runtime/sqlite-driver.ts'
 import type { ServiceContext } from '../context.ts'
 import { sqliteLaunches } from '../store/launches.ts'
 import { readIndex } from './reading.ts'
@@ -28,7 +28,7 @@ const buy = (signature: string, slot: number, user: string, reserves: bigint) =>
 })
 
 test('the index is read again only where it changed: unchanged trades are kept, a new one (even a late one) is read', async () => {
-  const launches = sqliteLaunches(new Database(':memory:'))
+  const launches = sqliteLaunches(openDatabase(':memory:'))
   const ctx = { store: { launches }, launchpad: undefined } as unknown as ServiceContext
   await launches.apply([
     { signature: 'c', slot: 10n, index: 0, event: create },

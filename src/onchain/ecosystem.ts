@@ -1,4 +1,4 @@
-import BUILTIN from './ecosystem.json'
+import BUILTIN from './ecosystem.json' with { type: 'json' }
 import { referenceFiles } from './reference-file.ts'
 
 // The X accounts of the ecosystem's own projects (the ecosystem cohort of POST /news/pulse_plus):

@@ -6,7 +6,7 @@
  * address not in the list is not said to be an exchange's.
  */
 import { referenceFiles } from './reference-file.ts'
-import BUILTIN from './exchanges.json'
+import BUILTIN from './exchanges.json' with { type: 'json' }
 import { checkSolanaAddress } from './address.ts'
 
 export interface ExchangeEntry {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 /**
  * Paid answers kept and served again without a second payment (docs/payments.md "Idempotency and
  * re-fetching"), with the official `@x402/extensions`:
@@ -220,7 +221,7 @@ export class AnswerKeeper {
           message: 'the first call with this payment identifier is still running: retry in a few seconds',
           details: { payment_id: identified.id },
         }
-      await Bun.sleep(WAIT_POLL_MS)
+      await sleep(WAIT_POLL_MS)
     }
   }
 

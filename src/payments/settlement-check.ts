@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 /**
  * Finding out, on the chain itself, whether a payment whose settlement is not known to have succeeded
  * moved the money — a facilitator that answered `settlement_pending` (it sent the transfer but could
@@ -260,7 +261,7 @@ export class SettlementChecker {
         reason = `the chain could not be read: ${(error as Error).message}`
       }
       if (Date.now() + CONFIRM_POLL_MS > until) return { state: 'pending', reason }
-      await Bun.sleep(CONFIRM_POLL_MS)
+      await sleep(CONFIRM_POLL_MS)
     }
   }
 

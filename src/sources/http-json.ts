@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Type, type TSchema, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { bigintSafe } from '../onchain/bigint-json.ts'
@@ -154,7 +155,7 @@ export class HttpJsonSource {
       if (meter.closed) throw new UpstreamError(this.upstream.name, 'cancelled', 'the scan that asked has answered')
       const now = Date.now()
       if (this.#pacer.tryTake('request', now)) return
-      await Bun.sleep(Math.min(PACE_POLL_MS, Math.max(1, this.#pacer.waitMs('request', now))))
+      await sleep(Math.min(PACE_POLL_MS, Math.max(1, this.#pacer.waitMs('request', now))))
     }
   }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { cacheLookups, upstreamCalls, upstreamDuration } from '../kernel/metrics.ts'
 import { traceUpstream } from '../kernel/tracing.ts'
 import type { Tape } from './tape.ts'
@@ -226,7 +227,7 @@ export class Upstream {
         if (!answered) this.#recordFailure(breaker)
         if (!RETRYABLE.has(failure.reason) || attemptNo >= this.#retries || outer?.aborted || this.#isOpen(breaker))
           throw failure
-        await Bun.sleep(this.#backoffMs * 2 ** attemptNo * (0.5 + Math.random()))
+        await sleep(this.#backoffMs * 2 ** attemptNo * (0.5 + Math.random()))
       }
     }
   }

@@ -4,7 +4,7 @@
  * instead of paying again. An entry is claimed before the work (so a retry waits for the first run
  * instead of running twice), finished with the answer on success, released on failure.
  */
-import type { Database } from 'bun:sqlite'
+import type { Database } from '../runtime/sqlite-driver.ts'
 import type { Redis } from './redis.ts'
 
 /** A stored answer: its status, the headers worth replaying, and its body bytes (base64). */

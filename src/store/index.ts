@@ -18,7 +18,7 @@ export type { Store }
 export function openStore(config: { DATA_DIR: string; REDIS_URL?: string }): Store {
   const store = openSqliteStore(config.DATA_DIR)
   if (!config.REDIS_URL) return store
-  // One connection serves the ledger, the jobs and the buckets (Bun's client pipelines commands).
+  // One connection serves the ledger, the jobs and the buckets (the connection pipelines commands).
   const client = redisClient(config.REDIS_URL)
   const buckets = redisBuckets(client)
   return {

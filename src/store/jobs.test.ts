@@ -4,15 +4,27 @@ import type { JobStore } from './jobs.ts'
 import { redisClient } from './redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
+import { openNodeSqlite } from '../runtime/sqlite-driver.ts'
+import { respConnection } from '../runtime/redis-connection.ts'
 
 const redis = redisForFile()
 
 const backends: [string, () => { jobs: JobStore; close(): unknown }][] = [
   ['SQLite', () => openSqliteStore(':memory:')],
+  // Deno's driver (src/runtime/sqlite-driver.ts), which Bun has too.
+  ['SQLite, node:sqlite', () => openSqliteStore(':memory:', openNodeSqlite)],
   [
     'Redis',
     () => {
       const client = redisClient(redis.url)
+      return { jobs: redisJobs(client), close: () => client.close() }
+    },
+  ],
+  [
+    // Deno's connection (src/runtime/redis-connection.ts), which runs on Bun too.
+    'Redis, RESP over node:net',
+    () => {
+      const client = redisClient(redis.url, respConnection)
       return { jobs: redisJobs(client), close: () => client.close() }
     },
   ],

@@ -4,7 +4,7 @@
  * event twice changes nothing (each is keyed by its transaction and its place in it), so a restart
  * that re-reads events it already holds does not double count.
  */
-import type { Database } from 'bun:sqlite'
+import type { Database } from '../runtime/sqlite-driver.ts'
 import type { PumpEvent } from '../onchain/pump-events.ts'
 
 /** An event as read from a transaction: where it sits, so it is applied once. */

@@ -7,6 +7,8 @@ import type { PaymentLedger } from './ledger.ts'
 import { redisClient } from './redis.ts'
 import { redisLedger } from './ledger-redis.ts'
 import { openSqliteStore } from './sqlite.ts'
+import { openNodeSqlite } from '../runtime/sqlite-driver.ts'
+import { respConnection } from '../runtime/redis-connection.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'solsentry-ledger-'))
 const redis = redisForFile()
@@ -29,6 +31,14 @@ const backends: [string, { fresh(): Opened; durable(): Opened }][] = [
     },
   ],
   [
+    // Deno's driver (src/runtime/sqlite-driver.ts), which Bun has too.
+    'SQLite, node:sqlite',
+    {
+      fresh: () => openSqliteStore(':memory:', openNodeSqlite),
+      durable: () => openSqliteStore(join(dir, 'node-sqlite'), openNodeSqlite),
+    },
+  ],
+  [
     'Redis',
     {
       // Keys are unique per test run, so one server serves every test.
@@ -36,10 +46,15 @@ const backends: [string, { fresh(): Opened; durable(): Opened }][] = [
       durable: () => redisLedgerOpened(),
     },
   ],
+  [
+    // Deno's connection (src/runtime/redis-connection.ts), which runs on Bun too.
+    'Redis, RESP over node:net',
+    { fresh: () => redisLedgerOpened(respConnection), durable: () => redisLedgerOpened(respConnection) },
+  ],
 ]
 
-function redisLedgerOpened(): Opened {
-  const client = redisClient(redis.url)
+function redisLedgerOpened(connection?: typeof respConnection): Opened {
+  const client = redisClient(redis.url, connection)
   return { ledger: redisLedger(client), close: () => client.close() }
 }
 

@@ -1,4 +1,4 @@
-import { RedisClient } from 'bun'
+import { type RedisConnection, redisConnection } from '../runtime/redis-connection.ts'
 
 /**
  * What the Redis-backed parts need of a connection: commands that answer within a deadline or fail,
@@ -26,20 +26,21 @@ export const REDIS_COMMAND_TIMEOUT_MS = 1_000
 const CONNECT_TIMEOUT_MS = 1_000
 
 /**
- * A client for REDIS_URL as every Redis-backed part opens it. Bun's client alone, with its defaults,
+ * A client for REDIS_URL as every Redis-backed part opens it, on the runtime's connection
+ * (src/runtime/redis-connection.ts: Bun's own client on Bun). Bun's client alone, with its defaults,
  * queues commands while disconnected — a request then waits for Redis to come back — and after its
  * reconnection attempts run out it refuses every command until the process restarts (both measured
  * with a real redis-server killed under traffic: `npm run bench -- chaos`). Here commands are never
  * queued: while there is no connection, a command first tries to connect (one attempt shared by all
  * commands waiting, within CONNECT_TIMEOUT_MS) and fails at once if Redis refuses; every command has a
  * deadline. So a Redis that is down fails fast, and the first command after it is back reconnects.
+ * `connection` is the runtime's (src/runtime/redis-connection.ts); tests hand the other one.
  */
-export function redisClient(url: string): Redis {
-  const client = new RedisClient(url, {
-    connectionTimeout: CONNECT_TIMEOUT_MS,
-    autoReconnect: false,
-    enableOfflineQueue: false,
-  })
+export function redisClient(
+  url: string,
+  connection: (url: string, connectTimeoutMs: number) => RedisConnection = redisConnection,
+): Redis {
+  const client = connection(url, CONNECT_TIMEOUT_MS)
   let connecting: Promise<void> | undefined
   let closed = false
   const connect = () => {
@@ -85,7 +86,10 @@ export function redisClient(url: string): Redis {
   }
 }
 
-/** Bun's connection-level failures (closed, refused, timed out), as opposed to Redis's own error replies. */
+/**
+ * Connection-level failures (closed, refused, timed out; coded as Bun's client codes them, which the
+ * RESP connection follows), as opposed to Redis's own error replies.
+ */
 function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code
   return typeof code === 'string' && /CONNECTION|SOCKET|TIMEOUT|ECONN|CLOSED/.test(code)

@@ -31,7 +31,7 @@ const CACHE_TIMEOUT_MS = 150
  */
 export type CacheFormat = 'json' | 'json-bigint'
 
-/** The shared cache on Redis (Bun's client). */
+/** The shared cache on Redis (the runtime's connection: src/runtime/redis-connection.ts). */
 export class RedisCache implements SharedCache {
   readonly #client: Redis
   readonly #format: CacheFormat
@@ -44,7 +44,7 @@ export class RedisCache implements SharedCache {
 
   async get(key: string): Promise<SharedEntry | undefined> {
     const name = `${PREFIX + this.#format}:${key}`
-    // Sent together (Bun's client pipelines them): one round trip for the value and its remaining life.
+    // Sent together (the connection pipelines them): one round trip for the value and its remaining life.
     const [text, ttlMs] = await Promise.all([
       this.#within(this.#client.send('GET', [name], CACHE_TIMEOUT_MS)),
       this.#within(this.#client.send('PTTL', [name], CACHE_TIMEOUT_MS)),

@@ -1,4 +1,3 @@
-import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { MemoryBuckets } from './token-buckets.ts'
@@ -6,16 +5,18 @@ import type { Store } from './store.ts'
 import type { JobStore } from './jobs.ts'
 import { sqliteLaunches } from './launches.ts'
 import { sqliteAnswers } from './answers.ts'
+import { type Database, openDatabase } from '../runtime/sqlite-driver.ts'
 import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
 /**
  * Opens the embedded store: `<dataDir>/solsentry.db` in WAL mode, or an in-memory database when
- * `dataDir` is `:memory:`. Rate-limit buckets stay in process memory (see MemoryBuckets).
+ * `dataDir` is `:memory:`. Rate-limit buckets stay in process memory (see MemoryBuckets). `open` is the
+ * runtime's driver (src/runtime/sqlite-driver.ts); tests hand the other one.
  */
-export function openSqliteStore(dataDir: string): Store {
+export function openSqliteStore(dataDir: string, open: (path: string) => Database = openDatabase): Store {
   const path = dataDir === ':memory:' ? ':memory:' : join(dataDir, 'solsentry.db')
   if (path !== ':memory:') mkdirSync(dataDir, { recursive: true })
-  const db = new Database(path, { create: true, strict: true })
+  const db = open(path)
   db.run('PRAGMA journal_mode = WAL')
   db.run('PRAGMA synchronous = NORMAL')
   db.run('PRAGMA busy_timeout = 5000')

@@ -10,7 +10,10 @@ import { ephemeralSandboxOptions } from '../../sandbox/options.ts'
  * Starts a service command, waits for its "listening" log line and returns the URL it serves, the
  * child process and a reader for the rest of its stdout (once it has exited).
  */
-export async function launch(cmd: string[], options: { cwd: string; env: Record<string, string> }) {
+export async function launch(
+  cmd: string[],
+  options: { cwd: string; env: Record<string, string> /** How long to wait for the line. */; deadlineMs?: number },
+) {
   const child = Bun.spawn(cmd, {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', PORT: '0', ...options.env },
@@ -21,7 +24,7 @@ export async function launch(cmd: string[], options: { cwd: string; env: Record<
   const reader = child.stdout.getReader()
   const decoder = new TextDecoder()
   let buffer = ''
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + (options.deadlineMs ?? 20_000)
   while (Date.now() < deadline) {
     const { done, value } = await reader.read()
     if (done) break

@@ -21,10 +21,10 @@ export function testWithRedis(title: string, body: () => Promise<void>): void {
   else test(title, body)
 }
 
-/** One suite per storage backend; the one named "Redis" is skipped (with the reason) without a redis-server. */
+/** One suite per storage backend; those named "Redis…" are skipped (with the reason) without a redis-server. */
 export function describeBackends<T>(backends: [string, T][], title: string, body: (backend: T) => void): void {
   for (const [name, backend] of backends) {
-    ;(name === 'Redis' ? describeWithRedis : describe)(`${title} (${name})`, () => body(backend))
+    ;(name.startsWith('Redis') ? describeWithRedis : describe)(`${title} (${name})`, () => body(backend))
   }
 }
 

@@ -265,6 +265,33 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect(unknown.status?.message?.parts[0]?.content).toMatchObject({
       value: expect.stringContaining('unknown skill sol_everything'),
     })
+    // The card's sol_trade groups several routes: the answer names them.
+    const trade = await send(current, message({ skill: 'sol_trade', input: {} }))
+    expect(trade.status?.message?.parts[0]?.content).toMatchObject({
+      value: expect.stringContaining('name one of sol_trade_quote, sol_trade_execute'),
+    })
+    // The mint typed as text, no data part: told to send the input as a data part, nothing asked to pay.
+    const typed = await send(current, message({ skill: 'sol_quick_scan' }))
+    expect(typed.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+    expect(typed.status?.message?.parts[0]?.content).toMatchObject({
+      value: expect.stringContaining('as a data part: { "token_address": … }'),
+    })
+  })
+
+  test("a payment for one skill's price does not pay a dearer one: refused, the amount named", async () => {
+    const mint = mintOf('blue-chip')
+    const quick = await send(current, message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
+    const payment = await pay(said(quick)['x402.payment.required'], 'solana')
+    const deep = await send(current, message({ skill: 'sol_deep_dive', input: { token_address: mint } }))
+    const refused = await submit(current, deep, payment)
+    expect(refused.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+    expect(said(refused)).toMatchObject({
+      'x402.payment.status': 'payment-failed',
+      'x402.payment.error': 'INVALID_AMOUNT',
+    })
+    // Unspent, it still pays for what it was signed for.
+    const done = await submit(current, quick, payment)
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   })
 
   test('a free skill answers at once, with no payment metadata', async () => {
@@ -320,6 +347,13 @@ describe('the A2A 0.3 wire, as the extension spec writes it', () => {
     expect(answer.result).toBeUndefined()
     expect(answer.id).toBe('req-002')
     expect(answer.error.message).toContain(X402_EXTENSION_URI)
+  })
+
+  test('GET /a2a answers 405, pointing at the agent card', async () => {
+    const response = await fetch(`${running.url}/a2a`)
+    expect(response.status).toBe(405)
+    expect(response.headers.get('allow')).toBe('POST')
+    expect(((await response.json()) as Json).error.message).toContain('/.well-known/agent-card.json')
   })
 
   test('an unknown method and a streaming request are JSON-RPC errors', async () => {

@@ -46,52 +46,72 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
   const current = new JsonRpcTransportHandler(handler)
   const legacy = new LegacyJsonRpcTransportHandler(handler)
 
-  return new Elysia({ name: 'plugin:a2a' }).post(
-    routes.call.path,
-    async function a2aRoute({ request, body }) {
-      const version = request.headers.get('a2a-version') ?? undefined
-      const isLegacy = (version ?? A2A_LEGACY_VERSION) === A2A_LEGACY_VERSION
-      // The extension spec (§8) names X-A2A-Extensions; A2A 1.0 names A2A-Extensions: either activates.
-      const extensions = request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions') ?? undefined
-      const caller: Caller = {
-        origin: publicOrigin(ctx, request),
-        server: callerOf(request),
-        headers: forwarded(request),
-      }
-      const context = new ServerCallContext({
-        requestedExtensions: Extensions.parseServiceParameter(extensions),
-        user: new UnauthenticatedUser(),
-        requestedVersion: version,
-        state: new Map<string, unknown>([
-          [STATE_HEADERS_KEY, Object.fromEntries(request.headers)],
-          [CALLER, caller],
-        ]),
-      })
-      const id = (body as { id?: unknown }).id
-      let answer: unknown
-      try {
-        validateVersion(context.requestedVersion, await handler.getAgentCard(), 'JSONRPC')
-        // The front door read the body already (its size, media type and JSON checked there).
-        answer = await (isLegacy ? legacy : current).handle(body as Record<string, unknown>, context)
-      } catch (error) {
-        const mapped = isLegacy
-          ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error)
-          : JsonRpcTransportHandler.mapToJSONRPCError(error)
-        answer = { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: mapped }
-      }
-      if (isAsyncIterable(answer)) {
-        // Streaming is not offered (the card says so); the SDK refuses it first, this is a backstop.
-        await answer[Symbol.asyncIterator]().return?.(undefined)
-        answer = { jsonrpc: '2.0', id: null, error: { code: -32004, message: 'streaming is not supported' } }
-      }
-      const headers: Record<string, string> = { 'content-type': 'application/json' }
-      const activated = context.activatedExtensions
-      if (activated && activated.length > 0)
-        headers[isLegacy ? 'x-a2a-extensions' : 'a2a-extensions'] = Extensions.toServiceParameter(activated)
-      return new Response(JSON.stringify(answer), { status: 200, headers })
-    },
-    routeOptions(ctx, routes.call),
-  )
+  return new Elysia({ name: 'plugin:a2a' })
+    .get(
+      routes.get.path,
+      function a2aGet({ request }) {
+        const card = `${publicOrigin(ctx, request)}/.well-known/agent-card.json`
+        const body = {
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32600,
+            message: `Method not allowed: POST A2A JSON-RPC requests here; the agent card is ${card}`,
+          },
+        }
+        return new Response(JSON.stringify(body), {
+          status: 405,
+          headers: { allow: 'POST', 'content-type': 'application/json' },
+        })
+      },
+      routeOptions(ctx, routes.get),
+    )
+    .post(
+      routes.call.path,
+      async function a2aRoute({ request, body }) {
+        const version = request.headers.get('a2a-version') ?? undefined
+        const isLegacy = (version ?? A2A_LEGACY_VERSION) === A2A_LEGACY_VERSION
+        // The extension spec (§8) names X-A2A-Extensions; A2A 1.0 names A2A-Extensions: either activates.
+        const extensions = request.headers.get('a2a-extensions') ?? request.headers.get('x-a2a-extensions') ?? undefined
+        const caller: Caller = {
+          origin: publicOrigin(ctx, request),
+          server: callerOf(request),
+          headers: forwarded(request),
+        }
+        const context = new ServerCallContext({
+          requestedExtensions: Extensions.parseServiceParameter(extensions),
+          user: new UnauthenticatedUser(),
+          requestedVersion: version,
+          state: new Map<string, unknown>([
+            [STATE_HEADERS_KEY, Object.fromEntries(request.headers)],
+            [CALLER, caller],
+          ]),
+        })
+        const id = (body as { id?: unknown }).id
+        let answer: unknown
+        try {
+          validateVersion(context.requestedVersion, await handler.getAgentCard(), 'JSONRPC')
+          // The front door read the body already (its size, media type and JSON checked there).
+          answer = await (isLegacy ? legacy : current).handle(body as Record<string, unknown>, context)
+        } catch (error) {
+          const mapped = isLegacy
+            ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error)
+            : JsonRpcTransportHandler.mapToJSONRPCError(error)
+          answer = { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: mapped }
+        }
+        if (isAsyncIterable(answer)) {
+          // Streaming is not offered (the card says so); the SDK refuses it first, this is a backstop.
+          await answer[Symbol.asyncIterator]().return?.(undefined)
+          answer = { jsonrpc: '2.0', id: null, error: { code: -32004, message: 'streaming is not supported' } }
+        }
+        const headers: Record<string, string> = { 'content-type': 'application/json' }
+        const activated = context.activatedExtensions
+        if (activated && activated.length > 0)
+          headers[isLegacy ? 'x-a2a-extensions' : 'a2a-extensions'] = Extensions.toServiceParameter(activated)
+        return new Response(JSON.stringify(answer), { status: 200, headers })
+      },
+      routeOptions(ctx, routes.call),
+    )
 }
 
 a2aPlugin.manifest = manifest

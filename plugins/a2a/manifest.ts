@@ -24,5 +24,16 @@ export const manifest = defineManifest({
       response: JsonRpcMessage('A JSON-RPC 2.0 response (A2A)'),
       tags: ['a2a'],
     },
+    get: {
+      method: 'GET',
+      path: A2A_PATH,
+      summary: 'A2A server: POST only',
+      description:
+        'Answers 405: the A2A JSON-RPC binding takes POSTed JSON-RPC requests; an A2A client starts from the agent card, ' +
+        '/.well-known/agent-card.json.',
+      price: 'free',
+      response: JsonRpcMessage('A JSON-RPC 2.0 error: method not allowed'),
+      tags: ['a2a'],
+    },
   },
 })

@@ -50,6 +50,13 @@ export function readCall(message: Message, skills: Map<string, Offering>): ReadC
   }
   const data = message.parts.filter((part) => part.content?.$case === 'data')
   if (data.length > 1) return { ok: false, reason: `send ${skill}'s input as one data part, not ${data.length}` }
+  const required =
+    ((offering.route.body ?? offering.route.params) as { required?: string[] } | undefined)?.required ?? []
+  if (data.length === 0 && required.length > 0)
+    return {
+      ok: false,
+      reason: `send ${skill}'s input as a data part: {${required.map((name) => ` "${name}": …`).join(',')} } (the body of ${offering.route.key})`,
+    }
   const value = data[0]?.content?.$case === 'data' ? data[0].content.value : {}
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { ok: false, reason: `${skill}'s input is a JSON object (the body of ${offering.route.key})` }

@@ -45,7 +45,7 @@ export function refusalCode(reason: string): string {
   if (/insufficient|balance/.test(said)) return 'INSUFFICIENT_FUNDS'
   if (/expir|valid_before|validbefore|too late|stale/.test(said)) return 'EXPIRED_PAYMENT'
   if (/network|chain/.test(said)) return 'NETWORK_MISMATCH'
-  if (/amount|value|price/.test(said)) return 'INVALID_AMOUNT'
+  if (/amount|atomic units|value|price/.test(said)) return 'INVALID_AMOUNT'
   if (/signature|signer/.test(said)) return 'INVALID_SIGNATURE'
   return 'PAYMENT_REFUSED'
 }

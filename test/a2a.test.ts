@@ -10,6 +10,7 @@ import {
   ServiceParameters,
   withA2AExtensions,
 } from '@a2a-js/sdk/client'
+import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import type { PaymentRequired } from '@x402/core/types'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { verifyAttestation } from '../src/attest/attestation.ts'
@@ -19,7 +20,7 @@ import { usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox over HTTP on loopback; A2A clients on the official @a2a-js/sdk, payments
 // signed by the official x402 client (@x402/core with @x402/svm and @x402/evm), balances read on chain.
-const { sandbox, running, mintOf } = await liveService()
+const { sandbox, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
 const { x402: offers } = sandbox.file
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -292,6 +293,54 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     // Unspent, it still pays for what it was signed for.
     const done = await submit(current, quick, payment)
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  })
+
+  test('a trade over A2A: the quote free, the execute fee settled on confirmation; an execute that cannot land is not charged', async () => {
+    const buyer = await sandbox.world.signer('demo-buyer')
+    const { payer } = await demoPayer(sandbox.file, 'solana')
+    const quoteIt = async () => {
+      const quoted = await send(
+        current,
+        message({
+          skill: 'sol_trade_quote',
+          input: {
+            input_mint: 'So11111111111111111111111111111111111111112',
+            output_mint: mintOf('blue-chip'),
+            amount_in: '100000000',
+            user_public_key: buyer.address,
+          },
+        }),
+      )
+      expect(quoted.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+      const { job_id, unsigned_transaction_b64 } = dataOf(quoted)
+      const transaction = getTransactionDecoder().decode(Buffer.from(unsigned_transaction_b64, 'base64'))
+      const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+      return { job_id, signed_transaction_b64: signed }
+    }
+
+    const execute = await quoteIt()
+    const fees = async () => [await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]
+    const before = await fees()
+    const asked = await send(current, message({ skill: 'sol_trade_execute', input: execute }))
+    expect(said(asked)['x402.payment.required'].accepts[1]).toMatchObject({ amount: '150000' })
+    const done = await submit(current, asked, await pay(said(asked)['x402.payment.required'], 'solana'))
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(dataOf(done)).toMatchObject({ status: 'CONFIRMED', execution: { tx_signature: expect.any(String) } })
+    expect(said(done)['x402.payment.receipts'][0]).toMatchObject({ success: true, payer })
+    expect(await fees()).toEqual([before[0]! - 150_000n, before[1]! + 150_000n])
+
+    const late = await quoteIt()
+    const lateAsked = await send(current, message({ skill: 'sol_trade_execute', input: late }))
+    // The quote's blockhash expires before the execute arrives: the swap cannot land.
+    for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
+    const payment = await pay(said(lateAsked)['x402.payment.required'], 'solana')
+    const failed = await submit(current, lateAsked, payment)
+    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+    expect(said(failed)).toMatchObject({
+      'x402.payment.status': 'payment-failed',
+      'x402.payment.error': 'BLOCKHASH_EXPIRED',
+    })
+    expect(await fees()).toEqual([before[0]! - 150_000n, before[1]! + 150_000n])
   })
 
   test('a free skill answers at once, with no payment metadata', async () => {

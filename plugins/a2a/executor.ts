@@ -223,7 +223,8 @@ function failureOf(status: number, body: unknown): { code: string; message: stri
     message?: unknown
     rejection?: { code?: unknown; reason?: unknown }
   }
-  const code = answer.code ?? answer.rejection?.code
+  // A trade's rejection code says more than the catalogue's TRADE_REJECTED it comes under.
+  const code = answer.rejection?.code ?? answer.code
   const message = answer.message ?? answer.rejection?.reason
   return {
     code: typeof code === 'string' ? code : `HTTP_${status}`,

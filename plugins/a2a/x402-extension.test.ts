@@ -19,6 +19,10 @@ describe('refusalCode: the spec §9.1 code of a refusal, from its words', () => 
     ],
     ['the facilitator refused the payment: insufficient_funds', 'INSUFFICIENT_FUNDS'],
     ['the facilitator refused the payment: invalid_exact_evm_payload_authorization_valid_before', 'EXPIRED_PAYMENT'],
+    [
+      'the facilitator refused the payment: invalid_exact_svm_transaction_simulation_failed (Simulation failed: "BlockhashNotFound")',
+      'EXPIRED_PAYMENT',
+    ],
     ['network "solana:abc" is not offered for this call (offered: eip155:8453, solana:5eykt4…)', 'NETWORK_MISMATCH'],
     ['the payment is for 20000 atomic units; this call costs 500000', 'INVALID_AMOUNT'],
     ['the facilitator refused the payment: invalid_exact_evm_payload_signature', 'INVALID_SIGNATURE'],

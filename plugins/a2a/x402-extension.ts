@@ -43,7 +43,8 @@ export function refusalCode(reason: string): string {
   if (/did not settle|settlement failed/.test(said)) return 'SETTLEMENT_FAILED'
   if (/already|replay|owed one call|in flight|redeemed/.test(said)) return 'DUPLICATE_NONCE'
   if (/insufficient|balance/.test(said)) return 'INSUFFICIENT_FUNDS'
-  if (/expir|valid_before|validbefore|too late|stale/.test(said)) return 'EXPIRED_PAYMENT'
+  if (/expir|valid_before|validbefore|too late|stale|blockhashnotfound|blockhash not found/.test(said))
+    return 'EXPIRED_PAYMENT'
   if (/network|chain/.test(said)) return 'NETWORK_MISMATCH'
   if (/amount|atomic units|value|price/.test(said)) return 'INVALID_AMOUNT'
   if (/signature|signer/.test(said)) return 'INVALID_SIGNATURE'

@@ -343,6 +343,27 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect(await fees()).toEqual([before[0]! - 150_000n, before[1]! + 150_000n])
   })
 
+  test('two payments sent at once on one task (a retry with a fresh signature): one pays, the other is refused unused', async () => {
+    const { payer } = await demoPayer(sandbox.file, 'base')
+    const before = await sandbox.evm.usdcBalance(payer as `0x${string}`)
+    const asked = await send(
+      current,
+      message({ skill: 'sol_quick_scan', input: { token_address: mintOf('blue-chip') } }),
+    )
+    const required = said(asked)['x402.payment.required']
+    const [first, second] = [await pay(required, 'base'), await pay(required, 'base')]
+    expect(first).not.toEqual(second)
+    const outcomes = await Promise.allSettled([submit(current, asked, first), submit(legacy, asked, second)])
+    const done = outcomes.filter((outcome) => outcome.status === 'fulfilled')
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected')
+    expect([done.length, refused.length]).toEqual([1, 1])
+    expect((done[0] as PromiseFulfilledResult<Task>).value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/being processed|terminal state/)
+    expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 20_000n)
+    const got = await current.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING)
+    expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  })
+
   test('a free skill answers at once, with no payment metadata', async () => {
     const pairs = await send(legacy, message({ skill: 'sol_trade_pairs' }))
     expect(pairs.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)

@@ -100,6 +100,15 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
 
   async function run(call: Call, offering: Offering, payment: unknown, events: TaskEvents, caller: Caller) {
     const paid = payment !== undefined && payment !== null
+    if (!paid) return answer(call, offering, undefined, events, caller)
+    // The task `working` while its paid call runs (a second payment on it is refused: index.ts).
+    events.working()
+    return answer(call, offering, payment, events, caller)
+  }
+
+  /** Runs the call (with its payment, if any) and ends the task as its HTTP answer says. */
+  async function answer(call: Call, offering: Offering, payment: unknown, events: TaskEvents, caller: Caller) {
+    const paid = payment !== undefined
     const response = await dispatch(
       httpRequest(offering, call.input, caller, paid ? payment : undefined),
       caller.server,
@@ -194,6 +203,15 @@ class TaskEvents {
     }
     this.bus.publish(
       AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: now() }, metadata: {} }),
+    )
+  }
+
+  /** The payment received and its call running (spec §7: payment-submitted, the task `working`). */
+  working(): void {
+    this.end(
+      TaskState.TASK_STATE_WORKING,
+      'The payment was received and its call is running: tasks/get reads the outcome.',
+      { [PAYMENT_STATUS]: 'payment-submitted' },
     )
   }
 

@@ -12,10 +12,12 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { metaOf, publicOrigin, type SocketServer } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors'
 import { A2A_LEGACY_VERSION, a2aInterfaces, X402_EXTENSION } from '../../src/kernel/a2a.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 import { a2aExecutor, CALLER, type Caller, type Dispatch } from './executor.ts'
 import { manifest } from './manifest.ts'
+import { PAYMENT_PAYLOAD } from './x402-extension.ts'
 import { BoundedTaskStore } from './task-store.ts'
 
 export { manifest }
@@ -45,6 +47,12 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
   )
   const current = new JsonRpcTransportHandler(handler)
   const legacy = new LegacyJsonRpcTransportHandler(handler)
+  /**
+   * The tasks a payment is being processed for, on this instance: a second payment sent on one meanwhile
+   * (a client's retry with a fresh signature) is refused before it reaches the task, so one call is never
+   * paid twice. Once the first is processed the task is terminal and the SDK refuses any further message.
+   */
+  const paying = new Set<string>()
 
   return new Elysia({ name: 'plugin:a2a' })
     .get(
@@ -88,9 +96,19 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
           ]),
         })
         const id = (body as { id?: unknown }).id
+        const paidTask = paymentTaskOf(body)
+        let claimed = false
         let answer: unknown
         try {
           validateVersion(context.requestedVersion, await handler.getAgentCard(), 'JSONRPC')
+          if (paidTask !== undefined) {
+            if (paying.has(paidTask))
+              throw new UnsupportedOperationError(
+                `a payment for task ${paidTask} is being processed: tasks/get reads its outcome; this payment was not used`,
+              )
+            paying.add(paidTask)
+            claimed = true
+          }
           // The front door read the body already (its size, media type and JSON checked there).
           answer = await (isLegacy ? legacy : current).handle(body as Record<string, unknown>, context)
         } catch (error) {
@@ -98,6 +116,8 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
             ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error)
             : JsonRpcTransportHandler.mapToJSONRPCError(error)
           answer = { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: mapped }
+        } finally {
+          if (claimed && paidTask !== undefined) paying.delete(paidTask)
         }
         if (isAsyncIterable(answer)) {
           // Streaming is not offered (the card says so); the SDK refuses it first, this is a backstop.
@@ -154,6 +174,20 @@ function forwarded(outer: Request): Record<string, string> {
 function callerOf(outer: Request): SocketServer {
   const { server } = metaOf(outer)
   return { requestIP: () => server?.requestIP(outer) ?? null }
+}
+
+/** The task a message/send (SendMessage) request pays for: its message's taskId when it carries a payload. */
+function paymentTaskOf(body: unknown): string | undefined {
+  const { method, params } = body as {
+    method?: unknown
+    params?: { message?: { taskId?: unknown; metadata?: unknown } }
+  }
+  if (method !== 'message/send' && method !== 'SendMessage') return undefined
+  const message = params?.message
+  const metadata = message?.metadata as Record<string, unknown> | undefined
+  if (typeof message?.taskId !== 'string' || message.taskId === '' || metadata?.[PAYMENT_PAYLOAD] === undefined)
+    return undefined
+  return message.taskId
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> & AsyncIterator<unknown> {

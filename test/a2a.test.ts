@@ -271,12 +271,27 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect(trade.status?.message?.parts[0]?.content).toMatchObject({
       value: expect.stringContaining('name one of sol_trade_quote, sol_trade_execute'),
     })
-    // The mint typed as text, no data part: told to send the input as a data part, nothing asked to pay.
+    // No data part and no address in the words: told to send the input as a data part, nothing asked to pay.
     const typed = await send(current, message({ skill: 'sol_quick_scan' }))
     expect(typed.status?.state).toBe(TaskState.TASK_STATE_FAILED)
     expect(typed.status?.message?.parts[0]?.content).toMatchObject({
       value: expect.stringContaining('as a data part: { "token_address": … }'),
     })
+  })
+
+  test('a skill asked in words, as the card examples read: its one address taken from the text', async () => {
+    const mint = mintOf('blue-chip')
+    const words = (text: string) =>
+      ({
+        ...message({ skill: 'sol_quick_scan' }),
+        parts: [{ content: { $case: 'text', value: text }, metadata: {}, filename: '', mediaType: 'text/plain' }],
+      }) satisfies Message
+    const asked = await send(current, words(`Is ${mint} safe to buy?`))
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
+    expect(asked.metadata?.['solsentry.call']).toEqual({ skill: 'sol_quick_scan', input: { token_address: mint } })
+    // Two addresses are not guessed between.
+    const two = await send(current, words(`${mint} or ${sandbox.file.usdc_mint}?`))
+    expect(two.status?.state).toBe(TaskState.TASK_STATE_FAILED)
   })
 
   test("a payment for one skill's price does not pay a dearer one: refused, the amount named", async () => {

@@ -52,6 +52,8 @@ export function readCall(message: Message, skills: Map<string, Offering>): ReadC
   if (data.length > 1) return { ok: false, reason: `send ${skill}'s input as one data part, not ${data.length}` }
   const required =
     ((offering.route.body ?? offering.route.params) as { required?: string[] } | undefined)?.required ?? []
+  const typed = data.length === 0 ? typedAddress(message, offering, required) : undefined
+  if (typed) return { ok: true, call: { skill: offering.tool, input: typed }, offering }
   if (data.length === 0 && required.length > 0)
     return {
       ok: false,
@@ -80,4 +82,19 @@ export function skillTable(registry: Registry): string {
     '|---|---|---|---|---|',
     ...rows,
   ].join('\n')
+}
+
+/** A word that reads as a Solana address (base58, 32 to 44 characters); the front door checks it. */
+const ADDRESS_WORD = /(?<![1-9A-HJ-NP-Za-km-z])[1-9A-HJ-NP-Za-km-z]{32,44}(?![1-9A-HJ-NP-Za-km-z])/g
+
+/**
+ * A skill whose one required input is an address, asked in words ("Quick scan <mint>", as the card's
+ * examples read): the one address the text parts hold, as that input. Anything else is not guessed.
+ */
+function typedAddress(message: Message, offering: Offering, required: string[]): Record<string, unknown> | undefined {
+  const [member] = required
+  if (required.length !== 1 || !offering.route.addressFields.some((field) => field.name === member)) return undefined
+  const text = message.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join(' ')
+  const addresses = [...new Set(text.match(ADDRESS_WORD) ?? [])]
+  return addresses.length === 1 ? { [member!]: addresses[0] } : undefined
 }

@@ -1,5 +1,11 @@
 import type { AgentCard as A2aAgentCard } from '@a2a-js/sdk'
-import { A2A_PROTOCOL_VERSION, a2aInterfaces, X402_EXTENSION } from '../../src/kernel/a2a.ts'
+import {
+  A2A_LEGACY_VERSION,
+  A2A_PATH,
+  A2A_PROTOCOL_VERSION,
+  a2aInterfaces,
+  X402_EXTENSION,
+} from '../../src/kernel/a2a.ts'
 import { cardSkills, offerings } from '../../src/kernel/catalogue.ts'
 import type { Registry } from '../../src/kernel/manifest.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
@@ -23,11 +29,16 @@ export function serviceDescription(rails: string): string {
  * (payment is per call, no authentication). Skills are the manifests'; each takes its route's JSON body
  * as a data part (docs/a2a.md).
  */
-export function a2aCard(registry: Registry, origin: string, rails: string): A2aAgentCard {
+export function a2aCard(registry: Registry, origin: string, rails: string): A2aAgentCard & LegacyCardFields {
   const json = ['application/json']
   return {
     name: 'solsentry',
     description: serviceDescription(rails),
+    // For A2A 0.3 clients, as the SDK's own card handler serves them (toCompatAgentCard, embedV1Interfaces):
+    // 1.0 clients read supportedInterfaces and ignore these.
+    url: `${origin}${A2A_PATH}`,
+    preferredTransport: 'JSONRPC',
+    protocolVersion: A2A_LEGACY_VERSION,
     supportedInterfaces: [
       ...a2aInterfaces(origin),
       { url: `${origin}/mcp`, protocolBinding: 'MCP', protocolVersion: A2A_PROTOCOL_VERSION, tenant: '' },
@@ -55,6 +66,13 @@ export function a2aCard(registry: Registry, origin: string, rails: string): A2aA
     })),
     signatures: [],
   }
+}
+
+/** The members an A2A 0.3 card has and a 1.0 card lacks: where and how a 0.3 client talks to the agent. */
+interface LegacyCardFields {
+  url: string
+  preferredTransport: 'JSONRPC'
+  protocolVersion: string
 }
 
 /**

@@ -18,7 +18,7 @@ import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 import { a2aExecutor, CALLER, type Caller, type Dispatch } from './executor.ts'
 import { manifest } from './manifest.ts'
 import { PAYMENT_PAYLOAD } from './x402-extension.ts'
-import { BoundedTaskStore } from './task-store.ts'
+import { BoundedTaskStore, localClaims, SharedTaskStore, sharedClaims } from './task-store.ts'
 
 export { manifest }
 
@@ -33,9 +33,12 @@ export { manifest }
 export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
   ctx.registry.register(manifest)
   const { routes } = manifest
+  // Several instances (Redis) share their tasks and payment claims; a single one keeps them in memory.
+  const shared = ctx.store.kind === 'redis'
+  const claims = shared ? sharedClaims(ctx.store.answers) : localClaims()
   const handler = new DefaultRequestHandler(
     serverCard(),
-    new BoundedTaskStore(),
+    shared ? new SharedTaskStore(ctx.store.answers) : new BoundedTaskStore(),
     a2aExecutor(ctx.registry, dispatch),
     undefined,
     undefined,
@@ -47,12 +50,6 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
   )
   const current = new JsonRpcTransportHandler(handler)
   const legacy = new LegacyJsonRpcTransportHandler(handler)
-  /**
-   * The tasks a payment is being processed for, on this instance: a second payment sent on one meanwhile
-   * (a client's retry with a fresh signature) is refused before it reaches the task, so one call is never
-   * paid twice. Once the first is processed the task is terminal and the SDK refuses any further message.
-   */
-  const paying = new Set<string>()
 
   return new Elysia({ name: 'plugin:a2a' })
     .get(
@@ -101,12 +98,14 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
         let answer: unknown
         try {
           validateVersion(context.requestedVersion, await handler.getAgentCard(), 'JSONRPC')
+          // A second payment sent on a task while one is processed (a client's retry with a fresh signature)
+          // is refused before it reaches the task, so one call is never paid twice; once the first is
+          // processed the task is terminal and the SDK refuses any further message.
           if (paidTask !== undefined) {
-            if (paying.has(paidTask))
+            if (!(await claims.claim(paidTask)))
               throw new UnsupportedOperationError(
                 `a payment for task ${paidTask} is being processed: tasks/get reads its outcome; this payment was not used`,
               )
-            paying.add(paidTask)
             claimed = true
           }
           // The front door read the body already (its size, media type and JSON checked there).
@@ -117,7 +116,7 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
             : JsonRpcTransportHandler.mapToJSONRPCError(error)
           answer = { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: mapped }
         } finally {
-          if (claimed && paidTask !== undefined) paying.delete(paidTask)
+          if (claimed && paidTask !== undefined) await claims.release(paidTask)
         }
         if (isAsyncIterable(answer)) {
           // Streaming is not offered (the card says so); the SDK refuses it first, this is a backstop.

@@ -26,6 +26,7 @@ import {
   payloadNetwork,
   type Receipt,
   refusalCode,
+  SETTLEMENT,
 } from './x402-extension.ts'
 import { type Call, readCall, skillsOf } from './skills.ts'
 
@@ -128,6 +129,17 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
           { [PAYMENT_STATUS]: 'payment-required', [PAYMENT_REQUIRED]: required },
         )
       }
+      const settlement = pendingSettlement(body)
+      if (settlement)
+        // Its settlement was sent and its outcome is being read from the chain: money may have moved, so
+        // the task waits for the same payment again (docs/payments.md), never for a new one.
+        return events.end(
+          TaskState.TASK_STATE_INPUT_REQUIRED,
+          `The payment's settlement was sent${settlement.transaction ? ` (${settlement.transaction})` : ''} and its outcome ` +
+            `is being read from the chain: send the same payload again on this task in ${settlement.retry_after_s} s to ` +
+            'receive the answer. Do not sign a new payment: this one is not lost.',
+          { [PAYMENT_STATUS]: 'payment-submitted', [SETTLEMENT]: settlement },
+        )
       const reason = typeof required.error === 'string' ? required.error : 'the payment was refused'
       return events.end(TaskState.TASK_STATE_FAILED, `Payment refused: ${reason}. Nothing was charged.`, {
         [PAYMENT_STATUS]: 'payment-failed',
@@ -232,6 +244,16 @@ function httpRequest(offering: Offering, input: Record<string, unknown>, caller:
   }
   if (payment !== undefined) headers['payment-signature'] = Buffer.from(JSON.stringify(payment)).toString('base64')
   return new Request(`${caller.origin}${path}`, init)
+}
+
+/** A 402's pending settlement (src/http/payment-adapter.ts: `settlement`, `retry_after_s`), if it says so. */
+function pendingSettlement(
+  body: unknown,
+): { state: 'pending'; transaction?: string; retry_after_s: number } | undefined {
+  if (!isObject(body) || !isObject(body.settlement) || body.settlement.state !== 'pending') return undefined
+  const { transaction } = body.settlement
+  const retry = typeof body.retry_after_s === 'number' ? body.retry_after_s : 10
+  return { state: 'pending', ...(typeof transaction === 'string' ? { transaction } : {}), retry_after_s: retry }
 }
 
 /** The error code and words of a failed call's answer (the error catalogue's body, or a trade's rejection). */

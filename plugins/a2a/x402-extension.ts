@@ -15,6 +15,8 @@ export const PAYMENT_ERROR = 'x402.payment.error'
 export const ATTESTATION = 'solsentry.attestation'
 export const SKILL = 'solsentry.skill'
 export const CALL = 'solsentry.call'
+/** A payment whose settlement was sent and is being read from the chain: its transaction and when to try again. */
+export const SETTLEMENT = 'solsentry.settlement'
 
 /** The payment statuses of spec §7 this server writes or reads. */
 export type PaymentStatus =

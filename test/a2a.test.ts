@@ -220,6 +220,18 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect(await usdcOf(sandbox, payer)).toBe(before - 500_000n)
   }, 60_000)
 
+  test('a deep dive paid on the Base rail (A2A 1.0): the price moved once', async () => {
+    const mint = mintOf('serial-rugger')
+    const { payer } = await demoPayer(sandbox.file, 'base')
+    const before = await sandbox.evm.usdcBalance(payer as `0x${string}`)
+    const asked = await send(current, message({ skill: 'sol_deep_dive', input: { token_address: mint } }))
+    const done = await submit(current, asked, await pay(said(asked)['x402.payment.required'], 'base'))
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(dataOf(done)).toMatchObject({ token_address: mint, risk_grade: 'F', recommendation: { action: 'AVOID' } })
+    expect(said(done)['x402.payment.receipts'][0]).toMatchObject({ success: true, network: 'eip155:31337' })
+    expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 500_000n)
+  }, 60_000)
+
   test('a paid call that fails (a token account, not a mint) ends failed with its code, nothing charged', async () => {
     const { buyer, usdc_mint: usdc } = sandbox.file
     const tokenAccount = await sandbox.world.ata(usdc, buyer.address)

@@ -391,6 +391,17 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   })
 
+  test('ListTasks (A2A 1.0) is refused as not offered, not answered with an empty page', async () => {
+    const all = {
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+    }
+    await expect(current.listTasks(all, PAYING)).rejects.toThrow(/ListTasks is not offered/)
+  })
+
   test('a free skill answers at once, with no payment metadata', async () => {
     const pairs = await send(legacy, message({ skill: 'sol_trade_pairs' }))
     expect(pairs.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)

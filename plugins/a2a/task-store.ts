@@ -1,4 +1,5 @@
 import { Task } from '@a2a-js/sdk'
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors'
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server'
 import type { AnswerStore } from '../../src/store/answers.ts'
 
@@ -36,9 +37,8 @@ export class BoundedTaskStore implements TaskStore {
     return structuredClone(kept.task)
   }
 
-  /** Listing is not offered (tasks/list is not part of this server): an empty page. */
-  async list(): Promise<{ tasks: Task[]; nextPageToken: string; pageSize: number; totalSize: number }> {
-    return { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 }
+  async list(): Promise<never> {
+    throw notListed()
   }
 
   /** How many tasks are kept (tests). */
@@ -68,8 +68,8 @@ export class SharedTaskStore implements TaskStore {
     return kept ? Task.fromJSON(JSON.parse(Buffer.from(kept.body_b64, 'base64').toString('utf8'))) : undefined
   }
 
-  async list(): Promise<{ tasks: Task[]; nextPageToken: string; pageSize: number; totalSize: number }> {
-    return { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 }
+  async list(): Promise<never> {
+    throw notListed()
   }
 }
 
@@ -105,4 +105,12 @@ export function sharedClaims(store: AnswerStore): PaymentClaims {
       await store.release(`a2a-paying:${taskId}`)
     },
   }
+}
+
+/**
+ * Listing tasks (A2A 1.0's ListTasks) is not offered: tasks have no owner to list them for (no account),
+ * and a client holds the ids of its own.
+ */
+function notListed(): UnsupportedOperationError {
+  return new UnsupportedOperationError('ListTasks is not offered: read a task by its id (GetTask, tasks/get)')
 }

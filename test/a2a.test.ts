@@ -407,6 +407,20 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect(pairs.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
     expect(dataOf(pairs).count).toBeGreaterThan(0)
     expect(said(pairs)['x402.payment.status']).toBeUndefined()
+    // A payment sent with a free skill is not taken: it still pays for what it was signed for.
+    const mint = mintOf('blue-chip')
+    const quick = await send(current, message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
+    const payment = await pay(said(quick)['x402.payment.required'], 'solana')
+    const free = await send(
+      current,
+      message({
+        skill: 'sol_trade_pairs',
+        metadata: { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment },
+      }),
+    )
+    expect(free.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+    expect(said(free)['x402.payment.receipts']).toBeUndefined()
+    expect((await submit(current, quick, payment)).status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   })
 })
 

@@ -161,10 +161,16 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
         extensions: [],
       })
       const done = `${offering.route.summary}: answered.`
-      if (!paid) return events.end(TaskState.TASK_STATE_COMPLETED, done, {})
+      // A free skill sent a payment does not take it: no receipt, the payload left unused.
+      if (!paid || !receipt)
+        return events.end(
+          TaskState.TASK_STATE_COMPLETED,
+          paid ? `${done} It is free: the payment was not used.` : done,
+          {},
+        )
       return events.end(TaskState.TASK_STATE_COMPLETED, `${done} Payment settled.`, {
         [PAYMENT_STATUS]: 'payment-completed',
-        [PAYMENT_RECEIPTS]: receipt ? [receipt] : [],
+        [PAYMENT_RECEIPTS]: [receipt],
       })
     }
 

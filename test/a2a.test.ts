@@ -15,6 +15,7 @@ import type { PaymentRequired } from '@x402/core/types'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { verifyAttestation } from '../src/attest/attestation.ts'
 import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
+import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -389,6 +390,28 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 20_000n)
     const got = await current.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING)
     expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  })
+
+  test('a payment sent without waiting (returnImmediately): the task answers at once, tasks/get reads it completed', async () => {
+    const asked = await send(
+      current,
+      message({ skill: 'sol_market_intel', input: { token_address: mintOf('blue-chip') } }),
+    )
+    const payment = await pay(said(asked)['x402.payment.required'], 'solana')
+    const sent = message({
+      taskId: asked.id,
+      metadata: { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment },
+    })
+    const configuration = { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }
+    const first = await current.sendMessage({ tenant: '', message: sent, configuration, metadata: undefined }, PAYING)
+    expect('status' in first && first.id).toBe(asked.id)
+    const done = await eventually(
+      'the task completed',
+      () => current.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING),
+      (task) => task.status?.state === TaskState.TASK_STATE_COMPLETED,
+    )
+    expect(dataOf(done)).toMatchObject({ schema_version: '2.0', data_quality: 'FULL' })
+    expect(said(done)['x402.payment.status']).toBe('payment-completed')
   })
 
   test('ListTasks (A2A 1.0) is refused as not offered, not answered with an empty page', async () => {

@@ -14,6 +14,7 @@ import { issuerTable } from '../src/onchain/issuers.ts'
 import { exclusionTable, findingsTable, riskGroupTable, signalCatalogue } from './signal-docs.ts'
 import { verdictTable } from './verdicts.ts'
 import { toolTable } from '../plugins/mcp/tools.ts'
+import { skillTable } from '../plugins/a2a/skills.ts'
 import { renderSkill, SKILL_FILE_ORIGIN } from '../plugins/discovery/skill.ts'
 import { waivedService } from '../test/support/service.ts'
 import { clientCall } from '../client/catalogue.ts'
@@ -50,6 +51,7 @@ export const GENERATED: readonly GeneratedSection[] = [
   { file: 'docs/catalogue.md', name: 'routes-off', content: () => requirementTable(SERVICE_MANIFESTS) },
   { file: 'docs/trade.md', name: 'rejections', content: rejectionTable },
   { file: 'docs/mcp.md', name: 'tools', content: () => toolTable(fullService().registry) },
+  { file: 'docs/a2a.md', name: 'skills', content: () => skillTable(fullService().registry) },
   { file: 'docs/client.md', name: 'client-routes', content: () => clientTable(fullService().registry) },
   { file: 'docs/client.md', name: 'cli-exit-codes', content: exitCodeTable },
   { file: 'docs/signals.md', name: 'signals', content: () => signalCatalogue() },

@@ -1,4 +1,5 @@
 import { Elysia, type AnyElysia } from 'elysia'
+import { a2aPlugin } from '../plugins/a2a/index.ts'
 import { deepDivePlugin } from '../plugins/deep-dive/index.ts'
 import { discoveryPlugin } from '../plugins/discovery/index.ts'
 import { exitCheckPlugin } from '../plugins/exit-check/index.ts'
@@ -49,6 +50,7 @@ const PLUGINS = [
   tradeSuggestPlugin,
   metricsPlugin,
   mcpPlugin,
+  a2aPlugin,
   webPlugin,
 ] as const
 

@@ -249,10 +249,36 @@ describe('GET /.well-known/agent-card.json (A2A)', () => {
     const card = await resolver.resolve('https://solsentry.example')
     expect(card.name).toBe('solsentry')
     expect(card.supportedInterfaces).toEqual([
+      { url: 'https://solsentry.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url: 'https://solsentry.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
       { url: 'https://solsentry.example/mcp', protocolBinding: 'MCP', protocolVersion: '1.0', tenant: '' },
       { url: 'https://solsentry.example/openapi.json', protocolBinding: 'OPENAPI', protocolVersion: '1.0', tenant: '' },
     ])
     expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false })
+    // A 0.3 client reads where to talk from the members its card version has (the SDK's parser agrees).
+    const raw = JSON.parse((await send(app, 'GET', '/.well-known/agent-card.json')).text)
+    expect(raw).toMatchObject({
+      url: 'https://solsentry.example/a2a',
+      preferredTransport: 'JSONRPC',
+      protocolVersion: '0.3',
+    })
+    const { parseLegacyAgentCard } = await import('@a2a-js/sdk/compat/v0_3/client')
+    const { url, preferredTransport, protocolVersion, ...unversioned } = raw
+    const legacy = parseLegacyAgentCard({
+      url,
+      preferredTransport,
+      protocolVersion,
+      ...unversioned,
+      supportedInterfaces: undefined,
+    })
+    expect(legacy.supportedInterfaces[0]).toMatchObject({
+      url: 'https://solsentry.example/a2a',
+      protocolBinding: 'JSONRPC',
+    })
+    // Payment is the A2A x402 extension, required (google-agentic-commerce/a2a-x402 spec v0.2 §3).
+    expect(card.capabilities?.extensions.map(({ uri, required }) => ({ uri, required }))).toEqual([
+      { uri: 'https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2', required: true },
+    ])
     expect(card.skills.map((skill) => skill.id).sort()).toEqual([
       'fixture_scan',
       'sol_deep_dive',

@@ -19,7 +19,7 @@ interface Place {
  * The access paths (MCP, ACP, the web page, discovery, metrics) are adapters over the HTTP service, whole;
  * a feature's adapter is its index.ts (the Elysia plugin). Its manifest, service and schemas are below http.
  */
-const ACCESS_PATHS = ['acp', 'mcp', 'web', 'discovery', 'metrics']
+const ACCESS_PATHS = ['acp', 'mcp', 'a2a', 'web', 'discovery', 'metrics']
 function isAdapter(path: string): boolean {
   const [area, folder, file] = path.split('/')
   return area === 'plugins' && (ACCESS_PATHS.includes(folder!) || file === 'index.ts')

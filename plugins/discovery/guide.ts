@@ -22,6 +22,15 @@ export const MCP_PAYMENT = [
   'the receipt comes back in _meta["x402/payment-response"]. Same prices, same rules.',
 ]
 
+/** How a paid skill is paid over A2A (the A2A x402 extension, docs/a2a.md). */
+export const A2A_PAYMENT = [
+  'Over A2A (POST /a2a, JSON-RPC: message/send, tasks/get, tasks/cancel; activate the x402 extension in the',
+  'X-A2A-Extensions header), name the skill in message.metadata["solsentry.skill"] and send its JSON body as a',
+  'data part; a paid skill answers a task input-required with x402.payment.required in its status message',
+  'metadata; send the signed payment on that task in metadata["x402.payment.payload"]; the answer comes back as',
+  'an artifact with x402.payment.receipts. Same prices, same rules.',
+]
+
 /** Trades, as a caller must know them. */
 export const TRADES = [
   'Trades: a job_id belongs to the wallet that quoted it (quoting an existing job again needs a SIGN-IN-WITH-X',

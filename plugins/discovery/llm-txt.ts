@@ -1,7 +1,7 @@
 import { offerings } from '../../src/kernel/catalogue.ts'
 import { callOrderLines, priceInWords, type Registry } from '../../src/kernel/manifest.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
-import { HTTP_PAYMENT, MCP_PAYMENT, READING, TRADES } from './guide.ts'
+import { A2A_PAYMENT, HTTP_PAYMENT, MCP_PAYMENT, READING, TRADES } from './guide.ts'
 import { COMMON_ERRORS, commonErrorsLine, errorLine, fieldLines, routeDocPath } from './route-docs.ts'
 
 /**
@@ -22,6 +22,7 @@ export function renderLlmTxt(registry: Registry, baseUrl: string, rails: string)
     'Requests and answers are JSON (Content-Type: application/json); every JSON answer carries schema_version "2.0".',
     ...HTTP_PAYMENT,
     ...MCP_PAYMENT,
+    ...A2A_PAYMENT,
     ...TRADES,
     ...READING,
     '',

@@ -37,6 +37,11 @@ export function renderLlmsTxt(registry: Registry, origin: string, rails: string)
       '/mcp',
       'streamable HTTP; one tool per route below, paid with x402 in the call\'s _meta["x402/payment"]',
     ),
+    link(
+      'A2A server',
+      '/a2a',
+      'JSON-RPC (A2A 1.0 and 0.3); one skill per route below, paid by the A2A x402 extension (docs: a2a.md)',
+    ),
     '',
     '## Endpoints',
     '',

@@ -48,7 +48,8 @@ export const manifest = defineManifest({
       summary: 'A2A agent card',
       description:
         'The agent card in the current A2A schema (protocol version 1.0): skills with input and output modes, and the ' +
-        "service's interfaces (its MCP server and its OpenAPI-described HTTP API; it speaks no A2A message binding).",
+        "service's interfaces: the A2A JSON-RPC binding at /a2a first (1.0 and 0.3), then its MCP server and its " +
+        'OpenAPI-described HTTP API; the A2A x402 payments extension declared as required.',
       price: 'free',
       response: A2aAgentCard,
       tags: ['discovery'],

@@ -1,6 +1,6 @@
 import { offerings } from '../../src/kernel/catalogue.ts'
 import { callOrderLines, priceInWords, type Registry } from '../../src/kernel/manifest.ts'
-import { HTTP_PAYMENT, MCP_PAYMENT, READING, TRADES } from './guide.ts'
+import { A2A_PAYMENT, HTTP_PAYMENT, MCP_PAYMENT, READING, TRADES } from './guide.ts'
 import { routeDocPath } from './route-docs.ts'
 
 /** The base URL the skill file in the repository names (the service serves it with its own origin). */
@@ -47,13 +47,18 @@ export function renderSkill(registry: Registry, origin: string): string {
       '',
     )
   }
-  lines.push(`Every route above is also a tool of the MCP server at ${origin}/mcp, named as above.`, '')
+  lines.push(
+    `Every route above is also a tool of the MCP server at ${origin}/mcp and a skill of the A2A server at ${origin}/a2a, named as above.`,
+    '',
+  )
   lines.push(
     '## Paying',
     '',
     ...HTTP_PAYMENT,
     '',
     ...MCP_PAYMENT,
+    '',
+    ...A2A_PAYMENT,
     '',
     'An official x402 client does all of this for you (`@x402/fetch` wraps `fetch`). Spend only what the',
     "route's published price says: never sign an offer above it.",

@@ -168,9 +168,9 @@ export function answerProblem(status: number, contentType: string | null, text: 
     } catch {
       return 'an error body that is not JSON'
     }
-    // The MCP endpoint answers in its protocol's terms: a JSON-RPC error object.
+    // The MCP and A2A endpoints answer in their protocols' terms: a JSON-RPC error object.
     const rpc = body as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } }
-    if (path.startsWith('/mcp') && rpc.jsonrpc === '2.0' && typeof rpc.error?.message === 'string') return undefined
+    if (/^\/(mcp|a2a)\b/.test(path) && rpc.jsonrpc === '2.0' && typeof rpc.error?.message === 'string') return undefined
     if (body.error !== true) return 'an error body without error: true'
     if (!(ERROR_CODES as readonly unknown[]).includes(body.code)) return `an unknown code ${String(body.code)}`
     if (typeof body.message !== 'string' || body.message === '') return 'an error without a message'

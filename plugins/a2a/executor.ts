@@ -1,0 +1,326 @@
+/**
+ * The A2A agent executor: one task per call of a skill. A skill is an offered route (src/kernel/catalogue.ts);
+ * its call runs as that route's HTTP request through the service's front door — same validation, rate
+ * limit, price, gate, ledger, settle-after-success and attestation as HTTP, MCP and ACP — and its HTTP
+ * answer is mapped to the task by the A2A x402 extension (x402-extension.ts): a 402 to `input-required`
+ * with the requirements, a paid 2xx to `completed` with the answer as an artifact and the receipt, a
+ * refusal or a failed call to `failed` with `payment-failed` (nothing charged: the gate released it).
+ */
+import { randomUUID } from 'node:crypto'
+import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk'
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server'
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors'
+import type { SocketServer } from '../../src/http/request.ts'
+import { X402_EXTENSION_URI } from '../../src/kernel/a2a.ts'
+import type { Offering } from '../../src/kernel/catalogue.ts'
+import { priceInWords, type Registry } from '../../src/kernel/manifest.ts'
+import {
+  ATTESTATION,
+  CALL,
+  PAYMENT_ERROR,
+  PAYMENT_PAYLOAD,
+  PAYMENT_RECEIPTS,
+  PAYMENT_REQUIRED,
+  PAYMENT_STATUS,
+  type PaymentStatus,
+  payloadNetwork,
+  type Receipt,
+  refusalCode,
+  SETTLEMENT,
+} from './x402-extension.ts'
+import { type Call, readCall, skillsOf } from './skills.ts'
+
+/** Answers one HTTP request through the service's front door (what `Service.handle` does). */
+export type Dispatch = (request: Request, server: SocketServer) => Promise<Response>
+
+/** What the A2A route knows of the HTTP request a call came in: for the call's own HTTP request. */
+export interface Caller {
+  /** The service's public origin, as the route's URL. */
+  origin: string
+  /** The caller's socket address (rate limits hold the caller, not the A2A endpoint). */
+  server: SocketServer
+  /** Headers the call keeps (a proxy's client address). */
+  headers: Record<string, string>
+}
+
+/** The key of the Caller in the ServerCallContext's state. */
+export const CALLER = 'solsentry.caller'
+
+/** What a paid skill called without payment says to do over A2A (the HTTP challenge names headers). */
+export const A2A_PAYMENT_REQUIRED =
+  `payment required: sign a payment for one of the offers (accepts[]) and send it on this task (message.taskId) in metadata["${PAYMENT_PAYLOAD}"] ` +
+  `with metadata["${PAYMENT_STATUS}"] = "payment-submitted"`
+
+/** The agent executor over `dispatch`; `registry` names the skills (read on first use: every plugin has registered). */
+export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecutor {
+  let skills: Map<string, Offering> | undefined
+  const skillList = () => (skills ??= skillsOf(registry))
+
+  return {
+    async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+      // The SDK refused a message that does not activate the required extension; this one did.
+      request.context.addActivatedExtension(X402_EXTENSION_URI)
+      const caller = request.context.state.get(CALLER) as Caller
+      const { userMessage, taskId, contextId } = request
+      const said = userMessage.metadata ?? {}
+      const existing = request.task
+      const events = new TaskEvents(bus, taskId, contextId)
+
+      if (!existing) {
+        const read = readCall(userMessage, skillList())
+        events.begin({
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+          artifacts: [],
+          history: [userMessage],
+          metadata: read.ok ? { [CALL]: read.call } : {},
+        })
+        if (!read.ok) return events.fail(read.reason, { error: true, code: 'INVALID_REQUEST', message: read.reason })
+        return run(read.call, read.offering, said[PAYMENT_PAYLOAD], events, caller)
+      }
+
+      events.begin(existing)
+      if (existing.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) return
+      const call = existing.metadata?.[CALL] as Call | undefined
+      const offering = call ? skillList().get(call.skill) : undefined
+      if (!call || !offering) return events.fail('this task holds no call to pay for', undefined)
+      if (said[PAYMENT_STATUS] === 'payment-rejected')
+        return events.end(TaskState.TASK_STATE_FAILED, 'The payment requirements were rejected: nothing was charged.', {
+          [PAYMENT_STATUS]: 'payment-rejected',
+        })
+      return run(call, offering, said[PAYMENT_PAYLOAD], events, caller)
+    },
+
+    async cancelTask(taskId: string): Promise<void> {
+      // Only a call in progress has a live bus (tasks waiting for payment are cancelled by the SDK itself):
+      // its HTTP request runs to its end — settled on success — so it cannot be stopped halfway.
+      throw new TaskNotCancelableError(`task ${taskId} is running its paid call, which runs to its end`)
+    },
+  }
+
+  async function run(call: Call, offering: Offering, payment: unknown, events: TaskEvents, caller: Caller) {
+    const paid = payment !== undefined && payment !== null
+    if (!paid) return answer(call, offering, undefined, events, caller)
+    // The task `working` while its paid call runs (a second payment on it is refused: index.ts).
+    events.working()
+    return answer(call, offering, payment, events, caller)
+  }
+
+  /** Runs the call (with its payment, if any) and ends the task as its HTTP answer says. */
+  async function answer(call: Call, offering: Offering, payment: unknown, events: TaskEvents, caller: Caller) {
+    const paid = payment !== undefined
+    const response = await dispatch(
+      httpRequest(offering, call.input, caller, paid ? payment : undefined),
+      caller.server,
+    )
+    const text = await response.text()
+    const body = parse(text)
+    const challenge = response.headers.get('payment-required')
+
+    if (response.status === 402 && challenge) {
+      const required = decode(challenge) as Record<string, unknown>
+      if (!paid) {
+        required.error = A2A_PAYMENT_REQUIRED
+        return events.end(
+          TaskState.TASK_STATE_INPUT_REQUIRED,
+          `Payment is required: ${priceInWords(offering.route)} in USDC, over x402. Sign one offer of ` +
+            `metadata["${PAYMENT_REQUIRED}"].accepts and send it on this task in metadata["${PAYMENT_PAYLOAD}"].`,
+          { [PAYMENT_STATUS]: 'payment-required', [PAYMENT_REQUIRED]: required },
+        )
+      }
+      const settlement = pendingSettlement(body)
+      if (settlement)
+        // Its settlement was sent and its outcome is being read from the chain: money may have moved, so
+        // the task waits for the same payment again (docs/payments.md), never for a new one.
+        return events.end(
+          TaskState.TASK_STATE_INPUT_REQUIRED,
+          `The payment's settlement was sent${settlement.transaction ? ` (${settlement.transaction})` : ''} and its outcome ` +
+            `is being read from the chain: send the same payload again on this task in ${settlement.retry_after_s} s to ` +
+            'receive the answer. Do not sign a new payment: this one is not lost.',
+          { [PAYMENT_STATUS]: 'payment-submitted', [SETTLEMENT]: settlement },
+        )
+      const reason = typeof required.error === 'string' ? required.error : 'the payment was refused'
+      return events.end(TaskState.TASK_STATE_FAILED, `Payment refused: ${reason}. Nothing was charged.`, {
+        [PAYMENT_STATUS]: 'payment-failed',
+        [PAYMENT_ERROR]: refusalCode(reason),
+        [PAYMENT_RECEIPTS]: [failedReceipt(payment, reason)],
+      })
+    }
+
+    const receiptHeader = response.headers.get('payment-response')
+    const receipt = receiptHeader ? (decode(receiptHeader) as Receipt) : undefined
+    if (response.ok) {
+      const attestation = response.headers.get('x-attestation')
+      events.artifact({
+        artifactId: randomUUID(),
+        name: offering.tool,
+        description: `The answer of ${offering.route.key}`,
+        parts: [dataPart(body), textPart(answerLine(offering, body))],
+        metadata: attestation ? { [ATTESTATION]: attestation } : {},
+        extensions: [],
+      })
+      const done = `${offering.route.summary}: answered.`
+      // A free skill sent a payment does not take it: no receipt, the payload left unused.
+      if (!paid || !receipt)
+        return events.end(
+          TaskState.TASK_STATE_COMPLETED,
+          paid ? `${done} It is free: the payment was not used.` : done,
+          {},
+        )
+      return events.end(TaskState.TASK_STATE_COMPLETED, `${done} Payment settled.`, {
+        [PAYMENT_STATUS]: 'payment-completed',
+        [PAYMENT_RECEIPTS]: [receipt],
+      })
+    }
+
+    // The call failed after its payment was admitted (or before it, for a free skill): the gate released it.
+    const failure = failureOf(response.status, body)
+    const metadata: Record<string, unknown> = paid
+      ? {
+          [PAYMENT_STATUS]: 'payment-failed' satisfies PaymentStatus,
+          [PAYMENT_ERROR]: failure.code,
+          [PAYMENT_RECEIPTS]: [receipt ?? failedReceipt(payment, failure.message)],
+        }
+      : {}
+    return events.fail(`${failure.message}${paid ? ' Nothing was charged.' : ''}`, body, metadata)
+  }
+}
+
+/** The events of one task, in the order the SDK requires (the task first). */
+class TaskEvents {
+  constructor(
+    readonly bus: ExecutionEventBus,
+    readonly taskId: string,
+    readonly contextId: string,
+  ) {}
+
+  begin(task: Task): void {
+    this.bus.publish(AgentEvent.task(task))
+  }
+
+  artifact(artifact: NonNullable<Parameters<typeof AgentEvent.artifactUpdate>[0]['artifact']>): void {
+    const { taskId, contextId } = this
+    this.bus.publish(
+      AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: {} }),
+    )
+  }
+
+  end(state: TaskState, words: string, metadata: Record<string, unknown>, data?: unknown): void {
+    const { taskId, contextId } = this
+    const parts = [textPart(words), ...(data === undefined ? [] : [dataPart(data)])]
+    const message: Message = {
+      messageId: randomUUID(),
+      contextId,
+      taskId,
+      role: Role.ROLE_AGENT,
+      parts,
+      metadata,
+      extensions: [],
+      referenceTaskIds: [],
+    }
+    this.bus.publish(
+      AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: now() }, metadata: {} }),
+    )
+  }
+
+  /** The payment received and its call running (spec §7: payment-submitted, the task `working`). */
+  working(): void {
+    this.end(
+      TaskState.TASK_STATE_WORKING,
+      'The payment was received and its call is running: tasks/get reads the outcome.',
+      { [PAYMENT_STATUS]: 'payment-submitted' },
+    )
+  }
+
+  fail(words: string, data: unknown, metadata: Record<string, unknown> = {}): void {
+    this.end(TaskState.TASK_STATE_FAILED, words, metadata, data)
+  }
+}
+
+/** The HTTP request a call makes: the route's path (parameters filled in), its body, the payment. */
+function httpRequest(offering: Offering, input: Record<string, unknown>, caller: Caller, payment: unknown): Request {
+  const { route } = offering
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(input[name] ?? '')))
+  const headers: Record<string, string> = { ...caller.headers }
+  const init: RequestInit = { method: route.method, headers }
+  if (route.method === 'POST') {
+    headers['content-type'] = 'application/json'
+    init.body = JSON.stringify(input)
+  }
+  if (payment !== undefined) headers['payment-signature'] = Buffer.from(JSON.stringify(payment)).toString('base64')
+  return new Request(`${caller.origin}${path}`, init)
+}
+
+/** A 402's pending settlement (src/http/payment-adapter.ts: `settlement`, `retry_after_s`), if it says so. */
+function pendingSettlement(
+  body: unknown,
+): { state: 'pending'; transaction?: string; retry_after_s: number } | undefined {
+  if (!isObject(body) || !isObject(body.settlement) || body.settlement.state !== 'pending') return undefined
+  const { transaction } = body.settlement
+  const retry = typeof body.retry_after_s === 'number' ? body.retry_after_s : 10
+  return { state: 'pending', ...(typeof transaction === 'string' ? { transaction } : {}), retry_after_s: retry }
+}
+
+/** The error code and words of a failed call's answer (the error catalogue's body, or a trade's rejection). */
+function failureOf(status: number, body: unknown): { code: string; message: string } {
+  const answer = (isObject(body) ? body : {}) as {
+    code?: unknown
+    message?: unknown
+    rejection?: { code?: unknown; reason?: unknown }
+  }
+  // A trade's rejection code says more than the catalogue's TRADE_REJECTED it comes under.
+  const code = answer.rejection?.code ?? answer.code
+  const message = answer.message ?? answer.rejection?.reason
+  return {
+    code: typeof code === 'string' ? code : `HTTP_${status}`,
+    message: typeof message === 'string' ? message : `the call failed (HTTP ${status})`,
+  }
+}
+
+function failedReceipt(payment: unknown, reason: string): Receipt {
+  return { success: false, transaction: '', network: payloadNetwork(payment), errorReason: reason }
+}
+
+/** The answer in one line beside its JSON: its own summary where it has one. */
+function answerLine(offering: Offering, body: unknown): string {
+  const answer = isObject(body) ? body : {}
+  for (const member of ['summary', 'market_summary', 'full_risk_report']) {
+    const value = answer[member]
+    if (typeof value === 'string' && value.trim() !== '') return firstLine(value)
+  }
+  return `${offering.route.summary}: the answer is the data part (the JSON of ${offering.route.key}).`
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0]!
+  return line.length > 400 ? `${line.slice(0, 399)}…` : line
+}
+
+function textPart(text: string): Part {
+  return { content: { $case: 'text', value: text }, metadata: {}, filename: '', mediaType: 'text/plain' }
+}
+
+function dataPart(data: unknown): Part {
+  return { content: { $case: 'data', value: data }, metadata: {}, filename: '', mediaType: 'application/json' }
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return { error: true, code: 'INTERNAL', message: text }
+  }
+}
+
+function decode(header: string): unknown {
+  return JSON.parse(Buffer.from(header, 'base64').toString('utf8'))
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function now(): string {
+  return new Date().toISOString()
+}

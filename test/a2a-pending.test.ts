@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto'
+import { expect, test } from 'bun:test'
+import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk'
+import { ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client'
+import type { PaymentRequired } from '@x402/core/types'
+import { demoPayer } from '../sandbox/demo-client.ts'
+import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
+import { eventually } from './support/eventually.ts'
+import { liveService } from './support/live.ts'
+import { usdcOf } from './support/x402.ts'
+
+// A settlement whose answer is lost (the facilitator slower than the service waits): over A2A the task
+// waits for the same payment again, says so, and never claims nothing was charged; presented again once
+// the chain shows the transfer, the same payload receives the answer, charged once.
+const { sandbox, ctx, running, mintOf } = await liveService({ FACILITATOR_SETTLE_TIMEOUT_MS: '1000' })
+const { x402: offers } = sandbox.file
+const PAYING = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) }
+const client = await new ClientFactory().createFromUrl(running.url)
+
+async function send(metadata: Record<string, unknown>, taskId = ''): Promise<Task> {
+  const data = {
+    content: { $case: 'data' as const, value: { token_address: mintOf('blue-chip') } },
+    metadata: {},
+    filename: '',
+    mediaType: '',
+  }
+  const message: Message = {
+    messageId: randomUUID(),
+    contextId: '',
+    taskId,
+    role: Role.ROLE_USER,
+    parts: taskId ? [] : [data],
+    metadata,
+    extensions: [],
+    referenceTaskIds: [],
+  }
+  const answer = await client.sendMessage(
+    { tenant: '', message, configuration: undefined, metadata: undefined },
+    PAYING,
+  )
+  if (!('status' in answer)) throw new Error('expected a task')
+  return answer
+}
+
+test('a pending settlement over A2A: the task waits for the same payload, which then receives the answer, charged once', async () => {
+  const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
+  const [before, buyerBefore] = [await usdcOf(sandbox, offers.solana.pay_to), await usdcOf(sandbox, payer)]
+  const asked = await send({ 'solsentry.skill': 'sol_quick_scan' })
+  const required = asked.status?.message?.metadata?.['x402.payment.required'] as PaymentRequired
+  const payment = await x402.createPaymentPayload(required)
+  const submitted = { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment }
+
+  sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
+  const waiting = await send(submitted, asked.id)
+  sandbox.faults.clear()
+  expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
+  const said = waiting.status?.message?.metadata ?? {}
+  expect(said['x402.payment.status']).toBe('payment-submitted')
+  expect(said['x402.payment.required']).toBeUndefined()
+  expect(said['solsentry.settlement']).toMatchObject({ state: 'pending', retry_after_s: expect.any(Number) })
+  const words = waiting.status?.message?.parts[0]?.content
+  expect(words).toMatchObject({ value: expect.stringContaining('send the same payload again on this task') })
+  expect(JSON.stringify(words)).not.toContain('Nothing was charged')
+
+  // The slow facilitator settles meanwhile (waited for, not assumed).
+  await eventually(
+    'the settlement on chain',
+    () => usdcOf(sandbox, offers.solana.pay_to),
+    (paid) => paid !== before,
+    {
+      timeoutMs: 15_000,
+    },
+  )
+  // The service's resolver reads the chain (every 30 s; here at once), then the same payload is presented again.
+  expect(await ctx.payments.resolvePending()).toMatchObject({ credited: 1 })
+  const done = await send(submitted, asked.id)
+  expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  expect(done.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: 'data', value: { schema_version: '2.0' } })
+  expect(done.status?.message?.metadata?.['x402.payment.status']).toBe('payment-completed')
+  expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(before + 20_000n)
+  expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)
+}, 60_000)

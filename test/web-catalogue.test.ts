@@ -203,6 +203,42 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     expect(outside).toEqual([])
   }, 120_000)
 
+  test("the price chart's scale is honest: a dead token's small move draws flat, a crash draws tall, the axis in % change with its 0% line", async () => {
+    /** The chart's points (their heights), its axis labels and the 24 h move the answer gives. */
+    async function chartOf(mint: string) {
+      const page = await openPage(`/t/${mint}`)
+      const intel = await paidAnswer(page, '#token-view [data-view="market-intel"]', '/market/intel', '#intel-card')
+      const chart = page.locator('#intel-card [data-picture="price"] svg')
+      const heights = await chart
+        .locator('circle.point')
+        .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('cy'))))
+      const labels = await chart.locator('text.axis').allTextContents()
+      const zero = await chart.locator('line.zero').count()
+      await page.locator('#intel-card').screenshot({ path: artifactPath(`price-scale-${mint.slice(0, 6)}.png`) })
+      await page.close()
+      return {
+        span: Math.max(...heights) - Math.min(...heights),
+        labels,
+        zero,
+        move: intel.price_change_24h_pct as number,
+      }
+    }
+    const dead = await chartOf(mintOf('dead-token'))
+    const crash = await chartOf(mintOf('bundled-launch'))
+    // The premise, from the answers: the dead token moved under 5% in a day, the other more than 20%.
+    expect(Math.abs(dead.move)).toBeLessThan(5)
+    expect(Math.abs(crash.move)).toBeGreaterThan(20)
+    // The plot is 62 units tall: under ±10% a move of <5% takes at most a quarter of it; the crash at least a third.
+    expect(dead.span).toBeLessThanOrEqual(62 * 0.25)
+    expect(crash.span).toBeGreaterThanOrEqual(62 / 3)
+    expect(crash.span).toBeGreaterThan(dead.span * 4)
+    expect(dead.labels).toEqual(['+10%', '0%', '−10%'])
+    expect(crash.labels).toContain('0%')
+    expect(crash.labels.some((label) => /^[+−]\d+%$/.test(label) && label !== '+10%')).toBe(true)
+    expect([dead.zero, crash.zero]).toEqual([1, 1])
+    expect(outside).toEqual([])
+  }, 90_000)
+
   test('the deep dive of a bundled launch: insiders hatched and labelled, the wallet graph and the LP, as the answer has them', async () => {
     const mint = mintOf('bundled-launch')
     const page = await openPage(`/t/${mint}`)

@@ -217,10 +217,19 @@ interface PriceWindow {
   change_pct: number | null
 }
 
+/** The least a price chart's scale reaches either side of its first price, in %: smaller moves draw small. */
+export const PRICE_SCALE_FLOOR_PCT = 10
+
+/** `value` rounded up to a multiple of ten (a scale's end that reads well). */
+function roundUpTen(value: number): number {
+  return Math.ceil(value / 10) * 10
+}
+
 /**
  * The price at each window's start, from the current price and the window's change (price then =
  * now ÷ (1 + change)), oldest first, then now: the points are evenly spaced (24 h, 1 h, 15 min, 5 min,
- * now), not to scale in time.
+ * now), not to scale in time; the height is the % change since the first point, on a scale of at least
+ * ±PRICE_SCALE_FLOOR_PCT with its 0% line drawn.
  */
 export function priceSparkline(
   current: number,
@@ -238,13 +247,48 @@ export function priceSparkline(
     { label: 'now', price: current, change: null },
   ]
   const prices = points.map((p) => p.price)
-  const low = Math.min(...prices)
-  const high = Math.max(...prices)
-  const span = high - low || high || 1
-  const x = (index: number) => (points.length === 1 ? 150 : 10 + (index * 200) / (points.length - 1))
-  const y = (price: number) => 70 - ((price - low) / span) * 60
-  const line = points.map((p, index) => `${index ? 'L' : 'M'}${x(index).toFixed(1)} ${y(p.price).toFixed(1)}`).join(' ')
+  // The honest scale: % change since the first point, at least ±PRICE_SCALE_FLOOR_PCT, so a flat token
+  // draws flat and a crash draws as one (each chart stretched to its own range made +0.89% look like −38%).
+  const moves = prices.map((price) => (price / prices[0]! - 1) * 100)
+  const up = roundUpTen(Math.max(PRICE_SCALE_FLOOR_PCT, ...moves))
+  const down = Math.min(100, roundUpTen(Math.max(PRICE_SCALE_FLOOR_PCT, ...moves.map((move) => -move))))
+  const top = 8
+  const bottom = 70
+  const x = (index: number) => (points.length === 1 ? 127 : 44 + (index * 166) / (points.length - 1))
+  const y = (move: number) => top + ((up - move) / (up + down)) * (bottom - top)
+  const line = moves.map((move, index) => `${index ? 'L' : 'M'}${x(index).toFixed(1)} ${y(move).toFixed(1)}`).join(' ')
   const rising = current >= prices[0]!
+  // The axis in % change: the 0% line drawn, the ends labelled; an end label too near 0% is left out.
+  const ticks = [
+    { move: up, label: `+${up}%` },
+    { move: 0, label: '0%' },
+    { move: -down, label: `−${down}%` },
+  ].filter((tick) => tick.move === 0 || Math.abs(y(tick.move) - y(0)) >= 14)
+  const axis = [
+    s('line', {
+      class: 'zero',
+      x1: 40,
+      x2: 214,
+      y1: y(0).toFixed(1),
+      y2: y(0).toFixed(1),
+      stroke: 'var(--muted)',
+      'stroke-dasharray': '2 2',
+    }),
+    ...ticks.map((tick) =>
+      s(
+        'text',
+        {
+          class: 'axis',
+          x: 36,
+          y: (y(tick.move) + 4).toFixed(1),
+          'font-size': 11,
+          'text-anchor': 'end',
+          fill: 'currentColor',
+        },
+        tick.label,
+      ),
+    ),
+  ]
   // Volume: the last hour against the mean hour of the last day, as two bars.
   const meanHour = volume24h / 24
   const tallest = Math.max(volume1h, meanHour) || 1
@@ -256,11 +300,12 @@ export function priceSparkline(
       height: ((value / tallest) * 60).toFixed(1),
       fill,
     }),
-    s('text', { x: at + 13, y: 86, 'font-size': 9, 'text-anchor': 'middle', fill: 'currentColor' }, label),
+    s('text', { x: at + 13, y: 86, 'font-size': 11, 'text-anchor': 'middle', fill: 'currentColor' }, label),
   ]
   const svg = s(
     'svg',
     { viewBox: '0 0 300 92' },
+    ...axis,
     s('path', {
       d: line,
       fill: 'none',
@@ -268,18 +313,18 @@ export function priceSparkline(
       'stroke-width': 2.5,
       ...(rising ? {} : { 'stroke-dasharray': '6 3' }),
     }),
-    ...points.map((p, index) =>
-      s('circle', { cx: x(index).toFixed(1), cy: y(p.price).toFixed(1), r: 3, fill: 'currentColor' }),
+    ...moves.map((move, index) =>
+      s('circle', { class: 'point', cx: x(index).toFixed(1), cy: y(move).toFixed(1), r: 3, fill: 'currentColor' }),
     ),
     ...points.map((p, index) =>
       s(
         'text',
-        { x: x(index).toFixed(1), y: 86, 'font-size': 9, 'text-anchor': 'middle', fill: 'currentColor' },
+        { x: x(index).toFixed(1), y: 86, 'font-size': 11, 'text-anchor': 'middle', fill: 'currentColor' },
         p.label.replace(' ago', ''),
       ),
     ),
-    ...bar(meanHour, 232, 'var(--line)', 'avg h'),
-    ...bar(volume1h, 264, 'var(--accent)', 'last h'),
+    ...bar(meanHour, 234, 'var(--line)', 'avg h'),
+    ...bar(volume1h, 268, 'var(--accent)', 'last h'),
   )
   const first = points[0]!
   return figure(

@@ -516,7 +516,8 @@ async function busyWhile(button: HTMLButtonElement, action: () => Promise<void>)
  * named by its heading. One card per id: asking again shows the same card; with `replace`, `build()`'s
  * takes its place (a view whose answer changes with its inputs: an exit check's size, a feed). With
  * `mint`, an answer that comes back after the person scanned another mint is not shown (it is held:
- * asking again shows it).
+ * asking again shows it). With `instead`, a new card takes the place of the card of that id (the token
+ * view's place taken by the graded quick scan: one card, one set of buttons).
  */
 function showCard(
   id: string,
@@ -526,12 +527,13 @@ function showCard(
     focus = true,
     into = results,
     replace = false,
-  }: { mint?: string; focus?: boolean; into?: HTMLElement; replace?: boolean } = {},
+    instead,
+  }: { mint?: string; focus?: boolean; into?: HTMLElement; replace?: boolean; instead?: string } = {},
 ): void {
   if (mint !== undefined && results.dataset.mint !== mint) return
   let card = document.getElementById(id)
   if (!card || replace) {
-    const shown = card
+    const shown = card ?? (instead ? document.getElementById(instead) : null)
     card = build()
     card.id = id
     const heading = card.querySelector('h2')
@@ -612,15 +614,18 @@ async function scanFromForm(): Promise<void> {
     return
   }
   input.removeAttribute('aria-invalid')
-  // The address bar names the token: the page's URL is the token's, to share.
-  if (location.pathname !== `/t/${mint}`) history.replaceState(null, '', `/t/${mint}`)
+  // The address bar names the token: the page's URL is the token's, to share; a new entry in the
+  // history, so Back goes to the token before (popstate draws its held answers again).
+  if (location.pathname !== `/t/${mint}`) history.pushState(null, '', `/t/${mint}`)
   void busyWhile(scanButton, async () => {
     const { answer } = await payOnce('POST /scan/quick', { token_address: mint }, 'Quick scan')
     if (results.dataset.mint !== mint) {
+      // Another token: its cards, and every other answer this tab holds for it, as a reload draws them.
       results.replaceChildren()
       results.dataset.mint = mint
+      restore(mint, null, { quiet: true })
     }
-    showCard('quick-card', () => quickScanCard(answer, mint), { mint })
+    showCard('quick-card', () => quickScanCard(answer, mint), { mint, instead: 'token-view' })
     try {
       sessionStorage.setItem(LAST_MINT_KEY, mint)
     } catch {
@@ -658,14 +663,14 @@ function heldAnswers(): HeldAnswer[] {
  * dive, exit checks, news), the wallet's intel, the market's feeds, the trade idea. True when there
  * was something to show.
  */
-function restore(mint: string | null, wallet: string | null): boolean {
+function restore(mint: string | null, wallet: string | null, { quiet = false }: { quiet?: boolean } = {}): boolean {
   const before = results.childElementCount
   const key = (route: string) => `${route} ${JSON.stringify({ token_address: mint })}`
   const quick = mint ? held.get(key('POST /scan/quick')) : undefined
   if (mint && quick) {
     input.value = mint
     results.dataset.mint = mint
-    showCard('quick-card', () => quickScanCard(quick.answer, mint), { mint, focus: false })
+    showCard('quick-card', () => quickScanCard(quick.answer, mint), { mint, focus: false, instead: 'token-view' })
   }
   if (mint && results.dataset.mint === mint)
     for (const view of DEEPER) {
@@ -674,7 +679,7 @@ function restore(mint: string | null, wallet: string | null): boolean {
     }
   restoreHeld(hooks, heldAnswers(), mint && results.dataset.mint === mint ? mint : null, wallet)
   const shown = results.childElementCount > before
-  if (shown) setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
+  if (shown && !quiet) setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
   return shown
 }
 
@@ -971,7 +976,7 @@ walletForm.addEventListener('submit', (event) => {
     return
   }
   walletInput.removeAttribute('aria-invalid')
-  if (location.pathname !== `/w/${address}`) history.replaceState(null, '', `/w/${address}`)
+  if (location.pathname !== `/w/${address}`) history.pushState(null, '', `/w/${address}`)
   void busyWhile(walletButton, () => walletIntel(hooks, address))
 })
 $<HTMLElement>('market-actions').append(...marketActions(hooks))
@@ -1043,3 +1048,10 @@ function tokenView(id: string): void {
 }
 
 openFromUrl()
+// Back and Forward between tokens (and wallets) scanned in this tab: the page of that URL, its held
+// answers drawn again — nothing asked, nothing paid.
+window.addEventListener('popstate', () => {
+  results.replaceChildren()
+  delete results.dataset.mint
+  openFromUrl()
+})

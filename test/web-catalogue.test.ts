@@ -239,6 +239,38 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     expect(outside).toEqual([])
   }, 90_000)
 
+  test('the sell-size slider: arrow keys step through round dollar sizes ($1 to $1,000,000 in under 100 presses), each said in dollars', async () => {
+    const page = await openPage(`/t/${mintOf('blue-chip')}`)
+    const slider = page.locator('#token-view .exit-slider')
+    const size = page.locator('#token-view .exit-size')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$10')
+    await slider.focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$15')
+    expect(await size.inputValue()).toBe('15')
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.press('ArrowLeft')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$7.50')
+    // From one end to the other: the presses it takes.
+    await page.keyboard.press('Home')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$1')
+    const presses = Number(await slider.getAttribute('max')) - Number(await slider.getAttribute('min'))
+    expect(presses).toBeGreaterThanOrEqual(18)
+    expect(presses).toBeLessThanOrEqual(100)
+    await page.keyboard.press('End')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$1,000,000')
+    expect(await size.inputValue()).toBe('1000000')
+    // A typed size moves the slider to the nearest round size and is said as typed.
+    await size.fill('480')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$480')
+    await page.keyboard.press('Tab')
+    await slider.focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$750')
+    await page.close()
+    expect(outside).toEqual([])
+  }, 60_000)
+
   test('the deep dive of a bundled launch: insiders hatched and labelled, the wallet graph and the LP, as the answer has them', async () => {
     const mint = mintOf('bundled-launch')
     const page = await openPage(`/t/${mint}`)

@@ -59,8 +59,26 @@ const exitPoints = new Map<string, ExitPoint[]>()
 const SIZE = { min: 0.01, max: 1_000_000, default: 10 }
 
 /**
- * The exit check's controls (a size in USDC, typed or slid on a log scale from $1 to $1,000,000) and
- * the news pulse's and brief's buttons, for `mint`.
+ * The slider's stops: round dollar amounts, six a decade (1, 1.5, 2, 3, 5, 7.5 × 10ⁿ) from $1 to
+ * $1,000,000 — 37 positions, so an arrow key moves to the next round size (a continuous log scale in
+ * steps of 0.01 took some 600 presses to cross).
+ */
+const SIZE_STOPS = [0, 1, 2, 3, 4, 5].flatMap((decade) =>
+  [1, 1.5, 2, 3, 5, 7.5].map((mantissa) => mantissa * 10 ** decade),
+)
+SIZE_STOPS.push(SIZE.max)
+
+/** The index of the stop nearest `value` on the log scale. */
+function nearestStop(value: number): number {
+  let best = 0
+  for (const [index, stop] of SIZE_STOPS.entries())
+    if (Math.abs(Math.log(stop / value)) < Math.abs(Math.log(SIZE_STOPS[best]! / value))) best = index
+  return best
+}
+
+/**
+ * The exit check's controls (a size in USDC, typed or slid over round sizes from $1 to $1,000,000, the
+ * slider saying its dollar amount to a screen reader) and the news pulse's and brief's buttons, for `mint`.
  */
 export function mintActions(hooks: PageHooks, mint: string): HTMLElement {
   const sizeId = `exit-size-${Math.random().toString(36).slice(2, 8)}`
@@ -78,18 +96,22 @@ export function mintActions(hooks: PageHooks, mint: string): HTMLElement {
     class: 'exit-slider',
     type: 'range',
     min: '0',
-    max: '6',
-    step: '0.01',
-    value: String(Math.log10(SIZE.default)),
-    'aria-label': 'Sell size in USDC, on a log scale from 1 to 1,000,000',
+    max: String(SIZE_STOPS.length - 1),
+    step: '1',
+    value: String(nearestStop(SIZE.default)),
+    'aria-valuetext': usd(SIZE.default),
+    'aria-label': 'Sell size in USDC, in round steps from $1 to $1,000,000',
   }) as HTMLInputElement
   slider.addEventListener('input', () => {
-    const value = 10 ** Number(slider.value)
-    size.value = String(value >= 100 ? Math.round(value) : Number(value.toPrecision(2)))
+    const value = SIZE_STOPS[Number(slider.value)]!
+    size.value = String(value)
+    slider.setAttribute('aria-valuetext', usd(value))
   })
   size.addEventListener('input', () => {
     const value = Number(size.value)
-    if (value > 0) slider.value = String(Math.min(6, Math.max(0, Math.log10(value))))
+    if (!(value > 0)) return
+    slider.value = String(nearestStop(value))
+    slider.setAttribute('aria-valuetext', usd(value))
   })
   const exit = hooks.paidButton('Exit check', 'POST /exit/check', 'exit', async () => {
     const size_usdc = Number(size.value)

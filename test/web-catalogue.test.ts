@@ -94,6 +94,28 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     const evm = await fetch(`${running.url}/w/0x12ab`)
     expect(evm.status).toBe(400)
     expect(await evm.json()).toMatchObject({ code: 'INVALID_ADDRESS', message: expect.stringContaining('EVM') })
+    // A browser gets a readable page (status 400) saying what the link holds instead, nothing asked.
+    const html = await fetch(`${running.url}/w/BONK`, { headers: { accept: 'text/html' } })
+    expect(html.status).toBe(400)
+    expect(html.headers.get('content-type')).toContain('text/html')
+    await html.arrayBuffer()
+    for (const [path, heading] of [
+      ['/w/BONK', '“BONK” is not a wallet address'],
+      ['/t/BONK', '“BONK” is not a token (mint) address'],
+      ['/t/0x12ab', '“0x12ab” is not a token (mint) address'],
+    ] as const) {
+      posts.length = 0
+      const refusedPage = await openPage(path, (method) => {
+        if (method === 'POST') posts.push(path)
+      })
+      expect(await refusedPage.locator('#url-refused h2').textContent()).toBe(heading)
+      expect(await refusedPage.locator('#url-refused').textContent()).toMatch(/ticker|EVM/)
+      expect(await refusedPage.locator('#status').textContent()).toContain('nothing was asked or paid')
+      expect(await refusedPage.locator('#token-view').count()).toBe(0)
+      if (path === '/w/BONK') await refusedPage.screenshot({ path: artifactPath('url-refused.png') })
+      await refusedPage.close()
+      expect(posts).toEqual([])
+    }
     expect(outside).toEqual([])
   }, 60_000)
 
@@ -213,6 +235,9 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
         .locator('circle.point')
         .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('cy'))))
       const labels = await chart.locator('text.axis').allTextContents()
+      // The page's own rows say codes in words (dead · low liquidity noise), as it does elsewhere.
+      const rows = await page.locator('#intel-card .row').allTextContents()
+      expect(rows.join(' ')).not.toMatch(/[A-Z]+_[A-Z_]+|buy [A-Z]{3}/)
       const zero = await chart.locator('line.zero').count()
       await page.locator('#intel-card').screenshot({ path: artifactPath(`price-scale-${mint.slice(0, 6)}.png`) })
       await page.close()
@@ -343,6 +368,22 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     expect(outside).toEqual([])
   }, 60_000)
 
+  test('the signal radar with a ranking unread says which one in words, never its code', async () => {
+    sandbox.faults.set('jupiter', '/tokens/v2/toporganicscore', { kind: 'server_error' })
+    try {
+      const page = await openPage('/')
+      const radar = await paidAnswer(page, '#go-radar', '/signal/radar', '#radar-card')
+      expect(radar.missing_fields).toContain('ranking:toporganicscore')
+      const said = await page.locator('#radar-missing').textContent()
+      expect(said).toBe('Not read, so not on this list: the top organic score ranking.')
+      expect(await page.locator('#radar-card').textContent()).not.toContain('ranking:')
+      await page.close()
+    } finally {
+      sandbox.faults.clear()
+    }
+    expect(outside).toEqual([])
+  }, 60_000)
+
   test('the market: trending and the signal radar list what the answers list, each token linking to its page', async () => {
     const feeds: string[] = []
     const page = await openPage('/', (method, url) => {
@@ -360,6 +401,8 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     )
     expect(listed).toEqual((trending.items as Json[]).map((item) => item.token_address))
     expect(listed.length).toBeGreaterThan(0)
+    // The title reads as words: the feed's order said ("by trend"), not its code twice.
+    expect(await page.locator('#trending-card h2').textContent()).toBe(`Trending · by trend, last ${trending.interval}`)
     expect(await page.locator('#trending-card').textContent()).not.toMatch(LONG_PRICE)
 
     const radar = await paidAnswer(page, '#go-radar', '/signal/radar', '#radar-card')

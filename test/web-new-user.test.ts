@@ -136,7 +136,12 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     await paidAnswer(page, '#token-view [data-view="exit"]', '/exit/check', '#exit-card')
     await paidAnswer(page, '#token-view [data-view="news"]', '/news/pulse', '#news-card')
     await page.fill('#wallet-address', sandbox.file.buyer.address)
-    await paidAnswer(page, '#wallet-go', '/wallet/intel', '#wallet-card')
+    const wallet = await paidAnswer(page, '#wallet-go', '/wallet/intel', '#wallet-card')
+    // A wallet that closed no position: its realized profit is "none", in no colour (not a green $0).
+    expect(wallet.closed_positions).toBe(0)
+    const profit = page.locator('#wallet-card .row', { hasText: 'Realized profit' }).locator('.value')
+    expect(await profit.textContent()).toBe('none (no position closed)')
+    expect(await profit.getAttribute('class')).not.toMatch(/good|bad/)
     await paidAnswer(page, '#go-radar', '/signal/radar', '#radar-card')
     await paidAnswer(page, '#go-suggest', '/trade/suggest', '#suggest-card')
     const cards = ['#exit-card', '#news-card', '#wallet-card', '#radar-card', '#suggest-card']

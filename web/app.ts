@@ -20,7 +20,16 @@ import {
   unmeasured,
 } from '../src/rendering/answer-prose.ts'
 import { type PageConfig, priced } from '../plugins/web/page.ts'
-import { type HeldAnswer, marketActions, mintActions, type PageHooks, restoreHeld, walletIntel } from './catalogue.ts'
+import {
+  type HeldAnswer,
+  marketActions,
+  missingInWords,
+  mintActions,
+  type PageHooks,
+  restoreHeld,
+  walletIntel,
+  words,
+} from './catalogue.ts'
 import {
   gradeDial,
   holdersBar,
@@ -826,7 +835,7 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
     measuredRow(scan, 'quick_scan', 'lp_status', 'LP', () => lpText(scan as Parameters<typeof lpText>[0])),
     row(
       'Data',
-      `${scan.data_quality}${scan.missing_fields.length ? ` · sources unavailable: ${scan.missing_fields.join(', ')}` : ''}`,
+      `${scan.data_quality}${scan.missing_fields.length ? ` · sources unavailable: ${(scan.missing_fields as string[]).map(missingInWords).join(', ')}` : ''}`,
       scan.data_quality === 'FULL' ? '' : 'unknown',
     ),
     ...(scope ? [el('p', { class: 'scope', id: 'scope' }, scope)] : []),
@@ -864,9 +873,10 @@ function intelCard(intel: Json): HTMLElement {
           'market_intel',
           'buy_pressure',
           'Pressure',
-          () => `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`,
+          () => `buy ${words(intel.buy_pressure)}, sell ${words(intel.sell_pressure)}`,
         ),
-        row('Health', `${known('token_health', () => intel.token_health)} · ${intel.signal_subtype}`),
+        // In words, as the page says them elsewhere ("dead · low liquidity noise", not DEAD · LOW_LIQUIDITY_NOISE).
+        row('Health', `${known('token_health', () => words(intel.token_health))} · ${words(intel.signal_subtype)}`),
         ...marketPictures(intel),
       ]
   // No price read: the NEUTRAL signal is a placeholder, not a reading.
@@ -988,6 +998,7 @@ $<HTMLElement>('market-actions').append(...marketActions(hooks))
  */
 function openFromUrl(): void {
   const [, kind, id] = location.pathname.split('/')
+  if (refusedUrl(kind, id)) return
   const urlMint = kind === 't' && id ? id : null
   const wallet = kind === 'w' && id ? id : null
   const mint = urlMint ?? (location.pathname === '/' ? lastMint() : null)
@@ -1004,6 +1015,54 @@ function openFromUrl(): void {
   }
   const restored = restore(mint, wallet)
   if (wallet && !restored) setStatus(`Wallet ${short(wallet)}: press Wallet intel to read it.`, 'done')
+}
+
+/**
+ * `/t/<not a mint>` or `/w/<not a wallet>` (the service answers a browser the page, status 400): a card
+ * saying in words what the URL holds instead and what to type. True when the URL was refused.
+ */
+function refusedUrl(kind: string | undefined, id: string | undefined): boolean {
+  if (!id || (kind !== 't' && kind !== 'w')) return false
+  let value = id
+  try {
+    value = decodeURIComponent(id)
+  } catch {
+    // Left as the URL has it.
+  }
+  const token = kind === 't'
+  const check = checkSolanaAddress(
+    value,
+    token ? 'mint' : 'address',
+    token ? 'Solana SPL mint address' : 'Solana wallet address',
+  )
+  if (check.ok) return false
+  const ticker = check.message.includes('looks like a ticker')
+  const why = ticker
+    ? token
+      ? 'It looks like a ticker: many tokens share one, so the page needs the token’s mint address (32 to 44 base58 characters).'
+      : 'It looks like a token’s ticker, not a wallet: a wallet address is 32 to 44 base58 characters.'
+    : `${check.message.replace(/^(mint|address)\b/, 'The address in the link')}.`
+  document.querySelector('.lead')?.after(status, results)
+  showCard(
+    'url-refused',
+    () =>
+      el(
+        'section',
+        { class: 'card' },
+        el('h2', {}, `“${value}” is not a ${token ? 'token (mint) address' : 'wallet address'}`),
+        el('p', {}, why),
+        el(
+          'p',
+          {},
+          `Type a ${token ? 'mint' : 'wallet'} address in the form below, or open `,
+          el('a', { href: '/' }, 'the start page'),
+          '.',
+        ),
+      ),
+    { focus: false },
+  )
+  setStatus(`This link holds no ${token ? 'token' : 'wallet'} address: nothing was asked or paid.`, 'error')
+  return true
 }
 
 /** The token page's first card: the token (its address, its grade once asked) and every answer one click away. */

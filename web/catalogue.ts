@@ -448,8 +448,17 @@ export function walletCard(wallet: Json): HTMLElement {
       'Realized profit',
       wallet.realized_pnl_usd === null
         ? NOT_MEASURED_TEXT
-        : `${usd(wallet.realized_pnl_usd)}${wallet.realized_pnl_pct === null ? '' : ` (${pct(wallet.realized_pnl_pct, { signed: true })})`}`,
-      wallet.realized_pnl_usd === null ? 'unknown' : wallet.realized_pnl_usd >= 0 ? 'good' : 'bad',
+        : wallet.closed_positions === 0 && wallet.realized_pnl_usd === 0
+          ? 'none (no position closed)'
+          : `${usd(wallet.realized_pnl_usd)}${wallet.realized_pnl_pct === null ? '' : ` (${pct(wallet.realized_pnl_pct, { signed: true })})`}`,
+      // Green for a profit, red for a loss; nothing made or lost is neither.
+      wallet.realized_pnl_usd === null
+        ? 'unknown'
+        : wallet.realized_pnl_usd > 0
+          ? 'good'
+          : wallet.realized_pnl_usd < 0
+            ? 'bad'
+            : '',
     ),
     row('Hold time', `median ${duration(wallet.median_hold_time_s)}, mean ${duration(wallet.avg_hold_time_s)}`),
     row(
@@ -522,12 +531,39 @@ const table = (id: string, head: string[], rows: HTMLElement[]) => {
 
 const name = (item: Json) => tokenLink(item.token_address, item.symbol || shortAddress(item.token_address))
 
+/** A code in words, as the page says it (`THIN_LIQUIDITY`: thin liquidity). */
+export const words = (code: string) => code.toLowerCase().replaceAll('_', ' ')
+
+/** The trending feed's orders (its `sort`, plugins/trending/schemas.ts), as a title says them. */
+const TRENDING_SORTS: Record<string, string> = {
+  trending: 'by trend',
+  volume: 'by volume',
+  organic: 'by organic activity',
+}
+
+/** Jupiter's rankings a feed reads (`ranking:<name>` in `missing_fields`), in words. */
+const RANKINGS: Record<string, string> = {
+  toptrending: 'the top trending ranking',
+  toptraded: 'the top traded ranking',
+  toporganicscore: 'the top organic score ranking',
+}
+
+/** What an answer's `missing_fields` entry did not read, in words (`ranking:toporganicscore`: the top organic score ranking). */
+export function missingInWords(field: string): string {
+  const ranking = field.startsWith('ranking:') ? field.slice('ranking:'.length) : null
+  return ranking === null ? words(field) : (RANKINGS[ranking] ?? `the ${ranking} ranking`)
+}
+
 export function trendingCard(feed: Json): HTMLElement {
   const items = feed.items as Json[]
   return h(
     'section',
     { class: 'card', id: 'trending-card' },
-    h('header', {}, h('h2', {}, `Trending · ${feed.sort}, last ${feed.interval}`)),
+    h(
+      'header',
+      {},
+      h('h2', {}, `Trending · ${TRENDING_SORTS[feed.sort] ?? `by ${words(feed.sort)}`}, last ${feed.interval}`),
+    ),
     items.length === 0
       ? h('p', {}, 'Nothing trending passed the filters.')
       : table(
@@ -565,6 +601,15 @@ export function radarCard(radar: Json): HTMLElement {
     'section',
     { class: 'card', id: 'radar-card' },
     h('header', {}, h('h2', {}, `Signal radar · last ${radar.interval}, ${num(radar.min_signals)}+ signals`)),
+    ...((radar.missing_fields as string[] | undefined)?.length
+      ? [
+          h(
+            'p',
+            { class: 'caveat', id: 'radar-missing' },
+            `Not read, so not on this list: ${(radar.missing_fields as string[]).map(missingInWords).join(', ')}.`,
+          ),
+        ]
+      : []),
     items.length === 0
       ? h('p', {}, `No token of ${num(radar.candidates)} read had ${num(radar.min_signals)} signals firing.`)
       : table(
@@ -596,8 +641,6 @@ export function radarCard(radar: Json): HTMLElement {
         ),
   )
 }
-
-const words = (code: string) => code.toLowerCase().replaceAll('_', ' ')
 
 /** The launch radar's or the graduation radar's curves: each token's bonding progress as a bar. */
 export function launchCard(feed: Json, kind: 'launch' | 'graduation'): HTMLElement {

@@ -2,7 +2,15 @@ import { expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { tokenAmount } from '../client/format.ts'
 import { type MemberOf, unmeasured } from '../src/rendering/answer-prose.ts'
-import { artifactPath, checkView, describeWithBrowser, offlineBrowser, paidAnswer } from './support/browser.ts'
+import {
+  artifactPath,
+  checkView,
+  describeWithBrowser,
+  offlineBrowser,
+  paidAnswer,
+  smallPictureText,
+  VIEW_WIDTHS,
+} from './support/browser.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -292,6 +300,30 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     await slider.focus()
     await page.keyboard.press('ArrowRight')
     expect(await slider.getAttribute('aria-valuetext')).toBe('$750')
+
+    // Checks at near sizes ($10, $13, then $1,000): their axis labels would overlap, so one is left out (the table has all).
+    for (const dollars of ['10', '13', '1000']) {
+      await size.fill(dollars)
+      await paidAnswer(page, '#token-view [data-view="exit"]', '/exit/check', '#exit-card')
+    }
+    await page.setViewportSize({ width: VIEW_WIDTHS.phone, height: 800 })
+    const curve = page.locator('#exit-card [data-picture="exit"]')
+    await page.waitForFunction(
+      () =>
+        JSON.parse((globalThis as any).document.querySelector('#exit-card [data-picture="exit"]').dataset.values)
+          .length === 3,
+    )
+    const boxes = await curve.locator('text.axis').evaluateAll((nodes) =>
+      nodes.map((node) => {
+        const box = node.getBoundingClientRect()
+        return [box.left, box.right]
+      }),
+    )
+    expect(boxes.length).toBe(2)
+    for (let index = 1; index < boxes.length; index++)
+      expect(boxes[index]![0]).toBeGreaterThanOrEqual(boxes[index - 1]![1])
+    expect(await curve.locator('table').textContent()).toContain('Selling $13')
+    await curve.screenshot({ path: artifactPath('exit-near-sizes-375.png') })
     await page.close()
     expect(outside).toEqual([])
   }, 60_000)
@@ -346,6 +378,14 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       'None of the LP is burned or locked for good; 100% can be withdrawn now',
     )
     await page.screenshot({ path: artifactPath('deep-dive-pictures.png'), fullPage: true })
+    // On a phone every picture's text is at least 12 px as drawn (the wallet graph's addresses included).
+    await page.setViewportSize({ width: VIEW_WIDTHS.phone, height: 800 })
+    expect(await smallPictureText(page)).toEqual([])
+    await page.screenshot({ path: artifactPath('deep-dive-pictures-375.png'), fullPage: true })
+    for (const kind of ['wallets', 'lp', 'lp-timeline'])
+      await page
+        .locator(`#deep-card [data-picture="${kind}"]`)
+        .screenshot({ path: artifactPath(`picture-${kind}-375.png`) })
     await page.close()
     expect(outside).toEqual([])
   }, 90_000)

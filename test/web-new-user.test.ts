@@ -274,6 +274,8 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     expect(await figure.locator('svg text', { hasText: finding.evidence.unlock_date }).count()).toBe(1)
     await figure.screenshot({ path: artifactPath('lp-timeline.png') })
     expect(await checkView(page, 'lp-timeline')).toEqual([])
+    await page.setViewportSize({ width: VIEW_WIDTHS.phone, height: 800 })
+    await figure.screenshot({ path: artifactPath('lp-timeline-phone.png') })
     await page.close()
     expect(outside).toEqual([])
   }, 90_000)

@@ -144,6 +144,10 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       top_10_holder_pct: scan.top_10_holder_pct,
       insider_control_percent: null,
     })
+    // The liquidity said in words (the meaning names it: "Thin liquidity: …"), not its code first.
+    const liquidity = await page.locator('#quick-card .row', { hasText: 'Liquidity' }).locator('.value').textContent()
+    expect(liquidity).toContain(scan.liquidity_check.meaning)
+    expect(liquidity).not.toContain(`${scan.liquidity_check.rating} —`)
     // The picture's text alternative: its caption and its table of numbers.
     expect(await page.locator('#quick-card [data-picture="holders"] table').textContent()).toContain('Top 10 holders')
 

@@ -830,7 +830,11 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
       'quick_scan',
       'liquidity_check',
       'Liquidity',
-      () => `${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`,
+      // The meaning names the rating in words ("Thin liquidity: …"); the code (THIN) is not said again.
+      () =>
+        String(scan.liquidity_check.meaning).toLowerCase().startsWith(words(scan.liquidity_check.rating))
+          ? scan.liquidity_check.meaning
+          : `${words(scan.liquidity_check.rating)} — ${scan.liquidity_check.meaning}`,
     ),
     measuredRow(scan, 'quick_scan', 'lp_status', 'LP', () => lpText(scan as Parameters<typeof lpText>[0])),
     row(

@@ -111,13 +111,16 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       ['/w/BONK', '“BONK” is not a wallet address'],
       ['/t/BONK', '“BONK” is not a token (mint) address'],
       ['/t/0x12ab', '“0x12ab” is not a token (mint) address'],
+      [`/t/${mint}%20`, `“${mint} ” is not a token (mint) address`],
     ] as const) {
       posts.length = 0
       const refusedPage = await openPage(path, (method) => {
         if (method === 'POST') posts.push(path)
       })
       expect(await refusedPage.locator('#url-refused h2').textContent()).toBe(heading)
-      expect(await refusedPage.locator('#url-refused').textContent()).toMatch(/ticker|EVM/)
+      expect(await refusedPage.locator('#url-refused').textContent()).toMatch(/ticker|EVM|whitespace/)
+      // A space pasted with the address: the bare address's page one click away.
+      if (path.endsWith('%20')) expect(await refusedPage.locator('#url-fixed').getAttribute('href')).toBe(`/t/${mint}`)
       expect(await refusedPage.locator('#status').textContent()).toContain('nothing was asked or paid')
       expect(await refusedPage.locator('#token-view').count()).toBe(0)
       if (path === '/w/BONK') await refusedPage.screenshot({ path: artifactPath('url-refused.png') })

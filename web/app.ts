@@ -1040,6 +1040,9 @@ function refusedUrl(kind: string | undefined, id: string | undefined): boolean {
     token ? 'Solana SPL mint address' : 'Solana wallet address',
   )
   if (check.ok) return false
+  // A link pasted with a space around the address: the page of the bare address, one click away.
+  const bare = value.trim()
+  const fixed = bare !== value && checkSolanaAddress(bare).ok ? `/${kind}/${bare}` : null
   const ticker = check.message.includes('looks like a ticker')
   const why = ticker
     ? token
@@ -1055,6 +1058,7 @@ function refusedUrl(kind: string | undefined, id: string | undefined): boolean {
         { class: 'card' },
         el('h2', {}, `“${value}” is not a ${token ? 'token (mint) address' : 'wallet address'}`),
         el('p', {}, why),
+        ...(fixed ? [el('p', {}, 'Without the spaces: ', el('a', { href: fixed, id: 'url-fixed' }, fixed))] : []),
         el(
           'p',
           {},

@@ -2,7 +2,15 @@ import { expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { tokenAmount } from '../client/format.ts'
 import { type MemberOf, unmeasured } from '../src/rendering/answer-prose.ts'
-import { artifactPath, checkView, describeWithBrowser, offlineBrowser, paidAnswer } from './support/browser.ts'
+import {
+  artifactPath,
+  checkView,
+  describeWithBrowser,
+  offlineBrowser,
+  paidAnswer,
+  smallPictureText,
+  VIEW_WIDTHS,
+} from './support/browser.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -94,6 +102,31 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     const evm = await fetch(`${running.url}/w/0x12ab`)
     expect(evm.status).toBe(400)
     expect(await evm.json()).toMatchObject({ code: 'INVALID_ADDRESS', message: expect.stringContaining('EVM') })
+    // A browser gets a readable page (status 400) saying what the link holds instead, nothing asked.
+    const html = await fetch(`${running.url}/w/BONK`, { headers: { accept: 'text/html' } })
+    expect(html.status).toBe(400)
+    expect(html.headers.get('content-type')).toContain('text/html')
+    await html.arrayBuffer()
+    for (const [path, heading] of [
+      ['/w/BONK', '“BONK” is not a wallet address'],
+      ['/t/BONK', '“BONK” is not a token (mint) address'],
+      ['/t/0x12ab', '“0x12ab” is not a token (mint) address'],
+      [`/t/${mint}%20`, `“${mint} ” is not a token (mint) address`],
+    ] as const) {
+      posts.length = 0
+      const refusedPage = await openPage(path, (method) => {
+        if (method === 'POST') posts.push(path)
+      })
+      expect(await refusedPage.locator('#url-refused h2').textContent()).toBe(heading)
+      expect(await refusedPage.locator('#url-refused').textContent()).toMatch(/ticker|EVM|whitespace/)
+      // A space pasted with the address: the bare address's page one click away.
+      if (path.endsWith('%20')) expect(await refusedPage.locator('#url-fixed').getAttribute('href')).toBe(`/t/${mint}`)
+      expect(await refusedPage.locator('#status').textContent()).toContain('nothing was asked or paid')
+      expect(await refusedPage.locator('#token-view').count()).toBe(0)
+      if (path === '/w/BONK') await refusedPage.screenshot({ path: artifactPath('url-refused.png') })
+      await refusedPage.close()
+      expect(posts).toEqual([])
+    }
     expect(outside).toEqual([])
   }, 60_000)
 
@@ -114,6 +147,10 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       top_10_holder_pct: scan.top_10_holder_pct,
       insider_control_percent: null,
     })
+    // The liquidity said in words (the meaning names it: "Thin liquidity: …"), not its code first.
+    const liquidity = await page.locator('#quick-card .row', { hasText: 'Liquidity' }).locator('.value').textContent()
+    expect(liquidity).toContain(scan.liquidity_check.meaning)
+    expect(liquidity).not.toContain(`${scan.liquidity_check.rating} —`)
     // The picture's text alternative: its caption and its table of numbers.
     expect(await page.locator('#quick-card [data-picture="holders"] table').textContent()).toContain('Top 10 holders')
 
@@ -203,6 +240,101 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     expect(outside).toEqual([])
   }, 120_000)
 
+  test("the price chart's scale is honest: a dead token's small move draws flat, a crash draws tall, the axis in % change with its 0% line", async () => {
+    /** The chart's points (their heights), its axis labels and the 24 h move the answer gives. */
+    async function chartOf(mint: string) {
+      const page = await openPage(`/t/${mint}`)
+      const intel = await paidAnswer(page, '#token-view [data-view="market-intel"]', '/market/intel', '#intel-card')
+      const chart = page.locator('#intel-card [data-picture="price"] svg')
+      const heights = await chart
+        .locator('circle.point')
+        .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('cy'))))
+      const labels = await chart.locator('text.axis').allTextContents()
+      // The page's own rows say codes in words (dead · low liquidity noise), as it does elsewhere.
+      const rows = await page.locator('#intel-card .row').allTextContents()
+      expect(rows.join(' ')).not.toMatch(/[A-Z]+_[A-Z_]+|buy [A-Z]{3}/)
+      const zero = await chart.locator('line.zero').count()
+      await page.locator('#intel-card').screenshot({ path: artifactPath(`price-scale-${mint.slice(0, 6)}.png`) })
+      await page.close()
+      return {
+        span: Math.max(...heights) - Math.min(...heights),
+        labels,
+        zero,
+        move: intel.price_change_24h_pct as number,
+      }
+    }
+    const dead = await chartOf(mintOf('dead-token'))
+    const crash = await chartOf(mintOf('bundled-launch'))
+    // The premise, from the answers: the dead token moved under 5% in a day, the other more than 20%.
+    expect(Math.abs(dead.move)).toBeLessThan(5)
+    expect(Math.abs(crash.move)).toBeGreaterThan(20)
+    // The plot is 62 units tall: under ±10% a move of <5% takes at most a quarter of it; the crash at least a third.
+    expect(dead.span).toBeLessThanOrEqual(62 * 0.25)
+    expect(crash.span).toBeGreaterThanOrEqual(62 / 3)
+    expect(crash.span).toBeGreaterThan(dead.span * 4)
+    expect(dead.labels).toEqual(['+10%', '0%', '−10%'])
+    expect(crash.labels).toContain('0%')
+    expect(crash.labels.some((label) => /^[+−]\d+%$/.test(label) && label !== '+10%')).toBe(true)
+    expect([dead.zero, crash.zero]).toEqual([1, 1])
+    expect(outside).toEqual([])
+  }, 90_000)
+
+  test('the sell-size slider: arrow keys step through round dollar sizes ($1 to $1,000,000 in under 100 presses), each said in dollars', async () => {
+    const page = await openPage(`/t/${mintOf('blue-chip')}`)
+    const slider = page.locator('#token-view .exit-slider')
+    const size = page.locator('#token-view .exit-size')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$10')
+    await slider.focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$15')
+    expect(await size.inputValue()).toBe('15')
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.press('ArrowLeft')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$7.50')
+    // From one end to the other: the presses it takes.
+    await page.keyboard.press('Home')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$1')
+    const presses = Number(await slider.getAttribute('max')) - Number(await slider.getAttribute('min'))
+    expect(presses).toBeGreaterThanOrEqual(18)
+    expect(presses).toBeLessThanOrEqual(100)
+    await page.keyboard.press('End')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$1,000,000')
+    expect(await size.inputValue()).toBe('1000000')
+    // A typed size moves the slider to the nearest round size and is said as typed.
+    await size.fill('480')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$480')
+    await page.keyboard.press('Tab')
+    await slider.focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await slider.getAttribute('aria-valuetext')).toBe('$750')
+
+    // Checks at near sizes ($10, $13, then $1,000): their axis labels would overlap, so one is left out (the table has all).
+    for (const dollars of ['10', '13', '1000']) {
+      await size.fill(dollars)
+      await paidAnswer(page, '#token-view [data-view="exit"]', '/exit/check', '#exit-card')
+    }
+    await page.setViewportSize({ width: VIEW_WIDTHS.phone, height: 800 })
+    const curve = page.locator('#exit-card [data-picture="exit"]')
+    await page.waitForFunction(
+      () =>
+        JSON.parse((globalThis as any).document.querySelector('#exit-card [data-picture="exit"]').dataset.values)
+          .length === 3,
+    )
+    const boxes = await curve.locator('text.axis').evaluateAll((nodes) =>
+      nodes.map((node) => {
+        const box = node.getBoundingClientRect()
+        return [box.left, box.right]
+      }),
+    )
+    expect(boxes.length).toBe(2)
+    for (let index = 1; index < boxes.length; index++)
+      expect(boxes[index]![0]).toBeGreaterThanOrEqual(boxes[index - 1]![1])
+    expect(await curve.locator('table').textContent()).toContain('Selling $13')
+    await curve.screenshot({ path: artifactPath('exit-near-sizes-375.png') })
+    await page.close()
+    expect(outside).toEqual([])
+  }, 60_000)
+
   test('the deep dive of a bundled launch: insiders hatched and labelled, the wallet graph and the LP, as the answer has them', async () => {
     const mint = mintOf('bundled-launch')
     const page = await openPage(`/t/${mint}`)
@@ -253,6 +385,14 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
       'None of the LP is burned or locked for good; 100% can be withdrawn now',
     )
     await page.screenshot({ path: artifactPath('deep-dive-pictures.png'), fullPage: true })
+    // On a phone every picture's text is at least 12 px as drawn (the wallet graph's addresses included).
+    await page.setViewportSize({ width: VIEW_WIDTHS.phone, height: 800 })
+    expect(await smallPictureText(page)).toEqual([])
+    await page.screenshot({ path: artifactPath('deep-dive-pictures-375.png'), fullPage: true })
+    for (const kind of ['wallets', 'lp', 'lp-timeline'])
+      await page
+        .locator(`#deep-card [data-picture="${kind}"]`)
+        .screenshot({ path: artifactPath(`picture-${kind}-375.png`) })
     await page.close()
     expect(outside).toEqual([])
   }, 90_000)
@@ -275,6 +415,22 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     expect(outside).toEqual([])
   }, 60_000)
 
+  test('the signal radar with a ranking unread says which one in words, never its code', async () => {
+    sandbox.faults.set('jupiter', '/tokens/v2/toporganicscore', { kind: 'server_error' })
+    try {
+      const page = await openPage('/')
+      const radar = await paidAnswer(page, '#go-radar', '/signal/radar', '#radar-card')
+      expect(radar.missing_fields).toContain('ranking:toporganicscore')
+      const said = await page.locator('#radar-missing').textContent()
+      expect(said).toBe('Not read, so not on this list: the top organic score ranking.')
+      expect(await page.locator('#radar-card').textContent()).not.toContain('ranking:')
+      await page.close()
+    } finally {
+      sandbox.faults.clear()
+    }
+    expect(outside).toEqual([])
+  }, 60_000)
+
   test('the market: trending and the signal radar list what the answers list, each token linking to its page', async () => {
     const feeds: string[] = []
     const page = await openPage('/', (method, url) => {
@@ -292,6 +448,8 @@ describeWithBrowser('the whole catalogue on the web page (headless Chromium, off
     )
     expect(listed).toEqual((trending.items as Json[]).map((item) => item.token_address))
     expect(listed.length).toBeGreaterThan(0)
+    // The title reads as words: the feed's order said ("by trend"), not its code twice.
+    expect(await page.locator('#trending-card h2').textContent()).toBe(`Trending · by trend, last ${trending.interval}`)
     expect(await page.locator('#trending-card').textContent()).not.toMatch(LONG_PRICE)
 
     const radar = await paidAnswer(page, '#go-radar', '/signal/radar', '#radar-card')

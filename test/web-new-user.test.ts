@@ -136,7 +136,12 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     await paidAnswer(page, '#token-view [data-view="exit"]', '/exit/check', '#exit-card')
     await paidAnswer(page, '#token-view [data-view="news"]', '/news/pulse', '#news-card')
     await page.fill('#wallet-address', sandbox.file.buyer.address)
-    await paidAnswer(page, '#wallet-go', '/wallet/intel', '#wallet-card')
+    const wallet = await paidAnswer(page, '#wallet-go', '/wallet/intel', '#wallet-card')
+    // A wallet that closed no position: its realized profit is "none", in no colour (not a green $0).
+    expect(wallet.closed_positions).toBe(0)
+    const profit = page.locator('#wallet-card .row', { hasText: 'Realized profit' }).locator('.value')
+    expect(await profit.textContent()).toBe('none (no position closed)')
+    expect(await profit.getAttribute('class')).not.toMatch(/good|bad/)
     await paidAnswer(page, '#go-radar', '/signal/radar', '#radar-card')
     await paidAnswer(page, '#go-suggest', '/trade/suggest', '#suggest-card')
     const cards = ['#exit-card', '#news-card', '#wallet-card', '#radar-card', '#suggest-card']
@@ -183,6 +188,69 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     expect(outside).toEqual([])
   }, 90_000)
 
+  test("on the token page the graded quick scan takes the token view's place at once: one card, one set of buttons, one exit-check form", async () => {
+    const page = await openPage(`/t/${mintOf('sniped-launch')}`)
+    expect(await page.locator('#token-view').count()).toBe(1)
+    await paidAnswer(page, '#token-view [data-view="quick-scan"]', '/scan/quick', '#quick-card')
+    // No reload: the "not graded yet" card is gone, the graded one is first, where it was.
+    expect(await page.locator('#token-view').count()).toBe(0)
+    expect(await page.locator('#results').textContent()).not.toContain('Not graded yet')
+    expect(await page.locator('#results > .card').first().getAttribute('id')).toBe('quick-card')
+    expect(await page.locator('#results [data-view="exit"]').count()).toBe(1)
+    expect(await page.locator('#results .exit-size').count()).toBe(1)
+    expect(await page.locator('#results .exit-slider').count()).toBe(1)
+    expect(await page.locator('#results button', { hasText: 'Market intel' }).count()).toBe(1)
+    expect(await page.locator('#results button', { hasText: 'Quick scan' }).count()).toBe(0)
+    await page.close()
+    expect(outside).toEqual([])
+  }, 60_000)
+
+  test('Back and Forward go between the tokens scanned, each drawn from the answers held (nothing paid); scanning a held token again draws all its cards', async () => {
+    const posts: string[] = []
+    const page = await openPage('/', posts)
+    const [a, b] = [mintOf('locked-lp'), mintOf('blue-chip')]
+    await page.fill('#mint', a)
+    await paidAnswer(page, '#scan', '/scan/quick', `#quick-card code:text("${a}")`)
+    await paidAnswer(page, '#go-intel', '/market/intel', '#intel-card')
+    await page.fill('#quick-card .exit-size', '5')
+    await paidAnswer(page, '#quick-card [data-view="exit"]', '/exit/check', '#exit-card')
+    await page.fill('#mint', b)
+    await paidAnswer(page, '#scan', '/scan/quick', `#quick-card code:text("${b}")`)
+    expect(new URL(page.url()).pathname).toBe(`/t/${b}`)
+    expect(await page.locator('#intel-card').count()).toBe(0)
+    const spent = await treasury()
+    posts.length = 0
+
+    // Back: A's page, its quick scan, market intel and exit check drawn again; Forward: B's.
+    await page.goBack()
+    expect(new URL(page.url()).pathname).toBe(`/t/${a}`)
+    await page.locator(`#quick-card code:text("${a}")`).waitFor({ timeout: 5_000 })
+    await page.locator('#intel-card').waitFor({ timeout: 5_000 })
+    await page.locator('#exit-card').waitFor({ timeout: 5_000 })
+    await page.goForward()
+    expect(new URL(page.url()).pathname).toBe(`/t/${b}`)
+    await page.locator(`#quick-card code:text("${b}")`).waitFor({ timeout: 5_000 })
+    expect(await page.locator('#intel-card').count()).toBe(0)
+    // Back once more: the page the person started on, not another site.
+    await page.goBack()
+    await page.goBack()
+    expect(new URL(page.url()).pathname).toBe('/')
+    await page.goForward()
+    await page.goForward()
+    expect(new URL(page.url()).pathname).toBe(`/t/${b}`)
+
+    // A scanned again from the form: every card held for it, as a reload draws them.
+    await page.fill('#mint', a)
+    await page.click('#scan')
+    await page.locator(`#quick-card code:text("${a}")`).waitFor({ timeout: 5_000 })
+    await page.locator('#intel-card').waitFor({ timeout: 5_000 })
+    await page.locator('#exit-card').waitFor({ timeout: 5_000 })
+    expect(posts).toEqual([])
+    expect(await treasury()).toBe(spent)
+    await page.close()
+    expect(outside).toEqual([])
+  }, 90_000)
+
   test("the LP's locks over time: dated unlocks on an axis, now marked, the burned share permanent — as the deep dive's LP finding has them", async () => {
     const page = await openPage(`/t/${mintOf('locked-lp')}`)
     const dive = await paidAnswer(page, '#token-view [data-view="deep-dive"]', '/scan/deep', '#deep-card')
@@ -206,6 +274,8 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
     expect(await figure.locator('svg text', { hasText: finding.evidence.unlock_date }).count()).toBe(1)
     await figure.screenshot({ path: artifactPath('lp-timeline.png') })
     expect(await checkView(page, 'lp-timeline')).toEqual([])
+    await page.setViewportSize({ width: VIEW_WIDTHS.phone, height: 800 })
+    await figure.screenshot({ path: artifactPath('lp-timeline-phone.png') })
     await page.close()
     expect(outside).toEqual([])
   }, 90_000)

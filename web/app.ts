@@ -20,7 +20,16 @@ import {
   unmeasured,
 } from '../src/rendering/answer-prose.ts'
 import { type PageConfig, priced } from '../plugins/web/page.ts'
-import { type HeldAnswer, marketActions, mintActions, type PageHooks, restoreHeld, walletIntel } from './catalogue.ts'
+import {
+  type HeldAnswer,
+  marketActions,
+  missingInWords,
+  mintActions,
+  type PageHooks,
+  restoreHeld,
+  walletIntel,
+  words,
+} from './catalogue.ts'
 import {
   gradeDial,
   holdersBar,
@@ -516,7 +525,8 @@ async function busyWhile(button: HTMLButtonElement, action: () => Promise<void>)
  * named by its heading. One card per id: asking again shows the same card; with `replace`, `build()`'s
  * takes its place (a view whose answer changes with its inputs: an exit check's size, a feed). With
  * `mint`, an answer that comes back after the person scanned another mint is not shown (it is held:
- * asking again shows it).
+ * asking again shows it). With `instead`, a new card takes the place of the card of that id (the token
+ * view's place taken by the graded quick scan: one card, one set of buttons).
  */
 function showCard(
   id: string,
@@ -526,12 +536,13 @@ function showCard(
     focus = true,
     into = results,
     replace = false,
-  }: { mint?: string; focus?: boolean; into?: HTMLElement; replace?: boolean } = {},
+    instead,
+  }: { mint?: string; focus?: boolean; into?: HTMLElement; replace?: boolean; instead?: string } = {},
 ): void {
   if (mint !== undefined && results.dataset.mint !== mint) return
   let card = document.getElementById(id)
   if (!card || replace) {
-    const shown = card
+    const shown = card ?? (instead ? document.getElementById(instead) : null)
     card = build()
     card.id = id
     const heading = card.querySelector('h2')
@@ -612,15 +623,18 @@ async function scanFromForm(): Promise<void> {
     return
   }
   input.removeAttribute('aria-invalid')
-  // The address bar names the token: the page's URL is the token's, to share.
-  if (location.pathname !== `/t/${mint}`) history.replaceState(null, '', `/t/${mint}`)
+  // The address bar names the token: the page's URL is the token's, to share; a new entry in the
+  // history, so Back goes to the token before (popstate draws its held answers again).
+  if (location.pathname !== `/t/${mint}`) history.pushState(null, '', `/t/${mint}`)
   void busyWhile(scanButton, async () => {
     const { answer } = await payOnce('POST /scan/quick', { token_address: mint }, 'Quick scan')
     if (results.dataset.mint !== mint) {
+      // Another token: its cards, and every other answer this tab holds for it, as a reload draws them.
       results.replaceChildren()
       results.dataset.mint = mint
+      restore(mint, null, { quiet: true })
     }
-    showCard('quick-card', () => quickScanCard(answer, mint), { mint })
+    showCard('quick-card', () => quickScanCard(answer, mint), { mint, instead: 'token-view' })
     try {
       sessionStorage.setItem(LAST_MINT_KEY, mint)
     } catch {
@@ -658,14 +672,14 @@ function heldAnswers(): HeldAnswer[] {
  * dive, exit checks, news), the wallet's intel, the market's feeds, the trade idea. True when there
  * was something to show.
  */
-function restore(mint: string | null, wallet: string | null): boolean {
+function restore(mint: string | null, wallet: string | null, { quiet = false }: { quiet?: boolean } = {}): boolean {
   const before = results.childElementCount
   const key = (route: string) => `${route} ${JSON.stringify({ token_address: mint })}`
   const quick = mint ? held.get(key('POST /scan/quick')) : undefined
   if (mint && quick) {
     input.value = mint
     results.dataset.mint = mint
-    showCard('quick-card', () => quickScanCard(quick.answer, mint), { mint, focus: false })
+    showCard('quick-card', () => quickScanCard(quick.answer, mint), { mint, focus: false, instead: 'token-view' })
   }
   if (mint && results.dataset.mint === mint)
     for (const view of DEEPER) {
@@ -674,7 +688,7 @@ function restore(mint: string | null, wallet: string | null): boolean {
     }
   restoreHeld(hooks, heldAnswers(), mint && results.dataset.mint === mint ? mint : null, wallet)
   const shown = results.childElementCount > before
-  if (shown) setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
+  if (shown && !quiet) setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
   return shown
 }
 
@@ -816,12 +830,16 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
       'quick_scan',
       'liquidity_check',
       'Liquidity',
-      () => `${scan.liquidity_check.rating} — ${scan.liquidity_check.meaning}`,
+      // The meaning names the rating in words ("Thin liquidity: …"); the code (THIN) is not said again.
+      () =>
+        String(scan.liquidity_check.meaning).toLowerCase().startsWith(words(scan.liquidity_check.rating))
+          ? scan.liquidity_check.meaning
+          : `${words(scan.liquidity_check.rating)} — ${scan.liquidity_check.meaning}`,
     ),
     measuredRow(scan, 'quick_scan', 'lp_status', 'LP', () => lpText(scan as Parameters<typeof lpText>[0])),
     row(
       'Data',
-      `${scan.data_quality}${scan.missing_fields.length ? ` · sources unavailable: ${scan.missing_fields.join(', ')}` : ''}`,
+      `${scan.data_quality}${scan.missing_fields.length ? ` · sources unavailable: ${(scan.missing_fields as string[]).map(missingInWords).join(', ')}` : ''}`,
       scan.data_quality === 'FULL' ? '' : 'unknown',
     ),
     ...(scope ? [el('p', { class: 'scope', id: 'scope' }, scope)] : []),
@@ -859,9 +877,10 @@ function intelCard(intel: Json): HTMLElement {
           'market_intel',
           'buy_pressure',
           'Pressure',
-          () => `buy ${intel.buy_pressure}, sell ${intel.sell_pressure}`,
+          () => `buy ${words(intel.buy_pressure)}, sell ${words(intel.sell_pressure)}`,
         ),
-        row('Health', `${known('token_health', () => intel.token_health)} · ${intel.signal_subtype}`),
+        // In words, as the page says them elsewhere ("dead · low liquidity noise", not DEAD · LOW_LIQUIDITY_NOISE).
+        row('Health', `${known('token_health', () => words(intel.token_health))} · ${words(intel.signal_subtype)}`),
         ...marketPictures(intel),
       ]
   // No price read: the NEUTRAL signal is a placeholder, not a reading.
@@ -971,7 +990,7 @@ walletForm.addEventListener('submit', (event) => {
     return
   }
   walletInput.removeAttribute('aria-invalid')
-  if (location.pathname !== `/w/${address}`) history.replaceState(null, '', `/w/${address}`)
+  if (location.pathname !== `/w/${address}`) history.pushState(null, '', `/w/${address}`)
   void busyWhile(walletButton, () => walletIntel(hooks, address))
 })
 $<HTMLElement>('market-actions').append(...marketActions(hooks))
@@ -983,6 +1002,7 @@ $<HTMLElement>('market-actions').append(...marketActions(hooks))
  */
 function openFromUrl(): void {
   const [, kind, id] = location.pathname.split('/')
+  if (refusedUrl(kind, id)) return
   const urlMint = kind === 't' && id ? id : null
   const wallet = kind === 'w' && id ? id : null
   const mint = urlMint ?? (location.pathname === '/' ? lastMint() : null)
@@ -999,6 +1019,58 @@ function openFromUrl(): void {
   }
   const restored = restore(mint, wallet)
   if (wallet && !restored) setStatus(`Wallet ${short(wallet)}: press Wallet intel to read it.`, 'done')
+}
+
+/**
+ * `/t/<not a mint>` or `/w/<not a wallet>` (the service answers a browser the page, status 400): a card
+ * saying in words what the URL holds instead and what to type. True when the URL was refused.
+ */
+function refusedUrl(kind: string | undefined, id: string | undefined): boolean {
+  if (!id || (kind !== 't' && kind !== 'w')) return false
+  let value = id
+  try {
+    value = decodeURIComponent(id)
+  } catch {
+    // Left as the URL has it.
+  }
+  const token = kind === 't'
+  const check = checkSolanaAddress(
+    value,
+    token ? 'mint' : 'address',
+    token ? 'Solana SPL mint address' : 'Solana wallet address',
+  )
+  if (check.ok) return false
+  // A link pasted with a space around the address: the page of the bare address, one click away.
+  const bare = value.trim()
+  const fixed = bare !== value && checkSolanaAddress(bare).ok ? `/${kind}/${bare}` : null
+  const ticker = check.message.includes('looks like a ticker')
+  const why = ticker
+    ? token
+      ? 'It looks like a ticker: many tokens share one, so the page needs the token’s mint address (32 to 44 base58 characters).'
+      : 'It looks like a token’s ticker, not a wallet: a wallet address is 32 to 44 base58 characters.'
+    : `${check.message.replace(/^(mint|address)\b/, 'The address in the link')}.`
+  document.querySelector('.lead')?.after(status, results)
+  showCard(
+    'url-refused',
+    () =>
+      el(
+        'section',
+        { class: 'card' },
+        el('h2', {}, `“${value}” is not a ${token ? 'token (mint) address' : 'wallet address'}`),
+        el('p', {}, why),
+        ...(fixed ? [el('p', {}, 'Without the spaces: ', el('a', { href: fixed, id: 'url-fixed' }, fixed))] : []),
+        el(
+          'p',
+          {},
+          `Type a ${token ? 'mint' : 'wallet'} address in the form below, or open `,
+          el('a', { href: '/' }, 'the start page'),
+          '.',
+        ),
+      ),
+    { focus: false },
+  )
+  setStatus(`This link holds no ${token ? 'token' : 'wallet'} address: nothing was asked or paid.`, 'error')
+  return true
 }
 
 /** The token page's first card: the token (its address, its grade once asked) and every answer one click away. */
@@ -1043,3 +1115,10 @@ function tokenView(id: string): void {
 }
 
 openFromUrl()
+// Back and Forward between tokens (and wallets) scanned in this tab: the page of that URL, its held
+// answers drawn again — nothing asked, nothing paid.
+window.addEventListener('popstate', () => {
+  results.replaceChildren()
+  delete results.dataset.mint
+  openFromUrl()
+})

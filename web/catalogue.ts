@@ -59,8 +59,26 @@ const exitPoints = new Map<string, ExitPoint[]>()
 const SIZE = { min: 0.01, max: 1_000_000, default: 10 }
 
 /**
- * The exit check's controls (a size in USDC, typed or slid on a log scale from $1 to $1,000,000) and
- * the news pulse's and brief's buttons, for `mint`.
+ * The slider's stops: round dollar amounts, six a decade (1, 1.5, 2, 3, 5, 7.5 × 10ⁿ) from $1 to
+ * $1,000,000 — 37 positions, so an arrow key moves to the next round size (a continuous log scale in
+ * steps of 0.01 took some 600 presses to cross).
+ */
+const SIZE_STOPS = [0, 1, 2, 3, 4, 5].flatMap((decade) =>
+  [1, 1.5, 2, 3, 5, 7.5].map((mantissa) => mantissa * 10 ** decade),
+)
+SIZE_STOPS.push(SIZE.max)
+
+/** The index of the stop nearest `value` on the log scale. */
+function nearestStop(value: number): number {
+  let best = 0
+  for (const [index, stop] of SIZE_STOPS.entries())
+    if (Math.abs(Math.log(stop / value)) < Math.abs(Math.log(SIZE_STOPS[best]! / value))) best = index
+  return best
+}
+
+/**
+ * The exit check's controls (a size in USDC, typed or slid over round sizes from $1 to $1,000,000, the
+ * slider saying its dollar amount to a screen reader) and the news pulse's and brief's buttons, for `mint`.
  */
 export function mintActions(hooks: PageHooks, mint: string): HTMLElement {
   const sizeId = `exit-size-${Math.random().toString(36).slice(2, 8)}`
@@ -78,18 +96,22 @@ export function mintActions(hooks: PageHooks, mint: string): HTMLElement {
     class: 'exit-slider',
     type: 'range',
     min: '0',
-    max: '6',
-    step: '0.01',
-    value: String(Math.log10(SIZE.default)),
-    'aria-label': 'Sell size in USDC, on a log scale from 1 to 1,000,000',
+    max: String(SIZE_STOPS.length - 1),
+    step: '1',
+    value: String(nearestStop(SIZE.default)),
+    'aria-valuetext': usd(SIZE.default),
+    'aria-label': 'Sell size in USDC, in round steps from $1 to $1,000,000',
   }) as HTMLInputElement
   slider.addEventListener('input', () => {
-    const value = 10 ** Number(slider.value)
-    size.value = String(value >= 100 ? Math.round(value) : Number(value.toPrecision(2)))
+    const value = SIZE_STOPS[Number(slider.value)]!
+    size.value = String(value)
+    slider.setAttribute('aria-valuetext', usd(value))
   })
   size.addEventListener('input', () => {
     const value = Number(size.value)
-    if (value > 0) slider.value = String(Math.min(6, Math.max(0, Math.log10(value))))
+    if (!(value > 0)) return
+    slider.value = String(nearestStop(value))
+    slider.setAttribute('aria-valuetext', usd(value))
   })
   const exit = hooks.paidButton('Exit check', 'POST /exit/check', 'exit', async () => {
     const size_usdc = Number(size.value)
@@ -426,8 +448,17 @@ export function walletCard(wallet: Json): HTMLElement {
       'Realized profit',
       wallet.realized_pnl_usd === null
         ? NOT_MEASURED_TEXT
-        : `${usd(wallet.realized_pnl_usd)}${wallet.realized_pnl_pct === null ? '' : ` (${pct(wallet.realized_pnl_pct, { signed: true })})`}`,
-      wallet.realized_pnl_usd === null ? 'unknown' : wallet.realized_pnl_usd >= 0 ? 'good' : 'bad',
+        : wallet.closed_positions === 0 && wallet.realized_pnl_usd === 0
+          ? 'none (no position closed)'
+          : `${usd(wallet.realized_pnl_usd)}${wallet.realized_pnl_pct === null ? '' : ` (${pct(wallet.realized_pnl_pct, { signed: true })})`}`,
+      // Green for a profit, red for a loss; nothing made or lost is neither.
+      wallet.realized_pnl_usd === null
+        ? 'unknown'
+        : wallet.realized_pnl_usd > 0
+          ? 'good'
+          : wallet.realized_pnl_usd < 0
+            ? 'bad'
+            : '',
     ),
     row('Hold time', `median ${duration(wallet.median_hold_time_s)}, mean ${duration(wallet.avg_hold_time_s)}`),
     row(
@@ -500,12 +531,39 @@ const table = (id: string, head: string[], rows: HTMLElement[]) => {
 
 const name = (item: Json) => tokenLink(item.token_address, item.symbol || shortAddress(item.token_address))
 
+/** A code in words, as the page says it (`THIN_LIQUIDITY`: thin liquidity). */
+export const words = (code: string) => code.toLowerCase().replaceAll('_', ' ')
+
+/** The trending feed's orders (its `sort`, plugins/trending/schemas.ts), as a title says them. */
+const TRENDING_SORTS: Record<string, string> = {
+  trending: 'by trend',
+  volume: 'by volume',
+  organic: 'by organic activity',
+}
+
+/** Jupiter's rankings a feed reads (`ranking:<name>` in `missing_fields`), in words. */
+const RANKINGS: Record<string, string> = {
+  toptrending: 'the top trending ranking',
+  toptraded: 'the top traded ranking',
+  toporganicscore: 'the top organic score ranking',
+}
+
+/** What an answer's `missing_fields` entry did not read, in words (`ranking:toporganicscore`: the top organic score ranking). */
+export function missingInWords(field: string): string {
+  const ranking = field.startsWith('ranking:') ? field.slice('ranking:'.length) : null
+  return ranking === null ? words(field) : (RANKINGS[ranking] ?? `the ${ranking} ranking`)
+}
+
 export function trendingCard(feed: Json): HTMLElement {
   const items = feed.items as Json[]
   return h(
     'section',
     { class: 'card', id: 'trending-card' },
-    h('header', {}, h('h2', {}, `Trending · ${feed.sort}, last ${feed.interval}`)),
+    h(
+      'header',
+      {},
+      h('h2', {}, `Trending · ${TRENDING_SORTS[feed.sort] ?? `by ${words(feed.sort)}`}, last ${feed.interval}`),
+    ),
     items.length === 0
       ? h('p', {}, 'Nothing trending passed the filters.')
       : table(
@@ -543,6 +601,15 @@ export function radarCard(radar: Json): HTMLElement {
     'section',
     { class: 'card', id: 'radar-card' },
     h('header', {}, h('h2', {}, `Signal radar · last ${radar.interval}, ${num(radar.min_signals)}+ signals`)),
+    ...((radar.missing_fields as string[] | undefined)?.length
+      ? [
+          h(
+            'p',
+            { class: 'caveat', id: 'radar-missing' },
+            `Not read, so not on this list: ${(radar.missing_fields as string[]).map(missingInWords).join(', ')}.`,
+          ),
+        ]
+      : []),
     items.length === 0
       ? h('p', {}, `No token of ${num(radar.candidates)} read had ${num(radar.min_signals)} signals firing.`)
       : table(
@@ -574,8 +641,6 @@ export function radarCard(radar: Json): HTMLElement {
         ),
   )
 }
-
-const words = (code: string) => code.toLowerCase().replaceAll('_', ' ')
 
 /** The launch radar's or the graduation radar's curves: each token's bonding progress as a bar. */
 export function launchCard(feed: Json, kind: 'launch' | 'graduation'): HTMLElement {

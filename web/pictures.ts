@@ -195,7 +195,7 @@ export function holdersBar(top10: number, insiders: number | null = null): HTMLE
     ...bars,
     s(
       'text',
-      { x: 0, y: 50, 'font-size': 10, fill: 'currentColor' },
+      { x: 0, y: 52, 'font-size': 12, fill: 'currentColor' },
       insiders === null ? `Top 10: ${pct(top10)}` : `Insiders ${pct(inside)} (hatched) · top 10 ${pct(top10)}`,
     ),
   )
@@ -217,10 +217,19 @@ interface PriceWindow {
   change_pct: number | null
 }
 
+/** The least a price chart's scale reaches either side of its first price, in %: smaller moves draw small. */
+export const PRICE_SCALE_FLOOR_PCT = 10
+
+/** `value` rounded up to a multiple of ten (a scale's end that reads well). */
+function roundUpTen(value: number): number {
+  return Math.ceil(value / 10) * 10
+}
+
 /**
  * The price at each window's start, from the current price and the window's change (price then =
  * now ÷ (1 + change)), oldest first, then now: the points are evenly spaced (24 h, 1 h, 15 min, 5 min,
- * now), not to scale in time.
+ * now), not to scale in time; the height is the % change since the first point, on a scale of at least
+ * ±PRICE_SCALE_FLOOR_PCT with its 0% line drawn.
  */
 export function priceSparkline(
   current: number,
@@ -238,14 +247,49 @@ export function priceSparkline(
     { label: 'now', price: current, change: null },
   ]
   const prices = points.map((p) => p.price)
-  const low = Math.min(...prices)
-  const high = Math.max(...prices)
-  const span = high - low || high || 1
-  const x = (index: number) => (points.length === 1 ? 150 : 10 + (index * 200) / (points.length - 1))
-  const y = (price: number) => 70 - ((price - low) / span) * 60
-  const line = points.map((p, index) => `${index ? 'L' : 'M'}${x(index).toFixed(1)} ${y(p.price).toFixed(1)}`).join(' ')
+  // The honest scale: % change since the first point, at least ±PRICE_SCALE_FLOOR_PCT, so a flat token
+  // draws flat and a crash draws as one (each chart stretched to its own range made +0.89% look like −38%).
+  const moves = prices.map((price) => (price / prices[0]! - 1) * 100)
+  const up = roundUpTen(Math.max(PRICE_SCALE_FLOOR_PCT, ...moves))
+  const down = Math.min(100, roundUpTen(Math.max(PRICE_SCALE_FLOOR_PCT, ...moves.map((move) => -move))))
+  const top = 8
+  const bottom = 70
+  const x = (index: number) => (points.length === 1 ? 127 : 48 + (index * 162) / (points.length - 1))
+  const y = (move: number) => top + ((up - move) / (up + down)) * (bottom - top)
+  const line = moves.map((move, index) => `${index ? 'L' : 'M'}${x(index).toFixed(1)} ${y(move).toFixed(1)}`).join(' ')
   const rising = current >= prices[0]!
-  // Volume: the last hour against the mean hour of the last day, as two bars.
+  // The axis in % change: the 0% line drawn, the ends labelled; an end label too near 0% is left out.
+  const ticks = [
+    { move: up, label: `+${up}%` },
+    { move: 0, label: '0%' },
+    { move: -down, label: `−${down}%` },
+  ].filter((tick) => tick.move === 0 || Math.abs(y(tick.move) - y(0)) >= 14)
+  const axis = [
+    s('line', {
+      class: 'zero',
+      x1: 44,
+      x2: 214,
+      y1: y(0).toFixed(1),
+      y2: y(0).toFixed(1),
+      stroke: 'var(--muted)',
+      'stroke-dasharray': '2 2',
+    }),
+    ...ticks.map((tick) =>
+      s(
+        'text',
+        {
+          class: 'axis',
+          x: 40,
+          y: (y(tick.move) + 4).toFixed(1),
+          'font-size': 12,
+          'text-anchor': 'end',
+          fill: 'currentColor',
+        },
+        tick.label,
+      ),
+    ),
+  ]
+  // Volume: the last hour ("last") against the mean hour of the last day ("avg"), as two bars.
   const meanHour = volume24h / 24
   const tallest = Math.max(volume1h, meanHour) || 1
   const bar = (value: number, at: number, fill: string, label: string) => [
@@ -256,11 +300,12 @@ export function priceSparkline(
       height: ((value / tallest) * 60).toFixed(1),
       fill,
     }),
-    s('text', { x: at + 13, y: 86, 'font-size': 9, 'text-anchor': 'middle', fill: 'currentColor' }, label),
+    s('text', { x: at + 13, y: 87, 'font-size': 12, 'text-anchor': 'middle', fill: 'currentColor' }, label),
   ]
   const svg = s(
     'svg',
     { viewBox: '0 0 300 92' },
+    ...axis,
     s('path', {
       d: line,
       fill: 'none',
@@ -268,18 +313,20 @@ export function priceSparkline(
       'stroke-width': 2.5,
       ...(rising ? {} : { 'stroke-dasharray': '6 3' }),
     }),
-    ...points.map((p, index) =>
-      s('circle', { cx: x(index).toFixed(1), cy: y(p.price).toFixed(1), r: 3, fill: 'currentColor' }),
+    ...moves.map((move, index) =>
+      s('circle', { class: 'point', cx: x(index).toFixed(1), cy: y(move).toFixed(1), r: 3, fill: 'currentColor' }),
     ),
     ...points.map((p, index) =>
       s(
         'text',
-        { x: x(index).toFixed(1), y: 86, 'font-size': 9, 'text-anchor': 'middle', fill: 'currentColor' },
-        p.label.replace(' ago', ''),
+        { x: x(index).toFixed(1), y: 87, 'font-size': 12, 'text-anchor': 'middle', fill: 'currentColor' },
+        // Chart notation (24h, 15m) so neighbours fit at 12 units; the table says them whole.
+        p.label.replace(' ago', '').replace(' min', 'm').replace(' h', 'h'),
       ),
     ),
-    ...bar(meanHour, 232, 'var(--line)', 'avg h'),
-    ...bar(volume1h, 264, 'var(--accent)', 'last h'),
+    // Short labels that fit side by side at 12 units (the caption and the table say them whole).
+    ...bar(meanHour, 234, 'var(--line)', 'avg'),
+    ...bar(volume1h, 268, 'var(--accent)', 'last'),
   )
   const first = points[0]!
   return figure(
@@ -313,6 +360,19 @@ export interface ExitPoint {
 
 const RATING_MARKS: Record<string, string> = { CLEAN: '●', COSTLY: '▲', PUNITIVE: '■', BLOCKED: '✕' }
 
+/** Width of a 12-unit label per character, with room either side: closer labels would overlap. */
+const LABEL_CHAR_WIDTH = 7.5
+
+/** The axis labels that fit, left to right: a label that would overlap the last one drawn is left out (its size is in the table). */
+function sizeLabels(labels: { x: number; text: string }[]): { x: number; text: string }[] {
+  const shown: { x: number; text: string }[] = []
+  for (const label of labels) {
+    const last = shown.at(-1)
+    if (!last || label.x - last.x >= ((last.text.length + label.text.length) / 2) * LABEL_CHAR_WIDTH) shown.push(label)
+  }
+  return shown
+}
+
 /**
  * What a sale loses against its size, from the exit checks made (each a point, on a log scale of size),
  * over the rating bands (CLEAN under 3%, COSTLY to 20%, PUNITIVE beyond), each point marked by its rating.
@@ -337,7 +397,7 @@ export function exitCurve(points: ExitPoint[]): HTMLElement {
     }),
     s(
       'text',
-      { x: 278, y: (y(to) + 10).toFixed(1), 'font-size': 9, 'text-anchor': 'end', fill: 'currentColor' },
+      { x: 278, y: (y(to) + 12).toFixed(1), 'font-size': 12, 'text-anchor': 'end', fill: 'currentColor' },
       label,
     ),
   ]
@@ -353,8 +413,8 @@ export function exitCurve(points: ExitPoint[]): HTMLElement {
     ...band(0, 3, 'var(--good)', 'CLEAN < 3%'),
     ...band(3, 20, 'var(--warn)', 'COSTLY 3–20%'),
     ...band(20, top, 'var(--bad)', 'PUNITIVE > 20%'),
-    s('text', { x: 36, y: 14, 'font-size': 9, 'text-anchor': 'end', fill: 'currentColor' }, pct(top)),
-    s('text', { x: 36, y: 92, 'font-size': 9, 'text-anchor': 'end', fill: 'currentColor' }, '0%'),
+    s('text', { x: 36, y: 18, 'font-size': 12, 'text-anchor': 'end', fill: 'currentColor' }, pct(top)),
+    s('text', { x: 36, y: 94, 'font-size': 12, 'text-anchor': 'end', fill: 'currentColor' }, '0%'),
     s('path', { d: path, fill: 'none', stroke: 'currentColor', 'stroke-width': 1.5 }),
     ...measured.map((point) =>
       s(
@@ -369,11 +429,18 @@ export function exitCurve(points: ExitPoint[]): HTMLElement {
         RATING_MARKS[point.exit_rating ?? ''] ?? '?',
       ),
     ),
-    ...sorted.map((point) =>
+    ...sizeLabels(sorted.map((point) => ({ x: x(point.size_usdc), text: `$${num(point.size_usdc)}` }))).map((label) =>
       s(
         'text',
-        { x: x(point.size_usdc).toFixed(1), y: 106, 'font-size': 9, 'text-anchor': 'middle', fill: 'currentColor' },
-        `$${num(point.size_usdc)}`,
+        {
+          class: 'axis',
+          x: label.x.toFixed(1),
+          y: 108,
+          'font-size': 12,
+          'text-anchor': 'middle',
+          fill: 'currentColor',
+        },
+        label.text,
       ),
     ),
   )
@@ -402,15 +469,15 @@ export function scoreBar(score: number, label: string): SVGElement {
   return s(
     'svg',
     {
-      viewBox: '0 0 130 14',
+      viewBox: '0 0 130 16',
       width: '100%',
       role: 'img',
       'aria-label': `${label}: ${num(shown)} of 100`,
       class: 'score-bar',
     },
-    s('rect', { x: 0, y: 2, width: 100, height: 10, fill: 'var(--line)' }),
-    s('rect', { x: 0, y: 2, width: shown, height: 10, fill: 'var(--accent)' }),
-    s('text', { x: 130, y: 11, 'font-size': 10, 'text-anchor': 'end', fill: 'currentColor' }, num(shown)),
+    s('rect', { x: 0, y: 3, width: 100, height: 10, fill: 'var(--line)' }),
+    s('rect', { x: 0, y: 3, width: shown, height: 10, fill: 'var(--accent)' }),
+    s('text', { x: 130, y: 13, 'font-size': 13, 'text-anchor': 'end', fill: 'currentColor' }, num(shown)),
   )
 }
 
@@ -427,6 +494,9 @@ export interface WalletLinks {
 }
 
 const shortened = (address: string) => `${address.slice(0, 4)}…`
+
+/** The most wallets the graph labels with their address (12-unit labels around the ring fit side by side up to this many). */
+const WALLET_LABELS_MAX = 8
 
 /**
  * Who is tied to whom, as the deep dive's findings name them: the developer in the middle, the wallets it
@@ -482,18 +552,29 @@ export function walletGraph(links: WalletLinks): HTMLElement {
           {
             x: x.toFixed(1),
             y: (y + 4).toFixed(1),
-            'font-size': 10,
+            'font-size': 12,
             'text-anchor': 'middle',
             fill: '#fff',
             'font-weight': 700,
           },
           letter,
         ),
-        s(
-          'text',
-          { x: x.toFixed(1), y: (y + 24).toFixed(1), 'font-size': 8, 'text-anchor': 'middle', fill: 'currentColor' },
-          shortened(wallet),
-        ),
+        // Each address under its node while they fit side by side; beyond, the table lists them.
+        ...(wallets.length > WALLET_LABELS_MAX
+          ? []
+          : [
+              s(
+                'text',
+                {
+                  x: x.toFixed(1),
+                  y: (y + 25).toFixed(1),
+                  'font-size': 12,
+                  'text-anchor': 'middle',
+                  fill: 'currentColor',
+                },
+                shortened(wallet),
+              ),
+            ]),
       ),
     )
   })
@@ -507,7 +588,7 @@ export function walletGraph(links: WalletLinks): HTMLElement {
           s('rect', { x: funder.x - 10, y: funder.y - 10, width: 20, height: 20, fill: 'var(--warn)' }),
           s(
             'text',
-            { x: funder.x, y: funder.y - 14, 'font-size': 9, 'text-anchor': 'middle', fill: 'currentColor' },
+            { x: funder.x, y: funder.y - 14, 'font-size': 12, 'text-anchor': 'middle', fill: 'currentColor' },
             'shared funder',
           ),
         ]
@@ -517,7 +598,7 @@ export function walletGraph(links: WalletLinks): HTMLElement {
           s('rect', { x: cx - 14, y: cy - 14, width: 28, height: 28, rx: 4, fill: 'var(--fg)' }),
           s(
             'text',
-            { x: cx, y: cy + 4, 'font-size': 11, 'text-anchor': 'middle', fill: 'var(--card)', 'font-weight': 800 },
+            { x: cx, y: cy + 4, 'font-size': 12, 'text-anchor': 'middle', fill: 'var(--card)', 'font-weight': 800 },
             'DEV',
           ),
         ]
@@ -594,7 +675,7 @@ export function lpBar(lock: LpLock): HTMLElement {
       ),
     ),
     ...bars,
-    s('text', { x: 0, y: 44, 'font-size': 10, fill: 'currentColor' }, `LP ${pct(lock.locked_pct)} locked · ${until}`),
+    s('text', { x: 0, y: 46, 'font-size': 12, fill: 'currentColor' }, `LP ${pct(lock.locked_pct)} locked · ${until}`),
   )
   return figure(
     'lp',
@@ -665,7 +746,7 @@ export function lpTimeline(evidence: LpEvidence, answeredAt: number, now = Date.
   const start = Math.min(answeredAt, now)
   const last = dated.length ? dated[dated.length - 1]!.at : answeredAt + 30 * DAY_MS
   const end = start + Math.max(last - start, 7 * DAY_MS) * 1.15
-  const left = 34
+  const left = 40
   const right = 292
   const x = (ms: number) => left + ((ms - start) / (end - start)) * (right - left)
   const y = (share: number) => 70 - (Math.min(100, Math.max(0, share)) / 100) * 60
@@ -695,8 +776,8 @@ export function lpTimeline(evidence: LpEvidence, answeredAt: number, now = Date.
             'text',
             {
               x: right - 2,
-              y: Math.min(y(from) - 2, y(to) + 10).toFixed(1),
-              'font-size': 8,
+              y: Math.min(y(from) - 2, y(to) + 12).toFixed(1),
+              'font-size': 12,
               'text-anchor': 'end',
               fill: 'currentColor',
             },
@@ -705,10 +786,10 @@ export function lpTimeline(evidence: LpEvidence, answeredAt: number, now = Date.
         ]
   const svg = s(
     'svg',
-    { viewBox: '0 0 300 104' },
+    { viewBox: '0 0 300 118' },
     s('line', { x1: left, y1: 70, x2: right, y2: 70, stroke: 'currentColor', 'stroke-width': 1 }),
-    s('text', { x: left - 3, y: 13, 'font-size': 8, 'text-anchor': 'end', fill: 'currentColor' }, '100%'),
-    s('text', { x: left - 3, y: 72, 'font-size': 8, 'text-anchor': 'end', fill: 'currentColor' }, '0%'),
+    s('text', { x: left - 4, y: 14, 'font-size': 12, 'text-anchor': 'end', fill: 'currentColor' }, '100%'),
+    s('text', { x: left - 4, y: 74, 'font-size': 12, 'text-anchor': 'end', fill: 'currentColor' }, '0%'),
     ...band(0, burned, 'var(--good)', `burned ${pct(burned)} · permanent`),
     ...band(burned, burned + permanent, 'var(--good)', `locked for good ${pct(permanent)}`),
     // The share held, shaded under its step line (a time lock's part above the permanent bands).
@@ -726,7 +807,7 @@ export function lpTimeline(evidence: LpEvidence, answeredAt: number, now = Date.
     }),
     s(
       'text',
-      { x: x(now).toFixed(1), y: 84, 'font-size': 8, 'text-anchor': 'start', fill: 'currentColor' },
+      { x: x(now).toFixed(1), y: 86, 'font-size': 12, 'text-anchor': 'start', fill: 'currentColor' },
       `now ${isoDay(now)}`,
     ),
     ...dated.flatMap((unlock, index) => [
@@ -735,9 +816,10 @@ export function lpTimeline(evidence: LpEvidence, answeredAt: number, now = Date.
         'text',
         {
           x: x(unlock.at).toFixed(1),
-          y: 94 + (index % 2) * 9,
-          'font-size': 8,
-          'text-anchor': 'end',
+          y: 100 + (index % 2) * 14,
+          'font-size': 12,
+          // A date near the left edge reads rightwards from its point, else leftwards: never cut off.
+          'text-anchor': x(unlock.at) < 150 ? 'start' : 'end',
           fill: 'currentColor',
         },
         `${unlock.date} −${pct(unlock.pct)}`,

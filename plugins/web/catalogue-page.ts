@@ -29,7 +29,8 @@ export const CATALOGUE_STYLE = `
 .picture-data { font-size: .8rem; color: var(--muted); border-collapse: collapse; margin-top: .3rem; }
 .picture-data caption { text-align: left; font-weight: 600; }
 .picture-data th { text-align: left; font-weight: 400; padding-right: 1rem; }
-.picture-data td { word-break: break-all; }
+.picture-data td { overflow-wrap: anywhere; }
+.picture-data td .nowrap, .nowrap { white-space: nowrap; }
 .mint-actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
 .exit-controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; }
 .exit-size { width: 7rem; }

@@ -27,8 +27,8 @@ export function webPlugin(ctx: ServiceContext) {
   const browserRpc = ctx.config.WEB_SOLANA_RPC_URL ?? null
   const connect = browserRpc ? [new URL(browserRpc).origin] : []
 
-  /** The page; at /t/<mint> and /w/<address> the same page, whose script opens that view. */
-  async function page() {
+  /** The page; at /t/<mint> and /w/<address> the same page, whose script opens that view (`status` 400: says why not). */
+  async function page(status = 200) {
     const demo = await wallet
     const html = renderPage({
       demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
@@ -36,24 +36,22 @@ export function webPlugin(ctx: ServiceContext) {
       solanaRpcUrl: browserRpc,
       prices: Object.fromEntries(ctx.registry.prices().map((price) => [price.route, price.usd])),
     })
-    return new Response(html, { headers: htmlHeaders(connect) })
+    return new Response(html, { status, headers: htmlHeaders(connect) })
   }
 
   return new Elysia({ name: 'plugin:web' })
-    .get(routes.page.path, page, routeOptions(ctx, routes.page))
+    .get(routes.page.path, () => page(), routeOptions(ctx, routes.page))
     .get(
       routes.tokenPage.path,
-      function tokenPage({ params }) {
-        addressOrRefuse(params.mint, 'mint', 'Solana SPL mint address')
-        return page()
+      function tokenPage({ params, request }) {
+        return page(refusedAddress(request, params.mint, 'mint', 'Solana SPL mint address') ? 400 : 200)
       },
       routeOptions(ctx, routes.tokenPage),
     )
     .get(
       routes.walletPage.path,
-      function walletPage({ params }) {
-        addressOrRefuse(params.address, 'address', 'Solana wallet address')
-        return page()
+      function walletPage({ params, request }) {
+        return page(refusedAddress(request, params.address, 'address', 'Solana wallet address') ? 400 : 200)
       },
       routeOptions(ctx, routes.walletPage),
     )
@@ -109,10 +107,17 @@ webPlugin.manifest = manifest
 /** The page's icon: a shield in the page's accent colour with a check mark (an SVG, a few hundred bytes). */
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2 4 6v9c0 7.5 5.1 13 12 15 6.9-2 12-7.5 12-15V6z" fill="#5b3fd1"/><path d="m10 16 4 4 8-9" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>`
 
-/** A page URL's address, or the API's INVALID_ADDRESS with what to send instead (a ticker is named as one). */
-function addressOrRefuse(value: string, field: string, noun: string): void {
+/**
+ * Whether a page URL's address is refused: false when it is an address. A browser (it accepts
+ * text/html) is answered the page with status 400 (true), whose script says what is wrong in words
+ * (web/app.ts); any other client the API's INVALID_ADDRESS with what to send instead (a ticker is
+ * named as one), thrown.
+ */
+function refusedAddress(request: Request, value: string, field: string, noun: string): boolean {
   const check = checkSolanaAddress(value, field, noun)
-  if (!check.ok) throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
+  if (check.ok) return false
+  if ((request.headers.get('accept') ?? '').includes('text/html')) return true
+  throw new ApiError('INVALID_ADDRESS', { message: check.message, details: { field } })
 }
 
 let bundle: Promise<string> | undefined

@@ -27,7 +27,8 @@ export const manifest = defineManifest({
       summary: "The web page, opened on a token's view",
       description:
         'The page at `/`, opened on the token `mint`: its address in the form and every answer about it (quick scan, ' +
-        'market intel, deep dive, exit check, news) one click away, each paid only when pressed. The URL to share a token.',
+        'market intel, deep dive, exit check, news) one click away, each paid only when pressed. The URL to share a token. ' +
+        'Not a mint (a ticker, say): a browser (Accept: text/html) gets the page with status 400 saying so in words, any other client the JSON error.',
       price: 'free',
       // Checked by the handler with checkSolanaAddress, for its actionable message (a ticker is named as one).
       params: Type.Object({
@@ -43,7 +44,8 @@ export const manifest = defineManifest({
       path: '/w/:address',
       summary: "The web page, opened on a wallet's view",
       description:
-        'The page at `/`, opened on the wallet `address`, its wallet intel one click away (paid only when pressed). The URL to share a wallet.',
+        'The page at `/`, opened on the wallet `address`, its wallet intel one click away (paid only when pressed). The URL to share a wallet. ' +
+        'Not a wallet address (a ticker, say): a browser (Accept: text/html) gets the page with status 400 saying so in words, any other client the JSON error.',
       price: 'free',
       params: Type.Object({ address: Type.String({ description: 'The Solana wallet (base58, 32 to 44 characters)' }) }),
       errors: ['INVALID_ADDRESS'],

@@ -72,12 +72,34 @@ export async function overflowAt(page: Page, width: number): Promise<number> {
   })
 }
 
+/** The smallest text a picture may draw on a phone, in CSS pixels as rendered (its font size × the SVG's scale). */
+export const PICTURE_TEXT_MIN_PX = 12
+
+/** Each text in the page's pictures (`.picture svg`, `.score-bar`) rendered under PICTURE_TEXT_MIN_PX: "kind “text” 9.3 px". */
+export async function smallPictureText(page: Page): Promise<string[]> {
+  return page.evaluate((least) => {
+    const document = (globalThis as any).document
+    const found: string[] = []
+    for (const svg of document.querySelectorAll('.picture svg, svg.score-bar')) {
+      const width = svg.getBoundingClientRect().width
+      const box = svg.viewBox?.baseVal
+      if (!width || !box?.width) continue
+      for (const text of svg.querySelectorAll('text')) {
+        const px = Number.parseFloat((globalThis as any).getComputedStyle(text).fontSize) * (width / box.width)
+        const kind = svg.closest('[data-picture]')?.getAttribute('data-picture') ?? 'score-bar'
+        if (px < least - 0.05) found.push(`${kind} “${text.textContent}” ${px.toFixed(1)} px`)
+      }
+    }
+    return [...new Set(found)]
+  }, PICTURE_TEXT_MIN_PX)
+}
+
 /** The widths every view is checked at: a desktop, a phone, the narrowest phone. */
 export const VIEW_WIDTHS = { desktop: 1280, phone: 375, narrowest: 320 } as const
 
 /**
  * One view of the page checked as a person sees it, at a desktop's width and a phone's: no sideways
- * scroll (at 320 px too), no serious or critical axe violation, and a full-page screenshot at each of
+ * scroll (at 320 px too), no serious or critical axe violation, no picture text under 12 px on the phone, and a full-page screenshot at each of
  * 1280 and 375 px (`test-artifacts/web/<name>-<width>.png`); then on the phone in the dark colour
  * scheme too (axe, and `<name>-375-dark.png`). Answers the problems found (none: `[]`); the viewport
  * and colour scheme are put back as they were.
@@ -89,6 +111,8 @@ export async function checkView(page: Page, name: string): Promise<string[]> {
     const overflow = await overflowAt(page, width)
     if (overflow > 0) problems.push(`${name} at ${width} px: ${overflow} px wider than the screen`)
     if (width === VIEW_WIDTHS.narrowest) continue
+    if (width === VIEW_WIDTHS.phone)
+      for (const small of await smallPictureText(page)) problems.push(`${name} at ${width} px: picture text ${small}`)
     for (const violation of await axeViolations(page)) problems.push(`${name} at ${width} px: ${violation}`)
     // From the top: a full-page shot taken scrolled down draws the sticky status line mid-page.
     await page.evaluate(() => (globalThis as any).scrollTo(0, 0))

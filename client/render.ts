@@ -27,7 +27,18 @@ import type {
 } from './routes.ts'
 import { clientCall } from './catalogue.ts'
 import { commandWords } from './cli-words.ts'
-import { amount, count, inAbout, num, pct, shortAddress, tokenAmount, usd as dollars } from './format.ts'
+import {
+  amount,
+  count,
+  inAbout,
+  missingInWords,
+  num,
+  pct,
+  shortAddress,
+  tokenAmount,
+  usd as dollars,
+  words,
+} from './format.ts'
 // A table with no imports (which members each missing fact leaves unmeasured, the scope in words): the
 // service's renderers read the same one.
 import {
@@ -40,7 +51,7 @@ import {
 } from '../src/rendering/answer-prose.ts'
 
 /** Flag codes in words, as the page shows them: `BUNDLED_LAUNCH`, `SNIPED` → "bundled launch, sniped". */
-const flagWords = (flags: readonly string[]) => flags.map((flag) => flag.toLowerCase().replaceAll('_', ' ')).join(', ')
+const flagWords = (flags: readonly string[]) => flags.map(words).join(', ')
 
 export interface Style {
   color: boolean
@@ -111,7 +122,8 @@ function findingLines(style: Style, findings: Finding[], limit = 8): string[] {
 
 function quality(style: Style, answer: { data_quality: string; missing_fields: string[] }): string {
   const tone: Tone = answer.data_quality === 'FULL' ? 'green' : answer.data_quality === 'PARTIAL' ? 'yellow' : 'red'
-  const missing = answer.missing_fields.length > 0 ? ` · not measured: ${answer.missing_fields.join(', ')}` : ''
+  const missing =
+    answer.missing_fields.length > 0 ? ` · not measured: ${answer.missing_fields.map(missingInWords).join(', ')}` : ''
   return `data ${paint(style, answer.data_quality, tone)}${missing}`
 }
 

@@ -8,6 +8,7 @@ import {
   duration,
   howMany,
   inAbout,
+  missingInWords,
   NOT_MEASURED,
   num,
   parseTokenAmount,
@@ -15,6 +16,7 @@ import {
   shortAddress,
   tokenAmount,
   usd,
+  words,
 } from '../src/rendering/format.ts'
 import * as formatter from '../src/rendering/format.ts'
 import { NOT_MEASURED_TEXT } from '../src/rendering/answer-prose.ts'
@@ -126,5 +128,12 @@ describe('src/rendering/format.ts', () => {
     expect(inAbout(0)).toBe('in under a minute')
     expect(inAbout(19 * 60)).toBe('in about 19 min')
     expect(inAbout(413 * 60)).toBe('in about 7 h')
+  })
+
+  test('words and missingInWords: codes and unread facts as people read them', () => {
+    expect(words('THIN_LIQUIDITY')).toBe('thin liquidity')
+    expect(missingInWords('ranking:toporganicscore')).toBe('the top organic score ranking')
+    expect(missingInWords('ranking:newcategory')).toBe('the newcategory ranking')
+    expect(missingInWords('holder_count')).toBe('holder count')
   })
 })

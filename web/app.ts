@@ -9,7 +9,7 @@ import type { PaymentRequired, PaymentRequirements } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { createSIWxPayload, encodeSIWxHeader, type SIWxExtensionInfo } from '@x402/extensions/sign-in-with-x'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
-import { pct, usd } from '../client/format.ts'
+import { missingInWords, pct, usd, words } from '../client/format.ts'
 import { checkSolanaAddress } from '../src/onchain/address.ts'
 import {
   type MemberOf,
@@ -20,16 +20,7 @@ import {
   unmeasured,
 } from '../src/rendering/answer-prose.ts'
 import { type PageConfig, priced } from '../plugins/web/page.ts'
-import {
-  type HeldAnswer,
-  marketActions,
-  missingInWords,
-  mintActions,
-  type PageHooks,
-  restoreHeld,
-  walletIntel,
-  words,
-} from './catalogue.ts'
+import { type HeldAnswer, marketActions, mintActions, type PageHooks, restoreHeld, walletIntel } from './catalogue.ts'
 import {
   gradeDial,
   holdersBar,

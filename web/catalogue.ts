@@ -4,7 +4,7 @@
  * market the trending feed and the signal radar, whose tokens link to their own page (`/t/<mint>`).
  * Each button says its route's price from the manifests (the page's config), never a written one.
  */
-import { count, num, pct, tokenAmount, usd } from '../client/format.ts'
+import { count, missingInWords, num, pct, tokenAmount, usd, words } from '../client/format.ts'
 import { NOT_MEASURED_TEXT, unmeasured } from '../src/rendering/answer-prose.ts'
 import { h } from './h.ts'
 import { type ExitPoint, exitCurve, scoreBar } from './pictures.ts'
@@ -532,26 +532,12 @@ const table = (id: string, head: string[], rows: HTMLElement[]) => {
 const name = (item: Json) => tokenLink(item.token_address, item.symbol || shortAddress(item.token_address))
 
 /** A code in words, as the page says it (`THIN_LIQUIDITY`: thin liquidity). */
-export const words = (code: string) => code.toLowerCase().replaceAll('_', ' ')
 
 /** The trending feed's orders (its `sort`, plugins/trending/schemas.ts), as a title says them. */
 const TRENDING_SORTS: Record<string, string> = {
   trending: 'by trend',
   volume: 'by volume',
   organic: 'by organic activity',
-}
-
-/** Jupiter's rankings a feed reads (`ranking:<name>` in `missing_fields`), in words. */
-const RANKINGS: Record<string, string> = {
-  toptrending: 'the top trending ranking',
-  toptraded: 'the top traded ranking',
-  toporganicscore: 'the top organic score ranking',
-}
-
-/** What an answer's `missing_fields` entry did not read, in words (`ranking:toporganicscore`: the top organic score ranking). */
-export function missingInWords(field: string): string {
-  const ranking = field.startsWith('ranking:') ? field.slice('ranking:'.length) : null
-  return ranking === null ? words(field) : (RANKINGS[ranking] ?? `the ${ranking} ranking`)
 }
 
 export function trendingCard(feed: Json): HTMLElement {

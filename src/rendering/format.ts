@@ -159,3 +159,19 @@ export function amount(n: number | null | undefined, symbol: string, options: Nu
   const text = symbol === 'USDC' ? usd(n, options).replace('$', '') : num(n, options)
   return `${text} ${symbol}`
 }
+
+/** A code in words, as people read it: `THIN_LIQUIDITY` → "thin liquidity". */
+export const words = (code: string) => code.toLowerCase().replaceAll('_', ' ')
+
+/** Jupiter's rankings a feed reads (`ranking:<name>` in `missing_fields`), in words. */
+const RANKINGS: Record<string, string> = {
+  toptrending: 'the top trending ranking',
+  toptraded: 'the top traded ranking',
+  toporganicscore: 'the top organic score ranking',
+}
+
+/** What an answer's `missing_fields` entry did not read, in words (`ranking:toporganicscore`: the top organic score ranking). */
+export function missingInWords(field: string): string {
+  const ranking = field.startsWith('ranking:') ? field.slice('ranking:'.length) : null
+  return ranking === null ? words(field) : (RANKINGS[ranking] ?? `the ${ranking} ranking`)
+}

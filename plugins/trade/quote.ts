@@ -228,7 +228,7 @@ export async function quoteTrade(
     risk.reasons.push({
       code: 'PRICE_IMPACT_UNKNOWN',
       severity: 'medium',
-      detail: `The aggregator did not report this size's price impact: the ${PRICE_IMPACT_BLOCK_PCT}% limit could not be checked. Compare out_amount with the market price before signing.`,
+      detail: `The aggregator did not report this size's price impact: the ${PRICE_IMPACT_BLOCK_PCT}% limit could not be checked. Compare what it buys (out_amount) with the market price before signing.`,
     })
     if (risk.verdict === 'PASS') risk.verdict = 'WARN'
   } else if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT)

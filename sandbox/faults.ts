@@ -9,6 +9,10 @@
  * settlement it then cannot confirm, as a hosted facilitator whose RPC fails answers
  * (`settlement_pending` with the transaction). `{"facilitator:/settle": {"kind": "settlement_pending"}}`
  * settles for real and answers `settlement_pending` (its confirmation timed out).
+ *
+ * `drop_members` answers normally, less the named top-level members of a JSON object answer: an
+ * upstream that leaves out a member its schema lists (or listed only later), e.g.
+ * `{"jupiter:/swap/v2/build": {"kind": "drop_members", "members": ["priceImpactPct"]}}`.
  */
 export type FaultKind =
   | 'down'
@@ -19,11 +23,15 @@ export type FaultKind =
   | 'wrong_shape'
   /** Facilitator `/settle` only: the transfer is sent and lands, the answer says `settlement_pending`. */
   | 'settlement_pending'
+  /** The normal answer without `members` (HTTP stand-ins: top-level members of a JSON object). */
+  | 'drop_members'
 
 export interface Fault {
   kind: FaultKind
   /** For `slow`: how long to wait before answering normally. */
   delayMs?: number
+  /** For `drop_members`: the members left out of the answer. */
+  members?: string[]
 }
 
 import type { CallRecording, UpstreamCall } from './call-log.ts'
@@ -39,6 +47,7 @@ const KINDS: readonly FaultKind[] = [
   'malformed_json',
   'wrong_shape',
   'settlement_pending',
+  'drop_members',
 ]
 
 /** Faults by `server:route`, and counts of the requests each server received. */
@@ -66,6 +75,11 @@ export class FaultPlan {
       if (!SERVERS.includes(server as SandboxServer) || !route) throw new Error(`SANDBOX_FAULTS: bad key "${key}"`)
       if (!KINDS.includes(fault?.kind))
         throw new Error(`SANDBOX_FAULTS: "${key}" needs a kind among ${KINDS.join(', ')}`)
+      if (
+        fault.kind === 'drop_members' &&
+        !(Array.isArray(fault.members) && fault.members.length > 0 && fault.members.every((m) => typeof m === 'string'))
+      )
+        throw new Error(`SANDBOX_FAULTS: "${key}" (drop_members) needs "members": a list of member names`)
       plan.set(server as SandboxServer, route, fault)
     }
     return plan
@@ -159,5 +173,25 @@ export async function faultResponse(
     case 'settlement_pending':
       // Answered by the facilitator itself, after it settled (sandbox/facilitator/index.ts).
       return undefined
+    case 'drop_members':
+      // The normal answer, trimmed after it is made (withoutMembers).
+      return undefined
   }
+}
+
+/**
+ * `answer` less the members a `drop_members` fault names, when it is a JSON object (anything else,
+ * refusals included, is left as it is); otherwise `answer` itself.
+ */
+export async function withoutMembers(fault: Fault | undefined, answer: Response): Promise<Response> {
+  if (fault?.kind !== 'drop_members' || !answer.ok) return answer
+  const body = (await answer
+    .clone()
+    .json()
+    .catch(() => undefined)) as unknown
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return answer
+  const kept = Object.fromEntries(Object.entries(body).filter(([member]) => !fault.members?.includes(member)))
+  const headers = new Headers(answer.headers)
+  headers.delete('content-length')
+  return new Response(JSON.stringify(kept), { status: answer.status, headers })
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { scannerService } from './support/scanner-service.ts'
 import { scanRequest } from './support/service.ts'
+import { PRICE_PATH } from './support/swap-api.ts'
 
 // POST /exit/check on the sandbox: the mint read from its chain, both quotes from its aggregator stand-in.
 const { sandbox, app, validate, freshApp, mintOf, post } = await scannerService()
@@ -80,7 +81,7 @@ describe('POST /exit/check', () => {
   })
 
   test('the aggregator down: the blockers still answer, the quote is listed missing, nothing is invented', async () => {
-    sandbox.faults.set('jupiter', '/swap/v1/quote', { kind: 'down' })
+    sandbox.faults.set('jupiter', PRICE_PATH, { kind: 'down' })
     const { status, body, errors } = await check(mintOf('blue-chip'), 10, freshApp())
     expect(status).toBe(200)
     expect(errors).toEqual([])
@@ -98,7 +99,7 @@ describe('POST /exit/check', () => {
   })
 
   test('quotes still outstanding at the deadline: answered in time with the blockers, the quote missing', async () => {
-    sandbox.faults.set('jupiter', '/swap/v1/quote', { kind: 'slow', delayMs: 8_000 })
+    sandbox.faults.set('jupiter', PRICE_PATH, { kind: 'slow', delayMs: 8_000 })
     const started = Date.now()
     const { status, body, errors } = await check(mintOf('hostile-token-2022'), 10, freshApp())
     expect(Date.now() - started).toBeLessThan(5_000)

@@ -14,7 +14,9 @@ import { USDC_MINT_ADDRESS } from '../src/onchain/programs.ts'
 import { RPC_RESULT_SCHEMAS, RpcErrorSchema } from '../src/sources/solana-answers.ts'
 import { statusFailure } from '../src/sources/upstream.ts'
 import {
+  impactOfOrder,
   JupiterBuildSchema,
+  JupiterOrderSchema,
   JupiterQuoteSchema,
   JupiterSwapSchema,
   JupiterTokenSchema,
@@ -54,6 +56,7 @@ const SCHEMAS: { path: RegExp; schema: TSchema }[] = [
   { path: /\/swap\/v1\/quote\?/, schema: JupiterQuoteSchema },
   { path: /\/swap\/v1\/swap\b/, schema: JupiterSwapSchema },
   { path: /\/swap\/v2\/build\?/, schema: JupiterBuildSchema },
+  { path: /\/swap\/v2\/order\?/, schema: JupiterOrderSchema },
   { path: /li\.quest\/v1\/quote\?/, schema: LifiQuoteSchema },
   // LI.FI's refusals, whatever the endpoint: {message, code}.
   { path: /li\.quest\/v1\/status\?/, schema: LIFI_ERROR },
@@ -110,6 +113,17 @@ describe('recorded real answers', () => {
       priceChangePct: { h24: 0.00288391287721556 },
       cexes: ['Binance', 'Bybit', 'OKX', 'Upbit', 'Bitget', 'Kraken', 'KuCoin', 'MEXC', 'Gate.io'],
     })
+  })
+
+  test("a v2 /order's price impact reads as the loss it is (percentage points, negative for a loss), never a missing one as zero", () => {
+    const [, documented] = recorded('jupiter').find(([name]) => name.startsWith('order-v2-'))!
+    const order = documented.answer as { priceImpact: number; priceImpactPct: string; transaction: unknown }
+    // Quote only: no taker, no transaction.
+    expect(order.transaction).toBeNull()
+    expect(impactOfOrder(order)).toBe(0.0154)
+    // The deprecated fraction says the same; with neither the impact is not known.
+    expect(impactOfOrder({ priceImpactPct: order.priceImpactPct })).toBe(0.0154)
+    expect(impactOfOrder({})).toBeNull()
   })
 })
 
@@ -209,6 +223,51 @@ describe('the sandbox stand-ins answer in the recorded shapes (one validator for
     )
     expect(missing.status).toBe(400)
     expect(await missing.json()).toEqual({ error: 'Query parameter taker is required' })
+  })
+
+  test('aggregator: /swap/v2/order without a taker passes the schema the documented answer passes, serves no member the docs do not list, and no transaction', async () => {
+    const [, documented] = recorded('jupiter').find(([name]) => name.startsWith('order-v2-'))!
+    const listed = documented.answer as Record<string, unknown>
+    const chip = sandbox.file.scenarios.find((s) => s.name === 'blue-chip')!.mint
+    const keysOf = (value: unknown) => Object.keys(value as object)
+    const nested = (value: Record<string, unknown>) => ({
+      routePlan: keysOf((value.routePlan as unknown[])[0]),
+      swapInfo: keysOf((value.routePlan as { swapInfo: unknown }[])[0]!.swapInfo),
+    })
+    const documentedNested = nested(listed)
+    for (const [input, output] of [
+      [sandbox.file.usdc_mint, chip],
+      [chip, sandbox.file.usdc_mint],
+    ]) {
+      const query = new URLSearchParams({ inputMint: input!, outputMint: output!, amount: '10000000' })
+      const response = await fetch(`${sandbox.file.urls.jupiter}/swap/v2/order?${query}`)
+      expect(response.status).toBe(200)
+      const answer = (await response.json()) as Record<string, unknown>
+      expect(errorsOf(schemaOf('/swap/v2/order?')!, answer)).toEqual([])
+      for (const key of Object.keys(answer)) expect({ key, listed: key in listed }).toEqual({ key, listed: true })
+      for (const [member, keys] of Object.entries(nested(answer)))
+        for (const key of keys)
+          expect({ member, key, listed: documentedNested[member as 'routePlan'].includes(key) }).toEqual({
+            member,
+            key,
+            listed: true,
+          })
+      expect(answer).toMatchObject({ transaction: null, taker: null, swapMode: 'ExactIn', mode: 'ultra' })
+      // A loss reads negative, in percentage points, and the deprecated fraction agrees.
+      expect(answer.priceImpact as number).toBeLessThan(0)
+      expect(Number(answer.priceImpactPct) * 100).toBeCloseTo(answer.priceImpact as number, 10)
+    }
+    // Its refusals are the documented 400 shape, {requestId, error}.
+    const same = await fetch(
+      `${sandbox.file.urls.jupiter}/swap/v2/order?inputMint=${chip}&outputMint=${chip}&amount=1000`,
+    )
+    expect(same.status).toBe(400)
+    expect(Object.keys((await same.json()) as object).sort()).toEqual(['error', 'requestId'])
+    // The stand-in builds no /order transaction: a taker is refused, not answered with a made-up one.
+    const taker = await fetch(
+      `${sandbox.file.urls.jupiter}/swap/v2/order?inputMint=${chip}&outputMint=${sandbox.file.usdc_mint}&amount=1000&taker=${sandbox.file.buyer.address}`,
+    )
+    expect(taker.status).toBe(400)
   })
 
   test('bridge: a quote of the sandbox USDC home passes the recorded quote schema; its refusals the recorded error shape', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../src/app.ts'
 import { launchpadService } from './support/launchpad-service.ts'
+import { PRICE_PATH } from './support/swap-api.ts'
 
 // POST /trade/suggest on the sandbox: the signal radar over its Jupiter stand-in's rankings, the launch
 // radar over its live launchpad (stepped here; the ingester follows it), the battery on its chain.
@@ -104,7 +105,7 @@ describe('POST /trade/suggest', () => {
 
   test('the exit cannot be checked (the aggregator down): no buy without a way out', async () => {
     const service = createApp(contextOn())
-    sandbox.faults.set('jupiter', '/swap/v1/quote', { kind: 'down' })
+    sandbox.faults.set('jupiter', PRICE_PATH, { kind: 'down' })
     try {
       const { status, body } = await post('/trade/suggest', { source: 'signal', interval: '24h' }, service)
       expect(status).toBe(200)

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import pino from 'pino'
 import {
   getBase64EncodedWireTransaction,
@@ -14,6 +14,7 @@ import { createApp } from '../src/app.ts'
 import { createContext } from '../src/context.ts'
 import { startServer } from '../src/http/server.ts'
 import { loadConfig } from '../src/settings.ts'
+import { scanRequest, waivedService } from './support/service.ts'
 
 // A swap end to end on each of Jupiter's swap APIs the service speaks (JUPITER_SWAP_API, docs/trade.md):
 // Swap API v2's GET /swap/v2/build (the instructions, assembled by the service) and v1's /quote + /swap
@@ -108,4 +109,94 @@ describe.each(services)('JUPITER_SWAP_API=$api', ({ api, running }) => {
     const job = (await (await fetch(`${running.url}/trade/status/${job_id}`)).json()) as Json
     expect(job.fee).toMatchObject({ status: 'settled', amount: '150000' })
   }, 60_000)
+})
+
+// Every price goes through the configured API too: the exit check (and the cross-check and the trade
+// idea, which run it) asks v2's /swap/v2/order without a taker, or v1's /swap/v1/quote; never the other.
+const PRICE_PATHS = { v2: '/swap/v2/order', v1: '/swap/v1/quote' } as const
+const priced = (api: 'v2' | 'v1') => waivedService({ ...sandbox.serviceSettings, JUPITER_SWAP_API: api })
+const exitCheck = async (service: ReturnType<typeof priced>, size = 10) => {
+  const response = await service.handle(scanRequest('/exit/check', { token_address: token, size_usdc: size }))
+  return { status: response.status, body: (await response.json()) as Json }
+}
+const requestsTo = (path: string) => sandbox.faults.countOf(`jupiter:${path}`)
+
+describe.each(['v2', 'v1'] as const)('JUPITER_SWAP_API=%s prices', (api) => {
+  test('the exit check asks its price of that API only, and reads the same sale from it', async () => {
+    const other = api === 'v2' ? 'v1' : 'v2'
+    const before = { own: requestsTo(PRICE_PATHS[api]), other: requestsTo(PRICE_PATHS[other]) }
+    const { status, body } = await exitCheck(priced(api))
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ data_quality: 'FULL', sellable: true, missing_fields: [] })
+    expect(body.exit_price_impact_pct).toBeGreaterThan(0)
+    // The buy and the sale back: two prices, both on the configured API.
+    expect(requestsTo(PRICE_PATHS[api]) - before.own).toBe(2)
+    expect(requestsTo(PRICE_PATHS[other]) - before.other).toBe(0)
+  })
+})
+
+test('both APIs price the same sale alike (the stand-in routes both on its pools)', async () => {
+  const [v2, v1] = [await exitCheck(priced('v2'), 25), await exitCheck(priced('v1'), 25)]
+  expect(v2.body.expected_return_usdc).toBe(v1.body.expected_return_usdc)
+  expect(v2.body.exit_price_impact_pct).toBeCloseTo(v1.body.exit_price_impact_pct, 4)
+  expect(v2.body.route_count).toBe(v1.body.route_count)
+})
+
+describe('Swap API v2 without a price impact (a v2 answer may leave priceImpact out): not measured, never zero', () => {
+  afterEach(() => sandbox.faults.clear())
+
+  test('the exit check: exit_price_impact_pct null and named in missing_fields; the sale still read', async () => {
+    sandbox.faults.set('jupiter', '/swap/v2/order', {
+      kind: 'drop_members',
+      members: ['priceImpact', 'priceImpactPct'],
+    })
+    const { status, body } = await exitCheck(priced('v2'))
+    expect(status).toBe(200)
+    expect(body).toMatchObject({
+      sellable: true,
+      exit_price_impact_pct: null,
+      missing_fields: ['exit_price_impact_pct'],
+      data_quality: 'PARTIAL',
+    })
+    expect(body.expected_return_usdc).toBeGreaterThan(9)
+    expect(body.summary).toContain('price impact not reported')
+  })
+
+  test('the trade quote: price_impact_pct null and the gate WARNs PRICE_IMPACT_UNKNOWN (the 15 % limit could not be checked)', async () => {
+    sandbox.faults.set('jupiter', '/swap/v2/build', { kind: 'drop_members', members: ['priceImpactPct'] })
+    const v2 = services.find((service) => service.api === 'v2')!.running
+    const quoted = await fetch(`${v2.url}/trade/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        input_mint: SOL,
+        output_mint: token,
+        amount_in: '50000000',
+        user_public_key: buyer.address,
+      }),
+    })
+    expect(quoted.status).toBe(200)
+    const body = (await quoted.json()) as Json
+    expect(body.status).toBe('QUOTED')
+    expect(body.quote.price_impact_pct).toBeNull()
+    expect(body.risk_gate.verdict).toBe('WARN')
+    expect(body.risk_gate.reasons.map((reason: Json) => reason.code)).toContain('PRICE_IMPACT_UNKNOWN')
+    // With the member, the same quote measures it and says nothing of it.
+    sandbox.faults.clear()
+    const measured = (await (
+      await fetch(`${v2.url}/trade/quote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          input_mint: SOL,
+          output_mint: token,
+          amount_in: '50000000',
+          user_public_key: buyer.address,
+        }),
+      })
+    ).json()) as Json
+    expect(measured.quote.price_impact_pct).toBeGreaterThan(0)
+    expect(measured.risk_gate.verdict).toBe('PASS')
+    expect(measured.risk_gate.reasons.map((reason: Json) => reason.code)).not.toContain('PRICE_IMPACT_UNKNOWN')
+  })
 })

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../src/context.ts'
 import type { Static } from '@sinclair/typebox'
 import type { TokenContext } from '../../src/facts/token-context.ts'
 import type { MintFact } from '../../src/facts/types.ts'
-import type { JupiterQuote } from '../../src/sources/jupiter.ts'
+import type { JupiterPrice } from '../../src/sources/jupiter.ts'
 import { UpstreamError } from '../../src/sources/upstream.ts'
 import type { ExitRating } from '../../src/kernel/vocabulary.ts'
 import { withFacts } from '../../src/facts/index.ts'
@@ -139,6 +139,8 @@ export async function exitCheck(facts: TokenContext, sizeUsdc: number, usdcMint:
 
   const sell = quoted.kind === 'quote' ? quoted.quote : null
   if (quoted.kind === 'missing') missing.add('sell_quote')
+  // A sale quoted without its price impact (a v2 answer may leave it out) measured no impact: not zero.
+  if (sell && sell.priceImpactPct === null) missing.add('exit_price_impact_pct')
   if (quoted.kind === 'no_route')
     blockers.unshift({
       code: 'NO_SELL_ROUTE',
@@ -152,8 +154,8 @@ export async function exitCheck(facts: TokenContext, sizeUsdc: number, usdcMint:
       ...base,
       sellable: measured ? sell !== null && !blocked : null,
       expected_return_usdc: sell ? Number(sell.outAmount) / USDC_UNITS : null,
-      exit_price_impact_pct: sell ? Number(sell.priceImpactPct) * 100 : null,
-      route_count: sell ? sell.routePlan.length : 0,
+      exit_price_impact_pct: sell ? sell.priceImpactPct : null,
+      route_count: sell ? sell.legs : 0,
     },
     blockers,
     missing,
@@ -161,18 +163,19 @@ export async function exitCheck(facts: TokenContext, sizeUsdc: number, usdcMint:
 }
 
 /**
- * What `sizeUsdc` of USDC buys of the token now, quoted back to USDC, before the scan's deadline. The
- * aggregator answering that nothing routes is a fact about the token; anything else is missing data.
+ * What `sizeUsdc` of USDC buys of the token now, quoted back to USDC, before the scan's deadline, through
+ * the configured swap API (`JUPITER_SWAP_API`: v2 `/swap/v2/order` without a taker, v1 `/swap/v1/quote`).
+ * The aggregator answering that nothing routes is a fact about the token; anything else is missing data.
  */
 async function sellQuote(
   facts: TokenContext,
   sizeUsdc: number,
   usdcMint: string,
-): Promise<{ kind: 'quote'; quote: JupiterQuote } | { kind: 'no_route' } | { kind: 'missing' }> {
+): Promise<{ kind: 'quote'; quote: JupiterPrice } | { kind: 'no_route' } | { kind: 'missing' }> {
   const jupiter = facts.sources.jupiter
   if (!jupiter) return { kind: 'missing' }
   const quote = (inputMint: string, outputMint: string, amount: bigint) =>
-    jupiter.quote({ inputMint, outputMint, amount, slippageBps: SLIPPAGE_BPS }, facts.meter)
+    jupiter.price({ inputMint, outputMint, amount, slippageBps: SLIPPAGE_BPS }, facts.meter)
   try {
     return await facts.untilDeadline(
       (async () => {
@@ -205,7 +208,7 @@ function finish(
     answer.sellable === null
       ? 'The exit could not be checked'
       : answer.sellable
-        ? `${amount(answer.size_usdc, 'USDC')} of it sells back for ${amount(answer.expected_return_usdc, 'USDC')} (${pct(answer.exit_price_impact_pct)} impact, ${count(answer.route_count ?? 0, 'leg')}): exit ${exit_rating}, ${pct(exit_loss_pct)} lost`
+        ? `${amount(answer.size_usdc, 'USDC')} of it sells back for ${amount(answer.expected_return_usdc, 'USDC')} (${answer.exit_price_impact_pct === null ? 'price impact not reported' : `${pct(answer.exit_price_impact_pct)} impact`}, ${count(answer.route_count ?? 0, 'leg')}): exit ${exit_rating ?? 'not rated'}, ${pct(exit_loss_pct)} lost`
         : 'It cannot be sold now'
   const risks = blockers.map((blocker) => blocker.code.toLowerCase().replaceAll('_', ' '))
   return {

@@ -5,7 +5,7 @@
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
 import type { ServiceContext } from '../../src/context.ts'
 import type { Rpc, SolanaRpcApi } from '@solana/kit'
-import type { JupiterBuild, JupiterQuote } from '../../src/sources/jupiter.ts'
+import { impactOfFraction, type JupiterBuild, type JupiterQuote } from '../../src/sources/jupiter.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter, UpstreamError } from '../../src/sources/upstream.ts'
 import type { SignIn } from '../../src/payments/sign-in.ts'
@@ -222,13 +222,22 @@ export async function quoteTrade(
   const quote = quoted.value
   // No transaction yet: its expiry is not known (a rejected quote reports none).
   const details = quoteDetails(quote, request.slippage_bps)
-  if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT)
+  if (details.price_impact_pct === null) {
+    // Not reported (v2's /build lists priceImpactPct only since 2026-08-21): unmeasured, never zero.
+    // Neither limit could be checked, so the caller is told and decides.
+    risk.reasons.push({
+      code: 'PRICE_IMPACT_UNKNOWN',
+      severity: 'medium',
+      detail: `The aggregator did not report this size's price impact: the ${PRICE_IMPACT_BLOCK_PCT}% limit could not be checked. Compare what it buys (out_amount) with the market price before signing.`,
+    })
+    if (risk.verdict === 'PASS') risk.verdict = 'WARN'
+  } else if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT)
     return reject(
       'PRICE_IMPACT',
       `this size moves the price ${pct(details.price_impact_pct)}, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`,
       { quote: details, risk_gate: risk },
     )
-  if (details.price_impact_pct > PRICE_IMPACT_WARN_PCT) {
+  if (details.price_impact_pct !== null && details.price_impact_pct > PRICE_IMPACT_WARN_PCT) {
     risk.reasons.push({
       code: 'PRICE_IMPACT_HIGH',
       severity: 'medium',
@@ -361,8 +370,8 @@ function quoteDetails(
     out_amount: quote.outAmount,
     min_out_amount: quote.otherAmountThreshold,
     slippage_bps: slippageBps,
-    // v2's schema gained priceImpactPct in August 2026: an answer without it reads as no impact measured.
-    price_impact_pct: Math.round(Number(quote.priceImpactPct ?? '0') * 100 * 10_000) / 10_000,
+    // v2's /build schema gained priceImpactPct in August 2026: an answer without it measured none (null).
+    price_impact_pct: impactOfFraction(quote.priceImpactPct),
     route: quote.routePlan.map((leg) => ({
       venue: leg.swapInfo.label ?? 'unknown',
       pool: leg.swapInfo.ammKey,

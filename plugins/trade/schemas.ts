@@ -82,7 +82,10 @@ export const QuoteDetails = Type.Object({
     description: 'The least output the transaction accepts (out_amount less the slippage)',
   }),
   slippage_bps: Type.Integer(),
-  price_impact_pct: Type.Number({ description: 'Price impact of this size, in percent' }),
+  price_impact_pct: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      'Price impact of this size, in percent; null when the aggregator did not report it (the risk gate then carries PRICE_IMPACT_UNKNOWN)',
+  }),
   route: Type.Array(RouteLeg),
   last_valid_block_height: Type.Union([Type.Integer(), Type.Null()], {
     description:

@@ -7,6 +7,8 @@
 export interface JupiterErrorBody {
   error: string
   errorCode?: string
+  /** Swap API v2 `/order`'s refusals name the request instead of a routing code. */
+  requestId?: string
 }
 
 /** What a handler decided: a JSON value to send, or the status and body of a refusal. */

@@ -668,7 +668,7 @@ describe('aggregator stand-in: refusals as Jupiter words them', () => {
   })
 
   test('unknown paths are 404 and wrong methods 405, as JSON', async () => {
-    expect((await getJson(server, '/swap/v2/order')).status).toBe(404)
+    expect((await getJson(server, '/swap/v2/execute')).status).toBe(404)
     expect((await getJson(server, '/swap/v1/swap')).status).toBe(405)
   })
 })
@@ -826,6 +826,61 @@ describe('aggregator stand-in: Swap API v2 /build', () => {
           params,
           answer: { status: 400, body },
         })
+    }),
+  )
+})
+
+describe('aggregator stand-in: Swap API v2 /order without a taker (a price)', () => {
+  const orderPath = (params: Record<string, string>) => `/swap/v2/order?${new URLSearchParams(params)}`
+
+  test(
+    "the v1 quote's terms with no transaction; the impact in percentage points, negative for a loss",
+    withServer(async ({ tst, usdc, server }) => {
+      const params = { inputMint: tst, outputMint: usdc, amount: (1_000n * TST).toString() }
+      const v1 = await quote(server, params)
+      const { status, body } = await getJson<Record<string, unknown>>(server, orderPath(params))
+      expect(status).toBe(200)
+      expect(body).toMatchObject({
+        inputMint: tst,
+        outputMint: usdc,
+        inAmount: v1.inAmount,
+        outAmount: v1.outAmount,
+        swapMode: 'ExactIn',
+        mode: 'ultra',
+        transaction: null,
+        taker: null,
+      })
+      expect(body.priceImpact).toBeCloseTo(-Number(v1.priceImpactPct) * 100, 10)
+      expect(body.priceImpactPct).toBe(`-${v1.priceImpactPct}`)
+      expect((body.routePlan as unknown[]).length).toBe(v1.routePlan.length)
+      // A slippage asked for is an optional parameter: Jupiter's "manual" mode.
+      const manual = await getJson<{ mode: string; slippageBps: number }>(
+        server,
+        orderPath({ ...params, slippageBps: '100' }),
+      )
+      expect(manual.body).toMatchObject({ mode: 'manual', slippageBps: 100 })
+    }),
+  )
+
+  test(
+    'refusals in the documented shape {requestId, error}: no quote, same mint, ExactOut, a taker',
+    withServer(async ({ dev, tst, usdc, lonely, server }) => {
+      const cases: [Record<string, string>, string][] = [
+        [{ inputMint: NATIVE_MINT, outputMint: tst, amount: '0' }, 'Failed to get quotes'],
+        [{ inputMint: tst, outputMint: tst, amount: '1000' }, 'Input and output mints are not allowed to be equal'],
+        [{ inputMint: NATIVE_MINT, outputMint: lonely, amount: '1000' }, `The token ${lonely} is not tradable`],
+        [{ inputMint: NATIVE_MINT, outputMint: tst, amount: '1000', swapMode: 'ExactOut' }, 'swapMode ExactOut'],
+        [{ inputMint: tst, outputMint: usdc, amount: '1000', taker: dev.address }, 'quote only (no taker)'],
+      ]
+      for (const [params, error] of cases) {
+        const { status, body } = await getJson<{ requestId: string; error: string }>(server, orderPath(params))
+        expect({ params, status, members: Object.keys(body).sort() }).toEqual({
+          params,
+          status: 400,
+          members: ['error', 'requestId'],
+        })
+        expect(body.error).toContain(error)
+      }
     }),
   )
 })

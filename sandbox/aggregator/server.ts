@@ -1,6 +1,7 @@
 import type { World } from '../world/world.ts'
 import { refuse, type Outcome } from './errors.ts'
 import { buildFromQuery } from './build.ts'
+import { orderFromQuery } from './order.ts'
 import { quoteFromQuery } from './quote.ts'
 import { swapFromBody } from './swap-transaction.ts'
 import { categoryTokens, searchTokens, tokensByTag } from './token-list.ts'
@@ -21,9 +22,13 @@ export interface RunningAggregatorServer {
 
 type Handler = (world: World, request: Request, url: URL) => Outcome<unknown> | Promise<Outcome<unknown>>
 
-/** The routes of the stand-in, by path and method: Jupiter swap v1, Swap API v2's /build and a tokens v2 subset. */
+/**
+ * The routes of the stand-in, by path and method: Jupiter swap v1, Swap API v2's /build and /order (a
+ * quote without a taker) and a tokens v2 subset.
+ */
 const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
   '/swap/v2/build': { GET: (world, _request, url) => buildFromQuery(world, url.searchParams) },
+  '/swap/v2/order': { GET: (world, _request, url) => orderFromQuery(world, url.searchParams) },
   '/swap/v1/quote': { GET: (world, _request, url) => quoteFromQuery(world, url.searchParams) },
   '/swap/v1/swap': { POST: handleSwap },
   '/tokens/v2/search': { GET: (world, _request, url) => searchTokens(world, url.searchParams.get('query')) },

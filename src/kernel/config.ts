@@ -166,7 +166,7 @@ export const ConfigSchema = Type.Object({
   JUPITER_SWAP_API: Type.Union([Type.Literal('v2'), Type.Literal('v1')], {
     default: 'v2',
     description:
-      "Which Jupiter swap API builds a trade's transaction (docs/trade.md): v2, GET /swap/v2/build (the instructions, assembled here); v1, GET /swap/v1/quote + POST /swap/v1/swap (Jupiter's earlier path, while it still serves it)",
+      "Which Jupiter swap API builds trades and answers prices (docs/trade.md): v2, GET /swap/v2/build (the instructions, assembled here) and GET /swap/v2/order without a taker (the exit check's prices); v1, GET /swap/v1/quote + POST /swap/v1/swap and /swap/v1/quote (Jupiter's earlier path, while it still serves it)",
     hint: 'v2 or v1',
   }),
   JUPITER_REQUESTS_PER_MINUTE: Type.Optional(

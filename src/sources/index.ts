@@ -68,6 +68,7 @@ export function createSources(
       baseUrl: config.JUPITER_URL,
       cache: httpCache,
       limit: perMinute(jupiterPerMinute(config)),
+      swapApi: config.JUPITER_SWAP_API,
       ...(config.JUPITER_API_KEY ? { headers: { 'x-api-key': config.JUPITER_API_KEY } } : {}),
     })
   if (config.LIFI_URL)

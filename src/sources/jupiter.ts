@@ -174,6 +174,76 @@ export const JupiterBuildSchema = Type.Object({
 
 export type JupiterBuild = Static<typeof JupiterBuildSchema>
 
+/**
+ * The Swap API v2 `GET /swap/v2/order` answer without a `taker`, the members we read (extra fields
+ * allowed): a quote and no transaction (`transaction` null). All of Jupiter's routers compete (Metis,
+ * JupiterZ RFQ, Dflow, OKX). `priceImpact` is in percentage points and negative when the output is worth
+ * less than the input (-0.1 is a 0.1 % loss); the deprecated `priceImpactPct` is the same as a fraction
+ * (jup-ag/docs openapi-spec/swap/v2/swap.yaml, GetOrder; test/fixtures/recorded/jupiter/order-v2-*).
+ * Every member is optional in Jupiter's schema; the amounts are what a price needs.
+ */
+export const JupiterOrderSchema = Type.Object({
+  inputMint: Type.String(),
+  outputMint: Type.String(),
+  inAmount: Type.String({ pattern: '^\\d+$' }),
+  outAmount: Type.String({ pattern: '^\\d+$' }),
+  priceImpact: Type.Optional(Type.Number()),
+  priceImpactPct: Type.Optional(Type.String()),
+  routePlan: Type.Optional(
+    Type.Array(
+      Type.Object({
+        swapInfo: Type.Object({ ammKey: Type.String(), label: Type.Optional(Type.String()) }),
+        percent: Type.Number(),
+      }),
+    ),
+  ),
+  router: Type.Optional(Type.String()),
+  transaction: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+})
+
+export type JupiterOrder = Static<typeof JupiterOrderSchema>
+
+/** Which of Jupiter's swap APIs the service speaks (`JUPITER_SWAP_API`, docs/trade.md). */
+export type JupiterSwapApi = 'v2' | 'v1'
+
+/**
+ * A price: what `inAmount` of the input buys, through the configured swap API, read the same from both.
+ * `priceImpactPct` is percent, positive when the trade moves the price against the trader; null when
+ * the answer did not say (never read as zero).
+ */
+export interface JupiterPrice {
+  api: JupiterSwapApi
+  inAmount: string
+  outAmount: string
+  priceImpactPct: number | null
+  /** Legs of the route (0 when the answer names none). */
+  legs: number
+}
+
+/** Percent with four decimals, without a negative zero. */
+const percent4 = (value: number) => Math.round(value * 10_000) / 10_000 + 0
+
+/**
+ * The impact a v1 quote or a v2 `/build` reports (`priceImpactPct`, a fraction), in percent; null when
+ * the member is absent (v2's `/build` schema lists it only since 2026-08-21) or not a number.
+ */
+export function impactOfFraction(fraction: string | undefined): number | null {
+  if (fraction === undefined || fraction.trim() === '') return null
+  const value = Number(fraction)
+  return Number.isFinite(value) ? percent4(value * 100) : null
+}
+
+/**
+ * The impact a v2 `/order` reports, in percent against the trader: `priceImpact` (percentage points,
+ * negative for a loss) turned around, else the deprecated `priceImpactPct` (a fraction, same sign);
+ * null when it has neither.
+ */
+export function impactOfOrder(order: Pick<JupiterOrder, 'priceImpact' | 'priceImpactPct'>): number | null {
+  if (typeof order.priceImpact === 'number' && Number.isFinite(order.priceImpact)) return percent4(-order.priceImpact)
+  const fraction = impactOfFraction(order.priceImpactPct)
+  return fraction === null ? null : percent4(-fraction)
+}
+
 /** Token-list tags change rarely. */
 const TOKEN_TTL_MS = 10 * 60 * 1000
 /** A category ranking is reused for half a minute: feeds asking at once share one call. */
@@ -188,13 +258,17 @@ export const JUPITER_CATEGORY_MAX_LIMIT = 100
 
 /**
  * Jupiter: the token list (tokens v2: verified flag, tags, audit), swap quotes and swap transactions (v1
- * API), and swap instructions (Swap API v2 `/build`).
+ * API), swap instructions (Swap API v2 `/build`) and quotes without a wallet (Swap API v2 `/order`).
  */
 export class JupiterSource {
   readonly #http: HttpJsonSource
+  /** The swap API prices are asked of (`JUPITER_SWAP_API`; v2 unless told). */
+  readonly swapApi: JupiterSwapApi
 
-  constructor(options: Omit<HttpJsonSourceOptions, 'name'>) {
-    this.#http = new HttpJsonSource({ ...options, name: 'jupiter' })
+  constructor(options: Omit<HttpJsonSourceOptions, 'name'> & { swapApi?: JupiterSwapApi }) {
+    const { swapApi = 'v2', ...http } = options
+    this.#http = new HttpJsonSource({ ...http, name: 'jupiter' })
+    this.swapApi = swapApi
   }
 
   get upstream() {
@@ -217,6 +291,50 @@ export class JupiterSource {
       swapMode: 'ExactIn',
     })
     return this.#quote(`/swap/v1/quote?${query}`, meter)
+  }
+
+  /**
+   * A quote without a wallet (`GET /swap/v2/order` with no `taker`: Jupiter answers the quote and no
+   * transaction). ExactIn, the only mode v2 serves; no slippage asked (nothing is built), so no optional
+   * parameter narrows the routers that compete. Refusals throw as the v1 quote's do (400 `{error}`).
+   */
+  order(request: { inputMint: string; outputMint: string; amount: bigint }, meter: CallMeter): Promise<JupiterOrder> {
+    const query = new URLSearchParams({
+      inputMint: request.inputMint,
+      outputMint: request.outputMint,
+      amount: request.amount.toString(),
+    })
+    // Quotes move with every trade: never served from a cache.
+    return this.#http.get(`/swap/v2/order?${query}`, JupiterOrderSchema, meter, 0)
+  }
+
+  /**
+   * What `amount` of `inputMint` buys of `outputMint` now, ExactIn, through the configured swap API:
+   * v2 `/swap/v2/order` without a taker, v1 `/swap/v1/quote`. For prices only (the exit check, the
+   * trade idea): a trade is quoted with its own transaction (plugins/trade/quote.ts).
+   */
+  async price(
+    request: { inputMint: string; outputMint: string; amount: bigint; slippageBps: number },
+    meter: CallMeter,
+  ): Promise<JupiterPrice> {
+    if (this.swapApi === 'v1') {
+      const quote = await this.quote(request, meter)
+      return {
+        api: 'v1',
+        inAmount: quote.inAmount,
+        outAmount: quote.outAmount,
+        priceImpactPct: impactOfFraction(quote.priceImpactPct),
+        legs: quote.routePlan.length,
+      }
+    }
+    const order = await this.order(request, meter)
+    return {
+      api: 'v2',
+      inAmount: order.inAmount,
+      outAmount: order.outAmount,
+      priceImpactPct: impactOfOrder(order),
+      legs: order.routePlan?.length ?? 0,
+    }
   }
 
   /**

@@ -10,12 +10,14 @@ import { PUMP_INITIAL_REAL_TOKENS } from '../../src/launchpad-index/curves.ts'
 import type { TickerCoin } from '../../sandbox/ticker.ts'
 import { openApiValidator } from './openapi.ts'
 import { eventually } from './eventually.ts'
+import { SWAP_API_SETTINGS } from './swap-api.ts'
 import { WAIVED_PAYMENTS } from './payments.ts'
 import { scanRequest } from './service.ts'
 
 /**
  * A sandbox with its live launchpad followed: the service (payments waived) with the launch ingester
- * running on it, answers checked against its /openapi.json. Stopped after the file's tests.
+ * running on it, answers checked against its /openapi.json, on the swap API under test
+ * (support/swap-api.ts). Stopped after the file's tests.
  */
 export async function launchpadService() {
   const sandbox = await startSandbox(ephemeralSandboxOptions())
@@ -23,7 +25,13 @@ export async function launchpadService() {
   /** A context on the sandbox with payments waived (what the routes compute is under test, not payments). */
   const contextOn = (env: Record<string, string> = {}) =>
     createContext(
-      loadConfig({ DATA_DIR: ':memory:', ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...env }),
+      loadConfig({
+        DATA_DIR: ':memory:',
+        ...sandbox.serviceSettings,
+        RATE_LIMIT_SCANNER_BURST: '100000',
+        ...SWAP_API_SETTINGS,
+        ...env,
+      }),
       { logger: pino({ level: 'silent' }), payments: WAIVED_PAYMENTS },
     )
   const ctx = contextOn()

@@ -4,11 +4,12 @@ import { startSandbox } from '../../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../../sandbox/options.ts'
 import type { SandboxRpcProfileName } from '../../sandbox/rpc/profiles.ts'
 import { openApiValidator } from './openapi.ts'
+import { SWAP_API_SETTINGS } from './swap-api.ts'
 
 /**
  * A sandbox and the service pointed at it, for end-to-end scanner tests: registers the hooks that
  * stop the sandbox after the file and clear its faults after each test. Answers are checked against
- * the service's own /openapi.json.
+ * the service's own /openapi.json. The service speaks the swap API under test (support/swap-api.ts).
  */
 export async function scannerService(options: { rpcProfile?: SandboxRpcProfileName } = {}) {
   const sandbox = await startSandbox(ephemeralSandboxOptions({ rpcProfile: options.rpcProfile ?? 'open' }))
@@ -17,7 +18,7 @@ export async function scannerService(options: { rpcProfile?: SandboxRpcProfileNa
 
   /** A service with empty caches (fault tests and fresh trades must not be served from cache). */
   const freshApp = (env: Record<string, string> = {}) =>
-    waivedService({ ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...env })
+    waivedService({ ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000', ...SWAP_API_SETTINGS, ...env })
   const app = freshApp()
   const validate = await openApiValidator(app)
   const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint

@@ -6,6 +6,7 @@ import { startLaunchIngester } from '../src/launchpad-index/index.ts'
 import { SMART_WALLETS, type TickerCoin } from '../sandbox/ticker.ts'
 import { launchpadService } from './support/launchpad-service.ts'
 import { eventually } from './support/eventually.ts'
+import { PRICE_PATH } from './support/swap-api.ts'
 
 // The launch and graduation radars on the sandbox's live launchpad: the ticker creates and trades
 // pump.fun coins (stepped here, deterministically), the ingester follows them over logsSubscribe into
@@ -126,7 +127,7 @@ describe('POST /graduation/momentum', () => {
 
 describe('POST /graduation/momentum under faults', () => {
   test('the aggregator down: the exit check is missing, named, adds nothing; the answer comes within its deadline', async () => {
-    sandbox.faults.set('jupiter', '/swap/v1/quote', { kind: 'down' })
+    sandbox.faults.set('jupiter', PRICE_PATH, { kind: 'down' })
     try {
       const { status, body, errors, ms } = await post('/graduation/momentum', { min_progress_pct: 0, limit: 3 })
       expect(status).toBe(200)

@@ -386,7 +386,7 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected')
     expect([done.length, refused.length]).toEqual([1, 1])
     expect((done[0] as PromiseFulfilledResult<Task>).value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/being processed|terminal state/)
+    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/a paid call is running|terminal state/)
     expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 20_000n)
     const got = await current.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING)
     expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)

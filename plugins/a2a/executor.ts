@@ -46,6 +46,15 @@ export interface Caller {
 /** The key of the Caller in the ServerCallContext's state. */
 export const CALLER = 'solsentry.caller'
 
+/** A message's run, as the A2A route holds its claim on the task until it ends (index.ts). */
+export interface Run {
+  started: boolean
+  ended: Promise<void>
+  end(): void
+}
+/** The key of the Run in the ServerCallContext's state. */
+export const RUN = 'solsentry.run'
+
 /** What a paid skill called without payment says to do over A2A (the HTTP challenge names headers). */
 export const A2A_PAYMENT_REQUIRED =
   `payment required: sign a payment for one of the offers (accepts[]) and send it on this task (message.taskId) in metadata["${PAYMENT_PAYLOAD}"] ` +
@@ -58,38 +67,13 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
 
   return {
     async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
-      // The SDK refused a message that does not activate the required extension; this one did.
-      request.context.addActivatedExtension(X402_EXTENSION_URI)
-      const caller = request.context.state.get(CALLER) as Caller
-      const { userMessage, taskId, contextId } = request
-      const said = userMessage.metadata ?? {}
-      const existing = request.task
-      const events = new TaskEvents(bus, taskId, contextId)
-
-      if (!existing) {
-        const read = readCall(userMessage, skillList())
-        events.begin({
-          id: taskId,
-          contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
-          artifacts: [],
-          history: [userMessage],
-          metadata: read.ok ? { [CALL]: read.call } : {},
-        })
-        if (!read.ok) return events.fail(read.reason, { error: true, code: 'INVALID_REQUEST', message: read.reason })
-        return run(read.call, read.offering, said[PAYMENT_PAYLOAD], events, caller)
+      const run = request.context.state.get(RUN) as Run | undefined
+      if (run) run.started = true
+      try {
+        await execute(request, bus)
+      } finally {
+        run?.end()
       }
-
-      events.begin(existing)
-      if (existing.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) return
-      const call = existing.metadata?.[CALL] as Call | undefined
-      const offering = call ? skillList().get(call.skill) : undefined
-      if (!call || !offering) return events.fail('this task holds no call to pay for', undefined)
-      if (said[PAYMENT_STATUS] === 'payment-rejected')
-        return events.end(TaskState.TASK_STATE_FAILED, 'The payment requirements were rejected: nothing was charged.', {
-          [PAYMENT_STATUS]: 'payment-rejected',
-        })
-      return run(call, offering, said[PAYMENT_PAYLOAD], events, caller)
     },
 
     async cancelTask(taskId: string): Promise<void> {
@@ -99,12 +83,53 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
     },
   }
 
-  async function run(call: Call, offering: Offering, payment: unknown, events: TaskEvents, caller: Caller) {
-    const paid = payment !== undefined && payment !== null
-    if (!paid) return answer(call, offering, undefined, events, caller)
-    // The task `working` while its paid call runs (a second payment on it is refused: index.ts).
-    events.working()
-    return answer(call, offering, payment, events, caller)
+  async function execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    // The SDK refused a message that does not activate the required extension; this one did.
+    request.context.addActivatedExtension(X402_EXTENSION_URI)
+    const caller = request.context.state.get(CALLER) as Caller
+    const { userMessage, taskId, contextId } = request
+    const said = userMessage.metadata ?? {}
+    const existing = request.task
+    const events = new TaskEvents(bus, taskId, contextId)
+    const payment = said[PAYMENT_PAYLOAD]
+    const paying = payment !== undefined && payment !== null
+
+    if (!existing) {
+      const read = readCall(userMessage, skillList())
+      // A paid first message: the task starts `working` (its first event is what returnImmediately answers).
+      events.begin({
+        id: taskId,
+        contextId,
+        status:
+          read.ok && paying
+            ? events.workingStatus()
+            : { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+        artifacts: [],
+        history: [userMessage],
+        metadata: read.ok ? { [CALL]: read.call } : {},
+      })
+      if (!read.ok) return events.fail(read.reason, { error: true, code: 'INVALID_REQUEST', message: read.reason })
+      return answer(read.call, read.offering, paying ? payment : undefined, events, caller)
+    }
+
+    // index.ts lets through only messages on a task waiting for input (one at a time): a task whose call
+    // runs keeps its event bus to itself, so its answer is never lost.
+    if (existing.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) return
+    const call = existing.metadata?.[CALL] as Call | undefined
+    const offering = call ? skillList().get(call.skill) : undefined
+    if (!call || !offering) {
+      events.begin(existing)
+      return events.fail('this task holds no call to pay for', undefined)
+    }
+    if (said[PAYMENT_STATUS] === 'payment-rejected') {
+      events.begin(existing)
+      return events.end(TaskState.TASK_STATE_FAILED, 'The payment requirements were rejected: nothing was charged.', {
+        [PAYMENT_STATUS]: 'payment-rejected',
+      })
+    }
+    // Paid: the task `working` from its first event on (payment-submitted), never its old requirements.
+    events.begin(paying ? { ...existing, status: events.workingStatus() } : existing)
+    return answer(call, offering, paying ? payment : undefined, events, caller)
   }
 
   /** Runs the call (with its payment, if any) and ends the task as its HTTP answer says. */
@@ -206,10 +231,10 @@ class TaskEvents {
     )
   }
 
-  end(state: TaskState, words: string, metadata: Record<string, unknown>, data?: unknown): void {
+  message(words: string, metadata: Record<string, unknown>, data?: unknown): Message {
     const { taskId, contextId } = this
     const parts = [textPart(words), ...(data === undefined ? [] : [dataPart(data)])]
-    const message: Message = {
+    return {
       messageId: randomUUID(),
       contextId,
       taskId,
@@ -219,18 +244,25 @@ class TaskEvents {
       extensions: [],
       referenceTaskIds: [],
     }
+  }
+
+  end(state: TaskState, words: string, metadata: Record<string, unknown>, data?: unknown): void {
+    const { taskId, contextId } = this
+    const message = this.message(words, metadata, data)
     this.bus.publish(
       AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: now() }, metadata: {} }),
     )
   }
 
   /** The payment received and its call running (spec §7: payment-submitted, the task `working`). */
-  working(): void {
-    this.end(
-      TaskState.TASK_STATE_WORKING,
-      'The payment was received and its call is running: tasks/get reads the outcome.',
-      { [PAYMENT_STATUS]: 'payment-submitted' },
-    )
+  workingStatus(): NonNullable<Task['status']> {
+    return {
+      state: TaskState.TASK_STATE_WORKING,
+      message: this.message('The payment was received and its call is running: tasks/get reads the outcome.', {
+        [PAYMENT_STATUS]: 'payment-submitted',
+      }),
+      timestamp: now(),
+    }
   }
 
   fail(words: string, data: unknown, metadata: Record<string, unknown> = {}): void {

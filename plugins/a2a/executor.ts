@@ -187,12 +187,24 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
       })
       const done = `${offering.route.summary}: answered.`
       // A free skill sent a payment does not take it: no receipt, the payload left unused.
-      if (!paid || !receipt)
+      if (!paid || (!receipt && offering.route.price === 'free'))
         return events.end(
           TaskState.TASK_STATE_COMPLETED,
           paid ? `${done} It is free: the payment was not used.` : done,
           {},
         )
+      // A priced call answered without a receipt: its settlement was sent and its outcome is being read from
+      // the chain (a trade's fee settling after its swap confirmed). The money may have moved: never "free".
+      if (!receipt) {
+        const job = isObject(body) && typeof body.job_id === 'string' ? body.job_id : undefined
+        return events.end(
+          TaskState.TASK_STATE_COMPLETED,
+          `${done} The payment's settlement was sent and its outcome is being read from the chain` +
+            (job ? `: GET /trade/status/${job} (the skill sol_trade_status) shows the fee once it is known` : '') +
+            '. Do not pay again: this call is answered, and it is charged at most once.',
+          { [PAYMENT_STATUS]: 'payment-submitted', [SETTLEMENT]: { state: 'pending' } },
+        )
+      }
       return events.end(TaskState.TASK_STATE_COMPLETED, `${done} Payment settled.`, {
         [PAYMENT_STATUS]: 'payment-completed',
         [PAYMENT_RECEIPTS]: [receipt],

@@ -1,20 +1,39 @@
-import { Task } from '@a2a-js/sdk'
+import { Task, TaskState } from '@a2a-js/sdk'
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors'
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server'
 import type { AnswerStore } from '../../src/store/answers.ts'
+import { PAYMENT_RECEIPTS, PAYMENT_STATUS } from './x402-extension.ts'
 
-/** Tasks kept at most: a task waiting for payment costs a few KiB; the oldest go first. */
+/** Tasks kept at most whose payment did not move (free, failed, waiting for payment): the least recently saved go first. */
 export const MAX_TASKS = 10_000
 /** How long a task is kept after its last change: long enough to pay for it and read it again. */
 export const TASK_TTL_MS = 60 * 60 * 1000
 
 /**
- * The A2A tasks of a single instance, in memory and bounded (the SDK's InMemoryTaskStore keeps every task
- * forever): at most MAX_TASKS, each for TASK_TTL_MS after its last save. Tasks are not scoped by caller:
- * there is no account, and a task id is a random UUID.
+ * Whether a task's payment moved or may have: its paid call running (`working`), its settlement sent and
+ * pending (`payment-submitted`), or settled (`payment-completed`, a receipt that succeeded).
+ */
+export function paymentMoved(task: Task): boolean {
+  if (task.status?.state === TaskState.TASK_STATE_WORKING) return true
+  const said = task.status?.message?.metadata ?? {}
+  const status = said[PAYMENT_STATUS]
+  if (status === 'payment-submitted' || status === 'payment-completed') return true
+  const receipts = said[PAYMENT_RECEIPTS]
+  return Array.isArray(receipts) && receipts.some((receipt) => (receipt as { success?: unknown })?.success === true)
+}
+
+/**
+ * The A2A tasks of a single instance, in memory (the SDK's InMemoryTaskStore keeps every task forever),
+ * each for TASK_TTL_MS after its last save. A task whose payment moved is kept its whole TTL, whatever
+ * else arrives: its payer can read it (such tasks cost their payers a payment each, which bounds them).
+ * Other tasks — free, failed, waiting for payment — are at most MAX_TASKS, the least recently saved going
+ * first. Tasks are not scoped by caller: there is no account, and a task id is a random UUID.
  */
 export class BoundedTaskStore implements TaskStore {
-  readonly #tasks = new Map<string, { task: Task; until: number }>()
+  /** Tasks whose payment did not move, in the order of their last save (the LRU). */
+  readonly #open = new Map<string, { task: Task; until: number }>()
+  /** Tasks whose payment moved, in the order of their last save: they leave only when their TTL ends. */
+  readonly #paid = new Map<string, { task: Task; until: number }>()
   readonly #now: () => number
 
   constructor(now: () => number = Date.now) {
@@ -22,16 +41,21 @@ export class BoundedTaskStore implements TaskStore {
   }
 
   async save(task: Task, _context: ServerCallContext): Promise<void> {
-    this.#tasks.delete(task.id)
-    this.#tasks.set(task.id, { task: structuredClone(task), until: this.#now() + TASK_TTL_MS })
-    while (this.#tasks.size > MAX_TASKS) this.#tasks.delete(this.#tasks.keys().next().value!)
+    const now = this.#now()
+    this.#open.delete(task.id)
+    this.#paid.delete(task.id)
+    const kept = { task: structuredClone(task), until: now + TASK_TTL_MS }
+    ;(paymentMoved(task) ? this.#paid : this.#open).set(task.id, kept)
+    for (const tasks of [this.#paid, this.#open]) expire(tasks, now)
+    while (this.#open.size > MAX_TASKS) this.#open.delete(this.#open.keys().next().value!)
   }
 
   async load(taskId: string, _context: ServerCallContext): Promise<Task | undefined> {
-    const kept = this.#tasks.get(taskId)
+    const kept = this.#open.get(taskId) ?? this.#paid.get(taskId)
     if (!kept) return undefined
     if (kept.until <= this.#now()) {
-      this.#tasks.delete(taskId)
+      this.#open.delete(taskId)
+      this.#paid.delete(taskId)
       return undefined
     }
     return structuredClone(kept.task)
@@ -43,7 +67,15 @@ export class BoundedTaskStore implements TaskStore {
 
   /** How many tasks are kept (tests). */
   get size(): number {
-    return this.#tasks.size
+    return this.#open.size + this.#paid.size
+  }
+}
+
+/** Drops the tasks whose TTL ended from the front of a map kept in save order (the TTL follows that order). */
+function expire(tasks: Map<string, { until: number }>, now: number): void {
+  for (const [id, kept] of tasks) {
+    if (kept.until > now) return
+    tasks.delete(id)
   }
 }
 

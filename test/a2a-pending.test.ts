@@ -92,7 +92,7 @@ test('a trade execute whose fee settlement is pending: completed with the answer
     user_public_key: buyer.address,
   }
   const quoted = await send({ 'solsentry.skill': 'sol_trade_quote' }, '', quoteInput)
-  const quote = (quoted.artifacts[0]?.parts[0]?.content as { value: Record<string, string> }).value
+  const quote = (quoted.artifacts[0]!.parts[0]!.content as { value: Record<string, string> }).value
   const transaction = getTransactionDecoder().decode(Buffer.from(quote.unsigned_transaction_b64!, 'base64'))
   const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
   const asked = await send({ 'solsentry.skill': 'sol_trade_execute' }, '', {

@@ -1,6 +1,6 @@
 import { Task, TaskState } from '@a2a-js/sdk'
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors'
-import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server'
+import { ServerCallContext, type TaskStore } from '@a2a-js/sdk/server'
 import type { AnswerStore } from '../../src/store/answers.ts'
 import { PAYMENT_RECEIPTS, PAYMENT_STATUS } from './x402-extension.ts'
 
@@ -88,22 +88,81 @@ export const PAYMENT_CLAIM_MS = 120_000
  * in the store's expiring keys (the answers store's `put`/`get`, under `a2a-task:`), in the SDK's JSON.
  */
 export class SharedTaskStore implements TaskStore {
+  /**
+   * This instance's copy of the tasks it saved, read when the shared store cannot be (Redis unreachable);
+   * `#pending` are those whose last save did not reach the store, read from here first and written again
+   * until the store takes them. A paid call's answer is in hand when its task is saved, so a store gone
+   * away does not cost the payer the answer: the SDK still answers the message with the task.
+   */
+  readonly #local = new BoundedTaskStore()
+  readonly #pending = new Set<string>()
+  #retry: ReturnType<typeof setTimeout> | undefined
+
   constructor(readonly store: AnswerStore) {}
 
-  async save(task: Task, _context: ServerCallContext): Promise<void> {
-    const body = Buffer.from(JSON.stringify(Task.toJSON(task))).toString('base64')
-    await this.store.put(`a2a-task:${task.id}`, { status: 200, headers: {}, body_b64: body }, TASK_TTL_MS)
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    await this.#local.save(task, context)
+    try {
+      await this.#put(task)
+      this.#pending.delete(task.id)
+    } catch {
+      this.#pending.add(task.id)
+      this.#later()
+    }
   }
 
-  async load(taskId: string, _context: ServerCallContext): Promise<Task | undefined> {
-    const kept = await this.store.get(`a2a-task:${taskId}`)
-    return kept ? Task.fromJSON(JSON.parse(Buffer.from(kept.body_b64, 'base64').toString('utf8'))) : undefined
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    if (this.#pending.has(taskId)) {
+      const kept = await this.#local.load(taskId, context)
+      if (kept) return kept
+      this.#pending.delete(taskId)
+    }
+    try {
+      const kept = await this.store.get(`a2a-task:${taskId}`)
+      return kept ? Task.fromJSON(JSON.parse(Buffer.from(kept.body_b64, 'base64').toString('utf8'))) : undefined
+    } catch (error) {
+      const kept = await this.#local.load(taskId, context)
+      if (kept) return kept
+      throw error
+    }
   }
 
   async list(): Promise<never> {
     throw notListed()
   }
+
+  async #put(task: Task): Promise<void> {
+    const body = Buffer.from(JSON.stringify(Task.toJSON(task))).toString('base64')
+    await this.store.put(`a2a-task:${task.id}`, { status: 200, headers: {}, body_b64: body }, TASK_TTL_MS)
+  }
+
+  /** Writes the unsaved tasks again in a few seconds, until the store takes them all. */
+  #later(): void {
+    if (this.#retry) return
+    this.#retry = setTimeout(async () => {
+      this.#retry = undefined
+      for (const id of [...this.#pending]) {
+        const task = await this.#local.load(id, UNSCOPED)
+        if (!task) {
+          this.#pending.delete(id)
+          continue
+        }
+        try {
+          await this.#put(task)
+          this.#pending.delete(id)
+        } catch {
+          break
+        }
+      }
+      if (this.#pending.size > 0) this.#later()
+    }, RETRY_MS)
+    this.#retry.unref?.()
+  }
 }
+
+/** How often unsaved tasks and unreleased claims are tried again while the shared store is away. */
+const RETRY_MS = 2_000
+const UNSCOPED = new ServerCallContext()
 
 /** Who may take a task's payment now: one payment per task at a time (index.ts). */
 export interface PaymentClaims {
@@ -127,14 +186,45 @@ export function localClaims(): PaymentClaims {
   }
 }
 
-/** Claims every instance sees (REDIS_URL): the store's claim (SET NX), held at most PAYMENT_CLAIM_MS. */
+/**
+ * Claims every instance sees (REDIS_URL): the store's claim (SET NX), held at most PAYMENT_CLAIM_MS. A
+ * release the store did not take (it was away) is tried again until it does, so a run that ended does
+ * not hold its task for PAYMENT_CLAIM_MS.
+ */
 export function sharedClaims(store: AnswerStore): PaymentClaims {
+  const owed = new Set<string>()
+  let retry: ReturnType<typeof setTimeout> | undefined
+  const settle = async () => {
+    for (const taskId of [...owed]) {
+      try {
+        await store.release(`a2a-paying:${taskId}`)
+        owed.delete(taskId)
+      } catch {
+        return
+      }
+    }
+  }
+  const later = () => {
+    if (retry) return
+    retry = setTimeout(async () => {
+      retry = undefined
+      await settle()
+      if (owed.size > 0) later()
+    }, RETRY_MS)
+    retry.unref?.()
+  }
   return {
     async claim(taskId) {
+      if (owed.size > 0) await settle()
       return (await store.claim(`a2a-paying:${taskId}`, 'a2a', PAYMENT_CLAIM_MS)).claimed
     },
     async release(taskId) {
-      await store.release(`a2a-paying:${taskId}`)
+      try {
+        await store.release(`a2a-paying:${taskId}`)
+      } catch {
+        owed.add(taskId)
+        later()
+      }
     },
   }
 }

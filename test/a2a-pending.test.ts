@@ -127,3 +127,33 @@ test('a trade execute whose fee settlement is pending: completed with the answer
   )
   expect((await usdcOf(sandbox, payer)) - before).toBe(-150_000n)
 }, 60_000)
+
+test('a pending settlement whose task is gone: the same payload on a new task, same skill and input, receives the answer, charged once', async () => {
+  const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
+  const [before, buyerBefore] = [await usdcOf(sandbox, offers.solana.pay_to), await usdcOf(sandbox, payer)]
+  const asked = await send({ 'solsentry.skill': 'sol_quick_scan' })
+  const payment = await x402.createPaymentPayload(
+    asked.status?.message?.metadata?.['x402.payment.required'] as PaymentRequired,
+  )
+  const submitted = { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment }
+  sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
+  try {
+    await send(submitted, asked.id)
+  } finally {
+    sandbox.faults.clear()
+  }
+  await eventually(
+    'the settlement on chain',
+    () => usdcOf(sandbox, offers.solana.pay_to),
+    (paid) => paid !== before,
+    {
+      timeoutMs: 15_000,
+    },
+  )
+  await ctx.payments.resolvePending()
+  // As the refusal of a task no longer kept says: a new task naming the same skill, the same input and payload.
+  const done = await send({ 'solsentry.skill': 'sol_quick_scan', ...submitted })
+  expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  expect(done.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: 'data', value: { schema_version: '2.0' } })
+  expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)
+}, 60_000)

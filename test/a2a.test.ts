@@ -186,6 +186,10 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
       'x402.payment.receipts': [{ success: false, network: offers.solana.network, transaction: '' }],
     })
     expect(replayed.artifacts).toEqual([])
+    // It says what works over A2A (the task it paid for holds its answer), not HTTP's sign-in-with-x.
+    const refusal = JSON.stringify(replayed.status?.message?.parts[0]?.content)
+    expect(refusal).not.toContain('sign-in-with-x')
+    expect(refusal).toContain('tasks/get')
     expect([await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]).toEqual([
       before[0]! - 20_000n,
       before[1]! + 20_000n,

@@ -165,7 +165,7 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
             'receive the answer. Do not sign a new payment: this one is not lost.',
           { [PAYMENT_STATUS]: 'payment-submitted', [SETTLEMENT]: settlement },
         )
-      const reason = typeof required.error === 'string' ? required.error : 'the payment was refused'
+      const reason = overA2A(typeof required.error === 'string' ? required.error : 'the payment was refused')
       return events.end(TaskState.TASK_STATE_FAILED, `Payment refused: ${reason}. Nothing was charged.`, {
         [PAYMENT_STATUS]: 'payment-failed',
         [PAYMENT_ERROR]: refusalCode(reason),
@@ -294,6 +294,17 @@ function httpRequest(offering: Offering, input: Record<string, unknown>, caller:
   }
   if (payment !== undefined) headers['payment-signature'] = Buffer.from(JSON.stringify(payment)).toString('base64')
   return new Request(`${caller.origin}${path}`, init)
+}
+
+/**
+ * A refusal's words as they hold over A2A: an HTTP caller fetches a paid answer again by signing in with
+ * the paying wallet (the 402's sign-in-with-x offer); over A2A the answer is in the task the payment paid for.
+ */
+function overA2A(reason: string): string {
+  return reason.replace(
+    /its own answer can be fetched again without paying by signing in with the paying wallet[^;]*/,
+    'its answer is in the task it paid for: tasks/get (GetTask) on that task reads it, for an hour after its last change',
+  )
 }
 
 /** A 402's pending settlement (src/http/payment-adapter.ts: `settlement`, `retry_after_s`), if it says so. */

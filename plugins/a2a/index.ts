@@ -229,9 +229,9 @@ function running(taskId: string): string {
 /** What a message or tasks/get naming an unknown (or expired) task is told: how a payment sent for it is collected. */
 export function gone(taskId: string): string {
   return (
-    `Task not found: ${taskId} (tasks are kept an hour after their last change). A payment sent for it is not lost: ` +
-    `send the same payload (metadata["${PAYMENT_PAYLOAD}"]) on a new task — a message without taskId naming the same ` +
-    'skill with the same input — and a payment already settled for that call receives its answer, charged once'
+    `Task not found: ${taskId} (tasks are kept an hour after their last change). A payment whose settlement was ` +
+    `pending is not lost: send the same payload (metadata["${PAYMENT_PAYLOAD}"]) on a new task — a message without ` +
+    'taskId naming the same skill with the same input — and once the chain shows it, it receives that answer, charged once'
   )
 }
 

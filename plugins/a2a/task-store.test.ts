@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Role, type Task, TaskState } from '@a2a-js/sdk'
 import { ServerCallContext } from '@a2a-js/sdk/server'
-import { BoundedTaskStore, MAX_TASKS, paymentMoved, TASK_TTL_MS } from './task-store.ts'
+import { BoundedTaskStore, localClaims, MAX_TASKS, PAYMENT_CLAIM_MS, paymentMoved, TASK_TTL_MS } from './task-store.ts'
 
 const context = new ServerCallContext()
 const task = (id: string): Task => ({ id, contextId: 'c', status: undefined, artifacts: [], history: [], metadata: {} })
@@ -88,5 +88,20 @@ describe('BoundedTaskStore: a task whose payment moved is kept its whole TTL', (
     await store.save(task('later'), context)
     expect(await store.load('paid', context)).toBeUndefined()
     expect(store.size).toBe(1)
+  })
+})
+
+describe('localClaims', () => {
+  test('one holder at a time; released, or past PAYMENT_CLAIM_MS, the task can be claimed again', async () => {
+    let now = 0
+    const claims = localClaims(() => now)
+    expect(await claims.claim('t')).toBe(true)
+    expect(await claims.claim('t')).toBe(false)
+    await claims.release('t')
+    expect(await claims.claim('t')).toBe(true)
+    now = PAYMENT_CLAIM_MS - 1
+    expect(await claims.claim('t')).toBe(false)
+    now = PAYMENT_CLAIM_MS
+    expect(await claims.claim('t')).toBe(true)
   })
 })

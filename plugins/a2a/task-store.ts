@@ -171,13 +171,14 @@ export interface PaymentClaims {
   release(taskId: string): Promise<void>
 }
 
-/** Claims of one instance, in memory. */
-export function localClaims(): PaymentClaims {
-  const held = new Set<string>()
+/** Claims of one instance, in memory, each held at most PAYMENT_CLAIM_MS (as the shared ones are). */
+export function localClaims(now: () => number = Date.now): PaymentClaims {
+  const held = new Map<string, number>()
   return {
     async claim(taskId) {
-      if (held.has(taskId)) return false
-      held.add(taskId)
+      const until = held.get(taskId)
+      if (until !== undefined && until > now()) return false
+      held.set(taskId, now() + PAYMENT_CLAIM_MS)
       return true
     },
     async release(taskId) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { expect, test } from 'bun:test'
 import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk'
 import { ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client'
+import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import type { PaymentRequired } from '@x402/core/types'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
@@ -17,9 +18,9 @@ const { x402: offers } = sandbox.file
 const PAYING = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) }
 const client = await new ClientFactory().createFromUrl(running.url)
 
-async function send(metadata: Record<string, unknown>, taskId = ''): Promise<Task> {
+async function send(metadata: Record<string, unknown>, taskId = '', input?: unknown): Promise<Task> {
   const data = {
-    content: { $case: 'data' as const, value: { token_address: mintOf('blue-chip') } },
+    content: { $case: 'data' as const, value: input ?? { token_address: mintOf('blue-chip') } },
     metadata: {},
     filename: '',
     mediaType: '',
@@ -78,5 +79,81 @@ test('a pending settlement over A2A: the task waits for the same payload, which 
   expect(done.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: 'data', value: { schema_version: '2.0' } })
   expect(done.status?.message?.metadata?.['x402.payment.status']).toBe('payment-completed')
   expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(before + 20_000n)
+  expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)
+}, 60_000)
+
+test('a trade execute whose fee settlement is pending: completed with the answer, the fee said pending, never "free"', async () => {
+  const buyer = await sandbox.world.signer('demo-buyer')
+  const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
+  const quoteInput = {
+    input_mint: 'So11111111111111111111111111111111111111112',
+    output_mint: mintOf('blue-chip'),
+    amount_in: '100000000',
+    user_public_key: buyer.address,
+  }
+  const quoted = await send({ 'solsentry.skill': 'sol_trade_quote' }, '', quoteInput)
+  const quote = (quoted.artifacts[0]!.parts[0]!.content as { value: Record<string, string> }).value
+  const transaction = getTransactionDecoder().decode(Buffer.from(quote.unsigned_transaction_b64!, 'base64'))
+  const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+  const asked = await send({ 'solsentry.skill': 'sol_trade_execute' }, '', {
+    job_id: quote.job_id,
+    signed_transaction_b64: signed,
+  })
+  const payment = await x402.createPaymentPayload(
+    asked.status?.message?.metadata?.['x402.payment.required'] as PaymentRequired,
+  )
+  const before = await usdcOf(sandbox, payer)
+  sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
+  let done: Task
+  try {
+    done = await send({ 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment }, asked.id)
+  } finally {
+    sandbox.faults.clear()
+  }
+  expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  expect(done.artifacts).toHaveLength(1)
+  const said = done.status?.message?.metadata ?? {}
+  expect(said['x402.payment.status']).toBe('payment-submitted')
+  expect(said['solsentry.settlement']).toMatchObject({ state: 'pending' })
+  const words = JSON.stringify(done.status?.message?.parts[0]?.content)
+  expect(words).not.toMatch(/free|not used/)
+  expect(words).toContain(`/trade/status/${quote.job_id}`)
+  // The slow facilitator settles meanwhile: the fee moved once.
+  await eventually(
+    'the fee on chain',
+    () => usdcOf(sandbox, payer),
+    (now) => now !== before,
+    { timeoutMs: 15_000 },
+  )
+  expect((await usdcOf(sandbox, payer)) - before).toBe(-150_000n)
+}, 60_000)
+
+test('a pending settlement whose task is gone: the same payload on a new task, same skill and input, receives the answer, charged once', async () => {
+  const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
+  const [before, buyerBefore] = [await usdcOf(sandbox, offers.solana.pay_to), await usdcOf(sandbox, payer)]
+  const asked = await send({ 'solsentry.skill': 'sol_quick_scan' })
+  const payment = await x402.createPaymentPayload(
+    asked.status?.message?.metadata?.['x402.payment.required'] as PaymentRequired,
+  )
+  const submitted = { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment }
+  sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
+  try {
+    await send(submitted, asked.id)
+  } finally {
+    sandbox.faults.clear()
+  }
+  await eventually(
+    'the settlement on chain',
+    () => usdcOf(sandbox, offers.solana.pay_to),
+    (paid) => paid !== before,
+    {
+      timeoutMs: 15_000,
+    },
+  )
+  await ctx.payments.resolvePending()
+  // As the refusal of a task no longer kept says: a new task naming the same skill, the same input and payload.
+  const done = await send({ 'solsentry.skill': 'sol_quick_scan', ...submitted })
+  expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+  expect(done.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: 'data', value: { schema_version: '2.0' } })
   expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)
 }, 60_000)

@@ -93,4 +93,46 @@ describeWithRedis('A2A on several instances (tasks and payment claims in Redis)'
       await b.running.shutdown('test over')
     }
   }, 60_000)
+
+  test('the task id spelled task_id (proto JSON, which the SDK reads) takes the same claim: two payments at once pay once', async () => {
+    const [a, b] = [await instance(), await instance()]
+    try {
+      const { client: x402, payer } = await demoPayer(sandbox.file, 'base')
+      const before = await sandbox.evm.usdcBalance(payer as `0x${string}`)
+      const asked = await ask(a.client)
+      const payments = [
+        await x402.createPaymentPayload(requiredOf(asked)),
+        await x402.createPaymentPayload(requiredOf(asked)),
+      ]
+      const submitRaw = async (url: string, payment: unknown) => {
+        const answer = await fetch(`${url}/a2a`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a-extensions': X402_EXTENSION_URI },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: randomUUID(),
+            method: 'SendMessage',
+            params: {
+              message: {
+                messageId: randomUUID(),
+                task_id: asked.id,
+                role: 'ROLE_USER',
+                parts: [{ text: 'paying' }],
+                metadata: { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment },
+              },
+            },
+          }),
+        })
+        return (await answer.json()) as { result?: unknown; error?: { message: string } }
+      }
+      const outcomes = await Promise.all([submitRaw(a.running.url, payments[0]), submitRaw(b.running.url, payments[1])])
+      expect(outcomes.filter((outcome) => outcome.error).length).toBe(1)
+      expect(outcomes.find((outcome) => outcome.error)?.error?.message).toMatch(/a paid call is running|terminal state/)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 20_000n)
+    } finally {
+      await a.running.shutdown('test over')
+      await b.running.shutdown('test over')
+    }
+  }, 60_000)
 })

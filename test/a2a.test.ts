@@ -186,6 +186,10 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
       'x402.payment.receipts': [{ success: false, network: offers.solana.network, transaction: '' }],
     })
     expect(replayed.artifacts).toEqual([])
+    // It says what works over A2A (the task it paid for holds its answer), not HTTP's sign-in-with-x.
+    const refusal = JSON.stringify(replayed.status?.message?.parts[0]?.content)
+    expect(refusal).not.toContain('sign-in-with-x')
+    expect(refusal).toContain('tasks/get')
     expect([await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]).toEqual([
       before[0]! - 20_000n,
       before[1]! + 20_000n,
@@ -386,7 +390,7 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected')
     expect([done.length, refused.length]).toEqual([1, 1])
     expect((done[0] as PromiseFulfilledResult<Task>).value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/being processed|terminal state/)
+    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/a paid call is running|terminal state/)
     expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 20_000n)
     const got = await current.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING)
     expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)

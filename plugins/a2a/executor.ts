@@ -46,6 +46,15 @@ export interface Caller {
 /** The key of the Caller in the ServerCallContext's state. */
 export const CALLER = 'solsentry.caller'
 
+/** A message's run, as the A2A route holds its claim on the task until it ends (index.ts). */
+export interface Run {
+  started: boolean
+  ended: Promise<void>
+  end(): void
+}
+/** The key of the Run in the ServerCallContext's state. */
+export const RUN = 'solsentry.run'
+
 /** What a paid skill called without payment says to do over A2A (the HTTP challenge names headers). */
 export const A2A_PAYMENT_REQUIRED =
   `payment required: sign a payment for one of the offers (accepts[]) and send it on this task (message.taskId) in metadata["${PAYMENT_PAYLOAD}"] ` +
@@ -58,38 +67,13 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
 
   return {
     async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
-      // The SDK refused a message that does not activate the required extension; this one did.
-      request.context.addActivatedExtension(X402_EXTENSION_URI)
-      const caller = request.context.state.get(CALLER) as Caller
-      const { userMessage, taskId, contextId } = request
-      const said = userMessage.metadata ?? {}
-      const existing = request.task
-      const events = new TaskEvents(bus, taskId, contextId)
-
-      if (!existing) {
-        const read = readCall(userMessage, skillList())
-        events.begin({
-          id: taskId,
-          contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
-          artifacts: [],
-          history: [userMessage],
-          metadata: read.ok ? { [CALL]: read.call } : {},
-        })
-        if (!read.ok) return events.fail(read.reason, { error: true, code: 'INVALID_REQUEST', message: read.reason })
-        return run(read.call, read.offering, said[PAYMENT_PAYLOAD], events, caller)
+      const run = request.context.state.get(RUN) as Run | undefined
+      if (run) run.started = true
+      try {
+        await execute(request, bus)
+      } finally {
+        run?.end()
       }
-
-      events.begin(existing)
-      if (existing.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) return
-      const call = existing.metadata?.[CALL] as Call | undefined
-      const offering = call ? skillList().get(call.skill) : undefined
-      if (!call || !offering) return events.fail('this task holds no call to pay for', undefined)
-      if (said[PAYMENT_STATUS] === 'payment-rejected')
-        return events.end(TaskState.TASK_STATE_FAILED, 'The payment requirements were rejected: nothing was charged.', {
-          [PAYMENT_STATUS]: 'payment-rejected',
-        })
-      return run(call, offering, said[PAYMENT_PAYLOAD], events, caller)
     },
 
     async cancelTask(taskId: string): Promise<void> {
@@ -99,12 +83,53 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
     },
   }
 
-  async function run(call: Call, offering: Offering, payment: unknown, events: TaskEvents, caller: Caller) {
-    const paid = payment !== undefined && payment !== null
-    if (!paid) return answer(call, offering, undefined, events, caller)
-    // The task `working` while its paid call runs (a second payment on it is refused: index.ts).
-    events.working()
-    return answer(call, offering, payment, events, caller)
+  async function execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    // The SDK refused a message that does not activate the required extension; this one did.
+    request.context.addActivatedExtension(X402_EXTENSION_URI)
+    const caller = request.context.state.get(CALLER) as Caller
+    const { userMessage, taskId, contextId } = request
+    const said = userMessage.metadata ?? {}
+    const existing = request.task
+    const events = new TaskEvents(bus, taskId, contextId)
+    const payment = said[PAYMENT_PAYLOAD]
+    const paying = payment !== undefined && payment !== null
+
+    if (!existing) {
+      const read = readCall(userMessage, skillList())
+      // A paid first message: the task starts `working` (its first event is what returnImmediately answers).
+      events.begin({
+        id: taskId,
+        contextId,
+        status:
+          read.ok && paying
+            ? events.workingStatus()
+            : { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+        artifacts: [],
+        history: [userMessage],
+        metadata: read.ok ? { [CALL]: read.call } : {},
+      })
+      if (!read.ok) return events.fail(read.reason, { error: true, code: 'INVALID_REQUEST', message: read.reason })
+      return answer(read.call, read.offering, paying ? payment : undefined, events, caller)
+    }
+
+    // index.ts lets through only messages on a task waiting for input (one at a time): a task whose call
+    // runs keeps its event bus to itself, so its answer is never lost.
+    if (existing.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) return
+    const call = existing.metadata?.[CALL] as Call | undefined
+    const offering = call ? skillList().get(call.skill) : undefined
+    if (!call || !offering) {
+      events.begin(existing)
+      return events.fail('this task holds no call to pay for', undefined)
+    }
+    if (said[PAYMENT_STATUS] === 'payment-rejected') {
+      events.begin(existing)
+      return events.end(TaskState.TASK_STATE_FAILED, 'The payment requirements were rejected: nothing was charged.', {
+        [PAYMENT_STATUS]: 'payment-rejected',
+      })
+    }
+    // Paid: the task `working` from its first event on (payment-submitted), never its old requirements.
+    events.begin(paying ? { ...existing, status: events.workingStatus() } : existing)
+    return answer(call, offering, paying ? payment : undefined, events, caller)
   }
 
   /** Runs the call (with its payment, if any) and ends the task as its HTTP answer says. */
@@ -140,7 +165,7 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
             'receive the answer. Do not sign a new payment: this one is not lost.',
           { [PAYMENT_STATUS]: 'payment-submitted', [SETTLEMENT]: settlement },
         )
-      const reason = typeof required.error === 'string' ? required.error : 'the payment was refused'
+      const reason = overA2A(typeof required.error === 'string' ? required.error : 'the payment was refused')
       return events.end(TaskState.TASK_STATE_FAILED, `Payment refused: ${reason}. Nothing was charged.`, {
         [PAYMENT_STATUS]: 'payment-failed',
         [PAYMENT_ERROR]: refusalCode(reason),
@@ -162,12 +187,24 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
       })
       const done = `${offering.route.summary}: answered.`
       // A free skill sent a payment does not take it: no receipt, the payload left unused.
-      if (!paid || !receipt)
+      if (!paid || (!receipt && offering.route.price === 'free'))
         return events.end(
           TaskState.TASK_STATE_COMPLETED,
           paid ? `${done} It is free: the payment was not used.` : done,
           {},
         )
+      // A priced call answered without a receipt: its settlement was sent and its outcome is being read from
+      // the chain (a trade's fee settling after its swap confirmed). The money may have moved: never "free".
+      if (!receipt) {
+        const job = isObject(body) && typeof body.job_id === 'string' ? body.job_id : undefined
+        return events.end(
+          TaskState.TASK_STATE_COMPLETED,
+          `${done} The payment's settlement was sent and its outcome is being read from the chain` +
+            (job ? `: GET /trade/status/${job} (the skill sol_trade_status) shows the fee once it is known` : '') +
+            '. Do not pay again: this call is answered, and it is charged at most once.',
+          { [PAYMENT_STATUS]: 'payment-submitted', [SETTLEMENT]: { state: 'pending' } },
+        )
+      }
       return events.end(TaskState.TASK_STATE_COMPLETED, `${done} Payment settled.`, {
         [PAYMENT_STATUS]: 'payment-completed',
         [PAYMENT_RECEIPTS]: [receipt],
@@ -206,10 +243,10 @@ class TaskEvents {
     )
   }
 
-  end(state: TaskState, words: string, metadata: Record<string, unknown>, data?: unknown): void {
+  message(words: string, metadata: Record<string, unknown>, data?: unknown): Message {
     const { taskId, contextId } = this
     const parts = [textPart(words), ...(data === undefined ? [] : [dataPart(data)])]
-    const message: Message = {
+    return {
       messageId: randomUUID(),
       contextId,
       taskId,
@@ -219,18 +256,25 @@ class TaskEvents {
       extensions: [],
       referenceTaskIds: [],
     }
+  }
+
+  end(state: TaskState, words: string, metadata: Record<string, unknown>, data?: unknown): void {
+    const { taskId, contextId } = this
+    const message = this.message(words, metadata, data)
     this.bus.publish(
       AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: now() }, metadata: {} }),
     )
   }
 
   /** The payment received and its call running (spec §7: payment-submitted, the task `working`). */
-  working(): void {
-    this.end(
-      TaskState.TASK_STATE_WORKING,
-      'The payment was received and its call is running: tasks/get reads the outcome.',
-      { [PAYMENT_STATUS]: 'payment-submitted' },
-    )
+  workingStatus(): NonNullable<Task['status']> {
+    return {
+      state: TaskState.TASK_STATE_WORKING,
+      message: this.message('The payment was received and its call is running: tasks/get reads the outcome.', {
+        [PAYMENT_STATUS]: 'payment-submitted',
+      }),
+      timestamp: now(),
+    }
   }
 
   fail(words: string, data: unknown, metadata: Record<string, unknown> = {}): void {
@@ -250,6 +294,17 @@ function httpRequest(offering: Offering, input: Record<string, unknown>, caller:
   }
   if (payment !== undefined) headers['payment-signature'] = Buffer.from(JSON.stringify(payment)).toString('base64')
   return new Request(`${caller.origin}${path}`, init)
+}
+
+/**
+ * A refusal's words as they hold over A2A: an HTTP caller fetches a paid answer again by signing in with
+ * the paying wallet (the 402's sign-in-with-x offer); over A2A the answer is in the task the payment paid for.
+ */
+function overA2A(reason: string): string {
+  return reason.replace(
+    /its own answer can be fetched again without paying by signing in with the paying wallet[^;]*/,
+    'its answer is in the task it paid for: tasks/get (GetTask) on that task reads it, for an hour after its last change',
+  )
 }
 
 /** A 402's pending settlement (src/http/payment-adapter.ts: `settlement`, `retry_after_s`), if it says so. */

@@ -1,4 +1,4 @@
-import { type AgentCard, Extensions } from '@a2a-js/sdk'
+import { type AgentCard, Extensions, TaskState } from '@a2a-js/sdk'
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server'
 import {
   DefaultRequestHandler,
@@ -12,10 +12,10 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { metaOf, publicOrigin, type SocketServer } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
-import { UnsupportedOperationError } from '@a2a-js/sdk/errors'
+import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors'
 import { A2A_LEGACY_VERSION, a2aInterfaces, X402_EXTENSION } from '../../src/kernel/a2a.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
-import { a2aExecutor, CALLER, type Caller, type Dispatch } from './executor.ts'
+import { a2aExecutor, CALLER, type Caller, type Dispatch, RUN, type Run } from './executor.ts'
 import { manifest } from './manifest.ts'
 import { PAYMENT_PAYLOAD } from './x402-extension.ts'
 import { BoundedTaskStore, localClaims, SharedTaskStore, sharedClaims } from './task-store.ts'
@@ -36,9 +36,10 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
   // Several instances (Redis) share their tasks and payment claims; a single one keeps them in memory.
   const shared = ctx.store.kind === 'redis'
   const claims = shared ? sharedClaims(ctx.store.answers) : localClaims()
+  const tasks = shared ? new SharedTaskStore(ctx.store.answers) : new BoundedTaskStore()
   const handler = new DefaultRequestHandler(
     serverCard(),
-    shared ? new SharedTaskStore(ctx.store.answers) : new BoundedTaskStore(),
+    tasks,
     a2aExecutor(ctx.registry, dispatch),
     undefined,
     undefined,
@@ -93,20 +94,29 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
           ]),
         })
         const id = (body as { id?: unknown }).id
-        const paidTask = paymentTaskOf(body)
+        const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null
+        const named = messageTaskOf(body, isLegacy)
+        if (!named.ok)
+          return json({ jsonrpc: '2.0', id: rpcId, error: { code: -32602, message: named.reason } }, context, isLegacy)
+        const taskId = named.taskId
+        // The run a message on an existing task starts: its claim on the task is held until the run ends.
+        const run = runOf()
+        context.state.set(RUN, run)
         let claimed = false
         let answer: unknown
         try {
           validateVersion(context.requestedVersion, await handler.getAgentCard(), 'JSONRPC')
-          // A second payment sent on a task while one is processed (a client's retry with a fresh signature)
-          // is refused before it reaches the task, so one call is never paid twice; once the first is
-          // processed the task is terminal and the SDK refuses any further message.
-          if (paidTask !== undefined) {
-            if (!(await claims.claim(paidTask)))
-              throw new UnsupportedOperationError(
-                `a payment for task ${paidTask} is being processed: tasks/get reads its outcome; this payment was not used`,
-              )
+          if (taskId !== undefined) {
+            // One message at a time on a task, held until its run ends: a second payment (a retry with a
+            // fresh signature) is refused unused, so one call is never paid twice, and a message without
+            // payment never takes over the event bus of a paid call that is running (its answer would be lost).
+            if (!(await claims.claim(taskId))) throw new UnsupportedOperationError(running(taskId))
             claimed = true
+            const stored = await tasks.load(taskId, context)
+            if (!stored) throw new TaskNotFoundError(gone(taskId))
+            const state = stored.status?.state
+            if (state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED)
+              throw new UnsupportedOperationError(running(taskId))
           }
           // The front door read the body already (its size, media type and JSON checked there).
           answer = await (isLegacy ? legacy : current).handle(body as Record<string, unknown>, context)
@@ -114,20 +124,29 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
           const mapped = isLegacy
             ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error)
             : JsonRpcTransportHandler.mapToJSONRPCError(error)
-          answer = { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: mapped }
+          answer = { jsonrpc: '2.0', id: rpcId, error: mapped }
         } finally {
-          if (claimed && paidTask !== undefined) await claims.release(paidTask)
+          if (claimed && taskId !== undefined) {
+            const release = () => claims.release(taskId).catch(() => undefined)
+            if (run.started) void run.ended.then(release)
+            else await release()
+          }
         }
+        // The transports answer an unknown task as "Task not found": say how a payment sent for it is collected.
+        const refused = (answer as { error?: { message?: unknown } } | null)?.error
+        if (
+          refused &&
+          typeof refused.message === 'string' &&
+          /^Task not found:/.test(refused.message) &&
+          !refused.message.includes('tasks are kept')
+        )
+          refused.message = gone(taskId ?? idOf(body) ?? refused.message.replace(/^Task not found:\s*/, ''))
         if (isAsyncIterable(answer)) {
           // Streaming is not offered (the card says so); the SDK refuses it first, this is a backstop.
           await answer[Symbol.asyncIterator]().return?.(undefined)
           answer = { jsonrpc: '2.0', id: null, error: { code: -32004, message: 'streaming is not supported' } }
         }
-        const headers: Record<string, string> = { 'content-type': 'application/json' }
-        const activated = context.activatedExtensions
-        if (activated && activated.length > 0)
-          headers[isLegacy ? 'x-a2a-extensions' : 'a2a-extensions'] = Extensions.toServiceParameter(activated)
-        return new Response(JSON.stringify(answer), { status: 200, headers })
+        return json(answer, context, isLegacy)
       },
       routeOptions(ctx, routes.call),
     )
@@ -175,18 +194,69 @@ function callerOf(outer: Request): SocketServer {
   return { requestIP: () => server?.requestIP(outer) ?? null }
 }
 
-/** The task a message/send (SendMessage) request pays for: its message's taskId when it carries a payload. */
-function paymentTaskOf(body: unknown): string | undefined {
-  const { method, params } = body as {
-    method?: unknown
-    params?: { message?: { taskId?: unknown; metadata?: unknown } }
-  }
-  if (method !== 'message/send' && method !== 'SendMessage') return undefined
+/**
+ * The task a message/send (SendMessage) names, read as the SDK reads it: A2A 1.0's parser takes `taskId`,
+ * else proto JSON's `task_id`; 0.3's takes `taskId`. An id that is not a string is refused here (the SDK
+ * would take `String(id)`, or fail on it).
+ */
+export function messageTaskOf(
+  body: unknown,
+  isLegacy: boolean,
+): { ok: true; taskId: string | undefined } | { ok: false; reason: string } {
+  const { method, params } = (body ?? {}) as { method?: unknown; params?: { message?: unknown } }
+  if (method !== 'message/send' && method !== 'SendMessage') return { ok: true, taskId: undefined }
   const message = params?.message
-  const metadata = message?.metadata as Record<string, unknown> | undefined
-  if (typeof message?.taskId !== 'string' || message.taskId === '' || metadata?.[PAYMENT_PAYLOAD] === undefined)
-    return undefined
-  return message.taskId
+  if (typeof message !== 'object' || message === null) return { ok: true, taskId: undefined }
+  const { taskId, task_id } = message as { taskId?: unknown; task_id?: unknown }
+  const named = taskId ?? (isLegacy ? undefined : task_id)
+  if (named === undefined || named === null || named === '') return { ok: true, taskId: undefined }
+  if (typeof named !== 'string')
+    return {
+      ok: false,
+      reason: "Invalid params: message.taskId is a task's id, a string (tasks/get reads a task by it)",
+    }
+  return { ok: true, taskId: named }
+}
+
+/** What a message on a task whose call is running is told (nothing of it was used). */
+function running(taskId: string): string {
+  return (
+    `a paid call is running on task ${taskId}: read its outcome with tasks/get (GetTask); ` +
+    'this message was not used, and a payment it carried was not taken'
+  )
+}
+
+/** What a message or tasks/get naming an unknown (or expired) task is told: how a payment sent for it is collected. */
+export function gone(taskId: string): string {
+  return (
+    `Task not found: ${taskId} (tasks are kept an hour after their last change). A payment whose settlement was ` +
+    `pending is not lost: send the same payload (metadata["${PAYMENT_PAYLOAD}"]) on a new task — a message without ` +
+    'taskId naming the same skill with the same input — and once the chain shows it, it receives that answer, charged once'
+  )
+}
+
+/** The task id of a tasks/get or tasks/cancel request (params.id), if any. */
+function idOf(body: unknown): string | undefined {
+  const id = (body as { params?: { id?: unknown } } | null)?.params?.id
+  return typeof id === 'string' ? id : undefined
+}
+
+/** A run's life as the executor tells it (executor.ts): whether it started, and when it ended. */
+function runOf(): Run {
+  let end = () => {}
+  const ended = new Promise<void>((resolve) => {
+    end = resolve
+  })
+  return { started: false, ended, end }
+}
+
+/** The JSON-RPC answer, with the activated extension echoed in the header of the version spoken. */
+function json(answer: unknown, context: ServerCallContext, isLegacy: boolean): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  const activated = context.activatedExtensions
+  if (activated && activated.length > 0)
+    headers[isLegacy ? 'x-a2a-extensions' : 'a2a-extensions'] = Extensions.toServiceParameter(activated)
+  return new Response(JSON.stringify(answer), { status: 200, headers })
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> & AsyncIterator<unknown> {

@@ -20,6 +20,9 @@ export const manifest = defineManifest({
         'send the signed payload on the same task in x402.payment.payload; the answer comes back as an artifact with ' +
         'x402.payment.receipts. Same prices and ledger as HTTP.',
       price: 'free',
+      // Every A2A request takes a token from its client's bucket, as a scanner's HTTP call does (a skill's
+      // own HTTP call takes one more, on the same client's address).
+      rateLimit: 'scanner',
       body: JsonRpcMessage('A JSON-RPC 2.0 request (A2A)'),
       response: JsonRpcMessage('A JSON-RPC 2.0 response (A2A)'),
       tags: ['a2a'],

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import type { Task } from '@a2a-js/sdk'
+import { Role, type Task, TaskState } from '@a2a-js/sdk'
 import { ServerCallContext } from '@a2a-js/sdk/server'
-import { BoundedTaskStore, MAX_TASKS, TASK_TTL_MS } from './task-store.ts'
+import { BoundedTaskStore, localClaims, MAX_TASKS, PAYMENT_CLAIM_MS, paymentMoved, TASK_TTL_MS } from './task-store.ts'
 
 const context = new ServerCallContext()
 const task = (id: string): Task => ({ id, contextId: 'c', status: undefined, artifacts: [], history: [], metadata: {} })
@@ -39,5 +39,69 @@ describe('BoundedTaskStore', () => {
     expect(await store.load('t0', context)).toBeDefined()
     expect(await store.load('t1', context)).toBeUndefined()
     expect(await store.load('new', context)).toBeDefined()
+  })
+})
+
+describe('BoundedTaskStore: a task whose payment moved is kept its whole TTL', () => {
+  const withStatus = (id: string, state: TaskState, metadata: Record<string, unknown>): Task => ({
+    ...task(id),
+    status: {
+      state,
+      timestamp: '',
+      message: {
+        messageId: 'm',
+        contextId: 'c',
+        taskId: id,
+        role: Role.ROLE_AGENT,
+        parts: [],
+        metadata,
+        extensions: [],
+        referenceTaskIds: [],
+      },
+    },
+  })
+  const paid = withStatus('paid', TaskState.TASK_STATE_COMPLETED, { 'x402.payment.status': 'payment-completed' })
+  const pending = withStatus('pending', TaskState.TASK_STATE_INPUT_REQUIRED, {
+    'x402.payment.status': 'payment-submitted',
+  })
+  const running = withStatus('running', TaskState.TASK_STATE_WORKING, {})
+  const refused = withStatus('refused', TaskState.TASK_STATE_FAILED, {
+    'x402.payment.status': 'payment-failed',
+    'x402.payment.receipts': [{ success: false, transaction: '' }],
+  })
+
+  test('which tasks count as paid', () => {
+    expect([paid, pending, running, refused, task('free')].map(paymentMoved)).toEqual([true, true, true, false, false])
+  })
+
+  test('MAX_TASKS failed tasks saved after a paid, unread answer do not evict it; they evict each other', async () => {
+    let now = 0
+    const store = new BoundedTaskStore(() => now)
+    for (const kept of [paid, pending, running, refused]) await store.save(kept, context)
+    for (let i = 0; i < MAX_TASKS + 50; i++) await store.save(task(`flood${i}`), context)
+    for (const id of ['paid', 'pending', 'running']) expect(await store.load(id, context)).toBeDefined()
+    expect(await store.load('refused', context)).toBeUndefined()
+    expect(await store.load('flood0', context)).toBeUndefined()
+    expect(store.size).toBe(MAX_TASKS + 3)
+    // Its TTL still ends it.
+    now = TASK_TTL_MS
+    await store.save(task('later'), context)
+    expect(await store.load('paid', context)).toBeUndefined()
+    expect(store.size).toBe(1)
+  })
+})
+
+describe('localClaims', () => {
+  test('one holder at a time; released, or past PAYMENT_CLAIM_MS, the task can be claimed again', async () => {
+    let now = 0
+    const claims = localClaims(() => now)
+    expect(await claims.claim('t')).toBe(true)
+    expect(await claims.claim('t')).toBe(false)
+    await claims.release('t')
+    expect(await claims.claim('t')).toBe(true)
+    now = PAYMENT_CLAIM_MS - 1
+    expect(await claims.claim('t')).toBe(false)
+    now = PAYMENT_CLAIM_MS
+    expect(await claims.claim('t')).toBe(true)
   })
 })

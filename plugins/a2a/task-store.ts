@@ -1,20 +1,39 @@
-import { Task } from '@a2a-js/sdk'
+import { Task, TaskState } from '@a2a-js/sdk'
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors'
-import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server'
+import { ServerCallContext, type TaskStore } from '@a2a-js/sdk/server'
 import type { AnswerStore } from '../../src/store/answers.ts'
+import { PAYMENT_RECEIPTS, PAYMENT_STATUS } from './x402-extension.ts'
 
-/** Tasks kept at most: a task waiting for payment costs a few KiB; the oldest go first. */
+/** Tasks kept at most whose payment did not move (free, failed, waiting for payment): the least recently saved go first. */
 export const MAX_TASKS = 10_000
 /** How long a task is kept after its last change: long enough to pay for it and read it again. */
 export const TASK_TTL_MS = 60 * 60 * 1000
 
 /**
- * The A2A tasks of a single instance, in memory and bounded (the SDK's InMemoryTaskStore keeps every task
- * forever): at most MAX_TASKS, each for TASK_TTL_MS after its last save. Tasks are not scoped by caller:
- * there is no account, and a task id is a random UUID.
+ * Whether a task's payment moved or may have: its paid call running (`working`), its settlement sent and
+ * pending (`payment-submitted`), or settled (`payment-completed`, a receipt that succeeded).
+ */
+export function paymentMoved(task: Task): boolean {
+  if (task.status?.state === TaskState.TASK_STATE_WORKING) return true
+  const said = task.status?.message?.metadata ?? {}
+  const status = said[PAYMENT_STATUS]
+  if (status === 'payment-submitted' || status === 'payment-completed') return true
+  const receipts = said[PAYMENT_RECEIPTS]
+  return Array.isArray(receipts) && receipts.some((receipt) => (receipt as { success?: unknown })?.success === true)
+}
+
+/**
+ * The A2A tasks of a single instance, in memory (the SDK's InMemoryTaskStore keeps every task forever),
+ * each for TASK_TTL_MS after its last save. A task whose payment moved is kept its whole TTL, whatever
+ * else arrives: its payer can read it (such tasks cost their payers a payment each, which bounds them).
+ * Other tasks — free, failed, waiting for payment — are at most MAX_TASKS, the least recently saved going
+ * first. Tasks are not scoped by caller: there is no account, and a task id is a random UUID.
  */
 export class BoundedTaskStore implements TaskStore {
-  readonly #tasks = new Map<string, { task: Task; until: number }>()
+  /** Tasks whose payment did not move, in the order of their last save (the LRU). */
+  readonly #open = new Map<string, { task: Task; until: number }>()
+  /** Tasks whose payment moved, in the order of their last save: they leave only when their TTL ends. */
+  readonly #paid = new Map<string, { task: Task; until: number }>()
   readonly #now: () => number
 
   constructor(now: () => number = Date.now) {
@@ -22,16 +41,21 @@ export class BoundedTaskStore implements TaskStore {
   }
 
   async save(task: Task, _context: ServerCallContext): Promise<void> {
-    this.#tasks.delete(task.id)
-    this.#tasks.set(task.id, { task: structuredClone(task), until: this.#now() + TASK_TTL_MS })
-    while (this.#tasks.size > MAX_TASKS) this.#tasks.delete(this.#tasks.keys().next().value!)
+    const now = this.#now()
+    this.#open.delete(task.id)
+    this.#paid.delete(task.id)
+    const kept = { task: structuredClone(task), until: now + TASK_TTL_MS }
+    ;(paymentMoved(task) ? this.#paid : this.#open).set(task.id, kept)
+    for (const tasks of [this.#paid, this.#open]) expire(tasks, now)
+    while (this.#open.size > MAX_TASKS) this.#open.delete(this.#open.keys().next().value!)
   }
 
   async load(taskId: string, _context: ServerCallContext): Promise<Task | undefined> {
-    const kept = this.#tasks.get(taskId)
+    const kept = this.#open.get(taskId) ?? this.#paid.get(taskId)
     if (!kept) return undefined
     if (kept.until <= this.#now()) {
-      this.#tasks.delete(taskId)
+      this.#open.delete(taskId)
+      this.#paid.delete(taskId)
       return undefined
     }
     return structuredClone(kept.task)
@@ -43,7 +67,15 @@ export class BoundedTaskStore implements TaskStore {
 
   /** How many tasks are kept (tests). */
   get size(): number {
-    return this.#tasks.size
+    return this.#open.size + this.#paid.size
+  }
+}
+
+/** Drops the tasks whose TTL ended from the front of a map kept in save order (the TTL follows that order). */
+function expire(tasks: Map<string, { until: number }>, now: number): void {
+  for (const [id, kept] of tasks) {
+    if (kept.until > now) return
+    tasks.delete(id)
   }
 }
 
@@ -56,22 +88,81 @@ export const PAYMENT_CLAIM_MS = 120_000
  * in the store's expiring keys (the answers store's `put`/`get`, under `a2a-task:`), in the SDK's JSON.
  */
 export class SharedTaskStore implements TaskStore {
+  /**
+   * This instance's copy of the tasks it saved, read when the shared store cannot be (Redis unreachable);
+   * `#pending` are those whose last save did not reach the store, read from here first and written again
+   * until the store takes them. A paid call's answer is in hand when its task is saved, so a store gone
+   * away does not cost the payer the answer: the SDK still answers the message with the task.
+   */
+  readonly #local = new BoundedTaskStore()
+  readonly #pending = new Set<string>()
+  #retry: ReturnType<typeof setTimeout> | undefined
+
   constructor(readonly store: AnswerStore) {}
 
-  async save(task: Task, _context: ServerCallContext): Promise<void> {
-    const body = Buffer.from(JSON.stringify(Task.toJSON(task))).toString('base64')
-    await this.store.put(`a2a-task:${task.id}`, { status: 200, headers: {}, body_b64: body }, TASK_TTL_MS)
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    await this.#local.save(task, context)
+    try {
+      await this.#put(task)
+      this.#pending.delete(task.id)
+    } catch {
+      this.#pending.add(task.id)
+      this.#later()
+    }
   }
 
-  async load(taskId: string, _context: ServerCallContext): Promise<Task | undefined> {
-    const kept = await this.store.get(`a2a-task:${taskId}`)
-    return kept ? Task.fromJSON(JSON.parse(Buffer.from(kept.body_b64, 'base64').toString('utf8'))) : undefined
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    if (this.#pending.has(taskId)) {
+      const kept = await this.#local.load(taskId, context)
+      if (kept) return kept
+      this.#pending.delete(taskId)
+    }
+    try {
+      const kept = await this.store.get(`a2a-task:${taskId}`)
+      return kept ? Task.fromJSON(JSON.parse(Buffer.from(kept.body_b64, 'base64').toString('utf8'))) : undefined
+    } catch (error) {
+      const kept = await this.#local.load(taskId, context)
+      if (kept) return kept
+      throw error
+    }
   }
 
   async list(): Promise<never> {
     throw notListed()
   }
+
+  async #put(task: Task): Promise<void> {
+    const body = Buffer.from(JSON.stringify(Task.toJSON(task))).toString('base64')
+    await this.store.put(`a2a-task:${task.id}`, { status: 200, headers: {}, body_b64: body }, TASK_TTL_MS)
+  }
+
+  /** Writes the unsaved tasks again in a few seconds, until the store takes them all. */
+  #later(): void {
+    if (this.#retry) return
+    this.#retry = setTimeout(async () => {
+      this.#retry = undefined
+      for (const id of [...this.#pending]) {
+        const task = await this.#local.load(id, UNSCOPED)
+        if (!task) {
+          this.#pending.delete(id)
+          continue
+        }
+        try {
+          await this.#put(task)
+          this.#pending.delete(id)
+        } catch {
+          break
+        }
+      }
+      if (this.#pending.size > 0) this.#later()
+    }, RETRY_MS)
+    this.#retry.unref?.()
+  }
 }
+
+/** How often unsaved tasks and unreleased claims are tried again while the shared store is away. */
+const RETRY_MS = 2_000
+const UNSCOPED = new ServerCallContext()
 
 /** Who may take a task's payment now: one payment per task at a time (index.ts). */
 export interface PaymentClaims {
@@ -80,13 +171,14 @@ export interface PaymentClaims {
   release(taskId: string): Promise<void>
 }
 
-/** Claims of one instance, in memory. */
-export function localClaims(): PaymentClaims {
-  const held = new Set<string>()
+/** Claims of one instance, in memory, each held at most PAYMENT_CLAIM_MS (as the shared ones are). */
+export function localClaims(now: () => number = Date.now): PaymentClaims {
+  const held = new Map<string, number>()
   return {
     async claim(taskId) {
-      if (held.has(taskId)) return false
-      held.add(taskId)
+      const until = held.get(taskId)
+      if (until !== undefined && until > now()) return false
+      held.set(taskId, now() + PAYMENT_CLAIM_MS)
       return true
     },
     async release(taskId) {
@@ -95,14 +187,45 @@ export function localClaims(): PaymentClaims {
   }
 }
 
-/** Claims every instance sees (REDIS_URL): the store's claim (SET NX), held at most PAYMENT_CLAIM_MS. */
+/**
+ * Claims every instance sees (REDIS_URL): the store's claim (SET NX), held at most PAYMENT_CLAIM_MS. A
+ * release the store did not take (it was away) is tried again until it does, so a run that ended does
+ * not hold its task for PAYMENT_CLAIM_MS.
+ */
 export function sharedClaims(store: AnswerStore): PaymentClaims {
+  const owed = new Set<string>()
+  let retry: ReturnType<typeof setTimeout> | undefined
+  const settle = async () => {
+    for (const taskId of [...owed]) {
+      try {
+        await store.release(`a2a-paying:${taskId}`)
+        owed.delete(taskId)
+      } catch {
+        return
+      }
+    }
+  }
+  const later = () => {
+    if (retry) return
+    retry = setTimeout(async () => {
+      retry = undefined
+      await settle()
+      if (owed.size > 0) later()
+    }, RETRY_MS)
+    retry.unref?.()
+  }
   return {
     async claim(taskId) {
+      if (owed.size > 0) await settle()
       return (await store.claim(`a2a-paying:${taskId}`, 'a2a', PAYMENT_CLAIM_MS)).claimed
     },
     async release(taskId) {
-      await store.release(`a2a-paying:${taskId}`)
+      try {
+        await store.release(`a2a-paying:${taskId}`)
+      } catch {
+        owed.add(taskId)
+        later()
+      }
     },
   }
 }

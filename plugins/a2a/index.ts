@@ -10,10 +10,10 @@ import {
 } from '@a2a-js/sdk/server'
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
-import { metaOf, publicOrigin, type SocketServer } from '../../src/http/request.ts'
+import { callerOf, forwardedHeaders, publicOrigin } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
 import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors'
-import { A2A_LEGACY_VERSION, a2aInterfaces, X402_EXTENSION } from '../../src/kernel/a2a.ts'
+import { A2A_CAPABILITIES, A2A_LEGACY_VERSION, a2aInterfaces } from '../../src/kernel/a2a.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 import { a2aExecutor, CALLER, type Caller, type Dispatch, RUN, type Run } from './executor.ts'
 import { manifest } from './manifest.ts'
@@ -82,7 +82,7 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
         const caller: Caller = {
           origin: publicOrigin(ctx, request),
           server: callerOf(request),
-          headers: forwarded(request),
+          headers: forwardedHeaders(request),
         }
         const context = new ServerCallContext({
           requestedExtensions: Extensions.parseServiceParameter(extensions),
@@ -167,12 +167,7 @@ function serverCard(): AgentCard {
     supportedInterfaces: a2aInterfaces(''),
     provider: undefined,
     version: SERVICE_VERSION,
-    capabilities: {
-      streaming: false,
-      pushNotifications: false,
-      extensions: [X402_EXTENSION],
-      extendedAgentCard: false,
-    },
+    capabilities: A2A_CAPABILITIES,
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: json,
@@ -180,18 +175,6 @@ function serverCard(): AgentCard {
     skills: [],
     signatures: [],
   }
-}
-
-/** The headers a call's HTTP request keeps from the A2A request: the proxy's client address. */
-function forwarded(outer: Request): Record<string, string> {
-  const via = outer.headers.get('x-forwarded-for')
-  return via === null ? {} : { 'x-forwarded-for': via }
-}
-
-/** The A2A caller's socket address, for the call's rate limit. */
-function callerOf(outer: Request): SocketServer {
-  const { server } = metaOf(outer)
-  return { requestIP: () => server?.requestIP(outer) ?? null }
 }
 
 /**

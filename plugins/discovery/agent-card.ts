@@ -4,7 +4,7 @@ import {
   A2A_PATH,
   A2A_PROTOCOL_VERSION,
   a2aInterfaces,
-  X402_EXTENSION,
+  A2A_CAPABILITIES,
 } from '../../src/kernel/a2a.ts'
 import { cardSkills, offerings } from '../../src/kernel/catalogue.ts'
 import type { Registry } from '../../src/kernel/manifest.ts'
@@ -47,12 +47,7 @@ export function a2aCard(registry: Registry, origin: string, rails: string): A2aA
     provider: { organization: 'solsentry', url: origin },
     version: SERVICE_VERSION,
     documentationUrl: `${origin}/llms.txt`,
-    capabilities: {
-      streaming: false,
-      pushNotifications: false,
-      extensions: [X402_EXTENSION],
-      extendedAgentCard: false,
-    },
+    capabilities: A2A_CAPABILITIES,
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: json,

@@ -4,7 +4,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { callOrderLines } from '../../src/kernel/manifest.ts'
-import { metaOf, publicOrigin, type SocketServer } from '../../src/http/request.ts'
+import { callerOf, forwardedHeaders, publicOrigin, type SocketServer } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 import { paymentRails, railsInWords } from '../../src/payments/rails.ts'
@@ -51,7 +51,7 @@ export function mcpPlugin(ctx: ServiceContext, dispatch: Dispatch) {
         call.params.arguments ?? {},
         publicOrigin(ctx, outer),
         payment,
-        forwarded(outer),
+        forwardedHeaders(outer),
       )
       return toolResult(tool, await dispatch(request, callerOf(outer)), payment !== undefined)
     })
@@ -95,18 +95,6 @@ export function mcpPlugin(ctx: ServiceContext, dispatch: Dispatch) {
 }
 
 mcpPlugin.manifest = manifest
-
-/** The headers a tool's HTTP call keeps from the MCP request: the proxy's client address. */
-function forwarded(outer: Request): Record<string, string> {
-  const via = outer.headers.get('x-forwarded-for')
-  return via === null ? {} : { 'x-forwarded-for': via }
-}
-
-/** The MCP caller's socket address, for the tool call's rate limit. */
-function callerOf(outer: Request): SocketServer {
-  const { server } = metaOf(outer)
-  return { requestIP: () => server?.requestIP(outer) ?? null }
-}
 
 /** The server's instructions to the agent: the suggested call order and how paid tools are paid. */
 function instructions(ctx: ServiceContext): string {

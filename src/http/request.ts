@@ -92,6 +92,21 @@ export function metaOf(request: Request): RequestMeta {
 }
 
 /**
+ * The headers an access path's inner HTTP call (an MCP tool, an A2A skill run as its route's request) keeps
+ * from the outer request: the proxy's client address, so TRUST_PROXY reads the same caller.
+ */
+export function forwardedHeaders(outer: Request): Record<string, string> {
+  const via = outer.headers.get('x-forwarded-for')
+  return via === null ? {} : { 'x-forwarded-for': via }
+}
+
+/** The outer request's socket address, for an inner call's rate limit (the caller, not the loopback). */
+export function callerOf(outer: Request): SocketServer {
+  const { server } = metaOf(outer)
+  return { requestIP: () => server?.requestIP(outer) ?? null }
+}
+
+/**
  * When the request arrived (epoch ms): a route's deadline runs from here, so the time spent before its
  * handler (verifying the payment) is the route's too. Now, for a request the core did not see.
  */

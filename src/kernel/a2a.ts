@@ -26,6 +26,14 @@ export const X402_EXTENSION = {
   params: {},
 } as const
 
+/** What the service's A2A server can do, as both cards say it: no streaming, no push, the x402 extension. */
+export const A2A_CAPABILITIES = {
+  streaming: false,
+  pushNotifications: false,
+  extensions: [X402_EXTENSION],
+  extendedAgentCard: false,
+}
+
 /** The A2A interfaces of the service at `origin`, JSON-RPC first (1.0, then 0.3 on the same endpoint). */
 export function a2aInterfaces(origin: string) {
   return [A2A_PROTOCOL_VERSION, A2A_LEGACY_VERSION].map((protocolVersion) => ({

@@ -61,7 +61,7 @@ export async function runService(
   try {
     running = startServer(app, ctx)
   } catch (error) {
-    // A port taken by another process (Deno refuses it; so does Bun without SO_REUSEPORT's sharing).
+    // A port taken by another process: refused by both runtimes (Bun's port sharing is off, src/runtime/serve.ts).
     exit(`cannot listen on ${config.HOST}:${config.PORT}: ${(error as Error).message}`)
   }
   ctx.health.start(config.HEALTH_PROBE_INTERVAL_MS)

@@ -59,6 +59,26 @@ describe('npm start (bun src/main.ts)', () => {
     }
   })
 
+  test('a port a running solsentry holds is refused too: a second service never quietly shares it', async () => {
+    const first = await launch([process.execPath, join(ROOT, 'src/main.ts')], { DATA_DIR: ':memory:' })
+    const port = new URL(first.url).port
+    try {
+      const second = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts')], {
+        cwd: work,
+        env: { PATH: process.env.PATH ?? '', PORT: port, DATA_DIR: ':memory:', LOG_LEVEL: 'silent' },
+        stderr: 'pipe',
+        stdout: 'pipe',
+      })
+      expect(await second.exited).toBe(78)
+      expect(await new Response(second.stderr).text()).toMatch(
+        new RegExp(`^solsentry: cannot listen on 127\\.0\\.0\\.1:${port}: .+\n$`),
+      )
+    } finally {
+      first.child.kill('SIGTERM')
+      await first.child.exited
+    }
+  })
+
   test('a bad setting stops the process with one line naming the variable', async () => {
     const child = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts')], {
       cwd: work,

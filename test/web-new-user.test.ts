@@ -301,9 +301,14 @@ describeWithBrowser('the page as a new user clicks through it (headless Chromium
         button && !button.disabled && /answered/.test((globalThis as any).document.getElementById('status').textContent)
       )
     })
-    expect(posts.filter((path) => path === '/demo/pay')).toHaveLength(1)
-    expect(await treasury()).toBe(start + price)
-    expect(await page.locator('#trending-card').count()).toBe(1)
+    // One picture of what happened, so a failure shows all of it: one payment signed, one charged, one card.
+    expect({
+      signed: posts.filter((path) => path === '/demo/pay').length,
+      charged: (await treasury()) - start,
+      cards: await page.locator('#trending-card').count(),
+      status: await statusText(page),
+      posts,
+    }).toMatchObject({ signed: 1, charged: price, cards: 1 })
     await page.close()
     expect(outside).toEqual([])
   }, 90_000)

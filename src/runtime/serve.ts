@@ -37,6 +37,9 @@ function listenOnBun({ hostname, port, idleTimeoutS, fetch }: ListenOptions): Li
     port,
     idleTimeout: idleTimeoutS,
     development: false,
+    // Bun shares a port another process listens on (SO_REUSEPORT) once `development` is off, unless told
+    // not to: a second service started on a taken port would quietly take half its requests.
+    reusePort: false,
     // The server itself answers requestIP: no object per request.
     fetch: (request, bun) => fetch(request, bun),
   })

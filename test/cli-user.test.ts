@@ -4,7 +4,7 @@ import { generateKeyPairSigner } from '@solana/kit'
 import { CLI_EXIT_CODES, exitCode } from '../client/errors.ts'
 import { liveService } from './support/live.ts'
 import { runToEnd } from './support/run.ts'
-import { terminalSession, testWithTmux } from './support/terminal.ts'
+import { testWithTmux, tradeOnATerminal } from './support/terminal.ts'
 import { usdcOf } from './support/x402.ts'
 
 // The CLI as a hurried new user meets it (issue 32's second pass): the service on the sandbox over
@@ -93,19 +93,12 @@ describe('exit codes: one meaning each, the table in --help', () => {
   testWithTmux(
     `${exitCode('DECLINED')}: "n" at the question`,
     async () => {
-      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.01'], {
-        ...settings,
-        TERM: 'xterm-256color',
-      })
-      try {
-        await session.waitFor('Sign and send this swap? [y/N]')
+      await tradeOnATerminal(cli, [warned(), '--amount', '0.01'], settings, async (session) => {
         session.type('n')
         const after = await session.waitFor(/\[exit \d+\]/)
         expect(after).toContain('solsentry: DECLINED')
         expect(after).toContain(`[exit ${exitCode('DECLINED')}]`)
-      } finally {
-        session.close()
-      }
+      })
     },
     60_000,
   )
@@ -133,12 +126,7 @@ describe('a quote that expires at the question is quoted again and asked again, 
   testWithTmux(
     '"y" after the blockhash expired: the quote expired, the new plan, the question again; "y": confirmed',
     async () => {
-      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.02'], {
-        ...settings,
-        TERM: 'xterm-256color',
-      })
-      try {
-        await session.waitFor('Sign and send this swap? [y/N]')
+      await tradeOnATerminal(cli, [warned(), '--amount', '0.02'], settings, async (session) => {
         // The person thinks for longer than the quote lives: the chain moves past its blockhash.
         for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
         session.type('y')
@@ -153,9 +141,7 @@ describe('a quote that expires at the question is quoted again and asked again, 
         expect(after).toMatch(/CONFIRMED/)
         expect(after).not.toContain('BLOCKHASH_EXPIRED')
         expect(after).toContain(`[exit ${exitCode('OK')}]`)
-      } finally {
-        session.close()
-      }
+      })
     },
     90_000,
   )

@@ -12,7 +12,7 @@ import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
 import { runToEnd } from './support/run.ts'
 import { openApiValidator } from './support/openapi.ts'
-import { screenOf, terminalSession, testWithTmux } from './support/terminal.ts'
+import { screenOf, testWithTmux, tradeOnATerminal } from './support/terminal.ts'
 import { usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox over HTTP on loopback; the SDK and the CLI pay it as a user would.
@@ -599,21 +599,14 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
     'on a terminal the gate’s warning asks first: "n" signs nothing (DECLINED, exit 4), the balances unchanged',
     async () => {
       const before = await holdings()
-      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.1'], {
-        ...settings,
-        TERM: 'xterm-256color',
-      })
-      try {
-        const screen = await session.waitFor('Sign and send this swap? [y/N]')
+      await tradeOnATerminal(cli, [warned(), '--amount', '0.1'], settings, async (session, screen) => {
         expect(screen).toContain('Trade plan')
         expect(screen).toMatch(/risk gate +WARN/)
         session.type('n')
         const after = await session.waitFor(/\[exit \d+\]/)
         expect(after).toContain('solsentry: DECLINED: the swap was declined: nothing was signed or sent')
         expect(after).toContain('[exit 4]')
-      } finally {
-        session.close()
-      }
+      })
       expect(await holdings()).toEqual(before)
     },
     60_000,
@@ -623,19 +616,12 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
     'on a terminal, Ctrl-C at the question is a no: nothing signed (DECLINED, exit 4)',
     async () => {
       const before = await holdings()
-      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.1'], {
-        ...settings,
-        TERM: 'xterm-256color',
-      })
-      try {
-        await session.waitFor('Sign and send this swap? [y/N]')
+      await tradeOnATerminal(cli, [warned(), '--amount', '0.1'], settings, async (session) => {
         session.press('C-c')
         const after = await session.waitFor(/\[exit \d+\]/)
         expect(after).toContain('solsentry: DECLINED')
         expect(after).toContain('[exit 4]')
-      } finally {
-        session.close()
-      }
+      })
       expect(await holdings()).toEqual(before)
     },
     60_000,
@@ -644,20 +630,13 @@ describe('solsentry trade: amounts in the token’s units, the plan, and a quest
   testWithTmux(
     'on a terminal, "y" signs and sends it: confirmed',
     async () => {
-      const session = terminalSession([process.execPath, cli, 'trade', warned(), '--amount', '0.05'], {
-        ...settings,
-        TERM: 'xterm-256color',
-      })
-      try {
-        await session.waitFor('Sign and send this swap? [y/N]')
+      await tradeOnATerminal(cli, [warned(), '--amount', '0.05'], settings, async (session) => {
         session.type('y')
         const after = await session.waitFor(/\[exit \d+\]/, 45_000)
         expect(after).toMatch(/CONFIRMED/)
         expect(after).toMatch(/sell +0\.05 SOL/)
         expect(after).toContain('[exit 0]')
-      } finally {
-        session.close()
-      }
+      })
     },
     60_000,
   )

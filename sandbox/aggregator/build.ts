@@ -11,8 +11,8 @@ import { trusted as address } from '../world/addresses.ts'
 import { swapInstructions } from '../world/swap.ts'
 import type { World } from '../world/world.ts'
 import { badQueryParameter, ok, refuse, type Outcome } from './errors.ts'
-import { parsePubkey, parseQueryInteger } from './params.ts'
-import { findRoute, quoteFromQuery, type RoutePlanStep } from './quote.ts'
+import { parametersOf, parsePubkey, parseQueryInteger } from './params.ts'
+import { findRoute, inV2Shape, type QuoteTerms, quoteFromQuery, type V2RoutePlanStep } from './quote.ts'
 
 /** `maxAccounts`' documented range (default 64): the stand-in's routes use far fewer. */
 export const MAX_ACCOUNTS = 64
@@ -33,19 +33,10 @@ export interface BuildInstruction {
 }
 
 /** The answer of `GET /swap/v2/build`, in Jupiter's documented shape. */
-export interface BuildResponse {
-  inputMint: string
-  outputMint: string
-  inAmount: string
-  outAmount: string
-  otherAmountThreshold: string
-  swapMode: 'ExactIn'
-  slippageBps: number
+export interface BuildResponse extends QuoteTerms {
   /** A fraction ("0.001" is 0.1 %). */
   priceImpactPct: string
-  routePlan: (Omit<RoutePlanStep, 'swapInfo'> & {
-    swapInfo: Omit<RoutePlanStep['swapInfo'], 'feeAmount' | 'feeMint'>
-  })[]
+  routePlan: V2RoutePlanStep[]
   /** The compute unit price only: the caller sets the limit (by simulating). */
   computeBudgetInstructions: BuildInstruction[]
   setupInstructions: BuildInstruction[]
@@ -79,11 +70,7 @@ export async function buildFromQuery(world: World, query: URLSearchParams): Prom
       return refuse(400, `maxAccounts must be 1 to ${MAX_ACCOUNTS}`)
   }
   // The quote's own parameters only: /build has no swapMode (ExactIn only) nor onlyDirectRoutes.
-  const quoteQuery = new URLSearchParams()
-  for (const name of ['inputMint', 'outputMint', 'amount', 'slippageBps']) {
-    const value = query.get(name)
-    if (value !== null) quoteQuery.set(name, value)
-  }
+  const quoteQuery = parametersOf(query, ['inputMint', 'outputMint', 'amount', 'slippageBps'])
   const quoted = quoteFromQuery(world, quoteQuery)
   if (!quoted.ok) return quoted
   const quote = quoted.value
@@ -121,19 +108,8 @@ export async function buildFromQuery(world: World, query: URLSearchParams): Prom
   const lifetime = world.chain.latestBlockhash()
   const now = Date.now()
   return ok({
-    inputMint: quote.inputMint,
-    outputMint: quote.outputMint,
-    inAmount: quote.inAmount,
-    outAmount: quote.outAmount,
-    otherAmountThreshold: quote.otherAmountThreshold,
-    swapMode: 'ExactIn',
-    slippageBps: quote.slippageBps,
+    ...inV2Shape(quote),
     priceImpactPct: quote.priceImpactPct,
-    // v2's SwapInfo has no fee members (v1's quote carries feeAmount and feeMint).
-    routePlan: quote.routePlan.map(({ swapInfo: { feeAmount: _amount, feeMint: _mint, ...swapInfo }, ...step }) => ({
-      ...step,
-      swapInfo,
-    })),
     computeBudgetInstructions: [toJson(setComputeUnitPrice(SANDBOX_COMPUTE_UNIT_PRICE))],
     setupInstructions: instructions.slice(0, swapIndex).map(toJson),
     swapInstruction: toJson(instructions[swapIndex]!),

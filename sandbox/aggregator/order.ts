@@ -8,38 +8,29 @@
  */
 import type { World } from '../world/world.ts'
 import { ok, type Outcome, type Refusal } from './errors.ts'
-import { findRoute, formatFraction, quoteFromQuery, routePriceImpact } from './quote.ts'
+import { parametersOf } from './params.ts'
+import {
+  findRoute,
+  formatFraction,
+  inV2Shape,
+  type QuoteTerms,
+  quoteFromQuery,
+  routePriceImpact,
+  type V2RoutePlanStep,
+} from './quote.ts'
 
 /** Jupiter's words when no router quotes the pair (the Ultra /order docs' 400 answer). */
 export const NO_QUOTES = 'Failed to get quotes'
 
 /** The answer of `GET /swap/v2/order` without a taker, in Jupiter's documented shape. */
-export interface OrderResponse {
+export interface OrderResponse extends QuoteTerms {
   /** "ultra" without optional parameters, "manual" with (here: slippageBps). */
   mode: 'ultra' | 'manual'
-  inputMint: string
-  outputMint: string
-  inAmount: string
-  outAmount: string
-  otherAmountThreshold: string
-  swapMode: 'ExactIn'
-  slippageBps: number
   /** Percentage points, negative when the output is worth less than the input (-0.1 is a 0.1 % loss). */
   priceImpact: number
   /** Deprecated by Jupiter: the same as a fraction ("-0.001"). */
   priceImpactPct: string
-  routePlan: {
-    swapInfo: {
-      ammKey: string
-      label: string
-      inputMint: string
-      outputMint: string
-      inAmount: string
-      outAmount: string
-    }
-    percent: number
-    bps: number
-  }[]
+  routePlan: V2RoutePlanStep[]
   /** The stand-in routes on its own pools, as Jupiter's Metis router does. */
   router: 'metis'
   /** Null: no taker, no transaction. */
@@ -66,11 +57,7 @@ export function orderFromQuery(world: World, query: URLSearchParams): Outcome<Or
       400,
       'The sandbox aggregator answers /swap/v2/order as a quote only (no taker): build a transaction with /swap/v2/build',
     )
-  const quoteQuery = new URLSearchParams()
-  for (const name of ['inputMint', 'outputMint', 'amount', 'slippageBps', 'swapMode']) {
-    const value = query.get(name)
-    if (value !== null) quoteQuery.set(name, value)
-  }
+  const quoteQuery = parametersOf(query, ['inputMint', 'outputMint', 'amount', 'slippageBps', 'swapMode'])
   const quoted = quoteFromQuery(world, quoteQuery)
   if (!quoted.ok) {
     // /order's refusals carry no routing code: a route not found reads as Jupiter words it.
@@ -84,20 +71,9 @@ export function orderFromQuery(world: World, query: URLSearchParams): Outcome<Or
   const impact = routePriceImpact(hops)
   const answer: OrderResponse = {
     mode: query.get('slippageBps') === null ? 'ultra' : 'manual',
-    inputMint: quote.inputMint,
-    outputMint: quote.outputMint,
-    inAmount: quote.inAmount,
-    outAmount: quote.outAmount,
-    otherAmountThreshold: quote.otherAmountThreshold,
-    swapMode: 'ExactIn',
-    slippageBps: quote.slippageBps,
+    ...inV2Shape(quote),
     priceImpact: impact > 0 ? -impact * 100 : 0,
     priceImpactPct: impact > 0 ? `-${formatFraction(impact)}` : '0',
-    // v2's SwapInfo has no fee members (v1's quote carries feeAmount and feeMint).
-    routePlan: quote.routePlan.map(({ swapInfo: { feeAmount: _amount, feeMint: _mint, ...swapInfo }, ...step }) => ({
-      ...step,
-      swapInfo,
-    })),
     router: 'metis',
     transaction: null,
     taker: null,

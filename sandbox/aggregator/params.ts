@@ -70,3 +70,17 @@ export function parseBool(text: string): Parsed<boolean> {
   if (text === 'false') return { ok: true, value: false }
   return { ok: false, reason: 'provided string was not `true` or `false`' }
 }
+
+/**
+ * The parameters `names` of a query, the others left out: v2's `/order` and `/build` price with the v1
+ * quote, which must read only the parameters the v2 route takes (`/build` has no swapMode, neither has
+ * onlyDirectRoutes).
+ */
+export function parametersOf(query: URLSearchParams, names: readonly string[]): URLSearchParams {
+  const kept = new URLSearchParams()
+  for (const name of names) {
+    const value = query.get(name)
+    if (value !== null) kept.set(name, value)
+  }
+  return kept
+}

@@ -51,8 +51,11 @@ export interface RoutePlanStep {
   bps: number
 }
 
-/** The body of `GET /swap/v1/quote`, in Jupiter's shape (amounts are decimal strings of atomic units). */
-export interface QuoteResponse {
+/**
+ * The terms every quote states, v1's `/quote` and Swap API v2's `/order` and `/build` alike (amounts
+ * are decimal strings of atomic units): the stand-in prices all three with the v1 quote.
+ */
+export interface QuoteTerms {
   inputMint: string
   inAmount: string
   outputMint: string
@@ -61,6 +64,10 @@ export interface QuoteResponse {
   otherAmountThreshold: string
   swapMode: 'ExactIn'
   slippageBps: number
+}
+
+/** The body of `GET /swap/v1/quote`, in Jupiter's shape. */
+export interface QuoteResponse extends QuoteTerms {
   platformFee: null
   /** A fraction, not a percent ("0.0123" is 1.23%), as Jupiter reports it. */
   priceImpactPct: string
@@ -68,6 +75,27 @@ export interface QuoteResponse {
   contextSlot: number
   /** Seconds spent quoting. */
   timeTaken: number
+}
+
+/** A step of a route plan as Swap API v2 prints it: v2's SwapInfo has no fee members (v1's has feeAmount and feeMint). */
+export type V2RoutePlanStep = Omit<RoutePlanStep, 'swapInfo'> & { swapInfo: Omit<SwapInfo, 'feeAmount' | 'feeMint'> }
+
+/** A v1 quote's terms and its route plan as v2's `/order` and `/build` answer them. */
+export function inV2Shape(quote: QuoteResponse): QuoteTerms & { routePlan: V2RoutePlanStep[] } {
+  const { inputMint, inAmount, outputMint, outAmount, otherAmountThreshold, swapMode, slippageBps } = quote
+  return {
+    inputMint,
+    inAmount,
+    outputMint,
+    outAmount,
+    otherAmountThreshold,
+    swapMode,
+    slippageBps,
+    routePlan: quote.routePlan.map(({ swapInfo: { feeAmount: _amount, feeMint: _mint, ...swapInfo }, ...step }) => ({
+      ...step,
+      swapInfo,
+    })),
+  }
 }
 
 /** A leg of a route against the pool book's current state. */

@@ -79,27 +79,47 @@ export const JupiterTokenSchema = Type.Object({
 
 export type JupiterToken = Static<typeof JupiterTokenSchema>
 
-/** The Jupiter swap v1 quote fields we read (extra fields allowed; the whole quote is passed back to /swap). */
-export const JupiterQuoteSchema = Type.Object({
+/** An amount in a token's smallest units, a decimal string: a u64 outgrows a JavaScript number. */
+const Amount = Type.String({ pattern: '^\\d+$' })
+
+/**
+ * What every Jupiter quote states, whichever API answers (v1 `/quote`, Swap API v2 `/order` and
+ * `/build`): the mints and the amounts in and out — all a price needs.
+ */
+const tradedAmounts = {
   inputMint: Type.String(),
-  inAmount: Type.String({ pattern: '^\\d+$' }),
+  inAmount: Amount,
   outputMint: Type.String(),
-  outAmount: Type.String({ pattern: '^\\d+$' }),
-  otherAmountThreshold: Type.String({ pattern: '^\\d+$' }),
+  outAmount: Amount,
+}
+
+/**
+ * The terms of a quote a swap is built on (v1 `/quote`, v2 `/build`): the amounts, the least the swap
+ * may pay and the slippage that sets it. v2's `/order` without a taker builds nothing: its amounts only.
+ */
+const quoteTerms = {
+  ...tradedAmounts,
+  otherAmountThreshold: Amount,
   swapMode: Type.String(),
   slippageBps: Type.Number(),
+}
+
+/** A leg of a route as a quote a swap is built on names it: the pool (`ammKey`), its venue, the mints. */
+const SwapLeg = Type.Object({
+  ammKey: Type.String(),
+  label: Type.Optional(Type.String()),
+  inputMint: Type.String(),
+  outputMint: Type.String(),
+})
+
+/** A step of a route plan: its leg and the share of the input it carries, in percent. */
+const routeStep = { swapInfo: SwapLeg, percent: Type.Number() }
+
+/** The Jupiter swap v1 quote fields we read (extra fields allowed; the whole quote is passed back to /swap). */
+export const JupiterQuoteSchema = Type.Object({
+  ...quoteTerms,
   priceImpactPct: Type.String(),
-  routePlan: Type.Array(
-    Type.Object({
-      swapInfo: Type.Object({
-        ammKey: Type.String(),
-        label: Type.Optional(Type.String()),
-        inputMint: Type.String(),
-        outputMint: Type.String(),
-      }),
-      percent: Type.Number(),
-    }),
-  ),
+  routePlan: Type.Array(Type.Object(routeStep)),
   contextSlot: Type.Optional(Type.Number()),
 })
 
@@ -135,27 +155,11 @@ export type JupiterBuildInstruction = Static<typeof BuildInstructionSchema>
  * (jup-ag/docs openapi-spec/swap/v2/swap.yaml, GetBuild).
  */
 export const JupiterBuildSchema = Type.Object({
-  inputMint: Type.String(),
-  outputMint: Type.String(),
-  inAmount: Type.String({ pattern: '^\\d+$' }),
-  outAmount: Type.String({ pattern: '^\\d+$' }),
-  otherAmountThreshold: Type.String({ pattern: '^\\d+$' }),
-  swapMode: Type.String(),
-  slippageBps: Type.Number(),
+  ...quoteTerms,
   /** A fraction ("0.001" is 0.1 %); the docs' schema has it since 2026-08-21 — absent, the impact is unknown. */
   priceImpactPct: Type.Optional(Type.String()),
-  routePlan: Type.Array(
-    Type.Object({
-      swapInfo: Type.Object({
-        ammKey: Type.String(),
-        label: Type.Optional(Type.String()),
-        inputMint: Type.String(),
-        outputMint: Type.String(),
-      }),
-      percent: Type.Number(),
-      bps: Type.Number(),
-    }),
-  ),
+  // v2 gives each step's share in basis points too.
+  routePlan: Type.Array(Type.Object({ ...routeStep, bps: Type.Number() })),
   computeBudgetInstructions: Type.Array(BuildInstructionSchema),
   setupInstructions: Type.Array(BuildInstructionSchema),
   swapInstruction: BuildInstructionSchema,
@@ -183,19 +187,12 @@ export type JupiterBuild = Static<typeof JupiterBuildSchema>
  * Every member is optional in Jupiter's schema; the amounts are what a price needs.
  */
 export const JupiterOrderSchema = Type.Object({
-  inputMint: Type.String(),
-  outputMint: Type.String(),
-  inAmount: Type.String({ pattern: '^\\d+$' }),
-  outAmount: Type.String({ pattern: '^\\d+$' }),
+  ...tradedAmounts,
   priceImpact: Type.Optional(Type.Number()),
   priceImpactPct: Type.Optional(Type.String()),
+  // Only the legs are counted (a price's `legs`): no more of each is asked than its pool and venue.
   routePlan: Type.Optional(
-    Type.Array(
-      Type.Object({
-        swapInfo: Type.Object({ ammKey: Type.String(), label: Type.Optional(Type.String()) }),
-        percent: Type.Number(),
-      }),
-    ),
+    Type.Array(Type.Object({ swapInfo: Type.Pick(SwapLeg, ['ammKey', 'label']), percent: Type.Number() })),
   ),
   router: Type.Optional(Type.String()),
   transaction: Type.Optional(Type.Union([Type.String(), Type.Null()])),

@@ -97,3 +97,25 @@ export function terminalSession(command: string[], env: Record<string, string>):
     },
   }
 }
+
+/** What `solsentry trade` asks before it signs a swap the risk gate warns about. */
+export const TRADE_QUESTION = 'Sign and send this swap? [y/N]'
+
+/**
+ * `solsentry trade <args>` (the CLI at `cli`, with `env`) on a terminal, up to the risk gate's question:
+ * `answer` is handed the session and the screen that asks. The session is closed however `answer` ends,
+ * so a failed expectation leaves no program waiting on a question.
+ */
+export async function tradeOnATerminal(
+  cli: string,
+  args: string[],
+  env: Record<string, string>,
+  answer: (session: TerminalSession, screen: string) => Promise<void>,
+): Promise<void> {
+  const session = terminalSession([process.execPath, cli, 'trade', ...args], { ...env, TERM: 'xterm-256color' })
+  try {
+    await answer(session, await session.waitFor(TRADE_QUESTION))
+  } finally {
+    session.close()
+  }
+}

@@ -25,6 +25,10 @@ export type FaultKind =
   | 'settlement_pending'
   /** The normal answer without `members` (HTTP stand-ins: top-level members of a JSON object). */
   | 'drop_members'
+  /** 401: a host that wants an API key the request did not carry, or refuses the one it did. */
+  | 'unauthorized'
+  /** 404: a host that does not serve the route (an API version it has not deployed). */
+  | 'not_found'
 
 export interface Fault {
   kind: FaultKind
@@ -48,6 +52,8 @@ const KINDS: readonly FaultKind[] = [
   'wrong_shape',
   'settlement_pending',
   'drop_members',
+  'unauthorized',
+  'not_found',
 ]
 
 /** Faults by `server:route`, and counts of the requests each server received. */
@@ -176,6 +182,16 @@ export async function faultResponse(
     case 'drop_members':
       // The normal answer, trimmed after it is made (withoutMembers).
       return undefined
+    case 'unauthorized':
+      return new Response(JSON.stringify({ error: 'Unauthorized' }), {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      })
+    case 'not_found':
+      return new Response(JSON.stringify({ error: 'Not Found' }), {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+      })
   }
 }
 

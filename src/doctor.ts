@@ -15,7 +15,7 @@ import { paymentRails } from './payments/rails.ts'
 import { USDC_MINT_ADDRESS } from './onchain/programs.ts'
 import { failureDetail } from './sources/health-probes.ts'
 import { jupiterPerMinute } from './sources/index.ts'
-import { JupiterSource } from './sources/jupiter.ts'
+import { JupiterSource, PRICE_PATHS } from './sources/jupiter.ts'
 import { CallMeter } from './sources/upstream.ts'
 
 export type DoctorResult = 'ok' | 'refused' | 'failed' | 'not checked' | 'note'
@@ -49,9 +49,7 @@ function fixFor(name: string, config: Config, detail: string): string {
     case 'dexscreener':
       return `check DEXSCREENER_URL (${urlForLogs(config.DEXSCREENER_URL ?? '')}) and outbound HTTPS to it`
     case 'jupiter':
-      return refusedKey
-        ? 'JUPITER_API_KEY is refused: create a key at portal.jup.ag, or unset it to run keyless (slower)'
-        : `check JUPITER_URL (${urlForLogs(config.JUPITER_URL ?? '')}) and outbound HTTPS to it`
+      return jupiterFix(config, detail)
     case 'facilitator':
       if (refusedKey)
         return 'the facilitator refuses the credentials: check CDP_API_KEY_ID and CDP_API_KEY_SECRET (portal.cdp.coinbase.com)'
@@ -63,6 +61,28 @@ function fixFor(name: string, config: Config, detail: string): string {
         ? 'check that feed in NEWS_FEEDS (or drop it): the /news routes read the others meanwhile'
         : `check the setting of ${name}`
   }
+}
+
+/**
+ * What to change when Jupiter's probe fails: the token list and the swap API in use are asked apart
+ * (src/sources/health-probes.ts), and the detail names the one that failed and how.
+ */
+function jupiterFix(config: Config, detail: string): string {
+  const url = `JUPITER_URL (${urlForLogs(config.JUPITER_URL ?? '')})`
+  const swap = detail.slice(detail.indexOf('swap API'))
+  const swapFailed = !/^swap API v[12] \(GET [^)]+\) priced/.test(swap)
+  const refused = swapFailed ? swap : detail
+  if (/HTTP 40[13]/.test(refused))
+    return config.JUPITER_API_KEY
+      ? 'JUPITER_API_KEY is refused: create a key at portal.jup.ag, or unset it to run keyless (slower)'
+      : `${url} wants a key: get one at portal.jup.ag and set JUPITER_API_KEY`
+  if (swapFailed && /HTTP 404/.test(swap))
+    return config.JUPITER_SWAP_API === 'v2'
+      ? `${url} does not serve Swap API v2: point JUPITER_URL at a host that does (https://api.jup.ag), or set JUPITER_SWAP_API=v1 while the host serves v1`
+      : `${url} does not serve the v1 swap API: set JUPITER_SWAP_API=v2 (the default)`
+  if (/HTTP 429/.test(refused))
+    return 'Jupiter rate-limits the service: set JUPITER_API_KEY, or JUPITER_REQUESTS_PER_MINUTE to the plan’s figure'
+  return `check ${url} and outbound HTTPS to it`
 }
 
 /** What one of the service's RPC reads is for, and whether the service can do without it. */
@@ -118,7 +138,10 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
       const outcome: DoctorResult = result.state === 'ok' ? 'ok' : result.state === 'degraded' ? 'refused' : 'failed'
       rows.push({
         dependency: name,
-        check: CHECKS[name.startsWith('news:') ? 'news' : name] ?? 'one request',
+        check:
+          name === 'jupiter'
+            ? `GET /tokens/v2/search (USDC), GET ${PRICE_PATHS[config.JUPITER_SWAP_API]} (SOL→USDC)`
+            : (CHECKS[name.startsWith('news:') ? 'news' : name] ?? 'one request'),
         result: outcome,
         detail: [result.detail, limitsOf(name, config, ctx.sources.solana?.provider.label)].filter(Boolean).join('; '),
         ...(outcome === 'ok' ? {} : { fix: fixFor(name, config, result.detail) }),
@@ -168,7 +191,6 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
 const CHECKS: Record<string, string> = {
   solana_rpc: 'getSlot',
   dexscreener: 'GET /tokens/v1/solana/<USDC>',
-  jupiter: 'GET /tokens/v2/search (USDC)',
   facilitator: 'GET /supported, the rails’ networks',
   news: 'GET the feed',
 }

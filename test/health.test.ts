@@ -187,6 +187,92 @@ describe('solsentry doctor', () => {
   })
 })
 
+describe('Jupiter: the probes ask the swap API the service is set to use, and say what fails', () => {
+  /** The jupiter probe's reading on /health for a service with `settings` over the sandbox. */
+  async function jupiterOnHealth(settings: Record<string, string> = {}) {
+    const { ctx, health } = service({ ...sandbox.serviceSettings, ...settings })
+    try {
+      await ctx.health.probe('jupiter')
+      const body = await health()
+      return { state: body.sources.jupiter as string, probe: body.probes.jupiter as string }
+    } finally {
+      await closeContext(ctx)
+    }
+  }
+  const requestsTo = (path: string) => sandbox.faults.countOf(`jupiter:${path}`)
+  const doctorRow = async (settings: Record<string, string> = {}) => {
+    const report = await runDoctor(loadConfig({ DATA_DIR: ':memory:', ...sandbox.serviceSettings, ...settings }))
+    return {
+      report,
+      row: report.rows.find((row) => row.dependency === 'jupiter' && row.check.startsWith('GET /tokens'))!,
+    }
+  }
+
+  test.each([
+    ['v2', '/swap/v2/order', '/swap/v1/quote'],
+    ['v1', '/swap/v1/quote', '/swap/v2/order'],
+  ])('JUPITER_SWAP_API=%s: /health prices SOL in USDC on %s, never on %s', async (api, own, other) => {
+    const before = { own: requestsTo(own), other: requestsTo(other) }
+    const reading = await jupiterOnHealth({ JUPITER_SWAP_API: api })
+    expect(reading.state).toBe('ok')
+    expect(reading.probe).toMatch(new RegExp(`swap API ${api} \\(GET ${own}\\) priced 0\\.01 SOL at \\d+ USDC units`))
+    expect(requestsTo(own) - before.own).toBe(1)
+    expect(requestsTo(other) - before.other).toBe(0)
+    const { row } = await doctorRow({ JUPITER_SWAP_API: api })
+    expect(row).toMatchObject({ result: 'ok', check: `GET /tokens/v2/search (USDC), GET ${own} (SOL→USDC)` })
+  })
+
+  test('a host without Swap API v2: degraded, the path named; the doctor says v1 or another host — and a v1 service there is fine', async () => {
+    sandbox.faults.set('jupiter', '/swap/v2', { kind: 'not_found' })
+    try {
+      const v2 = await jupiterOnHealth()
+      expect(v2.state).toBe('degraded')
+      expect(v2.probe).toContain('token search answered')
+      expect(v2.probe).toContain(
+        'swap API v2 (GET /swap/v2/order): jupiter: rejected (HTTP 404): this host does not serve /swap/v2/order',
+      )
+      const { report, row } = await doctorRow()
+      expect(row.result).toBe('refused')
+      expect(row.fix).toContain('does not serve Swap API v2')
+      expect(row.fix).toContain('JUPITER_SWAP_API=v1')
+      expect(report.healthy).toBe(false)
+      // The same host, the service set to v1: its path answers.
+      expect((await jupiterOnHealth({ JUPITER_SWAP_API: 'v1' })).state).toBe('ok')
+      expect((await doctorRow({ JUPITER_SWAP_API: 'v1' })).row.result).toBe('ok')
+    } finally {
+      sandbox.faults.clear()
+    }
+  })
+
+  test('401 on the swap API: without a key, that a key is wanted; with one, that it is refused', async () => {
+    sandbox.faults.set('jupiter', '/swap/v2/order', { kind: 'unauthorized' })
+    try {
+      const keyless = await jupiterOnHealth()
+      expect(keyless.state).toBe('degraded')
+      expect(keyless.probe).toContain('(HTTP 401): no API key is sent and this host wants one')
+      expect((await doctorRow()).row.fix).toContain('wants a key: get one at portal.jup.ag and set JUPITER_API_KEY')
+      const keyed = await jupiterOnHealth({ JUPITER_API_KEY: 'a-key-this-host-refuses' })
+      expect(keyed.probe).toContain('(HTTP 401): the API key is refused')
+      expect((await doctorRow({ JUPITER_API_KEY: 'a-key-this-host-refuses' })).row.fix).toContain(
+        'JUPITER_API_KEY is refused',
+      )
+    } finally {
+      sandbox.faults.clear()
+    }
+  })
+
+  test('429 on the swap API: named as the plan’s limit, with what raises it', async () => {
+    sandbox.faults.set('jupiter', '/swap/v2/order', { kind: 'rate_limited' })
+    try {
+      const reading = await jupiterOnHealth({ JUPITER_SWAP_API: 'v2' })
+      expect(reading.probe).toContain('(HTTP 429): more requests than the plan allows')
+      expect((await doctorRow()).row.fix).toContain('Jupiter rate-limits the service')
+    } finally {
+      sandbox.faults.clear()
+    }
+  })
+})
+
 describe('the command line of src/main.ts', () => {
   for (const [args, expected] of [
     [['--version'], /^solsentry 2\.0\.0\n$/],

@@ -14,6 +14,7 @@ import { createApp } from '../src/app.ts'
 import { createContext } from '../src/context.ts'
 import { startServer } from '../src/http/server.ts'
 import { loadConfig } from '../src/settings.ts'
+import { PRICE_PATHS } from '../src/sources/jupiter.ts'
 import { scanRequest, waivedService } from './support/service.ts'
 
 // A swap end to end on each of Jupiter's swap APIs the service speaks (JUPITER_SWAP_API, docs/trade.md):
@@ -113,7 +114,6 @@ describe.each(services)('JUPITER_SWAP_API=$api', ({ api, running }) => {
 
 // Every price goes through the configured API too: the exit check (and the cross-check and the trade
 // idea, which run it) asks v2's /swap/v2/order without a taker, or v1's /swap/v1/quote; never the other.
-const PRICE_PATHS = { v2: '/swap/v2/order', v1: '/swap/v1/quote' } as const
 const priced = (api: 'v2' | 'v1') => waivedService({ ...sandbox.serviceSettings, JUPITER_SWAP_API: api })
 const exitCheck = async (service: ReturnType<typeof priced>, size = 10) => {
   const response = await service.handle(scanRequest('/exit/check', { token_address: token, size_usdc: size }))

@@ -3,10 +3,10 @@
  * call goes through the source like any other, so it counts against the provider's budget and its
  * breaker). The health board runs them on its schedule; `solsentry doctor` runs each once.
  */
-import type { HealthComponent, ProbeResult } from '../kernel/health.ts'
-import { USDC_MINT_ADDRESS } from '../onchain/programs.ts'
+import type { HealthComponent, ProbedState, ProbeResult } from '../kernel/health.ts'
+import { USDC_MINT_ADDRESS, WRAPPED_SOL_MINT_ADDRESS } from '../onchain/programs.ts'
 import type { DexScreenerSource } from './dexscreener.ts'
-import type { JupiterSource } from './jupiter.ts'
+import { type JupiterSource, PRICE_PATHS } from './jupiter.ts'
 import type { LifiSource } from './lifi.ts'
 import type { ModelClient } from './llm.ts'
 import type { NewsFeedsSource } from './news.ts'
@@ -32,10 +32,13 @@ async function answered(call: () => Promise<string>): Promise<ProbeResult> {
   try {
     return { state: 'ok', detail: await call() }
   } catch (error) {
-    // A refusal (4xx) is an answer: the upstream is there, but refuses what the service asks.
-    const refused = error instanceof UpstreamError && error.reason === 'rejected'
-    return { state: refused ? 'degraded' : 'down', detail: failureDetail(error) }
+    return { state: failedState(error), detail: failureDetail(error) }
   }
+}
+
+/** A refusal (4xx) is an answer: the upstream is there, but refuses what the service asks. */
+function failedState(error: unknown): ProbedState {
+  return error instanceof UpstreamError && error.reason === 'rejected' ? 'degraded' : 'down'
 }
 
 /** The Solana RPC's probe: `getSlot` (the cheapest call every provider serves), its slot in words. */
@@ -48,16 +51,80 @@ export function probeSolana(solana: SolanaSource): Promise<ProbeResult> {
   })
 }
 
-/** Each configured source's health component (live traffic, and a probe where one is cheap), by upstream name. */
-export function sourceComponents(sources: {
-  solana?: SolanaSource
-  dexscreener?: DexScreenerSource
-  jupiter?: JupiterSource
-  lifi?: LifiSource
-  news?: NewsFeedsSource
-  x?: XSource
-  llm?: ModelClient
-}): [string, HealthComponent][] {
+/** What the swap probe prices: 0.01 SOL in USDC, the pair every router quotes. */
+const PROBED_LAMPORTS = 10_000_000n
+
+/**
+ * Why Jupiter refused a swap API's request, in words an operator acts on: a key wanted or refused
+ * (401/403), a host that does not serve that API's path (404: Swap API v2 is not everywhere v1 is),
+ * the rate limit (429); undefined when the failure says enough as it is.
+ */
+export function swapApiRefusal(error: unknown, path: string, keyed: boolean): string | undefined {
+  const status = error instanceof UpstreamError ? error.status : undefined
+  if (status === 401 || status === 403)
+    return keyed ? 'the API key is refused' : 'no API key is sent and this host wants one'
+  if (status === 404) return `this host does not serve ${path}`
+  if (status === 429) return 'more requests than the plan allows'
+  return undefined
+}
+
+const WORSE: Record<ProbedState, number> = { ok: 0, degraded: 1, down: 2 }
+
+/**
+ * Jupiter's probe: the token list's search (what every scan reads), and a price through the swap API
+ * the service is set to use (`JUPITER_SWAP_API`: v2 `GET /swap/v2/order` without a taker, v1 `GET
+ * /swap/v1/quote`), since a host or a key can serve one and not the other. `/swap/v2/build` is not
+ * asked: it needs a taker wallet, and it shares /order's host and key. The worse of the two decides.
+ */
+export async function probeJupiter(jupiter: JupiterSource, usdcMint: string = USDC_MINT_ADDRESS): Promise<ProbeResult> {
+  const [tokens, swap] = await Promise.all([
+    answered(async () => {
+      const found = await jupiter.probeToken(USDC_MINT_ADDRESS, new CallMeter())
+      return `token search answered (${found.length} entries for USDC)`
+    }),
+    probeSwapApi(jupiter, usdcMint),
+  ])
+  return {
+    state: WORSE[swap.state] > WORSE[tokens.state] ? swap.state : tokens.state,
+    detail: `${tokens.detail}; ${swap.detail}`,
+  }
+}
+
+/**
+ * A price of 0.01 SOL in `usdcMint` (the USDC the exit check prices in) through the swap API in use,
+ * named with its path whatever the outcome.
+ */
+async function probeSwapApi(jupiter: JupiterSource, usdcMint: string): Promise<ProbeResult> {
+  const path = PRICE_PATHS[jupiter.swapApi]
+  const api = `swap API ${jupiter.swapApi} (GET ${path})`
+  try {
+    const price = await jupiter.price(
+      { inputMint: WRAPPED_SOL_MINT_ADDRESS, outputMint: usdcMint, amount: PROBED_LAMPORTS, slippageBps: 50 },
+      new CallMeter(),
+    )
+    return { state: 'ok', detail: `${api} priced 0.01 SOL at ${price.outAmount} USDC units` }
+  } catch (error) {
+    const why = swapApiRefusal(error, path, jupiter.keyed)
+    return { state: failedState(error), detail: `${api}: ${failureDetail(error)}${why ? `: ${why}` : ''}` }
+  }
+}
+
+/**
+ * Each configured source's health component (live traffic, and a probe where one is cheap), by upstream
+ * name. `usdcMint` is the USDC the service prices in (SOLANA_PAYMENT_ASSET; mainnet's by default).
+ */
+export function sourceComponents(
+  sources: {
+    solana?: SolanaSource
+    dexscreener?: DexScreenerSource
+    jupiter?: JupiterSource
+    lifi?: LifiSource
+    news?: NewsFeedsSource
+    x?: XSource
+    llm?: ModelClient
+  },
+  usdcMint: string = USDC_MINT_ADDRESS,
+): [string, HealthComponent][] {
   const observing = (upstream: Upstream, probe?: HealthComponent['probe']) =>
     [upstream.name, { observe: () => upstream.observed(), probe }] as [string, HealthComponent]
   const components: [string, HealthComponent][] = []
@@ -72,15 +139,7 @@ export function sourceComponents(sources: {
         }),
       ),
     )
-  if (jupiter)
-    components.push(
-      observing(jupiter.upstream, () =>
-        answered(async () => {
-          const tokens = await jupiter.probeToken(USDC_MINT_ADDRESS, new CallMeter())
-          return `token search answered (${tokens.length} entries for USDC)`
-        }),
-      ),
-    )
+  if (jupiter) components.push(observing(jupiter.upstream, () => probeJupiter(jupiter, usdcMint)))
   if (lifi) components.push(observing(lifi.upstream))
   if (news)
     for (const [index, upstream] of news.upstreams.entries()) {

@@ -16,6 +16,7 @@ import { ModelClient } from './llm.ts'
 import { SERVICE_VERSION } from '../kernel/version.ts'
 import type { Upstream } from './upstream.ts'
 import { sourceComponents } from './health-probes.ts'
+import { USDC_MINT_ADDRESS } from '../onchain/programs.ts'
 
 export interface ConfiguredSources {
   solana: SolanaSource
@@ -69,7 +70,7 @@ export function createSources(
       cache: httpCache,
       limit: perMinute(jupiterPerMinute(config)),
       swapApi: config.JUPITER_SWAP_API,
-      ...(config.JUPITER_API_KEY ? { headers: { 'x-api-key': config.JUPITER_API_KEY } } : {}),
+      ...(config.JUPITER_API_KEY ? { apiKey: config.JUPITER_API_KEY } : {}),
     })
   if (config.LIFI_URL)
     sources.lifi = new LifiSource({
@@ -105,7 +106,8 @@ export function createSources(
       cache: httpCache,
     })
   if (health) {
-    for (const [name, component] of sourceComponents(sources)) health.register(name, component)
+    for (const [name, component] of sourceComponents(sources, config.SOLANA_PAYMENT_ASSET ?? USDC_MINT_ADDRESS))
+      health.register(name, component)
     if (cache) health.register('cache', { observe: () => cache.health(), local: true })
   }
   return { ...sources, cache }

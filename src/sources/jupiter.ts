@@ -203,6 +203,9 @@ export type JupiterOrder = Static<typeof JupiterOrderSchema>
 /** Which of Jupiter's swap APIs the service speaks (`JUPITER_SWAP_API`, docs/trade.md). */
 export type JupiterSwapApi = 'v2' | 'v1'
 
+/** The route each swap API prices on (`price`): what the health probe asks of the API in use. */
+export const PRICE_PATHS: Record<JupiterSwapApi, string> = { v2: '/swap/v2/order', v1: '/swap/v1/quote' }
+
 /**
  * A price: what `inAmount` of the input buys, through the configured swap API, read the same from both.
  * `priceImpactPct` is percent, positive when the trade moves the price against the trader; null when
@@ -261,11 +264,21 @@ export class JupiterSource {
   readonly #http: HttpJsonSource
   /** The swap API prices are asked of (`JUPITER_SWAP_API`; v2 unless told). */
   readonly swapApi: JupiterSwapApi
+  /** Whether requests carry an API key: a refusal then means the key, else the want of one. */
+  readonly keyed: boolean
 
-  constructor(options: Omit<HttpJsonSourceOptions, 'name'> & { swapApi?: JupiterSwapApi }) {
-    const { swapApi = 'v2', ...http } = options
-    this.#http = new HttpJsonSource({ ...http, name: 'jupiter' })
+  constructor(
+    options: Omit<HttpJsonSourceOptions, 'name'> & {
+      swapApi?: JupiterSwapApi
+      /** `JUPITER_API_KEY`, sent as `x-api-key`; keyless without it. */
+      apiKey?: string
+    },
+  ) {
+    const { swapApi = 'v2', apiKey, ...http } = options
+    const headers = apiKey ? { ...http.headers, 'x-api-key': apiKey } : http.headers
+    this.#http = new HttpJsonSource({ ...http, ...(headers ? { headers } : {}), name: 'jupiter' })
     this.swapApi = swapApi
+    this.keyed = Boolean(apiKey)
   }
 
   get upstream() {
@@ -287,7 +300,7 @@ export class JupiterSource {
       slippageBps: String(request.slippageBps),
       swapMode: 'ExactIn',
     })
-    return this.#quote(`/swap/v1/quote?${query}`, meter)
+    return this.#quote(`${PRICE_PATHS.v1}?${query}`, meter)
   }
 
   /**
@@ -302,7 +315,7 @@ export class JupiterSource {
       amount: request.amount.toString(),
     })
     // Quotes move with every trade: never served from a cache.
-    return this.#http.get(`/swap/v2/order?${query}`, JupiterOrderSchema, meter, 0)
+    return this.#http.get(`${PRICE_PATHS.v2}?${query}`, JupiterOrderSchema, meter, 0)
   }
 
   /**

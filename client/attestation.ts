@@ -3,7 +3,7 @@
  * and @solana/kit's base58 only — the client carries none of the server's code. The header is
  * `v1.<base64url(payload JSON)>.<base64url(Ed25519 signature over the payload bytes)>`.
  */
-import { createPublicKey, verify } from 'node:crypto'
+import { createHash, createPublicKey, verify } from 'node:crypto'
 import { getBase58Encoder } from '@solana/kit'
 import type { AttestationPayload } from '../src/attest/attestation.ts'
 
@@ -11,7 +11,7 @@ import type { AttestationPayload } from '../src/attest/attestation.ts'
 export type Attestation = AttestationPayload
 
 const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex')
-const sha256 = (bytes: Uint8Array | string) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
 /**
  * Checks `header` against the service's published key and the exact bytes sent and received: the

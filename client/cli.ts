@@ -66,7 +66,7 @@ import {
 } from './render.ts'
 import { CLIENT_VERSION } from './version.ts'
 
-const ROOT = join(import.meta.dir, '..')
+const ROOT = join(import.meta.dirname, '..')
 const SOL_MINT = 'So11111111111111111111111111111111111111112'
 
 const USAGE = `usage: solsentry <command> [options]
@@ -514,6 +514,13 @@ async function withProgress<T>(label: string, work: Promise<T>): Promise<T> {
 
 /** Runs a script of this repository with Bun, in the foreground (serve, sandbox). */
 async function runScript(path: string, args: string[] = []): Promise<number> {
+  // The CLI runs on Deno too (the MCP bridge, the calls), but the service's scripts are started with Bun.
+  if (typeof Bun === 'undefined') {
+    console.error(
+      `solsentry: ${path} is started with Bun, and this CLI runs on another runtime: run the CLI with Bun (bin/solsentry.mjs does), or the service on Deno with npm run start:deno (docs/deno.md)`,
+    )
+    return 1
+  }
   const child = Bun.spawn([process.execPath, join(ROOT, path), ...args], { stdio: ['inherit', 'inherit', 'inherit'] })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
   return child.exited

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type Address,
   createKeyPairSignerFromBytes,
@@ -500,7 +501,7 @@ export class Solsentry {
     const deadline = Date.now() + (request.timeoutMs ?? 60_000)
     job = await this.status(quoted.job_id)
     while (!isFinal(job.status) && Date.now() < deadline) {
-      await Bun.sleep(request.pollMs ?? 1_000)
+      await sleep(request.pollMs ?? 1_000)
       job = await this.status(quoted.job_id)
     }
     request.onUpdate?.('final', job)
@@ -687,7 +688,7 @@ export class Solsentry {
         )
       }
       if (response.status === 429 && attempt < (this.#options.retries ?? 3)) {
-        await Bun.sleep(Math.min(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1, 30) * 1_000)
+        await sleep(Math.min(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1, 30) * 1_000)
         continue
       }
       throw new SolsentryError(
@@ -790,7 +791,7 @@ export class Solsentry {
     for (;;) {
       const pauseMs = Math.min(Number.isFinite(waitS) && waitS > 0 ? waitS : 15, 30) * 1_000
       if (Date.now() + pauseMs > until) return undefined
-      await Bun.sleep(pauseMs)
+      await sleep(pauseMs)
       const response = await this.#reach(`${this.url}${path}`, {
         ...init,
         headers: { ...(init.headers as Record<string, string>), [sent.name]: sent.value },

@@ -42,3 +42,24 @@ export function denoServiceCommand(deno: string, main = join(ROOT, 'src', 'main.
     main,
   ]
 }
+
+/**
+ * `deno run` for a client script (the CLI's stdio MCP bridge, `client/cli.ts mcp`): the same packages
+ * and no downloads as the service, and the permissions a client needs — the network (the service, the
+ * RPC), files to read (the keypair, node_modules), its settings from the environment, the system's facts
+ * dependencies read; nothing written.
+ */
+export function denoBridgeCommand(deno: string, script: string): string[] {
+  return [
+    deno,
+    'run',
+    '--node-modules-dir=manual',
+    '--cached-only',
+    '--no-prompt',
+    '--allow-net',
+    '--allow-read',
+    '--allow-env',
+    '--allow-sys',
+    script,
+  ]
+}

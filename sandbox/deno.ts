@@ -22,44 +22,28 @@ export const denoMissing: string | undefined = denoBinary()
   : 'no deno binary (npm install brings the deno package, a devDependency; or put deno 2 on PATH)'
 
 /**
- * `deno run` for `src/main.ts`: packages from node_modules as npm installed them
- * (`--node-modules-dir=manual`), nothing downloaded (`--cached-only`), no permission prompt; the
- * permissions a service needs — the network, files (DATA_DIR, the reference lists, node_modules),
- * the environment (its settings), the system's facts (os.hostname and the like read by dependencies).
+ * `deno run` as every solsentry process takes it: packages from node_modules as npm installed them
+ * (`--node-modules-dir=manual`), nothing downloaded (`--cached-only`), no permission prompt; and what
+ * a client needs — the network, files to read (node_modules, a keypair), its settings from the
+ * environment, the system's facts (os.hostname and the like read by dependencies).
  */
+const DENO_RUN = [
+  'run',
+  '--node-modules-dir=manual',
+  '--cached-only',
+  '--no-prompt',
+  '--allow-net',
+  '--allow-read',
+  '--allow-env',
+  '--allow-sys',
+]
+
+/** `deno run` for `src/main.ts`: a client's permissions, and files to write (DATA_DIR). */
 export function denoServiceCommand(deno: string, main = join(ROOT, 'src', 'main.ts')): string[] {
-  return [
-    deno,
-    'run',
-    '--node-modules-dir=manual',
-    '--cached-only',
-    '--no-prompt',
-    '--allow-net',
-    '--allow-read',
-    '--allow-write',
-    '--allow-env',
-    '--allow-sys',
-    main,
-  ]
+  return [deno, ...DENO_RUN, '--allow-write', main]
 }
 
-/**
- * `deno run` for a client script (the CLI's stdio MCP bridge, `client/cli.ts mcp`): the same packages
- * and no downloads as the service, and the permissions a client needs — the network (the service, the
- * RPC), files to read (the keypair, node_modules), its settings from the environment, the system's facts
- * dependencies read; nothing written.
- */
+/** `deno run` for a client script (the CLI's stdio MCP bridge, `client/cli.ts mcp`): it writes nothing. */
 export function denoBridgeCommand(deno: string, script: string): string[] {
-  return [
-    deno,
-    'run',
-    '--node-modules-dir=manual',
-    '--cached-only',
-    '--no-prompt',
-    '--allow-net',
-    '--allow-read',
-    '--allow-env',
-    '--allow-sys',
-    script,
-  ]
+  return [deno, ...DENO_RUN, script]
 }

@@ -3,7 +3,7 @@ import { LOCKED_LP_DAYS } from '../sandbox/scenarios/locked-lp.ts'
 import { PERMANENT_LOCK_DAYS } from '../signals/liquidity-lock/index.ts'
 import { scannerService } from './support/scanner-service.ts'
 
-const { sandbox, app, freshApp, mintOf, post } = await scannerService()
+const { sandbox, app, freshApp, mintOf, post, everyUpstreamDown } = await scannerService()
 
 const deep = (mint: string, service = app) => post('/scan/deep', mint, service)
 
@@ -380,7 +380,7 @@ describe('POST /scan/deep under faults', () => {
   }, 40_000)
 
   test('every upstream down: still 200, LIMITED, DYOR, nothing invented', async () => {
-    for (const method of [
+    everyUpstreamDown([
       'getAccountInfo',
       'getMultipleAccounts',
       'getTokenLargestAccounts',
@@ -388,9 +388,6 @@ describe('POST /scan/deep under faults', () => {
       'getTransaction',
       'getBalance',
     ])
-      sandbox.faults.set('rpc', method, { kind: 'down' })
-    sandbox.faults.set('dexscreener', '/', { kind: 'down' })
-    sandbox.faults.set('jupiter', '/', { kind: 'down' })
     const { status, body, errors } = await deep(mintOf('serial-rugger'), freshApp())
     expect(status).toBe(200)
     expect(errors).toEqual([])

@@ -7,7 +7,7 @@ import { SIGNAL_SUBTYPES } from '../plugins/market-intel/subtypes.ts'
 import largeTransactions from '../signals/large-transactions/index.ts'
 import { scannerService } from './support/scanner-service.ts'
 
-const { sandbox, app, freshApp, mintOf, post } = await scannerService()
+const { sandbox, app, freshApp, mintOf, post, everyUpstreamDown } = await scannerService()
 
 const PATH = '/market/intel'
 const MARKET_SIGNALS = ['price-action', 'volatility', 'buy-sell-pressure', 'large-transactions', 'token-health']
@@ -300,16 +300,13 @@ describe('POST /market/intel under faults', () => {
   }, 20_000)
 
   test('every upstream down: still 200, LIMITED, zeros only with their facts listed', async () => {
-    for (const method of [
+    everyUpstreamDown([
       'getAccountInfo',
       'getMultipleAccounts',
       'getTokenLargestAccounts',
       'getSignaturesForAddress',
       'getTransaction',
     ])
-      sandbox.faults.set('rpc', method, { kind: 'down' })
-    sandbox.faults.set('dexscreener', '/', { kind: 'down' })
-    sandbox.faults.set('jupiter', '/', { kind: 'down' })
     const { status, body, errors } = await intel(mintOf('wash-traded'), freshApp())
     expect(status).toBe(200)
     expect(errors).toEqual([])

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import pino from 'pino'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { join } from 'node:path'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/settings.ts'
 import { closeContext, createContext } from '../src/context.ts'
@@ -9,12 +8,15 @@ import { startServer } from '../src/http/server.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { liveService, sandboxContext } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
+import { runSandboxScript } from './support/run.ts'
 import { eventually } from './support/eventually.ts'
 import { testWithV1, v1Payer } from './support/v1-client.ts'
 
 // The whole service on the sandbox, as `npm start` runs it, over HTTP on loopback. (What is no token is
 // refused on every token-scoped route, never charged: test/common-sense.test.ts.)
 const { sandbox, running } = await liveService()
+/** Where the demo scripts pay: this file's service, on its sandbox. */
+const on = { service: running.url, worldFile: sandbox.worldFilePath }
 
 const { x402: offers } = sandbox.file
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
@@ -118,24 +120,8 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
 
   test('npm run pay (the demo client) pays a deep dive as the demo buyer', async () => {
     const payToBefore = await usdcOf(sandbox, offers.solana.pay_to)
-    const child = Bun.spawn(
-      [
-        process.execPath,
-        join(import.meta.dir, '..', 'sandbox/pay.ts'),
-        '/scan/deep',
-        mint,
-        '--service',
-        running.url,
-        '--world',
-        sandbox.worldFilePath,
-      ],
-      {
-        stdout: 'pipe',
-        stderr: 'pipe',
-      },
-    )
-    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
-    expect(await child.exited).toBe(0)
+    const { stdout: out, stderr: err, code } = await runSandboxScript('pay.ts', ['/scan/deep', mint], on)
+    expect(code).toBe(0)
     expect(err).toContain('HTTP 200')
     expect(err).toContain('"success":true')
     expect(JSON.parse(out)).toMatchObject({ schema_version: '2.0', token_address: mint })
@@ -145,26 +131,12 @@ describe('paid routes over HTTP (the service on the sandbox, the official v1 and
   test('npm run pay -- --rail base pays on anvil with the EVM demo buyer', async () => {
     const payTo = offers.base.pay_to as `0x${string}`
     const payToBefore = await sandbox.evm.usdcBalance(payTo)
-    const child = Bun.spawn(
-      [
-        process.execPath,
-        join(import.meta.dir, '..', 'sandbox/pay.ts'),
-        '/market/intel',
-        mint,
-        '--rail',
-        'base',
-        '--service',
-        running.url,
-        '--world',
-        sandbox.worldFilePath,
-      ],
-      {
-        stdout: 'pipe',
-        stderr: 'pipe',
-      },
-    )
-    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
-    expect(await child.exited).toBe(0)
+    const {
+      stdout: out,
+      stderr: err,
+      code,
+    } = await runSandboxScript('pay.ts', ['/market/intel', mint, '--rail', 'base'], on)
+    expect(code).toBe(0)
     expect(err).toContain(`paid by ${sandbox.file.evm_buyer.address} on eip155:31337`)
     expect(JSON.parse(out)).toMatchObject({ schema_version: '2.0', signal: 'BULLISH' })
     expect(await sandbox.evm.usdcBalance(payTo)).toBe(payToBefore + 200_000n)

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { scannerService } from './support/scanner-service.ts'
 
-const { sandbox, freshApp, mintOf, post } = await scannerService()
+const { sandbox, freshApp, mintOf, post, everyUpstreamDown } = await scannerService()
 
 const scan = post
 
@@ -191,11 +191,7 @@ describe('POST /scan/quick under faults', () => {
   })
 
   test('every upstream down: still 200, LIMITED, nothing invented', async () => {
-    sandbox.faults.set('rpc', 'getAccountInfo', { kind: 'down' })
-    sandbox.faults.set('rpc', 'getMultipleAccounts', { kind: 'down' })
-    sandbox.faults.set('rpc', 'getTokenLargestAccounts', { kind: 'down' })
-    sandbox.faults.set('dexscreener', '/', { kind: 'down' })
-    sandbox.faults.set('jupiter', '/', { kind: 'down' })
+    everyUpstreamDown(['getAccountInfo', 'getMultipleAccounts', 'getTokenLargestAccounts'])
     const { status, body, errors } = await scan('/scan/quick', mintOf('whale-concentrated'), freshApp())
     expect(status).toBe(200)
     expect(errors).toEqual([])

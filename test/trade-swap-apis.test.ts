@@ -1,5 +1,4 @@
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
-import pino from 'pino'
 import {
   getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
@@ -11,10 +10,9 @@ import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
-import { createContext } from '../src/context.ts'
 import { startServer } from '../src/http/server.ts'
-import { loadConfig } from '../src/settings.ts'
 import { PRICE_PATHS } from '../src/sources/jupiter.ts'
+import { sandboxContext } from './support/live.ts'
 import { scanRequest, waivedService } from './support/service.ts'
 
 // A swap end to end on each of Jupiter's swap APIs the service speaks (JUPITER_SWAP_API, docs/trade.md):
@@ -25,17 +23,7 @@ import { scanRequest, waivedService } from './support/service.ts'
 const sandbox = await startSandbox(ephemeralSandboxOptions())
 const services = await Promise.all(
   (['v2', 'v1'] as const).map(async (api) => {
-    const ctx = createContext(
-      loadConfig({
-        ...sandbox.serviceSettings,
-        PORT: '0',
-        DATA_DIR: ':memory:',
-        LOG_LEVEL: 'silent',
-        RATE_LIMIT_SCANNER_BURST: '1000',
-        JUPITER_SWAP_API: api,
-      }),
-      { logger: pino({ level: 'silent' }) },
-    )
+    const ctx = sandboxContext(sandbox, { RATE_LIMIT_SCANNER_BURST: '1000', JUPITER_SWAP_API: api })
     await ctx.payments.start()
     return { api, running: startServer(createApp(ctx), ctx) }
   }),
@@ -165,26 +153,9 @@ describe('Swap API v2 without a price impact (a v2 answer may leave priceImpact 
   test('the trade quote: price_impact_pct null and the gate WARNs PRICE_IMPACT_UNKNOWN (the 15 % limit could not be checked)', async () => {
     sandbox.faults.set('jupiter', '/swap/v2/build', { kind: 'drop_members', members: ['priceImpactPct'] })
     const v2 = services.find((service) => service.api === 'v2')!.running
-    const quoted = await fetch(`${v2.url}/trade/quote`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        input_mint: SOL,
-        output_mint: token,
-        amount_in: '50000000',
-        user_public_key: buyer.address,
-      }),
-    })
-    expect(quoted.status).toBe(200)
-    const body = (await quoted.json()) as Json
-    expect(body.status).toBe('QUOTED')
-    expect(body.quote.price_impact_pct).toBeNull()
-    expect(body.risk_gate.verdict).toBe('WARN')
-    expect(body.risk_gate.reasons.map((reason: Json) => reason.code)).toContain('PRICE_IMPACT_UNKNOWN')
-    // With the member, the same quote measures it and says nothing of it.
-    sandbox.faults.clear()
-    const measured = (await (
-      await fetch(`${v2.url}/trade/quote`, {
+    /** The buyer's quote of 0.05 SOL of the token, on v2. */
+    const quote = () =>
+      fetch(`${v2.url}/trade/quote`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -194,7 +165,16 @@ describe('Swap API v2 without a price impact (a v2 answer may leave priceImpact 
           user_public_key: buyer.address,
         }),
       })
-    ).json()) as Json
+    const quoted = await quote()
+    expect(quoted.status).toBe(200)
+    const body = (await quoted.json()) as Json
+    expect(body.status).toBe('QUOTED')
+    expect(body.quote.price_impact_pct).toBeNull()
+    expect(body.risk_gate.verdict).toBe('WARN')
+    expect(body.risk_gate.reasons.map((reason: Json) => reason.code)).toContain('PRICE_IMPACT_UNKNOWN')
+    // With the member, the same quote measures it and says nothing of it.
+    sandbox.faults.clear()
+    const measured = (await (await quote()).json()) as Json
     expect(measured.quote.price_impact_pct).toBeGreaterThan(0)
     expect(measured.risk_gate.verdict).toBe('PASS')
     expect(measured.risk_gate.reasons.map((reason: Json) => reason.code)).not.toContain('PRICE_IMPACT_UNKNOWN')

@@ -25,6 +25,7 @@ import { WAIVED_PAYMENTS } from './support/payments.ts'
 import { Jobs, trackingAccountOf } from '../plugins/trade/job.ts'
 import { Solsentry } from '../client/index.ts'
 import { eventually } from './support/eventually.ts'
+import { runSandboxScript } from './support/run.ts'
 
 // The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
 // the execute fee paid by the official v2 client on the EVM rail (so the Solana balances move only by the swap).
@@ -926,28 +927,17 @@ describe('jobs over time', () => {
 })
 
 test('npm run trade (the demo client) buys a token as the demo buyer: quote, local signature, paid execute', async () => {
-  const { join } = await import('node:path')
-  const child = Bun.spawn(
-    [
-      process.execPath,
-      join(import.meta.dir, '..', 'sandbox/trade.ts'),
-      mintOf('sniped-launch'),
-      '--rail',
-      'base',
-      '--service',
-      running.url,
-      '--world',
-      sandbox.worldFilePath,
-    ],
-    {
-      stdout: 'pipe',
-      stderr: 'pipe',
-    },
-  )
-  const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
+  const {
+    stdout: out,
+    stderr: err,
+    code,
+  } = await runSandboxScript('trade.ts', [mintOf('sniped-launch'), '--rail', 'base'], {
+    service: running.url,
+    worldFile: sandbox.worldFilePath,
+  })
   expect(err).toContain('quote: HTTP 200, QUOTED')
   expect(err).toContain('execute: HTTP 200')
-  expect(await child.exited).toBe(0)
+  expect(code).toBe(0)
   expect(out).toContain('"status": "CONFIRMED"')
 })
 

@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+
 /** What a finished child process said: its stdout, its stderr and its exit code. */
 export interface Finished {
   stdout: string
@@ -21,4 +23,28 @@ export async function runToEnd(
     child.exited,
   ])
   return { stdout, stderr, code }
+}
+
+/**
+ * A demo script of the sandbox (`sandbox/pay.ts`, `sandbox/trade.ts`: `npm run pay`, `npm run trade`)
+ * run to its end with Bun and this process's environment, against `service` on the sandbox whose world
+ * file is `worldFile`, as a developer runs it.
+ */
+export function runSandboxScript(
+  script: 'pay.ts' | 'trade.ts',
+  args: string[],
+  on: { service: string; worldFile: string },
+): Promise<Finished> {
+  return runToEnd(
+    [
+      process.execPath,
+      join(import.meta.dirname, '..', '..', 'sandbox', script),
+      ...args,
+      '--service',
+      on.service,
+      '--world',
+      on.worldFile,
+    ],
+    process.env,
+  )
 }

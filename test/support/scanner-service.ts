@@ -30,5 +30,15 @@ export async function scannerService(options: { rpcProfile?: SandboxRpcProfileNa
     return { status: response.status, body, errors: validate('POST', path, response.status, body) }
   }
 
-  return { sandbox, app, validate, freshApp, mintOf, post }
+  /**
+   * Every upstream a scan reads down (503) until the test ends: DexScreener and Jupiter whole, and the
+   * RPC's `rpcMethods` (the RPC's faults are per method: the ones the route reads).
+   */
+  function everyUpstreamDown(rpcMethods: readonly string[]) {
+    for (const method of rpcMethods) sandbox.faults.set('rpc', method, { kind: 'down' })
+    sandbox.faults.set('dexscreener', '/', { kind: 'down' })
+    sandbox.faults.set('jupiter', '/', { kind: 'down' })
+  }
+
+  return { sandbox, app, validate, freshApp, mintOf, post, everyUpstreamDown }
 }

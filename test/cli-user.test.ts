@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { generateKeyPairSigner } from '@solana/kit'
 import { CLI_EXIT_CODES, exitCode } from '../client/errors.ts'
+import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
 import { runToEnd } from './support/run.ts'
 import { testWithTmux, tradeOnATerminal } from './support/terminal.ts'
@@ -9,7 +10,7 @@ import { usdcOf } from './support/x402.ts'
 
 // The CLI as a hurried new user meets it (issue 32's second pass): the service on the sandbox over
 // loopback, the CLI a child process (or in tmux when it asks), its exit code and words read as a person would.
-const { sandbox, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
+const { sandbox, ctx, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
 const world = sandbox.file
 const cli = join(import.meta.dir, '..', 'client', 'cli.ts')
 const settings = {
@@ -197,6 +198,27 @@ describe('the service’s words in the CLI’s: options, accepted values from th
     const closed = await run(['doctor', '--url', 'http://127.0.0.1:9'])
     expect(closed.code).toBe(1)
     expect(closed.stderr).toContain('SERVICE_UNREACHABLE: nothing answers at http://127.0.0.1:9')
+  }, 60_000)
+
+  test('doctor --url on a service whose Jupiter host lacks Swap API v2: the jupiter line names the path, exit 1', async () => {
+    sandbox.faults.set('jupiter', '/swap/v2', { kind: 'not_found' })
+    try {
+      await ctx.health.probe('jupiter')
+      // /health reuses its reading for a second: read until it is the probe's.
+      await eventually(
+        'jupiter degraded on /health',
+        async () => (await (await fetch(`${running.url}/health`)).json()) as { sources: Record<string, string> },
+        (health) => health.sources.jupiter === 'degraded',
+      )
+      const { stdout, code } = await run(['doctor', '--url', running.url])
+      expect(code).toBe(1)
+      expect(stdout).toMatch(
+        /^ {2}jupiter +degraded +token search answered .*; swap API v2 \(GET \/swap\/v2\/order\): jupiter: rejected \(HTTP 404\): this host does not serve \/swap\/v2\/order$/m,
+      )
+    } finally {
+      sandbox.faults.clear()
+      await ctx.health.probe('jupiter')
+    }
   }, 60_000)
 
   test('exit --home: the cross-check says nothing of unread mint blockers when its mint was read', async () => {

@@ -69,8 +69,10 @@ function fixFor(name: string, config: Config, detail: string): string {
  */
 function jupiterFix(config: Config, detail: string): string {
   const url = `JUPITER_URL (${urlForLogs(config.JUPITER_URL ?? '')})`
-  const swap = detail.slice(detail.indexOf('swap API'))
-  const swapFailed = !/^swap API v[12] \(GET [^)]+\) priced/.test(swap)
+  // A probe that timed out says so alone: no part of it is the swap API's.
+  const at = detail.indexOf('swap API')
+  const swap = at < 0 ? '' : detail.slice(at)
+  const swapFailed = at >= 0 && !/^swap API v[12] \(GET [^)]+\) priced/.test(swap)
   const refused = swapFailed ? swap : detail
   if (/HTTP 40[13]/.test(refused))
     return config.JUPITER_API_KEY

@@ -1,5 +1,6 @@
 /**
- * The upstream sources' health probes: one cheap real call each, paced by the source's own limits (the
+ * The upstream sources' health probes: one cheap real call each (Jupiter's two: its token list and its
+ * swap API are served apart), paced by the source's own limits (the
  * call goes through the source like any other, so it counts against the provider's budget and its
  * breaker). The health board runs them on its schedule; `solsentry doctor` runs each once.
  */
@@ -68,7 +69,8 @@ export function swapApiRefusal(error: unknown, path: string, keyed: boolean): st
   return undefined
 }
 
-const WORSE: Record<ProbedState, number> = { ok: 0, degraded: 1, down: 2 }
+/** How bad each state is, to tell the worse of two. */
+const SEVERITY: Record<ProbedState, number> = { ok: 0, degraded: 1, down: 2 }
 
 /**
  * Jupiter's probe: the token list's search (what every scan reads), and a price through the swap API
@@ -85,7 +87,7 @@ export async function probeJupiter(jupiter: JupiterSource, usdcMint: string = US
     probeSwapApi(jupiter, usdcMint),
   ])
   return {
-    state: WORSE[swap.state] > WORSE[tokens.state] ? swap.state : tokens.state,
+    state: SEVERITY[swap.state] > SEVERITY[tokens.state] ? swap.state : tokens.state,
     detail: `${tokens.detail}; ${swap.detail}`,
   }
 }
@@ -99,6 +101,7 @@ async function probeSwapApi(jupiter: JupiterSource, usdcMint: string): Promise<P
   const api = `swap API ${jupiter.swapApi} (GET ${path})`
   try {
     const price = await jupiter.price(
+      // Jupiter's default slippage (v1's quote asks one; v2's /order does not).
       { inputMint: WRAPPED_SOL_MINT_ADDRESS, outputMint: usdcMint, amount: PROBED_LAMPORTS, slippageBps: 50 },
       new CallMeter(),
     )

@@ -173,7 +173,7 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
       const reason = overA2A(typeof required.error === 'string' ? required.error : 'the payment was refused')
       return events.end(TaskState.TASK_STATE_FAILED, `Payment refused: ${reason}. Nothing was charged.`, {
         [PAYMENT_STATUS]: 'payment-failed',
-        [PAYMENT_ERROR]: refusalCode(reason),
+        [PAYMENT_ERROR]: refusalCode(body),
         [PAYMENT_RECEIPTS]: [failedReceipt(payment, reason)],
       })
     }

@@ -96,6 +96,9 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
         const id = (body as { id?: unknown }).id
         const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null
         const named = messageTaskOf(body, isLegacy)
+        const asked = taskIdOf(body)
+        if (!asked.ok)
+          return json({ jsonrpc: '2.0', id: rpcId, error: { code: -32602, message: asked.reason } }, context, isLegacy)
         if (!named.ok)
           return json({ jsonrpc: '2.0', id: rpcId, error: { code: -32602, message: named.reason } }, context, isLegacy)
         const taskId = named.taskId
@@ -199,6 +202,25 @@ export function messageTaskOf(
       reason: "Invalid params: message.taskId is a task's id, a string (tasks/get reads a task by it)",
     }
   return { ok: true, taskId: named }
+}
+
+/** The methods that name a task by `params.id`: tasks/get and tasks/cancel, in both versions. */
+const TASK_METHODS = new Set(['tasks/get', 'tasks/cancel', 'GetTask', 'CancelTask'])
+
+/**
+ * The task a tasks/get or tasks/cancel names (`params.id`), checked before the SDK reads it: params that
+ * are not an object, or an id that is not a non-empty string, are Invalid params with what to send (the SDK
+ * would fail on them as an internal error).
+ */
+export function taskIdOf(body: unknown): { ok: true } | { ok: false; reason: string } {
+  const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown }
+  if (typeof method !== 'string' || !TASK_METHODS.has(method)) return { ok: true }
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    return { ok: false, reason: `Invalid params: ${method} takes an object, { "id": "<task id>" }` }
+  const { id } = params as { id?: unknown }
+  if (typeof id !== 'string' || id.trim() === '')
+    return { ok: false, reason: `Invalid params: ${method} needs params.id, the task's id as a string` }
+  return { ok: true }
 }
 
 /** What a message on a task whose call is running is told (nothing of it was used). */

@@ -71,12 +71,6 @@ export function percentIn(text: string): number | undefined {
   return found.length === 1 ? Number(found[0]![1]) : undefined
 }
 
-/** The one of `names` the text says as a whole word (`"with the safe preset"` → `'safe'`); undefined for none or several. */
-export function nameIn<N extends string>(text: string, names: readonly N[]): N | undefined {
-  const said = names.filter((name) => saysPhrase(text, name))
-  return said.length === 1 ? said[0] : undefined
-}
-
 /** `{ interval: '6h' }` when the text states one of `windows`, else nothing: a reader's member. */
 export function windowAt<W extends string>(text: string, windows: readonly W[]): { interval?: W } {
   const window = windowIn(text, windows)

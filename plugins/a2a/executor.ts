@@ -108,7 +108,12 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
         history: [userMessage],
         metadata: read.ok ? { [CALL]: read.call } : {},
       })
-      if (!read.ok) return events.fail(read.reason, { error: true, code: 'INVALID_REQUEST', message: read.reason })
+      if (!read.ok) {
+        const { reason, skill, missing } = read
+        // A recognised skill missing members says which (machine-readable beside the words).
+        const said = { error: true, code: 'INVALID_REQUEST', message: reason, ...(skill ? { skill } : {}) }
+        return events.fail(reason, missing ? { ...said, missing } : said)
+      }
       return answer(read.call, read.offering, paying ? payment : undefined, events, caller)
     }
 
@@ -168,7 +173,7 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
       const reason = overA2A(typeof required.error === 'string' ? required.error : 'the payment was refused')
       return events.end(TaskState.TASK_STATE_FAILED, `Payment refused: ${reason}. Nothing was charged.`, {
         [PAYMENT_STATUS]: 'payment-failed',
-        [PAYMENT_ERROR]: refusalCode(reason),
+        [PAYMENT_ERROR]: refusalCode(body),
         [PAYMENT_RECEIPTS]: [failedReceipt(payment, reason)],
       })
     }

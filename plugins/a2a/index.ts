@@ -12,7 +12,7 @@ import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { callerOf, forwardedHeaders, publicOrigin } from '../../src/http/request.ts'
 import { routeOptions } from '../../src/http/route-options.ts'
-import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors'
+import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors'
 import { A2A_CAPABILITIES, A2A_LEGACY_VERSION, a2aInterfaces } from '../../src/kernel/a2a.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
 import { a2aExecutor, CALLER, type Caller, type Dispatch, RUN, type Run } from './executor.ts'
@@ -96,6 +96,9 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
         const id = (body as { id?: unknown }).id
         const rpcId = typeof id === 'string' || typeof id === 'number' ? id : null
         const named = messageTaskOf(body, isLegacy)
+        const asked = taskIdOf(body)
+        if (!asked.ok)
+          return json({ jsonrpc: '2.0', id: rpcId, error: { code: -32602, message: asked.reason } }, context, isLegacy)
         if (!named.ok)
           return json({ jsonrpc: '2.0', id: rpcId, error: { code: -32602, message: named.reason } }, context, isLegacy)
         const taskId = named.taskId
@@ -117,6 +120,17 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
             const state = stored.status?.state
             if (state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED)
               throw new UnsupportedOperationError(running(taskId))
+          }
+          // A paid call running here refuses its cancellation itself (the executor); one whose run is on another
+          // instance, or whose instance died, has no event bus here, and the SDK would mark it cancelled —
+          // losing the payer's answer or payment from the task. It runs to its end; tasks/get reads it.
+          const cancelled = cancelledTask(body)
+          if (cancelled !== undefined) {
+            const stored = await tasks.load(cancelled, context)
+            if (stored?.status?.state === TaskState.TASK_STATE_WORKING)
+              throw new TaskNotCancelableError(
+                `task ${cancelled} is running its paid call, which runs to its end: tasks/get (GetTask) reads its outcome`,
+              )
           }
           // The front door read the body already (its size, media type and JSON checked there).
           answer = await (isLegacy ? legacy : current).handle(body as Record<string, unknown>, context)
@@ -201,11 +215,40 @@ export function messageTaskOf(
   return { ok: true, taskId: named }
 }
 
+/** The methods that name a task by `params.id`: tasks/get and tasks/cancel, in both versions. */
+const TASK_METHODS = new Set(['tasks/get', 'tasks/cancel', 'GetTask', 'CancelTask'])
+
+/**
+ * The task a tasks/get or tasks/cancel names (`params.id`), checked before the SDK reads it: params that
+ * are not an object, or an id that is not a non-empty string, are Invalid params with what to send (the SDK
+ * would fail on them as an internal error).
+ */
+export function taskIdOf(body: unknown): { ok: true } | { ok: false; reason: string } {
+  const { method, params } = (body ?? {}) as { method?: unknown; params?: unknown }
+  if (typeof method !== 'string' || !TASK_METHODS.has(method)) return { ok: true }
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    return { ok: false, reason: `Invalid params: ${method} takes an object, { "id": "<task id>" }` }
+  const { id } = params as { id?: unknown }
+  if (typeof id !== 'string' || id.trim() === '')
+    return { ok: false, reason: `Invalid params: ${method} needs params.id, the task's id as a string` }
+  return { ok: true }
+}
+
+/** The task a tasks/cancel (CancelTask) names, if the request is one. */
+function cancelledTask(body: unknown): string | undefined {
+  const { method } = (body ?? {}) as { method?: unknown }
+  return method === 'tasks/cancel' || method === 'CancelTask' ? idOf(body) : undefined
+}
+
 /** What a message on a task whose call is running is told (nothing of it was used). */
 function running(taskId: string): string {
   return (
     `a paid call is running on task ${taskId}: read its outcome with tasks/get (GetTask); ` +
-    'this message was not used, and a payment it carried was not taken'
+    'this message was not used, and a payment it carried was not taken. A task left working after its call ' +
+    'can have ended (the instance running it stopped) is collected as the HTTP path collects it: send the same ' +
+    `payload (metadata["${PAYMENT_PAYLOAD}"]) on a new task — a message without taskId naming the same skill with ` +
+    'the same input —: a payment never settled is taken once, one whose settlement was sent is read from the ' +
+    'chain and that call answered, charged once'
   )
 }
 

@@ -1,9 +1,10 @@
 /**
  * The A2A x402 extension's vocabulary (google-agentic-commerce/a2a-x402 spec/v0.2/spec.md §7, and the A2A
  * transport of coinbase/x402, specs/transports-v2/a2a.md): the metadata keys, the payment statuses, and
- * the short error code a refused payment is given. The payment itself is the service's one payment path:
+ * the short error code a refused payment is given (from the gate's machine code). The payment itself is the service's one payment path:
  * the call runs as its route's HTTP request through the front door (same gate, ledger and prices).
  */
+import type { PaymentErrorCode } from '../../src/payments/payment-errors.ts'
 
 /** The metadata keys (standalone flow). */
 export const PAYMENT_STATUS = 'x402.payment.status'
@@ -37,20 +38,29 @@ export interface Receipt {
 }
 
 /**
- * The short code of spec §9.1 for a payment the service refused, from the refusal's words (the gate's
- * reasons and the facilitator's `invalidReason`); `PAYMENT_REFUSED` when none of them fits.
+ * The extension's `x402.payment.error` for a refusal the gate coded (src/payments/payments.ts
+ * `PaymentErrorCode`, carried in the 402 body's `payment_error`): spec §9.1's codes as they are, the gate's
+ * own beside them as they are; a 402 without a code (none was presented) reads `PAYMENT_REFUSED`.
  */
-export function refusalCode(reason: string): string {
-  const said = reason.toLowerCase()
-  if (/did not settle|settlement failed/.test(said)) return 'SETTLEMENT_FAILED'
-  if (/already|replay|owed one call|in flight|redeemed/.test(said)) return 'DUPLICATE_NONCE'
-  if (/insufficient|balance/.test(said)) return 'INSUFFICIENT_FUNDS'
-  if (/expir|valid_before|validbefore|too late|stale|blockhashnotfound|blockhash not found/.test(said))
-    return 'EXPIRED_PAYMENT'
-  if (/network|chain/.test(said)) return 'NETWORK_MISMATCH'
-  if (/amount|atomic units|value|price/.test(said)) return 'INVALID_AMOUNT'
-  if (/signature|signer/.test(said)) return 'INVALID_SIGNATURE'
-  return 'PAYMENT_REFUSED'
+const A2A_PAYMENT_ERRORS: Record<PaymentErrorCode, string> = {
+  INSUFFICIENT_FUNDS: 'INSUFFICIENT_FUNDS',
+  INVALID_SIGNATURE: 'INVALID_SIGNATURE',
+  EXPIRED_PAYMENT: 'EXPIRED_PAYMENT',
+  DUPLICATE_NONCE: 'DUPLICATE_NONCE',
+  NETWORK_MISMATCH: 'NETWORK_MISMATCH',
+  INVALID_AMOUNT: 'INVALID_AMOUNT',
+  SETTLEMENT_FAILED: 'SETTLEMENT_FAILED',
+  INVALID_PAYLOAD: 'INVALID_PAYLOAD',
+  PAYMENT_PENDING: 'PAYMENT_PENDING',
+  PAYMENT_REFUSED: 'PAYMENT_REFUSED',
+}
+
+/** The `x402.payment.error` of a refused payment's 402 body (its `payment_error`, the gate's code). */
+export function refusalCode(body: unknown): string {
+  const code = (body as { payment_error?: unknown } | null)?.payment_error
+  return typeof code === 'string' && Object.hasOwn(A2A_PAYMENT_ERRORS, code)
+    ? A2A_PAYMENT_ERRORS[code as PaymentErrorCode]
+    : 'PAYMENT_REFUSED'
 }
 
 /** The network a payment payload names (x402 v2: `accepted.network`; v1: `network`), or ''. */

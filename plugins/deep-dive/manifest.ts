@@ -27,6 +27,7 @@ export const manifest = defineManifest({
       accounts: { token_address: 'token_mint' },
       response: DeepDiveResult,
       rateLimit: 'scanner',
+      askedBy: { phrases: ['deep dive', 'rugged before', 'rugged', 'developer', 'dev wallet', 'due diligence'] },
       tags: ['scanners'],
       kind: 'scanner',
       // Spec target: answer within 30 s; the facts stop a second earlier to leave room to answer.

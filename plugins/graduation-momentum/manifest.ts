@@ -1,6 +1,7 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
 import { FOLLOWS_LAUNCHPAD } from '../../src/launchpad-index/schemas.ts'
 import { MomentumBody, MomentumResult } from './schemas.ts'
+import { percentAt } from '../../src/kernel/asked.ts'
 
 export const manifest = defineManifest({
   name: 'graduation-momentum',
@@ -28,6 +29,10 @@ export const manifest = defineManifest({
       body: MomentumBody,
       response: MomentumResult,
       rateLimit: 'scanner',
+      askedBy: {
+        phrases: ['graduation momentum', 'momentum', 'safe to ride', 'near-graduation'],
+        read: (text) => percentAt(text, 'min_progress_pct'),
+      },
       tags: ['catalogue'],
       // Answers within 15 s: its enrichments stop half a second earlier.
       deadlineMs: 14_500,

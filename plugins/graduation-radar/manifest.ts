@@ -1,6 +1,7 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
 import { FOLLOWS_LAUNCHPAD } from '../../src/launchpad-index/schemas.ts'
 import { GraduationRadarBody, GraduationRadarResult } from './schemas.ts'
+import { percentAt } from '../../src/kernel/asked.ts'
 
 export const manifest = defineManifest({
   name: 'graduation-radar',
@@ -26,6 +27,11 @@ export const manifest = defineManifest({
       body: GraduationRadarBody,
       response: GraduationRadarResult,
       rateLimit: 'scanner',
+      askedBy: {
+        phrases: ['graduation radar', 'graduate next', 'close to graduating', 'graduating', 'bonded', 'bonding curves'],
+        // "Curves above 80% bonded": the least bonding progress to list.
+        read: (text) => percentAt(text, 'min_progress_pct'),
+      },
       tags: ['catalogue'],
       // Answers within 8 s; the grades stop half a second earlier.
       deadlineMs: 7_500,

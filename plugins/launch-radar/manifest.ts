@@ -1,6 +1,7 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
 import { FOLLOWS_LAUNCHPAD } from '../../src/launchpad-index/schemas.ts'
 import { LaunchRadarBody, LaunchRadarResult } from './schemas.ts'
+import type { PRESETS } from './schemas.ts'
 
 export const manifest = defineManifest({
   name: 'launch-radar',
@@ -30,6 +31,24 @@ export const manifest = defineManifest({
       body: LaunchRadarBody,
       response: LaunchRadarResult,
       rateLimit: 'scanner',
+      askedBy: {
+        phrases: [
+          'launch radar',
+          'launching on pump.fun',
+          'new pump.fun coins',
+          'new pump.fun',
+          'launching',
+          'launches',
+          'new coins',
+          'just launched',
+        ],
+        // "… with the safe preset": a preset named beside the word preset (a bare "safe" asks, it does not filter).
+        read: (text) => {
+          const preset = /\b(none|safe|strict)\s+preset\b|\bpreset\s+(none|safe|strict)\b/i.exec(text)
+          const named = (preset?.[1] ?? preset?.[2])?.toLowerCase() as (typeof PRESETS)[number] | undefined
+          return named ? { preset: named } : {}
+        },
+      },
       tags: ['catalogue'],
       // Answers within 8 s; the grades stop half a second earlier.
       deadlineMs: 7_500,

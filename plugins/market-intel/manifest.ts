@@ -27,6 +27,7 @@ export const manifest = defineManifest({
       accounts: { token_address: 'token_mint' },
       response: MarketIntelResult,
       rateLimit: 'scanner',
+      askedBy: { phrases: ['market intel', 'market', 'trading', 'price', 'volume', 'buy pressure', 'sell pressure'] },
       tags: ['scanners'],
       kind: 'scanner',
       // Spec target: answer within 10 s; the facts stop half a second earlier to leave room to answer.

@@ -28,6 +28,7 @@ export const manifest = defineManifest({
       accounts: { token_address: 'token_mint' },
       response: QuickScanResult,
       rateLimit: 'scanner',
+      askedBy: { phrases: ['quick scan', 'safe to buy', 'safe to hold', 'safety check', 'rug check', 'scan', 'safe'] },
       tags: ['scanners'],
       kind: 'scanner',
       // Spec target: answer within 5 s; the facts stop half a second earlier (the feeds' grades read the same).

@@ -1,5 +1,7 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
 import { RadarBody, RadarResult } from './schemas.ts'
+import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
+import { windowAt } from '../../src/kernel/asked.ts'
 
 export * from './schemas.ts'
 
@@ -30,6 +32,10 @@ export const manifest = defineManifest({
       body: RadarBody,
       response: RadarResult,
       rateLimit: 'scanner',
+      askedBy: {
+        phrases: ['signal radar', 'bullish signals', 'signals converge', 'signals'],
+        read: (text) => windowAt(text, JUPITER_INTERVALS),
+      },
       tags: ['catalogue'],
       kind: 'feed',
       // Answers within 8 s: the rankings are read within 3 s, the items' grades until half a second before.

@@ -1,6 +1,7 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
 import { FOLLOWS_LAUNCHPAD } from '../../src/launchpad-index/schemas.ts'
-import { SmartMoneyBody, SmartMoneyResult } from './schemas.ts'
+import { SMART_INTERVALS, SmartMoneyBody, SmartMoneyResult, type SmartInterval } from './schemas.ts'
+import { windowAt } from '../../src/kernel/asked.ts'
 
 export const manifest = defineManifest({
   name: 'smart-money',
@@ -27,6 +28,10 @@ export const manifest = defineManifest({
       body: SmartMoneyBody,
       response: SmartMoneyResult,
       rateLimit: 'scanner',
+      askedBy: {
+        phrases: ['smart money', 'profitable wallets', 'wallets buying', 'proven wallets'],
+        read: (text) => windowAt(text, Object.keys(SMART_INTERVALS) as SmartInterval[]),
+      },
       tags: ['catalogue'],
       // Answers within 8 s; the grades stop half a second earlier.
       deadlineMs: 7_500,

@@ -11,6 +11,7 @@ import {
   StatusParams,
   TradeRejectedBody,
 } from './schemas.ts'
+import { readTrade } from './words.ts'
 
 export const manifest = defineManifest({
   name: 'trade',
@@ -21,8 +22,9 @@ export const manifest = defineManifest({
       'Bring-your-own-wallet swaps: a free quote with a risk gate on the token being bought and an unsigned transaction, then a paid broadcast of the signed transaction, charged only when it confirms.',
     tags: ['solana', 'swap', 'trade', 'risk'],
     examples: [
-      'Swap 0.5 SOL for DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263 if it is safe',
-      'Sell 100 USDC for SOL from my wallet',
+      // A quote is built for a wallet: an example names one, so it runs as written.
+      'Swap 0.5 SOL for DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263 from wallet 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU if it is safe',
+      'Sell 100 USDC for SOL from wallet 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
     ],
   },
   routes: {
@@ -40,6 +42,7 @@ export const manifest = defineManifest({
       rateLimit: 'scanner',
       tags: ['trade'],
       callOrder: { step: 4, when: 'to get a risk-gated swap quote and an unsigned transaction' },
+      askedBy: { phrases: ['swap', 'sell', 'trade', 'exchange'], read: readTrade },
     },
     execute: {
       method: 'POST',

@@ -1,5 +1,7 @@
 import { defineManifest } from '../../src/kernel/manifest.ts'
 import { TrendingBody, TrendingResult } from './schemas.ts'
+import { JUPITER_INTERVALS } from '../../src/sources/jupiter.ts'
+import { saysPhrase, windowAt } from '../../src/kernel/asked.ts'
 
 export const manifest = defineManifest({
   name: 'trending',
@@ -26,6 +28,15 @@ export const manifest = defineManifest({
       body: TrendingBody,
       response: TrendingResult,
       rateLimit: 'scanner',
+      askedBy: {
+        phrases: ['trending', 'top traded', 'most traded', 'hot tokens'],
+        // "Top traded … over 24 hours": the most traded (Jupiter's toptraded) over that window.
+        read: (text) => ({
+          ...windowAt(text, JUPITER_INTERVALS),
+          ...(saysPhrase(text, 'traded') || saysPhrase(text, 'volume') ? { sort: 'volume' } : {}),
+          ...(saysPhrase(text, 'organic') ? { sort: 'organic' } : {}),
+        }),
+      },
       tags: ['catalogue'],
       kind: 'feed',
       // Answers within 8 s: the ranking is read within 3 s, the items' grades until half a second before.

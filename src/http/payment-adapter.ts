@@ -79,9 +79,11 @@ export function paymentAnswer(result: Challenge | Refusal, requestId: string): G
     settlement: { state: 'pending', transaction: result.pending.transaction },
     retry_after_s: PENDING_RETRY_AFTER_S,
   }
+  // Why a presented payment was refused, for machines (the A2A x402 extension maps it): the message says it for people.
+  const refused = result.code ? { payment_error: result.code } : {}
   const error = new ApiError('PAYMENT_REQUIRED', {
     message: result.reason,
-    details: { x402Version: body.x402Version, accepts: body.accepts, ...pending },
+    details: { x402Version: body.x402Version, accepts: body.accepts, ...refused, ...pending },
   })
   return {
     status: error.status,

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
+import type { AskedBy } from './asked.ts'
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts'
 import { ErrorBodySchema, SOLANA_ADDRESS_FORMAT } from './schemas.ts'
 
@@ -83,6 +84,11 @@ export interface RouteSpec {
    * an agent reads: /llm.txt, /llms.txt, the MCP tools and the skill file all say it from here.
    */
   callOrder?: { step: number; when: string }
+  /**
+   * How a message in words asks for it (an A2A text-only message, as the card's examples read): the
+   * phrases that select it and a reader of the parameters the words state (src/kernel/asked.ts).
+   */
+  askedBy?: AskedBy
   tags: string[]
   /** How `defineRoute` serves it; absent, its handler answers (see RouteKind). */
   kind?: RouteKind

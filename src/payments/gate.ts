@@ -5,6 +5,7 @@ import type { Logger } from '../kernel/logger.ts'
 import type { Claim, PaymentLedger, PaymentRecord } from '../store/ledger.ts'
 import { UpstreamError } from '../sources/upstream.ts'
 import { ChallengeTemplate, offersV2, type OfferV2, type Supported } from './challenge.ts'
+import { invalidReasonCode, type PaymentErrorCode } from './payment-errors.ts'
 import { refusedBeforeSending, type FacilitatorClient, type SettleAnswer, type VerifyAnswer } from './facilitator.ts'
 import { matchOffer } from './match.ts'
 import { readPayment, type PaymentV1, type PaymentV2 } from './payment-header.ts'
@@ -85,6 +86,16 @@ function heldBecause({ state, transaction, reason }: PaymentRecord): string {
     default:
       return `this payment is being used by another request (${state}): sign a new one`
   }
+}
+
+/**
+ * The machine code of `heldBecause`: used (or in use by another request) is a nonce already spent; a
+ * settlement in flight is pending (the same payment collects the answer); a failed one failed.
+ */
+function heldCode({ state }: PaymentRecord): PaymentErrorCode {
+  if (state === 'failed') return 'SETTLEMENT_FAILED'
+  if (state === 'pending' || state === 'settling' || state === 'redeeming') return 'PAYMENT_PENDING'
+  return 'DUPLICATE_NONCE'
 }
 
 /** Challenge templates kept (routes × the origins they are called at): past it they are built again. */
@@ -278,7 +289,7 @@ export class PaymentGate implements Payments {
 
   /** Reads, matches, claims and verifies the call's payment; on success it is `verified` in the ledger. */
   async admit(call: PaidCall): Promise<Admission> {
-    const required = (reason: string) => this.#challenged(call, reason)
+    const required = (reason: string, code?: PaymentErrorCode) => this.#challenged(call, reason, code)
     if (call.escrow) return this.#admitEscrow(call, call.escrow)
     // Nothing to offer (the facilitator has not answered /supported yet, or settles none of the configured
     // rails): a challenge would be empty.
@@ -293,12 +304,16 @@ export class PaymentGate implements Payments {
     const read = readPayment(call.headers)
     if (read.kind === 'none')
       return required('payment required: sign a payment for one of the offers and send it in X-PAYMENT')
-    if (read.kind === 'invalid') return required(read.reason)
+    if (read.kind === 'invalid') return required(read.reason, 'INVALID_PAYLOAD')
     const match = matchOffer(read.payment, offers, this.#rails)
-    if (!match.ok) return required(match.reason)
+    if (!match.ok) return required(match.reason, match.code)
     const { offer } = match
     const key = paymentKey(read.payment, offer.network)
-    if (!key) return required('the payment carries neither a Solana transaction nor an EIP-3009 authorization')
+    if (!key)
+      return required(
+        'the payment carries neither a Solana transaction nor an EIP-3009 authorization',
+        'INVALID_PAYLOAD',
+      )
 
     const evidence = evidenceOf(read.payment, offer)
     let claim: Claim
@@ -332,7 +347,8 @@ export class PaymentGate implements Payments {
       // Settled on chain after its call gave up: it is owed that call — the same route, request and
       // price — once, and nothing else (a cheap payment must not buy a dearer call).
       const owed = owedCall(claim.existing, call, offer.amount)
-      if (!owed.ok) return required(owed.reason)
+      // Spent on another call: its nonce is used, whatever it is still owed.
+      if (!owed.ok) return required(owed.reason, 'DUPLICATE_NONCE')
       let redeeming: boolean
       try {
         redeeming = await this.#ledger.transition(key, 'credited', 'redeeming', {
@@ -353,11 +369,10 @@ export class PaymentGate implements Payments {
       }
     }
     if (!claim.ok) {
-      const { state, transaction } = claim.existing
+      const { transaction } = claim.existing
       const reason = heldBecause(claim.existing)
-      return state === 'pending' || state === 'settling' || state === 'redeeming'
-        ? this.#challenged(call, reason, { transaction })
-        : required(reason)
+      const code = heldCode(claim.existing)
+      return code === 'PAYMENT_PENDING' ? this.#challenged(call, reason, code, { transaction }) : required(reason, code)
     }
 
     const requirements = this.#requirements(read.payment, offer, call)
@@ -372,6 +387,7 @@ export class PaymentGate implements Payments {
       await this.#outbox.transition(key, 'verifying', 'rejected', { reason: verified.invalidReason ?? 'invalid' })
       return required(
         `the facilitator refused the payment: ${verified.invalidReason ?? 'invalid'}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ''}`,
+        invalidReasonCode(verified.invalidReason, verified.invalidMessage),
       )
     }
     try {
@@ -399,10 +415,11 @@ export class PaymentGate implements Payments {
    * buys one call (its ledger key `<rail>:<job>` is claimed once, as an x402 payment's is).
    */
   async #admitEscrow(call: PaidCall, escrow: EscrowPayment): Promise<Admission> {
-    const required = (reason: string) => this.#challenged(call, reason)
+    const required = (reason: string, code: PaymentErrorCode) => this.#challenged(call, reason, code)
     if (escrow.amount !== call.amount)
       return required(
         `the ${escrow.rail} job ${escrow.reference} holds ${escrow.amount} atomic USDC; ${call.resource} costs ${call.amount}`,
+        'INVALID_AMOUNT',
       )
     const key = `${escrow.rail}:${escrow.reference}`
     try {
@@ -416,7 +433,10 @@ export class PaymentGate implements Payments {
         evidence: null,
       })
       if (!claim.ok)
-        return required(`the ${escrow.rail} job ${escrow.reference} already bought a call (${claim.existing.state})`)
+        return required(
+          `the ${escrow.rail} job ${escrow.reference} already bought a call (${claim.existing.state})`,
+          'DUPLICATE_NONCE',
+        )
       await this.#ledger.transition(key, 'verifying', 'verified', { payer: escrow.payer })
     } catch (error) {
       return this.#ledgerDown(call, error)
@@ -495,6 +515,7 @@ export class PaymentGate implements Payments {
       return this.#challenged(
         call,
         `the settlement's outcome is not known yet (${why}); it will not be sent again and is being read from the chain; the result is withheld: ${PRESENT_AGAIN}`,
+        'PAYMENT_PENDING',
         { transaction: null },
       )
     }
@@ -508,6 +529,7 @@ export class PaymentGate implements Payments {
       return this.#challenged(
         call,
         `settlement failed: ${settled.errorReason ?? 'unknown reason'}; nothing was charged and the result is withheld`,
+        'SETTLEMENT_FAILED',
       )
     }
     // The money moved: the call delivers its answer even if the ledger must record it later.
@@ -596,6 +618,7 @@ export class PaymentGate implements Payments {
         return this.#challenged(
           call,
           `this payment settled (${transaction}) and another request presenting it is receiving its answer; the result is withheld here`,
+          'DUPLICATE_NONCE',
         )
       payments.inc({ state: 'settled', network })
       const settled: Settled = {
@@ -617,11 +640,13 @@ export class PaymentGate implements Payments {
       return this.#challenged(
         call,
         `settlement failed on chain (${outcome.reason}); nothing was charged and the result is withheld`,
+        'SETTLEMENT_FAILED',
       )
     }
     return this.#challenged(
       call,
       `${said}; it is not confirmed yet and will not be sent again; the result is withheld: ${PRESENT_AGAIN}`,
+      'PAYMENT_PENDING',
       { transaction: named },
     )
   }
@@ -651,7 +676,13 @@ export class PaymentGate implements Payments {
   }
 
   /** The caller must (re)pay, told why: the challenge to pay this call, and the pending settlement if any. */
-  #challenged(call: PaidCall, reason: string, pending?: PendingSettlement): Challenge {
-    return { kind: 'challenge', reason, required: this.challenge(call, reason), ...(pending ? { pending } : {}) }
+  #challenged(call: PaidCall, reason: string, code?: PaymentErrorCode, pending?: PendingSettlement): Challenge {
+    return {
+      kind: 'challenge',
+      reason,
+      ...(code ? { code } : {}),
+      required: this.challenge(call, reason),
+      ...(pending ? { pending } : {}),
+    }
   }
 }

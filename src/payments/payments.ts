@@ -12,6 +12,7 @@ import type { RouteDiscovery } from './discovery.ts'
 import type { OfferV1, OfferV2, Supported } from './challenge.ts'
 import type { EscrowPayment } from './escrow.ts'
 import type { SettleAnswer } from './facilitator.ts'
+import type { PaymentErrorCode } from './payment-errors.ts'
 
 /** One paid call, as payments need it. */
 export interface PaidCall {
@@ -72,7 +73,10 @@ export interface Replay {
  */
 export interface Challenge {
   kind: 'challenge'
+  /** Why, for people: what happened and what to do. */
   reason: string
+  /** Why, for machines: absent when no payment was presented (the plain ask to pay). */
+  code?: PaymentErrorCode
   required: PaymentRequired
   pending?: PendingSettlement
 }

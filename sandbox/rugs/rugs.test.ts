@@ -207,3 +207,38 @@ describe('POST /sandbox/rug', () => {
     expect(listed.events.map((entry) => entry.event)).toContain('pull-liquidity')
   })
 })
+
+describe('npm run rug', () => {
+  const cli = async (...args: string[]) => {
+    const child = Bun.spawn(['bun', 'sandbox/rugs/cli.ts', ...args, '--world', sandbox.worldFilePath], {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ])
+    return { stdout, stderr, code }
+  }
+
+  test('fires an event on the running sandbox and prints its transaction, before and after', async () => {
+    const mint = mintOf('whale-concentrated')
+    const supply = sandbox.world.mintState(mint).supply
+    const run = await cli('developer-dump', mint, '--percent', '5')
+    expect(run.code).toBe(0)
+    const signature = /transaction (\w+) in slot (\d+)/.exec(run.stdout)!
+    expect(sandbox.world.chain.getTransaction(signature[1]!)!.slot).toBe(BigInt(signature[2]!))
+    expect(run.stdout).toContain('before: {"developer"')
+    expect(sandbox.world.mintState(mint).supply).toBe(supply)
+  })
+
+  test('an unknown event exits 1 with the refusal; list names the events', async () => {
+    const refused = await cli('drain', mintOf('whale-concentrated'))
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('UNKNOWN_EVENT')
+    const listed = await cli('list')
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toContain('fail-sell-route')
+  })
+})

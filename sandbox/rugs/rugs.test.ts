@@ -30,6 +30,11 @@ async function liquidityUsd(mint: string): Promise<number> {
   const pairs = (await response.json()) as { liquidity?: { usd?: number } }[]
   return Math.max(...pairs.map((pair) => pair.liquidity?.usd ?? 0))
 }
+async function priceNative(mint: string): Promise<number> {
+  const response = await fetch(`${sandbox.file.urls.dexscreener}/token-pairs/v1/solana/${mint}`)
+  const pairs = (await response.json()) as { priceNative: string }[]
+  return Number(pairs[0]!.priceNative)
+}
 async function sellQuote(mint: string, amount: bigint) {
   const query = new URLSearchParams({ inputMint: mint, outputMint: sandbox.file.usdc_mint, amount: String(amount) })
   const response = await fetch(`${sandbox.file.urls.jupiter}/swap/v1/quote?${query}`)
@@ -61,7 +66,9 @@ describe('rug controls on rug-ready, the developer holding every lever', () => {
 
   test("developer-dump sells half the developer's holding through the pool: a trade the pool book reads", async () => {
     const mint = mintOf('rug-ready')
+    const priceBefore = await priceNative(mint)
     const outcome = await sandbox.rugs['developer-dump'](mint, { percent: 50 })
+    expect(await priceNative(mint)).toBeLessThan(priceBefore / 2)
     const held = BigInt(outcome.before.holding as string)
     expect(BigInt(outcome.after.holding as string)).toBe(held - held / 2n)
     expect(BigInt(outcome.after.base_reserve as string)).toBeGreaterThan(BigInt(outcome.before.base_reserve as string))

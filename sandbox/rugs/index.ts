@@ -1,24 +1,18 @@
 import type { World } from '../world/world.ts'
+import { freezeHolder, mintMore, setMintAuthority } from './authorities.ts'
+import { RugRefusal, type RugOutcome } from './chain-view.ts'
+import { developerDump, failSellRoute, pullLiquidity, unlockLp } from './liquidity.ts'
+import { renameMetadata } from './metadata.ts'
 import {
   ABSENT_HOOK_PROGRAM,
-  developerDump,
-  failSellRoute,
-  freezeHolder,
-  mintMore,
   permanentDelegateTransfer,
-  pullLiquidity,
   raiseTransferFee,
-  renameMetadata,
-  RugRefusal,
   setDefaultAccountState,
-  setMintAuthority,
   setPaused,
   setTransferHook,
-  unlockLp,
-  type RugOutcome,
-} from './controls.ts'
+} from './token-2022.ts'
 
-export { RugRefusal, type RugOutcome } from './controls.ts'
+export { RugRefusal, type RugOutcome } from './chain-view.ts'
 
 /** A rug control's request: the event, the token, and the event's own options. */
 export interface RugRequest {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import type { RunningSandbox } from './index.ts'
 import type { SandboxRail } from './options.ts'
+import { RUG_CONTROL_PATH } from './rugs/index.ts'
 
 /** Where the demo clients look for the world file when told nothing (DATA_DIR unset). */
 const DEFAULT_WORLD_FILE = './data/sandbox/world.json'
@@ -30,6 +31,7 @@ export function printBanner(
     `  demo buyer   ${file.buyer.address}  (${file.buyer.sol} SOL, ${file.buyer.usdc} USDC; keypair ${file.buyer.keypair_path})`,
     `               ${file.evm_buyer.address}  (${file.evm_buyer.usdc} test USDC on anvil; key in the world file)`,
     `  world file   ${sandbox.worldFilePath}`,
+    `  rug controls POST ${file.urls.rpc}${RUG_CONTROL_PATH}   (npm run rug -- list: pull liquidity, dump, freeze, rename…)`,
     '',
     '  scenario tokens:',
     ...file.scenarios.map((scenario) => `    ${scenario.name.padEnd(22)} ${scenario.mint}  ${scenario.title}`),

@@ -20,6 +20,7 @@ import { serveStandIn } from './http-server.ts'
 import type { SandboxOptions } from './options.ts'
 import { accountParser } from './rpc/parsers.ts'
 import { FACILITATOR_RPC_PATH, startRpcServer } from './rpc/server.ts'
+import { handleRugRequest, RUG_CONTROL_PATH, rugControls, type RugControls } from './rugs/index.ts'
 import type { IssuerRegistryFile } from '../src/onchain/issuers.ts'
 import { type SandboxRpcProfile, sandboxRpcProfile } from './rpc/profiles.ts'
 import { trusted } from './world/addresses.ts'
@@ -80,6 +81,11 @@ export interface RunningSandbox {
   ticker: LaunchTicker
   /** How the RPC behaves as a provider, with what it refused (SANDBOX_RPC_PROFILE). */
   rpcProfile: SandboxRpcProfile
+  /**
+   * The rug controls (sandbox/rugs/): each event a position guard watches for, run as real transactions
+   * signed by the token's own keys; also `POST {urls.rpc}/sandbox/rug` and `npm run rug`.
+   */
+  rugs: RugControls
   /** The service's URL settings that point it at this sandbox (what `npm start` passes it). */
   serviceSettings: Record<
     | 'SOLANA_RPC_URL'
@@ -165,7 +171,12 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
       genesisHash: GENESIS_HASH,
       profile: rpcProfile,
     },
-    { hostname: options.hostname, port: options.rpcPort, wsPort: options.wsPort },
+    {
+      hostname: options.hostname,
+      port: options.rpcPort,
+      wsPort: options.wsPort,
+      control: { path: RUG_CONTROL_PATH, handle: (request) => handleRugRequest(world, request) },
+    },
     faults,
   )
   // The HTTP stand-ins, each behind the fault plan.
@@ -298,6 +309,7 @@ export async function startSandbox(options: SandboxOptions, faults = new FaultPl
     worldFilePath,
     bootMs: Math.round(performance.now() - started),
     rpcProfile,
+    rugs: rugControls(world),
     ticker,
     serviceSettings: {
       SOLANA_RPC_URL: file.urls.rpc,

@@ -291,6 +291,16 @@ describe('POST /scan/deep: the verdict on every scenario', () => {
         expect(body.recommendation.reason).toContain('IMPERSONATES_ASSET')
       },
     },
+    // Every lever live, none pulled yet (sandbox/scenarios/rug-ready.ts): sellable, so not a honeypot.
+    'rug-ready': {
+      grade: ['F'],
+      action: 'AVOID',
+      check: (body) => {
+        expect(body.is_honeypot).toBe(false)
+        expect(cappedBy(body)).toEqual(expect.arrayContaining(['PERMANENT_DELEGATE', 'MINT_AUTHORITY_LIVE']))
+        expect(body.risk_breakdown.contract_risk).toBe('HIGH')
+      },
+    },
   }
 
   test('the table covers every scenario', () => {

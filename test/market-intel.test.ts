@@ -205,6 +205,11 @@ describe('POST /market/intel: the verdict on every scenario', () => {
         health: ['ACTIVE', 'LOW_ACTIVITY'],
         check: (body) => expect(codes(body)).not.toContain('IMPERSONATES_ASSET'),
       },
+      // Traded over the last two days through its PumpSwap pool, nothing pulled yet.
+      'rug-ready': {
+        health: ['ACTIVE', 'LOW_ACTIVITY'],
+        check: (body) => expect(body.liquidity_usd).toBeGreaterThan(10_000),
+      },
     }
 
   test('the table covers every scenario', () => {

@@ -1,4 +1,5 @@
 import {
+  address,
   createKeyPairSignerFromBytes,
   createSolanaRpc,
   type Address,
@@ -306,6 +307,32 @@ describe('scenario facts on the chain', () => {
     expect(extensions.defaultAccountState.accountState).toBe('frozen')
     expect(extensions.mintCloseAuthority.closeAuthority).toBeString()
     expect(extensions.tokenMetadata.symbol).toBe('TRAP')
+  })
+
+  test('rug-ready: every lever live and at rest, the developer holding all the LP of its PumpSwap pool', async () => {
+    const mint = (await rawRpc('getAccountInfo', [mintOf('rug-ready'), { encoding: 'jsonParsed' }])).value.data
+    expect(mint.program).toBe('spl-token-2022')
+    const dev = mint.parsed.info.mintAuthority as string
+    expect(mint.parsed.info.freezeAuthority).toBe(dev)
+    const extensions = Object.fromEntries(
+      (mint.parsed.info.extensions as { extension: string; state?: any }[]).map((entry) => [
+        entry.extension,
+        entry.state,
+      ]),
+    )
+    expect(extensions.transferFeeConfig.transferFeeConfigAuthority).toBe(dev)
+    expect(extensions.transferFeeConfig.newerTransferFee.transferFeeBasisPoints).toBe(0)
+    expect(extensions.transferHook).toEqual({ authority: dev, programId: null })
+    expect(extensions.permanentDelegate.delegate).toBe(dev)
+    expect(extensions.defaultAccountState.accountState).toBe('initialized')
+    expect(extensions.pausableConfig).toEqual({ authority: dev, paused: false })
+    expect(extensions.tokenMetadata).toMatchObject({ updateAuthority: dev, symbol: 'BOAT' })
+    const pool = poolsOf('rug-ready')[0]!
+    expect(pool.kind).toBe('pumpswap')
+    const lp = await rpc.getTokenLargestAccounts(address(pool.lpMint!)).send()
+    const supply = (await rpc.getTokenSupply(address(pool.lpMint!)).send()).value.amount
+    const top = (await rawRpc('getAccountInfo', [lp.value[0]!.address, { encoding: 'jsonParsed' }])).value.data
+    expect(top.parsed.info).toMatchObject({ owner: dev, tokenAmount: { amount: supply } })
   })
 
   test("fake-stablecoin: the sandbox USDC's symbol and name on another mint, freeze authority live, its own pool, unverified", async () => {

@@ -116,6 +116,24 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
       },
     },
     'dead-token': { grade: ['D', 'F'], check: (body) => expect(body.liquidity_check.rating).toBe('CRITICAL') },
+    // Every lever live but at rest (sandbox/scenarios/rug-ready.ts): the live controls are found, the
+    // harmless settings (0% fee, no hook program, accounts initialized by default) are not.
+    'rug-ready': {
+      grade: ['F'],
+      check: (body) => {
+        for (const code of [
+          'PERMANENT_DELEGATE',
+          'MINT_AUTHORITY_LIVE',
+          'FREEZE_AUTHORITY_LIVE',
+          'TRANSFER_FEE_MUTABLE',
+        ])
+          expect(codes(body)).toContain(code)
+        for (const code of ['TRANSFER_FEE_HIGH', 'TRANSFER_HOOK', 'DEFAULT_FROZEN'])
+          expect(codes(body)).not.toContain(code)
+        expect(body.lp_status).toBe('UNBURNED')
+      },
+    },
+
     // A copy of the sandbox USDC on its own mint: the copy caps the grade at D, whatever else is clean.
     'fake-stablecoin': {
       grade: ['D', 'F'],

@@ -118,6 +118,7 @@ export class Chain {
   readonly #signaturesByAddress = new Map<string, string[]>()
   readonly #blockListeners = new Set<(block: BlockEvent) => void>()
   readonly #transactionListeners = new Set<(stored: StoredTransaction) => void>()
+  readonly #accountSetListeners = new Set<(key: string) => void>()
   /** Token accounts by mint and by owner, kept current on every write (the RPC's token queries read them). */
   readonly #tokenAccounts = new Map<string, { mint: string; owner: string }>()
   readonly #tokenAccountsByMint = new Map<string, Set<string>>()
@@ -236,6 +237,15 @@ export class Chain {
     return () => this.#transactionListeners.delete(listener)
   }
 
+  /**
+   * Accounts written directly (setAccount: state of a program that cannot run offline), which no
+   * transaction listener hears of: the RPC's account subscriptions do.
+   */
+  onAccountSet(listener: (key: string) => void): () => void {
+    this.#accountSetListeners.add(listener)
+    return () => this.#accountSetListeners.delete(listener)
+  }
+
   getAccount(key: string): EncodedAccount | undefined {
     const account = this.#native.getAccount(base58Decode(key))
     if (account === null) return undefined
@@ -263,6 +273,7 @@ export class Chain {
       ),
     )
     this.#indexTokenAccount(account.address)
+    for (const listener of this.#accountSetListeners) listener(account.address)
   }
 
   /** Addresses of the token accounts (Token and Token-2022) holding `mint`. */

@@ -35,6 +35,8 @@ export interface SandboxRpcProfile {
   readonly throttled: number
   /** How long until the rate window holds no call (0 when it holds none, or there is no limit). */
   drainedInMs(): number
+  /** The provider's published WebSocket limits (SUBSCRIPTION_LIMITS; recorded, not enforced). */
+  subscriptions: SubscriptionLimits
 }
 
 export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfile {
@@ -46,6 +48,7 @@ export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfil
       overLimit: () => false,
       throttled: 0,
       drainedInMs: () => 0,
+      subscriptions: SUBSCRIPTION_LIMITS.open,
     }
   // One client address on loopback: the per-IP (public) or per-key (keyed) limits are the server's.
   const pacer = new CallPacer(RPC_PROVIDERS[name].limits)
@@ -53,6 +56,7 @@ export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfil
   return {
     name,
     throttledBody: name === 'public' ? 'recorded' : 'empty',
+    subscriptions: SUBSCRIPTION_LIMITS[name],
     get throttled() {
       return throttled
     },
@@ -73,4 +77,49 @@ export function sandboxRpcProfile(name: SandboxRpcProfileName): SandboxRpcProfil
       return over
     },
   }
+}
+
+/**
+ * What each provider publishes about its WebSocket subscriptions, for the position guard's multiplexing
+ * (issue 34: one subscription per watched account, however many watches share it). Numbers only where a
+ * provider states them; `undefined` where nothing is published. No provider's refusal past a limit is on
+ * record (its code, message or close frame), so the sandbox serves none: these are data for the service's
+ * provider table and the bench, not limits the sandbox enforces.
+ */
+export interface SubscriptionLimits {
+  /** WebSocket connections open at once, per client (IP or key). */
+  connections?: number
+  /** New connections per 10 seconds, per IP. */
+  connectionsPer10s?: number
+  /** Subscriptions per connection. */
+  subscriptionsPerConnection?: number
+  /** Subscriptions the node holds in all, across its connections. */
+  subscriptionsPerNode?: number
+  /** logsSubscribe `mentions` takes one address on every provider (the validator's rule). */
+  mentionsPerLogsSubscription: 1
+  source: string
+}
+
+export const SUBSCRIPTION_LIMITS: Record<SandboxRpcProfileName, SubscriptionLimits> = {
+  // A local validator: agave's pubsub default, --rpc-pubsub-max-active-subscriptions.
+  open: {
+    subscriptionsPerNode: 1_000_000,
+    mentionsPerLogsSubscription: 1,
+    source:
+      'agave rpc/src/rpc_pubsub_service.rs DEFAULT_MAX_ACTIVE_SUBSCRIPTIONS = 1_000_000 (node-wide); logsSubscribe mentions: "Invalid Request: Only 1 address supported" (rpc_pubsub.rs), checked 2026-11-28',
+  },
+  public: {
+    connections: 40,
+    connectionsPer10s: 40,
+    mentionsPerLogsSubscription: 1,
+    source:
+      'https://solana.com/docs/references/clusters (Mainnet beta rate limits: maximum concurrent connections per IP 40, maximum connection rate per 10 seconds per IP 40); subscriptions per connection not published; checked 2026-11-28',
+  },
+  // Helius's Free plan, the lowest keyed tier (as the request limits above).
+  keyed: {
+    connections: 5,
+    mentionsPerLogsSubscription: 1,
+    source:
+      'https://www.helius.dev/docs/faqs/websockets (Free plan 5 concurrent WebSocket connections, Developer 150, Business and Professional 250; many subscriptions may share one connection, no per-connection cap published); checked 2026-11-28',
+  },
 }

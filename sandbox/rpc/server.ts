@@ -1,6 +1,8 @@
 import type { ServerWebSocket } from 'bun'
 import type { Chain } from '../chain/chain.ts'
 import { stringifyRpcJson as stringifyRpc } from '../token/rpc-json.ts'
+import type { EncodedAccount } from '@solana/kit'
+import { ACCOUNT_ENCODINGS, encodeAccount } from './encode.ts'
 import { METHODS, type RpcContext } from './methods.ts'
 import { Params } from './params.ts'
 import type { SandboxRpcProfile } from './profiles.ts'
@@ -13,6 +15,11 @@ export interface RpcServerOptions {
   port: number
   /** WebSocket subscription port (8900 is the local validator's; 0 picks a free one). */
   wsPort: number
+  /**
+   * A sandbox control served beside the JSON-RPC on its own path (the rug controls), never faulted or
+   * rate limited: it is the test's hand on the world, not the provider.
+   */
+  control?: { path: string; handle(request: Request): Promise<Response> }
 }
 
 export interface RunningRpcServer {
@@ -115,6 +122,7 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
   /** `asked` is set to who asked (the facilitator has its path) and the JSON-RPC method(s), once read (a batch's joined by `,`). */
   async function serve(request: Request, asked: { server: string; route: string }): Promise<Response> {
     const { pathname } = new URL(request.url)
+    if (options.control && pathname === options.control.path) return options.control.handle(request)
     if (pathname === FACILITATOR_RPC_PATH) asked.server = 'facilitator-rpc'
     if (request.method === 'GET' && pathname === '/health') return new Response('ok')
     if (request.method === 'OPTIONS')
@@ -167,7 +175,7 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
       : await handleRpcRequest(ctx, body as JsonRpcRequest)
     return new Response(stringifyRpc(answer), { headers: JSON_HEADERS })
   }
-  const subscriptions = new Subscriptions(ctx.chain)
+  const subscriptions = new Subscriptions(ctx)
   const ws = Bun.serve<SocketData>({
     hostname: options.hostname,
     port: options.wsPort,
@@ -199,12 +207,22 @@ interface SocketData {
   subscriptions: Map<number, () => void>
 }
 
-/** Signature and slot subscriptions over the chain's block and transaction events. */
+/**
+ * agave's answer to an unsubscribe of an id the connection does not hold (rpc/src/rpc_pubsub.rs
+ * `unsubscribe`: `Error { code: InvalidParams, message: "Invalid subscription id." }`).
+ */
+const INVALID_SUBSCRIPTION_ID = 'Invalid subscription id.'
+const SYSTEM_PROGRAM = '11111111111111111111111111111111'
+
+/** Signature, slot, logs and account subscriptions over the chain's block, transaction and account events. */
 class Subscriptions {
   #nextId = 1
   readonly #sockets = new Set<ServerWebSocket<SocketData>>()
+  readonly chain: Chain
 
-  constructor(private readonly chain: Chain) {}
+  constructor(private readonly ctx: RpcContext) {
+    this.chain = ctx.chain
+  }
 
   handle(socket: ServerWebSocket<SocketData>, text: string): void {
     this.#sockets.add(socket)
@@ -230,16 +248,25 @@ class Subscriptions {
         case 'slotSubscribe':
           reply(this.#slot(socket))
           break
-        case 'logsSubscribe':
-          reply(this.#logs(socket, logsFilter(params[0])))
+        case 'logsSubscribe': {
+          const mentions = logsFilter(params[0])
+          new Params(params, this.chain.slot).config(1)
+          reply(this.#logs(socket, mentions))
+          break
+        }
+        case 'accountSubscribe':
+          reply(this.#account(socket, new Params(params, this.chain.slot)))
           break
         case 'signatureUnsubscribe':
         case 'logsUnsubscribe':
+        case 'accountUnsubscribe':
         case 'slotUnsubscribe': {
-          const cancel = socket.data.subscriptions.get(Number(params[0]))
-          cancel?.()
-          socket.data.subscriptions.delete(Number(params[0]))
-          reply(cancel !== undefined)
+          const id = new Params(params, this.chain.slot).u64(0)
+          const cancel = socket.data.subscriptions.get(Number(id))
+          if (cancel === undefined) throw new RpcError(RPC_ERRORS.INVALID_PARAMS, INVALID_SUBSCRIPTION_ID)
+          cancel()
+          socket.data.subscriptions.delete(Number(id))
+          reply(true)
           break
         }
         default:
@@ -315,6 +342,54 @@ class Subscriptions {
     return id
   }
 
+  /**
+   * Notifies the account's value (getAccountInfo's shape, in the encoding asked for) each time a
+   * transaction or a direct write changes its lamports, owner or data, with the slot it changed in.
+   * A closed account is notified as the validator does: no lamports, owned by the system program, no data.
+   */
+  #account(socket: ServerWebSocket<SocketData>, params: Params): number {
+    const key = params.pubkey(0)
+    const config = params.config(1)
+    const encoding = config.string('encoding', ACCOUNT_ENCODINGS, 'binary')
+    const dataSlice = config.dataSlice()
+    const encode = (account: EncodedAccount) => encodeAccount(account, encoding, dataSlice, this.ctx.parse)
+    const current = () => this.chain.getAccount(key) ?? closedAccount(key)
+    // Refuses at once what it could never encode (base58 of more than 128 bytes), as getAccountInfo does.
+    encode(current())
+    const id = this.#nextId++
+    let last = fingerprint(current())
+    const check = (slot: bigint) => {
+      const account = current()
+      const seen = fingerprint(account)
+      if (seen === last) return
+      last = seen
+      let value: unknown
+      try {
+        value = encode(account)
+      } catch {
+        return
+      }
+      socket.send(
+        stringifyRpc({
+          jsonrpc: '2.0',
+          method: 'accountNotification',
+          params: { result: { context: { slot }, value }, subscription: id },
+        }),
+      )
+    }
+    const offTransaction = this.chain.onTransaction((transaction) => {
+      if (transaction.accountKeys.includes(key)) check(transaction.slot)
+    })
+    const offWrite = this.chain.onAccountSet((written) => {
+      if (written === key) check(this.chain.slot)
+    })
+    socket.data.subscriptions.set(id, () => {
+      offTransaction()
+      offWrite()
+    })
+    return id
+  }
+
   #slot(socket: ServerWebSocket<SocketData>): number {
     const id = this.#nextId++
     const cancel = this.chain.onBlock((block) => {
@@ -331,6 +406,22 @@ class Subscriptions {
   }
 }
 
+function closedAccount(key: string): EncodedAccount {
+  return {
+    address: key as EncodedAccount['address'],
+    data: new Uint8Array(0),
+    executable: false,
+    lamports: 0n as EncodedAccount['lamports'],
+    programAddress: SYSTEM_PROGRAM as EncodedAccount['programAddress'],
+    space: 0n,
+  }
+}
+
+/** What an account notification reports: lamports, owner, executable and the data's bytes. */
+function fingerprint(account: EncodedAccount): string {
+  return `${account.lamports}:${account.programAddress}:${account.executable}:${Bun.hash(account.data as Uint8Array)}`
+}
+
 /**
  * The filter of a logsSubscribe: "all" (every non-vote transaction; the sandbox has no votes) or
  * `{mentions: [one address]}` — null for all, else the address. The validator takes one address only.
@@ -338,6 +429,6 @@ class Subscriptions {
 function logsFilter(filter: unknown): string | null {
   if (filter === 'all' || filter === 'allWithVotes') return null
   const mentions = (filter as { mentions?: unknown } | null)?.mentions
-  if (Array.isArray(mentions) && mentions.length === 1 && typeof mentions[0] === 'string') return mentions[0]
+  if (Array.isArray(mentions) && mentions.length === 1) return new Params(mentions, 0n).pubkey(0)
   throw new RpcError(RPC_ERRORS.INVALID_PARAMS, 'Invalid Request: Only 1 address supported')
 }

@@ -8,6 +8,7 @@ import { hostileToken2022 } from './hostile-token-2022.ts'
 import { lockedLp } from './locked-lp.ts'
 import type { Scenario } from './kit.ts'
 import { pumpBonding, pumpGraduated } from './pump.ts'
+import { rugReady } from './rug-ready.ts'
 import { serialRugger } from './serial-rugger.ts'
 import { snipedLaunch } from './sniped-launch.ts'
 import { usdcStablecoin } from './usdc-stablecoin.ts'
@@ -33,6 +34,7 @@ export const SCENARIOS: readonly Scenario[] = [
   hostileToken2022,
   deadToken,
   fakeStablecoin,
+  rugReady,
 ]
 
 export type { Scenario, ScenarioContext, ScenarioWallet } from './kit.ts'

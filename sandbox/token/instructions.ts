@@ -411,3 +411,66 @@ function bytes(...parts: (ArrayLike<number> | readonly number[])[]): Uint8Array 
   }
   return out
 }
+
+/**
+ * The update instructions a mint's authorities run after launch (what the rug controls execute):
+ * TransferFeeExtension / SetTransferFee (5), TransferHookExtension / Update (1),
+ * DefaultAccountStateExtension / Update (1), PausableExtension / Pause (1) and Resume (2). Layouts:
+ * token-2022 `interface/src/extension/{transfer_fee,transfer_hook,default_account_state,pausable}/instruction.rs`;
+ * accounts: the mint (writable), then the authority (signer).
+ */
+const SET_TRANSFER_FEE = 5
+const UPDATE = 1
+const PAUSE = 1
+const RESUME = 2
+
+/** SetTransferFee: the fee the next epoch charges (token-2022 applies a new fee two epochs later). */
+export function getSetTransferFeeInstruction(
+  input: { mint: Address; authority: TransactionSigner; transferFeeBasisPoints: number; maximumFee: bigint },
+  programAddress: Address = TOKEN_2022_PROGRAM_ADDRESS,
+): Instruction {
+  const data = bytes(
+    [TOKEN_INSTRUCTION.transferFeeExtension, SET_TRANSFER_FEE],
+    u16(input.transferFeeBasisPoints),
+    u64(input.maximumFee),
+  )
+  return mintAndAuthority(programAddress, input.mint, input.authority, data)
+}
+
+/** TransferHook Update: the program every transfer must call from now on (`null`: none). */
+export function getUpdateTransferHookInstruction(
+  input: { mint: Address; authority: TransactionSigner; programId: Address | null },
+  programAddress: Address = TOKEN_2022_PROGRAM_ADDRESS,
+): Instruction {
+  const data = bytes([TOKEN_INSTRUCTION.transferHookExtension, UPDATE], optionalPubkey(input.programId))
+  return mintAndAuthority(programAddress, input.mint, input.authority, data)
+}
+
+/** DefaultAccountState Update, signed by the freeze authority: the state new token accounts start in. */
+export function getUpdateDefaultAccountStateInstruction(
+  input: { mint: Address; freezeAuthority: TransactionSigner; state: 'initialized' | 'frozen' },
+  programAddress: Address = TOKEN_2022_PROGRAM_ADDRESS,
+): Instruction {
+  const state = input.state === 'frozen' ? 2 : 1
+  const data = bytes([TOKEN_INSTRUCTION.defaultAccountStateExtension, UPDATE, state])
+  return mintAndAuthority(programAddress, input.mint, input.freezeAuthority, data)
+}
+
+/** Pausable Pause or Resume: while paused no transfer, mint or burn of the mint succeeds. */
+export function getSetPausedInstruction(
+  input: { mint: Address; authority: TransactionSigner; paused: boolean },
+  programAddress: Address = TOKEN_2022_PROGRAM_ADDRESS,
+): Instruction {
+  const data = bytes([TOKEN_INSTRUCTION.pausableExtension, input.paused ? PAUSE : RESUME])
+  return mintAndAuthority(programAddress, input.mint, input.authority, data)
+}
+
+function mintAndAuthority(
+  programAddress: Address,
+  mint: Address,
+  authority: TransactionSigner,
+  data: Uint8Array,
+): Instruction {
+  const signer: AccountSignerMeta = { address: authority.address, role: AccountRole.READONLY_SIGNER, signer: authority }
+  return { programAddress, accounts: [{ address: mint, role: AccountRole.WRITABLE }, signer], data }
+}

@@ -57,6 +57,8 @@ export interface Quote {
   priceImpact: number
 }
 
+/** SPL token account state `Frozen` (AccountState: 0 uninitialized, 1 initialized, 2 frozen). */
+const FROZEN = 2
 /** Fee denominator: fees are in basis points. */
 const BPS = 10_000n
 
@@ -139,6 +141,17 @@ export class PoolBook {
     const spot = reserveIn === 0n ? 0 : Number(reserveOut) / Number(reserveIn)
     const execution = amountIn === 0n ? spot : Number(amountOut) / Number(amountIn)
     return { amountIn, amountOut, feeAmount, priceImpact: spot === 0 ? 1 : Math.max(0, 1 - execution / spot) }
+  }
+
+  /**
+   * Whether both vaults can move tokens: a vault frozen by its mint's freeze authority (token account
+   * state 2) fails every swap through the pool, so no route is offered through it.
+   */
+  canSwap(pool: Pool): boolean {
+    return [pool.baseVault, pool.quoteVault].every((vault) => {
+      const account = this.chain.getAccount(vault)
+      return account !== undefined && readTokenAccount(account.data).state !== FROZEN
+    })
   }
 
   #vaultAmount(vault: string): bigint {

@@ -148,7 +148,7 @@ export function bestRoute(
   let best: { pool: Pool; quote: Quote } | undefined
   for (const pool of book.poolsOf(inputMint)) {
     const other = pool.baseMint === inputMint ? pool.quoteMint : pool.baseMint
-    if (other !== outputMint) continue
+    if (other !== outputMint || !book.canSwap(pool)) continue
     const quote = book.quote(pool, inputMint, amountIn)
     if (quote.amountOut > 0n && (!best || quote.amountOut > best.quote.amountOut)) best = { pool, quote }
   }

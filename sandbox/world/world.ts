@@ -189,6 +189,18 @@ export class World {
     return signer
   }
 
+  /**
+   * The world's own key for `address`, if any name it derived so far has it (scenario keys are derived
+   * while the world is built): how the rug controls sign as a scenario's developer or authority.
+   */
+  async signerOf(address: string): Promise<KeyPairSigner | undefined> {
+    for (const signer of this.#signers.values()) {
+      const resolved = await signer
+      if (resolved.address === address) return resolved
+    }
+    return undefined
+  }
+
   /** Sends `sol` SOL from the faucet in a real transfer. */
   async fund(to: string, sol: number): Promise<string> {
     return this.faucet.airdrop(to, solToLamports(sol))

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { diffSnapshots } from './snapshot-diff.ts'
 import type { SubjectSnapshot } from './subject-snapshot.ts'
 import { DEFAULT_THRESHOLDS, resolveThresholds } from './thresholds.ts'
+import { TOKEN_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 import { transactionEvents } from './transaction-evidence.ts'
 import { DETECTED_KINDS, eventIdOf, type EventKind } from './watch-events.ts'
 
@@ -306,18 +307,33 @@ describe('the diff of two snapshots: one case per event kind', () => {
 
 describe('events read from the transaction', () => {
   const DELEGATE = 'Dele1111111111111111111111111111111111111111'
-  test('a freeze of two accounts; a transaction without one says nothing', () => {
-    const logs = [
-      'Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA invoke [1]',
-      'Program log: Instruction: FreezeAccount',
-      'Program log: Instruction: FreezeAccount',
+  const MINT = 'Mint111111111111111111111111111111111111111'
+  const freeze = (account: string, mint = MINT, program: string = TOKEN_PROGRAM_ADDRESS) => ({
+    program,
+    accounts: [account, mint, 'Auth111111111111111111111111111111111111111'],
+    data: new Uint8Array([10]),
+  })
+  test('a freeze of two accounts of the mint; a transfer, or a freeze of another mint, says nothing', () => {
+    const instructions = [
+      freeze('HolderA111111111111111111111111111111111111'),
+      freeze('HolderB111111111111111111111111111111111111'),
     ]
     expect(
-      transactionEvents({ logs, signers: [], changes: [] }, null).map((event) => [event.kind, event.after]),
-    ).toEqual([['freeze_used', { accounts_frozen: 2 }]])
-    expect(transactionEvents({ logs: ['Program log: Instruction: Transfer'], signers: [], changes: [] }, null)).toEqual(
-      [],
+      transactionEvents({ instructions, signers: [], changes: [] }, MINT, null).map((event) => [
+        event.kind,
+        event.after.accounts_frozen,
+      ]),
+    ).toEqual([['freeze_used', 2]])
+    const transfer = { ...freeze('HolderA111111111111111111111111111111111111'), data: new Uint8Array([12]) }
+    const elsewhere = freeze('HolderA111111111111111111111111111111111111', 'Other111111111111111111111111111111111111')
+    const notToken = freeze(
+      'HolderA111111111111111111111111111111111111',
+      MINT,
+      'Prog1111111111111111111111111111111111111111',
     )
+    expect(
+      transactionEvents({ instructions: [transfer, elsewhere, notToken], signers: [], changes: [] }, MINT, null),
+    ).toEqual([])
   })
   test('the permanent delegate signing while a holder’s balance falls; the holder’s own sale is not it', () => {
     const changes = [
@@ -325,13 +341,17 @@ describe('events read from the transaction', () => {
       { owner: DELEGATE, delta: 500n },
     ]
     expect(
-      transactionEvents({ logs: [], signers: [DELEGATE], changes }, DELEGATE).map((event) => [
+      transactionEvents({ instructions: [], signers: [DELEGATE], changes }, MINT, DELEGATE).map((event) => [
         event.kind,
         event.after.taken,
       ]),
     ).toEqual([['permanent_delegate_used', '500']])
     expect(
-      transactionEvents({ logs: [], signers: ['Victim11111111111111111111111111111111111111'], changes }, DELEGATE),
+      transactionEvents(
+        { instructions: [], signers: ['Victim11111111111111111111111111111111111111'], changes },
+        MINT,
+        DELEGATE,
+      ),
     ).toEqual([])
   })
 })

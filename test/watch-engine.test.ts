@@ -11,6 +11,7 @@ import { discoverSubject, readSnapshot, watchedAccounts } from '../plugins/watch
 import type { WatchEvent } from '../plugins/watch/watch-events.ts'
 import { verifyWebhook } from '../plugins/watch/webhook-signature.ts'
 import { Attestor } from '../src/attest/attestation.ts'
+import { watchGauges } from '../src/kernel/metrics.ts'
 import { loadIssuerRegistry } from '../src/onchain/issuers.ts'
 import { DexScreenerSource } from '../src/sources/dexscreener.ts'
 import { JupiterSource } from '../src/sources/jupiter.ts'
@@ -142,6 +143,11 @@ describe('the engine on live transactions', () => {
       references: alone.references,
     })
     expect(alone.subscriptions).toBe(first.ok ? first.accounts.length : -1)
+    // /metrics reads the same.
+    const gauge = async (what: string) =>
+      (await watchGauges.get()).values.find((sample) => sample.labels.what === what)?.value
+    expect(await gauge('watches')).toBe(2)
+    expect(await gauge('subscriptions')).toBe(alone.subscriptions)
 
     const streamed: WatchEvent[] = []
     engine.bus.subscribe('printer-2', (event) => streamed.push(event))
@@ -220,6 +226,32 @@ describe('the engine on live transactions', () => {
       (kinds) => kinds.includes('freeze_used'),
     )
     expect(events).toContain('freeze_used')
+  })
+
+  test('the developer withdrawing half the pool: liquidity_removed, with the reserves before and after', async () => {
+    const store = openSqliteStore(':memory:')
+    const engine = new WatchEngine({
+      store: store.watches,
+      sources: sources(),
+      wsUrl: sandbox.file.urls.ws,
+      attestor,
+      logger,
+    })
+    closers.push(() => engine.stop())
+    const mint = mintOf('bundled-launch')
+    expect((await engine.watch(watchOf('bundled', mint, false))).ok).toBe(true)
+    const pool = sandbox.world.pools.all().find((entry) => entry.baseMint === mint && entry.kind === 'raydium-amm-v4')!
+    const before = engine.snapshotOf(mint)!.pools.find((entry) => entry.address === pool.address)!
+    await sandbox.world.removeLiquidity(pool, await sandbox.world.signer('bundled:dev'), 0.5)
+    const [event] = await eventually(
+      'the withdrawal stored',
+      async () => (await store.watches.events<WatchEvent>('bundled')).map((entry) => entry.event),
+      (events) => events.some((entry) => entry.kind === 'liquidity_removed'),
+    )
+    expect(event).toMatchObject({ kind: 'liquidity_removed', severity: 'high' })
+    expect(event!.before.quote_reserve).toBe(before.quoteReserve!.toString())
+    expect(event!.after.removed_pct).toBe(50)
+    expect(event!.sentence).toContain('50% of the Raydium AMM v4 pool’s liquidity was withdrawn in one transaction')
   })
 
   test('a watch of a wallet, an unknown event or a threshold out of bounds is refused with the reason', async () => {

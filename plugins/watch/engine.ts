@@ -17,6 +17,7 @@ import { getBase58Encoder, type Signature } from '@solana/kit'
 import type { Attestor } from '../../src/attest/attestation.ts'
 import type { Sources } from '../../src/facts/index.ts'
 import type { Logger } from '../../src/kernel/logger.ts'
+import { watchEvents, watchGauges } from '../../src/kernel/metrics.ts'
 import type { SolanaSource } from '../../src/sources/solana-rpc.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import type { WatchRecord, WatchStore } from '../../src/store/watches.ts'
@@ -112,6 +113,7 @@ export class WatchEngine {
       if (!outcome.ok) this.#options.logger.warn({ watch: record.id, reason: outcome.reason }, 'watch: not resumed')
     }
     await this.#delivery.resume()
+    this.#publish()
     const tickMs = this.#options.tickMs ?? 60_000
     this.#timer = setInterval(() => void this.tick(), tickMs)
   }
@@ -126,6 +128,7 @@ export class WatchEngine {
     if (!(await this.#options.store.create(record))) return { ok: false, reason: `watch ${record.id} exists` }
     const outcome = await this.#follow(record)
     if (!outcome.ok) await this.#options.store.setState(record.id, ['active'], 'cancelled')
+    this.#publish()
     return outcome
   }
 
@@ -133,7 +136,15 @@ export class WatchEngine {
   async cancel(watchId: string): Promise<boolean> {
     const cancelled = await this.#options.store.setState(watchId, ['active'], 'cancelled')
     this.#forget(watchId)
+    this.#publish()
     return cancelled
+  }
+
+  /** Publishes the counts to /metrics (solsentry_watch_state). */
+  #publish(): void {
+    const counts = this.counts()
+    for (const what of ['watches', 'subjects', 'subscriptions', 'references'] as const)
+      watchGauges.set({ what }, counts[what])
   }
 
   counts(): EngineCounts {
@@ -179,6 +190,7 @@ export class WatchEngine {
         this.#record(subject, subject.last, subject.last, { signature: null, slot: subject.last.slot }, nowMs),
       )
     }
+    this.#publish()
   }
 
   #problem(record: WatchRecord): string | undefined {
@@ -352,6 +364,7 @@ export class WatchEngine {
         const deliver = watch.record.webhookUrl !== null
         const { seq, fresh } = await this.#options.store.append(watchId, event.event_id, event, { deliver, nowMs })
         if (!fresh) continue
+        watchEvents.inc({ kind: event.kind, severity: event.severity })
         this.bus.publish(event, seq)
         if (deliver) this.#delivery.kick(watchId)
       }

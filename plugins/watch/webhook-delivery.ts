@@ -8,6 +8,7 @@
  * store, so a restart resumes (`resume`).
  */
 import type { Attestor } from '../../src/attest/attestation.ts'
+import { watchDeliveries } from '../../src/kernel/metrics.ts'
 import type { WatchStore } from '../../src/store/watches.ts'
 import type { WatchEvent } from './watch-events.ts'
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from './webhook-signature.ts'
@@ -130,13 +131,21 @@ export class WebhookDelivery {
         : { error: 'the watch has no webhook', gone: true }
       const attempts = next.delivery.attempts + 1
       if (failure === undefined) {
-        if (await store.recordAttempt(watchId, next.seq, { outcome: 'delivered' })) this.counts.delivered++
+        if (await store.recordAttempt(watchId, next.seq, { outcome: 'delivered' })) {
+          this.counts.delivered++
+          watchDeliveries.inc({ outcome: 'delivered' })
+        }
       } else if (failure.gone || attempts >= this.#options.maxAttempts) {
-        if (await store.recordAttempt(watchId, next.seq, { outcome: 'dead', error: failure.error })) this.counts.dead++
+        if (await store.recordAttempt(watchId, next.seq, { outcome: 'dead', error: failure.error })) {
+          this.counts.dead++
+          watchDeliveries.inc({ outcome: 'dead' })
+        }
       } else {
         const nextAttemptAt = Date.now() + this.backoffMs(attempts)
-        if (await store.recordAttempt(watchId, next.seq, { outcome: 'retry', error: failure.error, nextAttemptAt }))
+        if (await store.recordAttempt(watchId, next.seq, { outcome: 'retry', error: failure.error, nextAttemptAt })) {
           this.counts.retried++
+          watchDeliveries.inc({ outcome: 'retry' })
+        }
       }
     }
   }

@@ -275,6 +275,31 @@ describe('the engine on live transactions', () => {
     await engine.stop()
   })
 
+  test('subscriptions that never answer: the watch is refused with the reason and nothing is kept', async () => {
+    // A port nothing listens on stands for an RPC whose WebSocket is down.
+    const closed = Bun.serve({ port: 0, fetch: () => new Response('') })
+    const port = closed.port
+    closed.stop(true)
+    const store = openSqliteStore(':memory:')
+    const engine = new WatchEngine({
+      store: store.watches,
+      sources: sources(),
+      wsUrl: `ws://127.0.0.1:${port}`,
+      attestor,
+      logger,
+      subscribeTimeoutMs: 300,
+      subscriptions: { initialPauseMs: 50, maxPauseMs: 100 },
+    })
+    closers.push(() => engine.stop())
+    const outcome = await engine.watch(watchOf('unreachable', mintOf('blue-chip'), false))
+    expect(outcome).toEqual({
+      ok: false,
+      reason: "the token cannot be watched: the RPC's subscriptions did not answer within 300 ms",
+    })
+    expect((await store.watches.get('unreachable'))?.state).toBe('cancelled')
+    expect(engine.counts()).toMatchObject({ watches: 0, subjects: 0, subscriptions: 0 })
+  })
+
   test('expiry: past its paid period a watch ends and nothing more is detected for it', async () => {
     const store = openSqliteStore(':memory:')
     const engine = new WatchEngine({

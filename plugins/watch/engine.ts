@@ -54,6 +54,11 @@ export interface WatchEngineOptions {
    */
   discoverDeadlineMs?: number
   /**
+   * How long a new token's subscriptions may take to be live before its watch is refused.
+   * @default 10000
+   */
+  subscribeTimeoutMs?: number
+  /**
    * How often paid periods and lock times are checked.
    * @default 60000
    */
@@ -63,6 +68,8 @@ export interface WatchEngineOptions {
 /** A watched token: its plan, its latest snapshot and those within the longest window its watches use. */
 interface Subject {
   plan: SubjectPlan
+  /** The accounts subscribed for it (watchedAccounts of its plan). */
+  accounts: ReadonlySet<string>
   last: SubjectSnapshot
   recent: SubjectSnapshot[]
   watches: Map<string, { record: WatchRecord; thresholds: Thresholds; kinds: ReadonlySet<EventKind> }>
@@ -211,7 +218,7 @@ export class WatchEngine {
     try {
       subject = this.#subjects.get(mint) ?? (await this.#begin(mint))
     } catch (error) {
-      return { ok: false, reason: `the token cannot be read: ${(error as Error).message}` }
+      return { ok: false, reason: `the token cannot be watched: ${(error as Error).message}` }
     }
     const resolved = resolveThresholds(record.thresholds)
     subject.watches.set(record.id, {
@@ -228,29 +235,60 @@ export class WatchEngine {
     if (!starting) {
       starting = (async () => {
         const plan = await discoverSubject(mint, this.#options.sources, this.#options.discoverDeadlineMs ?? 15_000)
-        await Promise.all(watchedAccounts(plan).map((account) => this.#subscriptions.acquire(account, mint)))
-        const last = await readSnapshot(this.#options.sources.solana, plan)
-        const subject: Subject = { plan, last, recent: [last], watches: new Map(), queue: Promise.resolve() }
-        this.#subjects.set(mint, subject)
-        return subject
+        const accounts = watchedAccounts(plan)
+        try {
+          await this.#live(Promise.all(accounts.map((account) => this.#subscriptions.acquire(account, mint))))
+          const last = await readSnapshot(this.#options.sources.solana, plan)
+          const subject: Subject = {
+            plan,
+            accounts: new Set(accounts),
+            last,
+            recent: [last],
+            watches: new Map(),
+            queue: Promise.resolve(),
+          }
+          this.#subjects.set(mint, subject)
+          return subject
+        } catch (error) {
+          // Nothing half-started is kept: the subscriptions taken for it are given up.
+          for (const account of accounts) this.#subscriptions.release(account, mint)
+          throw error
+        }
       })().finally(() => this.#starting.delete(mint))
       this.#starting.set(mint, starting)
     }
     return starting
   }
 
+  /** `subscribed`, or a failure once `subscribeTimeoutMs` has passed without the subscriptions live. */
+  async #live(subscribed: Promise<unknown>): Promise<void> {
+    const timeoutMs = this.#options.subscribeTimeoutMs ?? 10_000
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the RPC's subscriptions did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      )
+    })
+    try {
+      await Promise.race([subscribed, late])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   #forget(watchId: string): void {
     for (const [mint, subject] of this.#subjects) {
       if (!subject.watches.delete(watchId) || subject.watches.size > 0) continue
       this.#subjects.delete(mint)
-      for (const account of watchedAccounts(subject.plan)) this.#subscriptions.release(account, mint)
+      for (const account of subject.accounts) this.#subscriptions.release(account, mint)
     }
   }
 
   #changed(notification: LogNotification): Promise<void> {
     const queued: Promise<void>[] = []
     for (const subject of this.#subjects.values()) {
-      if (!watchedAccounts(subject.plan).includes(notification.account)) continue
+      if (!subject.accounts.has(notification.account)) continue
       subject.queue = subject.queue.then(() => this.#reread(subject, notification))
       queued.push(subject.queue)
     }

@@ -254,6 +254,25 @@ describe('the engine on live transactions', () => {
     expect(event!.sentence).toContain('50% of the Raydium AMM v4 pool’s liquidity was withdrawn in one transaction')
   })
 
+  test('a restart: the engine that follows next reports what changed while none was running', async () => {
+    const store = openSqliteStore(':memory:')
+    const options = { store: store.watches, wsUrl: sandbox.file.urls.ws, attestor, logger }
+    const mint = mintOf('mint-authority-live')
+    const first = new WatchEngine({ ...options, sources: sources() })
+    expect((await first.watch(watchOf('across-restart', mint, false))).ok).toBe(true)
+    await first.stop()
+    // While no engine runs, the developer mints.
+    const dev = await sandbox.world.signer('mint-authority-live:dev')
+    await sandbox.world.mintTo(mint, dev.address, 7_000_000n, dev)
+    const second = new WatchEngine({ ...options, sources: sources() })
+    closers.push(() => second.stop())
+    await second.start()
+    expect(second.counts().watches).toBe(1)
+    const [event] = (await store.watches.events<WatchEvent>('across-restart')).map((entry) => entry.event)
+    expect(event).toMatchObject({ kind: 'mint_used', signature: null })
+    expect(event!.after.minted).toBe('7000000')
+  })
+
   test('a watch of a wallet, an unknown event or a threshold out of bounds is refused with the reason', async () => {
     const store = openSqliteStore(':memory:')
     const engine = new WatchEngine({

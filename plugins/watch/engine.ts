@@ -27,6 +27,8 @@ import { diffSnapshots } from './snapshot-diff.ts'
 import {
   discoverSubject,
   readSnapshot,
+  snapshotFromJson,
+  snapshotToJson,
   type SubjectPlan,
   type SubjectSnapshot,
   watchedAccounts,
@@ -75,6 +77,8 @@ interface Subject {
   watches: Map<string, { record: WatchRecord; thresholds: Thresholds; kinds: ReadonlySet<EventKind> }>
   /** Re-reads run one at a time, in the order their notifications came. */
   queue: Promise<void>
+  /** The snapshot the store held when this instance began following the token (a previous follower's). */
+  kept?: SubjectSnapshot
 }
 
 export type WatchOutcome = { ok: true; accounts: string[] } | { ok: false; reason: string }
@@ -226,6 +230,15 @@ export class WatchEngine {
       thresholds: resolved.ok ? resolved.thresholds : DEFAULT_THRESHOLDS,
       kinds: new Set((record.events.length > 0 ? record.events : DETECTED_KINDS) as EventKind[]),
     })
+    const kept = subject.kept
+    if (kept && record.paidFrom <= kept.readAt && kept.slot < subject.last.slot) {
+      // A watch resumed: the changes between the kept snapshot and the first one read now are its events.
+      const first = subject.recent[0]!
+      subject.queue = subject.queue.then(() =>
+        this.#record(subject, kept, first, { signature: null, slot: first.slot }, Date.now(), [], record.id),
+      )
+      await subject.queue
+    }
     return { ok: true, accounts: watchedAccounts(subject.plan) }
   }
 
@@ -239,6 +252,10 @@ export class WatchEngine {
         try {
           await this.#live(Promise.all(accounts.map((account) => this.#subscriptions.acquire(account, mint))))
           const last = await readSnapshot(this.#options.sources.solana, plan)
+          // The snapshot kept by whoever followed the token before (this instance before a restart, or
+          // another that died): what changed since is reported to the watches that existed then.
+          const kept = await this.#options.store.snapshot(mint)
+          await this.#options.store.saveSnapshot(mint, snapshotToJson(last))
           const subject: Subject = {
             plan,
             accounts: new Set(accounts),
@@ -246,6 +263,7 @@ export class WatchEngine {
             recent: [last],
             watches: new Map(),
             queue: Promise.resolve(),
+            ...(kept ? { kept: snapshotFromJson(kept) } : {}),
           }
           this.#subjects.set(mint, subject)
           return subject
@@ -318,6 +336,7 @@ export class WatchEngine {
         : []
     const before = subject.last
     subject.last = after
+    await this.#options.store.saveSnapshot(subject.plan.mint, snapshotToJson(after))
     const windowS = Math.max(...[...subject.watches.values()].map((watch) => watch.thresholds.liquidity_window_s))
     subject.recent = [...subject.recent, after].filter((snapshot) => snapshot.readAt >= after.readAt - windowS * 1000)
     await this.#record(subject, before, after, notification, Date.now(), extra)
@@ -373,8 +392,10 @@ export class WatchEngine {
     evidence: { signature: string | null; slot: number },
     nowMs: number,
     extra: DetectedEvent[] = [],
+    only?: string,
   ): Promise<void> {
     for (const [watchId, watch] of subject.watches) {
+      if (only !== undefined && watchId !== only) continue
       // Nothing is detected for a watch outside its paid period.
       if (nowMs < watch.record.paidFrom || nowMs >= watch.record.paidUntil) continue
       const windowStart = subject.recent.find(

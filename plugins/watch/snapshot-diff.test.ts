@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { diffSnapshots } from './snapshot-diff.ts'
-import type { SubjectSnapshot } from './subject-snapshot.ts'
+import { type SubjectSnapshot, snapshotFromJson, snapshotToJson } from './subject-snapshot.ts'
 import { DEFAULT_THRESHOLDS, resolveThresholds } from './thresholds.ts'
 import { TOKEN_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 import { transactionEvents } from './transaction-evidence.ts'
@@ -354,4 +354,11 @@ describe('events read from the transaction', () => {
       ),
     ).toEqual([])
   })
+})
+
+test('a snapshot kept in the store reads back the same, its amounts bigints again (a name that looks like one stays text)', () => {
+  const snapshot = base({ metadata: { name: '{"$n":"5"}', symbol: '5', uri: '' } })
+  const text = snapshotToJson(snapshot)
+  expect(snapshotFromJson(text)).toEqual(snapshot)
+  expect(typeof snapshotFromJson(text).pools[0]!.locks[0]!.amount).toBe('bigint')
 })

@@ -287,3 +287,20 @@ export async function readSnapshot(
     insiders: plan.insiders.map((insider) => ({ ...insider, amount: amountAt(insider.account) ?? 0n })),
   }
 }
+
+/** A snapshot as the store keeps it: JSON, its amounts (bigints) written as `{"$n": "<decimal>"}`. */
+export function snapshotToJson(snapshot: SubjectSnapshot): string {
+  return JSON.stringify(snapshot, (_key, value) => (typeof value === 'bigint' ? { $n: value.toString() } : value))
+}
+
+export function snapshotFromJson(text: string): SubjectSnapshot {
+  return JSON.parse(text, (_key, value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof value.$n === 'string' &&
+    Object.keys(value).length === 1 &&
+    /^\d+$/.test(value.$n)
+      ? BigInt(value.$n)
+      : value,
+  ) as SubjectSnapshot
+}

@@ -4,7 +4,8 @@
  * (the ids of active watches), and per watch `solsentry:watch-seq:<id>` (the last place given),
  * `solsentry:watch-ids:<id>` (event id → place: what makes an event kept once), `solsentry:watch-events:<id>`
  * (place → event id, time and event JSON) and `solsentry:watch-deliveries:<id>` (place → delivery JSON);
- * `solsentry:watches:pending` holds the watches with a delivery pending. Appends and attempts are Lua
+ * `solsentry:watches:pending` holds the watches with a delivery pending, `solsentry:watch-snapshot:<subject>`
+ * the latest snapshot of a watched subject. Appends and attempts are Lua
  * scripts: the duplicate check and the write, or the state guard and the move, happen together whichever
  * instance sends them.
  */
@@ -14,6 +15,7 @@ import type { AttemptOutcome, StoredWatchEvent, WatchRecord, WatchState, WatchSt
 const WATCH = 'solsentry:watch:'
 const ACTIVE = 'solsentry:watches:active'
 const PENDING = 'solsentry:watches:pending'
+const SNAPSHOT = 'solsentry:watch-snapshot:'
 const keysOf = (watchId: string) => ({
   seq: `solsentry:watch-seq:${watchId}`,
   ids: `solsentry:watch-ids:${watchId}`,
@@ -120,6 +122,12 @@ export function redisWatches(client: Redis): WatchStore {
       .sort((a, b) => a[0] - b[0])
 
   return {
+    async saveSnapshot(subject, snapshot) {
+      await send('SET', [SNAPSHOT + subject, snapshot])
+    },
+    async snapshot(subject) {
+      return ((await send('GET', [SNAPSHOT + subject])) as string | null) ?? undefined
+    },
     async create(watch) {
       const { state, ...rest } = watch
       return (await send('EVAL', [CREATE, '2', WATCH + watch.id, ACTIVE, state, JSON.stringify(rest), watch.id])) === 1

@@ -139,4 +139,14 @@ describeBackends(backends, 'watches', (open) => {
     expect(second!.delivery).toMatchObject({ state: 'delivered', attempts: 1, deliveredAt: 700 })
     await close()
   })
+
+  test('the latest snapshot of a subject: absent, then the last one saved', async () => {
+    const { watches, close } = open()
+    const subject = id('mint')
+    expect(await watches.snapshot(subject)).toBeUndefined()
+    await watches.saveSnapshot(subject, '{"slot":1}')
+    await watches.saveSnapshot(subject, '{"slot":2}')
+    expect(await watches.snapshot(subject)).toBe('{"slot":2}')
+    await close()
+  })
 })

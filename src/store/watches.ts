@@ -82,6 +82,13 @@ export interface WatchStore {
   recordAttempt(watchId: string, seq: number, attempt: AttemptOutcome, nowMs?: number): Promise<boolean>
   /** The watches with a pending delivery (what a delivery worker resumes after a restart). */
   pendingWatches(): Promise<string[]>
+  /**
+   * The latest snapshot of a watched subject (the engine's JSON), kept so that whichever instance follows
+   * it next — after a restart, or taking over a dead instance's watches — compares with it and reports
+   * what changed while nobody was reading.
+   */
+  saveSnapshot(subject: string, snapshot: string, nowMs?: number): Promise<void>
+  snapshot(subject: string): Promise<string | undefined>
 }
 
 interface WatchRow {
@@ -183,7 +190,24 @@ export function sqliteWatches(db: Database): WatchStore {
      WHERE watch_id = $watchId AND seq = $seq AND delivery = 'pending'`,
   )
 
+  db.run(
+    'CREATE TABLE IF NOT EXISTS watch_snapshots (subject TEXT PRIMARY KEY, snapshot TEXT NOT NULL, updated_at INTEGER NOT NULL)',
+  )
+  const saveSnapshot = db.query(
+    `INSERT INTO watch_snapshots (subject, snapshot, updated_at) VALUES ($subject, $snapshot, $now)
+     ON CONFLICT (subject) DO UPDATE SET snapshot = excluded.snapshot, updated_at = excluded.updated_at`,
+  )
+  const selectSnapshot = db.query<{ snapshot: string }, { subject: string }>(
+    'SELECT snapshot FROM watch_snapshots WHERE subject = $subject',
+  )
+
   return {
+    async saveSnapshot(subject, snapshot, nowMs = Date.now()) {
+      saveSnapshot.run({ subject, snapshot, now: nowMs })
+    },
+    async snapshot(subject) {
+      return selectSnapshot.get({ subject })?.snapshot
+    },
     async create(watch) {
       const { state, ...rest } = watch
       return insertWatch.run({ id: watch.id, state, record: JSON.stringify(rest), now: watch.createdAt }).changes > 0

@@ -273,6 +273,45 @@ describe('the engine on live transactions', () => {
     expect(event!.after.minted).toBe('7000000')
   })
 
+  test('a change the store failed to keep is reported with the next one, never lost', async () => {
+    const store = openSqliteStore(':memory:')
+    // The store refuses the first event (as a Redis away would), then answers again.
+    let refusals = 1
+    const watches = {
+      ...store.watches,
+      append: (...args: Parameters<typeof store.watches.append>) => {
+        if (refusals-- > 0) return Promise.reject(new Error('the store did not answer'))
+        return store.watches.append(...args)
+      },
+    }
+    const engine = new WatchEngine({
+      store: watches,
+      sources: sources(),
+      wsUrl: sandbox.file.urls.ws,
+      attestor,
+      logger,
+    })
+    closers.push(() => engine.stop())
+    const mint = mintOf('mint-authority-live')
+    expect((await engine.watch(watchOf('kept-later', mint, false))).ok).toBe(true)
+    const dev = await sandbox.world.signer('mint-authority-live:dev')
+    await sandbox.world.mintTo(mint, dev.address, 3_000_000n, dev)
+    await eventually(
+      'the refusal spent',
+      () => refusals,
+      (left) => left < 0,
+    )
+    await sandbox.world.mintTo(mint, dev.address, 4_000_000n, dev)
+    // One transaction notifies for each watched account it mentions (the mint, the developer's account):
+    // the refused first is kept with the next notification. Nothing is lost: every unit minted is told once.
+    const minted = async () =>
+      (await store.watches.events<WatchEvent>('kept-later'))
+        .map((entry) => entry.event)
+        .filter((event) => event.kind === 'mint_used')
+        .reduce((sum, event) => sum + BigInt(event.after.minted as string), 0n)
+    expect(await eventually('both mints reported', minted, (sum) => sum >= 7_000_000n)).toBe(7_000_000n)
+  })
+
   test('a watch of a wallet, an unknown event or a threshold out of bounds is refused with the reason', async () => {
     const store = openSqliteStore(':memory:')
     const engine = new WatchEngine({

@@ -120,6 +120,10 @@ export class WatchEngine {
   /** Resumes the store's active watches and pending deliveries, and starts the tick. */
   async start(): Promise<void> {
     for (const record of await this.#options.store.active()) {
+      if (record.paidUntil <= Date.now()) {
+        await this.#options.store.setState(record.id, ['active'], 'expired')
+        continue
+      }
       const outcome = await this.#follow(record)
       if (!outcome.ok) this.#options.logger.warn({ watch: record.id, reason: outcome.reason }, 'watch: not resumed')
     }
@@ -197,7 +201,7 @@ export class WatchEngine {
           this.#forget(watchId)
         }
       if (subject.watches.size === 0) continue
-      subject.queue = subject.queue.then(() =>
+      this.#enqueue(subject, () =>
         this.#record(subject, subject.last, subject.last, { signature: null, slot: subject.last.slot }, nowMs),
       )
     }
@@ -234,10 +238,9 @@ export class WatchEngine {
     if (kept && record.paidFrom <= kept.readAt && kept.slot < subject.last.slot) {
       // A watch resumed: the changes between the kept snapshot and the first one read now are its events.
       const first = subject.recent[0]!
-      subject.queue = subject.queue.then(() =>
+      await this.#enqueue(subject, () =>
         this.#record(subject, kept, first, { signature: null, slot: first.slot }, Date.now(), [], record.id),
       )
-      await subject.queue
     }
     return { ok: true, accounts: watchedAccounts(subject.plan) }
   }
@@ -303,12 +306,23 @@ export class WatchEngine {
     }
   }
 
+  /**
+   * Runs `work` after the subject's queued work. A failure (the store or the RPC not answering) is
+   * logged and ends that work alone: the queue goes on, and the next read compares with the last
+   * snapshot kept, so the change is reported then.
+   */
+  #enqueue(subject: Subject, work: () => Promise<void>): Promise<void> {
+    subject.queue = subject.queue.then(work).catch((error: unknown) => {
+      this.#options.logger.warn({ err: error, mint: subject.plan.mint }, 'watch: a change was not handled')
+    })
+    return subject.queue
+  }
+
   #changed(notification: LogNotification): Promise<void> {
     const queued: Promise<void>[] = []
     for (const subject of this.#subjects.values()) {
       if (!subject.accounts.has(notification.account)) continue
-      subject.queue = subject.queue.then(() => this.#reread(subject, notification))
-      queued.push(subject.queue)
+      queued.push(this.#enqueue(subject, () => this.#reread(subject, notification)))
     }
     return Promise.all(queued).then(() => undefined)
   }
@@ -335,11 +349,12 @@ export class WatchEngine {
         ? transactionEvents(await this.#transactionFacts(notification), subject.plan.mint, delegate)
         : []
     const before = subject.last
-    subject.last = after
-    await this.#options.store.saveSnapshot(subject.plan.mint, snapshotToJson(after))
     const windowS = Math.max(...[...subject.watches.values()].map((watch) => watch.thresholds.liquidity_window_s))
     subject.recent = [...subject.recent, after].filter((snapshot) => snapshot.readAt >= after.readAt - windowS * 1000)
     await this.#record(subject, before, after, notification, Date.now(), extra)
+    // Moved on only once its events are kept: if keeping them failed, the next read diffs from `before` again.
+    subject.last = after
+    await this.#options.store.saveSnapshot(subject.plan.mint, snapshotToJson(after))
   }
 
   /** The transaction's instructions (top-level and inner), signers and balance changes of the mint. */

@@ -19,6 +19,9 @@ import { SolanaSource } from '../src/sources/solana-rpc.ts'
 import { openSqliteStore } from '../src/store/sqlite.ts'
 import type { WatchRecord } from '../src/store/watches.ts'
 import { eventually } from './support/eventually.ts'
+import { describeWithRedis, startRedis } from './support/redis.ts'
+import { redisClient } from '../src/store/redis.ts'
+import { redisWatches } from '../src/store/watches-redis.ts'
 
 // The position guard's engine on the sandbox chain: snapshots of the scenario tokens as the facts read
 // them, then real transactions (a mint, a developer's sale, a freeze) told by signed webhooks to a real
@@ -462,5 +465,50 @@ describe('subscriptions that drop', () => {
     expect(multiplexer.counts).toMatchObject({ subscriptions: 1, references: 1 })
     multiplexer.release(mint, 'b')
     expect(multiplexer.counts).toMatchObject({ subscriptions: 0, references: 0 })
+  })
+})
+
+describeWithRedis('the engine on the Redis store', () => {
+  test('a mint told by webhook, its delivery and the token’s snapshot kept in Redis', async () => {
+    const redis = await startRedis()
+    const client = redisClient(redis.url)
+    closers.push(async () => {
+      client.close()
+      await redis.stop()
+    })
+    const watches = redisWatches(client)
+    const engine = new WatchEngine({
+      store: watches,
+      sources: sources(),
+      wsUrl: sandbox.file.urls.ws,
+      attestor,
+      logger,
+    })
+    closers.push(() => engine.stop())
+    const mint = mintOf('mint-authority-live')
+    const record: WatchRecord = {
+      id: 'redis-printer',
+      subject: { kind: 'token', address: mint },
+      events: ['mint_used'],
+      thresholds: {},
+      webhookUrl: `http://127.0.0.1:${receiver.port}/hook`,
+      exit: null,
+      payer: 'payer',
+      paidFrom: Date.now() - 1_000,
+      paidUntil: Date.now() + 3_600_000,
+      state: 'active',
+      createdAt: Date.now(),
+    }
+    expect((await engine.watch(record)).ok).toBe(true)
+    const dev = await sandbox.world.signer('mint-authority-live:dev')
+    await sandbox.world.mintTo(mint, dev.address, 5_000_000n, dev)
+    await eventually(
+      'the mint delivered',
+      async () => (await watches.events<WatchEvent>('redis-printer')).map((entry) => entry.delivery.state),
+      (states) => states.includes('delivered'),
+    )
+    const sent = received.filter((entry) => entry.watchId === 'redis-printer')
+    expect(sent.map((entry) => JSON.parse(entry.body).after.minted)).toEqual(['5000000'])
+    expect(await watches.snapshot(mint)).toContain(`"slot":${engine.snapshotOf(mint)!.slot}`)
   })
 })

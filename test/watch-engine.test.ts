@@ -315,6 +315,40 @@ describe('the engine on live transactions', () => {
     expect(await eventually('both mints reported', minted, (sum) => sum >= 7_000_000n)).toBe(7_000_000n)
   })
 
+  test('LP taken out of its lock: lp_moved, critical', async () => {
+    const store = openSqliteStore(':memory:')
+    const engine = new WatchEngine({
+      store: store.watches,
+      sources: sources(),
+      wsUrl: sandbox.file.urls.ws,
+      attestor,
+      logger,
+    })
+    closers.push(() => engine.stop())
+    const mint = mintOf('locked-lp')
+    expect((await engine.watch(watchOf('locked', mint, false))).ok).toBe(true)
+    const pool = sandbox.world.pools.all().find((entry) => entry.baseMint === mint && entry.kind === 'raydium-amm-v4')!
+    const [lock] = engine.snapshotOf(mint)!.pools.find((entry) => entry.address === pool.address)!.locks
+    // The escrow's key signs the LP out (the lock program cannot run offline: its escrow is a plain key here).
+    const escrow = await sandbox.world.signer('locked-lp:escrow')
+    const dev = await sandbox.world.signer('locked-lp:dev')
+    await sandbox.world.transfer(pool.lpMint!, escrow, dev.address, lock!.amount, dev)
+    const [event] = await eventually(
+      'the LP move stored',
+      async () =>
+        (await store.watches.events<WatchEvent>('locked'))
+          .map((entry) => entry.event)
+          .filter((e) => e.kind === 'lp_moved'),
+      (events) => events.length > 0,
+    )
+    expect(event).toMatchObject({
+      severity: 'critical',
+      before: { lock_account: lock!.account, kind: 'locker', amount: lock!.amount.toString() },
+      after: { amount: '0' },
+    })
+    expect(event!.sentence).toContain('100% of the LP tokens locked by jupiter lock left it')
+  })
+
   test('a watch of a wallet, an unknown event or a threshold out of bounds is refused with the reason', async () => {
     const store = openSqliteStore(':memory:')
     const engine = new WatchEngine({

@@ -261,6 +261,25 @@ describe('the diff of two snapshots: one case per event kind', () => {
     expect(kinds(second, third, context)).toEqual([])
   })
 
+  test('an insider selling in slices is told once, when the window’s total crosses the threshold', () => {
+    const start = base()
+    start.insiders[0]!.role = 'top_holder'
+    const sell = (from: SubjectSnapshot, amount: bigint) =>
+      changed((after) => {
+        after.insiders[0]!.amount = amount
+      }, from)
+    const first = sell(start, 90_000_000n) // −10%
+    const second = sell(first, 78_000_000n) // −22% in all
+    const third = sell(second, 70_000_000n) // −10% of the rest, −30% in all: past the threshold already
+    const context = { now: NOW, windowStart: start }
+    expect(kinds(start, first, context)).toEqual([])
+    const crossing = diffSnapshots(first, second, DEFAULT_THRESHOLDS, context)
+    expect(crossing.map((event) => [event.kind, event.severity, event.after.sold_pct, event.windowFrom])).toEqual([
+      ['insider_selling', 'high', 22, 100],
+    ])
+    expect(kinds(second, third, context)).toEqual([])
+  })
+
   test('per-watch thresholds: a 10% removal is told to a watch that asks from 5%', () => {
     const before = base()
     const after = changed((snapshot) => {

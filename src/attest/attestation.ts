@@ -81,6 +81,15 @@ export class Attestor {
     const signature = sign(null, Buffer.from(json, 'utf8'), this.#private)
     return `${ATTESTATION_VERSION}.${b64url(json)}.${b64url(signature)}`
   }
+
+  /**
+   * A base58 Ed25519 signature over `message`'s UTF-8 bytes: what the position guard's webhooks carry
+   * (plugins/watch/webhook-signature.ts), so a receiver checks an alert with the key it already trusts
+   * for attestations.
+   */
+  signText(message: string): string {
+    return base58.encode(sign(null, Buffer.from(message, 'utf8'), this.#private))
+  }
 }
 
 /**

@@ -90,6 +90,24 @@ export const rateLimited = new Counter({
   labelNames: ['class'] as const,
   registers: [metrics],
 })
+export const watchGauges = new Gauge({
+  name: 'solsentry_watch_state',
+  help: "The position guard's engine now: `watches` in force, `subjects` (tokens snapshotted, one per token however many watches share it), `subscriptions` (logsSubscribe held, one per watched account) and `references` to them",
+  labelNames: ['what'] as const,
+  registers: [metrics],
+})
+export const watchEvents = new Counter({
+  name: 'solsentry_watch_events_total',
+  help: 'Watch events detected (each event id once), by kind and severity',
+  labelNames: ['kind', 'severity'] as const,
+  registers: [metrics],
+})
+export const watchDeliveries = new Counter({
+  name: 'solsentry_watch_deliveries_total',
+  help: 'Webhook delivery attempts of watch events, by outcome (delivered, retry, dead)',
+  labelNames: ['outcome'] as const,
+  registers: [metrics],
+})
 
 /** What prom-client keeps per label set (15.x, pinned): a counter's value, a histogram's buckets, sum and count. */
 interface CounterEntry {

@@ -4,6 +4,7 @@ import { redisBuckets } from './buckets-redis.ts'
 import { redisJobs } from './jobs-redis.ts'
 import { redisLaunches } from './launches-redis.ts'
 import { redisLedger } from './ledger-redis.ts'
+import { redisWatches } from './watches-redis.ts'
 import { redisClient, redisPing } from './redis.ts'
 import { openSqliteStore } from './sqlite.ts'
 
@@ -28,6 +29,8 @@ export function openStore(config: { DATA_DIR: string; REDIS_URL?: string }): Sto
     // One launchpad index for every instance: one ingests (under a lease), all read.
     launches: redisLaunches(client),
     answers: redisAnswers(client),
+    // Watches shared by every instance: whichever holds a watched subject, all read its events.
+    watches: redisWatches(client),
     takeToken: (key, shape, nowMs) => buckets.take(key, shape, nowMs),
     ping: async () => (await store.ping()) && (await redisPing(client)),
     async close() {

@@ -5,6 +5,7 @@ import type { Store } from './store.ts'
 import type { JobStore } from './jobs.ts'
 import { sqliteLaunches } from './launches.ts'
 import { sqliteAnswers } from './answers.ts'
+import { sqliteWatches } from './watches.ts'
 import { type Database, openDatabase } from '../runtime/sqlite-driver.ts'
 import { OPEN_STATES, RETRYABLE_STATES, type PaymentLedger, type PaymentRecord } from './ledger.ts'
 
@@ -28,6 +29,7 @@ export function openSqliteStore(dataDir: string, open: (path: string) => Databas
     jobs: sqliteJobs(db),
     launches: sqliteLaunches(db),
     answers: sqliteAnswers(db),
+    watches: sqliteWatches(db),
     async takeToken(key, shape, nowMs = Date.now()) {
       return buckets.take(key, shape, nowMs)
     },

@@ -3,6 +3,7 @@ import type { JobStore } from './jobs.ts'
 import type { LaunchIndex } from './launches.ts'
 import type { PaymentLedger } from './ledger.ts'
 import type { AnswerStore } from './answers.ts'
+import type { WatchStore } from './watches.ts'
 
 /**
  * Where the service keeps state: rate-limit buckets, the payment ledger and trade jobs. One
@@ -26,6 +27,8 @@ export interface Store {
   readonly launches: LaunchIndex
   /** Paid answers kept for retries (payment identifier) and re-fetching (sign-in-with-x). */
   readonly answers: AnswerStore
+  /** The position guard's watches, their events and the events' webhook deliveries (src/store/watches.ts). */
+  readonly watches: WatchStore
   /** True when the store answers. */
   ping(): Promise<boolean>
   close(): Promise<void>

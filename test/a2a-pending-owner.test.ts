@@ -93,6 +93,14 @@ test('one pending payload sent on new tasks: none of them counts as paid, each n
     expect(paymentMoved(other)).toBe(false)
     expect(other.artifacts).toHaveLength(0)
   }
+  // For another call (another input), the task it waits on is not named: it is not paid by it either.
+  const other = await agent.send(
+    a2aMessage({ token_address: mintOf('serial-rugger') }, { ...skill, ...paying(payment) }),
+  )
+  expect(other.status?.state).toBe(TaskState.TASK_STATE_FAILED)
+  expect(saidBy(other)['solsentry.paid_task']).toBeUndefined()
+  expect(wordsOf(other)).not.toContain(task.id)
+  expect(paymentMoved(other)).toBe(false)
   expectPending(await agent.get(task.id))
   await collected(task, payment, payer, before)
   expect(await usdcOf(sandbox, payer)).toBe(before - 20_000n)

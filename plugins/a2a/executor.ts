@@ -195,21 +195,28 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch, ownership: O
       }
       const settlement = pendingSettlement(body)
       if (settlement && key) {
-        // Pending on another task, still waiting there: that task owns it, this one is not paid by it.
+        // Pending on another task, still waiting there: that task owns it, this one is not paid by it. The task
+        // is named only to the same call (as a used payment's, below).
         const owner = await owners.owner(key)
-        if (owner && owner.taskId !== mine.taskId && (await ownership.isPending(owner.taskId)))
+        if (owner && owner.taskId !== mine.taskId && (await ownership.isPending(owner.taskId))) {
+          const named = owner.call === mine.call ? owner.taskId : undefined
+          const where = named
+            ? `task ${named}, which it paid for: send the same payload there (message.taskId "${named}") to receive its answer`
+            : 'the task it paid for, another call: send it there'
           return events.end(
             TaskState.TASK_STATE_FAILED,
-            `This payment's settlement is pending on task ${owner.taskId}, which it paid for: send the same payload ` +
-              `there (message.taskId "${owner.taskId}") to receive its answer. This task is not paid by it, and this ` +
-              'message charged nothing more: a payment is taken once.',
+            `This payment's settlement is pending on ${where}. This task is not paid by it, and this message charged ` +
+              'nothing more: a payment is taken once.',
             {
               [PAYMENT_STATUS]: 'payment-failed',
               [PAYMENT_ERROR]: 'PAYMENT_PENDING',
-              [PAID_TASK]: owner.taskId,
-              [PAYMENT_RECEIPTS]: [failedReceipt(payment, `pending on task ${owner.taskId}`)],
+              ...(named ? { [PAID_TASK]: named } : {}),
+              [PAYMENT_RECEIPTS]: [
+                failedReceipt(payment, `its settlement is pending on ${named ? `task ${named}` : 'another task'}`),
+              ],
             },
           )
+        }
         // Its settlement was sent and its outcome is being read from the chain: money may have moved, so
         // the task waits for the same payment again (docs/payments.md), never for a new one.
         await owners.own(key, mine)

@@ -126,3 +126,22 @@ function inputError(answer: { status: number; json: Json }): string {
   expect(status.message.parts[1]).toMatchObject({ kind: 'data', data: { code: 'INVALID_REQUEST' } })
   return status.message.parts[0].text
 }
+
+describe('deeply nested metadata (review of 2026-11-28)', () => {
+  test('thousands of levels deep, in either version: answered, never a 500', async () => {
+    const mint = mintOf('blue-chip')
+    for (const depth of [1_000, 7_000]) {
+      const nested = `{"solsentry.skill":"sol_quick_scan","junk":${'['.repeat(depth)}${']'.repeat(depth)}}`
+      const legacy = `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"deep-${depth}","role":"user","parts":[{"kind":"data","data":{"token_address":"${mint}"}}],"metadata":${nested}}}}`
+      const current = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"deep-${depth}-1","role":"ROLE_USER","parts":[{"data":{"token_address":"${mint}"}}],"metadata":${nested}}}}`
+      for (const [body, headers] of [
+        [legacy, {}],
+        [current, { 'a2a-version': '1.0', 'a2a-extensions': X402_EXTENSION_URI }],
+      ] as const) {
+        const answer = await post(body, headers)
+        expect(answer.status).toBe(200)
+        expect(answer.json.result ?? answer.json.error, JSON.stringify(answer.json).slice(0, 300)).toBeDefined()
+      }
+    }
+  })
+})

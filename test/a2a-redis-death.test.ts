@@ -116,19 +116,28 @@ describeWithRedis('A2A with its tasks in Redis, an instance killed mid-call', ()
       expect(still.status?.state).toBe(TaskState.TASK_STATE_WORKING)
 
       // As told: the same payload on a new task, same skill and input. Until the settlement is read from the
-      // chain the task waits for that payload again (never a new one); then it receives the answer.
+      // chain that task waits for that payload again (never a new one), sent again on it; then it receives the
+      // answer. It owns the payment meanwhile: the payload on yet another task points there, not kept as paid.
       let waited: Task | undefined
       const collected = await eventually(
         'the answer collected',
         async () => {
-          const task = await send(b, message({ 'solsentry.skill': 'sol_quick_scan', ...paying(payment) }))
+          const task = await send(
+            b,
+            waited
+              ? message(paying(payment), waited.id)
+              : message({ 'solsentry.skill': 'sol_quick_scan', ...paying(payment) }),
+          )
           if (task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) waited = task
           return task
         },
         (task) => task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED,
         { timeoutMs: 40_000, intervalMs: 1_000 },
       )
-      if (waited) expect(waited.status?.message?.metadata?.['x402.payment.status']).toBe('payment-submitted')
+      if (waited) {
+        expect(waited.status?.message?.metadata?.['x402.payment.status']).toBe('payment-submitted')
+        expect(collected.id).toBe(waited.id)
+      }
       expect(collected.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
       expect(collected.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: 'data', value: { token_address: mint } })
       expect(await usdcOf(sandbox, payer)).toBe(before - 20_000n)
@@ -136,6 +145,8 @@ describeWithRedis('A2A with its tasks in Redis, an instance killed mid-call', ()
       const again = await send(b, message({ 'solsentry.skill': 'sol_quick_scan', ...paying(payment) }))
       expect(again.status?.state).toBe(TaskState.TASK_STATE_FAILED)
       expect(again.status?.message?.metadata?.['x402.payment.error']).toBe('DUPLICATE_NONCE')
+      // Its refusal names the task that holds the answer (the same call).
+      expect(again.status?.message?.metadata?.['solsentry.paid_task']).toBe(collected.id)
       expect(await usdcOf(sandbox, payer)).toBe(before - 20_000n)
     } finally {
       if (dying.child.exitCode === null) dying.child.kill('SIGKILL')

@@ -6,7 +6,7 @@
  * with the requirements, a paid 2xx to `completed` with the answer as an artifact and the receipt, a
  * refusal or a failed call to `failed` with `payment-failed` (nothing charged: the gate released it).
  */
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk'
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server'
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors'
@@ -14,9 +14,13 @@ import type { SocketServer } from '../../src/http/request.ts'
 import { X402_EXTENSION_URI } from '../../src/kernel/a2a.ts'
 import type { Offering } from '../../src/kernel/catalogue.ts'
 import { priceInWords, type Registry } from '../../src/kernel/manifest.ts'
+import type { PaymentV2 } from '../../src/payments/payment-header.ts'
+import { paymentKey } from '../../src/payments/payment-key.ts'
 import {
   ATTESTATION,
   CALL,
+  PAID_TASK,
+  PAID_WITH,
   PAYMENT_ERROR,
   PAYMENT_PAYLOAD,
   PAYMENT_RECEIPTS,
@@ -29,6 +33,7 @@ import {
   SETTLEMENT,
 } from './x402-extension.ts'
 import { type Call, readCall, skillsOf } from './skills.ts'
+import type { PaymentOwner, PaymentOwners } from './task-store.ts'
 
 /** Answers one HTTP request through the service's front door (what `Service.handle` does). */
 export type Dispatch = (request: Request, server: SocketServer) => Promise<Response>
@@ -60,8 +65,19 @@ export const A2A_PAYMENT_REQUIRED =
   `payment required: sign a payment for one of the offers (accepts[]) and send it on this task (message.taskId) in metadata["${PAYMENT_PAYLOAD}"] ` +
   `with metadata["${PAYMENT_STATUS}"] = "payment-submitted"`
 
-/** The agent executor over `dispatch`; `registry` names the skills (read on first use: every plugin has registered). */
-export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecutor {
+/** What the executor reads of the tasks beside its own: which task owns a payment, and whether a task waits for its settlement. */
+export interface Ownership {
+  owners: PaymentOwners
+  /** Whether the task `taskId` (kept, any instance) is waiting for its payment's settlement (`pendingOn`). */
+  isPending(taskId: string): Promise<boolean>
+}
+
+/**
+ * The agent executor over `dispatch`; `registry` names the skills (read on first use: every plugin has
+ * registered); `ownership` which task a payment whose money moved belongs to.
+ */
+export function a2aExecutor(registry: Registry, dispatch: Dispatch, ownership: Ownership): AgentExecutor {
+  const { owners } = ownership
   let skills: Map<string, Offering> | undefined
   const skillList = () => (skills ??= skillsOf(registry))
 
@@ -106,7 +122,7 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
             : { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
         artifacts: [],
         history: [userMessage],
-        metadata: read.ok ? { [CALL]: read.call } : {},
+        metadata: read.ok ? { [CALL]: read.call, ...(paying ? { [PAID_WITH]: paymentId(payment) } : {}) } : {},
       })
       if (!read.ok) {
         const { reason, skill, missing } = read
@@ -126,6 +142,14 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
       events.begin(existing)
       return events.fail('this task holds no call to pay for', undefined)
     }
+    // A task whose settlement is pending waits for its own payment and nothing else: any other message —
+    // none, another payment, a rejection — is answered the pending status again, unused. New requirements
+    // there would have a client that pays what it is asked pay twice for one call.
+    const waitingFor = existing.metadata?.[PAID_WITH]
+    if (pendingOn(existing) && !(paying && (waitingFor === undefined || waitingFor === paymentId(payment)))) {
+      events.begin(existing)
+      return events.stillPending(existing, paying)
+    }
     if (said[PAYMENT_STATUS] === 'payment-rejected') {
       events.begin(existing)
       return events.end(TaskState.TASK_STATE_FAILED, 'The payment requirements were rejected: nothing was charged.', {
@@ -133,13 +157,23 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
       })
     }
     // Paid: the task `working` from its first event on (payment-submitted), never its old requirements.
-    events.begin(paying ? { ...existing, status: events.workingStatus() } : existing)
+    events.begin(
+      paying
+        ? {
+            ...existing,
+            status: events.workingStatus(),
+            metadata: { ...existing.metadata, [PAID_WITH]: paymentId(payment) },
+          }
+        : existing,
+    )
     return answer(call, offering, paying ? payment : undefined, events, caller)
   }
 
   /** Runs the call (with its payment, if any) and ends the task as its HTTP answer says. */
   async function answer(call: Call, offering: Offering, payment: unknown, events: TaskEvents, caller: Caller) {
     const paid = payment !== undefined
+    const key = paid ? paymentId(payment) : undefined
+    const mine: PaymentOwner = { taskId: events.taskId, call: callId(call) }
     const response = await dispatch(
       httpRequest(offering, call.input, caller, paid ? payment : undefined),
       caller.server,
@@ -160,20 +194,52 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
         )
       }
       const settlement = pendingSettlement(body)
-      if (settlement)
+      if (settlement && key) {
+        // Pending on another task, still waiting there: that task owns it, this one is not paid by it. The task
+        // is named only to the same call (as a used payment's, below).
+        const owner = await owners.owner(key)
+        if (owner && owner.taskId !== mine.taskId && (await ownership.isPending(owner.taskId))) {
+          const named = owner.call === mine.call ? owner.taskId : undefined
+          const where = named
+            ? `task ${named}, which it paid for: send the same payload there (message.taskId "${named}") to receive its answer`
+            : 'the task it paid for, another call: send it there'
+          return events.end(
+            TaskState.TASK_STATE_FAILED,
+            `This payment's settlement is pending on ${where}. This task is not paid by it, and this message charged ` +
+              'nothing more: a payment is taken once.',
+            {
+              [PAYMENT_STATUS]: 'payment-failed',
+              [PAYMENT_ERROR]: 'PAYMENT_PENDING',
+              ...(named ? { [PAID_TASK]: named } : {}),
+              [PAYMENT_RECEIPTS]: [
+                failedReceipt(payment, `its settlement is pending on ${named ? `task ${named}` : 'another task'}`),
+              ],
+            },
+          )
+        }
         // Its settlement was sent and its outcome is being read from the chain: money may have moved, so
         // the task waits for the same payment again (docs/payments.md), never for a new one.
-        return events.end(
-          TaskState.TASK_STATE_INPUT_REQUIRED,
-          `The payment's settlement was sent${settlement.transaction ? ` (${settlement.transaction})` : ''} and its outcome ` +
-            `is being read from the chain: send the same payload again on this task in ${settlement.retry_after_s} s to ` +
-            'receive the answer. Do not sign a new payment: this one is not lost.',
-          { [PAYMENT_STATUS]: 'payment-submitted', [SETTLEMENT]: settlement },
-        )
-      const reason = overA2A(typeof required.error === 'string' ? required.error : 'the payment was refused')
-      return events.end(TaskState.TASK_STATE_FAILED, `Payment refused: ${reason}. Nothing was charged.`, {
+        await owners.own(key, mine)
+        return events.end(TaskState.TASK_STATE_INPUT_REQUIRED, pendingWords(settlement), {
+          [PAYMENT_STATUS]: 'payment-submitted',
+          [SETTLEMENT]: settlement,
+        })
+      }
+      const code = refusalCode(body)
+      // Used already (or in use): the task it paid for, when it paid for this same call, holds its answer —
+      // what a payer whose answer was lost (a dropped connection) needs. Nothing of it is given up here.
+      const owner = code === 'DUPLICATE_NONCE' && key ? await owners.owner(key) : undefined
+      const paidTask = owner && owner.taskId !== mine.taskId && owner.call === mine.call ? owner.taskId : undefined
+      if (code !== 'DUPLICATE_NONCE' && key) await owners.disown(key, mine.taskId)
+      const reason = overA2A(typeof required.error === 'string' ? required.error : 'the payment was refused', paidTask)
+      const charged =
+        code === 'DUPLICATE_NONCE'
+          ? 'This message charged nothing more: a payment is taken once.'
+          : 'Nothing was charged.'
+      return events.end(TaskState.TASK_STATE_FAILED, `Payment refused: ${reason}. ${charged}`, {
         [PAYMENT_STATUS]: 'payment-failed',
-        [PAYMENT_ERROR]: refusalCode(body),
+        [PAYMENT_ERROR]: code,
+        ...(paidTask ? { [PAID_TASK]: paidTask } : {}),
         [PAYMENT_RECEIPTS]: [failedReceipt(payment, reason)],
       })
     }
@@ -191,6 +257,8 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
         extensions: [],
       })
       const done = `${offering.route.summary}: answered.`
+      // A payment that paid this answer (a receipt, or a priced call's settlement pending) belongs to this task.
+      if (key && (receipt || offering.route.price !== 'free')) await owners.own(key, mine)
       // A free skill sent a payment does not take it: no receipt, the payload left unused.
       if (!paid || (!receipt && offering.route.price === 'free'))
         return events.end(
@@ -218,6 +286,7 @@ export function a2aExecutor(registry: Registry, dispatch: Dispatch): AgentExecut
 
     // The call failed after its payment was admitted (or before it, for a free skill): the gate released it.
     const failure = failureOf(response.status, body)
+    if (key) await owners.disown(key, mine.taskId)
     const metadata: Record<string, unknown> = paid
       ? {
           [PAYMENT_STATUS]: 'payment-failed' satisfies PaymentStatus,
@@ -271,6 +340,21 @@ class TaskEvents {
     )
   }
 
+  /**
+   * The pending status again, unchanged (payment-submitted, the settlement), for a message on a task whose
+   * settlement is pending that is not its payment: the task still counts as paid.
+   */
+  stillPending(task: Task, paying: boolean): void {
+    const said = task.status?.message?.metadata ?? {}
+    const settlement = said[SETTLEMENT] as PendingSettlement
+    this.end(
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+      (paying ? "The payment this message carried was not used: this task's own payment is pending. " : '') +
+        pendingWords(settlement),
+      { [PAYMENT_STATUS]: 'payment-submitted', [SETTLEMENT]: settlement },
+    )
+  }
+
   /** The payment received and its call running (spec §7: payment-submitted, the task `working`). */
   workingStatus(): NonNullable<Task['status']> {
     return {
@@ -303,19 +387,79 @@ function httpRequest(offering: Offering, input: Record<string, unknown>, caller:
 
 /**
  * A refusal's words as they hold over A2A: an HTTP caller fetches a paid answer again by signing in with
- * the paying wallet (the 402's sign-in-with-x offer); over A2A the answer is in the task the payment paid for.
+ * the paying wallet (the 402's sign-in-with-x offer); over A2A the answer is in the task the payment paid
+ * for — named when it is known (`paidTask`: the task that owns the payment, for this same call).
  */
-function overA2A(reason: string): string {
-  return reason.replace(
+function overA2A(reason: string, paidTask?: string): string {
+  const where = paidTask
+    ? `it paid for task ${paidTask}, this same call: tasks/get (GetTask) with id "${paidTask}" reads its answer, for an hour after its last change`
+    : 'its answer is in the task it paid for: tasks/get (GetTask) on that task reads it, for an hour after its last change'
+  const said = reason.replace(
     /its own answer can be fetched again without paying by signing in with the paying wallet[^;]*/,
-    'its answer is in the task it paid for: tasks/get (GetTask) on that task reads it, for an hour after its last change',
+    where,
+  )
+  return said === reason && paidTask ? `${reason}; ${where}` : said
+}
+
+/** A settlement sent whose outcome is being read from the chain: its transaction and when to try again. */
+interface PendingSettlement {
+  state: 'pending'
+  transaction?: string
+  retry_after_s: number
+}
+
+/** What a task whose settlement is pending says: the same payload again, never a new one. */
+function pendingWords(settlement: PendingSettlement): string {
+  return (
+    `The payment's settlement was sent${settlement.transaction ? ` (${settlement.transaction})` : ''} and its outcome ` +
+    `is being read from the chain: send the same payload again on this task in ${settlement.retry_after_s} s to ` +
+    'receive the answer. Do not sign a new payment: this one is not lost.'
+  )
+}
+
+/** Whether a task waits for its payment's settlement: input-required, its status payment-submitted with the settlement. */
+export function pendingOn(task: Task): boolean {
+  const said = task.status?.message?.metadata ?? {}
+  return (
+    task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED &&
+    said[PAYMENT_STATUS] === 'payment-submitted' &&
+    isObject(said[SETTLEMENT])
+  )
+}
+
+/**
+ * A payment's identity, the same however it is re-sent: the gate's (src/payments/payment-key.ts: the
+ * EIP-3009 authorization's nonce, the Solana transaction's message hash), else the hash of its JSON.
+ */
+export function paymentId(payment: unknown): string {
+  try {
+    const key = paymentKey(payment as PaymentV2, payloadNetwork(payment))
+    if (key) return key
+  } catch {
+    // Not a payload the gate reads: it refuses it, and its JSON is its identity here.
+  }
+  return `sha256:${createHash('sha256').update(JSON.stringify(payment)).digest('hex')}`
+}
+
+/** A call's identity: its skill and input, the input's members in order (the HTTP path keys a paid answer by its request). */
+export function callId(call: Call): string {
+  return createHash('sha256')
+    .update(JSON.stringify([call.skill, canonical(call.input)]))
+    .digest('hex')
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical)
+  if (!isObject(value)) return value
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((name) => [name, canonical(value[name])]),
   )
 }
 
 /** A 402's pending settlement (src/http/payment-adapter.ts: `settlement`, `retry_after_s`), if it says so. */
-function pendingSettlement(
-  body: unknown,
-): { state: 'pending'; transaction?: string; retry_after_s: number } | undefined {
+function pendingSettlement(body: unknown): PendingSettlement | undefined {
   if (!isObject(body) || !isObject(body.settlement) || body.settlement.state !== 'pending') return undefined
   const { transaction } = body.settlement
   const retry = typeof body.retry_after_s === 'number' ? body.retry_after_s : 10

@@ -1,4 +1,4 @@
-import { type AgentCard, Extensions, TaskState } from '@a2a-js/sdk'
+import { type AgentCard, Extensions, type Task, TaskState } from '@a2a-js/sdk'
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server'
 import {
   DefaultRequestHandler,
@@ -15,10 +15,18 @@ import { routeOptions } from '../../src/http/route-options.ts'
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors'
 import { A2A_CAPABILITIES, A2A_LEGACY_VERSION, a2aInterfaces } from '../../src/kernel/a2a.ts'
 import { SERVICE_VERSION } from '../../src/kernel/version.ts'
-import { a2aExecutor, CALLER, type Caller, type Dispatch, RUN, type Run } from './executor.ts'
+import { a2aExecutor, CALLER, type Caller, type Dispatch, pendingOn, RUN, type Run } from './executor.ts'
 import { manifest } from './manifest.ts'
 import { PAYMENT_PAYLOAD } from './x402-extension.ts'
-import { BoundedTaskStore, localClaims, SharedTaskStore, sharedClaims } from './task-store.ts'
+import {
+  BoundedTaskStore,
+  localClaims,
+  localOwners,
+  paymentMoved,
+  SharedTaskStore,
+  sharedClaims,
+  sharedOwners,
+} from './task-store.ts'
 
 export { manifest }
 
@@ -37,10 +45,15 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
   const shared = ctx.store.kind === 'redis'
   const claims = shared ? sharedClaims(ctx.store.answers) : localClaims()
   const tasks = shared ? new SharedTaskStore(ctx.store.answers) : new BoundedTaskStore()
+  const owners = shared ? sharedOwners(ctx.store.answers) : localOwners()
+  const isPending = async (taskId: string) => {
+    const task = await tasks.load(taskId, UNSCOPED).catch(() => undefined)
+    return task !== undefined && pendingOn(task)
+  }
   const handler = new DefaultRequestHandler(
     serverCard(),
     tasks,
-    a2aExecutor(ctx.registry, dispatch),
+    a2aExecutor(ctx.registry, dispatch, { owners, isPending }),
     undefined,
     undefined,
     undefined,
@@ -106,6 +119,7 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
         const run = runOf()
         context.state.set(RUN, run)
         let claimed = false
+        const cancelled = cancelledTask(body)
         let answer: unknown
         try {
           validateVersion(context.requestedVersion, await handler.getAgentCard(), 'JSONRPC')
@@ -121,16 +135,16 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
             if (state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED)
               throw new UnsupportedOperationError(running(taskId))
           }
-          // A paid call running here refuses its cancellation itself (the executor); one whose run is on another
-          // instance, or whose instance died, has no event bus here, and the SDK would mark it cancelled —
-          // losing the payer's answer or payment from the task. It runs to its end; tasks/get reads it.
-          const cancelled = cancelledTask(body)
+          // Only a task waiting for its payment, unpaid, is cancelled. The SDK cancels any task whose event bus it
+          // does not find — a run on another instance, one whose instance died, or one it looks up under a
+          // tenant (A2A 1.0's params.tenant: the tasks are not kept per tenant, so it is ignored here too) — and
+          // would mark a paid one cancelled, losing the payer's answer while the money moves. The task's claim
+          // is held meanwhile, so no payment message starts on it between this check and the cancellation.
           if (cancelled !== undefined) {
+            claimed = await claims.claim(cancelled)
             const stored = await tasks.load(cancelled, context)
-            if (stored?.status?.state === TaskState.TASK_STATE_WORKING)
-              throw new TaskNotCancelableError(
-                `task ${cancelled} is running its paid call, which runs to its end: tasks/get (GetTask) reads its outcome`,
-              )
+            const refused = (stored ? notCancelable(stored) : undefined) ?? (claimed ? undefined : 'busy')
+            if (refused) throw new TaskNotCancelableError(notCancelled(cancelled, refused))
           }
           // The front door read the body already (its size, media type and JSON checked there).
           answer = await (isLegacy ? legacy : current).handle(body as Record<string, unknown>, context)
@@ -140,7 +154,8 @@ export function a2aPlugin(ctx: ServiceContext, dispatch: Dispatch) {
             : JsonRpcTransportHandler.mapToJSONRPCError(error)
           answer = { jsonrpc: '2.0', id: rpcId, error: mapped }
         } finally {
-          if (claimed && taskId !== undefined) {
+          if (claimed && cancelled !== undefined) await claims.release(cancelled).catch(() => undefined)
+          else if (claimed && taskId !== undefined) {
             const release = () => claims.release(taskId).catch(() => undefined)
             if (run.started) void run.ended.then(release)
             else await release()
@@ -234,10 +249,38 @@ export function taskIdOf(body: unknown): { ok: true } | { ok: false; reason: str
   return { ok: true }
 }
 
+/** The context tasks are read in outside a request (tasks are not kept per tenant or user). */
+const UNSCOPED = new ServerCallContext()
+
 /** The task a tasks/cancel (CancelTask) names, if the request is one. */
 function cancelledTask(body: unknown): string | undefined {
   const { method } = (body ?? {}) as { method?: unknown }
   return method === 'tasks/cancel' || method === 'CancelTask' ? idOf(body) : undefined
+}
+
+/**
+ * Why a task may not be cancelled, if so: its paid call running (or its first call), its settlement pending,
+ * or its payment moved. Terminal tasks are the SDK's to answer (cancelled: as it is; others: not cancelable).
+ */
+function notCancelable(task: Task): 'running' | 'pending' | 'paid' | undefined {
+  const state = task.status?.state
+  if (state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED) return 'running'
+  if (state !== TaskState.TASK_STATE_INPUT_REQUIRED) return undefined
+  if (pendingOn(task)) return 'pending'
+  return paymentMoved(task) ? 'paid' : undefined
+}
+
+/** What a refused tasks/cancel says, by why. */
+function notCancelled(taskId: string, why: 'running' | 'pending' | 'paid' | 'busy'): string {
+  const reasons = {
+    running: `task ${taskId} is running its paid call, which runs to its end: tasks/get (GetTask) reads its outcome`,
+    pending:
+      `task ${taskId} is paid: its payment's settlement is pending, and only a task waiting for its payment, unpaid, ` +
+      `is cancelled. Send the same payload (metadata["${PAYMENT_PAYLOAD}"]) again on it to receive the answer`,
+    paid: `task ${taskId} is paid: only a task waiting for its payment, unpaid, is cancelled; tasks/get (GetTask) reads it`,
+    busy: `a message on task ${taskId} is being handled (its payment may be running): tasks/get (GetTask) reads its outcome`,
+  }
+  return reasons[why]
 }
 
 /** What a message on a task whose call is running is told (nothing of it was used). */

@@ -1,7 +1,17 @@
 import { describe, expect, test } from 'bun:test'
 import { Role, type Task, TaskState } from '@a2a-js/sdk'
 import { ServerCallContext } from '@a2a-js/sdk/server'
-import { BoundedTaskStore, localClaims, MAX_TASKS, PAYMENT_CLAIM_MS, paymentMoved, TASK_TTL_MS } from './task-store.ts'
+import {
+  BoundedTaskStore,
+  boundedHistory,
+  localClaims,
+  localOwners,
+  MAX_HISTORY,
+  MAX_TASKS,
+  PAYMENT_CLAIM_MS,
+  paymentMoved,
+  TASK_TTL_MS,
+} from './task-store.ts'
 
 const context = new ServerCallContext()
 const task = (id: string): Task => ({ id, contextId: 'c', status: undefined, artifacts: [], history: [], metadata: {} })
@@ -103,5 +113,58 @@ describe('localClaims', () => {
     expect(await claims.claim('t')).toBe(false)
     now = PAYMENT_CLAIM_MS
     expect(await claims.claim('t')).toBe(true)
+  })
+})
+
+describe('boundedHistory', () => {
+  const said = (n: number, metadata: Record<string, unknown> = {}) => ({
+    messageId: `m${n}`,
+    contextId: 'c',
+    taskId: 't',
+    role: Role.ROLE_USER,
+    parts: [],
+    metadata,
+    extensions: [],
+    referenceTaskIds: [],
+  })
+  const ids = (kept: Task) => kept.history.map((message) => message.messageId)
+
+  test('a short history is kept whole', () => {
+    const history = Array.from({ length: MAX_HISTORY + 1 }, (_, n) => said(n))
+    expect(boundedHistory({ ...task('t'), history }).history).toHaveLength(MAX_HISTORY + 1)
+  })
+
+  test('a long one keeps its first message, its first payment message and the last MAX_HISTORY, in order', () => {
+    const history = Array.from({ length: 50 }, (_, n) =>
+      said(n, n === 3 || n === 9 ? { 'x402.payment.payload': { n } } : {}),
+    )
+    const last = Array.from({ length: MAX_HISTORY }, (_, n) => `m${50 - MAX_HISTORY + n}`)
+    expect(ids(boundedHistory({ ...task('t'), history }))).toEqual(['m0', 'm3', ...last])
+  })
+
+  test('the store keeps a saved task bounded', async () => {
+    const store = new BoundedTaskStore()
+    await store.save({ ...task('long'), history: Array.from({ length: 50 }, (_, n) => said(n)) }, context)
+    expect((await store.load('long', context))?.history).toHaveLength(MAX_HISTORY + 1)
+  })
+})
+
+describe('localOwners', () => {
+  test('the task that took a payment owns it TASK_TTL_MS; only it gives it up', async () => {
+    let now = 0
+    const owners = localOwners(() => now)
+    expect(await owners.owner('p')).toBeUndefined()
+    await owners.own('p', { taskId: 'a', call: 'c' })
+    await owners.disown('p', 'b')
+    expect(await owners.owner('p')).toEqual({ taskId: 'a', call: 'c' })
+    await owners.own('p', { taskId: 'b', call: 'c' })
+    expect((await owners.owner('p'))?.taskId).toBe('b')
+    now = TASK_TTL_MS - 1
+    expect((await owners.owner('p'))?.taskId).toBe('b')
+    now = TASK_TTL_MS
+    expect(await owners.owner('p')).toBeUndefined()
+    await owners.own('q', { taskId: 'a', call: 'c' })
+    await owners.disown('q', 'a')
+    expect(await owners.owner('q')).toBeUndefined()
   })
 })

@@ -2,12 +2,33 @@ import { Task, TaskState } from '@a2a-js/sdk'
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors'
 import { ServerCallContext, type TaskStore } from '@a2a-js/sdk/server'
 import type { AnswerStore } from '../../src/store/answers.ts'
-import { PAYMENT_RECEIPTS, PAYMENT_STATUS } from './x402-extension.ts'
+import { PAYMENT_PAYLOAD, PAYMENT_RECEIPTS, PAYMENT_STATUS } from './x402-extension.ts'
 
 /** Tasks kept at most whose payment did not move (free, failed, waiting for payment): the least recently saved go first. */
 export const MAX_TASKS = 10_000
 /** How long a task is kept after its last change: long enough to pay for it and read it again. */
 export const TASK_TTL_MS = 60 * 60 * 1000
+
+/**
+ * The most recent messages a task's history keeps, beside the two it always keeps: its first (the call) and
+ * the first carrying a payment (what paid it). Each message on a task adds two (the client's and the
+ * status the agent answers): six is the last three exchanges. Without a bound, a task waiting for payment
+ * grew with every message sent to it (60 messages of 14 KB: a 1.2 MB task, answered whole each time).
+ */
+export const MAX_HISTORY = 6
+
+/** The task with its history bounded: the first message, the first payment message and the last MAX_HISTORY. */
+export function boundedHistory(task: Task): Task {
+  const history = task.history ?? []
+  if (history.length <= MAX_HISTORY + 1) return task
+  const paying = history.findIndex((message) => {
+    const payload = message.metadata?.[PAYMENT_PAYLOAD]
+    return payload !== undefined && payload !== null
+  })
+  const recent = history.length - MAX_HISTORY
+  const kept = history.filter((_, index) => index === 0 || index === paying || index >= recent)
+  return { ...task, history: kept }
+}
 
 /**
  * Whether a task's payment moved or may have: its paid call running (`working`), its settlement sent and
@@ -44,7 +65,7 @@ export class BoundedTaskStore implements TaskStore {
     const now = this.#now()
     this.#open.delete(task.id)
     this.#paid.delete(task.id)
-    const kept = { task: structuredClone(task), until: now + TASK_TTL_MS }
+    const kept = { task: structuredClone(boundedHistory(task)), until: now + TASK_TTL_MS }
     ;(paymentMoved(task) ? this.#paid : this.#open).set(task.id, kept)
     for (const tasks of [this.#paid, this.#open]) expire(tasks, now)
     while (this.#open.size > MAX_TASKS) this.#open.delete(this.#open.keys().next().value!)
@@ -132,7 +153,7 @@ export class SharedTaskStore implements TaskStore {
   }
 
   async #put(task: Task): Promise<void> {
-    const body = Buffer.from(JSON.stringify(Task.toJSON(task))).toString('base64')
+    const body = Buffer.from(JSON.stringify(Task.toJSON(boundedHistory(task)))).toString('base64')
     await this.store.put(`a2a-task:${task.id}`, { status: 200, headers: {}, body_b64: body }, TASK_TTL_MS)
   }
 
@@ -226,6 +247,80 @@ export function sharedClaims(store: AnswerStore): PaymentClaims {
         owed.add(taskId)
         later()
       }
+    },
+  }
+}
+
+/** The task a payment belongs to, and the call it paid for (`callId`, executor.ts): see PaymentOwners. */
+export interface PaymentOwner {
+  taskId: string
+  call: string
+}
+
+/**
+ * Which task owns each payment whose money moved (its call answered, or its settlement pending), keyed
+ * by the payment's identity (`paymentId`, executor.ts), for TASK_TTL_MS after the task took it: only that
+ * task counts as paid by it (a pending payload sent on other tasks points them to it instead of keeping
+ * each as paid), and a payload presented again — its answer lost with a dropped connection — is told
+ * which task holds that answer. A payment refused or unused owns nothing.
+ */
+export interface PaymentOwners {
+  /** The task that owns `payment`, if any (none when the store cannot say). */
+  owner(payment: string): Promise<PaymentOwner | undefined>
+  /** `owner` takes `payment` (a call it paid answered, or its settlement pending there). */
+  own(payment: string, owner: PaymentOwner): Promise<void>
+  /** `taskId` gives `payment` up (refused, or its call failed: nothing moved), if it owned it. */
+  disown(payment: string, taskId: string): Promise<void>
+}
+
+/**
+ * The owners of one instance, in memory, each TASK_TTL_MS after it was taken. Only payments whose money
+ * moved are held, each paid for by its payer, which bounds them as it bounds the paid tasks.
+ */
+export function localOwners(now: () => number = Date.now): PaymentOwners {
+  const owners = new Map<string, PaymentOwner & { until: number }>()
+  return {
+    async owner(payment) {
+      const held = owners.get(payment)
+      if (!held || held.until <= now()) return undefined
+      return { taskId: held.taskId, call: held.call }
+    },
+    async own(payment, { taskId, call }) {
+      owners.delete(payment)
+      owners.set(payment, { taskId, call, until: now() + TASK_TTL_MS })
+      expire(owners, now())
+    },
+    async disown(payment, taskId) {
+      if (owners.get(payment)?.taskId === taskId) owners.delete(payment)
+    },
+  }
+}
+
+/**
+ * The owners every instance sees (REDIS_URL), in the shared store under `a2a-payment:`. The store away:
+ * an owner unknown (the payment is then answered as the gate answers it) and an owner not recorded (the
+ * paid answer still goes out), never a payment taken twice — the gate's ledger decides that.
+ */
+export function sharedOwners(store: AnswerStore): PaymentOwners {
+  const key = (payment: string) => `a2a-payment:${payment}`
+  async function owner(payment: string): Promise<PaymentOwner | undefined> {
+    try {
+      const held = await store.get(key(payment))
+      if (!held) return undefined
+      const owner = JSON.parse(Buffer.from(held.body_b64, 'base64').toString('utf8')) as PaymentOwner
+      return typeof owner.taskId === 'string' && typeof owner.call === 'string' ? owner : undefined
+    } catch {
+      return undefined
+    }
+  }
+  return {
+    owner,
+    async own(payment, owner) {
+      const body = Buffer.from(JSON.stringify({ taskId: owner.taskId, call: owner.call })).toString('base64')
+      await store.put(key(payment), { status: 200, headers: {}, body_b64: body }, TASK_TTL_MS).catch(() => undefined)
+    },
+    async disown(payment, taskId) {
+      if ((await owner(payment))?.taskId === taskId) await store.release(key(payment)).catch(() => undefined)
     },
   }
 }

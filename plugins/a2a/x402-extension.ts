@@ -16,6 +16,10 @@ export const PAYMENT_ERROR = 'x402.payment.error'
 export const ATTESTATION = 'solsentry.attestation'
 export const SKILL = 'solsentry.skill'
 export const CALL = 'solsentry.call'
+/** The identity of the payment a task was sent to pay its call (executor.ts `paymentId`). */
+export const PAID_WITH = 'solsentry.payment'
+/** The task a refused payment paid for already (it owns the payment: its answer, or its pending settlement, is there). */
+export const PAID_TASK = 'solsentry.paid_task'
 /** A payment whose settlement was sent and is being read from the chain: its transaction and when to try again. */
 export const SETTLEMENT = 'solsentry.settlement'
 

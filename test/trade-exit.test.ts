@@ -166,6 +166,16 @@ describe('an exit that cannot be built says why, never throws', () => {
     expect(exit).toMatchObject({ status: 'NOTHING_HELD', code: 'NOTHING_HELD', job_id: null, exit_rating: null })
   })
 
+  test('a paused mint: BLOCKED by PAUSED, no transaction that could only fail, no job; resumed, the exit builds again', async () => {
+    const mint = mintOf('rug-ready')
+    const holder = await holderOf(mint)
+    await sandbox.rugs.pause(mint)
+    const exit = await exitFor(ctx, { mint, user_public_key: holder.address })
+    expect(exit).toMatchObject({ status: 'BLOCKED', code: 'PAUSED', job_id: null, exit_rating: 'BLOCKED' })
+    await sandbox.rugs.resume(mint)
+    expect((await exitFor(ctx, { mint, user_public_key: holder.address })).status).toBe('READY')
+  })
+
   test('after fail-sell-route: NO_ROUTE, rated BLOCKED, with the rejected job', async () => {
     const mint = mintOf('rug-ready')
     const holder = await holderOf(mint)

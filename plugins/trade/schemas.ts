@@ -260,7 +260,7 @@ export const CurrenciesResult = Type.Object({
 })
 
 /** What stopped an exit from being built (plugins/trade/service.ts, `exitFor`). */
-export const EXIT_NOT_BUILT = ['NOTHING_HELD', 'FROZEN', 'NO_ROUTE', 'UNAVAILABLE'] as const
+export const EXIT_NOT_BUILT = ['NOTHING_HELD', 'FROZEN', 'BLOCKED', 'NO_ROUTE', 'UNAVAILABLE'] as const
 
 const ExitRatingOrNull = NullableEnum(
   EXIT_RATINGS,
@@ -304,10 +304,13 @@ export const AlertExit = Type.Union([
       EXIT_NOT_BUILT.map((status) => Type.Literal(status)),
       {
         description:
-          'NOTHING_HELD: the wallet holds none of the token; FROZEN: all of it sits in frozen accounts; NO_ROUTE: nothing buys it now (a honeypot); UNAVAILABLE: the chain or the aggregator could not be read (code says which)',
+          'NOTHING_HELD: the wallet holds none of the token; FROZEN: all of it sits in frozen accounts; BLOCKED: the mint lets nothing move (paused, non-transferable; code says which); NO_ROUTE: nothing buys it now (a honeypot); UNAVAILABLE: the chain or the aggregator could not be read (code says which)',
       },
     ),
-    code: Type.String({ description: 'NOTHING_HELD, FROZEN, or the trade rejection code (docs/trade.md)' }),
+    code: Type.String({
+      description:
+        'NOTHING_HELD, FROZEN, the blocker (PAUSED, NON_TRANSFERABLE), or the trade rejection code (docs/trade.md)',
+    }),
     reason: Type.String(),
     job_id: Type.Union([Type.String(), Type.Null()], { description: 'The rejected trade job, when a quote was tried' }),
     exit_rating: ExitRatingOrNull,

@@ -11,7 +11,8 @@ import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 import { tokenAmount } from '../../src/rendering/format.ts'
 import { EXIT_CHECK_DEADLINE_MS, EXIT_SIZE_USDC } from '../exit-check/schemas.ts'
-import { exitCheckOf, usdcOf } from '../exit-check/service.ts'
+import { exitCheckOf, mintBlockers, usdcOf } from '../exit-check/service.ts'
+import { mintOfAccount } from '../../src/facts/mint.ts'
 import { holdingOf } from './chain.ts'
 import { Jobs } from './job.ts'
 import { quoteTrade } from './quote.ts'
@@ -54,16 +55,21 @@ export async function exitFor(ctx: ServiceContext, request: ExitRequest): Promis
 
   const solana = ctx.sources.solana
   if (!solana) return notBuilt('UNAVAILABLE', 'NOT_CONFIGURED', 'no Solana RPC is configured on this service')
-  let held: { sellable: bigint; frozen: bigint }
-  try {
-    held = await holdingOf(solana.rpc(new CallMeter()), request.user_public_key, request.mint)
-  } catch (error) {
+  // The holding and what the mint lets move, read together.
+  const [holding, blocker] = await Promise.all([
+    holdingOf(solana.rpc(new CallMeter()), request.user_public_key, request.mint).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error: error as Error }),
+    ),
+    saleBlocker(solana, request.mint),
+  ])
+  if (!holding.ok)
     return notBuilt(
       'UNAVAILABLE',
       'BALANCE_UNREADABLE',
-      `the holder's balance of ${request.mint} could not be read (${(error as Error).message}): no exit was built`,
+      `the holder's balance of ${request.mint} could not be read (${holding.error.message}): no exit was built`,
     )
-  }
+  const held = holding.value
   if (held.sellable === 0n && held.frozen > 0n)
     return notBuilt(
       'FROZEN',
@@ -77,6 +83,12 @@ export async function exitFor(ctx: ServiceContext, request: ExitRequest): Promis
       'NOTHING_HELD',
       `${request.user_public_key} holds none of ${request.mint}: nothing to sell`,
     )
+
+  // A transaction the mint refuses (paused, non-transferable) would only fail: none is built, and no job kept.
+  if (blocker)
+    return notBuilt('BLOCKED', blocker.code, `${blocker.detail} No exit can be built until it moves again.`, {
+      exit_rating: 'BLOCKED',
+    })
 
   const jobs = new Jobs(ctx.store.jobs)
   const quoted = await quoteTrade(
@@ -157,4 +169,30 @@ async function exitRatingFor(ctx: ServiceContext, mint: string, sizeUsdc: number
     ctx.logger.warn({ mint, err: (error as Error).message }, "an exit's exit check failed")
     return null
   }
+}
+
+/**
+ * What on the mint stops any sale now (the exit check's blockers that block: paused, non-transferable),
+ * or null — also when the mint cannot be read (the quote and the execute's simulation then say). Read
+ * past the RPC's cache: an exit is built the moment a mint changes, and a pause seconds old is the news.
+ */
+async function saleBlocker(
+  solana: NonNullable<ServiceContext['sources']['solana']>,
+  mint: string,
+): Promise<{ code: string; detail: string } | null> {
+  try {
+    const answer = await solana.ask('getAccountInfo', [mint, { encoding: 'jsonParsed', commitment: 'confirmed' }])
+    const data = (answer.result as { value?: { data?: unknown } | null } | undefined)?.value?.data
+    // The answer as sent (integers as bigints), in the JSON numbers the jsonParsed reader takes.
+    const read = data === undefined ? undefined : mintOfAccount(JSON.parse(JSON.stringify(data, asJsonNumber)))
+    return (read && mintBlockers(read).find((blocker) => blocker.blocks)) || null
+  } catch {
+    return null
+  }
+}
+
+/** A bigint as a JSON number when it is one exactly, else as its decimal string (a u64 past 2^53). */
+function asJsonNumber(_key: string, value: unknown): unknown {
+  if (typeof value !== 'bigint') return value
+  return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString()
 }

@@ -304,7 +304,7 @@ export const AlertExit = Type.Union([
       EXIT_NOT_BUILT.map((status) => Type.Literal(status)),
       {
         description:
-          'NOTHING_HELD: the wallet holds none of the token; FROZEN: all of it sits in frozen accounts; BLOCKED: the mint lets nothing move (paused, non-transferable; code says which); NO_ROUTE: nothing buys it now (a honeypot); UNAVAILABLE: the chain or the aggregator could not be read (code says which)',
+          'NOTHING_HELD: the wallet holds none of the token; FROZEN: all of it sits in frozen accounts; BLOCKED: the mint lets nothing move (paused, non-transferable; code says which); NO_ROUTE: nothing buys it now (a honeypot); UNAVAILABLE: not built for another reason, which code names — the chain or the aggregator out of reach (build it again), or terms the quote refuses (SLIPPAGE_OUT_OF_RANGE, SAME_MINT)',
       },
     ),
     code: Type.String({

@@ -181,6 +181,14 @@ describe('an exit that cannot be built says why, never throws', () => {
     expect((await exitFor(ctx, { mint, user_public_key: holder.address })).status).toBe('READY')
   })
 
+  test('a holder whose account the freeze authority froze: FROZEN, rated BLOCKED, no job', async () => {
+    const mint = mintOf('rug-ready')
+    const holder = await holderOf(mint)
+    await sandbox.rugs.freeze(mint, { holder: holder.address })
+    const exit = await exitFor(ctx, { mint, user_public_key: holder.address })
+    expect(exit).toMatchObject({ status: 'FROZEN', code: 'FROZEN', job_id: null, exit_rating: 'BLOCKED' })
+  })
+
   test('after fail-sell-route: NO_ROUTE, rated BLOCKED, with the rejected job', async () => {
     const mint = mintOf('rug-ready')
     const holder = await holderOf(mint)

@@ -687,3 +687,59 @@ describe('every scenario: grades below their ceilings, no CONSIDER under a cap, 
       }
     })
 })
+
+// ——— A paused token (Token-2022 Pausable) never passes and is never "sellable" ———
+
+describe('a paused token never passes, never sellable (rug-ready before and after sandbox.rugs.pause)', () => {
+  test('a live pause switch holds the grade at C; paused, a hard fail and a honeypot everywhere a trader reads', async () => {
+    const token = mintOf('rug-ready')
+    /** Each reading on a service of its own: the paused mint read afresh, no cache from before. */
+    const read = async (path: string, extra: Record<string, unknown> = {}) => {
+      const fresh = waivedService({ ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000' })
+      const response = await fresh.handle(scanRequest(path, { token_address: token, ...extra }))
+      return { status: response.status, body: (await response.json()) as any }
+    }
+    const codesOf = (factors: Factor[]) => factors.map((entry) => entry.code)
+
+    const before = (await read('/scan/quick')).body
+    expect(before.factors.find((entry: Factor) => entry.code === 'PAUSABLE')).toMatchObject({
+      severity: 'high',
+      grade_ceiling: 'C',
+    })
+    expect(codesOf(before.factors)).not.toContain('PAUSED')
+    expect(GRADE_RANK[before.structural_risk_grade as keyof typeof GRADE_RANK]).toBeGreaterThanOrEqual(GRADE_RANK.C)
+    expect((await read('/exit/check')).body.blockers.map((entry: { code: string }) => entry.code)).not.toContain(
+      'PAUSED',
+    )
+
+    await sandbox.rugs.pause(token)
+    try {
+      const quick = (await read('/scan/quick')).body
+      expect(quick.structural_risk_grade).toBe('F')
+      expect(quick.factors.find((entry: Factor) => entry.code === 'PAUSED')).toMatchObject({
+        severity: 'critical',
+        hard_fail: true,
+      })
+      expect(codesOf(quick.factors)).not.toContain('PAUSABLE')
+      const deep = (await read('/scan/deep')).body
+      expect(deep).toMatchObject({ risk_grade: 'F', is_honeypot: true, recommendation: { action: 'AVOID' } })
+      const exit = (await read('/exit/check')).body
+      expect(exit).toMatchObject({ sellable: false, exit_rating: 'BLOCKED', exit_loss_pct: 100 })
+      expect(exit.blockers).toContainEqual(expect.objectContaining({ code: 'PAUSED', blocks: true }))
+      // The trade's risk gate never lets a buy of it through.
+      const fresh = waivedService({ ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000' })
+      const quoted = await fresh.handle(
+        scanRequest('/trade/quote', {
+          input_mint: 'So11111111111111111111111111111111111111112',
+          output_mint: token,
+          amount_in: '100000000',
+          user_public_key: (await sandbox.world.signer('demo-buyer')).address,
+        }),
+      )
+      expect(quoted.status).toBe(422)
+      expect(await quoted.json()).toMatchObject({ status: 'REJECTED_RISK_GATE' })
+    } finally {
+      await sandbox.rugs.resume(token)
+    }
+  })
+})

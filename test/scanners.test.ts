@@ -117,7 +117,8 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
     },
     'dead-token': { grade: ['D', 'F'], check: (body) => expect(body.liquidity_check.rating).toBe('CRITICAL') },
     // Every lever live but at rest (sandbox/scenarios/rug-ready.ts): the live controls are found, the
-    // harmless settings (0% fee, no hook program, accounts initialized by default) are not.
+    // harmless settings (0% fee, no hook program, accounts initialized by default, not paused) are not;
+    // the live pause switch caps the grade as the freeze authority does.
     'rug-ready': {
       grade: ['F'],
       check: (body) => {
@@ -126,9 +127,11 @@ describe('POST /scan/quick: the verdict on every scenario', () => {
           'MINT_AUTHORITY_LIVE',
           'FREEZE_AUTHORITY_LIVE',
           'TRANSFER_FEE_MUTABLE',
+          'PAUSABLE',
         ])
           expect(codes(body)).toContain(code)
-        for (const code of ['TRANSFER_FEE_HIGH', 'TRANSFER_HOOK', 'DEFAULT_FROZEN'])
+        expect(cappedBy(body)).toContain('PAUSABLE')
+        for (const code of ['TRANSFER_FEE_HIGH', 'TRANSFER_HOOK', 'DEFAULT_FROZEN', 'PAUSED'])
           expect(codes(body)).not.toContain(code)
         expect(body.lp_status).toBe('UNBURNED')
       },

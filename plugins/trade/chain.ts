@@ -32,6 +32,34 @@ export async function spendable(rpc: Rpc<SolanaRpcApi>, owner: string, mint: str
   return total
 }
 
+/**
+ * What `owner` holds of `mint` (atomic units) in every token account of it, under either token program
+ * (the RPC's mint filter finds Token and Token-2022 accounts alike): what can be sold, and what sits in
+ * frozen accounts (the freeze authority's doing: it cannot move until thawed).
+ */
+export async function holdingOf(
+  rpc: Rpc<SolanaRpcApi>,
+  owner: string,
+  mint: string,
+): Promise<{ sellable: bigint; frozen: bigint }> {
+  const { value } = await rpc
+    .getTokenAccountsByOwner(
+      owner as Address,
+      { mint: mint as Address },
+      { encoding: 'jsonParsed', commitment: 'confirmed' },
+    )
+    .send()
+  const held = { sellable: 0n, frozen: 0n }
+  for (const account of value) {
+    const info = (account.account.data as { parsed?: { info?: { state?: string; tokenAmount?: { amount?: string } } } })
+      .parsed?.info
+    const amount = BigInt(info?.tokenAmount?.amount ?? '0')
+    if (info?.state === 'frozen') held.frozen += amount
+    else held.sellable += amount
+  }
+  return held
+}
+
 export async function blockHeight(rpc: Rpc<SolanaRpcApi>): Promise<bigint> {
   return rpc.getBlockHeight({ commitment: 'confirmed' }).send()
 }

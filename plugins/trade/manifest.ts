@@ -15,6 +15,8 @@ import { readTrade } from './words.ts'
 
 export const manifest = defineManifest({
   name: 'trade',
+  // An exit ready to sign (service.ts) carries the exit check's rating.
+  dependsOn: ['exit-check'],
   skill: {
     id: 'sol_trade',
     name: 'Solana swap with a risk gate',

@@ -87,12 +87,38 @@ export function newJobId(): string {
  */
 export type SignedIn = () => Promise<SignIn | null>
 
+/**
+ * Why a quote is asked: a trade (the risk gate on the token bought, the price-impact limit), or a
+ * holder's exit (plugins/trade/service.ts): the holder wants out of what they hold, so neither stops it —
+ * the gate is not run and a price impact above the limit is reported, not refused.
+ */
+export type QuotePurpose = 'trade' | 'exit'
+
+/** An exit's gate: not run, and said so (the job's risk_gate; docs/trade.md "An exit ready to sign"). */
+function exitGate(sold: string, bought: string): RiskGate {
+  return {
+    verdict: 'WARN',
+    token: bought,
+    grade: null,
+    data_quality: 'LIMITED',
+    reasons: [
+      {
+        code: 'EXIT',
+        severity: 'info',
+        detail: `An exit: the holder sells all of ${sold}. The risk gate and the ${PRICE_IMPACT_BLOCK_PCT}% price-impact limit do not stop a way out; the price impact is reported.`,
+      },
+    ],
+  }
+}
+
 export async function quoteTrade(
   ctx: ServiceContext,
   jobs: Jobs,
   body: QuoteRequest,
   signedIn: SignedIn,
+  purpose: QuotePurpose = 'trade',
 ): Promise<TradeOutcome> {
+  const exit = purpose === 'exit'
   const jobId = body.job_id ?? newJobId()
   const request = {
     input_mint: body.input_mint,
@@ -163,9 +189,11 @@ export async function quoteTrade(
     )
   const [gate, quoted, balance, height] = await Promise.all([
     settled(
-      request.output_mint === WRAPPED_SOL_MINT_ADDRESS
-        ? Promise.resolve(NATIVE_SOL_GATE)
-        : riskGate(ctx, request.output_mint, Date.now() + GATE_DEADLINE_MS),
+      exit
+        ? Promise.resolve(exitGate(request.input_mint, request.output_mint))
+        : request.output_mint === WRAPPED_SOL_MINT_ADDRESS
+          ? Promise.resolve(NATIVE_SOL_GATE)
+          : riskGate(ctx, request.output_mint, Date.now() + GATE_DEADLINE_MS),
     ),
     settled<JupiterQuote | JupiterBuild>(
       v2 ? jupiter.build({ ...terms, taker: request.user_public_key }, meter) : jupiter.quote(terms, meter),
@@ -231,7 +259,7 @@ export async function quoteTrade(
       detail: `The aggregator did not report this size's price impact: the ${PRICE_IMPACT_BLOCK_PCT}% limit could not be checked. Compare what it buys (out_amount) with the market price before signing.`,
     })
     if (risk.verdict === 'PASS') risk.verdict = 'WARN'
-  } else if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT)
+  } else if (details.price_impact_pct > PRICE_IMPACT_BLOCK_PCT && !exit)
     return reject(
       'PRICE_IMPACT',
       `this size moves the price ${pct(details.price_impact_pct)}, above the ${PRICE_IMPACT_BLOCK_PCT}% limit: trade a smaller amount`,
@@ -303,7 +331,7 @@ export async function quoteTrade(
       risk_gate: risk,
       unsigned_transaction_b64: swap.transaction,
       rejection: null,
-      note: risk.verdict,
+      note: exit ? 'EXIT' : risk.verdict,
     },
     owner,
   )

@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox'
 import { ERROR_CATALOGUE } from '../../src/kernel/errors.ts'
 import { SchemaVersion } from '../../src/kernel/schemas.ts'
 import { SolanaAddress } from '../../src/onchain/address.ts'
+import { EXIT_RATINGS } from '../../src/kernel/vocabulary.ts'
+import { NullableEnum } from '../../src/pipeline/schemas.ts'
 
 /** Every status a job can hold (docs/trade.md: the state machine, and spec §3's spelling B). */
 export const REJECTED_STATUSES = [
@@ -256,3 +258,62 @@ export const CurrenciesResult = Type.Object({
     }),
   ),
 })
+
+/** What stopped an exit from being built (plugins/trade/service.ts, `exitFor`). */
+export const EXIT_NOT_BUILT = ['NOTHING_HELD', 'FROZEN', 'BLOCKED', 'NO_ROUTE', 'UNAVAILABLE'] as const
+
+const ExitRatingOrNull = NullableEnum(
+  EXIT_RATINGS,
+  "The exit check's rating of this exit (POST /exit/check, sized at the holding's value in USDC when it sells to USDC); null when it could not say",
+)
+
+/**
+ * An exit ready to sign, as a watch's high or critical alert carries it (issue 34 §4): the holder's
+ * whole holding sold back to USDC (or SOL), unsigned, executed through POST /trade/execute under
+ * `job_id` like any quote — or why none could be built. docs/trade.md, "An exit ready to sign".
+ */
+export const AlertExit = Type.Union([
+  Type.Object({
+    status: Type.Literal('READY'),
+    job_id: Type.String({ description: 'The trade job to execute it under (POST /trade/execute)' }),
+    transaction: Type.String({
+      description: "Base64 v0 transaction, unsigned: sign it with the holder's key, leave every byte of the message",
+    }),
+    quote: Type.Object({
+      input_mint: Type.String(),
+      output_mint: Type.String(),
+      in_amount: Type.String({ description: 'Atomic units sold: the whole sellable holding' }),
+      out_amount: Type.String({ description: 'Atomic units of output_mint expected' }),
+      min_out_amount: Type.String({ description: 'The least the transaction accepts (the slippage taken off)' }),
+      slippage_bps: Type.Integer(),
+      price_impact_pct: Type.Union([Type.Number(), Type.Null()], {
+        description: 'Price impact of the sale, percent; null when the aggregator did not report it',
+      }),
+      route: Type.Array(RouteLeg),
+    }),
+    valid_until: Type.Object({
+      last_valid_block_height: Type.Integer({ description: "The blockhash's last valid block height" }),
+      estimated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'Estimated wall time of that height (~0.4 s a block); null when the height could not be read',
+      }),
+    }),
+    exit_rating: ExitRatingOrNull,
+  }),
+  Type.Object({
+    status: Type.Union(
+      EXIT_NOT_BUILT.map((status) => Type.Literal(status)),
+      {
+        description:
+          'NOTHING_HELD: the wallet holds none of the token; FROZEN: all of it sits in frozen accounts; BLOCKED: the mint lets nothing move (paused, non-transferable; code says which); NO_ROUTE: nothing buys it now (a honeypot); UNAVAILABLE: not built for another reason, which code names — the chain or the aggregator out of reach (build it again), or terms the quote refuses (SLIPPAGE_OUT_OF_RANGE, SAME_MINT)',
+      },
+    ),
+    code: Type.String({
+      description:
+        'NOTHING_HELD, FROZEN, the blocker (PAUSED, NON_TRANSFERABLE), or the trade rejection code (docs/trade.md)',
+    }),
+    reason: Type.String(),
+    job_id: Type.Union([Type.String(), Type.Null()], { description: 'The rejected trade job, when a quote was tried' }),
+    exit_rating: ExitRatingOrNull,
+  }),
+])
+export type AlertExit = Static<typeof AlertExit>

@@ -75,6 +75,8 @@ export const EXTENSIONS: readonly ExtensionSpec[] = [
   },
   // authority, multiplier (f64), new multiplier effective timestamp (i64), new multiplier (f64)
   { type: 25, name: 'scaledUiAmountConfig', owner: 'mint', size: PUBKEY + 8 + 8 + 8 },
+  // authority (OptionalNonZeroPubkey: all zeros = none), paused (PodBool): `PausableConfig` in
+  // solana-program/token-2022 `interface/src/extension/pausable/mod.rs`
   { type: 26, name: 'pausableConfig', owner: 'mint', size: PUBKEY + 1 },
   { type: 27, name: 'pausableAccount', owner: 'account', size: 0 },
   // newest (token-2022, 2026); agave decodes it as `UiExtension::PermissionedBurnConfig`

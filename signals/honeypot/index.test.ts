@@ -38,6 +38,12 @@ describe('honeypot', () => {
       code: 'HONEYPOT',
     },
     {
+      name: 'paused with its authority revoked: paused for good',
+      facts: { mint: mint({ pausable: { authority: null, paused: true } }), ...traded },
+      honeypot: true,
+      code: 'HONEYPOT',
+    },
+    {
       name: 'accounts frozen by default',
       facts: { mint: mint({ defaultAccountState: 'frozen' }, 'x'), ...traded },
       honeypot: true,
@@ -82,6 +88,18 @@ describe('honeypot', () => {
       facts: { mint: mint({}, 'x'), ...traded },
       honeypot: false,
       code: 'SELL_BLOCKABLE',
+    },
+    {
+      name: 'a live pause switch: sellable today, blockable at will',
+      facts: { mint: mint({ pausable: { authority: 'x', paused: false } }), ...traded },
+      honeypot: false,
+      code: 'SELL_BLOCKABLE',
+    },
+    {
+      name: 'a pause switch whose authority is revoked, not paused: nobody can pause it',
+      facts: { mint: mint({ pausable: { authority: null, paused: false } }), ...traded },
+      honeypot: false,
+      code: null,
     },
     {
       name: 'transfer hook: its program is not read, so a risk, not a certainty',

@@ -14,7 +14,7 @@ import { tokenExemption } from '../../src/pipeline/derive/exemption.ts'
 const meta = signalMeta({
   id: 'honeypot',
   riskGroup: 'contract_risk',
-  version: '2.0.0',
+  version: '2.1.0',
   title: 'Honeypot',
   risk: 'A holder cannot sell: the token cannot move, accounts start frozen, transfers are paused, or nothing trades it.',
   why: "A honeypot takes buyers' money and gives them a token that cannot be sold at any price.",
@@ -70,7 +70,7 @@ export default defineSignal({
     const risks: string[] = []
     if (mint.freezeAuthority !== null && !exempt) risks.push('FREEZE_AUTHORITY')
     // A registered issuer's controls are its design (the exemption); paused or frozen-by-default still block now.
-    if (x.pausable && !x.pausable.paused && !exempt) risks.push('PAUSABLE')
+    if (x.pausable && !x.pausable.paused && x.pausable.authority !== null && !exempt) risks.push('PAUSABLE')
     // Whether the hook's program is deployed is not read, so a hook is a risk, not a certainty.
     if (x.transferHook?.programId && !exempt) risks.push('TRANSFER_HOOK_UNVERIFIED')
     if (x.permanentDelegate && !exempt) risks.push('PERMANENT_DELEGATE')

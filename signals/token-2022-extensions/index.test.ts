@@ -146,6 +146,16 @@ describe('token-2022-extensions: each extension against the default fee threshol
       factors: [finding('PAUSABLE', 'high', -20, { authority: AUTHORITY })],
     },
     {
+      name: 'pausable, its authority revoked, not paused: it can never be paused, nothing to report',
+      mint: mint({ pausable: { authority: null, paused: false } }),
+      factors: [],
+    },
+    {
+      name: 'paused with its authority revoked: paused for good, a critical hard fail',
+      mint: mint({ pausable: { authority: null, paused: true } }),
+      factors: [finding('PAUSED', 'critical', -100, { authority: null }, true)],
+    },
+    {
       name: 'paused: critical hard fail (and not also reported as pausable)',
       mint: mint({ pausable: { authority: AUTHORITY, paused: true } }),
       factors: [finding('PAUSED', 'critical', -100, { authority: AUTHORITY }, true)],
@@ -226,6 +236,15 @@ describe('token-2022-extensions: missing facts', () => {
       ],
       fields: { token_extensions: null },
     })
+  })
+})
+
+describe('token-2022-extensions: a live pause switch caps the grade', () => {
+  test('PAUSABLE holds the grade at C (one signature stops every sale, as a freeze authority can); PAUSED fails it', () => {
+    const pausable = run(token2022Extensions, { mint: mint({ pausable: { authority: AUTHORITY, paused: false } }) })
+    expect(pausable.factors.map((entry) => [entry.code, entry.grade_ceiling])).toEqual([['PAUSABLE', 'C']])
+    const paused = run(token2022Extensions, { mint: mint({ pausable: { authority: AUTHORITY, paused: true } }) })
+    expect(paused.factors.map((entry) => [entry.code, entry.hard_fail])).toEqual([['PAUSED', true]])
   })
 })
 

@@ -6,7 +6,7 @@ import { pct } from '../../src/rendering/format.ts'
 const meta = signalMeta({
   id: 'token-2022-extensions',
   riskGroup: 'contract_risk',
-  version: '2.1.0',
+  version: '2.2.0',
   title: 'Token-2022 extensions',
   risk: "Token-2022 extensions that let the issuer take, tax, block or freeze holders' tokens.",
   why: "A permanent delegate can move anyone's tokens, a transfer hook or a pause can block every sale, a mutable fee can be raised to 100%: scanners that read only the classic mint layout miss all of these.",
@@ -78,8 +78,9 @@ const meta = signalMeta({
     PAUSABLE: {
       severity: 'high',
       points: -20,
-      when: 'a pause authority exists (not paused)',
-      why: 'A pause stops every transfer',
+      when: 'a pause authority is set and the mint is not paused (a pausable extension whose authority is revoked can never be paused: nothing to report)',
+      why: "One signature pauses the mint and every holder's sale with it, at any time: the grade is capped at C, as a live freeze authority's",
+      ceiling: 'C',
     },
     MINT_CLOSE_AUTHORITY: {
       severity: 'low',
@@ -193,7 +194,8 @@ export default defineSignal({
           'New token accounts start frozen: buyers cannot move tokens until the issuer thaws them.',
         ),
       )
-    if (x.pausable)
+    // Paused, it blocks now whoever holds the switch (none: for good); not paused, only a live authority can pause it.
+    if (x.pausable && (x.pausable.paused || x.pausable.authority !== null))
       found.push(
         x.pausable.paused
           ? finding(meta, options, 'PAUSED', 'Transfers paused', 'The token is paused: no transfer can succeed.', {

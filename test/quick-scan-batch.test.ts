@@ -123,6 +123,16 @@ describe('an invalid request is refused before any challenge (400/422, never a 4
     })
 })
 
+test('a service on a paced RPC plan takes fewer mints per batch: more is refused before any challenge, saying how many', async () => {
+  const paced = waivedService({ ...sandbox.serviceSettings, SOLANA_RPC_PROVIDER: 'keyed' })
+  expect((await paced.handle(scanRequest(PATH, { token_addresses: fiftyMints.slice(0, 5) }))).status).toBe(200)
+  const response = await paced.handle(scanRequest(PATH, { token_addresses: fiftyMints.slice(0, 6) }))
+  expect(response.status).toBe(400)
+  const body = (await response.json()) as { code: string; message: string; max_mints: number }
+  expect(body).toMatchObject({ code: 'INVALID_REQUEST', max_mints: 5 })
+  expect(body.message).toContain('at most 5 mints per batch')
+})
+
 describe('the challenge asks unit × the mints the request buys', () => {
   test('two mints: 0.03 USD on every rail; a duplicate is counted once', async () => {
     const two = await post({ token_addresses: [blueChip, locked] })

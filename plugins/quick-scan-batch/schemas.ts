@@ -14,7 +14,7 @@ export const BatchRequest = Type.Object({
     Type.Array(SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters)'), {
       minItems: 1,
       maxItems: MAX_BATCH_MINTS,
-      description: `The mints to scan, 1 to ${MAX_BATCH_MINTS}; a mint given twice is scanned and charged once`,
+      description: `The mints to scan, 1 to ${MAX_BATCH_MINTS} (fewer on a service whose RPC plan is rate-limited: its 400 says how many); a mint given twice is scanned and charged once`,
     }),
   ),
   wallet_address: Type.Optional(
@@ -26,7 +26,7 @@ export const BatchRequest = Type.Object({
     Type.Number({
       minimum: Number(BATCH_UNIT_USD),
       maximum: 1_000,
-      description: `With wallet_address: the most to spend; the holdings scanned are min(holdings, floor(max_usd / ${BATCH_UNIT_USD}), ${MAX_BATCH_MINTS})`,
+      description: `With wallet_address: the most to spend; the holdings scanned are min(holdings, floor(max_usd / ${BATCH_UNIT_USD}), the batch size: ${MAX_BATCH_MINTS}, fewer on a rate-limited RPC plan)`,
     }),
   ),
 })
@@ -72,7 +72,7 @@ export const BatchAnswer = Type.Object({
       holdings: Type.Integer({ description: 'Distinct tokens held with a non-zero balance' }),
       scanned: Type.Array(Type.String(), { description: 'The holdings scanned, by mint address' }),
       left_out: Type.Array(Type.String(), {
-        description: `Holdings past the cap (max_usd, or ${MAX_BATCH_MINTS} a call): scan them with token_addresses`,
+        description: `Holdings past the cap (max_usd, or the batch size: ${MAX_BATCH_MINTS}, fewer on a rate-limited RPC plan): scan them in another batch`,
       }),
     }),
   ),

@@ -25,6 +25,26 @@ import { BATCH_UNIT_USD, type BatchAnswer, type BatchRequest, MAX_BATCH_MINTS } 
  */
 const ORDER_READ_MS = 1_500
 
+/**
+ * Mints a batch scans per RPC call a second its provider allows: a quick scan makes about a dozen RPC
+ * calls (several of them batched), so on a keyed provider's lowest plan (10 calls a second) five mints
+ * answer as five single scans would within the quick scan's deadline, and ten already do not (measured:
+ * `npm run bench -- batch --mints 10`, docs/catalogue.md "Batch scans"). A dedicated node paces nothing:
+ * the manifest's 50.
+ */
+const MINTS_PER_RPC_CALL_PER_SECOND = 0.5
+
+/**
+ * The most mints one batch scans on this service: 50, or fewer on a provider that paces its calls, so
+ * that every mint paid for is scanned as the single route scans it rather than starved by the others.
+ */
+export function batchCapacity(ctx: Pick<ServiceContext, 'sources'>): number {
+  const limits = ctx.sources.solana?.provider.limits
+  if (!limits || !Number.isFinite(limits.callsPerWindow)) return MAX_BATCH_MINTS
+  const perSecond = (limits.callsPerWindow * 1_000) / limits.windowMs
+  return Math.max(1, Math.min(MAX_BATCH_MINTS, Math.floor(perSecond * MINTS_PER_RPC_CALL_PER_SECOND)))
+}
+
 /** A refused item: the single route's error for that mint. */
 interface Refused {
   code: string
@@ -81,13 +101,19 @@ async function readOrder(ctx: ServiceContext, body: BatchRequest): Promise<Order
       message: `wallet_address needs max_usd: the most to spend (${BATCH_UNIT_USD} USD per token scanned)`,
     })
   const deadlineAt = Date.now() + ORDER_READ_MS
+  const capacity = batchCapacity(ctx)
   if (mints !== undefined) {
     const asked = [...new Set(mints)]
+    if (asked.length > capacity)
+      throw new ApiError('INVALID_REQUEST', {
+        message: `this service's Solana RPC (${ctx.sources.solana?.provider.label}) scans at most ${capacity} mints per batch within the quick scan's deadline: send ${capacity} or fewer and the rest in another batch; nothing was charged`,
+        details: { max_mints: capacity },
+      })
     return { ...(await refuseNonMints(ctx, asked, deadlineAt)), asked, duplicates: mints.length - asked.length }
   }
   const holdings = await holdingsOf(ctx, wallet!, deadlineAt)
   const affordable = unitsWithin(maxUsd!)
-  const asked = holdings.slice(0, Math.min(affordable, MAX_BATCH_MINTS))
+  const asked = holdings.slice(0, Math.min(affordable, capacity))
   return {
     asked,
     refused: new Map(),

@@ -33,6 +33,7 @@ import { parseTokenAmount, shortAddress } from './format.ts'
 import {
   DEFAULT_URL,
   evmAccount,
+  type InputOf,
   Solsentry,
   SolsentryError,
   solanaKeypairFile,
@@ -57,6 +58,7 @@ import {
   type NewsAnswer,
   renderQuickScan,
   renderSmartMoney,
+  renderQuickScanBatch,
   renderSignalRadar,
   renderTrending,
   renderTradePlan,
@@ -73,6 +75,9 @@ const USAGE = `usage: solsentry <command> [options]
 
 commands
   quick <mint>        structural safety check, A to F (0.02 USD)
+  batch <mint…> | batch --wallet <address> --max-usd <usd>
+                      the quick scan of up to 50 mints in one payment, or of every token a wallet holds
+                      up to --max-usd (0.015 USD per mint that is a token)
   intel <mint>        market signal: price, volume, pressure (0.20 USD)
   deep <mint>         adversarial deep dive with a recommendation (0.50 USD)
   trade <mint or symbol> --amount <amount> [--from <mint or symbol>] [--slippage <bps>] [--yes]
@@ -167,6 +172,7 @@ function parse(argv: string[]): Parsed {
     'appetite',
     'source',
     'stake',
+    'wallet',
   ])
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -558,6 +564,43 @@ export async function main(argv: string[]): Promise<number> {
       const solsentry = await clientOf(flags)
       const scan = await withProgress('quick scan', solsentry.quickScan(await mint(solsentry)))
       print(scan, () => renderQuickScan(style, scan))
+      return 0
+    }
+    case 'batch': {
+      const solsentry = await clientOf(flags)
+      const wallet = text(flags, 'wallet')
+      let request: InputOf<'POST /scan/quick/batch'>
+      if (wallet) {
+        if (args.length > 0)
+          throw new SolsentryError(
+            'USAGE',
+            'batch takes mints or --wallet <address>, not both (solsentry batch --help)',
+            0,
+          )
+        const why = notAnAddress(wallet)
+        if (why)
+          throw new SolsentryError('USAGE', `--wallet ${JSON.stringify(wallet)} is not a wallet address: ${why}`, 0)
+        const maxUsd = text(flags, 'max-usd')
+        if (!maxUsd)
+          throw new SolsentryError(
+            'USAGE',
+            'batch --wallet needs --max-usd <usd>, the most to spend: 0.015 USD per token scanned (solsentry batch --help)',
+            0,
+          )
+        request = { wallet_address: wallet, max_usd: Number(maxUsd) }
+      } else {
+        if (args.length === 0)
+          throw new SolsentryError(
+            'USAGE',
+            'batch needs mints: solsentry batch <mint> <mint> …, or --wallet <address>',
+            0,
+          )
+        request = {
+          token_addresses: await Promise.all(args.map((token) => mintOrSymbol(solsentry, token, 'the token'))),
+        }
+      }
+      const answer = await withProgress('batch of quick scans', solsentry.quickScanBatch(request))
+      print(answer, () => renderQuickScanBatch(style, answer))
       return 0
     }
     case 'intel': {

@@ -34,6 +34,7 @@ import type {
   MarketIntel,
   OutputOf,
   QuickScan,
+  QuickScanBatch,
   RouteKey,
   SignalRadar,
   TradeJob,
@@ -250,12 +251,22 @@ const MAX_REQUOTES = 3
 /** A job that no longer changes by itself: anything but quoted or executing. */
 const isFinal = (status: string) => status !== 'QUOTED' && status !== 'EXECUTING'
 type Fetcher = (input: string, init: RequestInit) => Promise<Response>
+/** A route's published price (atomic USDC): the most one call can cost, and one unit's for a price per unit. */
+interface PublishedPrice {
+  amount: bigint
+  unit?: bigint
+}
+/** What one request may cost, beyond its route's published price: so many units of it, or an amount in USD. */
+interface RequestCap {
+  units?: number
+  usd?: string
+}
 
 export class Solsentry {
   readonly url: string
   readonly #options: SolsentryOptions
   readonly #fetch: typeof fetch
-  #prices: Promise<Map<string, bigint>> | undefined
+  #prices: Promise<Map<string, PublishedPrice>> | undefined
   #attestationKey: Promise<string | null> | undefined
   #pairs: Promise<Map<string, { mint: string; symbol: string; decimals: number }>> | undefined
   #spent = 0n
@@ -313,6 +324,26 @@ export class Solsentry {
 
   quickScan(tokenAddress: string): Promise<QuickScan> {
     return this.call('POST /scan/quick', { token_address: tokenAddress })
+  }
+
+  /**
+   * The quick scan of up to 50 mints in one payment (0.015 USD per distinct mint that is a token), or
+   * with `{ wallet_address, max_usd }` of every token the wallet holds up to `max_usd`. It never pays
+   * more than this request's price: the distinct mints × the unit, or `max_usd`.
+   */
+  async quickScanBatch(request: InputOf<'POST /scan/quick/batch'>): Promise<QuickScanBatch> {
+    const key = 'POST /scan/quick/batch'
+    const cap: RequestCap = request.token_addresses
+      ? { units: new Set(request.token_addresses).size }
+      : request.max_usd !== undefined
+        ? { usd: request.max_usd.toFixed(6) }
+        : {}
+    try {
+      return await this.#call(key, request, { cap })
+    } catch (error) {
+      if (error instanceof SolsentryError) error.route ??= key
+      throw error
+    }
   }
 
   marketIntel(tokenAddress: string): Promise<MarketIntel> {
@@ -637,7 +668,7 @@ export class Solsentry {
   async #call<K extends RouteKey>(
     key: K,
     input: InputOf<K>,
-    options: { onReceipt?: (receipt: Receipt) => void; headers?: Record<string, string> },
+    options: { onReceipt?: (receipt: Receipt) => void; headers?: Record<string, string>; cap?: RequestCap },
   ): Promise<OutputOf<K>> {
     const [method, pattern] = key.split(' ') as [string, string]
     const args = input as Record<string, unknown>
@@ -647,7 +678,7 @@ export class Solsentry {
       init.headers = { ...init.headers, 'content-type': 'application/json' }
       init.body = JSON.stringify(input)
     }
-    const paying = await this.#payingFetch(path)
+    const paying = await this.#payingFetch(path, options.cap)
     for (let attempt = 0; ; attempt++) {
       const response = await paying.fetch(`${this.url}${path}`, init)
       const receipt = paying.done(response)
@@ -705,7 +736,10 @@ export class Solsentry {
    * route's published price (or `maxPerCallUsd`, when lower), nor what is left of the budget. The
    * amount is held while the call runs and counted as spent only when a receipt comes back.
    */
-  async #payingFetch(path: string): Promise<{
+  async #payingFetch(
+    path: string,
+    cap?: RequestCap,
+  ): Promise<{
     fetch: Fetcher
     /** The answer's receipt, counted against the budget; `collected`: the payment a withheld answer was collected with. */
     done(response: Response, collected?: SentPayment): Receipt | undefined
@@ -724,7 +758,7 @@ export class Solsentry {
     // Why our own controls refused to pay, when they did: a payment that could not be made is another failure.
     let refused: { reason: string; details: SpendRefusal } | undefined
     client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
-      const verdict = await this.#spendVerdict(path, BigInt(selectedRequirements.amount))
+      const verdict = await this.#spendVerdict(path, BigInt(selectedRequirements.amount), cap)
       if (verdict.abort) {
         refused = verdict
         return { abort: true, reason: verdict.reason }
@@ -827,12 +861,22 @@ export class Solsentry {
     return encodeSIWxHeader(await createSIWxPayload(info, signer as never, url))
   }
 
-  /** Whether our caps let this call pay `amount` (atomic USDC): its published price, --max-usd, the budget. */
+  /**
+   * Whether our caps let this call pay `amount` (atomic USDC): its published price (for a price per unit,
+   * the most one call can cost, lowered to this request's units or its own cap when it names them),
+   * --max-usd, the budget.
+   */
   async #spendVerdict(
     path: string,
     amount: bigint,
+    request?: RequestCap,
   ): Promise<{ abort: true; reason: string; details: SpendRefusal } | { abort: false; amount: bigint }> {
-    const published = (await this.#publishedPrices()).get(path)
+    const price = (await this.#publishedPrices()).get(path)
+    let published = price?.amount
+    if (published !== undefined && price?.unit !== undefined && request?.units !== undefined)
+      published = [published, price.unit * BigInt(request.units)].reduce((a, b) => (a < b ? a : b))
+    if (published !== undefined && request?.usd !== undefined)
+      published = [published, usdToAtomic(request.usd)].reduce((a, b) => (a < b ? a : b))
     const price_usd = atomicToUsd(amount)
     if (published === undefined)
       return {
@@ -915,18 +959,25 @@ export class Solsentry {
     this.attestations.push(checked.attestation)
   }
 
-  /** The published price of each paid route's path (atomic USDC), read once from /openapi.json. */
-  #publishedPrices(): Promise<Map<string, bigint>> {
+  /**
+   * The published price of each paid route's path (atomic USDC), read once from /openapi.json: the most
+   * one call can cost (`amount`), and for a price per unit one unit's (`per_unit.amount`, USD).
+   */
+  #publishedPrices(): Promise<Map<string, PublishedPrice>> {
     this.#prices ??= (async () => {
       const response = await this.#reach(`${this.url}/openapi.json`)
       const document = (await response.json()) as {
-        paths: Record<string, Record<string, { 'x-payment-info'?: { amount: string } }>>
+        paths: Record<string, Record<string, { 'x-payment-info'?: { amount: string; per_unit?: { amount: string } } }>>
       }
-      const prices = new Map<string, bigint>()
+      const prices = new Map<string, PublishedPrice>()
       for (const [path, operations] of Object.entries(document.paths))
         for (const operation of Object.values(operations)) {
           const info = operation['x-payment-info']
-          if (info) prices.set(path, BigInt(info.amount))
+          if (info)
+            prices.set(path, {
+              amount: BigInt(info.amount),
+              ...(info.per_unit ? { unit: usdToAtomic(info.per_unit.amount) } : {}),
+            })
         }
       return prices
     })()

@@ -11,6 +11,7 @@ import { smartMoneyPlugin } from '../plugins/smart-money/index.ts'
 import { marketIntelPlugin } from '../plugins/market-intel/index.ts'
 import { type Dispatch, mcpPlugin } from '../plugins/mcp/index.ts'
 import { quickScanPlugin } from '../plugins/quick-scan/index.ts'
+import { quickScanBatchPlugin } from '../plugins/quick-scan-batch/index.ts'
 import { signalRadarPlugin } from '../plugins/signal-radar/index.ts'
 import { tradePlugin } from '../plugins/trade/index.ts'
 import { trendingPlugin } from '../plugins/trending/index.ts'
@@ -33,6 +34,7 @@ import { ManifestError, type Registry } from './kernel/manifest.ts'
 const PLUGINS = [
   discoveryPlugin,
   quickScanPlugin,
+  quickScanBatchPlugin,
   marketIntelPlugin,
   deepDivePlugin,
   tradePlugin,

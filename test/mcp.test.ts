@@ -48,6 +48,7 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_news_pulse_plus',
       'sol_news_report',
       'sol_quick_scan',
+      'sol_quick_scan_batch',
       'sol_signal_radar',
       'sol_smart_money',
       'sol_trade_currencies',

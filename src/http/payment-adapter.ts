@@ -13,7 +13,7 @@ import type { ServiceContext } from '../context.ts'
 import { publicOrigin, requestIdOf, type RequestMeta } from './request.ts'
 import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
 import { ApiError, errorBody } from '../kernel/errors.ts'
-import { usdToAtomicUsdc, type RouteSpec } from '../kernel/manifest.ts'
+import { atomicPriceOf, type RouteSpec } from '../kernel/manifest.ts'
 import { payments as paymentMetrics } from '../kernel/metrics.ts'
 import { AnswerKeeper, type KeptCall } from '../payments/answer-replay.ts'
 import { routeDiscovery } from '../payments/discovery.ts'
@@ -174,7 +174,11 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
   return {
     // Destructured: Elysia parses only what its hooks name (a whole-context hook makes it parse cookies).
     beforeHandle: async function admitPayment({ request, body, set }: HandlerContext) {
-      const call = callOf({ request, body, set })
+      // A price per unit is counted from the valid request before any challenge (a count that refuses
+      // the request throws its 4xx, nothing admitted); a request that buys nothing is answered free.
+      const units = await unitsOf(ctx, spec, body)
+      if (units === 0) return undefined
+      const call = callOf({ request, body, set }, units)
       const admission = await ctx.payments.admit(call)
       if (admission.kind !== 'paid') return answer({ set }, paymentAnswer(admission, call.requestId))
       admitted.set(request, { ticket: admission.ticket, call })
@@ -224,6 +228,10 @@ export function releaseOnError(payments: Payments, request: Request): Promise<vo
  * refusal, which `paymentAnswer` maps — and the handler settles or cancels it once the outcome is known.
  */
 export function holdPayment(ctx: ServiceContext, spec: RouteSpec) {
+  if (spec.price !== 'free' && spec.price.per)
+    throw new Error(
+      `${spec.method} ${spec.path}: a held payment is of a fixed price, not one per ${spec.price.per.unit}`,
+    )
   const callOf = paidCallOf(ctx, spec)
   ctx.registry.markPaymentMounted(spec)
   return function hold(context: HandlerContext) {
@@ -241,13 +249,31 @@ export function answer(
   return reply.body
 }
 
+/**
+ * How many units a valid request buys (src/kernel/manifest.ts `PerUnit`): 1 at a fixed price, else the
+ * route's count of its body (which may read, and may refuse the request with a catalogue error).
+ */
+async function unitsOf(ctx: ServiceContext, spec: RouteSpec, body: unknown): Promise<number> {
+  if (spec.price === 'free' || !spec.price.per) return 1
+  const count = spec.price.per.count as (body: unknown, ctx: ServiceContext) => number | Promise<number>
+  return count(body, ctx)
+}
+
+/**
+ * The paid call of a request to `spec` that buys `units`: its amount is the route's price for that
+ * request (unit × units), so a payment signed for another request's price never matches its offers.
+ */
 function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
   if (spec.price === 'free') throw new Error(`${spec.method} ${spec.path} is free: it takes no payment`)
-  const amount = usdToAtomicUsdc(spec.price.usd)
+  const price = spec.price
   const resource = `${spec.method} ${spec.path}`
   const discovery = routeDiscovery(spec)
-  return (context: HandlerContext): PaidCall => {
+  return (context: HandlerContext, units = 1): PaidCall => {
     let hash: string | undefined
+    const amount = atomicPriceOf(price, units)
+    const description = price.per
+      ? `${spec.summary}: ${units} ${units === 1 ? price.per.unit : `${price.per.unit}s`} at ${price.usd} USD each`
+      : spec.summary
     return {
       discovery,
       headers: context.request.headers,
@@ -258,7 +284,7 @@ function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
         hash ??= requestHash(resource, context.body)
         return hash
       },
-      description: spec.summary,
+      description,
       amount,
       requestId: requestIdOf(context.request),
       escrow: escrowOf(context.request),

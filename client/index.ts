@@ -26,6 +26,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { type LocalAccount, privateKeyToAccount } from 'viem/accounts'
+import type { WatchEvent } from '../plugins/watch/watch-events.ts'
 import { type Attestation, checkAttestation } from './attestation.ts'
 import { tokenAmount } from './format.ts'
 import type {
@@ -46,6 +47,9 @@ import type {
 export type * from './routes.ts'
 export type { Attestation } from './attestation.ts'
 export { CLIENT_ERROR_CODES, type ClientErrorCode } from './errors.ts'
+
+/** One alert of a watch, as its webhook body and its event stream carry it (docs/watch.md, "Events"). */
+export type WatchAlert = WatchEvent
 
 /** Where the service listens when nothing says otherwise: the sandbox's `npm start`. */
 export const DEFAULT_URL = 'http://127.0.0.1:8402'
@@ -344,6 +348,113 @@ export class Solsentry {
       if (error instanceof SolsentryError) error.route ??= key
       throw error
     }
+  }
+
+  /**
+   * Watches a token for `hours` (0.01 USD per hour, paid up front; docs/watch.md): alerts go to
+   * `webhook_url` and to the watch's event stream (`watchEvents`). It never pays for more hours than asked.
+   */
+  async watch(request: InputOf<'POST /watch'>): Promise<OutputOf<'POST /watch'>> {
+    const key = 'POST /watch'
+    try {
+      return await this.#call(key, request, { cap: { units: request.hours } })
+    } catch (error) {
+      if (error instanceof SolsentryError) error.route ??= key
+      throw error
+    }
+  }
+
+  /** A watch you paid for, its alerts and their delivery (free; signed in with `wallet.solana`). */
+  async watchStatus(watchId: string): Promise<OutputOf<'GET /watch/:id'>> {
+    const headers = { 'sign-in-with-x': await this.#watchSignIn(`/watch/${encodeURIComponent(watchId)}`) }
+    return this.call('GET /watch/:id', { id: watchId }, { headers })
+  }
+
+  /** Cancels a watch you paid for: nothing more is detected; not refunded (free; signed in). */
+  async cancelWatch(watchId: string): Promise<OutputOf<'DELETE /watch/:id'>> {
+    const headers = { 'sign-in-with-x': await this.#watchSignIn(`/watch/${encodeURIComponent(watchId)}`) }
+    return this.call('DELETE /watch/:id', { id: watchId }, { headers })
+  }
+
+  /**
+   * A watch's alerts as they come (its Server-Sent Events stream, signed in), each `{ seq, event }`:
+   * those after `afterSeq` first (from the service's store), then live; it reconnects after a drop from
+   * the last one seen, and ends when the service ends the stream (the period over, the watch cancelled).
+   */
+  async *watchEvents(
+    watchId: string,
+    options: { afterSeq?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<{ seq: number; event: WatchAlert }> {
+    const path = `/watch/${encodeURIComponent(watchId)}/events`
+    let last = options.afterSeq ?? 0
+    for (let drops = 0; ; ) {
+      const headers: Record<string, string> = {
+        accept: 'text/event-stream',
+        'sign-in-with-x': await this.#watchSignIn(path),
+        ...(last > 0 ? { 'last-event-id': String(last) } : {}),
+      }
+      let response: Response
+      try {
+        response = await this.#fetch(`${this.url}${path}`, { headers, signal: options.signal })
+      } catch (error) {
+        if (options.signal?.aborted || ++drops > 5) throw error
+        await sleep(1_000 * drops)
+        continue
+      }
+      if (!response.ok || !response.body) {
+        const body = parseJson(new Uint8Array(await response.arrayBuffer())) as { code?: string; message?: string }
+        throw new SolsentryError(
+          body?.code ?? 'INTERNAL',
+          body?.message ?? `HTTP ${response.status}`,
+          response.status,
+          body,
+        )
+      }
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+      let buffer = ''
+      let ended = false
+      try {
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done) break
+          buffer += value
+          for (let cut = buffer.indexOf('\n\n'); cut !== -1; cut = buffer.indexOf('\n\n')) {
+            const fields = new Map(
+              buffer
+                .slice(0, cut)
+                .split('\n')
+                .filter((line) => !line.startsWith(':') && line.includes(': '))
+                .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)] as const),
+            )
+            buffer = buffer.slice(cut + 2)
+            if (fields.get('event') === 'end') ended = true
+            if (fields.get('event') !== 'alert') continue
+            last = Number(fields.get('id'))
+            drops = 0
+            yield { seq: last, event: JSON.parse(fields.get('data')!) as WatchAlert }
+          }
+        }
+      } catch (error) {
+        if (options.signal?.aborted) return
+        if (++drops > 5) throw error
+      } finally {
+        reader.releaseLock()
+      }
+      if (ended || options.signal?.aborted) return
+      await sleep(1_000)
+    }
+  }
+
+  /** A sign-in for a watch's `path` with `wallet.solana`, the wallet that paid for it. */
+  #watchSignIn(path: string): Promise<string> {
+    const signer = this.#options.wallet?.solana
+    if (!signer)
+      throw new SolsentryError(
+        'NO_WALLET',
+        'reading or cancelling a watch needs the Solana wallet that paid for it: wallet.solana (the CLI: --keypair <file> or SOLSENTRY_KEYPAIR)',
+        0,
+      )
+    return this.#signIn(path, signer, 'Sign in to read or cancel a watch this wallet paid for')
   }
 
   marketIntel(tokenAddress: string): Promise<MarketIntel> {
@@ -843,13 +954,17 @@ export class Solsentry {
    * is Solana's mainnet whatever the service's network: the service binds a sign-in to its own URL, and
    * the signature proves the key.
    */
-  async #signIn(path: string, signer: KeyPairSigner): Promise<string> {
+  async #signIn(
+    path: string,
+    signer: KeyPairSigner,
+    statement = 'Sign in to quote again a trade job of this wallet',
+  ): Promise<string> {
     const url = `${this.url}${path}`
     const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
     const info = {
       domain: new URL(url).host,
       uri: url,
-      statement: 'Sign in to quote again a trade job of this wallet',
+      statement,
       version: '1',
       nonce,
       issuedAt: new Date().toISOString(),

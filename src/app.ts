@@ -16,6 +16,7 @@ import { signalRadarPlugin } from '../plugins/signal-radar/index.ts'
 import { tradePlugin } from '../plugins/trade/index.ts'
 import { trendingPlugin } from '../plugins/trending/index.ts'
 import { walletIntelPlugin } from '../plugins/wallet-intel/index.ts'
+import { watchPlugin } from '../plugins/watch/index.ts'
 import { webPlugin } from '../plugins/web/index.ts'
 import { metricsPlugin } from '../plugins/metrics/index.ts'
 import { tradeSuggestPlugin } from '../plugins/trade-suggest/index.ts'
@@ -50,6 +51,7 @@ const PLUGINS = [
   newsPulsePlugin,
   newsWrittenPlugin,
   tradeSuggestPlugin,
+  watchPlugin,
   metricsPlugin,
   mcpPlugin,
   a2aPlugin,

@@ -36,6 +36,10 @@ describe('GET /health', () => {
         why: expect.stringContaining('LLM_URL'),
       },
       { routes: ['POST /trade/suggest'], why: expect.stringContaining('JUPITER_URL') },
+      {
+        routes: ['POST /watch', 'GET /watch/:id', 'DELETE /watch/:id', 'GET /watch/:id/events'],
+        why: expect.stringContaining('SOLANA_RPC_URL'),
+      },
     ])
     expect((await send(app, 'POST', '/scan/trending', { json: {} })).status).toBe(404)
     expect(ctx.registry.routes().map((route) => route.key)).not.toContain('POST /signal/radar')

@@ -59,6 +59,7 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_trade_suggest',
       'sol_trending',
       'sol_wallet_intel',
+      'sol_watch',
     ])
     const quick = tools.find((tool) => tool.name === 'sol_quick_scan')!
     expect(quick.inputSchema).toMatchObject({ type: 'object', required: ['token_address'] })

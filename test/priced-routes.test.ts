@@ -64,6 +64,8 @@ const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /scan/quick': async () => ({ token_address: mint }),
   // One mint: the price per mint × 1 (test/quick-scan-batch.test.ts pays for several).
   'POST /scan/quick/batch': async () => ({ token_addresses: [mint] }),
+  // One hour: the price per hour × 1 (test/watch-route.test.ts pays for several).
+  'POST /watch': async () => ({ token_address: mint, hours: 1 }),
   'POST /market/intel': async () => ({ token_address: mint }),
   'POST /scan/deep': async () => ({ token_address: mint }),
   'POST /trade/execute': quotedSwap,
@@ -145,6 +147,7 @@ describe('every priced route, from the registry', () => {
       'POST /news/pulse_plus': '0.10',
       'POST /news/report': '0.25',
       'POST /trade/suggest': '0.60',
+      'POST /watch': '0.01',
     })
   })
 

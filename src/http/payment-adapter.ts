@@ -161,6 +161,35 @@ export async function runPaid(
 /** Payments admitted by a route's hook, until its answer settles or releases them. */
 const admitted = new WeakMap<Request, { ticket: Ticket; call: PaidCall }>()
 
+/** What a handler asked to be told once its call's payment is settled or not (`whenConcluded`). */
+const concluding = new WeakMap<Request, (settled: boolean) => void | Promise<void>>()
+
+/**
+ * The wallet that pays for a request admitted by its route's hook (what the facilitator's verification
+ * named), for a handler that keeps something of the payer's (a watch only its payer may read): null
+ * when the request holds no payment or its payer was not named.
+ */
+export function payerOf(request: Request): string | null {
+  return admitted.get(request)?.ticket.payer ?? null
+}
+
+/**
+ * Tells `then` whether the payment of `request` (admitted by its route's hook) was settled once its
+ * answer is concluded: false when the answer was not a 2xx, the handler threw, or the settlement failed
+ * (the answer withheld). A handler that started something lasting (a watch) undoes it on false, so
+ * nothing runs unpaid.
+ */
+export function whenConcluded(request: Request, then: (settled: boolean) => void | Promise<void>): void {
+  concluding.set(request, then)
+}
+
+async function tellConcluded(request: Request, settled: boolean): Promise<void> {
+  const then = concluding.get(request)
+  if (!then) return
+  concluding.delete(request)
+  await then(settled)
+}
+
 /**
  * The payment of a priced route, mounted from its manifest entry (routeOptions adds these hooks): the
  * payment is admitted after the request is validated (a bad request is never challenged) and before
@@ -198,6 +227,7 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
       const status = typeof set.status === 'number' ? set.status : 200
       const keptBy = keeping.has(request) ? request : undefined
       const concluded = await conclude(ctx.payments, entry.ticket, entry.call, status, keptBy)
+      await tellConcluded(request, concluded.ok && status >= 200 && status < 300)
       if (!concluded.ok) {
         // The validated answer is withheld: a mapResponse hook replaces it with a Response of its own.
         const { status: refused, body, headers } = concluded.answer
@@ -218,7 +248,7 @@ export function releaseOnError(payments: Payments, request: Request): Promise<vo
   const entry = admitted.get(request)
   if (!entry) return undefined
   admitted.delete(request)
-  return payments.release(entry.ticket, 'the call failed')
+  return payments.release(entry.ticket, 'the call failed').then(() => tellConcluded(request, false))
 }
 
 /**

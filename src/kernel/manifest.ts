@@ -3,7 +3,7 @@ import type { AskedBy } from './asked.ts'
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts'
 import { ErrorBodySchema, SOLANA_ADDRESS_FORMAT } from './schemas.ts'
 
-export type HttpMethod = 'GET' | 'POST'
+export type HttpMethod = 'GET' | 'POST' | 'DELETE'
 
 /** Named limit classes a route can opt into through its manifest (`rateLimit: 'scanner'`); shapes from config (src/http/rate-limit.ts). */
 export type RateLimitClass = 'scanner'
@@ -87,7 +87,14 @@ export interface RouteSpec {
   /** Schema of the 200 answer. */
   response: TSchema
   /** Media type of the 200 answer. @default 'application/json' */
-  produces?: 'application/json' | 'text/plain' | 'text/markdown' | 'text/html' | 'text/javascript' | 'image/svg+xml'
+  produces?:
+    | 'application/json'
+    | 'text/plain'
+    | 'text/markdown'
+    | 'text/html'
+    | 'text/javascript'
+    | 'image/svg+xml'
+    | 'text/event-stream'
   /**
    * Body members that name an on-chain account, and what it must be: a token mint (the scanners, exit
    * checks, a quote's mints, a feed's focus token) or a wallet (wallet intel). The account is read after

@@ -419,3 +419,21 @@ describe('the route is offered to agents with its price per hour', () => {
     expect(metrics).toContain('solsentry_watch_state')
   })
 })
+
+describe('shutdown drains an open event stream', () => {
+  // Last: it stops this file's service (afterAll's shutdown then finds it stopped).
+  test('a stream open when the service drains is ended at once with a reason to reconnect, not cut at the grace', async () => {
+    const { json } = await paidWatch({ token_address: rugReady, hours: 1 })
+    const path = `/watch/${json.watch_id}/events`
+    const open = streamed(path, await asBuyer(path), () => false)
+    await eventually(
+      'the stream listening',
+      () => engine.bus.listeners,
+      (listeners) => listeners > 0,
+    )
+    await running.shutdown('test: drain')
+    const { ends } = await open
+    expect(ends).toHaveLength(1)
+    expect(ends[0]).toContain('shutting down')
+  })
+})

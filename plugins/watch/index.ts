@@ -155,9 +155,12 @@ class OpenStreams {
           replaying ? buffered.push([event, seq]) : send(event, seq),
         )
         const now = () => engine?.now() ?? Date.now()
-        const heartbeat = setInterval(() => {
+        const heartbeat = setInterval(async () => {
           if (now() >= watch.paidUntil) return finish('the paid period is over')
           if (!closed) controller.enqueue(encoder.encode(': keep-alive\n\n'))
+          // Cancelled on another instance (a shared store): this one's DELETE ends its streams at once.
+          const current = await ctx.store.watches.get(watch.id).catch(() => undefined)
+          if (current && current.state !== 'active') finish(`the watch is ${current.state}`)
         }, HEARTBEAT_MS)
         const periodLeft = watch.paidUntil - now()
         const periodEnd = setTimeout(

@@ -420,6 +420,36 @@ describe('the route is offered to agents with its price per hour', () => {
   })
 })
 
+describe('a settlement that fails after the watch started', () => {
+  test('the watch is stopped at once: nothing runs unpaid, nothing is charged', async () => {
+    const body = { token_address: rugReady, hours: 1, events: ['freeze_used'] }
+    const challenged = await post(body)
+    const header = await paymentHeader(solana.client, challenged.headers.get('payment-required')!)
+    const before = await usdcOf(sandbox, buyer.address)
+    // Which watch the engine stores (the store itself does the work): the one this call started.
+    const store = ctx.store.watches
+    const create = store.create
+    const created: string[] = []
+    store.create = (record) => {
+      created.push(record.id)
+      return create.call(store, record)
+    }
+    sandbox.faults.set('facilitator', '/settle', { kind: 'down' })
+    try {
+      const response = await post(body, { 'payment-signature': header })
+      expect(response.status).toBe(402)
+      expect(((await response.json()) as any).settlement).toMatchObject({ state: 'pending' })
+    } finally {
+      sandbox.faults.clear()
+      store.create = create
+    }
+    expect(created).toHaveLength(1)
+    expect((await store.get(created[0]!))!.state).toBe('cancelled')
+    expect((await store.active()).map((watch) => watch.id)).not.toContain(created[0])
+    expect(await usdcOf(sandbox, buyer.address)).toBe(before)
+  })
+})
+
 describe('shutdown drains an open event stream', () => {
   // Last: it stops this file's service (afterAll's shutdown then finds it stopped).
   test('a stream open when the service drains is ended at once with a reason to reconnect, not cut at the grace', async () => {

@@ -115,7 +115,15 @@ describe('what is no token is refused on every token-scoped route, and never cha
   const bodyOf = (route: RegisteredRoute, field: string, address: string) =>
     route.path === '/trade/quote'
       ? { input_mint: usdc, output_mint: mint, amount_in: '1000000', user_public_key: buyer.address, [field]: address }
-      : { [field]: address }
+      : route.path === '/watch'
+        ? { hours: 1, [field]: address }
+        : { [field]: address }
+  /** A watch is priced from its checked request: what is no token is refused before any challenge. */
+  const refusedUnchallenged = async (path: string, body: unknown) => {
+    const refused = await post(path, body)
+    expect(refused.headers.get('payment-required')).toBeNull()
+    return refused
+  }
   const treasury = () => usdcOf(sandbox, offers.solana.pay_to)
 
   test('every token-scoped route declares the mint it is given (served on the sandbox, its refusals in /openapi.json and /llm.txt)', async () => {
@@ -137,6 +145,7 @@ describe('what is no token is refused on every token-scoped route, and never cha
         'POST /scan/smart-money',
         'POST /signal/radar',
         'POST /scan/trending',
+        'POST /watch',
       ].sort(),
     )
     // A route taking a token under a name of these, and not declaring it, would answer a wallet as a token.
@@ -173,7 +182,11 @@ describe('what is no token is refused on every token-scoped route, and never cha
         for (const { address, status, code, says } of NOT_TOKENS) {
           const body = bodyOf(route, field, address)
           const refused =
-            route.price === 'free' ? await post(route.path, body) : await refusedWhenPaid(route.path, body)
+            route.price === 'free'
+              ? await post(route.path, body)
+              : route.path === '/watch'
+                ? await refusedUnchallenged(route.path, body)
+                : await refusedWhenPaid(route.path, body)
           expect(`${refused.status} ${refused.json?.code}`).toBe(`${status} ${code}`)
           expect(refused.json.message).toContain(address)
           expect(refused.json.message).toContain(says)

@@ -26,7 +26,10 @@ export const manifest = defineManifest({
       price: { usd: WATCH_HOUR_USD, per: { unit: 'hour', max: MAX_WATCH_HOURS, count: hoursBought } },
       body: WatchRequest,
       response: WatchCreated,
-      errors: ['TOKEN_NOT_FOUND', 'NOT_A_TOKEN_MINT', 'UPSTREAM_UNAVAILABLE'],
+      // Read before the challenge by the price's count already (a refused mint is never challenged);
+      // declared so the account check and the catalogue say what the route refuses, as every token route.
+      accounts: { token_address: 'token_mint' },
+      errors: ['UPSTREAM_UNAVAILABLE'],
       rateLimit: 'scanner',
       tags: ['watch'],
       requires: SOLANA,

@@ -1,4 +1,5 @@
 /** `npm run bench -- <name> [options]`: runs one bench from bench/ and prints its figures. */
+import * as batch from './batch.ts'
 import * as catalogue from './catalogue.ts'
 import * as chaos from './chaos.ts'
 import * as cluster from './cluster.ts'
@@ -20,6 +21,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<unknown> }> = {
   'sandbox-rpc': sandboxRpc,
   sources,
   scanners,
+  batch,
   payments,
   pending,
   trade,

@@ -15,6 +15,8 @@ export interface ClientCall {
 
 export const CLIENT_CALLS = {
   'POST /scan/quick': { sdk: 'quickScan', cli: 'quick <mint>' },
+  'POST /scan/quick/batch': { sdk: 'quickScanBatch', cli: 'batch <mint…> | batch --wallet <address> --max-usd <usd>' },
+  'POST /watch': { sdk: 'watch', cli: 'watch <mint> --hours <n> [--webhook <url>] [--follow]' },
   'POST /market/intel': { sdk: 'marketIntel', cli: 'intel <mint>' },
   'POST /scan/deep': { sdk: 'deepDive', cli: 'deep <mint>' },
   'POST /trade/quote': { sdk: 'quote', cli: 'trade <mint> --amount <amount> (quote, sign, execute)' },

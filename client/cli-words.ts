@@ -10,6 +10,8 @@ import { CLIENT_CALLS } from './catalogue.ts'
 const OPTION_OF_MEMBER: Record<string, string> = {
   token_address: '<mint>',
   wallet_address: '<address>',
+  token_addresses: '<mint…>',
+  max_usd: '--max-usd',
   symbol: '<ticker or mint>',
   output_mint: '<mint>',
   input_mint: '--from',

@@ -33,7 +33,9 @@ import { parseTokenAmount, shortAddress } from './format.ts'
 import {
   DEFAULT_URL,
   evmAccount,
+  type InputOf,
   Solsentry,
+  type WatchAlert,
   SolsentryError,
   solanaKeypairFile,
   type TradeJob,
@@ -57,6 +59,7 @@ import {
   type NewsAnswer,
   renderQuickScan,
   renderSmartMoney,
+  renderQuickScanBatch,
   renderSignalRadar,
   renderTrending,
   renderTradePlan,
@@ -73,6 +76,14 @@ const USAGE = `usage: solsentry <command> [options]
 
 commands
   quick <mint>        structural safety check, A to F (0.02 USD)
+  batch <mint…> | batch --wallet <address> --max-usd <usd>
+                      the quick scan of up to 50 mints in one payment, or of every token a wallet holds
+                      up to --max-usd (0.015 USD per mint that is a token)
+  watch <mint> --hours <n> [--webhook <url>] [--follow]
+                      watch a token: told, signed, the moment it turns dangerous (0.01 USD per hour, paid
+                      up front); --follow prints each alert as it comes until the period ends
+  watch status <id> | watch cancel <id>
+                      a watch you paid for (its alerts, their delivery), or cancel it (no refund)
   intel <mint>        market signal: price, volume, pressure (0.20 USD)
   deep <mint>         adversarial deep dive with a recommendation (0.50 USD)
   trade <mint or symbol> --amount <amount> [--from <mint or symbol>] [--slippage <bps>] [--yes]
@@ -167,6 +178,8 @@ function parse(argv: string[]): Parsed {
     'appetite',
     'source',
     'stake',
+    'wallet',
+    'webhook',
   ])
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -198,7 +211,7 @@ function parse(argv: string[]): Parsed {
 }
 
 /** The options that take no value. */
-const SWITCHES = new Set(['help', 'json', 'version', 'yes'])
+const SWITCHES = new Set(['help', 'json', 'version', 'yes', 'follow'])
 
 /** The candidate fewest edits away from `typed` (two at most), for "did you mean". */
 function nearest(candidates: readonly string[], typed: string): string | undefined {
@@ -560,6 +573,81 @@ export async function main(argv: string[]): Promise<number> {
       print(scan, () => renderQuickScan(style, scan))
       return 0
     }
+    case 'batch': {
+      const solsentry = await clientOf(flags)
+      const wallet = text(flags, 'wallet')
+      let request: InputOf<'POST /scan/quick/batch'>
+      if (wallet) {
+        if (args.length > 0)
+          throw new SolsentryError(
+            'USAGE',
+            'batch takes mints or --wallet <address>, not both (solsentry batch --help)',
+            0,
+          )
+        const why = notAnAddress(wallet)
+        if (why)
+          throw new SolsentryError('USAGE', `--wallet ${JSON.stringify(wallet)} is not a wallet address: ${why}`, 0)
+        const maxUsd = text(flags, 'max-usd')
+        if (!maxUsd)
+          throw new SolsentryError(
+            'USAGE',
+            'batch --wallet needs --max-usd <usd>, the most to spend: 0.015 USD per token scanned (solsentry batch --help)',
+            0,
+          )
+        request = { wallet_address: wallet, max_usd: Number(maxUsd) }
+      } else {
+        if (args.length === 0)
+          throw new SolsentryError(
+            'USAGE',
+            'batch needs mints: solsentry batch <mint> <mint> …, or --wallet <address>',
+            0,
+          )
+        request = {
+          token_addresses: await Promise.all(args.map((token) => mintOrSymbol(solsentry, token, 'the token'))),
+        }
+      }
+      const answer = await withProgress('batch of quick scans', solsentry.quickScanBatch(request))
+      print(answer, () => renderQuickScanBatch(style, answer))
+      return 0
+    }
+    case 'watch': {
+      const solsentry = await clientOf(flags)
+      const [first, id] = args
+      if (first === 'status' || first === 'cancel') {
+        if (!id) throw new SolsentryError('USAGE', `watch ${first} needs a watch id: solsentry watch ${first} <id>`, 0)
+        if (first === 'cancel') {
+          const cancelled = await solsentry.cancelWatch(id)
+          print(cancelled, () => `${cancelled.watch_id}: ${cancelled.message}`)
+          return 0
+        }
+        const status = await solsentry.watchStatus(id)
+        print(status, () => renderWatchStatus(status))
+        return 0
+      }
+      const hours = Number(text(flags, 'hours'))
+      if (!Number.isInteger(hours) || hours < 1)
+        throw new SolsentryError('USAGE', 'watch needs --hours <n>: how long to watch, 1 to 168 hours', 0)
+      const webhook = text(flags, 'webhook')
+      const token = await mint(solsentry)
+      const watched = await withProgress(
+        'watch',
+        solsentry.watch({ token_address: token, hours, ...(webhook ? { webhook_url: webhook } : {}) }),
+      )
+      print(watched, () =>
+        [
+          `watching ${watched.subject.address} until ${watched.period.until} (watch ${watched.watch_id})`,
+          watched.webhook_url
+            ? `alerts to ${watched.webhook_url}`
+            : 'no webhook: alerts on the stream and in watch status',
+          `events: ${watched.events.join(', ')}`,
+        ].join('\n'),
+      )
+      if (!flags.has('follow')) return 0
+      for await (const { seq, event } of solsentry.watchEvents(watched.watch_id))
+        console.log(json ? JSON.stringify({ seq, event }) : alertSentence(event))
+      if (!json) console.log('the stream ended: the paid period is over, or the watch was cancelled')
+      return 0
+    }
     case 'intel': {
       const solsentry = await clientOf(flags)
       const token = await mint(solsentry)
@@ -823,6 +911,25 @@ const COMMANDS = [...USAGE.slice(0, USAGE.indexOf('\noptions\n')).matchAll(/^ {2
 )
 
 /** One command's part of the usage text, with where the shared options and the exit codes are. */
+/** One alert as a line: its severity, kind and sentence, then the evidence. */
+function alertSentence(event: WatchAlert): string {
+  const evidence = event.signature ? `slot ${event.slot}, transaction ${event.signature}` : `slot ${event.slot}`
+  return `${event.severity.toUpperCase()} ${event.kind}: ${event.sentence} (${evidence})`
+}
+
+/** `watch status`: the watch, then each alert with its delivery. */
+function renderWatchStatus(status: Awaited<ReturnType<Solsentry['watchStatus']>>): string {
+  return [
+    `watch ${status.watch_id} of ${status.subject.address}: ${status.state}, paid until ${status.period.until}`,
+    status.webhook_url ? `webhook ${status.webhook_url}` : 'no webhook',
+    ...status.events.map(
+      (item) =>
+        `#${item.seq} ${alertSentence(item.event as unknown as WatchAlert)} [delivery: ${item.delivery.state}${item.delivery.last_error ? `, ${item.delivery.last_error}` : ''}]`,
+    ),
+    status.events.length === 0 ? 'no alert so far' : `${status.dead_letters.length} dead letter(s)`,
+  ].join('\n')
+}
+
 function commandHelp(command: string): string | undefined {
   const lines = USAGE.split('\n')
   const start = lines.findIndex((line) => line.startsWith(`  ${command} `) || line === `  ${command}`)

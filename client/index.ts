@@ -26,6 +26,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
 import { type LocalAccount, privateKeyToAccount } from 'viem/accounts'
+import type { WatchEvent } from '../plugins/watch/watch-events.ts'
 import { type Attestation, checkAttestation } from './attestation.ts'
 import { tokenAmount } from './format.ts'
 import type {
@@ -34,6 +35,7 @@ import type {
   MarketIntel,
   OutputOf,
   QuickScan,
+  QuickScanBatch,
   RouteKey,
   SignalRadar,
   TradeJob,
@@ -45,6 +47,9 @@ import type {
 export type * from './routes.ts'
 export type { Attestation } from './attestation.ts'
 export { CLIENT_ERROR_CODES, type ClientErrorCode } from './errors.ts'
+
+/** One alert of a watch, as its webhook body and its event stream carry it (docs/watch.md, "Events"). */
+export type WatchAlert = WatchEvent
 
 /** Where the service listens when nothing says otherwise: the sandbox's `npm start`. */
 export const DEFAULT_URL = 'http://127.0.0.1:8402'
@@ -250,12 +255,22 @@ const MAX_REQUOTES = 3
 /** A job that no longer changes by itself: anything but quoted or executing. */
 const isFinal = (status: string) => status !== 'QUOTED' && status !== 'EXECUTING'
 type Fetcher = (input: string, init: RequestInit) => Promise<Response>
+/** A route's published price (atomic USDC): the most one call can cost, and one unit's for a price per unit. */
+interface PublishedPrice {
+  amount: bigint
+  unit?: bigint
+}
+/** What one request may cost, beyond its route's published price: so many units of it, or an amount in USD. */
+interface RequestCap {
+  units?: number
+  usd?: string
+}
 
 export class Solsentry {
   readonly url: string
   readonly #options: SolsentryOptions
   readonly #fetch: typeof fetch
-  #prices: Promise<Map<string, bigint>> | undefined
+  #prices: Promise<Map<string, PublishedPrice>> | undefined
   #attestationKey: Promise<string | null> | undefined
   #pairs: Promise<Map<string, { mint: string; symbol: string; decimals: number }>> | undefined
   #spent = 0n
@@ -313,6 +328,133 @@ export class Solsentry {
 
   quickScan(tokenAddress: string): Promise<QuickScan> {
     return this.call('POST /scan/quick', { token_address: tokenAddress })
+  }
+
+  /**
+   * The quick scan of up to 50 mints in one payment (0.015 USD per distinct mint that is a token), or
+   * with `{ wallet_address, max_usd }` of every token the wallet holds up to `max_usd`. It never pays
+   * more than this request's price: the distinct mints × the unit, or `max_usd`.
+   */
+  async quickScanBatch(request: InputOf<'POST /scan/quick/batch'>): Promise<QuickScanBatch> {
+    const key = 'POST /scan/quick/batch'
+    const cap: RequestCap = request.token_addresses
+      ? { units: new Set(request.token_addresses).size }
+      : request.max_usd !== undefined
+        ? { usd: request.max_usd.toFixed(6) }
+        : {}
+    try {
+      return await this.#call(key, request, { cap })
+    } catch (error) {
+      if (error instanceof SolsentryError) error.route ??= key
+      throw error
+    }
+  }
+
+  /**
+   * Watches a token for `hours` (0.01 USD per hour, paid up front; docs/watch.md): alerts go to
+   * `webhook_url` and to the watch's event stream (`watchEvents`). It never pays for more hours than asked.
+   */
+  async watch(request: InputOf<'POST /watch'>): Promise<OutputOf<'POST /watch'>> {
+    const key = 'POST /watch'
+    try {
+      return await this.#call(key, request, { cap: { units: request.hours } })
+    } catch (error) {
+      if (error instanceof SolsentryError) error.route ??= key
+      throw error
+    }
+  }
+
+  /** A watch you paid for, its alerts and their delivery (free; signed in with `wallet.solana`). */
+  async watchStatus(watchId: string): Promise<OutputOf<'GET /watch/:id'>> {
+    const headers = { 'sign-in-with-x': await this.#watchSignIn(`/watch/${encodeURIComponent(watchId)}`) }
+    return this.call('GET /watch/:id', { id: watchId }, { headers })
+  }
+
+  /** Cancels a watch you paid for: nothing more is detected; not refunded (free; signed in). */
+  async cancelWatch(watchId: string): Promise<OutputOf<'DELETE /watch/:id'>> {
+    const headers = { 'sign-in-with-x': await this.#watchSignIn(`/watch/${encodeURIComponent(watchId)}`) }
+    return this.call('DELETE /watch/:id', { id: watchId }, { headers })
+  }
+
+  /**
+   * A watch's alerts as they come (its Server-Sent Events stream, signed in), each `{ seq, event }`:
+   * those after `afterSeq` first (from the service's store), then live; it reconnects after a drop from
+   * the last one seen, and ends when the service ends the stream (the period over, the watch cancelled).
+   */
+  async *watchEvents(
+    watchId: string,
+    options: { afterSeq?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<{ seq: number; event: WatchAlert }> {
+    const path = `/watch/${encodeURIComponent(watchId)}/events`
+    let last = options.afterSeq ?? 0
+    for (let drops = 0; ; ) {
+      const headers: Record<string, string> = {
+        accept: 'text/event-stream',
+        'sign-in-with-x': await this.#watchSignIn(path),
+        ...(last > 0 ? { 'last-event-id': String(last) } : {}),
+      }
+      let response: Response
+      try {
+        response = await this.#fetch(`${this.url}${path}`, { headers, signal: options.signal })
+      } catch (error) {
+        if (options.signal?.aborted || ++drops > 5) throw error
+        await sleep(1_000 * drops)
+        continue
+      }
+      if (!response.ok || !response.body) {
+        const body = parseJson(new Uint8Array(await response.arrayBuffer())) as { code?: string; message?: string }
+        throw new SolsentryError(
+          body?.code ?? 'INTERNAL',
+          body?.message ?? `HTTP ${response.status}`,
+          response.status,
+          body,
+        )
+      }
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+      let buffer = ''
+      let ended = false
+      try {
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done) break
+          buffer += value
+          for (let cut = buffer.indexOf('\n\n'); cut !== -1; cut = buffer.indexOf('\n\n')) {
+            const fields = new Map(
+              buffer
+                .slice(0, cut)
+                .split('\n')
+                .filter((line) => !line.startsWith(':') && line.includes(': '))
+                .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)] as const),
+            )
+            buffer = buffer.slice(cut + 2)
+            if (fields.get('event') === 'end') ended = true
+            if (fields.get('event') !== 'alert') continue
+            last = Number(fields.get('id'))
+            drops = 0
+            yield { seq: last, event: JSON.parse(fields.get('data')!) as WatchAlert }
+          }
+        }
+      } catch (error) {
+        if (options.signal?.aborted) return
+        if (++drops > 5) throw error
+      } finally {
+        reader.releaseLock()
+      }
+      if (ended || options.signal?.aborted) return
+      await sleep(1_000)
+    }
+  }
+
+  /** A sign-in for a watch's `path` with `wallet.solana`, the wallet that paid for it. */
+  #watchSignIn(path: string): Promise<string> {
+    const signer = this.#options.wallet?.solana
+    if (!signer)
+      throw new SolsentryError(
+        'NO_WALLET',
+        'reading or cancelling a watch needs the Solana wallet that paid for it: wallet.solana (the CLI: --keypair <file> or SOLSENTRY_KEYPAIR)',
+        0,
+      )
+    return this.#signIn(path, signer, 'Sign in to read or cancel a watch this wallet paid for')
   }
 
   marketIntel(tokenAddress: string): Promise<MarketIntel> {
@@ -637,7 +779,7 @@ export class Solsentry {
   async #call<K extends RouteKey>(
     key: K,
     input: InputOf<K>,
-    options: { onReceipt?: (receipt: Receipt) => void; headers?: Record<string, string> },
+    options: { onReceipt?: (receipt: Receipt) => void; headers?: Record<string, string>; cap?: RequestCap },
   ): Promise<OutputOf<K>> {
     const [method, pattern] = key.split(' ') as [string, string]
     const args = input as Record<string, unknown>
@@ -647,7 +789,7 @@ export class Solsentry {
       init.headers = { ...init.headers, 'content-type': 'application/json' }
       init.body = JSON.stringify(input)
     }
-    const paying = await this.#payingFetch(path)
+    const paying = await this.#payingFetch(path, options.cap)
     for (let attempt = 0; ; attempt++) {
       const response = await paying.fetch(`${this.url}${path}`, init)
       const receipt = paying.done(response)
@@ -705,7 +847,10 @@ export class Solsentry {
    * route's published price (or `maxPerCallUsd`, when lower), nor what is left of the budget. The
    * amount is held while the call runs and counted as spent only when a receipt comes back.
    */
-  async #payingFetch(path: string): Promise<{
+  async #payingFetch(
+    path: string,
+    cap?: RequestCap,
+  ): Promise<{
     fetch: Fetcher
     /** The answer's receipt, counted against the budget; `collected`: the payment a withheld answer was collected with. */
     done(response: Response, collected?: SentPayment): Receipt | undefined
@@ -724,7 +869,7 @@ export class Solsentry {
     // Why our own controls refused to pay, when they did: a payment that could not be made is another failure.
     let refused: { reason: string; details: SpendRefusal } | undefined
     client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
-      const verdict = await this.#spendVerdict(path, BigInt(selectedRequirements.amount))
+      const verdict = await this.#spendVerdict(path, BigInt(selectedRequirements.amount), cap)
       if (verdict.abort) {
         refused = verdict
         return { abort: true, reason: verdict.reason }
@@ -809,13 +954,17 @@ export class Solsentry {
    * is Solana's mainnet whatever the service's network: the service binds a sign-in to its own URL, and
    * the signature proves the key.
    */
-  async #signIn(path: string, signer: KeyPairSigner): Promise<string> {
+  async #signIn(
+    path: string,
+    signer: KeyPairSigner,
+    statement = 'Sign in to quote again a trade job of this wallet',
+  ): Promise<string> {
     const url = `${this.url}${path}`
     const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')
     const info = {
       domain: new URL(url).host,
       uri: url,
-      statement: 'Sign in to quote again a trade job of this wallet',
+      statement,
       version: '1',
       nonce,
       issuedAt: new Date().toISOString(),
@@ -827,12 +976,22 @@ export class Solsentry {
     return encodeSIWxHeader(await createSIWxPayload(info, signer as never, url))
   }
 
-  /** Whether our caps let this call pay `amount` (atomic USDC): its published price, --max-usd, the budget. */
+  /**
+   * Whether our caps let this call pay `amount` (atomic USDC): its published price (for a price per unit,
+   * the most one call can cost, lowered to this request's units or its own cap when it names them),
+   * --max-usd, the budget.
+   */
   async #spendVerdict(
     path: string,
     amount: bigint,
+    request?: RequestCap,
   ): Promise<{ abort: true; reason: string; details: SpendRefusal } | { abort: false; amount: bigint }> {
-    const published = (await this.#publishedPrices()).get(path)
+    const price = (await this.#publishedPrices()).get(path)
+    let published = price?.amount
+    if (published !== undefined && price?.unit !== undefined && request?.units !== undefined)
+      published = [published, price.unit * BigInt(request.units)].reduce((a, b) => (a < b ? a : b))
+    if (published !== undefined && request?.usd !== undefined)
+      published = [published, usdToAtomic(request.usd)].reduce((a, b) => (a < b ? a : b))
     const price_usd = atomicToUsd(amount)
     if (published === undefined)
       return {
@@ -915,18 +1074,25 @@ export class Solsentry {
     this.attestations.push(checked.attestation)
   }
 
-  /** The published price of each paid route's path (atomic USDC), read once from /openapi.json. */
-  #publishedPrices(): Promise<Map<string, bigint>> {
+  /**
+   * The published price of each paid route's path (atomic USDC), read once from /openapi.json: the most
+   * one call can cost (`amount`), and for a price per unit one unit's (`per_unit.amount`, USD).
+   */
+  #publishedPrices(): Promise<Map<string, PublishedPrice>> {
     this.#prices ??= (async () => {
       const response = await this.#reach(`${this.url}/openapi.json`)
       const document = (await response.json()) as {
-        paths: Record<string, Record<string, { 'x-payment-info'?: { amount: string } }>>
+        paths: Record<string, Record<string, { 'x-payment-info'?: { amount: string; per_unit?: { amount: string } } }>>
       }
-      const prices = new Map<string, bigint>()
+      const prices = new Map<string, PublishedPrice>()
       for (const [path, operations] of Object.entries(document.paths))
         for (const operation of Object.values(operations)) {
           const info = operation['x-payment-info']
-          if (info) prices.set(path, BigInt(info.amount))
+          if (info)
+            prices.set(path, {
+              amount: BigInt(info.amount),
+              ...(info.per_unit ? { unit: usdToAtomic(info.per_unit.amount) } : {}),
+            })
         }
       return prices
     })()

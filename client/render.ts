@@ -10,6 +10,7 @@ import type {
   ExitCrossCheck,
   MarketIntel,
   QuickScan,
+  QuickScanBatch,
   SignalRadar,
   TradeJob,
   GraduationMomentum,
@@ -183,6 +184,41 @@ export function renderQuickScan(style: Style, scan: QuickScan): string {
     '',
     ...decided(style, scan.factors, scan.summary),
   ].join('\n')
+}
+
+/** A batch of quick scans as a table: one line per mint (grade, symbol, the deciding finding), what it cost, the wallet's cap. */
+export function renderQuickScanBatch(style: Style, batch: QuickScanBatch): string {
+  const lines = [
+    `${paint(style, 'Quick scans', 'bold')}  ${batch.answered} of ${batch.requested} answered · ${batch.charged.units} × ${batch.charged.unit_price_usd} USD = ${batch.charged.total_usd} USD`,
+    '',
+  ]
+  for (const item of batch.results) {
+    if (!item.ok) {
+      lines.push(
+        `  ${paint(style, ' – ', 'dim')}  ${item.token_address}  ${paint(style, item.error.code, 'red')} ${item.error.message}`,
+      )
+      continue
+    }
+    const { scan } = item
+    const risk = scan.factors.find((entry) => entry.hard_fail || entry.impact < 0)
+    const who = scan.symbol ?? scan.name ?? ''
+    lines.push(
+      `  ${badge(style, scan.structural_risk_grade)}  ${item.token_address}  ${paint(style, who.slice(0, 12).padEnd(12), 'cyan')} ${risk ? risk.title : paint(style, 'no structural risk found', 'green')}`,
+    )
+  }
+  if (batch.duplicates_ignored > 0)
+    lines.push('', `  ${count(batch.duplicates_ignored, 'mint')} given twice, scanned once`)
+  if (batch.wallet) {
+    const { wallet } = batch
+    lines.push(
+      '',
+      `  wallet ${wallet.wallet_address}: ${count(wallet.holdings, 'token')} held, ${wallet.scanned.length} scanned (max ${wallet.max_usd} USD)`,
+      ...(wallet.left_out.length > 0
+        ? [`  left out by the cap: ${wallet.left_out.join(' ')} (solsentry batch <mint…> scans them)`]
+        : []),
+    )
+  }
+  return lines.join('\n')
 }
 
 export function renderMarketIntel(style: Style, intel: MarketIntel & { token_address?: string }): string {

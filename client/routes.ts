@@ -25,6 +25,7 @@ export type InputOf<K extends RouteKey> = Routes[K] extends { body: infer B exte
 export type OutputOf<K extends RouteKey> = Static<Routes[K]['response']>
 
 export type QuickScan = OutputOf<'POST /scan/quick'>
+export type QuickScanBatch = OutputOf<'POST /scan/quick/batch'>
 export type MarketIntel = OutputOf<'POST /market/intel'>
 export type DeepDive = OutputOf<'POST /scan/deep'>
 export type TradeQuote = OutputOf<'POST /trade/quote'>

@@ -11,10 +11,12 @@ import { smartMoneyPlugin } from '../plugins/smart-money/index.ts'
 import { marketIntelPlugin } from '../plugins/market-intel/index.ts'
 import { type Dispatch, mcpPlugin } from '../plugins/mcp/index.ts'
 import { quickScanPlugin } from '../plugins/quick-scan/index.ts'
+import { quickScanBatchPlugin } from '../plugins/quick-scan-batch/index.ts'
 import { signalRadarPlugin } from '../plugins/signal-radar/index.ts'
 import { tradePlugin } from '../plugins/trade/index.ts'
 import { trendingPlugin } from '../plugins/trending/index.ts'
 import { walletIntelPlugin } from '../plugins/wallet-intel/index.ts'
+import { watchPlugin } from '../plugins/watch/index.ts'
 import { webPlugin } from '../plugins/web/index.ts'
 import { metricsPlugin } from '../plugins/metrics/index.ts'
 import { tradeSuggestPlugin } from '../plugins/trade-suggest/index.ts'
@@ -33,6 +35,7 @@ import { ManifestError, type Registry } from './kernel/manifest.ts'
 const PLUGINS = [
   discoveryPlugin,
   quickScanPlugin,
+  quickScanBatchPlugin,
   marketIntelPlugin,
   deepDivePlugin,
   tradePlugin,
@@ -48,6 +51,7 @@ const PLUGINS = [
   newsPulsePlugin,
   newsWrittenPlugin,
   tradeSuggestPlugin,
+  watchPlugin,
   metricsPlugin,
   mcpPlugin,
   a2aPlugin,

@@ -32,8 +32,17 @@ export interface ServiceContext {
   startedAt: number
   /** This process's identity (random per start): what it marks as its own work in shared state. */
   instanceId: string
-  /** Set when shutdown begins: new requests are refused with 503 while in-flight ones finish. */
-  lifecycle: { draining: boolean }
+  /**
+   * Set when shutdown begins: new requests are refused with 503 while in-flight ones finish. `onDrain`:
+   * what ends when draining begins — long-lived answers (a watch's event stream) close then, or the
+   * drain would wait for them until its grace period is over.
+   */
+  lifecycle: { draining: boolean; onDrain: Set<() => void> }
+  /**
+   * What runs beside the HTTP server and stops with the service (a feature's engine, started by main.ts
+   * or a test): stopped by closeContext once the server has drained, last started first.
+   */
+  background: { name: string; stop(): Promise<void> }[]
   /** The upstream sources named by config (absent ones make their facts missing). */
   sources: Sources
   /** Every signal the scanners run: the built-ins and the third-party packages of SIGNAL_PLUGINS. */
@@ -86,7 +95,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     health,
     startedAt: Date.now(),
     instanceId,
-    lifecycle: { draining: false },
+    lifecycle: { draining: false, onDrain: new Set() },
+    background: [],
     sources,
     signals,
     grades: new QuickGrades(sources, signals, logger),
@@ -148,6 +158,7 @@ function createPaymentGate(
 export async function closeContext(ctx: ServiceContext): Promise<void> {
   ctx.health.stop()
   await ctx.payments.stop()
+  for (const running of [...ctx.background].reverse()) await running.stop()
   await ctx.launchpad?.stop()
   await ctx.store.close()
   if (ctx.config.OTEL_EXPORTER_OTLP_ENDPOINT) await stopTracing()

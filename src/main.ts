@@ -3,6 +3,7 @@ import { acpNodeMarket } from '../plugins/acp/acp-node.ts'
 import { acpSeller } from '../plugins/acp/seller.ts'
 import { createApp } from './app.ts'
 import { startLaunchIngester } from './launchpad-index/index.ts'
+import { startWatchEngine } from '../plugins/watch/index.ts'
 import type { Service } from './http/front-door.ts'
 import { ConfigError, type Config } from './kernel/config.ts'
 import { loadConfig } from './settings.ts'
@@ -77,6 +78,10 @@ export async function runService(
   for (const { routes, why } of ctx.registry.off()) ctx.logger.warn({ routes }, `routes off: ${why}`)
   void probeRpc(ctx)
   startLaunchIngester(ctx)
+  // The position guard's engine resumes its watches in the background: POST /watch answers 503 meanwhile.
+  void startWatchEngine(ctx).catch((error: Error) =>
+    ctx.logger.error({ err: error.message }, 'watch engine: not started, watches are not followed'),
+  )
   void sellOnAcp(ctx, app)
   if (config.SOLSENTRY_PROFILE === 'mainnet' && config.JUPITER_URL && !config.JUPITER_API_KEY)
     ctx.logger.warn(

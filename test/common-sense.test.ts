@@ -115,7 +115,15 @@ describe('what is no token is refused on every token-scoped route, and never cha
   const bodyOf = (route: RegisteredRoute, field: string, address: string) =>
     route.path === '/trade/quote'
       ? { input_mint: usdc, output_mint: mint, amount_in: '1000000', user_public_key: buyer.address, [field]: address }
-      : { [field]: address }
+      : route.path === '/watch'
+        ? { hours: 1, [field]: address }
+        : { [field]: address }
+  /** A watch is priced from its checked request: what is no token is refused before any challenge. */
+  const refusedUnchallenged = async (path: string, body: unknown) => {
+    const refused = await post(path, body)
+    expect(refused.headers.get('payment-required')).toBeNull()
+    return refused
+  }
   const treasury = () => usdcOf(sandbox, offers.solana.pay_to)
 
   test('every token-scoped route declares the mint it is given (served on the sandbox, its refusals in /openapi.json and /llm.txt)', async () => {
@@ -137,6 +145,7 @@ describe('what is no token is refused on every token-scoped route, and never cha
         'POST /scan/smart-money',
         'POST /signal/radar',
         'POST /scan/trending',
+        'POST /watch',
       ].sort(),
     )
     // A route taking a token under a name of these, and not declaring it, would answer a wallet as a token.
@@ -173,7 +182,11 @@ describe('what is no token is refused on every token-scoped route, and never cha
         for (const { address, status, code, says } of NOT_TOKENS) {
           const body = bodyOf(route, field, address)
           const refused =
-            route.price === 'free' ? await post(route.path, body) : await refusedWhenPaid(route.path, body)
+            route.price === 'free'
+              ? await post(route.path, body)
+              : route.path === '/watch'
+                ? await refusedUnchallenged(route.path, body)
+                : await refusedWhenPaid(route.path, body)
           expect(`${refused.status} ${refused.json?.code}`).toBe(`${status} ${code}`)
           expect(refused.json.message).toContain(address)
           expect(refused.json.message).toContain(says)
@@ -222,6 +235,56 @@ describe('what is no token is refused on every token-scoped route, and never cha
       expect(reads).toHaveLength(1)
     } finally {
       globalThis.fetch = realFetch
+    }
+  })
+  test('POST /scan/quick/batch: each address that is no token is an item error in the single route’s words, never graded, never charged', async () => {
+    const body = { token_addresses: [...NOT_TOKENS.map((entry) => entry.address), mint] }
+    const challenged = await post('/scan/quick/batch', body)
+    // Only the mint is priced: the others were read before the challenge and are free.
+    const required = JSON.parse(Buffer.from(challenged.headers.get('payment-required')!, 'base64').toString())
+    expect(required.accepts.map((offer: { amount: string }) => offer.amount)).toEqual(
+      required.accepts.map(() => '15000'),
+    )
+    const before = await treasury()
+    const header = await paymentHeader(client, challenged.headers.get('payment-required')!)
+    const paid = await post('/scan/quick/batch', body, { 'payment-signature': header })
+    expect(paid.status).toBe(200)
+    expect(await treasury()).toBe(before + 15_000n)
+    for (const [index, { address, code, says }] of NOT_TOKENS.entries()) {
+      const item = paid.json.results[index]
+      expect(item).toMatchObject({ token_address: address, ok: false, error: { code, charged: false } })
+      expect(item.error.message).toContain(says)
+      expect(item.scan).toBeUndefined()
+    }
+    expect(paid.json.results.at(-1)).toMatchObject({ token_address: mint, ok: true })
+    expect(paid.json.charged).toMatchObject({ units: 1, total_usd: '0.015' })
+  })
+
+  test('POST /scan/quick/batch: 50 mints answer as 50 single quick scans would, item for item', async () => {
+    const authority = await sandbox.world.wallet('common-sense:batch', 5)
+    const mints = sandbox.file.scenarios.map((scenario) => scenario.mint)
+    while (mints.length < 50) {
+      const made = await sandbox.world.createMint(
+        {
+          key: `common-sense:batch:${mints.length}`,
+          name: 'Bare',
+          symbol: 'BARE',
+          decimals: 6,
+          mintAuthority: authority,
+        },
+        authority,
+      )
+      await sandbox.world.mintTo(made, authority.address, 1_000n, authority)
+      mints.push(made)
+    }
+    const response = await waived.handle(scanRequest('/scan/quick/batch', { token_addresses: mints }))
+    expect(response.status).toBe(200)
+    const batch = (await response.json()) as any
+    expect(batch.answered).toBe(50)
+    for (const [index, token] of mints.entries()) {
+      const single = await scan('/scan/quick', token)
+      expect(single.status).toBe(200)
+      expect(batch.results[index]).toEqual({ token_address: token, ok: true, scan: single.body })
     }
   })
 })

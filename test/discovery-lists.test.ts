@@ -36,8 +36,8 @@ async function mcpTools(): Promise<{ name: string; _meta: Record<string, string>
 }
 
 describe('one list of routes, named alike everywhere', () => {
-  test('the service offers the 18 paid routes and the free ones of its skills', () => {
-    expect(paid.length).toBe(18)
+  test('the service offers the 20 paid routes and the free ones of its skills', () => {
+    expect(paid.length).toBe(20)
     for (const route of paid) expect(offered.map((offering) => offering.route.key)).toContain(route.key)
   })
 

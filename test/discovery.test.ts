@@ -36,6 +36,10 @@ describe('GET /health', () => {
         why: expect.stringContaining('LLM_URL'),
       },
       { routes: ['POST /trade/suggest'], why: expect.stringContaining('JUPITER_URL') },
+      {
+        routes: ['POST /watch', 'GET /watch/:id', 'DELETE /watch/:id', 'GET /watch/:id/events'],
+        why: expect.stringContaining('SOLANA_RPC_URL'),
+      },
     ])
     expect((await send(app, 'POST', '/scan/trending', { json: {} })).status).toBe(404)
     expect(ctx.registry.routes().map((route) => route.key)).not.toContain('POST /signal/radar')
@@ -61,6 +65,7 @@ describe('GET /.well-known/x402', () => {
       resources: [
         'POST /fixture/scan',
         'POST /scan/quick',
+        'POST /scan/quick/batch',
         'POST /market/intel',
         'POST /scan/deep',
         'POST /trade/execute',
@@ -80,6 +85,7 @@ describe('GET /.well-known/x402', () => {
     const app = createApp(testContext())
     expect((await send(app, 'GET', '/.well-known/x402')).json.resources).toEqual([
       'POST /scan/quick',
+      'POST /scan/quick/batch',
       'POST /market/intel',
       'POST /scan/deep',
       'POST /trade/execute',
@@ -105,6 +111,7 @@ describe('GET /.well-known/agent.json', () => {
     expect(sent.json.skills.map((skill: { id: string }) => skill.id)).toEqual([
       'fixture_scan',
       'sol_quick_scan',
+      'sol_quick_scan_batch',
       'sol_market_intel',
       'sol_deep_dive',
       'sol_trade',
@@ -118,8 +125,8 @@ describe('GET /.well-known/agent.json', () => {
       tags: ['test'],
       examples: ['Scan DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'],
     })
-    expect(sent.json.skills[5]).toMatchObject({ id: 'sol_exit_check', examples: [] })
-    expect(sent.json.skills[5].description).toEndWith('Routes: POST /exit/check (0.01 USD).')
+    expect(sent.json.skills[6]).toMatchObject({ id: 'sol_exit_check', examples: [] })
+    expect(sent.json.skills[6].description).toEndWith('Routes: POST /exit/check (0.01 USD).')
   })
 
   test('uses PUBLIC_URL when it is set', async () => {
@@ -285,6 +292,7 @@ describe('GET /.well-known/agent-card.json (A2A)', () => {
       'sol_exit_check',
       'sol_market_intel',
       'sol_quick_scan',
+      'sol_quick_scan_batch',
       'sol_trade',
     ])
     expect(card.skills[0]).toMatchObject({ inputModes: ['application/json'], outputModes: ['application/json'] })

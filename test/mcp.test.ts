@@ -48,6 +48,7 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_news_pulse_plus',
       'sol_news_report',
       'sol_quick_scan',
+      'sol_quick_scan_batch',
       'sol_signal_radar',
       'sol_smart_money',
       'sol_trade_currencies',
@@ -58,6 +59,7 @@ describe('MCP at /mcp (official SDK client)', () => {
       'sol_trade_suggest',
       'sol_trending',
       'sol_wallet_intel',
+      'sol_watch',
     ])
     const quick = tools.find((tool) => tool.name === 'sol_quick_scan')!
     expect(quick.inputSchema).toMatchObject({ type: 'object', required: ['token_address'] })

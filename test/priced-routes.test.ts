@@ -62,6 +62,10 @@ async function quotedSwap(): Promise<{ job_id: string; signed_transaction_b64: s
 /** A valid request body for each priced route (built afresh per use). */
 const VALID_REQUESTS: Record<string, () => Promise<unknown>> = {
   'POST /scan/quick': async () => ({ token_address: mint }),
+  // One mint: the price per mint × 1 (test/quick-scan-batch.test.ts pays for several).
+  'POST /scan/quick/batch': async () => ({ token_addresses: [mint] }),
+  // One hour: the price per hour × 1 (test/watch-route.test.ts pays for several).
+  'POST /watch': async () => ({ token_address: mint, hours: 1 }),
   'POST /market/intel': async () => ({ token_address: mint }),
   'POST /scan/deep': async () => ({ token_address: mint }),
   'POST /trade/execute': quotedSwap,
@@ -125,6 +129,7 @@ describe('every priced route, from the registry', () => {
   test("the registry prices the spec's paid routes at the spec's prices, the catalogue's at the published ones (a price removed from a manifest fails here)", () => {
     expect(Object.fromEntries(priced.map((route) => [route.key, (route.price as { usd: string }).usd]))).toEqual({
       'POST /scan/quick': '0.02',
+      'POST /scan/quick/batch': '0.015',
       'POST /market/intel': '0.20',
       'POST /scan/deep': '0.50',
       'POST /trade/execute': '0.15',
@@ -142,6 +147,7 @@ describe('every priced route, from the registry', () => {
       'POST /news/pulse_plus': '0.10',
       'POST /news/report': '0.25',
       'POST /trade/suggest': '0.60',
+      'POST /watch': '0.01',
     })
   })
 

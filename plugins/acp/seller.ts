@@ -8,12 +8,16 @@ import type { AcpJob, AcpMarket, AcpOffering } from './marketplace.ts'
 
 /**
  * The routes the marketplace sells: every priced route of a skill, charged on answer (a route whose
- * payment waits for an outcome — trade execute — needs the buyer's own signature and is not offered).
+ * payment waits for an outcome — trade execute — needs the buyer's own signature and is not offered;
+ * nor is a route priced per unit of its request: an offering has one price).
  */
 function offered(ctx: ServiceContext): RegisteredRoute[] {
   return ctx.registry
     .routes()
-    .filter((route) => route.price !== 'free' && !route.deferredPayment && route.skill !== undefined && route.body)
+    .filter(
+      (route) =>
+        route.price !== 'free' && !route.price.per && !route.deferredPayment && route.skill !== undefined && route.body,
+    )
 }
 
 /** The marketplace offerings, from the manifests: the skill id, its price, the route's body schema. */

@@ -8,6 +8,7 @@ import { paymentInfo, routeOptions } from '../../src/http/route-options.ts'
 import { cardSkills, offerings, routeDoc } from '../../src/kernel/catalogue.ts'
 import { ApiError, errorBody } from '../../src/kernel/errors.ts'
 import { SCHEMA_VERSION, SERVICE_VERSION } from '../../src/kernel/version.ts'
+import { type Price, priceInWords } from '../../src/kernel/manifest.ts'
 import type { HealthReading } from '../../src/kernel/health.ts'
 import { failingRoutes } from '../../src/sources/health-probes.ts'
 import { a2aCard, serviceDescription } from './agent-card.ts'
@@ -39,7 +40,7 @@ export function discoveryPlugin(ctx: ServiceContext) {
   // The payment rails the operator configured, in words: the texts name those only.
   const rails = railsInWords(paymentRails(ctx.config))
   let openapiCache: { routeCount: number; head: string; tail: string } | undefined
-  const offersOf = (usd: string) => paymentInfo(ctx, usd).protocols[0]!.x402.accepts
+  const offersOf = (price: Exclude<Price, 'free'>) => paymentInfo(ctx, price).protocols[0]!.x402.accepts
 
   let healthCache:
     | {
@@ -123,14 +124,16 @@ export function discoveryPlugin(ctx: ServiceContext) {
           // What a directory needs to list a route, and a link to the rest: each route's 402 carries its
           // Bazaar declaration, its schemas document the same in full (this document stays small).
           discovery: paid.map((route) => {
-            const usd = (route.price as { usd: string }).usd
+            const price = route.price as Exclude<Price, 'free'>
             const { serviceName, tags } = routeDiscovery(route)
             return {
               resource: route.key,
               url: `${origin}${route.path}`,
               description: route.summary,
-              price_usd: usd,
-              offers: offersOf(usd),
+              price: priceInWords(route),
+              price_usd: price.usd,
+              ...(price.per ? { per_unit: { unit: price.per.unit, min_units: 1, max_units: price.per.max } } : {}),
+              offers: offersOf(price),
               mcp_tool: tools.get(route.key)!,
               serviceName,
               tags,

@@ -7,7 +7,13 @@
 import type { TSchema } from '@sinclair/typebox'
 import { offerings, type Offering, routeDoc } from '../../src/kernel/catalogue.ts'
 import { ERROR_CATALOGUE, type ErrorCode } from '../../src/kernel/errors.ts'
-import { priceInWords, type RegisteredRoute, type Registry, routeErrors } from '../../src/kernel/manifest.ts'
+import {
+  type Price,
+  priceInWords,
+  type RegisteredRoute,
+  type Registry,
+  routeErrors,
+} from '../../src/kernel/manifest.ts'
 import { routeDiscovery } from '../../src/payments/discovery.ts'
 
 /** The page of a route's path: `/docs/routes/<name>.md`. */
@@ -90,7 +96,7 @@ export function routeSchemas(
   registry: Registry,
   routes: RegisteredRoute[],
   origin: string,
-  offersOf: (usd: string) => unknown[],
+  offersOf: (price: Exclude<Price, 'free'>) => unknown[],
 ) {
   const offered = new Map(offerings(registry).map((offering) => [offering.route.key, offering]))
   return {
@@ -102,7 +108,7 @@ export function routeSchemas(
         url: `${origin}${route.path}`,
         description: route.summary,
         price: priceInWords(route),
-        ...(route.price === 'free' ? {} : { price_usd: route.price.usd, offers: offersOf(route.price.usd) }),
+        ...(route.price === 'free' ? {} : { price_usd: route.price.usd, offers: offersOf(route.price) }),
         ...(offering ? { mcp_tool: offering.tool, skill: offering.skill } : {}),
         docs: `${origin}${routeDocPath(route)}`,
         ...(route.params ? { params_schema: plain(route.params) } : {}),

@@ -66,10 +66,24 @@ export const X402Manifest = Type.Object({
       resource: Type.String({ description: '`<METHOD> <path>`' }),
       url: Type.String(),
       description: Type.String(),
-      price_usd: Type.String(),
+      price: Type.String({ description: 'The price in words: `0.02 USD`, `0.015 USD per mint (1–50)`' }),
+      price_usd: Type.String({ description: 'The price in USD; of one unit for a price per unit (`per_unit`)' }),
+      per_unit: Type.Optional(
+        Type.Object(
+          {
+            unit: Type.String({ description: 'What one unit of the request is (a mint scanned)' }),
+            min_units: Type.Integer(),
+            max_units: Type.Integer(),
+          },
+          {
+            description:
+              'A price per unit: a call costs price_usd × the units its request buys, named in its own 402 (docs/payments.md)',
+          },
+        ),
+      ),
       offers: Type.Array(Type.Object({}, { additionalProperties: true }), {
         description:
-          "The route's x402 offers (`network`, `asset`, `payTo`, `amount` in USDC atomic units), as its 402 makes them",
+          "The route's x402 offers (`network`, `asset`, `payTo`, and for a fixed price `amount` in USDC atomic units), as its 402 makes them",
       }),
       mcp_tool: Type.String({ description: 'The MCP tool that runs it (POST /mcp)' }),
       serviceName: Type.String(),

@@ -65,6 +65,12 @@ export interface WatchEngineOptions {
    * @default 60000
    */
   tickMs?: number
+  /**
+   * The clock paid periods are read against (ms since epoch): a test moves it past a period's end
+   * rather than waiting an hour.
+   * @default Date.now
+   */
+  now?: () => number
 }
 
 /** A watched token: its plan, its latest snapshot and those within the longest window its watches use. */
@@ -120,7 +126,7 @@ export class WatchEngine {
   /** Resumes the store's active watches and pending deliveries, and starts the tick. */
   async start(): Promise<void> {
     for (const record of await this.#options.store.active()) {
-      if (record.paidUntil <= Date.now()) {
+      if (record.paidUntil <= this.now()) {
         await this.#options.store.setState(record.id, ['active'], 'expired')
         continue
       }
@@ -162,6 +168,11 @@ export class WatchEngine {
       watchGauges.set({ what }, counts[what])
   }
 
+  /** The engine's clock (`now`): what a new watch's paid period starts from. */
+  now(): number {
+    return (this.#options.now ?? Date.now)()
+  }
+
   counts(): EngineCounts {
     let watches = 0
     for (const subject of this.#subjects.values()) watches += subject.watches.size
@@ -193,7 +204,7 @@ export class WatchEngine {
   }
 
   /** Ends watches past their paid period; gives the time-based events of the rest. */
-  async tick(nowMs = Date.now()): Promise<void> {
+  async tick(nowMs = this.now()): Promise<void> {
     for (const subject of [...this.#subjects.values()]) {
       for (const [watchId, watch] of subject.watches)
         if (watch.record.paidUntil <= nowMs) {
@@ -210,7 +221,7 @@ export class WatchEngine {
 
   #problem(record: WatchRecord): string | undefined {
     if (record.subject.kind !== 'token') return 'wallet watches are not built yet: watch a token'
-    if (record.paidUntil <= Date.now()) return 'the paid period is over'
+    if (record.paidUntil <= this.now()) return 'the paid period is over'
     const thresholds = resolveThresholds(record.thresholds)
     if (!thresholds.ok) return thresholds.reason
     const unknown = record.events.filter((kind) => !DETECTED_KINDS.includes(kind as EventKind))
@@ -239,7 +250,7 @@ export class WatchEngine {
       // A watch resumed: the changes between the kept snapshot and the first one read now are its events.
       const first = subject.recent[0]!
       await this.#enqueue(subject, () =>
-        this.#record(subject, kept, first, { signature: null, slot: first.slot }, Date.now(), [], record.id),
+        this.#record(subject, kept, first, { signature: null, slot: first.slot }, this.now(), [], record.id),
       )
     }
     return { ok: true, accounts: watchedAccounts(subject.plan) }
@@ -351,7 +362,7 @@ export class WatchEngine {
     const before = subject.last
     const windowS = Math.max(...[...subject.watches.values()].map((watch) => watch.thresholds.liquidity_window_s))
     subject.recent = [...subject.recent, after].filter((snapshot) => snapshot.readAt >= after.readAt - windowS * 1000)
-    await this.#record(subject, before, after, notification, Date.now(), extra)
+    await this.#record(subject, before, after, notification, this.now(), extra)
     // Moved on only once its events are kept: if keeping them failed, the next read diffs from `before` again.
     subject.last = after
     await this.#options.store.saveSnapshot(subject.plan.mint, snapshotToJson(after))

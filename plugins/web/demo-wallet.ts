@@ -84,14 +84,25 @@ export async function demoWallet(ctx: ServiceContext): Promise<DemoWallet | null
   }
 }
 
-/** True when `requirements` is one of the service's own offers, on the Solana rail, at a published price. */
+/**
+ * True when `requirements` is one of the service's own offers, on the Solana rail, at a published price
+ * (for a price per unit: a whole number of units, 1 to its max).
+ */
 function ownOffer(ctx: ServiceContext, requirements: PaymentRequirements): boolean {
   if (!requirements.network.startsWith('solana:')) return false
+  const amount = /^[1-9]\d{0,20}$/.test(requirements.amount) ? BigInt(requirements.amount) : 0n
   return ctx.registry
     .prices()
     .some((price) =>
       ctx.payments
-        .offers(price.atomic)
+        .offers(
+          price.per &&
+            amount > 0n &&
+            amount % BigInt(price.atomic) === 0n &&
+            amount / BigInt(price.atomic) <= BigInt(price.per.max)
+            ? requirements.amount
+            : price.atomic,
+        )
         .some(
           (offer) =>
             offer.scheme === requirements.scheme &&

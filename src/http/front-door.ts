@@ -38,12 +38,13 @@ const CORS_HEADERS = {
 /**
  * The request headers browsers may send: the official x402 clients' — the payment (`PAYMENT-SIGNATURE`
  * v2, `X-PAYMENT` v1), `SIGN-IN-WITH-X`, and `Access-Control-Expose-Headers`, which `@x402/fetch` sets as
- * a request header on its paid retry (a preflight that does not allow it blocks the payment).
+ * a request header on its paid retry (a preflight that does not allow it blocks the payment) —, and
+ * `Last-Event-ID`, with which a page resumes a watch's event stream; DELETE cancels a watch.
  */
 const PREFLIGHT_HEADERS = {
-  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
   'access-control-allow-headers':
-    'content-type, x-payment, payment-signature, sign-in-with-x, access-control-expose-headers, x-request-id',
+    'content-type, x-payment, payment-signature, sign-in-with-x, access-control-expose-headers, x-request-id, last-event-id',
   'access-control-max-age': '600',
 }
 /** On every answer: a browser never guesses a type other than the one declared. */

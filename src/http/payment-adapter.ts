@@ -13,7 +13,7 @@ import type { ServiceContext } from '../context.ts'
 import { publicOrigin, requestIdOf, type RequestMeta } from './request.ts'
 import { ATTESTATION_HEADER, sha256Hex } from '../attest/attestation.ts'
 import { ApiError, errorBody } from '../kernel/errors.ts'
-import { usdToAtomicUsdc, type RouteSpec } from '../kernel/manifest.ts'
+import { atomicPriceOf, type RouteSpec } from '../kernel/manifest.ts'
 import { payments as paymentMetrics } from '../kernel/metrics.ts'
 import { AnswerKeeper, type KeptCall } from '../payments/answer-replay.ts'
 import { routeDiscovery } from '../payments/discovery.ts'
@@ -161,6 +161,35 @@ export async function runPaid(
 /** Payments admitted by a route's hook, until its answer settles or releases them. */
 const admitted = new WeakMap<Request, { ticket: Ticket; call: PaidCall }>()
 
+/** What a handler asked to be told once its call's payment is settled or not (`whenConcluded`). */
+const concluding = new WeakMap<Request, (settled: boolean) => void | Promise<void>>()
+
+/**
+ * The wallet that pays for a request admitted by its route's hook (what the facilitator's verification
+ * named), for a handler that keeps something of the payer's (a watch only its payer may read): null
+ * when the request holds no payment or its payer was not named.
+ */
+export function payerOf(request: Request): string | null {
+  return admitted.get(request)?.ticket.payer ?? null
+}
+
+/**
+ * Tells `then` whether the payment of `request` (admitted by its route's hook) was settled once its
+ * answer is concluded: false when the answer was not a 2xx, the handler threw, or the settlement failed
+ * (the answer withheld). A handler that started something lasting (a watch) undoes it on false, so
+ * nothing runs unpaid.
+ */
+export function whenConcluded(request: Request, then: (settled: boolean) => void | Promise<void>): void {
+  concluding.set(request, then)
+}
+
+async function tellConcluded(request: Request, settled: boolean): Promise<void> {
+  const then = concluding.get(request)
+  if (!then) return
+  concluding.delete(request)
+  await then(settled)
+}
+
 /**
  * The payment of a priced route, mounted from its manifest entry (routeOptions adds these hooks): the
  * payment is admitted after the request is validated (a bad request is never challenged) and before
@@ -174,7 +203,11 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
   return {
     // Destructured: Elysia parses only what its hooks name (a whole-context hook makes it parse cookies).
     beforeHandle: async function admitPayment({ request, body, set }: HandlerContext) {
-      const call = callOf({ request, body, set })
+      // A price per unit is counted from the valid request before any challenge (a count that refuses
+      // the request throws its 4xx, nothing admitted); a request that buys nothing is answered free.
+      const units = await unitsOf(ctx, spec, body)
+      if (units === 0) return undefined
+      const call = callOf({ request, body, set }, units)
       const admission = await ctx.payments.admit(call)
       if (admission.kind !== 'paid') return answer({ set }, paymentAnswer(admission, call.requestId))
       admitted.set(request, { ticket: admission.ticket, call })
@@ -194,6 +227,7 @@ export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
       const status = typeof set.status === 'number' ? set.status : 200
       const keptBy = keeping.has(request) ? request : undefined
       const concluded = await conclude(ctx.payments, entry.ticket, entry.call, status, keptBy)
+      await tellConcluded(request, concluded.ok && status >= 200 && status < 300)
       if (!concluded.ok) {
         // The validated answer is withheld: a mapResponse hook replaces it with a Response of its own.
         const { status: refused, body, headers } = concluded.answer
@@ -214,7 +248,7 @@ export function releaseOnError(payments: Payments, request: Request): Promise<vo
   const entry = admitted.get(request)
   if (!entry) return undefined
   admitted.delete(request)
-  return payments.release(entry.ticket, 'the call failed')
+  return payments.release(entry.ticket, 'the call failed').then(() => tellConcluded(request, false))
 }
 
 /**
@@ -224,6 +258,10 @@ export function releaseOnError(payments: Payments, request: Request): Promise<vo
  * refusal, which `paymentAnswer` maps — and the handler settles or cancels it once the outcome is known.
  */
 export function holdPayment(ctx: ServiceContext, spec: RouteSpec) {
+  if (spec.price !== 'free' && spec.price.per)
+    throw new Error(
+      `${spec.method} ${spec.path}: a held payment is of a fixed price, not one per ${spec.price.per.unit}`,
+    )
   const callOf = paidCallOf(ctx, spec)
   ctx.registry.markPaymentMounted(spec)
   return function hold(context: HandlerContext) {
@@ -241,13 +279,31 @@ export function answer(
   return reply.body
 }
 
+/**
+ * How many units a valid request buys (src/kernel/manifest.ts `PerUnit`): 1 at a fixed price, else the
+ * route's count of its body (which may read, and may refuse the request with a catalogue error).
+ */
+async function unitsOf(ctx: ServiceContext, spec: RouteSpec, body: unknown): Promise<number> {
+  if (spec.price === 'free' || !spec.price.per) return 1
+  const count = spec.price.per.count as (body: unknown, ctx: ServiceContext) => number | Promise<number>
+  return count(body, ctx)
+}
+
+/**
+ * The paid call of a request to `spec` that buys `units`: its amount is the route's price for that
+ * request (unit × units), so a payment signed for another request's price never matches its offers.
+ */
 function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
   if (spec.price === 'free') throw new Error(`${spec.method} ${spec.path} is free: it takes no payment`)
-  const amount = usdToAtomicUsdc(spec.price.usd)
+  const price = spec.price
   const resource = `${spec.method} ${spec.path}`
   const discovery = routeDiscovery(spec)
-  return (context: HandlerContext): PaidCall => {
+  return (context: HandlerContext, units = 1): PaidCall => {
     let hash: string | undefined
+    const amount = atomicPriceOf(price, units)
+    const description = price.per
+      ? `${spec.summary}: ${units} ${units === 1 ? price.per.unit : `${price.per.unit}s`} at ${price.usd} USD each`
+      : spec.summary
     return {
       discovery,
       headers: context.request.headers,
@@ -258,7 +314,7 @@ function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
         hash ??= requestHash(resource, context.body)
         return hash
       },
-      description: spec.summary,
+      description,
       amount,
       requestId: requestIdOf(context.request),
       escrow: escrowOf(context.request),

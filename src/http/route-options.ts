@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { ServiceContext } from '../context.ts'
-import { responseSchemas, usdToAtomicUsdc, type RouteSpec } from '../kernel/manifest.ts'
+import { atomicPriceOf, atomicUsdcToUsd, type Price, responseSchemas, type RouteSpec } from '../kernel/manifest.ts'
 import { paymentHooks } from './payment-adapter.ts'
 import { accountCheck, type BesideCheck } from './account-check.ts'
 import { paymentRails } from '../payments/rails.ts'
@@ -33,7 +33,7 @@ export function routeOptions<const Spec extends RouteSpec>(
       summary: spec.summary,
       description: spec.description,
       tags: spec.tags,
-      ...(spec.price === 'free' ? {} : { 'x-payment-info': paymentInfo(ctx, spec.price.usd) }),
+      ...(spec.price === 'free' ? {} : { 'x-payment-info': paymentInfo(ctx, spec.price) }),
     },
   }
 }
@@ -58,12 +58,22 @@ function hooksOf(ctx: ServiceContext, spec: RouteSpec, beside?: BesideCheck) {
  * (each configured rail's network, asset, payee and atomic amount: only the rails whose PAY_TO_* is
  * set) — with the earlier members kept for clients that read them (`price_usd`, `amount`, `currency`,
  * `decimals`, `scheme`, `networks`).
+ *
+ * A price per unit (docs/payments.md, "Prices per unit") is `{mode: "dynamic", currency, min, max}` —
+ * one unit's price to `max` units' — with `per_unit` `{amount, unit, min_units, max_units}` saying how
+ * it is counted; the rails' `accepts` carry no amount (the 402 of each request names it), and the
+ * earlier members `price_usd` and `amount` are the most one call can cost, so a client reading them as
+ * its cap never pays more than the route can ask.
  */
-export function paymentInfo(ctx: ServiceContext, usd: string) {
-  const amount = usdToAtomicUsdc(usd)
+export function paymentInfo(ctx: ServiceContext, price: Exclude<Price, 'free'>) {
+  const per = price.per
+  const amount = atomicPriceOf(price, per?.max ?? 1)
   const rails = paymentRails(ctx.config)
   return {
-    price: { mode: 'fixed', currency: 'USD', amount: usd },
+    price: per
+      ? { mode: 'dynamic', currency: 'USD', min: price.usd, max: atomicUsdcToUsd(amount) }
+      : { mode: 'fixed', currency: 'USD', amount: price.usd },
+    ...(per ? { per_unit: { amount: price.usd, unit: per.unit, min_units: 1, max_units: per.max } } : {}),
     protocols: [
       {
         x402: {
@@ -73,12 +83,12 @@ export function paymentInfo(ctx: ServiceContext, usd: string) {
             network: rail.network,
             asset: rail.asset,
             payTo: rail.payTo,
-            amount,
+            ...(per ? {} : { amount }),
           })),
         },
       },
     ],
-    price_usd: usd,
+    price_usd: per ? atomicUsdcToUsd(amount) : price.usd,
     amount,
     currency: 'USDC',
     decimals: 6,

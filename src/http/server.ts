@@ -29,6 +29,8 @@ export function startServer(service: Service, ctx: ServiceContext): RunningServe
   async function shutdown(reason: string): Promise<void> {
     stopping ??= (async () => {
       ctx.lifecycle.draining = true
+      // Long-lived answers (event streams) end now: their clients reconnect to another instance.
+      for (const end of ctx.lifecycle.onDrain) end()
       logger.info({ reason, pending_requests: server.pendingRequests }, 'shutting down: draining in-flight requests')
       const drained = server.stop(false).then(() => true)
       const timedOut = sleep(config.SHUTDOWN_GRACE_MS).then(() => false)

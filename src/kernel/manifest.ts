@@ -3,7 +3,7 @@ import type { AskedBy } from './asked.ts'
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts'
 import { ErrorBodySchema, SOLANA_ADDRESS_FORMAT } from './schemas.ts'
 
-export type HttpMethod = 'GET' | 'POST'
+export type HttpMethod = 'GET' | 'POST' | 'DELETE'
 
 /** Named limit classes a route can opt into through its manifest (`rateLimit: 'scanner'`); shapes from config (src/http/rate-limit.ts). */
 export type RateLimitClass = 'scanner'
@@ -18,8 +18,31 @@ const ACCOUNT_ROLE_ERRORS: Record<AccountRole, readonly ErrorCode[]> = {
   wallet: ['NOT_A_WALLET'],
 }
 
-/** A price in US dollars as a decimal string with at most 6 decimals (USDC precision), or free. */
-export type Price = { usd: `${number}` } | 'free'
+/**
+ * A price in US dollars as a decimal string with at most 6 decimals (USDC precision), or free. With
+ * `per`, `usd` is the price of one unit of the request (a mint scanned): a call costs `usd` × the units
+ * its request buys (docs/payments.md, "Prices per unit").
+ */
+export type Price = { usd: `${number}`; per?: PerUnit } | 'free'
+
+/**
+ * A price that scales with the request: what one unit is, how many one call may buy, and how many a
+ * request buys. The count is taken from the request once it is valid and before any challenge, so the
+ * 402 asks for exactly that request's price and a payment is matched against it (src/http/payment-adapter.ts).
+ */
+export interface PerUnit {
+  /** What one unit is, in the singular, as the price is said: `0.015 USD per mint (1–50)`. */
+  unit: string
+  /** The most units one call buys (its request's schema bounds it the same). */
+  max: number
+  /**
+   * How many units a validated request buys, from its body — or by reading (a wallet's holdings):
+   * given the service's context, it may answer a promise and throw the catalogue's errors (a 4xx
+   * answered before any challenge). 0 buys nothing: the call is answered without payment. The kernel
+   * knows neither bodies nor the service's context, so the parameters are typed where it is written.
+   */
+  count: (body: never, ctx: never) => number | Promise<number>
+}
 
 /**
  * How a route is served by `defineRoute` (src/http/define-route.ts): a `scanner` runs the scan of its body's
@@ -64,7 +87,14 @@ export interface RouteSpec {
   /** Schema of the 200 answer. */
   response: TSchema
   /** Media type of the 200 answer. @default 'application/json' */
-  produces?: 'application/json' | 'text/plain' | 'text/markdown' | 'text/html' | 'text/javascript' | 'image/svg+xml'
+  produces?:
+    | 'application/json'
+    | 'text/plain'
+    | 'text/markdown'
+    | 'text/html'
+    | 'text/javascript'
+    | 'image/svg+xml'
+    | 'text/event-stream'
   /**
    * Body members that name an on-chain account, and what it must be: a token mint (the scanners, exit
    * checks, a quote's mints, a feed's focus token) or a wallet (wallet intel). The account is read after
@@ -166,6 +196,25 @@ export function usdToAtomicUsdc(usd: string): string {
   return (BigInt(whole!) * 10n ** BigInt(USDC_DECIMALS) + BigInt(fraction.padEnd(USDC_DECIMALS, '0'))).toString()
 }
 
+/** `'20000'` → `'0.02'`: atomic USDC as a USD amount (no trailing zeros past the cents). */
+export function atomicUsdcToUsd(atomic: string | bigint): string {
+  const value = BigInt(atomic)
+  const scale = 10n ** BigInt(USDC_DECIMALS)
+  const fraction = (value % scale).toString().padStart(USDC_DECIMALS, '0').replace(/0+$/, '').padEnd(2, '0')
+  return `${value / scale}.${fraction}`
+}
+
+/**
+ * What a call of a priced route costs in atomic USDC when its request buys `units` (1 for a fixed
+ * price): the unit price × units, exact. Units outside 0…max are a defect of the route's count.
+ */
+export function atomicPriceOf(price: Exclude<Price, 'free'>, units = 1): string {
+  const max = price.per?.max ?? 1
+  if (!Number.isInteger(units) || units < 0 || units > max)
+    throw new Error(`a request buys ${units} units of a price of at most ${max}`)
+  return (BigInt(usdToAtomicUsdc(price.usd)) * BigInt(units)).toString()
+}
+
 /**
  * The manifests of the plugins actually mounted. Plugins register themselves when constructed;
  * discovery, OpenAPI, rate limits and payments read from here, so nothing restates a route or a price.
@@ -246,7 +295,7 @@ export class Registry {
       if (!spec.path.startsWith('/')) throw new ManifestError(`${owner}: route path "${spec.path}" must start with /`)
       const other = this.#routes.get(key) ?? added.find((route) => route.key === key)
       if (other) throw new ManifestError(`duplicate route ${key}: declared by plugin:${other.plugin} and ${owner}`)
-      if (spec.price !== 'free') usdToAtomicUsdc(spec.price.usd)
+      if (spec.price !== 'free') checkPrice(owner, key, spec.price)
       const members = (spec.body as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}
       for (const field of Object.keys(spec.accounts ?? {}))
         if (!(field in members))
@@ -317,12 +366,29 @@ export class Registry {
     return [...this.#skills.values()].map(({ plugin: _plugin, ...skill }) => skill)
   }
 
-  /** The price table: every paid route with its USD and atomic USDC price. */
-  prices(): { route: string; skill: string | undefined; usd: string; atomic: string }[] {
+  /**
+   * The price table: every paid route with its USD and atomic USDC price — of one unit, with the unit
+   * and the most units one call buys, for a price per unit.
+   */
+  prices(): {
+    route: string
+    skill: string | undefined
+    usd: string
+    atomic: string
+    per?: { unit: string; max: number }
+  }[] {
     return this.routes().flatMap((route) =>
       route.price === 'free'
         ? []
-        : [{ route: route.key, skill: route.skill, usd: route.price.usd, atomic: usdToAtomicUsdc(route.price.usd) }],
+        : [
+            {
+              route: route.key,
+              skill: route.skill,
+              usd: route.price.usd,
+              atomic: usdToAtomicUsdc(route.price.usd),
+              ...(route.price.per ? { per: { unit: route.price.per.unit, max: route.price.per.max } } : {}),
+            },
+          ],
     )
   }
 }
@@ -342,10 +408,25 @@ export function callOrderLines(registry: Registry): string[] {
   return registry.callOrder().map((route, index) => `${index + 1}. ${route.key} ${route.callOrder.when}.`)
 }
 
-/** A route's price in words: `free`, `0.02 USD`, `0.15 USD, charged only when the swap confirms`. */
+/**
+ * A route's price in words: `free`, `0.02 USD`, `0.015 USD per mint (1–50)`, `0.15 USD, charged only
+ * when the swap confirms`.
+ */
 export function priceInWords(route: Pick<RouteSpec, 'price' | 'deferredPayment'>): string {
   if (route.price === 'free') return 'free'
-  return `${route.price.usd} USD${route.deferredPayment ? ', charged only when the swap confirms' : ''}`
+  const per = route.price.per ? ` per ${route.price.per.unit} (1–${route.price.per.max})` : ''
+  return `${route.price.usd} USD${per}${route.deferredPayment ? ', charged only when the swap confirms' : ''}`
+}
+
+/** Boot check of a price: a USD amount with at most 6 decimals; a price per unit buys 1 to `max` units. */
+function checkPrice(owner: string, key: string, price: Exclude<Price, 'free'>): void {
+  usdToAtomicUsdc(price.usd)
+  if (!price.per) return
+  const { unit, max } = price.per
+  if (!Number.isInteger(max) || max < 1 || !/^[a-z][a-z -]*$/.test(unit))
+    throw new ManifestError(
+      `${owner}: ${key} is priced per unit: name the unit (a lowercase word) and a max of 1 or more`,
+    )
 }
 
 /** The error codes a route can answer, derived from its shape plus the ones it declares. */

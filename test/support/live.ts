@@ -6,6 +6,7 @@ import { createApp } from '../../src/app.ts'
 import { createContext, type ServiceContext } from '../../src/context.ts'
 import { loadConfig } from '../../src/settings.ts'
 import type { Service } from '../../src/http/front-door.ts'
+import { startWatchEngine } from '../../plugins/watch/index.ts'
 import { type RunningServer, startServer } from '../../src/http/server.ts'
 
 /** The service's context on `sandbox`, as `npm start` configures it (in-memory store, silent logs); `settings` win. */
@@ -28,14 +29,19 @@ export interface LiveService {
 
 /**
  * The whole service on a fresh sandbox, over HTTP on loopback, as `npm start` runs it (its payment gate
- * started); stopped after the file's tests.
+ * and its watch engine started: `watchClock` is the engine's, for a test that moves past a paid period);
+ * stopped after the file's tests.
  */
-export async function liveService(settings: Record<string, string> = {}): Promise<LiveService> {
+export async function liveService(
+  settings: Record<string, string> = {},
+  options: { watchClock?: () => number } = {},
+): Promise<LiveService> {
   const sandbox = await startSandbox(ephemeralSandboxOptions())
   const ctx = sandboxContext(sandbox, settings)
   await ctx.payments.start()
   const service = createApp(ctx)
   const running = startServer(service, ctx)
+  await startWatchEngine(ctx, options.watchClock ? { now: options.watchClock } : {})
   afterAll(async () => {
     await running.shutdown('test over')
     await sandbox.stop()

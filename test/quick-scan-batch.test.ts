@@ -233,6 +233,29 @@ describe('a paid batch answers each mint as the single route, settles once for t
     })
 })
 
+test('a batch item and a single /scan/quick of the same mint at once cost the upstreams one scan: their reads are shared', async () => {
+  const calls = () =>
+    [...sandbox.faults.requests.entries()].filter(([key]) => key.includes(':')).reduce((sum, [, n]) => sum + n, 0)
+  const fresh = () => waivedService({ ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000' })
+  const mint = mintOf('serial-rugger')
+  sandbox.faults.latencyMs = 50
+  try {
+    let before = calls()
+    await (await fresh().handle(scanRequest('/scan/quick', { token_address: mint }))).arrayBuffer()
+    const alone = calls() - before
+    before = calls()
+    const app = fresh()
+    await Promise.all([
+      app.handle(scanRequest('/scan/quick', { token_address: mint })).then((response) => response.arrayBuffer()),
+      app.handle(scanRequest(PATH, { token_addresses: [mint] })).then((response) => response.arrayBuffer()),
+    ])
+    expect(alone).toBeGreaterThan(0)
+    expect(calls() - before).toBe(alone)
+  } finally {
+    sandbox.faults.latencyMs = 0
+  }
+})
+
 describe('wallet mode: every token held, capped by max_usd', () => {
   test('three holdings, max_usd 0.03: two scanned (by mint address), one left out, 0.03 USD', async () => {
     const { wallet, mints } = await walletHolding('three', 3)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Solsentry, SolsentryError, solanaKeypairFile } from '../client/index.ts'
+import { priced } from '../plugins/web/page.ts'
 import { runToEnd } from './support/run.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { send } from './support/app.ts'
@@ -92,6 +93,12 @@ describe('discovery and docs say the price per mint', () => {
     })
     expect(await get('/llm.txt')).toContain(`### POST ${PATH} (0.015 USD per mint (1–50)`)
     expect(await get('/docs/routes/scan-quick-batch.md')).toContain(`# POST ${PATH} — 0.015 USD per mint (1–50)`)
+    // The page's price labels (plugins/web/page.ts): a price per unit says its unit.
+    expect(await get('/')).toContain(`"POST ${PATH}":"0.015 per mint"`)
+    expect(priced('Scan them all', { [`POST ${PATH}`]: '0.015 per mint' }, `POST ${PATH}`)).toBe(
+      'Scan them all · 0.015 USD per mint',
+    )
+    expect(priced('Quick scan', { 'POST /scan/quick': '0.02' }, 'POST /scan/quick')).toBe('Quick scan · 0.02 USD')
     const card = JSON.parse(await get('/.well-known/agent.json'))
     expect(card.skills.find((skill: { id: string }) => skill.id === 'sol_quick_scan_batch').description).toContain(
       `POST ${PATH} (0.015 USD per mint (1–50))`,

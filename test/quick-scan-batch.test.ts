@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Solsentry, SolsentryError, solanaKeypairFile } from '../client/index.ts'
 import { priced } from '../plugins/web/page.ts'
 import { runToEnd } from './support/run.ts'
+import { testWithV1, v1Payer } from './support/v1-client.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { send } from './support/app.ts'
 import { scanRequest, waivedService } from './support/service.ts'
@@ -66,6 +67,42 @@ async function walletHolding(name: string, count: number): Promise<{ wallet: str
 /** 50 distinct mints: the scenarios' and fresh bare ones. */
 const scenarioMints = sandbox.file.scenarios.map((scenario) => scenario.mint)
 const fiftyMints = [...scenarioMints, ...(await walletHolding('fifty', 50 - scenarioMints.length)).mints]
+
+testWithV1(
+  'with the v1 client (x402-fetch, X-PAYMENT): a payment signed for 2 mints is refused for 50 and buys its own 2',
+  async () => {
+    const { fetch: paying } = await v1Payer(sandbox)
+    // The v1 client's paid retry is kept, not sent: the payment is then presented by hand.
+    const realFetch = globalThis.fetch
+    let signed: string | undefined
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const payment = new Headers(init?.headers).get('x-payment')
+      if (payment) {
+        signed = payment
+        return new Response('{}', { status: 418 })
+      }
+      return realFetch(input, init)
+    }) as typeof fetch
+    const two = { token_addresses: [blueChip, locked] }
+    try {
+      await paying(`${running.url}${PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(two),
+      })
+    } finally {
+      globalThis.fetch = realFetch
+    }
+    expect(signed).toBeDefined()
+    const before = await usdcOf(sandbox, buyer.address)
+    const refused = await post({ token_addresses: fiftyMints }, { 'x-payment': signed! })
+    expect(refused.status).toBe(402)
+    expect(await usdcOf(sandbox, buyer.address)).toBe(before)
+    const paid = await post(two, { 'x-payment': signed! })
+    expect(paid.status).toBe(200)
+    expect(await usdcOf(sandbox, buyer.address)).toBe(before - 2n * UNIT)
+  },
+)
 
 describe('discovery and docs say the price per mint', () => {
   const get = async (path: string) => (await send(service, 'GET', path)).text

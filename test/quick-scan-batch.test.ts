@@ -411,6 +411,8 @@ describe('on every access path: MCP, the SDK, the CLI', () => {
     expect(code).toBe(0)
     const answer = JSON.parse(stdout)
     expect(answer.wallet).toMatchObject({ holdings: 3, scanned: mints.slice(0, 2), left_out: mints.slice(2) })
+    // The price list by command says the unit.
+    expect((await run(['currencies'])).stdout).toMatch(/^ {2}solsentry batch <mint…> +0\.015 USD per mint$/m)
     const without = await run(['batch', '--wallet', wallet])
     expect(without.code).not.toBe(0)
     expect(without.stderr + without.stdout).toContain('--max-usd')

@@ -35,7 +35,7 @@ function asked(headers: Headers): Record<string, string> {
 const blueChip = mintOf('blue-chip')
 const locked = mintOf('locked-lp')
 
-/** A wallet holding `count` fresh tokens (and one emptied account), for the wallet mode. */
+/** A wallet holding `count` fresh tokens (and one emptied account, and an NFT), for the wallet mode. */
 async function walletHolding(name: string, count: number): Promise<{ wallet: string; mints: string[] }> {
   const { world } = sandbox
   const authority = await world.wallet(`batch-authority:${name}`, 5)
@@ -61,6 +61,12 @@ async function walletHolding(name: string, count: number): Promise<{ wallet: str
     authority,
   )
   await world.mintTo(empty, holder.address, 0n, authority)
+  // And an NFT (one unit, no decimals): a collectible, not a holding to grade.
+  const nft = await world.createMint(
+    { key: `batch:${name}:nft`, name: 'Art', symbol: 'ART', decimals: 0, mintAuthority: authority },
+    authority,
+  )
+  await world.mintTo(nft, holder.address, 1n, authority)
   return { wallet: holder.address, mints: mints.sort() }
 }
 

@@ -20,7 +20,7 @@ export const BatchRequest = Type.Object(
     ),
     wallet_address: Type.Optional(
       SolanaAddress(
-        'Instead of token_addresses: a wallet whose every token (non-zero balances, SPL Token and Token-2022) is scanned, with max_usd',
+        'Instead of token_addresses: a wallet whose every token (non-zero balances, NFTs aside, SPL Token and Token-2022) is scanned, with max_usd',
       ),
     ),
     max_usd: Type.Optional(

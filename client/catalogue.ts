@@ -15,7 +15,7 @@ export interface ClientCall {
 
 export const CLIENT_CALLS = {
   'POST /scan/quick': { sdk: 'quickScan', cli: 'quick <mint>' },
-  'POST /scan/quick/batch': { sdk: 'quickScanBatch', cli: 'batch <mint…> | batch --wallet <address> --max-usd <usd>' },
+  'POST /scan/quick/batch': { sdk: 'quickScanBatch', cli: 'batch <mint…> (or --wallet <address> --max-usd <usd>)' },
   'POST /watch': { sdk: 'watch', cli: 'watch <mint> --hours <n> [--webhook <url>] [--follow]' },
   'POST /market/intel': { sdk: 'marketIntel', cli: 'intel <mint>' },
   'POST /scan/deep': { sdk: 'deepDive', cli: 'deep <mint>' },

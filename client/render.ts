@@ -817,7 +817,7 @@ export function renderCurrencies(style: Style, answer: OutputOf<'GET /trade/curr
   const prices = answer.prices.map((price) => {
     const call = clientCall(price.route)
     const command = call ? `solsentry ${call.cli.replace(/\s*\([^)]*\)/g, '')}` : price.route
-    return `  ${command.padEnd(52)} ${price.usd} USD`
+    return `  ${command.padEnd(52)} ${price.usd} USD${price.per_unit ? ` per ${price.per_unit.unit}` : ''}`
   })
   return [paint(style, 'Paid with', 'bold'), ...rails, '', paint(style, 'Prices', 'bold'), ...prices].join('\n')
 }

@@ -7,7 +7,7 @@ import { liveService } from './support/live.ts'
 // What x402 directories read: every paid route's 402 carries the Bazaar discovery extension and the
 // resource's service name and tags (checked with the official @x402/extensions validators), and
 // /openapi.json's x-payment-info has the directories' price/protocols shape.
-const { ctx, running } = await liveService()
+const { ctx, running, mintOf } = await liveService()
 const priced = ctx.registry.routes().filter((route) => route.price !== 'free')
 
 describe('Bazaar discovery in every 402', () => {
@@ -16,11 +16,20 @@ describe('Bazaar discovery in every 402', () => {
     const example = (extensions.bazaar as any).info.input.body
     // The example body is one the route accepts: sent without payment, it is challenged (never a 400).
     // Trade execute holds its payment once the job it names exists: its example names none (404).
-    const response = await fetch(`${running.url}${route.path}`, {
-      method: route.method,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(example),
-    })
+    const send = (body: unknown) =>
+      fetch(`${running.url}${route.path}`, {
+        method: route.method,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    let response = await send(example)
+    // A price per mint counts the example's mints, which are mainnet's and absent from the sandbox: it
+    // buys nothing there (answered free, never a 400); the same request with a sandbox mint is challenged.
+    if (route.price !== 'free' && route.price.per) {
+      expect(response.status).toBe(200)
+      expect(((await response.json()) as { charged: { units: number } }).charged.units).toBe(0)
+      response = await send({ token_addresses: [mintOf('blue-chip')] })
+    }
     if (route.deferredPayment) {
       expect(response.status).toBe(404)
       expect(validateDiscoveryExtension(extensions.bazaar as any)).toEqual({ valid: true })

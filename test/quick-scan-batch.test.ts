@@ -3,7 +3,9 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Solsentry, SolsentryError, solanaKeypairFile } from '../client/index.ts'
+import { priced } from '../plugins/web/page.ts'
 import { runToEnd } from './support/run.ts'
+import { testWithV1, v1Payer } from './support/v1-client.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { send } from './support/app.ts'
 import { scanRequest, waivedService } from './support/service.ts'
@@ -33,7 +35,7 @@ function asked(headers: Headers): Record<string, string> {
 const blueChip = mintOf('blue-chip')
 const locked = mintOf('locked-lp')
 
-/** A wallet holding `count` fresh tokens (and one emptied account), for the wallet mode. */
+/** A wallet holding `count` fresh tokens (and one emptied account, and an NFT), for the wallet mode. */
 async function walletHolding(name: string, count: number): Promise<{ wallet: string; mints: string[] }> {
   const { world } = sandbox
   const authority = await world.wallet(`batch-authority:${name}`, 5)
@@ -59,12 +61,54 @@ async function walletHolding(name: string, count: number): Promise<{ wallet: str
     authority,
   )
   await world.mintTo(empty, holder.address, 0n, authority)
+  // And an NFT (one unit, no decimals): a collectible, not a holding to grade.
+  const nft = await world.createMint(
+    { key: `batch:${name}:nft`, name: 'Art', symbol: 'ART', decimals: 0, mintAuthority: authority },
+    authority,
+  )
+  await world.mintTo(nft, holder.address, 1n, authority)
   return { wallet: holder.address, mints: mints.sort() }
 }
 
 /** 50 distinct mints: the scenarios' and fresh bare ones. */
 const scenarioMints = sandbox.file.scenarios.map((scenario) => scenario.mint)
 const fiftyMints = [...scenarioMints, ...(await walletHolding('fifty', 50 - scenarioMints.length)).mints]
+
+testWithV1(
+  'with the v1 client (x402-fetch, X-PAYMENT): a payment signed for 2 mints is refused for 50 and buys its own 2',
+  async () => {
+    const { fetch: paying } = await v1Payer(sandbox)
+    // The v1 client's paid retry is kept, not sent: the payment is then presented by hand.
+    const realFetch = globalThis.fetch
+    let signed: string | undefined
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const payment = new Headers(init?.headers).get('x-payment')
+      if (payment) {
+        signed = payment
+        return new Response('{}', { status: 418 })
+      }
+      return realFetch(input, init)
+    }) as typeof fetch
+    const two = { token_addresses: [blueChip, locked] }
+    try {
+      await paying(`${running.url}${PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(two),
+      })
+    } finally {
+      globalThis.fetch = realFetch
+    }
+    expect(signed).toBeDefined()
+    const before = await usdcOf(sandbox, buyer.address)
+    const refused = await post({ token_addresses: fiftyMints }, { 'x-payment': signed! })
+    expect(refused.status).toBe(402)
+    expect(await usdcOf(sandbox, buyer.address)).toBe(before)
+    const paid = await post(two, { 'x-payment': signed! })
+    expect(paid.status).toBe(200)
+    expect(await usdcOf(sandbox, buyer.address)).toBe(before - 2n * UNIT)
+  },
+)
 
 describe('discovery and docs say the price per mint', () => {
   const get = async (path: string) => (await send(service, 'GET', path)).text
@@ -92,6 +136,12 @@ describe('discovery and docs say the price per mint', () => {
     })
     expect(await get('/llm.txt')).toContain(`### POST ${PATH} (0.015 USD per mint (1–50)`)
     expect(await get('/docs/routes/scan-quick-batch.md')).toContain(`# POST ${PATH} — 0.015 USD per mint (1–50)`)
+    // The page's price labels (plugins/web/page.ts): a price per unit says its unit.
+    expect(await get('/')).toContain(`"POST ${PATH}":"0.015 per mint"`)
+    expect(priced('Scan them all', { [`POST ${PATH}`]: '0.015 per mint' }, `POST ${PATH}`)).toBe(
+      'Scan them all · 0.015 USD per mint',
+    )
+    expect(priced('Quick scan', { 'POST /scan/quick': '0.02' }, 'POST /scan/quick')).toBe('Quick scan · 0.02 USD')
     const card = JSON.parse(await get('/.well-known/agent.json'))
     expect(card.skills.find((skill: { id: string }) => skill.id === 'sol_quick_scan_batch').description).toContain(
       `POST ${PATH} (0.015 USD per mint (1–50))`,
@@ -233,6 +283,29 @@ describe('a paid batch answers each mint as the single route, settles once for t
     })
 })
 
+test('a batch item and a single /scan/quick of the same mint at once cost the upstreams one scan: their reads are shared', async () => {
+  const calls = () =>
+    [...sandbox.faults.requests.entries()].filter(([key]) => key.includes(':')).reduce((sum, [, n]) => sum + n, 0)
+  const fresh = () => waivedService({ ...sandbox.serviceSettings, RATE_LIMIT_SCANNER_BURST: '100000' })
+  const mint = mintOf('serial-rugger')
+  sandbox.faults.latencyMs = 50
+  try {
+    let before = calls()
+    await (await fresh().handle(scanRequest('/scan/quick', { token_address: mint }))).arrayBuffer()
+    const alone = calls() - before
+    before = calls()
+    const app = fresh()
+    await Promise.all([
+      app.handle(scanRequest('/scan/quick', { token_address: mint })).then((response) => response.arrayBuffer()),
+      app.handle(scanRequest(PATH, { token_addresses: [mint] })).then((response) => response.arrayBuffer()),
+    ])
+    expect(alone).toBeGreaterThan(0)
+    expect(calls() - before).toBe(alone)
+  } finally {
+    sandbox.faults.latencyMs = 0
+  }
+})
+
 describe('wallet mode: every token held, capped by max_usd', () => {
   test('three holdings, max_usd 0.03: two scanned (by mint address), one left out, 0.03 USD', async () => {
     const { wallet, mints } = await walletHolding('three', 3)
@@ -344,6 +417,8 @@ describe('on every access path: MCP, the SDK, the CLI', () => {
     expect(code).toBe(0)
     const answer = JSON.parse(stdout)
     expect(answer.wallet).toMatchObject({ holdings: 3, scanned: mints.slice(0, 2), left_out: mints.slice(2) })
+    // The price list by command says the unit.
+    expect((await run(['currencies'])).stdout).toMatch(/^ {2}solsentry batch <mint…> +0\.015 USD per mint$/m)
     const without = await run(['batch', '--wallet', wallet])
     expect(without.code).not.toBe(0)
     expect(without.stderr + without.stdout).toContain('--max-usd')

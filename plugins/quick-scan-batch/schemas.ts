@@ -9,27 +9,41 @@ export const MAX_BATCH_MINTS = 50
 export const BATCH_UNIT_USD = '0.015'
 
 /** What a batch scans: the mints given, or every token a wallet holds up to `max_usd`. */
-export const BatchRequest = Type.Object({
-  token_addresses: Type.Optional(
-    Type.Array(SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters)'), {
-      minItems: 1,
-      maxItems: MAX_BATCH_MINTS,
-      description: `The mints to scan, 1 to ${MAX_BATCH_MINTS} (fewer on a service whose RPC plan is rate-limited: its 400 says how many); a mint given twice is scanned and charged once`,
-    }),
-  ),
-  wallet_address: Type.Optional(
-    SolanaAddress(
-      'Instead of token_addresses: a wallet whose every token (non-zero balances, SPL Token and Token-2022) is scanned, with max_usd',
+export const BatchRequest = Type.Object(
+  {
+    token_addresses: Type.Optional(
+      Type.Array(SolanaAddress('Solana SPL mint address (base58, 32 to 44 characters)'), {
+        minItems: 1,
+        maxItems: MAX_BATCH_MINTS,
+        description: `The mints to scan, 1 to ${MAX_BATCH_MINTS} (fewer on a service whose RPC plan is rate-limited: its 400 says how many); a mint given twice is scanned and charged once`,
+      }),
     ),
-  ),
-  max_usd: Type.Optional(
-    Type.Number({
-      minimum: Number(BATCH_UNIT_USD),
-      maximum: 1_000,
-      description: `With wallet_address: the most to spend; the holdings scanned are min(holdings, floor(max_usd / ${BATCH_UNIT_USD}), the batch size: ${MAX_BATCH_MINTS}, fewer on a rate-limited RPC plan)`,
-    }),
-  ),
-})
+    wallet_address: Type.Optional(
+      SolanaAddress(
+        'Instead of token_addresses: a wallet whose every token (non-zero balances, NFTs aside, SPL Token and Token-2022) is scanned, with max_usd',
+      ),
+    ),
+    max_usd: Type.Optional(
+      Type.Number({
+        minimum: Number(BATCH_UNIT_USD),
+        maximum: 1_000,
+        description: `With wallet_address: the most to spend; the holdings scanned are min(holdings, floor(max_usd / ${BATCH_UNIT_USD}), the batch size: ${MAX_BATCH_MINTS}, fewer on a rate-limited RPC plan)`,
+      }),
+    ),
+  },
+  {
+    description: 'Either token_addresses, or wallet_address with max_usd',
+    // What the Bazaar declaration and the docs show as a request (no member is required alone).
+    examples: [
+      {
+        token_addresses: [
+          'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263',
+          'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        ],
+      },
+    ],
+  },
+)
 export type BatchRequest = Static<typeof BatchRequest>
 
 /** One item of the answer: the single route's answer, or why there is none. */

@@ -156,8 +156,8 @@ async function refuseNonMints(
 }
 
 /**
- * The distinct mints `wallet` holds a non-zero balance of, SPL Token and Token-2022, by mint address (a
- * stable order: the cap leaves out the same ones each time). The address must be a wallet (422
+ * The distinct mints `wallet` holds a non-zero balance of, SPL Token and Token-2022, NFTs aside (one unit
+ * of a mint of no decimals), by mint address (a stable order: the cap leaves out the same ones each time). The address must be a wallet (422
  * NOT_A_WALLET otherwise); holdings that cannot be read in time refuse the call (503), never charged.
  */
 async function holdingsOf(ctx: ServiceContext, wallet: string, deadlineAt: number): Promise<string[]> {
@@ -184,9 +184,15 @@ async function holdingsOf(ctx: ServiceContext, wallet: string, deadlineAt: numbe
     const held = new Set<string>()
     for (const { value } of answers)
       for (const { account } of value) {
-        const info = (account.data as { parsed?: { info?: { mint?: string; tokenAmount?: { amount?: string } } } })
-          .parsed?.info
-        if (info?.mint && /^[1-9]\d*$/.test(info.tokenAmount?.amount ?? '0')) held.add(info.mint)
+        const info = (
+          account.data as {
+            parsed?: { info?: { mint?: string; tokenAmount?: { amount?: string; decimals?: number } } }
+          }
+        ).parsed?.info
+        const amount = info?.tokenAmount?.amount ?? '0'
+        // One indivisible unit is an NFT's signature: a collectible, not a position to grade.
+        const nft = info?.tokenAmount?.decimals === 0 && amount === '1'
+        if (info?.mint && /^[1-9]\d*$/.test(amount) && !nft) held.add(info.mint)
       }
     return [...held].sort()
   } catch (error) {

@@ -103,9 +103,13 @@ export function tradePlugin(ctx: ServiceContext) {
             pay_to: rail.payTo,
             accepted: offered.includes(rail),
           })),
-          prices: ctx.registry
-            .prices()
-            .map((price) => ({ route: price.route, skill: price.skill ?? null, usd: price.usd, amount: price.atomic })),
+          prices: ctx.registry.prices().map((price) => ({
+            route: price.route,
+            skill: price.skill ?? null,
+            usd: price.usd,
+            amount: price.atomic,
+            ...(price.per ? { per_unit: { unit: price.per.unit, max_units: price.per.max } } : {}),
+          })),
         }
       },
       routeOptions(ctx, currencies),

@@ -253,8 +253,14 @@ export const CurrenciesResult = Type.Object({
     Type.Object({
       route: Type.String(),
       skill: Type.Union([Type.String(), Type.Null()]),
-      usd: Type.String(),
-      amount: Type.String({ description: 'USDC atomic units' }),
+      usd: Type.String({ description: 'The price; of one unit for a price per unit (`per_unit`)' }),
+      amount: Type.String({ description: 'USDC atomic units (of one unit for a price per unit)' }),
+      per_unit: Type.Optional(
+        Type.Object(
+          { unit: Type.String(), max_units: Type.Integer() },
+          { description: 'A price per unit of the request: a call costs usd × its units, 1 to max_units' },
+        ),
+      ),
     }),
   ),
 })

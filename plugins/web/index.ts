@@ -34,7 +34,11 @@ export function webPlugin(ctx: ServiceContext) {
       demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
       rails,
       solanaRpcUrl: browserRpc,
-      prices: Object.fromEntries(ctx.registry.prices().map((price) => [price.route, price.usd])),
+      prices: Object.fromEntries(
+        ctx.registry
+          .prices()
+          .map((price) => [price.route, price.per ? `${price.usd} per ${price.per.unit}` : price.usd]),
+      ),
     })
     return new Response(html, { status, headers: htmlHeaders(connect) })
   }

@@ -6,14 +6,20 @@ export interface PageConfig {
   /** The payment rails the operator configured: the page offers wallets of those chains only. */
   rails: ('base' | 'solana')[]
   solanaRpcUrl: string | null
-  /** Each mounted priced route's price in USD by `METHOD path`, from the manifests (written nowhere else). */
+  /**
+   * Each mounted priced route's price in USD by `METHOD path`, from the manifests (written nowhere else):
+   * `0.02`, or for a price per unit `0.015 per mint`.
+   */
   prices: Record<string, string>
 }
 
 /** A button's label with the route's price, as the manifests publish it (no price: the label alone). */
 export function priced(label: string, prices: PageConfig['prices'], route: string): string {
   const usd = prices[route]
-  return usd === undefined ? label : `${label} · ${usd} USD`
+  if (usd === undefined) return label
+  // `0.015 per mint` reads `0.015 USD per mint`.
+  const [amount, ...per] = usd.split(' ')
+  return `${label} · ${[amount, 'USD', ...per].join(' ')}`
 }
 
 /** The page at `/`: a form, a wallet picker, the results; styled inline, its script served by the service. */

@@ -199,13 +199,14 @@ async function tellConcluded(request: Request, settled: boolean): Promise<void> 
  */
 export function paymentHooks(ctx: ServiceContext, spec: RouteSpec) {
   const callOf = paidCallOf(ctx, spec)
+  const perUnit = spec.price !== 'free' && spec.price.per !== undefined
   ctx.registry.markPaymentMounted(spec)
   return {
     // Destructured: Elysia parses only what its hooks name (a whole-context hook makes it parse cookies).
     beforeHandle: async function admitPayment({ request, body, set }: HandlerContext) {
       // A price per unit is counted from the valid request before any challenge (a count that refuses
       // the request throws its 4xx, nothing admitted); a request that buys nothing is answered free.
-      const units = await unitsOf(ctx, spec, body)
+      const units = perUnit ? await unitsOf(ctx, spec, body) : 1
       if (units === 0) return undefined
       const call = callOf({ request, body, set }, units)
       const admission = await ctx.payments.admit(call)
@@ -298,9 +299,11 @@ function paidCallOf(ctx: ServiceContext, spec: RouteSpec) {
   const price = spec.price
   const resource = `${spec.method} ${spec.path}`
   const discovery = routeDiscovery(spec)
+  // A fixed price's amount is the same for every call: computed once (a 402 is on the hot path).
+  const fixed = price.per ? undefined : atomicPriceOf(price)
   return (context: HandlerContext, units = 1): PaidCall => {
     let hash: string | undefined
-    const amount = atomicPriceOf(price, units)
+    const amount = fixed ?? atomicPriceOf(price, units)
     const description = price.per
       ? `${spec.summary}: ${units} ${units === 1 ? price.per.unit : `${price.per.unit}s`} at ${price.usd} USD each`
       : spec.summary

@@ -75,6 +75,12 @@ const MEANT: Record<string, Record<string, unknown>> = {
       amount_in: '500000000',
       user_public_key: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
     },
+  'Quick scan these mints at once: DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263 EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v':
+    { token_addresses: ['DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263', USDC] },
+  'Scan every token in wallet 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM, spending at most 0.30 USD': {
+    wallet_address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+    max_usd: 0.3,
+  },
   'Sell 100 USDC for SOL from wallet 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU': {
     input_mint: USDC,
     output_mint: SOL,
@@ -107,11 +113,33 @@ describe('A2A messages in words (no solsentry.skill): the skill inferred from th
       // A free route runs at once: its own answer or refusal, never an unread input.
       expect(data(task)?.code ?? 'answered').not.toMatch(/^INVALID_/)
       expect(said(task)['x402.payment.status']).toBeUndefined()
+    } else if (offering.route.price.per && task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) {
+      // A price per unit whose words buy nothing here (the example's mainnet mints are no sandbox tokens):
+      // answered free, the input read all the same — never refused as unread.
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
+      expect(said(task)['x402.payment.status']).toBeUndefined()
     } else {
       expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
       expect(said(task)['x402.payment.status']).toBe('payment-required')
       expect(said(task)['x402.payment.required'].resource.url).toEndWith(offering.route.path)
     }
+  })
+
+  test('a batch asked in words with sandbox tokens asks for its price per mint; a wallet without a cap is asked for max_usd', async () => {
+    const mints = [mintOf('blue-chip'), mintOf('dead-token')]
+    const task = await ask(`Quick scan these at once: ${mints.join(', ')}`)
+    expect(task.metadata?.['solsentry.call']).toEqual({
+      skill: 'sol_quick_scan_batch',
+      input: { token_addresses: mints },
+    })
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
+    const required = said(task)['x402.payment.required']
+    expect(required.resource.url).toEndWith('/scan/quick/batch')
+    // Two mints at the unit price each.
+    const unit = BigInt(routes.get('sol_quick_scan_batch')!.route.price === 'free' ? 0 : 15_000)
+    expect(required.accepts.map((offer: Json) => BigInt(offer.amount))).toEqual(required.accepts.map(() => 2n * unit))
+    const uncapped = await ask(`Scan every token in wallet ${mintOf('blue-chip').replace(/./, 'F')}`)
+    expect(data(uncapped)).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('needs max_usd') })
   })
 
   test('named metadata still wins over the words', async () => {

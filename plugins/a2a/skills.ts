@@ -143,7 +143,8 @@ export function readWords(message: Message, skills: Map<string, Offering>): Read
 function reading(offering: Offering, weight: number, text: string, addresses: string[]): Reading {
   const { route, tool } = offering
   const input: Record<string, unknown> = { ...(route.askedBy?.read?.(text) ?? {}) }
-  const used = new Set(Object.values(input))
+  // A reader may take addresses itself, one (`wallet_address`) or a list (`token_addresses`).
+  const used = new Set(Object.values(input).flat())
   const left = addresses.filter((address) => !used.has(address))
   const open = route.addressFields.filter((field) => input[field.name] === undefined).map((field) => field.name)
   let problem: string | undefined

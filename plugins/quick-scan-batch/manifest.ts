@@ -1,3 +1,4 @@
+import { addressesIn, dollarsIn, saysPhrase } from '../../src/kernel/asked.ts'
 import { defineManifest } from '../../src/kernel/manifest.ts'
 import { mintsCharged } from './service.ts'
 import { BATCH_UNIT_USD, BatchAnswer, BatchRequest, MAX_BATCH_MINTS } from './schemas.ts'
@@ -20,7 +21,7 @@ export const manifest = defineManifest({
       'The quick scan of up to 50 Solana tokens in one paid call, priced per mint — or of every token a wallet holds, up to a spending cap.',
     tags: ['solana', 'token', 'risk', 'portfolio'],
     examples: [
-      'Quick scan these five mints at once',
+      'Quick scan these mints at once: DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263 EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
       'Scan every token in wallet 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM, spending at most 0.30 USD',
     ],
   },
@@ -33,6 +34,19 @@ export const manifest = defineManifest({
       price: { usd: BATCH_UNIT_USD, per: { unit: 'mint', max: MAX_BATCH_MINTS, count: mintsCharged } },
       body: BatchRequest,
       response: BatchAnswer,
+      askedBy: {
+        phrases: [
+          'quick scan these',
+          'scan these',
+          'at once',
+          'in one call',
+          'every token',
+          'all my tokens',
+          'portfolio',
+          'batch',
+        ],
+        read: wordsOfBatch,
+      },
       errors: ['NOT_A_WALLET', 'UPSTREAM_UNAVAILABLE'],
       rateLimit: 'scanner',
       tags: ['scanners'],
@@ -40,3 +54,20 @@ export const manifest = defineManifest({
     },
   },
 })
+
+/**
+ * What a batch asked in words states: a wallet ("every token in wallet <address>, spending at most 0.30
+ * USD") with its cap, or the mints the text lists. A wallet without a cap is left to ask for `max_usd`.
+ */
+function wordsOfBatch(text: string): Record<string, unknown> {
+  const addresses = addressesIn(text)
+  const wallet = /\bwallet\s+([1-9A-HJ-NP-Za-km-z]{32,44})\b/i.exec(text)?.[1]
+  if (wallet || saysPhrase(text, 'every token') || saysPhrase(text, 'all my tokens')) {
+    const dollars = dollarsIn(text)
+    return {
+      ...(wallet ? { wallet_address: wallet } : {}),
+      ...(dollars === undefined ? {} : { max_usd: dollars }),
+    }
+  }
+  return addresses.length > 0 ? { token_addresses: addresses } : {}
+}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { addressesIn, atomicUnits, percentIn, saysPhrase, windowIn } from './asked.ts'
+import { addressesIn, atomicUnits, dollarsIn, percentIn, saysPhrase, windowIn } from './asked.ts'
 
 const WINDOWS = ['5m', '1h', '6h', '24h'] as const
 const MINT = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'
@@ -28,6 +28,16 @@ describe('the readers of what words state', () => {
   ]
   for (const [text, percent] of percents)
     test(`percentIn: ${text} → ${percent}`, () => expect(percentIn(text)).toBe(percent))
+
+  const dollars: [string, number | undefined][] = [
+    ['spending at most 0.30 USD', 0.3],
+    ['up to $2', 2],
+    ['no more than 1.5 usdc', 1.5],
+    ['between $1 and $2', undefined],
+    ['every token I hold', undefined],
+  ]
+  for (const [text, amount] of dollars)
+    test(`dollarsIn: ${text} → ${amount}`, () => expect(dollarsIn(text)).toBe(amount))
 
   test('atomicUnits: exact, never past the decimals, never zero', () => {
     expect(atomicUnits('0.5', 9)).toBe('500000000')

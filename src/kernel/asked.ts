@@ -83,6 +83,12 @@ export function percentAt(text: string, member: string): Record<string, number> 
   return percent === undefined ? {} : { [member]: percent }
 }
 
+/** The one amount of dollars a text states ("at most 0.30 USD", "$2", "up to 1.5 usdc"); undefined for none or several. */
+export function dollarsIn(text: string): number | undefined {
+  const found = [...text.matchAll(/\$\s*(\d+(?:\.\d+)?)|(?<![\w.])(\d+(?:\.\d+)?)\s*(?:usd|usdc|dollars?)\b/gi)]
+  return found.length === 1 ? Number(found[0]![1] ?? found[0]![2]) : undefined
+}
+
 /** `'0.5'` of a token of 9 decimals → `'500000000'`: a decimal amount in atomic units, exact; undefined past its decimals. */
 export function atomicUnits(amount: string, decimals: number): string | undefined {
   const match = /^(\d+)(?:\.(\d+))?$/.exec(amount)

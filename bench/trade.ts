@@ -7,16 +7,15 @@
  *
  *   npm run bench -- trade [--latency 100] [--trades 5]
  */
-import pino from 'pino'
-import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { createApp } from '../src/app.ts'
-import { loadConfig } from '../src/settings.ts'
-import { closeContext, createContext } from '../src/context.ts'
+import { closeContext } from '../src/context.ts'
 import { startServer } from '../src/http/server.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
+import { sandboxContext } from '../test/support/live.ts'
+import { signLocally } from '../test/support/wallet.ts'
 import { numberOption } from './load.ts'
 
 const SOL = 'So11111111111111111111111111111111111111112'
@@ -42,16 +41,7 @@ export async function run(args: string[]): Promise<void> {
     const totals: number[] = []
     for (let index = 0; index < trades; index++) {
       const token = TOKENS[index % TOKENS.length]!
-      const ctx = createContext(
-        loadConfig({
-          ...sandbox.serviceSettings,
-          PORT: '0',
-          DATA_DIR: ':memory:',
-          LOG_LEVEL: 'silent',
-          RATE_LIMIT_SCANNER_BURST: '100000',
-        }),
-        { logger: pino({ level: 'silent' }) },
-      )
+      const ctx = sandboxContext(sandbox, { RATE_LIMIT_SCANNER_BURST: '100000' })
       await ctx.payments.start()
       const server = startServer(createApp(ctx), ctx)
       const post = (
@@ -82,8 +72,7 @@ export async function run(args: string[]): Promise<void> {
       let executeMs = 0
       let status = quoted.status
       if (status === 'QUOTED') {
-        const transaction = getTransactionDecoder().decode(Buffer.from(quoted.unsigned_transaction_b64, 'base64'))
-        const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+        const signed = await signLocally(quoted.unsigned_transaction_b64, buyer)
         started = performance.now()
         const executed = (await (
           await post('/trade/execute', { job_id: quoted.job_id, signed_transaction_b64: signed }, payingFetch)

@@ -1,8 +1,14 @@
 import { describe, expect, test } from 'bun:test'
-import { type Task, TaskState } from '@a2a-js/sdk'
-import { demoPayer } from '../sandbox/demo-client.ts'
-import { a2aAgent, a2aMessage, a2aRpc, paying, requiredBy, saidBy } from './support/a2a.ts'
-import { eventually } from './support/eventually.ts'
+import { TaskState } from '@a2a-js/sdk'
+import {
+  a2aAgent,
+  a2aRpc,
+  askedAndSigned,
+  collectedOnceSettled,
+  paidPending,
+  paidWhileRunning,
+  saidBy,
+} from './support/a2a.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -20,12 +26,7 @@ const input = { token_address: mintOf('blue-chip') }
 const cancelTask = (id: string, tenant?: string) =>
   a2aRpc(running.url, 'CancelTask', { id, ...(tenant ? { tenant } : {}) })
 
-async function asked(): Promise<{ task: Task; payment: unknown; payer: string }> {
-  const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
-  const task = await agent.send(a2aMessage(input, { 'solsentry.skill': 'sol_quick_scan' }))
-  expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
-  return { task, payment: await x402.createPaymentPayload(requiredBy(task)), payer }
-}
+const asked = () => askedAndSigned(agent, sandbox, input)
 
 describe('CancelTask with a tenant', () => {
   test('waiting for payment, unpaid: cancelled (the tenant ignored)', async () => {
@@ -38,20 +39,9 @@ describe('CancelTask with a tenant', () => {
   test('its paid call running: refused; the call ends completed with its receipt, charged once', async () => {
     const { task, payment, payer } = await asked()
     const before = await usdcOf(sandbox, payer)
-    sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 500 })
-    let done: Task
-    try {
-      const first = await agent.send(a2aMessage(undefined, paying(payment), task.id), true)
-      expect(first.status?.state).toBe(TaskState.TASK_STATE_WORKING)
-      expect((await cancelTask(task.id, 'x')).error?.message).toMatch(/runs to its end|being handled/)
-      done = await eventually(
-        'the paid call answered',
-        () => agent.get(task.id),
-        (read) => read.status?.state !== TaskState.TASK_STATE_WORKING,
-      )
-    } finally {
-      sandbox.faults.clear()
-    }
+    const done = await paidWhileRunning({ sandbox, agent }, task, payment, async () =>
+      expect((await cancelTask(task.id, 'x')).error?.message).toMatch(/runs to its end|being handled/),
+    )
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
     expect(saidBy(done)['x402.payment.status']).toBe('payment-completed')
     expect(done.artifacts).toHaveLength(1)
@@ -62,13 +52,7 @@ describe('CancelTask with a tenant', () => {
     const { task, payment, payer } = await asked()
     const before = await usdcOf(sandbox, payer)
     // The facilitator answers after the service stops waiting (FACILITATOR_SETTLE_TIMEOUT_MS): the settlement is pending.
-    sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
-    let waiting: Task
-    try {
-      waiting = await agent.send(a2aMessage(undefined, paying(payment), task.id))
-    } finally {
-      sandbox.faults.clear()
-    }
+    const waiting = await paidPending(sandbox, agent, task, payment)
     expect(saidBy(waiting)['solsentry.settlement']).toMatchObject({ state: 'pending' })
     for (const tenant of ['x', undefined]) {
       const refused = await cancelTask(task.id, tenant)
@@ -79,13 +63,7 @@ describe('CancelTask with a tenant', () => {
     expect(kept.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
     expect(saidBy(kept)['x402.payment.status']).toBe('payment-submitted')
 
-    await eventually(
-      'the settlement on chain',
-      () => usdcOf(sandbox, payer),
-      (now) => now !== before,
-    )
-    await ctx.payments.resolvePending()
-    const done = await agent.send(a2aMessage(undefined, paying(payment), task.id))
+    const done = await collectedOnceSettled({ sandbox, ctx, agent }, task, { payment, payer, before })
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
     expect(saidBy(done)['x402.payment.status']).toBe('payment-completed')
     expect(done.artifacts).toHaveLength(1)

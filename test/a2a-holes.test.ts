@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { expect, test } from 'bun:test'
-import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk'
-import { ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client'
-import type { PaymentRequired } from '@x402/core/types'
+import { TaskState } from '@a2a-js/sdk'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
+import { a2aAgent, a2aMessage, a2aWords, paying, requiredBy, saidBy } from './support/a2a.ts'
 import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
@@ -13,56 +12,27 @@ import { usdcOf } from './support/x402.ts'
 // call is running must not lose that call's answer, and a payment answered at once (returnImmediately)
 // must say the call is running, never offer the requirements again.
 const { sandbox, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
-const PAYING = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) }
-const client = await new ClientFactory().createFromUrl(running.url)
+const agent = await a2aAgent(running.url)
+const input = { token_address: mintOf('blue-chip') }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function message(metadata: Record<string, unknown>, taskId = '', text?: string): Message {
-  const data = {
-    content: { $case: 'data' as const, value: { token_address: mintOf('blue-chip') } },
-    metadata: {},
-    filename: '',
-    mediaType: '',
-  }
-  const words = { content: { $case: 'text' as const, value: text ?? '' }, metadata: {}, filename: '', mediaType: '' }
-  const parts = text !== undefined ? [words] : taskId ? [] : [data]
-  return {
-    messageId: randomUUID(),
-    contextId: '',
-    taskId,
-    role: Role.ROLE_USER,
-    parts,
-    metadata,
-    extensions: [],
-    referenceTaskIds: [],
-  }
-}
-async function send(sent: Message, returnImmediately = false): Promise<Task> {
-  const configuration = returnImmediately
-    ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }
-    : undefined
-  const answer = await client.sendMessage({ tenant: '', message: sent, configuration, metadata: undefined }, PAYING)
-  if (!('status' in answer)) throw new Error('expected a task')
-  return answer
-}
-const get = (id: string) => client.getTask({ tenant: '', id, historyLength: 0 }, PAYING)
-const said = (task: Task) => (task.status?.message?.metadata ?? {}) as Record<string, unknown>
+const quick = { 'solsentry.skill': 'sol_quick_scan' }
+const get = (id: string) => agent.get(id, 0)
 
 test('a message without payment on a task whose paid call runs is refused; the paid answer lands in the task', async () => {
   const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
   const before = await usdcOf(sandbox, payer)
-  const asked = await send(message({ 'solsentry.skill': 'sol_quick_scan' }))
-  const payment = await x402.createPaymentPayload(said(asked)['x402.payment.required'] as PaymentRequired)
+  const asked = await agent.send(a2aMessage(input, quick))
+  const payment = await x402.createPaymentPayload(requiredBy(asked))
   // The facilitator takes 3 s to settle: the paid call is running meanwhile.
   sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 3_000 })
   try {
-    const paying = send(
-      message({ 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment }, asked.id),
-    )
+    const answered = agent.send(a2aMessage(undefined, paying(payment), asked.id))
     await sleep(1_000)
     expect((await get(asked.id)).status?.state).toBe(TaskState.TASK_STATE_WORKING)
-    await expect(send(message({}, asked.id, 'is it done yet?'))).rejects.toThrow(/a paid call is running.*tasks\/get/)
-    const paid = await paying
+    await expect(agent.send(a2aWords('is it done yet?', {}, asked.id))).rejects.toThrow(
+      /a paid call is running.*tasks\/get/,
+    )
+    const paid = await answered
     expect(paid.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
     expect(paid.artifacts).toHaveLength(1)
   } finally {
@@ -71,28 +41,27 @@ test('a message without payment on a task whose paid call runs is refused; the p
   const after = await get(asked.id)
   expect(after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   expect(after.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: 'data', value: { schema_version: '2.0' } })
-  expect(said(after)['x402.payment.status']).toBe('payment-completed')
+  expect(saidBy(after)['x402.payment.status']).toBe('payment-completed')
   expect((await usdcOf(sandbox, payer)) - before).toBe(-20_000n)
 }, 60_000)
 
 test('a payment answered at once (returnImmediately) says working, payment-submitted; a second payment is refused; paid once', async () => {
   const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
   const before = await usdcOf(sandbox, payer)
-  const asked = await send(message({ 'solsentry.skill': 'sol_quick_scan' }))
-  const required = said(asked)['x402.payment.required'] as PaymentRequired
+  const asked = await agent.send(a2aMessage(input, quick))
+  const required = requiredBy(asked)
   sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_000 })
   try {
-    const submitted = (payment: unknown) => ({
-      'x402.payment.status': 'payment-submitted',
-      'x402.payment.payload': payment,
-    })
-    const first = await send(message(submitted(await x402.createPaymentPayload(required)), asked.id), true)
+    const first = await agent.send(
+      a2aMessage(undefined, paying(await x402.createPaymentPayload(required)), asked.id),
+      true,
+    )
     expect(first.status?.state).toBe(TaskState.TASK_STATE_WORKING)
-    expect(said(first)['x402.payment.status']).toBe('payment-submitted')
-    expect(said(first)['x402.payment.required']).toBeUndefined()
+    expect(saidBy(first)['x402.payment.status']).toBe('payment-submitted')
+    expect(saidBy(first)['x402.payment.required']).toBeUndefined()
     // A client paying again anyway (a fresh signature) is refused, its payment unused.
-    const again = message(submitted(await x402.createPaymentPayload(required)), asked.id)
-    await expect(send(again)).rejects.toThrow(/a paid call is running/)
+    const again = a2aMessage(undefined, paying(await x402.createPaymentPayload(required)), asked.id)
+    await expect(agent.send(again)).rejects.toThrow(/a paid call is running/)
     const done = await eventually(
       'the task completed',
       () => get(asked.id),
@@ -109,24 +78,17 @@ test('a payment answered at once (returnImmediately) says working, payment-submi
 
 test('a first message carrying its payment, answered at once, says working (not submitted) and ends completed', async () => {
   const { client: x402 } = await demoPayer(sandbox.file, 'solana')
-  const asked = await send(message({ 'solsentry.skill': 'sol_quick_scan' }))
-  const payment = await x402.createPaymentPayload(said(asked)['x402.payment.required'] as PaymentRequired)
-  const first = await send(
-    message({
-      'solsentry.skill': 'sol_quick_scan',
-      'x402.payment.status': 'payment-submitted',
-      'x402.payment.payload': payment,
-    }),
-    true,
-  )
+  const asked = await agent.send(a2aMessage(input, quick))
+  const payment = await x402.createPaymentPayload(requiredBy(asked))
+  const first = await agent.send(a2aMessage(input, { ...quick, ...paying(payment) }), true)
   expect(first.status?.state).toBe(TaskState.TASK_STATE_WORKING)
-  expect(said(first)['x402.payment.status']).toBe('payment-submitted')
+  expect(saidBy(first)['x402.payment.status']).toBe('payment-submitted')
   const done = await eventually(
     'completed',
     () => get(first.id),
     (task) => task.status?.state === TaskState.TASK_STATE_COMPLETED,
   )
-  expect(said(done)['x402.payment.status']).toBe('payment-completed')
+  expect(saidBy(done)['x402.payment.status']).toBe('payment-completed')
 }, 60_000)
 
 test('a task id that is not a string is a clean invalid-params error; an unknown task says how to collect a payment', async () => {

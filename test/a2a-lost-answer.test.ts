@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import { expect, test } from 'bun:test'
 import { TaskState } from '@a2a-js/sdk'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
-import { a2aAgent, a2aMessage, paying, requiredBy, saidBy, wordsOf } from './support/a2a.ts'
+import { a2aAgent, a2aMessage, legacyMessageSend, paying, requiredBy, saidBy, wordsOf } from './support/a2a.ts'
 import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
@@ -25,20 +24,7 @@ const sent = (metadata: Record<string, unknown>, signal: AbortSignal) =>
   fetch(`${running.url}/a2a`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-a2a-extensions': X402_EXTENSION_URI },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'message/send',
-      params: {
-        message: {
-          kind: 'message',
-          messageId: randomUUID(),
-          role: 'user',
-          parts: [{ kind: 'data', data: input }],
-          metadata: { ...skill, ...metadata },
-        },
-      },
-    }),
+    body: JSON.stringify(legacyMessageSend(1, [{ kind: 'data', data: input }], { ...skill, ...metadata })),
     signal,
   })
 

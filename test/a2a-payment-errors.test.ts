@@ -1,17 +1,9 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'bun:test'
-import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk'
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-  ServiceParameters,
-  withA2AExtensions,
-} from '@a2a-js/sdk/client'
+import { type Task, TaskState } from '@a2a-js/sdk'
 import type { PaymentRequired } from '@x402/core/types'
 import { generatePrivateKey } from 'viem/accounts'
 import { demoPayer } from '../sandbox/demo-client.ts'
-import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
+import { a2aAgent, jsonRpcOnly, a2aMessage, a2aWords, paying, saidBy } from './support/a2a.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -22,40 +14,12 @@ const { sandbox, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURS
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
-const PAYING = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) }
-const client = await new ClientFactory(
-  ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory()] }),
-).createFromUrl(running.url)
+const agent = await a2aAgent(running.url, jsonRpcOnly())
 
-function message(metadata: Record<string, unknown>, input?: unknown, taskId = ''): Message {
-  return {
-    messageId: randomUUID(),
-    contextId: '',
-    taskId,
-    role: Role.ROLE_USER,
-    parts:
-      input === undefined
-        ? [{ content: { $case: 'text', value: 'the payment' }, metadata: {}, filename: '', mediaType: 'text/plain' }]
-        : [{ content: { $case: 'data', value: input }, metadata: {}, filename: '', mediaType: 'application/json' }],
-    metadata,
-    extensions: [],
-    referenceTaskIds: [],
-  }
-}
-
-async function send(sent: Message): Promise<Task> {
-  const answer = await client.sendMessage(
-    { tenant: '', message: sent, configuration: undefined, metadata: undefined },
-    PAYING,
-  )
-  if (!('status' in answer)) throw new Error('expected a task')
-  return answer
-}
-
-const said = (task: Task): Json => task.status?.message?.metadata ?? {}
-const ask = (skill: string) => send(message({ 'solsentry.skill': skill }, { token_address: mintOf('blue-chip') }))
-const submit = (task: Task, payment: unknown) =>
-  send(message({ 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment }, undefined, task.id))
+const said = (task: Task): Json => saidBy(task)
+const ask = (skill: string) =>
+  agent.send(a2aMessage({ token_address: mintOf('blue-chip') }, { 'solsentry.skill': skill }))
+const submit = (task: Task, payment: unknown) => agent.send(a2aWords('the payment', paying(payment), task.id))
 
 async function refusedWith(task: Task, code: string): Promise<void> {
   expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED)

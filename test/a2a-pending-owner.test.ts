@@ -1,10 +1,19 @@
 import { expect, test } from 'bun:test'
-import { type Message, type Task, TaskState } from '@a2a-js/sdk'
+import { type Task, TaskState } from '@a2a-js/sdk'
 import type { PaymentRequired } from '@x402/core/types'
 import { paymentMoved } from '../plugins/a2a/task-store.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
-import { a2aAgent, a2aMessage, paying, requiredBy, saidBy, wordsOf } from './support/a2a.ts'
-import { eventually } from './support/eventually.ts'
+import {
+  a2aAgent,
+  a2aMessage,
+  a2aWords,
+  collectedOnceSettled,
+  paidPending,
+  paying,
+  requiredBy,
+  saidBy,
+  wordsOf,
+} from './support/a2a.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -28,13 +37,7 @@ async function pending() {
   const asked = await agent.send(a2aMessage(input, skill))
   const required = requiredBy(asked)
   const payment = await x402.createPaymentPayload(required)
-  sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
-  let waiting: Task
-  try {
-    waiting = await agent.send(a2aMessage(undefined, paying(payment), asked.id))
-  } finally {
-    sandbox.faults.clear()
-  }
+  const waiting = await paidPending(sandbox, agent, asked, payment)
   expectPending(waiting)
   return { task: asked, payment, payer, before, required, x402 }
 }
@@ -50,13 +53,7 @@ function expectPending(task: Task): void {
 
 /** Once the chain shows the transfer and the resolver read it, the payload on its own task receives the answer. */
 async function collected(task: Task, payment: unknown, payer: string, before: bigint): Promise<Task> {
-  await eventually(
-    'the settlement on chain',
-    () => usdcOf(sandbox, payer),
-    (now) => now !== before,
-  )
-  await ctx.payments.resolvePending()
-  const done = await agent.send(a2aMessage(undefined, paying(payment), task.id))
+  const done = await collectedOnceSettled({ sandbox, ctx, agent }, task, { payment, payer, before })
   expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   expect(saidBy(done)['x402.payment.status']).toBe('payment-completed')
   expect(done.artifacts).toHaveLength(1)
@@ -65,11 +62,7 @@ async function collected(task: Task, payment: unknown, payer: string, before: bi
 
 test('a message on a task whose settlement is pending — none, another payment, a rejection — repeats the pending status; charged once', async () => {
   const { task, payment, payer, before, required, x402 } = await pending()
-  const asking: Message = {
-    ...a2aMessage(undefined, {}, task.id),
-    parts: [{ content: { $case: 'text', value: 'is it done?' }, metadata: {}, filename: '', mediaType: '' }],
-  }
-  expectPending(await agent.send(asking))
+  expectPending(await agent.send(a2aWords('is it done?', {}, task.id)))
   // Another payment for the same call: not used (never verified nor settled), the task still waits for its own.
   const another = await x402.createPaymentPayload(required as PaymentRequired)
   const offered = await agent.send(a2aMessage(undefined, paying(another), task.id))

@@ -1,13 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import { expect, test } from 'bun:test'
-import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk'
-import { ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client'
-import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
-import type { PaymentRequired } from '@x402/core/types'
+import { TaskState } from '@a2a-js/sdk'
 import { demoPayer } from '../sandbox/demo-client.ts'
-import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
+import { a2aAgent, a2aMessage, paidPending, paying, requiredBy, saidBy } from './support/a2a.ts'
 import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
+import { signLocally } from './support/wallet.ts'
 import { usdcOf } from './support/x402.ts'
 
 // A settlement whose answer is lost (the facilitator slower than the service waits): over A2A the task
@@ -15,47 +12,24 @@ import { usdcOf } from './support/x402.ts'
 // the chain shows the transfer, the same payload receives the answer, charged once.
 const { sandbox, ctx, running, mintOf } = await liveService({ FACILITATOR_SETTLE_TIMEOUT_MS: '1000' })
 const { x402: offers } = sandbox.file
-const PAYING = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) }
-const client = await new ClientFactory().createFromUrl(running.url)
-
-async function send(metadata: Record<string, unknown>, taskId = '', input?: unknown): Promise<Task> {
-  const data = {
-    content: { $case: 'data' as const, value: input ?? { token_address: mintOf('blue-chip') } },
-    metadata: {},
-    filename: '',
-    mediaType: '',
-  }
-  const message: Message = {
-    messageId: randomUUID(),
-    contextId: '',
-    taskId,
-    role: Role.ROLE_USER,
-    parts: taskId ? [] : [data],
-    metadata,
-    extensions: [],
-    referenceTaskIds: [],
-  }
-  const answer = await client.sendMessage(
-    { tenant: '', message, configuration: undefined, metadata: undefined },
-    PAYING,
-  )
-  if (!('status' in answer)) throw new Error('expected a task')
-  return answer
-}
+const agent = await a2aAgent(running.url)
+/** A message with `metadata`: on a task, or a new task on `input` (by default a quick scan's of blue-chip). */
+const send = (
+  metadata: Record<string, unknown>,
+  taskId = '',
+  input: unknown = { token_address: mintOf('blue-chip') },
+) => agent.send(a2aMessage(taskId ? undefined : input, metadata, taskId))
 
 test('a pending settlement over A2A: the task waits for the same payload, which then receives the answer, charged once', async () => {
   const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
   const [before, buyerBefore] = [await usdcOf(sandbox, offers.solana.pay_to), await usdcOf(sandbox, payer)]
   const asked = await send({ 'solsentry.skill': 'sol_quick_scan' })
-  const required = asked.status?.message?.metadata?.['x402.payment.required'] as PaymentRequired
-  const payment = await x402.createPaymentPayload(required)
-  const submitted = { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment }
+  const payment = await x402.createPaymentPayload(requiredBy(asked))
+  const submitted = paying(payment)
 
-  sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
-  const waiting = await send(submitted, asked.id)
-  sandbox.faults.clear()
+  const waiting = await paidPending(sandbox, agent, asked, payment)
   expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
-  const said = waiting.status?.message?.metadata ?? {}
+  const said = saidBy(waiting)
   expect(said['x402.payment.status']).toBe('payment-submitted')
   expect(said['x402.payment.required']).toBeUndefined()
   expect(said['solsentry.settlement']).toMatchObject({ state: 'pending', retry_after_s: expect.any(Number) })
@@ -77,7 +51,7 @@ test('a pending settlement over A2A: the task waits for the same payload, which 
   const done = await send(submitted, asked.id)
   expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   expect(done.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: 'data', value: { schema_version: '2.0' } })
-  expect(done.status?.message?.metadata?.['x402.payment.status']).toBe('payment-completed')
+  expect(saidBy(done)['x402.payment.status']).toBe('payment-completed')
   expect(await usdcOf(sandbox, offers.solana.pay_to)).toBe(before + 20_000n)
   expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)
 }, 60_000)
@@ -93,26 +67,17 @@ test('a trade execute whose fee settlement is pending: completed with the answer
   }
   const quoted = await send({ 'solsentry.skill': 'sol_trade_quote' }, '', quoteInput)
   const quote = (quoted.artifacts[0]!.parts[0]!.content as { value: Record<string, string> }).value
-  const transaction = getTransactionDecoder().decode(Buffer.from(quote.unsigned_transaction_b64!, 'base64'))
-  const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+  const signed = await signLocally(quote.unsigned_transaction_b64!, buyer)
   const asked = await send({ 'solsentry.skill': 'sol_trade_execute' }, '', {
     job_id: quote.job_id,
     signed_transaction_b64: signed,
   })
-  const payment = await x402.createPaymentPayload(
-    asked.status?.message?.metadata?.['x402.payment.required'] as PaymentRequired,
-  )
+  const payment = await x402.createPaymentPayload(requiredBy(asked))
   const before = await usdcOf(sandbox, payer)
-  sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
-  let done: Task
-  try {
-    done = await send({ 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment }, asked.id)
-  } finally {
-    sandbox.faults.clear()
-  }
+  const done = await paidPending(sandbox, agent, asked, payment)
   expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   expect(done.artifacts).toHaveLength(1)
-  const said = done.status?.message?.metadata ?? {}
+  const said = saidBy(done)
   expect(said['x402.payment.status']).toBe('payment-submitted')
   expect(said['solsentry.settlement']).toMatchObject({ state: 'pending' })
   const words = JSON.stringify(done.status?.message?.parts[0]?.content)
@@ -132,16 +97,8 @@ test('a pending settlement whose task is gone: the same payload on a new task, s
   const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
   const [before, buyerBefore] = [await usdcOf(sandbox, offers.solana.pay_to), await usdcOf(sandbox, payer)]
   const asked = await send({ 'solsentry.skill': 'sol_quick_scan' })
-  const payment = await x402.createPaymentPayload(
-    asked.status?.message?.metadata?.['x402.payment.required'] as PaymentRequired,
-  )
-  const submitted = { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment }
-  sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
-  try {
-    await send(submitted, asked.id)
-  } finally {
-    sandbox.faults.clear()
-  }
+  const payment = await x402.createPaymentPayload(requiredBy(asked))
+  await paidPending(sandbox, agent, asked, payment)
   await eventually(
     'the settlement on chain',
     () => usdcOf(sandbox, offers.solana.pay_to),
@@ -152,7 +109,7 @@ test('a pending settlement whose task is gone: the same payload on a new task, s
   )
   await ctx.payments.resolvePending()
   // As the refusal of a task no longer kept says: a new task naming the same skill, the same input and payload.
-  const done = await send({ 'solsentry.skill': 'sol_quick_scan', ...submitted })
+  const done = await send({ 'solsentry.skill': 'sol_quick_scan', ...paying(payment) })
   expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   expect(done.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: 'data', value: { schema_version: '2.0' } })
   expect(await usdcOf(sandbox, payer)).toBe(buyerBefore - 20_000n)

@@ -1,20 +1,14 @@
-import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'bun:test'
-import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk'
-import { type Client, ClientFactory, ServiceParameters, withA2AExtensions } from '@a2a-js/sdk/client'
-import type { PaymentRequired } from '@x402/core/types'
+import { type Task, TaskState } from '@a2a-js/sdk'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { createApp } from '../src/app.ts'
-import { startServer } from '../src/http/server.ts'
-import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
+import { a2aAgent, a2aInstance, a2aMessage, paying, requiredBy, saidBy } from './support/a2a.ts'
 import { eventually } from './support/eventually.ts'
 import { launch } from './support/launch.ts'
-import { sandboxContext } from './support/live.ts'
 import { describeWithRedis, redisForFile } from './support/redis.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -30,35 +24,8 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
-const PAYING = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) }
-
-function message(metadata: Record<string, unknown>, taskId = ''): Message {
-  const data = {
-    content: { $case: 'data' as const, value: { token_address: mint } },
-    metadata: {},
-    filename: '',
-    mediaType: '',
-  }
-  return {
-    messageId: randomUUID(),
-    contextId: '',
-    taskId,
-    role: Role.ROLE_USER,
-    parts: taskId ? [] : [data],
-    metadata,
-    extensions: [],
-    referenceTaskIds: [],
-  }
-}
-
-async function send(client: Client, sent: Message, returnImmediately = false): Promise<Task> {
-  const configuration = { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately }
-  const answer = await client.sendMessage({ tenant: '', message: sent, configuration, metadata: undefined }, PAYING)
-  if (!('status' in answer)) throw new Error('expected a task')
-  return answer
-}
-
-const paying = (payment: unknown) => ({ 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment })
+const input = { token_address: mint }
+const quick = { 'solsentry.skill': 'sol_quick_scan' }
 
 describeWithRedis('A2A with its tasks in Redis, an instance killed mid-call', () => {
   test('an instance dies with a paid task working: another one never cancels it or runs it twice, and the same payload on a new task collects the answer, charged once', async () => {
@@ -69,22 +36,21 @@ describeWithRedis('A2A with its tasks in Redis, an instance killed mid-call', ()
       env: { ...sandbox.serviceSettings, ...settings, DATA_DIR: join(work, 'data'), LOG_LEVEL: 'info' },
     })
     // The survivor: a settlement left `settling` longer than its settle timeout and slack is read from the chain.
-    const ctx = sandboxContext(sandbox, { ...settings, FACILITATOR_SETTLE_TIMEOUT_MS: '1000' })
-    await ctx.payments.start()
-    const survivor = startServer(createApp(ctx), ctx)
+    const { running: survivor, agent: b } = await a2aInstance(sandbox, {
+      ...settings,
+      FACILITATOR_SETTLE_TIMEOUT_MS: '1000',
+    })
     try {
-      const a = await new ClientFactory().createFromUrl(dying.url)
-      const b = await new ClientFactory().createFromUrl(survivor.url)
+      const a = await a2aAgent(dying.url)
       const { client: x402, payer } = await demoPayer(sandbox.file, 'solana')
       const before = await usdcOf(sandbox, payer)
 
-      const asked = await send(a, message({ 'solsentry.skill': 'sol_quick_scan' }))
-      const required = asked.status?.message?.metadata?.['x402.payment.required'] as PaymentRequired
-      const payment = await x402.createPaymentPayload(required)
+      const asked = await a.send(a2aMessage(input, quick))
+      const payment = await x402.createPaymentPayload(requiredBy(asked))
       // The settlement is sent, and the instance killed while the facilitator takes its time.
       const settles = sandbox.faults.countOf('facilitator:/settle')
       sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_000 })
-      const first = await send(a, message(paying(payment), asked.id), true)
+      const first = await a.send(a2aMessage(undefined, paying(payment), asked.id), true)
       expect(first.status?.state).toBe(TaskState.TASK_STATE_WORKING)
       await eventually(
         'the settlement sent',
@@ -106,13 +72,13 @@ describeWithRedis('A2A with its tasks in Redis, an instance killed mid-call', ()
       sandbox.faults.clear()
 
       // The survivor reads the task working; it neither cancels it nor takes a message on it, and says how to collect.
-      const stuck = await b.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING)
+      const stuck = await b.get(asked.id)
       expect(stuck.status?.state).toBe(TaskState.TASK_STATE_WORKING)
-      await expect(b.cancelTask({ tenant: '', id: asked.id, metadata: undefined }, PAYING)).rejects.toThrow(
-        /runs to its end/,
+      await expect(b.cancel(asked.id)).rejects.toThrow(/runs to its end/)
+      await expect(b.send(a2aMessage(undefined, paying(payment), asked.id))).rejects.toThrow(
+        /same payload .* on a new task/,
       )
-      await expect(send(b, message(paying(payment), asked.id))).rejects.toThrow(/same payload .* on a new task/)
-      const still = await b.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING)
+      const still = await b.get(asked.id)
       expect(still.status?.state).toBe(TaskState.TASK_STATE_WORKING)
 
       // As told: the same payload on a new task, same skill and input. Until the settlement is read from the
@@ -122,11 +88,10 @@ describeWithRedis('A2A with its tasks in Redis, an instance killed mid-call', ()
       const collected = await eventually(
         'the answer collected',
         async () => {
-          const task = await send(
-            b,
+          const task = await b.send(
             waited
-              ? message(paying(payment), waited.id)
-              : message({ 'solsentry.skill': 'sol_quick_scan', ...paying(payment) }),
+              ? a2aMessage(undefined, paying(payment), waited.id)
+              : a2aMessage(input, { ...quick, ...paying(payment) }),
           )
           if (task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) waited = task
           return task
@@ -135,18 +100,18 @@ describeWithRedis('A2A with its tasks in Redis, an instance killed mid-call', ()
         { timeoutMs: 40_000, intervalMs: 1_000 },
       )
       if (waited) {
-        expect(waited.status?.message?.metadata?.['x402.payment.status']).toBe('payment-submitted')
+        expect(saidBy(waited)['x402.payment.status']).toBe('payment-submitted')
         expect(collected.id).toBe(waited.id)
       }
       expect(collected.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
       expect(collected.artifacts[0]?.parts[0]?.content).toMatchObject({ $case: 'data', value: { token_address: mint } })
       expect(await usdcOf(sandbox, payer)).toBe(before - 20_000n)
       // Collected once: the payload is spent.
-      const again = await send(b, message({ 'solsentry.skill': 'sol_quick_scan', ...paying(payment) }))
+      const again = await b.send(a2aMessage(input, { ...quick, ...paying(payment) }))
       expect(again.status?.state).toBe(TaskState.TASK_STATE_FAILED)
-      expect(again.status?.message?.metadata?.['x402.payment.error']).toBe('DUPLICATE_NONCE')
+      expect(saidBy(again)['x402.payment.error']).toBe('DUPLICATE_NONCE')
       // Its refusal names the task that holds the answer (the same call).
-      expect(again.status?.message?.metadata?.['solsentry.paid_task']).toBe(collected.id)
+      expect(saidBy(again)['solsentry.paid_task']).toBe(collected.id)
       expect(await usdcOf(sandbox, payer)).toBe(before - 20_000n)
     } finally {
       if (dying.child.exitCode === null) dying.child.kill('SIGKILL')

@@ -7,10 +7,8 @@ import type { PaymentRequired } from '@x402/core/types'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
-import { createApp } from '../src/app.ts'
-import { startServer } from '../src/http/server.ts'
 import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
-import { sandboxContext } from './support/live.ts'
+import { a2aInstance, paying } from './support/a2a.ts'
 import { describeWithRedis, startRedis } from './support/redis.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -27,9 +25,7 @@ describeWithRedis('A2A on Redis', () => {
   test('Redis lost between the settlement and the task save: the paid answer still reaches the payer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-outage-'))
     let redis = await startRedis({ dir })
-    const ctx = sandboxContext(sandbox, { REDIS_URL: redis.url, RATE_LIMIT_SCANNER_BURST: '1000' })
-    await ctx.payments.start()
-    const running = startServer(createApp(ctx), ctx)
+    const { running } = await a2aInstance(sandbox, { REDIS_URL: redis.url, RATE_LIMIT_SCANNER_BURST: '1000' })
     const rpc = async (method: string, params: unknown): Promise<{ status: number; body: Json }> => {
       const answer = await fetch(`${running.url}/a2a`, {
         method: 'POST',
@@ -64,7 +60,7 @@ describeWithRedis('A2A on Redis', () => {
           taskId,
           role: 'ROLE_USER',
           parts: [{ text: 'paying' }],
-          metadata: { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment },
+          metadata: paying(payment),
         },
       })
     try {
@@ -75,10 +71,10 @@ describeWithRedis('A2A on Redis', () => {
         task.status.message.metadata['x402.payment.required'] as PaymentRequired,
       )
       sandbox.faults.set('facilitator', '/settle', { kind: 'slow', delayMs: 2_500 })
-      const paying = pay(task.id, payment)
+      const answered = pay(task.id, payment)
       await Bun.sleep(1_200) // the payment is settling
       await redis.stop()
-      const answer = await paying
+      const answer = await answered
       sandbox.faults.clear()
       expect(answer.status).toBe(200)
       expect(answer.body.result?.task?.status?.state).toBe('TASK_STATE_COMPLETED')

@@ -1,16 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'bun:test'
-import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk'
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  ServiceParameters,
-  withA2AExtensions,
-} from '@a2a-js/sdk/client'
-import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
+import { type Task, TaskState } from '@a2a-js/sdk'
+import { DefaultAgentCardResolver } from '@a2a-js/sdk/client'
 import { offerings } from '../src/kernel/catalogue.ts'
+import { a2aAgent, jsonRpcOnly, a2aWords, dataSaidBy, saidBy, wordsOf } from './support/a2a.ts'
 import { liveService } from './support/live.ts'
 
 // An LLM agent's A2A message: text only, no `solsentry.skill`. The skill and its input are read from the
@@ -20,41 +12,13 @@ const { running, ctx, mintOf, sandbox } = await liveService({ RATE_LIMIT_SCANNER
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
-const PAYING = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) }
-const client = await new ClientFactory(
-  ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory()] }),
-).createFromUrl(running.url)
+const agent = await a2aAgent(running.url, jsonRpcOnly())
 const card = await new DefaultAgentCardResolver().resolve(running.url)
 const routes = new Map(offerings(ctx.registry).map((offering) => [offering.tool, offering]))
 
-async function ask(text: string): Promise<Task> {
-  const sent: Message = {
-    messageId: randomUUID(),
-    contextId: '',
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: text }, metadata: {}, filename: '', mediaType: 'text/plain' }],
-    metadata: {},
-    extensions: [],
-    referenceTaskIds: [],
-  }
-  const answer = await client.sendMessage(
-    { tenant: '', message: sent, configuration: undefined, metadata: undefined },
-    PAYING,
-  )
-  if (!('status' in answer)) throw new Error('expected a task')
-  return answer
-}
-
-const said = (task: Task): Json => task.status?.message?.metadata ?? {}
-const words = (task: Task): string => {
-  const part = task.status?.message?.parts[0]?.content
-  return part?.$case === 'text' ? part.value : ''
-}
-const data = (task: Task): Json => {
-  const part = task.status?.message?.parts.find((entry) => entry.content?.$case === 'data')?.content
-  return part?.$case === 'data' ? part.value : undefined
-}
+/** An LLM agent's message: `text`, nothing named. */
+const ask = (text: string) => agent.send(a2aWords(text))
+const said = (task: Task): Json => saidBy(task)
 const addresses = (text: string) => text.match(/[1-9A-HJ-NP-Za-km-z]{32,44}/g) ?? []
 
 const SOL = 'So11111111111111111111111111111111111111112'
@@ -102,7 +66,7 @@ describe('A2A messages in words (no solsentry.skill): the skill inferred from th
   test.each(examples)('the card example of %s runs: %s', async (skill, text) => {
     const task = await ask(text)
     const call = task.metadata?.['solsentry.call'] as { skill: string; input: Record<string, unknown> } | undefined
-    expect(call, words(task)).toBeDefined()
+    expect(call, wordsOf(task)).toBeDefined()
     const offering = routes.get(call!.skill)!
     // The route the words chose belongs to the card skill the example is listed under.
     expect(offering.skill).toBe(skill)
@@ -111,7 +75,7 @@ describe('A2A messages in words (no solsentry.skill): the skill inferred from th
     else expect(Object.values(call!.input).sort()).toEqual([...new Set(addresses(text))].sort())
     if (offering.route.price === 'free') {
       // A free route runs at once: its own answer or refusal, never an unread input.
-      expect(data(task)?.code ?? 'answered').not.toMatch(/^INVALID_/)
+      expect(dataSaidBy(task)?.code ?? 'answered').not.toMatch(/^INVALID_/)
       expect(said(task)['x402.payment.status']).toBeUndefined()
     } else if (offering.route.price.per && task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) {
       // A price per unit whose words buy nothing here (the example's mainnet mints are no sandbox tokens):
@@ -143,27 +107,9 @@ describe('A2A messages in words (no solsentry.skill): the skill inferred from th
   })
 
   test('named metadata still wins over the words', async () => {
-    const sent: Message = {
-      messageId: randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text', value: `What is trending? ${mintOf('blue-chip')}` },
-          metadata: {},
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
-      metadata: { 'solsentry.skill': 'sol_deep_dive' },
-      extensions: [],
-      referenceTaskIds: [],
-    }
-    const task = (await client.sendMessage(
-      { tenant: '', message: sent, configuration: undefined, metadata: undefined },
-      PAYING,
-    )) as Task
+    const task = await agent.send(
+      a2aWords(`What is trending? ${mintOf('blue-chip')}`, { 'solsentry.skill': 'sol_deep_dive' }),
+    )
     expect(task.metadata?.['solsentry.call']).toEqual({
       skill: 'sol_deep_dive',
       input: { token_address: mintOf('blue-chip') },
@@ -211,8 +157,8 @@ describe('A2A messages in words (no solsentry.skill): the skill inferred from th
       const task = await ask(text)
       expect(task.status?.state, text).toBe(TaskState.TASK_STATE_FAILED)
       expect(said(task)['x402.payment.status'], text).toBeUndefined()
-      expect(words(task), text).toMatch(reason)
-      expect(data(task), text).toMatchObject({ code: 'INVALID_REQUEST', ...members })
+      expect(wordsOf(task), text).toMatch(reason)
+      expect(dataSaidBy(task), text).toMatchObject({ code: 'INVALID_REQUEST', ...members })
       expect(task.metadata?.['solsentry.call'], text).toBeUndefined()
     }
   })

@@ -1,22 +1,31 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'bun:test'
-import { type AgentCard, type Message, Role, type Task, TaskState } from '@a2a-js/sdk'
+import { type AgentCard, type Task, TaskState } from '@a2a-js/sdk'
 import {
-  type Client,
   ClientFactory,
   ClientFactoryOptions,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
-  ServiceParameters,
-  withA2AExtensions,
 } from '@a2a-js/sdk/client'
-import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit'
 import type { PaymentRequired } from '@x402/core/types'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { verifyAttestation } from '../src/attest/attestation.ts'
 import { X402_EXTENSION_URI } from '../src/kernel/a2a.ts'
+import {
+  type A2aAgent,
+  a2aAgent,
+  a2aMessage,
+  a2aWords,
+  agentOn,
+  answerOf,
+  answerTextOf,
+  legacyMessageSend,
+  PAYING,
+  paying,
+  saidBy,
+} from './support/a2a.ts'
 import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
+import { signLocally } from './support/wallet.ts'
 import { usdcOf } from './support/x402.ts'
 
 // The whole service on the sandbox over HTTP on loopback; A2A clients on the official @a2a-js/sdk, payments
@@ -27,19 +36,16 @@ const { x402: offers } = sandbox.file
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
-/** The request options that activate the x402 extension (the header's spelling is the client's affair). */
-const PAYING = { serviceParameters: ServiceParameters.create(withA2AExtensions(X402_EXTENSION_URI)) }
-
 const factory = new ClientFactory(
   ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
     transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
   }),
 )
 /** A2A 1.0: the client the SDK makes from the service's URL (it reads /.well-known/agent-card.json). */
-const current = await factory.createFromUrl(running.url)
+const current = await a2aAgent(running.url, factory)
 /** A2A 0.3 (`message/send`, …): the same client on the card's 0.3 interface. */
 const card = await new DefaultAgentCardResolver().resolve(running.url)
-const legacy = await factory.createFromAgentCard(onlyInterface(card, '0.3'))
+const legacy = agentOn(await factory.createFromAgentCard(onlyInterface(card, '0.3')))
 
 function onlyInterface(agentCard: AgentCard, version: string): AgentCard {
   const chosen = agentCard.supportedInterfaces.filter(
@@ -48,42 +54,16 @@ function onlyInterface(agentCard: AgentCard, version: string): AgentCard {
   return { ...agentCard, supportedInterfaces: chosen }
 }
 
-/** A user message: the skill named in its metadata, its input as one data part. */
+/** A user message: the skill named in its metadata, its input as one data part (words when it has none). */
 function message(options: { skill?: string; input?: unknown; taskId?: string; metadata?: Record<string, unknown> }) {
-  const parts: Message['parts'] =
-    options.input === undefined
-      ? [{ content: { $case: 'text', value: 'here it is' }, metadata: {}, filename: '', mediaType: 'text/plain' }]
-      : [
-          {
-            content: { $case: 'data', value: options.input },
-            metadata: {},
-            filename: '',
-            mediaType: 'application/json',
-          },
-        ]
-  return {
-    messageId: randomUUID(),
-    contextId: '',
-    taskId: options.taskId ?? '',
-    role: Role.ROLE_USER,
-    parts,
-    metadata: { ...(options.skill ? { 'solsentry.skill': options.skill } : {}), ...options.metadata },
-    extensions: [],
-    referenceTaskIds: [],
-  } satisfies Message
-}
-
-async function send(client: Client, sent: Message): Promise<Task> {
-  const answer = await client.sendMessage(
-    { tenant: '', message: sent, configuration: undefined, metadata: undefined },
-    PAYING,
-  )
-  if (!('status' in answer)) throw new Error('expected a task')
-  return answer
+  const metadata = { ...(options.skill ? { 'solsentry.skill': options.skill } : {}), ...options.metadata }
+  return options.input === undefined
+    ? a2aWords('here it is', metadata, options.taskId)
+    : a2aMessage(options.input, metadata, options.taskId)
 }
 
 /** The task's status message metadata. */
-const said = (task: Task): Json => task.status?.message?.metadata ?? {}
+const said = (task: Task): Json => saidBy(task)
 
 /** The payment the official x402 client signs for the requirements a task asked. */
 async function pay(required: PaymentRequired, rail: 'solana' | 'base'): Promise<unknown> {
@@ -92,24 +72,8 @@ async function pay(required: PaymentRequired, rail: 'solana' | 'base'): Promise<
 }
 
 /** Submits `payment` on `task`, as the extension says (status payment-submitted, the payload). */
-function submit(client: Client, task: Task, payment: unknown): Promise<Task> {
-  return send(
-    client,
-    message({
-      taskId: task.id,
-      metadata: { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment },
-    }),
-  )
-}
-
-function dataOf(task: Task): Json {
-  const part = task.artifacts[0]?.parts.find((entry) => entry.content?.$case === 'data')
-  return part?.content?.$case === 'data' ? part.content.value : undefined
-}
-
-function textOf(task: Task): string {
-  const part = task.artifacts[0]?.parts.find((entry) => entry.content?.$case === 'text')
-  return part?.content?.$case === 'text' ? part.content.value : ''
+function submit(agent: A2aAgent, task: Task, payment: unknown): Promise<Task> {
+  return agent.send(message({ taskId: task.id, metadata: paying(payment) }))
 }
 
 describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', () => {
@@ -124,8 +88,8 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect(card.capabilities?.extensions).toEqual([
       expect.objectContaining({ uri: X402_EXTENSION_URI, required: true }),
     ])
-    expect(current.transport.protocolVersion).toBe('1.0')
-    expect(legacy.transport.protocolVersion).toBe('0.3')
+    expect(current.client.transport.protocolVersion).toBe('1.0')
+    expect(legacy.client.transport.protocolVersion).toBe('0.3')
   })
 
   test('a quick scan paid on the Solana rail (A2A 1.0): input-required, paid, the answer; the price moved once; a replay refused', async () => {
@@ -133,7 +97,7 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     const { payer } = await demoPayer(sandbox.file, 'solana')
     const before = [await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]
 
-    const asked = await send(current, message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
+    const asked = await current.send(message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
     expect(said(asked)['x402.payment.status']).toBe('payment-required')
     const required = said(asked)['x402.payment.required']
@@ -155,15 +119,15 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect(said(done)['x402.payment.status']).toBe('payment-completed')
     const [receipt] = said(done)['x402.payment.receipts']
     expect(receipt).toMatchObject({ success: true, network: offers.solana.network, payer })
-    expect(dataOf(done)).toMatchObject({ schema_version: '2.0', token_address: mint })
-    expect(dataOf(done).structural_risk_grade).toMatch(/^[A-F]$/)
-    expect(textOf(done)).toBe(dataOf(done).summary)
+    expect(answerOf(done)).toMatchObject({ schema_version: '2.0', token_address: mint })
+    expect(answerOf(done).structural_risk_grade).toMatch(/^[A-F]$/)
+    expect(answerTextOf(done)).toBe(answerOf(done).summary)
     // The attestation rides in the artifact's metadata, over the answer's JSON bytes.
     const key = ((await (await fetch(`${running.url}/.well-known/x402`)).json()) as Json).attestation.public_key
     const statement = verifyAttestation(done.artifacts[0]!.metadata!['solsentry.attestation'], key)
     expect(statement).toMatchObject({ route: 'POST /scan/quick', payment: { transaction: receipt.transaction } })
     expect(statement!.response_sha256).toBe(
-      new Bun.CryptoHasher('sha256').update(JSON.stringify(dataOf(done))).digest('hex'),
+      new Bun.CryptoHasher('sha256').update(JSON.stringify(answerOf(done))).digest('hex'),
     )
     expect([await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]).toEqual([
       before[0]! - 20_000n,
@@ -171,13 +135,13 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     ])
 
     // tasks/get: the task as it ended, its answer and receipt kept.
-    const got = await current.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING)
+    const got = await current.get(asked.id)
     expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-    expect(dataOf(got)).toEqual(dataOf(done))
+    expect(answerOf(got)).toEqual(answerOf(done))
     expect(said(got)['x402.payment.receipts']).toEqual([receipt])
 
     // The same payload on a new task is refused: nothing runs, nothing moves.
-    const again = await send(current, message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
+    const again = await current.send(message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
     const replayed = await submit(current, again, payment)
     expect(replayed.status?.state).toBe(TaskState.TASK_STATE_FAILED)
     expect(said(replayed)).toMatchObject({
@@ -200,14 +164,14 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     const mint = mintOf('blue-chip')
     const { payer } = await demoPayer(sandbox.file, 'base')
     const before = await sandbox.evm.usdcBalance(payer as `0x${string}`)
-    const asked = await send(legacy, message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
+    const asked = await legacy.send(message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
     const done = await submit(legacy, asked, await pay(said(asked)['x402.payment.required'], 'base'))
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
     expect(said(done)['x402.payment.receipts']).toEqual([
       expect.objectContaining({ success: true, network: 'eip155:31337' }),
     ])
-    expect(dataOf(done)).toMatchObject({ schema_version: '2.0', token_address: mint })
+    expect(answerOf(done)).toMatchObject({ schema_version: '2.0', token_address: mint })
     expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 20_000n)
   })
 
@@ -215,12 +179,12 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     const mint = mintOf('blue-chip')
     const { payer } = await demoPayer(sandbox.file, 'solana')
     const before = await usdcOf(sandbox, payer)
-    const asked = await send(legacy, message({ skill: 'sol_deep_dive', input: { token_address: mint } }))
+    const asked = await legacy.send(message({ skill: 'sol_deep_dive', input: { token_address: mint } }))
     expect(said(asked)['x402.payment.required'].accepts[1]).toMatchObject({ amount: '500000' })
     const done = await submit(legacy, asked, await pay(said(asked)['x402.payment.required'], 'solana'))
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-    expect(dataOf(done)).toMatchObject({ schema_version: '2.0' })
-    expect(['AVOID', 'WATCH', 'CONSIDER', 'DYOR']).toContain(dataOf(done).recommendation.action)
+    expect(answerOf(done)).toMatchObject({ schema_version: '2.0' })
+    expect(['AVOID', 'WATCH', 'CONSIDER', 'DYOR']).toContain(answerOf(done).recommendation.action)
     expect(said(done)['x402.payment.receipts'][0]).toMatchObject({ success: true, payer })
     expect(await usdcOf(sandbox, payer)).toBe(before - 500_000n)
   }, 60_000)
@@ -229,10 +193,10 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     const mint = mintOf('serial-rugger')
     const { payer } = await demoPayer(sandbox.file, 'base')
     const before = await sandbox.evm.usdcBalance(payer as `0x${string}`)
-    const asked = await send(current, message({ skill: 'sol_deep_dive', input: { token_address: mint } }))
+    const asked = await current.send(message({ skill: 'sol_deep_dive', input: { token_address: mint } }))
     const done = await submit(current, asked, await pay(said(asked)['x402.payment.required'], 'base'))
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-    expect(dataOf(done)).toMatchObject({ token_address: mint, risk_grade: 'F', recommendation: { action: 'AVOID' } })
+    expect(answerOf(done)).toMatchObject({ token_address: mint, risk_grade: 'F', recommendation: { action: 'AVOID' } })
     expect(said(done)['x402.payment.receipts'][0]).toMatchObject({ success: true, network: 'eip155:31337' })
     expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 500_000n)
   }, 60_000)
@@ -242,7 +206,7 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     const tokenAccount = await sandbox.world.ata(usdc, buyer.address)
     const { payer } = await demoPayer(sandbox.file, 'solana')
     const before = [await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]
-    const asked = await send(current, message({ skill: 'sol_quick_scan', input: { token_address: tokenAccount } }))
+    const asked = await current.send(message({ skill: 'sol_quick_scan', input: { token_address: tokenAccount } }))
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
     const failed = await submit(current, asked, await pay(said(asked)['x402.payment.required'], 'solana'))
     expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED)
@@ -257,39 +221,38 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
   })
 
   test('tasks/cancel on a task waiting for payment cancels it; a payment sent to it afterwards is refused', async () => {
-    const asked = await send(
-      current,
+    const asked = await current.send(
       message({ skill: 'sol_quick_scan', input: { token_address: mintOf('blue-chip') } }),
     )
-    const cancelled = await current.cancelTask({ tenant: '', id: asked.id, metadata: undefined }, PAYING)
+    const cancelled = await current.cancel(asked.id)
     expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED)
-    const got = await legacy.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING)
+    const got = await legacy.get(asked.id)
     expect(got.status?.state).toBe(TaskState.TASK_STATE_CANCELED)
     const payment = await pay(said(asked)['x402.payment.required'], 'solana')
     await expect(submit(current, asked, payment)).rejects.toThrow(/terminal state/)
   })
 
   test('input errors end the task failed, before any payment is asked', async () => {
-    const bad = await send(current, message({ skill: 'sol_quick_scan', input: { token_address: 'BONK' } }))
+    const bad = await current.send(message({ skill: 'sol_quick_scan', input: { token_address: 'BONK' } }))
     expect(bad.status?.state).toBe(TaskState.TASK_STATE_FAILED)
     expect(said(bad)['x402.payment.status']).toBeUndefined()
     expect(bad.status?.message?.parts[1]?.content).toMatchObject({ value: { code: 'INVALID_ADDRESS' } })
-    const unnamed = await send(current, message({ input: { token_address: mintOf('blue-chip') } }))
+    const unnamed = await current.send(message({ input: { token_address: mintOf('blue-chip') } }))
     expect(unnamed.status?.state).toBe(TaskState.TASK_STATE_FAILED)
     expect(unnamed.status?.message?.parts[0]?.content).toMatchObject({
       value: expect.stringContaining('sol_quick_scan'),
     })
-    const unknown = await send(current, message({ skill: 'sol_everything', input: {} }))
+    const unknown = await current.send(message({ skill: 'sol_everything', input: {} }))
     expect(unknown.status?.message?.parts[0]?.content).toMatchObject({
       value: expect.stringContaining('unknown skill sol_everything'),
     })
     // The card's sol_trade groups several routes: the answer names them.
-    const trade = await send(current, message({ skill: 'sol_trade', input: {} }))
+    const trade = await current.send(message({ skill: 'sol_trade', input: {} }))
     expect(trade.status?.message?.parts[0]?.content).toMatchObject({
       value: expect.stringContaining('name one of sol_trade_quote, sol_trade_execute'),
     })
     // No data part and no address in the words: told to send the input as a data part, nothing asked to pay.
-    const typed = await send(current, message({ skill: 'sol_quick_scan' }))
+    const typed = await current.send(message({ skill: 'sol_quick_scan' }))
     expect(typed.status?.state).toBe(TaskState.TASK_STATE_FAILED)
     expect(typed.status?.message?.parts[0]?.content).toMatchObject({
       value: expect.stringContaining('as a data part: { "token_address": … }'),
@@ -298,24 +261,20 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
 
   test('a skill asked in words, as the card examples read: its one address taken from the text', async () => {
     const mint = mintOf('blue-chip')
-    const words = (text: string) =>
-      ({
-        ...message({ skill: 'sol_quick_scan' }),
-        parts: [{ content: { $case: 'text', value: text }, metadata: {}, filename: '', mediaType: 'text/plain' }],
-      }) satisfies Message
-    const asked = await send(current, words(`Is ${mint} safe to buy?`))
+    const words = (text: string) => a2aWords(text, { 'solsentry.skill': 'sol_quick_scan' })
+    const asked = await current.send(words(`Is ${mint} safe to buy?`))
     expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED)
     expect(asked.metadata?.['solsentry.call']).toEqual({ skill: 'sol_quick_scan', input: { token_address: mint } })
     // Two addresses are not guessed between.
-    const two = await send(current, words(`${mint} or ${sandbox.file.usdc_mint}?`))
+    const two = await current.send(words(`${mint} or ${sandbox.file.usdc_mint}?`))
     expect(two.status?.state).toBe(TaskState.TASK_STATE_FAILED)
   })
 
   test("a payment for one skill's price does not pay a dearer one: refused, the amount named", async () => {
     const mint = mintOf('blue-chip')
-    const quick = await send(current, message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
+    const quick = await current.send(message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
     const payment = await pay(said(quick)['x402.payment.required'], 'solana')
-    const deep = await send(current, message({ skill: 'sol_deep_dive', input: { token_address: mint } }))
+    const deep = await current.send(message({ skill: 'sol_deep_dive', input: { token_address: mint } }))
     const refused = await submit(current, deep, payment)
     expect(refused.status?.state).toBe(TaskState.TASK_STATE_FAILED)
     expect(said(refused)).toMatchObject({
@@ -331,8 +290,7 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     const buyer = await sandbox.world.signer('demo-buyer')
     const { payer } = await demoPayer(sandbox.file, 'solana')
     const quoteIt = async () => {
-      const quoted = await send(
-        current,
+      const quoted = await current.send(
         message({
           skill: 'sol_trade_quote',
           input: {
@@ -344,25 +302,24 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
         }),
       )
       expect(quoted.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-      const { job_id, unsigned_transaction_b64 } = dataOf(quoted)
-      const transaction = getTransactionDecoder().decode(Buffer.from(unsigned_transaction_b64, 'base64'))
-      const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.keyPair], transaction))
+      const { job_id, unsigned_transaction_b64 } = answerOf(quoted)
+      const signed = await signLocally(unsigned_transaction_b64, buyer)
       return { job_id, signed_transaction_b64: signed }
     }
 
     const execute = await quoteIt()
     const fees = async () => [await usdcOf(sandbox, payer), await usdcOf(sandbox, offers.solana.pay_to)]
     const before = await fees()
-    const asked = await send(current, message({ skill: 'sol_trade_execute', input: execute }))
+    const asked = await current.send(message({ skill: 'sol_trade_execute', input: execute }))
     expect(said(asked)['x402.payment.required'].accepts[1]).toMatchObject({ amount: '150000' })
     const done = await submit(current, asked, await pay(said(asked)['x402.payment.required'], 'solana'))
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-    expect(dataOf(done)).toMatchObject({ status: 'CONFIRMED', execution: { tx_signature: expect.any(String) } })
+    expect(answerOf(done)).toMatchObject({ status: 'CONFIRMED', execution: { tx_signature: expect.any(String) } })
     expect(said(done)['x402.payment.receipts'][0]).toMatchObject({ success: true, payer })
     expect(await fees()).toEqual([before[0]! - 150_000n, before[1]! + 150_000n])
 
     const late = await quoteIt()
-    const lateAsked = await send(current, message({ skill: 'sol_trade_execute', input: late }))
+    const lateAsked = await current.send(message({ skill: 'sol_trade_execute', input: late }))
     // The quote's blockhash expires before the execute arrives: the swap cannot land.
     for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
     const payment = await pay(said(lateAsked)['x402.payment.required'], 'solana')
@@ -378,8 +335,7 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
   test('two payments sent at once on one task (a retry with a fresh signature): one pays, the other is refused unused', async () => {
     const { payer } = await demoPayer(sandbox.file, 'base')
     const before = await sandbox.evm.usdcBalance(payer as `0x${string}`)
-    const asked = await send(
-      current,
+    const asked = await current.send(
       message({ skill: 'sol_quick_scan', input: { token_address: mintOf('blue-chip') } }),
     )
     const required = said(asked)['x402.payment.required']
@@ -392,29 +348,23 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
     expect((done[0] as PromiseFulfilledResult<Task>).value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
     expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/a paid call is running|terminal state/)
     expect(await sandbox.evm.usdcBalance(payer as `0x${string}`)).toBe(before - 20_000n)
-    const got = await current.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING)
+    const got = await current.get(asked.id)
     expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
   })
 
   test('a payment sent without waiting (returnImmediately): the task answers at once, tasks/get reads it completed', async () => {
-    const asked = await send(
-      current,
+    const asked = await current.send(
       message({ skill: 'sol_market_intel', input: { token_address: mintOf('blue-chip') } }),
     )
     const payment = await pay(said(asked)['x402.payment.required'], 'solana')
-    const sent = message({
-      taskId: asked.id,
-      metadata: { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment },
-    })
-    const configuration = { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true }
-    const first = await current.sendMessage({ tenant: '', message: sent, configuration, metadata: undefined }, PAYING)
-    expect('status' in first && first.id).toBe(asked.id)
+    const first = await current.send(message({ taskId: asked.id, metadata: paying(payment) }), true)
+    expect(first.id).toBe(asked.id)
     const done = await eventually(
       'the task completed',
-      () => current.getTask({ tenant: '', id: asked.id, historyLength: undefined }, PAYING),
+      () => current.get(asked.id),
       (task) => task.status?.state === TaskState.TASK_STATE_COMPLETED,
     )
-    expect(dataOf(done)).toMatchObject({ schema_version: '2.0', data_quality: 'FULL' })
+    expect(answerOf(done)).toMatchObject({ schema_version: '2.0', data_quality: 'FULL' })
     expect(said(done)['x402.payment.status']).toBe('payment-completed')
   })
 
@@ -426,23 +376,22 @@ describe('A2A at /a2a (official @a2a-js/sdk client, A2A x402 extension v0.2)', (
       pageToken: '',
       statusTimestampAfter: undefined,
     }
-    await expect(current.listTasks(all, PAYING)).rejects.toThrow(/ListTasks is not offered/)
+    await expect(current.client.listTasks(all, PAYING)).rejects.toThrow(/ListTasks is not offered/)
   })
 
   test('a free skill answers at once, with no payment metadata', async () => {
-    const pairs = await send(legacy, message({ skill: 'sol_trade_pairs' }))
+    const pairs = await legacy.send(message({ skill: 'sol_trade_pairs' }))
     expect(pairs.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
-    expect(dataOf(pairs).count).toBeGreaterThan(0)
+    expect(answerOf(pairs).count).toBeGreaterThan(0)
     expect(said(pairs)['x402.payment.status']).toBeUndefined()
     // A payment sent with a free skill is not taken: it still pays for what it was signed for.
     const mint = mintOf('blue-chip')
-    const quick = await send(current, message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
+    const quick = await current.send(message({ skill: 'sol_quick_scan', input: { token_address: mint } }))
     const payment = await pay(said(quick)['x402.payment.required'], 'solana')
-    const free = await send(
-      current,
+    const free = await current.send(
       message({
         skill: 'sol_trade_pairs',
-        metadata: { 'x402.payment.status': 'payment-submitted', 'x402.payment.payload': payment },
+        metadata: paying(payment),
       }),
     )
     expect(free.status?.state).toBe(TaskState.TASK_STATE_COMPLETED)
@@ -458,20 +407,10 @@ describe('the A2A 0.3 wire, as the extension spec writes it', () => {
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     })
-  const sendQuick = (id: string) => ({
-    jsonrpc: '2.0',
-    id,
-    method: 'message/send',
-    params: {
-      message: {
-        kind: 'message',
-        messageId: randomUUID(),
-        role: 'user',
-        parts: [{ kind: 'data', data: { token_address: mintOf('blue-chip') } }],
-        metadata: { 'solsentry.skill': 'sol_quick_scan' },
-      },
-    },
-  })
+  const sendQuick = (id: string) =>
+    legacyMessageSend(id, [{ kind: 'data', data: { token_address: mintOf('blue-chip') } }], {
+      'solsentry.skill': 'sol_quick_scan',
+    })
 
   test('message/send without payment: a task input-required, x402.payment.required in its status message', async () => {
     const response = await post(sendQuick('req-001'), { 'X-A2A-Extensions': X402_EXTENSION_URI })

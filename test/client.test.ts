@@ -190,15 +190,7 @@ describe('the CLI', () => {
     SOLSENTRY_KEYPAIR: world.buyer.keypair_path,
     SOLSENTRY_SOLANA_RPC: world.urls.rpc,
   }
-  const run = async (...args: string[]) => {
-    const child = Bun.spawn([process.execPath, cli, ...args], { env, stdout: 'pipe', stderr: 'pipe' })
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ])
-    return { stdout, stderr, code }
-  }
+  const run = (...args: string[]) => runToEnd([process.execPath, cli, ...args], env)
 
   test('--json answers validate against /openapi.json, for every paid scanner', async () => {
     const mint = mintOf('wash-traded')
@@ -408,18 +400,9 @@ describe('the CLI when something is missing: the right code, what to do, a non-z
   /** The CLI with only `settings` (no SOLSENTRY_* from this shell), its data directory `nowhere`. */
   const runWith = async (settings: Record<string, string>, ...args: string[]) => {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SOLSENTRY_')))
-    const child = Bun.spawn([process.execPath, cli, ...args], {
-      env: { ...inherited, DATA_DIR: nowhere, ...settings },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ])
-    expect(stderr).not.toMatch(/^\s+at /m)
-    return { stdout, stderr, code }
+    const finished = await runToEnd([process.execPath, cli, ...args], { ...inherited, DATA_DIR: nowhere, ...settings })
+    expect(finished.stderr).not.toMatch(/^\s+at /m)
+    return finished
   }
   /** A port nothing listens on (one just given back by the system). */
   const closedPort = () => {
@@ -508,17 +491,12 @@ describe('the CLI when something is missing: the right code, what to do, a non-z
       const inherited = Object.fromEntries(
         Object.entries(process.env).filter(([name]) => !name.startsWith('SOLSENTRY_') && name !== 'PORT'),
       )
-      const child = Bun.spawn(
+      const finished = await runToEnd(
         [process.execPath, pay, '/scan/quick', mintOf('blue-chip'), '--world', sandbox.worldFilePath, ...args],
-        { env: { ...inherited, ...settings }, stdout: 'pipe', stderr: 'pipe' },
+        { ...inherited, ...settings },
       )
-      const [stdout, stderr, code] = await Promise.all([
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-        child.exited,
-      ])
-      expect(stderr).not.toMatch(/^\s+at /m)
-      return { stdout, stderr, code }
+      expect(finished.stderr).not.toMatch(/^\s+at /m)
+      return finished
     }
     const byUrl = await payWith({ SOLSENTRY_URL: running.url })
     expect(byUrl.stderr).toContain('HTTP 200; paid by')

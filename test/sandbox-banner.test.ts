@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eventually } from './support/eventually.ts'
+import { runToEnd } from './support/run.ts'
 
 // `npm start` as a person runs it, on a port of their choosing (PORT), from a directory of their own: the
 // banner's "try" lines name that port, and each one runs as printed — `npm run pay`, `npm run trade` and
@@ -64,14 +65,9 @@ const tryLine = (pattern: RegExp): string[] => {
   return line!.split('#')[0]!.trim().split(/\s+/)
 }
 const run = async (command: string[], env: Record<string, string> = {}) => {
-  const child = Bun.spawn(command, { cwd: work, env: { ...shell, ...env }, stdout: 'pipe', stderr: 'pipe' })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ])
-  expect(stderr).not.toMatch(/^\s+at /m)
-  return { stdout, stderr, code }
+  const finished = await runToEnd(command, { ...shell, ...env }, work)
+  expect(finished.stderr).not.toMatch(/^\s+at /m)
+  return finished
 }
 
 test('the banner names the service on PORT, never 8402, and the CLI settings in full', () => {

@@ -1,49 +1,19 @@
-import { afterAll, describe, expect, test } from 'bun:test'
-import pino from 'pino'
-import {
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  getTransactionDecoder,
-  partiallySignTransaction,
-  type KeyPairSigner,
-} from '@solana/kit'
+import { describe, expect, test } from 'bun:test'
+import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { startSandbox } from '../sandbox/index.ts'
-import { ephemeralSandboxOptions } from '../sandbox/options.ts'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { mainPool } from '../sandbox/rugs/chain-view.ts'
 import { NATIVE_MINT } from '../sandbox/world/swap.ts'
-import { createApp } from '../src/app.ts'
-import { createContext } from '../src/context.ts'
-import { startServer } from '../src/http/server.ts'
-import { loadConfig } from '../src/settings.ts'
 import { exitFor, type AlertExit } from '../plugins/trade/service.ts'
+import { liveService } from './support/live.ts'
 import { SWAP_API_SETTINGS } from './support/swap-api.ts'
+import { chainBalances, signLocally } from './support/wallet.ts'
 
 // An exit ready to sign (issue 34 §4; docs/trade.md): built for a holder by the trade's service, signed
 // locally with the holder's key as a wallet would, executed through POST /trade/execute with its fee paid
 // by the official x402 client on the EVM rail (so the holder's Solana balances move only by the swap).
 // On the service's swap API (v2's /build) unless JUPITER_SWAP_API=v1 runs the file on v1: it passes on both.
-const sandbox = await startSandbox(ephemeralSandboxOptions())
-const ctx = createContext(
-  loadConfig({
-    ...sandbox.serviceSettings,
-    PORT: '0',
-    DATA_DIR: ':memory:',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_SCANNER_BURST: '1000',
-    ...SWAP_API_SETTINGS,
-  }),
-  { logger: pino({ level: 'silent' }) },
-)
-await ctx.payments.start()
-const running = startServer(createApp(ctx), ctx)
-afterAll(async () => {
-  await running.shutdown('test over')
-  await sandbox.stop()
-})
-
-const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
+const { sandbox, ctx, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000', ...SWAP_API_SETTINGS })
 const payingFetch = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, 'base')).client)
 const USDC = sandbox.file.x402.solana.asset
 /** The service's fee wallet on the EVM rail: what an execute charges. */
@@ -52,19 +22,7 @@ const feesTaken = () => sandbox.evm.usdcBalance(sandbox.file.x402.base.pay_to as
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
-async function rpc(method: string, params: unknown[]): Promise<Json> {
-  const response = await fetch(sandbox.file.urls.rpc, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  return ((await response.json()) as { result: Json }).result
-}
-/** What `owner` holds of `mint`, every account of it, read from the chain. */
-async function tokensOf(owner: string, mint: string): Promise<bigint> {
-  const { value } = await rpc('getTokenAccountsByOwner', [owner, { mint }, { encoding: 'jsonParsed' }])
-  return value.reduce((sum: bigint, entry: Json) => sum + BigInt(entry.account.data.parsed.info.tokenAmount.amount), 0n)
-}
+const { tokensOf } = chainBalances(sandbox.file.urls.rpc)
 
 /** A fresh holder of `mint`: a wallet with SOL that bought `sol` of the token on its main pool, on chain. */
 async function holderOf(mint: string, sol = 1): Promise<KeyPairSigner> {
@@ -73,11 +31,6 @@ async function holderOf(mint: string, sol = 1): Promise<KeyPairSigner> {
   await sandbox.world.swap(wallet, mainPool(sandbox.world, mint), NATIVE_MINT, BigInt(sol * 1_000_000_000))
   expect(await tokensOf(wallet.address, mint)).toBeGreaterThan(0n)
   return wallet
-}
-
-async function sign(unsigned: string, signer: KeyPairSigner): Promise<string> {
-  const transaction = getTransactionDecoder().decode(Buffer.from(unsigned, 'base64'))
-  return getBase64EncodedWireTransaction(await partiallySignTransaction([signer.keyPair], transaction))
 }
 
 function execute(body: unknown) {
@@ -97,7 +50,10 @@ function ready(exit: AlertExit): Extract<AlertExit, { status: 'READY' }> {
 async function exitAndExecute(mint: string, holder: KeyPairSigner) {
   const before = { token: await tokensOf(holder.address, mint), usdc: await tokensOf(holder.address, USDC) }
   const exit = ready(await exitFor(ctx, { mint, user_public_key: holder.address, slippage_bps: 300 }))
-  const executed = await execute({ job_id: exit.job_id, signed_transaction_b64: await sign(exit.transaction, holder) })
+  const executed = await execute({
+    job_id: exit.job_id,
+    signed_transaction_b64: await signLocally(exit.transaction, holder),
+  })
   const answer = (await executed.json()) as Json
   const after = { token: await tokensOf(holder.address, mint), usdc: await tokensOf(holder.address, USDC) }
   return { exit, status: executed.status, answer, before, after }
@@ -203,7 +159,7 @@ describe('an exit that cannot be built says why, never throws', () => {
     const mint = mintOf('blue-chip')
     const holder = await holderOf(mint)
     const exit = ready(await exitFor(ctx, { mint, user_public_key: holder.address }))
-    const signed = await sign(exit.transaction, holder)
+    const signed = await signLocally(exit.transaction, holder)
     for (let block = 0; block < 160; block++) sandbox.world.chain.produceBlock()
     const feesBefore = await feesTaken()
     const executed = await execute({ job_id: exit.job_id, signed_transaction_b64: signed })

@@ -14,6 +14,7 @@ import { startServer } from '../src/http/server.ts'
 import { PRICE_PATHS } from '../src/sources/jupiter.ts'
 import { sandboxContext } from './support/live.ts'
 import { scanRequest, waivedService } from './support/service.ts'
+import { chainBalances } from './support/wallet.ts'
 
 // A swap end to end on each of Jupiter's swap APIs the service speaks (JUPITER_SWAP_API, docs/trade.md):
 // Swap API v2's GET /swap/v2/build (the instructions, assembled by the service) and v1's /quote + /swap
@@ -41,23 +42,7 @@ const payingFetch = wrapFetchWithPayment(fetch, (await demoPayer(sandbox.file, '
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
-async function tokensOf(owner: string): Promise<bigint> {
-  const response = await fetch(sandbox.file.urls.rpc, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'getTokenAccountsByOwner',
-      params: [owner, { mint: token }, { encoding: 'jsonParsed' }],
-    }),
-  })
-  const { result } = (await response.json()) as Json
-  return result.value.reduce(
-    (sum: bigint, entry: Json) => sum + BigInt(entry.account.data.parsed.info.tokenAmount.amount),
-    0n,
-  )
-}
+const { tokensOf } = chainBalances(sandbox.file.urls.rpc)
 
 describe.each(services)('JUPITER_SWAP_API=$api', ({ api, running }) => {
   test('quote → sign locally → execute: CONFIRMED, the quoted amount received, the fee settled', async () => {
@@ -67,7 +52,7 @@ describe.each(services)('JUPITER_SWAP_API=$api', ({ api, running }) => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       })
-    const before = await tokensOf(buyer.address)
+    const before = await tokensOf(buyer.address, token)
     const quoted = await post('/trade/quote', {
       input_mint: SOL,
       output_mint: token,
@@ -94,7 +79,7 @@ describe.each(services)('JUPITER_SWAP_API=$api', ({ api, running }) => {
     )
     const outcome = (await executed.json()) as Json
     expect({ status: executed.status, outcome: outcome.status }).toEqual({ status: 200, outcome: 'CONFIRMED' })
-    expect((await tokensOf(buyer.address)) - before).toBe(BigInt(quote.out_amount))
+    expect((await tokensOf(buyer.address, token)) - before).toBe(BigInt(quote.out_amount))
     const job = (await (await fetch(`${running.url}/trade/status/${job_id}`)).json()) as Json
     expect(job.fee).toMatchObject({ status: 'settled', amount: '150000' })
   }, 60_000)

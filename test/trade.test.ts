@@ -26,6 +26,7 @@ import { Jobs, trackingAccountOf } from '../plugins/trade/job.ts'
 import { Solsentry } from '../client/index.ts'
 import { eventually } from './support/eventually.ts'
 import { runSandboxScript } from './support/run.ts'
+import { chainBalances, signLocally } from './support/wallet.ts'
 
 // The whole service on the sandbox over HTTP; swaps signed locally with @solana/kit as a caller would,
 // the execute fee paid by the official v2 client on the EVM rail (so the Solana balances move only by the swap).
@@ -101,24 +102,8 @@ async function quote(
 }
 
 /** Signs the quoted transaction locally, as the caller's wallet does. */
-async function sign(unsigned: string, signer: KeyPairSigner = buyer): Promise<string> {
-  const transaction = getTransactionDecoder().decode(Buffer.from(unsigned, 'base64'))
-  return getBase64EncodedWireTransaction(await partiallySignTransaction([signer.keyPair], transaction))
-}
-
-async function rpc(method: string, params: unknown[]): Promise<Json> {
-  const response = await fetch(sandbox.file.urls.rpc, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  return ((await response.json()) as { result: Json }).result
-}
-async function tokensOf(owner: string, mint: string): Promise<bigint> {
-  const { value } = await rpc('getTokenAccountsByOwner', [owner, { mint }, { encoding: 'jsonParsed' }])
-  return value.reduce((sum: bigint, entry: Json) => sum + BigInt(entry.account.data.parsed.info.tokenAmount.amount), 0n)
-}
-const lamportsOf = async (owner: string) => BigInt((await rpc('getBalance', [owner])).value)
+const sign = (unsigned: string, signer: KeyPairSigner = buyer) => signLocally(unsigned, signer)
+const { tokensOf, lamportsOf } = chainBalances(sandbox.file.urls.rpc)
 const statusOf = async (jobId: string) => (await (await fetch(`${running.url}/trade/status/${jobId}`)).json()) as Json
 
 describe('a swap end to end (quote → sign locally → execute → CONFIRMED)', () => {

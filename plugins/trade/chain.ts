@@ -17,19 +17,9 @@ export async function spendable(rpc: Rpc<SolanaRpcApi>, owner: string, mint: str
     const { value } = await rpc.getBalance(owner as Address, { commitment: 'confirmed' }).send()
     return value > SOL_RESERVE_LAMPORTS ? value - SOL_RESERVE_LAMPORTS : 0n
   }
-  const { value } = await rpc
-    .getTokenAccountsByOwner(
-      owner as Address,
-      { mint: mint as Address },
-      { encoding: 'jsonParsed', commitment: 'confirmed' },
-    )
-    .send()
-  let total = 0n
-  for (const account of value) {
-    const info = (account.account.data as { parsed?: { info?: { tokenAmount?: { amount?: string } } } }).parsed?.info
-    total += BigInt(info?.tokenAmount?.amount ?? '0')
-  }
-  return total
+  // Every unit held counts, frozen or not: telling frozen units apart is the exit's affair (holdingOf).
+  const { sellable, frozen } = await holdingOf(rpc, owner, mint)
+  return sellable + frozen
 }
 
 /**

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { address, createSolanaRpc, type Rpc, type SolanaRpcApi } from '@solana/kit'
 import { startSandbox, type RunningSandbox } from '../index.ts'
 import { ephemeralSandboxOptions } from '../options.ts'
+import { runToEnd } from '../../test/support/run.ts'
 import { RUG_CONTROL_PATH } from './index.ts'
 
 // The rug controls (issue 34's sandbox groundwork): each event runs as transactions on the sandbox chain
@@ -216,18 +217,8 @@ describe('POST /sandbox/rug', () => {
 })
 
 describe('npm run rug', () => {
-  const cli = async (...args: string[]) => {
-    const child = Bun.spawn(['bun', 'sandbox/rugs/cli.ts', ...args, '--world', sandbox.worldFilePath], {
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ])
-    return { stdout, stderr, code }
-  }
+  const cli = (...args: string[]) =>
+    runToEnd(['bun', 'sandbox/rugs/cli.ts', ...args, '--world', sandbox.worldFilePath], process.env)
 
   test('fires an event on the running sandbox and prints its transaction, before and after', async () => {
     const mint = mintOf('whale-concentrated')

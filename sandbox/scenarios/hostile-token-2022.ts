@@ -6,16 +6,13 @@ import {
 import { address } from '@solana/kit'
 import {
   getInitializeDefaultAccountStateInstruction,
-  getInitializeMetadataPointerInstruction,
   getInitializeMintCloseAuthorityInstruction,
   getInitializePermanentDelegateInstruction,
-  getInitializeTokenMetadataInstruction,
   getInitializeTransferFeeConfigInstruction,
   getInitializeTransferHookInstruction,
-  getMintSizeWithExtensions,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from '../token/instructions.ts'
-import { mintAddress, units, type Scenario } from './kit.ts'
+import { mintAddress, token2022WithMetadata, units, type Scenario } from './kit.ts'
 import { DAY, HOUR } from './timeline.ts'
 
 const NAME = 'Trap Door'
@@ -57,7 +54,6 @@ export const hostileToken2022: Scenario = {
         'transferHook',
         'defaultAccountState',
         'mintCloseAuthority',
-        'metadataPointer',
       ] as const
       await world.createMint(
         {
@@ -67,32 +63,19 @@ export const hostileToken2022: Scenario = {
           decimals: 6,
           mintAuthority: dev,
           freezeAuthority: dev.address,
-          token2022: {
-            space: getMintSizeWithExtensions([...extensions]),
-            fundedSpace: getMintSizeWithExtensions([...extensions], metadata),
-            extensions: (mint) => [
-              getInitializePermanentDelegateInstruction({ mint, delegate: dev.address }),
-              getInitializeTransferFeeConfigInstruction({
-                mint,
-                transferFeeConfigAuthority: dev.address,
-                withdrawWithheldAuthority: dev.address,
-                transferFeeBasisPoints: TRANSFER_FEE_BPS,
-                maximumFee: NO_FEE_CAP,
-              }),
-              getInitializeTransferHookInstruction({ mint, authority: dev.address, programId: address(HOOK_PROGRAM) }),
-              getInitializeDefaultAccountStateInstruction({ mint, state: 'frozen' }),
-              getInitializeMintCloseAuthorityInstruction({ mint, closeAuthority: dev.address }),
-              getInitializeMetadataPointerInstruction({ mint, authority: dev.address, metadataAddress: mint }),
-            ],
-            after: (mint) => [
-              getInitializeTokenMetadataInstruction({
-                mint,
-                updateAuthority: dev.address,
-                mintAuthority: dev,
-                ...metadata,
-              }),
-            ],
-          },
+          token2022: token2022WithMetadata(extensions, metadata, dev, (mint) => [
+            getInitializePermanentDelegateInstruction({ mint, delegate: dev.address }),
+            getInitializeTransferFeeConfigInstruction({
+              mint,
+              transferFeeConfigAuthority: dev.address,
+              withdrawWithheldAuthority: dev.address,
+              transferFeeBasisPoints: TRANSFER_FEE_BPS,
+              maximumFee: NO_FEE_CAP,
+            }),
+            getInitializeTransferHookInstruction({ mint, authority: dev.address, programId: address(HOOK_PROGRAM) }),
+            getInitializeDefaultAccountStateInstruction({ mint, state: 'frozen' }),
+            getInitializeMintCloseAuthorityInstruction({ mint, closeAuthority: dev.address }),
+          ]),
         },
         dev,
       )

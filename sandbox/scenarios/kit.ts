@@ -1,4 +1,11 @@
-import { lamports, type Address, type KeyPairSigner } from '@solana/kit'
+import { lamports, type Address, type Instruction, type KeyPairSigner } from '@solana/kit'
+import type { MintExtensionName } from '../token/extension-types.ts'
+import {
+  getInitializeMetadataPointerInstruction,
+  getInitializeTokenMetadataInstruction,
+  getMintSizeWithExtensions,
+  type TokenMetadataFields,
+} from '../token/instructions.ts'
 import { trusted as address } from '../world/addresses.ts'
 import { encodeMetadataAccount, findMetadataAddress } from '../../src/onchain/metaplex-metadata.ts'
 import { TOKEN_METADATA_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
@@ -77,6 +84,37 @@ export async function writeMetadata(world: World, mint: string, fields: Metadata
     programAddress: TOKEN_METADATA_PROGRAM_ADDRESS,
     executable: false,
   })
+}
+
+/**
+ * A Token-2022 mint's `token2022` spec for World.createMint when it carries its metadata on the mint
+ * itself: `extensions` (named in `names`, in order) then the metadata pointer to the mint, and after
+ * InitializeMint2 the metadata, both under `authority`. The metadata reallocates the mint, so the
+ * account is funded for it up front.
+ */
+export function token2022WithMetadata(
+  names: readonly MintExtensionName[],
+  metadata: TokenMetadataFields,
+  authority: KeyPairSigner,
+  extensions: (mint: Address) => Instruction[],
+) {
+  const all = [...names, 'metadataPointer'] as const
+  return {
+    space: getMintSizeWithExtensions(all),
+    fundedSpace: getMintSizeWithExtensions(all, metadata),
+    extensions: (mint: Address) => [
+      ...extensions(mint),
+      getInitializeMetadataPointerInstruction({ mint, authority: authority.address, metadataAddress: mint }),
+    ],
+    after: (mint: Address) => [
+      getInitializeTokenMetadataInstruction({
+        mint,
+        updateAuthority: authority.address,
+        mintAuthority: authority,
+        ...metadata,
+      }),
+    ],
+  }
 }
 
 export interface LaunchSpec {

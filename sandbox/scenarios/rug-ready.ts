@@ -1,16 +1,21 @@
 import { address } from '@solana/kit'
 import {
   getInitializeDefaultAccountStateInstruction,
-  getInitializeMetadataPointerInstruction,
   getInitializePausableConfigInstruction,
   getInitializePermanentDelegateInstruction,
-  getInitializeTokenMetadataInstruction,
   getInitializeTransferFeeConfigInstruction,
   getInitializeTransferHookInstruction,
-  getMintSizeWithExtensions,
 } from '../token/instructions.ts'
 import type { Pool } from '../world/pool-book.ts'
-import { mintAddress, NATIVE_MINT, scheduleHolders, scheduleTape, units, type Scenario } from './kit.ts'
+import {
+  mintAddress,
+  NATIVE_MINT,
+  scheduleHolders,
+  scheduleTape,
+  token2022WithMetadata,
+  units,
+  type Scenario,
+} from './kit.ts'
 import { DAY, HOUR } from './timeline.ts'
 
 const NAME = 'Lifeboat'
@@ -25,7 +30,6 @@ const EXTENSIONS = [
   'permanentDelegate',
   'defaultAccountState',
   'pausableConfig',
-  'metadataPointer',
 ] as const
 
 /**
@@ -65,32 +69,19 @@ export const rugReady: Scenario = {
           decimals: DECIMALS,
           mintAuthority: dev,
           freezeAuthority: dev.address,
-          token2022: {
-            space: getMintSizeWithExtensions([...EXTENSIONS]),
-            fundedSpace: getMintSizeWithExtensions([...EXTENSIONS], metadata),
-            extensions: (mint) => [
-              getInitializeTransferFeeConfigInstruction({
-                mint,
-                transferFeeConfigAuthority: dev.address,
-                withdrawWithheldAuthority: dev.address,
-                transferFeeBasisPoints: 0,
-                maximumFee: 0n,
-              }),
-              getInitializeTransferHookInstruction({ mint, authority: dev.address, programId: null }),
-              getInitializePermanentDelegateInstruction({ mint, delegate: dev.address }),
-              getInitializeDefaultAccountStateInstruction({ mint, state: 'initialized' }),
-              getInitializePausableConfigInstruction({ mint, authority: dev.address }),
-              getInitializeMetadataPointerInstruction({ mint, authority: dev.address, metadataAddress: mint }),
-            ],
-            after: (mint) => [
-              getInitializeTokenMetadataInstruction({
-                mint,
-                updateAuthority: dev.address,
-                mintAuthority: dev,
-                ...metadata,
-              }),
-            ],
-          },
+          token2022: token2022WithMetadata(EXTENSIONS, metadata, dev, (mint) => [
+            getInitializeTransferFeeConfigInstruction({
+              mint,
+              transferFeeConfigAuthority: dev.address,
+              withdrawWithheldAuthority: dev.address,
+              transferFeeBasisPoints: 0,
+              maximumFee: 0n,
+            }),
+            getInitializeTransferHookInstruction({ mint, authority: dev.address, programId: null }),
+            getInitializePermanentDelegateInstruction({ mint, delegate: dev.address }),
+            getInitializeDefaultAccountStateInstruction({ mint, state: 'initialized' }),
+            getInitializePausableConfigInstruction({ mint, authority: dev.address }),
+          ]),
         },
         dev,
       )

@@ -156,19 +156,25 @@ export function getInitializeTransferFeeConfigInstruction(
     [TOKEN_INSTRUCTION.transferFeeExtension, INITIALIZE],
     coptionPubkey(input.transferFeeConfigAuthority),
     coptionPubkey(input.withdrawWithheldAuthority),
-    u16(input.transferFeeBasisPoints),
-    u64(input.maximumFee),
+    transferFee(input.transferFeeBasisPoints, input.maximumFee),
   )
   return mintOnly(programAddress, input.mint, data)
 }
+
+/** A transfer fee as Initialize and SetTransferFee both lay it out: basis points (u16), then the cap (u64). */
+function transferFee(basisPoints: number, maximumFee: bigint): Uint8Array {
+  return bytes([], u16(basisPoints), u64(maximumFee))
+}
+
+/** The AccountState a DefaultAccountState instruction names: ::Frozen is 2, ::Initialized 1. */
+const accountState = (state: 'initialized' | 'frozen') => (state === 'frozen' ? 2 : 1)
 
 /** DefaultAccountStateExtension (28) / Initialize (0): the state new token accounts start in. */
 export function getInitializeDefaultAccountStateInstruction(
   input: { mint: Address; state: 'initialized' | 'frozen' },
   programAddress: Address = TOKEN_2022_PROGRAM_ADDRESS,
 ): Instruction {
-  const state = input.state === 'frozen' ? 2 : 1 // AccountState::Frozen / ::Initialized
-  const data = bytes([TOKEN_INSTRUCTION.defaultAccountStateExtension, INITIALIZE, state])
+  const data = bytes([TOKEN_INSTRUCTION.defaultAccountStateExtension, INITIALIZE, accountState(input.state)])
   return mintOnly(programAddress, input.mint, data)
 }
 
@@ -431,8 +437,7 @@ export function getSetTransferFeeInstruction(
 ): Instruction {
   const data = bytes(
     [TOKEN_INSTRUCTION.transferFeeExtension, SET_TRANSFER_FEE],
-    u16(input.transferFeeBasisPoints),
-    u64(input.maximumFee),
+    transferFee(input.transferFeeBasisPoints, input.maximumFee),
   )
   return mintAndAuthority(programAddress, input.mint, input.authority, data)
 }
@@ -451,8 +456,7 @@ export function getUpdateDefaultAccountStateInstruction(
   input: { mint: Address; freezeAuthority: TransactionSigner; state: 'initialized' | 'frozen' },
   programAddress: Address = TOKEN_2022_PROGRAM_ADDRESS,
 ): Instruction {
-  const state = input.state === 'frozen' ? 2 : 1
-  const data = bytes([TOKEN_INSTRUCTION.defaultAccountStateExtension, UPDATE, state])
+  const data = bytes([TOKEN_INSTRUCTION.defaultAccountStateExtension, UPDATE, accountState(input.state)])
   return mintAndAuthority(programAddress, input.mint, input.freezeAuthority, data)
 }
 

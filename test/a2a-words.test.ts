@@ -103,7 +103,7 @@ describe('A2A messages in words (no solsentry.skill): the skill inferred from th
     const unit = BigInt(routes.get('sol_quick_scan_batch')!.route.price === 'free' ? 0 : 15_000)
     expect(required.accepts.map((offer: Json) => BigInt(offer.amount))).toEqual(required.accepts.map(() => 2n * unit))
     const uncapped = await ask(`Scan every token in wallet ${mintOf('blue-chip').replace(/./, 'F')}`)
-    expect(data(uncapped)).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('needs max_usd') })
+    expect(dataSaidBy(uncapped)).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('needs max_usd') })
   })
 
   test('named metadata still wins over the words', async () => {

@@ -7,7 +7,7 @@ import { liveService } from './support/live.ts'
 // What x402 directories read: every paid route's 402 carries the Bazaar discovery extension and the
 // resource's service name and tags (checked with the official @x402/extensions validators), and
 // /openapi.json's x-payment-info has the directories' price/protocols shape.
-const { ctx, running, mintOf } = await liveService()
+const { ctx, running, mintOf } = await liveService({ RATE_LIMIT_SCANNER_BURST: '1000' })
 const priced = ctx.registry.routes().filter((route) => route.price !== 'free')
 
 describe('Bazaar discovery in every 402', () => {
@@ -23,12 +23,15 @@ describe('Bazaar discovery in every 402', () => {
         body: JSON.stringify(body),
       })
     let response = await send(example)
-    // A price per mint counts the example's mints, which are mainnet's and absent from the sandbox: it
-    // buys nothing there (answered free, never a 400); the same request with a sandbox mint is challenged.
+    // A price per unit reads the example's mints before any challenge, and they are mainnet's, absent from
+    // the sandbox: the batch buys nothing there (answered free), a watch has no token to follow (404) —
+    // never a 400. The same request with a sandbox mint is challenged.
     if (route.price !== 'free' && route.price.per) {
-      expect(response.status).toBe(200)
-      expect(((await response.json()) as { charged: { units: number } }).charged.units).toBe(0)
-      response = await send({ token_addresses: [mintOf('blue-chip')] })
+      if (route.path === '/scan/quick/batch') {
+        expect(response.status).toBe(200)
+        expect(((await response.json()) as { charged: { units: number } }).charged.units).toBe(0)
+      } else expect(response.status).toBe(404)
+      response = await send(withSandboxMint(example, mintOf('blue-chip')))
     }
     if (route.deferredPayment) {
       expect(response.status).toBe(404)
@@ -79,3 +82,12 @@ describe('Bazaar discovery in every 402', () => {
     for (const offer of info.protocols[0].x402.accepts) expect(offer.amount).toBe('20000')
   })
 })
+
+/** An example body with its mints (`token_address`, `token_addresses`) replaced by a sandbox one. */
+function withSandboxMint(example: Record<string, unknown>, mint: string): Record<string, unknown> {
+  return {
+    ...example,
+    ...('token_address' in example ? { token_address: mint } : {}),
+    ...('token_addresses' in example ? { token_addresses: [mint] } : {}),
+  }
+}

@@ -156,6 +156,9 @@ const TITLE = 'the service in a container (a scratch image of the binary, podman
         const mint = sandbox.file.scenarios.find((scenario) => scenario.name === 'blue-chip')!.mint
         const treasury = () => usdcOf(sandbox, sandbox.file.x402.solana.pay_to)
         const before = await treasury()
+        // The service listens before the facilitator has named its rails (503 FACILITATOR_UNAVAILABLE with
+        // Retry-After meanwhile, a container's first seconds on a loaded machine): paid calls once it offers them.
+        await offersPayment(`${container.url}/scan/quick`, { token_address: mint })
         const answer = await paying(`${container.url}/scan/quick`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -179,3 +182,19 @@ const TITLE = 'the service in a container (a scratch image of the binary, podman
     }
   }, 30_000)
 })
+
+/** Waits until an unpaid call to `url` is challenged (402): the facilitator has answered and payment rails are offered. */
+async function offersPayment(url: string, body: unknown): Promise<void> {
+  const until = Date.now() + 30_000
+  for (;;) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    await response.body?.cancel()
+    if (response.status === 402) return
+    if (response.status !== 503 || Date.now() > until) throw new Error(`${url}: ${response.status}, not a challenge`)
+    await Bun.sleep(200)
+  }
+}

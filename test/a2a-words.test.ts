@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { type Task, TaskState } from '@a2a-js/sdk'
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client'
 import { offerings } from '../src/kernel/catalogue.ts'
+import { atomicPriceOf } from '../src/kernel/manifest.ts'
 import { a2aAgent, jsonRpcOnly, a2aWords, dataSaidBy, saidBy, wordsOf } from './support/a2a.ts'
 import { liveService } from './support/live.ts'
 
@@ -100,10 +101,14 @@ describe('A2A messages in words (no solsentry.skill): the skill inferred from th
     const required = said(task)['x402.payment.required']
     expect(required.resource.url).toEndWith('/scan/quick/batch')
     // Two mints at the unit price each.
-    const unit = BigInt(routes.get('sol_quick_scan_batch')!.route.price === 'free' ? 0 : 15_000)
+    const price = routes.get('sol_quick_scan_batch')!.route.price
+    const unit = price === 'free' ? 0n : BigInt(atomicPriceOf(price, 1))
     expect(required.accepts.map((offer: Json) => BigInt(offer.amount))).toEqual(required.accepts.map(() => 2n * unit))
     const uncapped = await ask(`Scan every token in wallet ${mintOf('blue-chip').replace(/./, 'F')}`)
-    expect(dataSaidBy(uncapped)).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('needs max_usd') })
+    expect(dataSaidBy(uncapped)).toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: expect.stringContaining('needs max_usd'),
+    })
   })
 
   test('named metadata still wins over the words', async () => {

@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { WATCH_SIGN_IN_STATEMENT } from '../plugins/web/page.ts'
 import { SIGN_IN_STATEMENT } from '../src/payments/answer-replay.ts'
-import { checkView, describeWithBrowser, offlineBrowser, paidAnswer } from './support/browser.ts'
+import { checkView, describeWithBrowser, injectSolanaWallet, offlineBrowser, paidAnswer } from './support/browser.ts'
 import { liveService } from './support/live.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -113,6 +113,35 @@ describeWithBrowser('the position guard on the page (headless Chromium, offline)
     await page.close()
     expect(outside).toEqual([])
   }, 180_000)
+
+  test('a wallet-standard Solana wallet pays for a watch, signs in to follow it (solana:signMessage) and to stop it', async () => {
+    const mint = mintOf('rug-ready')
+    const context = await chrome.browser.newContext()
+    await guard(context)
+    const asked = await injectSolanaWallet(context, sandbox.file.buyer.keypair_path)
+    const page = await context.newPage()
+    await page.goto(`${running.url}/t/${mint}`)
+    await page.locator('#wallet option', { hasText: 'Test Wallet (Solana)' }).waitFor({ state: 'attached' })
+    await page.selectOption('#wallet', { label: 'Test Wallet (Solana)' })
+    await page.locator('#token-view .watch-hours').selectOption('1')
+    const start = await treasury()
+    const created = await paidAnswer(page, '#token-view .watch-button', '/watch', '#watch-card')
+    expect(asked.transactions).toBe(1)
+    expect(await treasury()).toBe(start + (await hourUnit()))
+    await page.locator('#watch-state', { hasText: 'Watching' }).waitFor({ timeout: 20_000 })
+    // The wallet signed the page's sign-in for this watch's own URL, with the watch statement.
+    expect(asked.messages).toHaveLength(1)
+    expect(asked.messages[0]).toContain(WATCH_SIGN_IN_STATEMENT)
+    expect(asked.messages[0]).toContain(`${running.url}/watch/${created.watch_id}`)
+    await sandbox.rugs['mint-more'](mint)
+    await alerts(page, 'mint_used').first().waitFor({ timeout: 30_000 })
+    await page.click('#watch-stop')
+    await page.locator('#watch-state[data-ended="true"]').waitFor({ timeout: 20_000 })
+    expect(asked.messages).toHaveLength(2)
+    expect(asked.transactions).toBe(1)
+    await context.close()
+    expect(outside).toEqual([])
+  }, 120_000)
 
   test("the demo wallet signs in to a watch's pages with the watch statement only, and to no other free route", async () => {
     const network = sandbox.file.x402.solana.network

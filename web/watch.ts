@@ -152,6 +152,12 @@ export function showWatch(hooks: WatchHooks, created: Json, mint: string, { focu
     { type: 'button', id: 'watch-stop' },
     'Stop watching (the hours left are not refunded)',
   ) as HTMLButtonElement
+  // Shown when following failed: signs in again (with the wallet now in "Pay with") and follows.
+  const retry = h(
+    'button',
+    { type: 'button', id: 'watch-retry', hidden: '' },
+    'Sign in and follow (with the wallet that paid)',
+  ) as HTMLButtonElement
   const until = new Date(created.period.until)
   const card = h(
     'section',
@@ -167,7 +173,7 @@ export function showWatch(hooks: WatchHooks, created: Json, mint: string, { focu
     state,
     h('h3', {}, 'Alerts'),
     alerts,
-    h('div', { class: 'deeper' }, stop),
+    h('div', { class: 'deeper' }, retry, stop),
   )
   hooks.show(card, { mint, focus })
   if (!document.getElementById('watch-card')?.isSameNode(card)) return
@@ -182,7 +188,14 @@ export function showWatch(hooks: WatchHooks, created: Json, mint: string, { focu
       if (alerts.querySelector(`[data-seq="${seq}"]`)) return
       alerts.append(alertItem(hooks, event, seq))
     },
+    shown: () => card.isConnected,
+    failed: (text) => {
+      state.textContent = text
+      state.dataset.ended = 'false'
+      retry.hidden = false
+    },
     state: (text, ended) => {
+      retry.hidden = true
       state.textContent = text
       state.dataset.ended = String(ended)
       if (ended) {
@@ -193,17 +206,22 @@ export function showWatch(hooks: WatchHooks, created: Json, mint: string, { focu
     },
   })
   live.set(id, stream)
+  retry.addEventListener('click', () => hooks.busyWhile(retry, () => stream.start()))
   stop.addEventListener('click', () =>
     hooks.busyWhile(stop, async () => {
       const path = `/watch/${id}`
       hooks.setStatus('Stopping the watch: signing in…', 'busy')
-      const response = await fetch(path, { method: 'DELETE', headers: { 'sign-in-with-x': await hooks.signIn(path) } })
-      const answer = await response.json().catch(() => ({}))
-      if (!response.ok)
-        throw new Error(`${answer.code ?? response.status}: ${answer.message ?? 'the watch was not stopped'}`)
+      const header = await hooks.signIn(path)
+      // Closed first: the stream's own end (the service ends it on cancelling) is not what the panel says.
       stream.close()
-      stream.ended(`Stopped — the hours left are not refunded. ${answer.message ?? ''}`.trim())
+      const response = await fetch(path, { method: 'DELETE', headers: { 'sign-in-with-x': header } })
+      const answer = await response.json().catch(() => ({}))
+      if (!response.ok) {
+        void stream.start()
+        throw new Error(`${answer.code ?? response.status}: ${answer.message ?? 'the watch was not stopped'}`)
+      }
       hooks.setStatus(`Watch ${id} stopped — no refund of the hours left`, 'done')
+      stream.ended(`Stopped — the hours left are not refunded. ${answer.message ?? ''}`.trim())
     }),
   )
   void stream.start()
@@ -283,17 +301,26 @@ class WatchStream {
   constructor(
     private readonly hooks: WatchHooks,
     private readonly id: string,
-    private readonly on: { alert(event: Json, seq: number): void; state(text: string, ended: boolean): void },
+    private readonly on: {
+      alert(event: Json, seq: number): void
+      state(text: string, ended: boolean): void
+      /** Reading or following the watch failed (another wallet signed in, the service unreachable): say so, offer to retry. */
+      failed(text: string): void
+      /** Whether the panel is still on the page: a stream whose panel left stops. */
+      shown(): boolean
+    },
   ) {}
 
-  /** Reads the watch (its alerts so far), then follows its stream while it is active. */
+  /** Reads the watch (its alerts so far), then follows its stream while it is active (again after a failure). */
   async start(): Promise<void> {
+    this.#reopens = 0
+    this.#closed = false
     try {
       const watch = await this.#read()
       if (watch.state !== 'active') return this.ended(`This watch is ${watch.state}: nothing more is watched.`)
       this.#open()
     } catch (error) {
-      this.on.state(`Not following the alerts: ${(error as Error).message}`, false)
+      this.on.failed(`Not following the alerts: ${(error as Error).message}`)
     }
   }
 
@@ -310,7 +337,13 @@ class WatchStream {
     clearTimeout(this.#refresh)
     if (!this.hooks.walletSigns() && watch.state === 'active') {
       const wait = Date.parse(watch.stream_token.expires_at) - Date.now() - TOKEN_MARGIN_MS
-      this.#refresh = setTimeout(() => void this.#read().catch(() => undefined), Math.max(wait, 5_000))
+      this.#refresh = setTimeout(
+        () => {
+          if (this.on.shown()) void this.#read().catch(() => undefined)
+          else this.close()
+        },
+        Math.max(wait, 5_000),
+      )
     }
     return watch
   }
@@ -352,8 +385,12 @@ class WatchStream {
   /** Opens the stream again after a refusal: a fresh token when it expired (signing in), a few times, then a button. */
   #reopen(): void {
     if (this.#closed) return
+    if (!this.on.shown()) {
+      this.close()
+      return
+    }
     if (++this.#reopens > MAX_REOPENS) {
-      this.on.state('The alerts stream is not answering. Reload the page to follow the watch again.', false)
+      this.on.failed('The alerts stream is not answering.')
       return
     }
     const expired = !this.#token || Date.parse(this.#token.expires_at) - Date.now() < 10_000
@@ -368,7 +405,7 @@ class WatchStream {
             }
             this.#open()
           } catch (error) {
-            this.on.state(`Not following the alerts: ${(error as Error).message}`, false)
+            this.on.failed(`Not following the alerts: ${(error as Error).message}`)
           }
         })(),
       1000 * this.#reopens,

@@ -143,6 +143,20 @@ describeWithBrowser('the position guard on the page (headless Chromium, offline)
     expect(outside).toEqual([])
   }, 120_000)
 
+  test('the quick scan card carries the watch too, with the same price per hour', async () => {
+    const page = await chrome.browser.newPage()
+    await guard(page)
+    await page.goto(`${running.url}/`)
+    await page.fill('#mint', mintOf('blue-chip'))
+    await paidAnswer(page, '#scan', '/scan/quick', '#quick-card')
+    expect(await page.locator('#quick-card .watch-button').textContent()).toBe(
+      `Watch this token · ${Number(await hourUnit()) / 1e6} USD/h`,
+    )
+    expect(await page.locator('#quick-card label', { hasText: 'Watch for' }).count()).toBe(1)
+    await page.close()
+    expect(outside).toEqual([])
+  }, 60_000)
+
   test("the demo wallet signs in to a watch's pages with the watch statement only, and to no other free route", async () => {
     const network = sandbox.file.x402.solana.network
     const info = (path: string, statement: string) => ({

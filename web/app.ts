@@ -9,6 +9,7 @@ import type { PaymentRequired, PaymentRequirements } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { createSIWxPayload, encodeSIWxHeader, type SIWxExtensionInfo } from '@x402/extensions/sign-in-with-x'
 import { ExactSvmScheme } from '@x402/svm/exact/client'
+import { getBase64EncodedWireTransaction, getTransactionDecoder } from '@solana/kit'
 import { missingInWords, pct, usd, words } from '../client/format.ts'
 import { checkSolanaAddress } from '../src/onchain/address.ts'
 import {
@@ -19,7 +20,7 @@ import {
   scopeLine,
   unmeasured,
 } from '../src/rendering/answer-prose.ts'
-import { type PageConfig, priced } from '../plugins/web/page.ts'
+import { type PageConfig, priced, WATCH_SIGN_IN_STATEMENT } from '../plugins/web/page.ts'
 import { type HeldAnswer, marketActions, mintActions, type PageHooks, restoreHeld, walletIntel } from './catalogue.ts'
 import {
   gradeDial,
@@ -39,6 +40,7 @@ import {
   evmMessageSigner,
   solanaMessageSigner,
 } from './wallets.ts'
+import { showWatch, WATCH_ROUTE, type WatchHooks, watchControl } from './watch.ts'
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
@@ -246,7 +248,8 @@ async function send(path: string, init: RequestInit, label: string): Promise<Res
 }
 
 /**
- * How the service asks to be paid at each path (its `402`, read once per path and tab): the next call
+ * How the service asks to be paid at each path (its `402`, read once per path and tab; for a price per
+ * unit, per path and body, since the amount is the body's count × the unit): the next call
  * there signs its payment straight away, one request instead of two. A challenge that no longer holds
  * (a `402` refusing the payment) is read again from that answer, once.
  */
@@ -355,6 +358,8 @@ async function call(route: string, body: Json, label: string, key: string, fresh
     body: method === 'GET' ? undefined : JSON.stringify(body),
   }
   const started = performance.now()
+  // A price per unit (a watch's hours) asks a different amount for each body: its challenge is the body's.
+  const challengeKey = config.prices[route]?.includes(' per ') ? key : path
   /** The request with the payment headers `headers`. */
   const withHeaders = (headers: Record<string, string>): RequestInit => ({
     ...init,
@@ -372,7 +377,7 @@ async function call(route: string, body: Json, label: string, key: string, fresh
     answer = await readJson(response)
   } else {
     setStatus(`${label}: paying and asking…`, 'busy')
-    let required = challenges.get(path)
+    let required = challenges.get(challengeKey)
     let fromCache = required !== undefined
     const paidHere = fresh ? undefined : paidInBrowser().get(key)
     if (!required || (paidHere && paidHere.wallet === walletId())) {
@@ -393,7 +398,7 @@ async function call(route: string, body: Json, label: string, key: string, fresh
         (name) => challenged.headers.get(name),
         answer,
       )
-      challenges.set(path, required)
+      challenges.set(challengeKey, required)
       const offer = (required.extensions as Json | undefined)?.['sign-in-with-x']
       setStatus(`${label}: paid for earlier in this browser — signing in to fetch it again (no new payment)…`, 'busy')
       const header = offer ? await signInHeader(offer, label).catch(() => null) : null
@@ -415,7 +420,7 @@ async function call(route: string, body: Json, label: string, key: string, fresh
           (name) => challenged.headers.get(name),
           answer,
         )
-        challenges.set(path, required)
+        challenges.set(challengeKey, required)
       }
       const client = await payingClient(label)
       const headers = new x402HTTPClient(client).encodePaymentSignatureHeader(
@@ -428,7 +433,7 @@ async function call(route: string, body: Json, label: string, key: string, fresh
       answer = await readJson(response)
       // Refused with a challenge read earlier: the service's terms changed; read them again and sign once more.
       if (!fromCache || response.status !== 402 || settlementPending(response, answer)) break
-      challenges.delete(path)
+      challenges.delete(challengeKey)
       required = undefined
       fromCache = false
       sent = undefined
@@ -595,6 +600,54 @@ const hooks: PageHooks = {
   },
 }
 
+/** What the watch's button and panel (web/watch.ts) use of the page: its payments, sign-in and wallets. */
+const watchHooks: WatchHooks = {
+  pay: hooks.pay,
+  busyWhile,
+  show: hooks.show,
+  async signIn(path) {
+    const uri = `${location.origin}${path}`
+    const info = {
+      domain: location.host,
+      uri,
+      statement: WATCH_SIGN_IN_STATEMENT,
+      version: '1',
+      nonce: crypto.randomUUID().replaceAll('-', ''),
+      issuedAt: new Date().toISOString(),
+      resources: [uri],
+    }
+    const offer = { info, supportedChains: config.networks.map((chainId) => ({ chainId })) }
+    const header = await signInHeader(offer, 'Sign in')
+    if (!header)
+      throw new Error(
+        'the wallet in "Pay with" cannot sign in here (sign a message): pick the wallet that paid for the watch',
+      )
+    return header
+  },
+  async solanaAddressOrNull() {
+    const choice = walletSelect.value
+    if (choice === 'demo') return config.demoWallet?.address ?? null
+    return wallets[Number(choice.slice(1))]?.kind === 'solana' ? hooks.solanaAddress() : null
+  },
+  walletSigns() {
+    return wallets[Number(walletSelect.value.slice(1))]?.kind === 'solana' && walletSelect.value !== 'demo'
+  },
+  async signTransaction(transactionB64) {
+    const wallet = wallets[Number(walletSelect.value.slice(1))]
+    if (walletSelect.value === 'demo' || wallet?.kind !== 'solana')
+      throw new Error('an exit is signed by the watched Solana wallet: pick it in "Pay with"')
+    const transaction = getTransactionDecoder().decode(Uint8Array.from(atob(transactionB64), (c) => c.charCodeAt(0)))
+    // Decoded from the service's own unsigned exit: within the size limit, with its blockhash lifetime.
+    const [signatures] = await (await connectSolana(wallet)).signTransactions([transaction as never])
+    return getBase64EncodedWireTransaction({
+      ...transaction,
+      signatures: { ...transaction.signatures, ...signatures },
+    })
+  },
+  setStatus,
+  prices: config.prices,
+}
+
 /** The last mint scanned in this tab, shown back after a reload. */
 const LAST_MINT_KEY = 'solsentry:mint'
 const scanButton = $<HTMLButtonElement>('scan')
@@ -678,6 +731,11 @@ function restore(mint: string | null, wallet: string | null, { quiet = false }: 
       if (kept) showCard(view.id, () => view.render(kept.answer, kept.paidAt), { mint, focus: false })
     }
   restoreHeld(hooks, heldAnswers(), mint && results.dataset.mint === mint ? mint : null, wallet)
+  // The mint's watch bought last in this tab: its panel again, its alerts read back and followed (nothing paid).
+  const watched = heldAnswers()
+    .reverse()
+    .find((kept) => kept.route === WATCH_ROUTE && mint !== null && kept.body.token_address === mint)
+  if (mint && watched && results.dataset.mint === mint) showWatch(watchHooks, watched.answer, mint)
   const shown = results.childElementCount > before
   if (shown && !quiet) setStatus('Answers paid for in this tab, shown again — no new payment', 'done')
   return shown
@@ -767,6 +825,7 @@ function quickScanCard(scan: Json, mint: string): HTMLElement {
       }),
     ),
     mintActions(hooks, mint),
+    ...watchControl(watchHooks, mint),
   )
   const title = [scan.symbol, scan.name].filter(Boolean).join(' · ')
   const scope = scopeLine(scan.scope)
@@ -1099,6 +1158,7 @@ function tokenView(id: string): void {
             ),
           ),
           mintActions(hooks, id),
+          ...watchControl(watchHooks, id),
         ),
       ),
     { mint: id, focus: false },

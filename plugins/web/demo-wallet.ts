@@ -6,6 +6,7 @@ import { ExactSvmScheme } from '@x402/svm/exact/client'
 import type { ServiceContext } from '../../src/context.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
 import { SIGN_IN_STATEMENT } from '../../src/payments/answer-replay.ts'
+import { WATCH_SIGN_IN_STATEMENT } from './page.ts'
 
 /**
  * The demo wallet (DEMO_WALLET_KEYPAIR): a Solana keypair the operator lends to visitors of the web
@@ -21,7 +22,10 @@ export interface DemoWallet {
   /**
    * Signs in to this service (`origin`, as callers reach it) from a 402's sign-in-with-x offer on
    * `chainId`: the `SIGN-IN-WITH-X` header that fetches again an answer the demo wallet paid for. Any
-   * other message (another site, another statement, a path that is not a priced route) is refused.
+   * other message (another site, another statement, a path that is neither a priced route nor a watch's
+   * page) is refused. The page signs in the same way to a watch's pages (GET and DELETE /watch/:id, its
+   * stream) with WATCH_SIGN_IN_STATEMENT: the demo wallet is shared, so anyone holding a watch id it paid
+   * for may follow or stop that watch (ids are random, shown only to the tab that bought it).
    */
   signIn(info: SIWxExtensionInfo, chainId: string, origin: string): Promise<{ header: string }>
 }
@@ -65,9 +69,18 @@ export async function demoWallet(ctx: ServiceContext): Promise<DemoWallet | null
         })
       const uri = URL.canParse(info.uri) ? new URL(info.uri) : null
       if (!uri || uri.origin !== origin || info.domain !== uri.host) throw refuse(`this message is for ${info.uri}`)
-      if (!ctx.registry.prices().some((price) => price.route.endsWith(` ${uri.pathname}`)))
-        throw refuse(`${uri.pathname} is not one of its priced routes`)
-      if (info.statement !== SIGN_IN_STATEMENT) throw refuse("its statement is not the service's")
+      const pricedRoute = ctx.registry.prices().some((price) => price.route.endsWith(` ${uri.pathname}`))
+      // A watch's own pages (GET and DELETE /watch/:id, its stream): the page follows and stops the watches
+      // the demo wallet paid for. Free routes of the watch plugin only, never another free route.
+      const watchPage =
+        !pricedRoute &&
+        ['GET', 'DELETE'].some((method) => {
+          const route = ctx.registry.route(method, uri.pathname)
+          return route?.plugin === 'watch' && route.price === 'free'
+        })
+      if (!pricedRoute && !watchPage) throw refuse(`${uri.pathname} is not one of its priced routes nor a watch's page`)
+      if (info.statement !== (pricedRoute ? SIGN_IN_STATEMENT : WATCH_SIGN_IN_STATEMENT))
+        throw refuse("its statement is not the service's")
       const networks = ctx.registry
         .prices()
         .flatMap((price) => ctx.payments.offers(price.atomic).map((offer) => offer.network))

@@ -34,6 +34,11 @@ export function webPlugin(ctx: ServiceContext) {
       demoWallet: demo ? { address: demo.address, network: 'solana' } : null,
       rails,
       solanaRpcUrl: browserRpc,
+      networks: [
+        ...new Set(
+          ctx.registry.prices().flatMap((price) => ctx.payments.offers(price.atomic).map((offer) => offer.network)),
+        ),
+      ],
       prices: Object.fromEntries(
         ctx.registry
           .prices()

@@ -6,12 +6,20 @@ export interface PageConfig {
   /** The payment rails the operator configured: the page offers wallets of those chains only. */
   rails: ('base' | 'solana')[]
   solanaRpcUrl: string | null
+  /** The networks (CAIP-2) the service takes payment on: a wallet signs in to a watch on one of them. */
+  networks: string[]
   /**
    * Each mounted priced route's price in USD by `METHOD path`, from the manifests (written nowhere else):
    * `0.02`, or for a price per unit `0.015 per mint`.
    */
   prices: Record<string, string>
 }
+
+/**
+ * The statement of the page's sign-in to a watch it paid for (GET and DELETE /watch/:id): the demo
+ * wallet signs in for a watch's pages with this statement only (plugins/web/demo-wallet.ts).
+ */
+export const WATCH_SIGN_IN_STATEMENT = 'Sign in to follow or stop a watch this wallet paid for'
 
 /** A button's label with the route's price, as the manifests publish it (no price: the label alone). */
 export function priced(label: string, prices: PageConfig['prices'], route: string): string {
@@ -124,6 +132,14 @@ button:disabled { opacity: .6; cursor: wait; }
 details p { color: var(--muted); font-size: .92rem; white-space: pre-line; }
 .caveat { margin: -.3rem 0 .6rem; color: var(--warn-text); font-size: .9rem; font-weight: 600; }
 footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; }
+.watch-badge { background: var(--accent); font-size: .9rem; }
+.watch-control { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; flex-basis: 100%; }
+.watch-control select { width: auto; }
+.watch-control .hint { flex-basis: 100%; }
+.watch-alerts code, #watch-card code { overflow-wrap: anywhere; }
+.watch-state { color: var(--muted); font-size: .9rem; }
+.watch-state[data-ended="true"] { color: var(--warn-text); font-weight: 600; }
+.watch-exit { font-size: .9rem; }
 /* A phone (from 320 px): one column, nothing wider than the screen. */
 @media (max-width: 34rem) {
   main { padding: 1rem .75rem 3rem; }
@@ -134,5 +150,6 @@ footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; }
   .row { flex-direction: column; gap: 0; }
   .value { text-align: left; }
   .deeper button { flex: 1 1 100%; white-space: normal; }
+  .watch-control select { flex: 1 1 100%; width: 100%; }
 }
 `

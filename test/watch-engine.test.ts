@@ -364,7 +364,7 @@ describe('the engine on live transactions', () => {
       reason: 'wallet watches are not built yet: watch a token',
     })
     expect(await engine.watch({ ...base, thresholds: { insider_selling_pct: 0 } })).toMatchObject({ ok: false })
-    expect(await engine.watch({ ...base, events: ['grade_fell'] })).toMatchObject({ ok: false })
+    expect(await engine.watch({ ...base, events: ['moon'] })).toMatchObject({ ok: false })
     expect(await engine.watch({ ...base, paidUntil: Date.now() - 1 })).toMatchObject({ ok: false })
     expect(await store.watches.get('refused')).toBeUndefined()
     await engine.stop()

@@ -178,6 +178,11 @@ export class WatchEngine {
   #stopped = false
   /** Grade reads under way (settled() waits for them: a test's baseline is read before its rug). */
   readonly #grading = new Set<Promise<void>>()
+  /**
+   * The event ids each watch has kept (this instance's memory): an exit is built only for an event not
+   * kept yet. After a restart an event found again gets one more exit, which the store then drops.
+   */
+  readonly #kept = new Map<string, Set<string>>()
 
   constructor(options: WatchEngineOptions) {
     this.#options = options
@@ -390,6 +395,7 @@ export class WatchEngine {
   }
 
   #forget(watchId: string): void {
+    this.#kept.delete(watchId)
     for (const [mint, subject] of this.#subjects) {
       if (!subject.watches.delete(watchId) || subject.watches.size > 0) continue
       this.#subjects.delete(mint)
@@ -633,6 +639,7 @@ export class WatchEngine {
     only?: string,
   ): Promise<number> {
     let material = 0
+    const told: { watchId: string; record: WatchRecord; detected: { found: DetectedEvent; id: string }[] }[] = []
     for (const [watchId, watch] of subject.watches) {
       if (only !== undefined && watchId !== only) continue
       // Nothing is detected for a watch outside its paid period.
@@ -645,15 +652,42 @@ export class WatchEngine {
         ...diffSnapshots(before, after, watch.thresholds, { now: Math.floor(nowMs / 1000), windowStart }),
       ]
       material = Math.max(material, found.length)
-      const detected = found.filter((event) => watch.kinds.has(event.kind))
-      const exit = await this.#exitFor(watch.record, detected)
-      for (const found of detected) {
+      const detected = found
+        .filter((event) => watch.kinds.has(event.kind))
+        .map((event) => ({ found: event, id: eventIdOf(watchId, event, evidence.signature, evidence.slot) }))
+      if (detected.length > 0) told.push({ watchId, record: watch.record, detected })
+    }
+    // The exits, built together (one per holder and slippage, however many watches name them) and only
+    // for events not kept already (the tick finds an expired lock again every minute: one exit, once).
+    const exits = new Map<string, Promise<AlertExit | undefined>>()
+    const exitOf = (record: WatchRecord, fresh: DetectedEvent[]) => {
+      if (!record.exit) return Promise.resolve(undefined)
+      const key = `${record.exit.userPublicKey}|${record.exit.slippageBps}`
+      let exit = exits.get(key)
+      if (!exit) {
+        exit = this.#exitFor(record, fresh)
+        if (!fresh.some((event) => EXIT_SEVERITIES.has(event.severity))) return exit
+        exits.set(key, exit)
+      }
+      return exit
+    }
+    const built = await Promise.all(
+      told.map(({ watchId, record, detected }) =>
+        exitOf(
+          record,
+          detected.filter(({ id }) => !this.#kept.get(watchId)?.has(id)).map(({ found }) => found),
+        ),
+      ),
+    )
+    for (const [index, { watchId, record, detected }] of told.entries()) {
+      const exit = built[index]
+      for (const { found, id } of detected) {
         const event: WatchEvent = {
-          event_id: eventIdOf(watchId, found, evidence.signature, evidence.slot),
+          event_id: id,
           watch_id: watchId,
           kind: found.kind,
           severity: found.severity,
-          subject: watch.record.subject,
+          subject: record.subject,
           slot: after.slot,
           signature: evidence.signature,
           before: found.before,
@@ -663,8 +697,10 @@ export class WatchEngine {
           ...(found.impersonates ? { impersonates: found.impersonates } : {}),
           ...(exit && EXIT_SEVERITIES.has(found.severity) ? { exit } : {}),
         }
-        const deliver = watch.record.webhookUrl !== null
+        const deliver = record.webhookUrl !== null
         const { seq, fresh } = await this.#options.store.append(watchId, event.event_id, event, { deliver, nowMs })
+        const kept = this.#kept.get(watchId) ?? new Set<string>()
+        this.#kept.set(watchId, kept.add(id))
         if (!fresh) continue
         watchEvents.inc({ kind: event.kind, severity: event.severity })
         this.bus.publish(event, seq)

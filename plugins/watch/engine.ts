@@ -163,6 +163,9 @@ export interface EngineCounts extends SubscriptionCounts {
   listeners: number
 }
 
+/** How long a sell route question may hold the token's queue before it counts as no answer. */
+const SELL_ROUTE_MS = 5_000
+
 /** A minContextSlot the node has not reached yet is asked again, this many times. */
 const SLOT_RETRIES = 5
 
@@ -548,7 +551,18 @@ export class WatchEngine {
       0n,
     )
     const amount = reserve > 0n ? reserve / 1_000n : subject.last.token.supply / 1_000_000n
-    const answer = await probe(mint, amount > 0n ? amount : 1n)
+    // Bounded: the question runs in the token's queue, which the next change's re-read waits behind.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<{ route: 'unknown'; reason: string }>((resolve) => {
+      timer = setTimeout(() => resolve({ route: 'unknown', reason: 'no answer in time' }), SELL_ROUTE_MS)
+    })
+    const answer = await Promise.race([
+      probe(mint, amount > 0n ? amount : 1n).catch((error: unknown) => ({
+        route: 'unknown' as const,
+        reason: (error as Error).message,
+      })),
+      late,
+    ]).finally(() => clearTimeout(timer))
     if (answer.route === 'unknown') return
     const was = subject.route
     subject.route = answer.route

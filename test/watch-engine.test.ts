@@ -364,7 +364,7 @@ describe('the engine on live transactions', () => {
       reason: 'wallet watches are not built yet: watch a token',
     })
     expect(await engine.watch({ ...base, thresholds: { insider_selling_pct: 0 } })).toMatchObject({ ok: false })
-    expect(await engine.watch({ ...base, events: ['grade_fell'] })).toMatchObject({ ok: false })
+    expect(await engine.watch({ ...base, events: ['moon'] })).toMatchObject({ ok: false })
     expect(await engine.watch({ ...base, paidUntil: Date.now() - 1 })).toMatchObject({ ok: false })
     expect(await store.watches.get('refused')).toBeUndefined()
     await engine.stop()
@@ -410,6 +410,60 @@ describe('the engine on live transactions', () => {
     await engine.tick(record.paidUntil + 1)
     expect((await store.watches.get('short'))?.state).toBe('expired')
     expect(engine.counts()).toMatchObject({ watches: 0, subscriptions: 0 })
+  })
+})
+
+describe('exits on alerts: built once per event and holder', () => {
+  test('an expired lock found again by every tick gets one exit; two watches naming one holder share it; another holder gets its own', async () => {
+    const store = openSqliteStore(':memory:')
+    const asked: string[] = []
+    const engine = new WatchEngine({
+      store: store.watches,
+      sources: sources(),
+      wsUrl: sandbox.file.urls.ws,
+      attestor,
+      logger,
+      // The engine's seam to the trade's exitFor: each build counted, answered as a wallet holding none.
+      exits: async (request) => {
+        asked.push(request.user_public_key)
+        return { status: 'NOTHING_HELD', code: 'NOTHING_HELD', reason: 'holds none', job_id: null, exit_rating: null }
+      },
+    })
+    closers.push(() => engine.stop())
+    const mint = mintOf('locked-lp')
+    const DAY = 86_400_000
+    const holderA = 'HoLdA111111111111111111111111111111111111111'
+    const holderB = 'HoLdB111111111111111111111111111111111111111'
+    const record = (id: string, holder: string): WatchRecord => ({
+      id,
+      subject: { kind: 'token', address: mint },
+      events: ['lp_unlocked'],
+      thresholds: {},
+      webhookUrl: null,
+      exit: { userPublicKey: holder, slippageBps: 300 },
+      payer: 'payer',
+      paidFrom: Date.now() - 1_000,
+      paidUntil: Date.now() + 400 * DAY,
+      state: 'active',
+      createdAt: Date.now(),
+    })
+    for (const [id, holder] of [
+      ['lock-a1', holderA],
+      ['lock-a2', holderA],
+      ['lock-b', holderB],
+    ] as const)
+      expect((await engine.watch(record(id, holder))).ok).toBe(true)
+    // The lock's release (about 180 days out) passed: each tick finds lp_unlocked again.
+    await engine.tick(Date.now() + 200 * DAY)
+    await engine.tick(Date.now() + 200 * DAY + 60_000)
+    await engine.settled()
+    expect(asked.sort()).toEqual([holderA, holderB])
+    for (const id of ['lock-a1', 'lock-a2', 'lock-b']) {
+      const events = await store.watches.events<WatchEvent>(id)
+      expect(events.map((item) => [item.event.kind, item.event.exit?.status])).toEqual([
+        ['lp_unlocked', 'NOTHING_HELD'],
+      ])
+    }
   })
 })
 

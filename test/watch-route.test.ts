@@ -136,7 +136,6 @@ describe('refused before any payment', () => {
       'not a token mint',
     ],
     ['an unknown event kind', { token_address: rugReady, hours: 1, events: ['moon'] }, 400, 'unknown event kind'],
-    ['a kind not detected yet', { token_address: rugReady, hours: 1, events: ['grade_fell'] }, 400, 'not detected yet'],
     [
       'a webhook to the cloud metadata address',
       { token_address: rugReady, hours: 1, webhook_url: 'http://169.254.169.254/latest' },

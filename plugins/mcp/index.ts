@@ -1,6 +1,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js'
 import { Elysia } from 'elysia'
 import type { ServiceContext } from '../../src/context.ts'
 import { callOrderLines } from '../../src/kernel/manifest.ts'
@@ -12,6 +20,7 @@ import { manifest } from './manifest.ts'
 
 export { manifest }
 import { findTool, PAYMENT_META, type Tool, toolRequest, toolResult, toolsOf } from './tools.ts'
+import { WATCH_RESOURCE_TEMPLATE, watchContents, watchReadRequest, watchUriOf } from './watch-resource.ts'
 
 /** Answers one HTTP request through the service's front door (what `Service.handle` does). */
 export type Dispatch = (request: Request, server: SocketServer) => Promise<Response>
@@ -33,8 +42,19 @@ export function mcpPlugin(ctx: ServiceContext, dispatch: Dispatch) {
   function serverFor(outer: Request): Server {
     const server = new Server(
       { name: 'solsentry', version: SERVICE_VERSION },
-      { capabilities: { tools: {} }, instructions: serverGuide() },
+      // Resources without subscribe: a stateless server has no stream to send notifications on.
+      { capabilities: { tools: {}, resources: {} }, instructions: serverGuide() },
     )
+    // A watch's alerts (watch-resource.ts): none listed (each is its payer's), one template, read signed in.
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }))
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+      resourceTemplates: [WATCH_RESOURCE_TEMPLATE],
+    }))
+    server.setRequestHandler(ReadResourceRequestSchema, async (read) => {
+      const { id, afterSeq } = watchUriOf(read.params.uri)
+      const request = watchReadRequest(id, publicOrigin(ctx, outer), read.params._meta, forwardedHeaders(outer))
+      return watchContents(read.params.uri, afterSeq, await dispatch(request, callerOf(outer)))
+    })
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: toolList().map(({ route: _route, aliases: _aliases, ...tool }) => tool),
     }))

@@ -49,7 +49,7 @@ const SLOT_MS = 400
 const MAX_U64 = 2n ** 64n - 1n
 
 /** Aggregator refusals that mean there is no way to make this swap. */
-const NO_ROUTE_CODES = new Set([
+export const NO_ROUTE_CODES: ReadonlySet<string> = new Set([
   'COULD_NOT_FIND_ANY_ROUTE',
   'TOKEN_NOT_TRADABLE',
   'MARKET_NOT_FOUND',

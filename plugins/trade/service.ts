@@ -8,14 +8,14 @@
 import type { ServiceContext } from '../../src/context.ts'
 import type { ExitRating } from '../../src/kernel/vocabulary.ts'
 import { WRAPPED_SOL_MINT_ADDRESS } from '../../src/onchain/programs.ts'
-import { CallMeter } from '../../src/sources/upstream.ts'
+import { CallMeter, UpstreamError } from '../../src/sources/upstream.ts'
 import { tokenAmount } from '../../src/rendering/format.ts'
 import { EXIT_CHECK_DEADLINE_MS, EXIT_SIZE_USDC } from '../exit-check/schemas.ts'
 import { exitCheckOf, mintBlockers, usdcOf } from '../exit-check/service.ts'
 import { mintOfAccount } from '../../src/facts/mint.ts'
 import { holdingOf } from './chain.ts'
 import { Jobs } from './job.ts'
-import { quoteTrade } from './quote.ts'
+import { NO_ROUTE_CODES, quoteTrade } from './quote.ts'
 import { type AlertExit, SLIPPAGE_BPS } from './schemas.ts'
 
 export type { AlertExit } from './schemas.ts'
@@ -154,6 +154,41 @@ export async function exitFor(ctx: ServiceContext, request: ExitRequest): Promis
   return notBuilt('UNAVAILABLE', 'INTERNAL', `the exit's trade job could not be recorded (${quoted.kind})`, {
     exit_rating: rating,
   })
+}
+
+/** How Jupiter's /order (Swap API v2) says it found no route: it carries no error code. */
+const NO_QUOTES = /failed to get quotes|could not find any route|no routes? found/i
+
+/**
+ * Whether anything buys `mint` now (a watch's sell route, issue 34 §2): the aggregator's price of
+ * selling `amount` of it to USDC, asked without a holder — one request, no transaction, no job — read
+ * as the quote reads a refusal. `open`: a route answered; `refused`: the aggregator says there is no
+ * route (NO_ROUTE, the honeypot's mark); `unknown`: it could not say (out of reach, another refusal,
+ * no aggregator configured), which a watch must not take for either.
+ */
+export async function sellRouteOf(
+  ctx: Pick<ServiceContext, 'sources' | 'config'>,
+  mint: string,
+  amount: bigint,
+): Promise<{ route: 'open' | 'refused' | 'unknown'; reason: string }> {
+  const jupiter = ctx.sources.jupiter
+  if (!jupiter) return { route: 'unknown', reason: 'no swap aggregator is configured' }
+  try {
+    const price = await jupiter.price(
+      { inputMint: mint, outputMint: usdcOf(ctx), amount, slippageBps: SLIPPAGE_BPS.default },
+      new CallMeter(),
+    )
+    return { route: 'open', reason: `${price.inAmount} atomic units sell for ${price.outAmount} of USDC` }
+  } catch (error) {
+    const refusal =
+      error instanceof UpstreamError ? (error.body as { error?: string; errorCode?: string } | undefined) : undefined
+    if (refusal?.errorCode && NO_ROUTE_CODES.has(refusal.errorCode))
+      return { route: 'refused', reason: `${refusal.errorCode}: ${refusal.error ?? 'no route'}` }
+    // Swap API v2's /order words a missing route without a code ("Failed to get quotes").
+    if (error instanceof UpstreamError && error.reason === 'rejected' && NO_QUOTES.test(refusal?.error ?? ''))
+      return { route: 'refused', reason: refusal?.error ?? 'no route' }
+    return { route: 'unknown', reason: (error as Error).message }
+  }
 }
 
 /** The exit check's rating of selling `sizeUsdc` of `mint` (null when it could not run or say). */

@@ -17,6 +17,9 @@ const SIGNED_IN =
 
 export const manifest = defineManifest({
   name: 'watch',
+  // A high or critical alert carries the holder's exit ready to sign (the trade's exitFor), the sell route
+  // is the trade's price of a sale (sellRouteOf), grade_fell re-runs the quick scan (quickScanAnswer).
+  dependsOn: ['trade', 'quick-scan'],
   routes: {
     watch: {
       method: 'POST',

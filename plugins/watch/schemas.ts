@@ -1,5 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { SolanaAddress } from '../../src/onchain/address.ts'
+import { AlertExitSchema } from '../trade/service.ts'
+import { SLIPPAGE_BPS } from '../trade/schemas.ts'
 import { DETECTED_KINDS, SEVERITIES } from './watch-events.ts'
 
 /** The most hours one watch buys: a week, paid up front (a longer watch is a new one). */
@@ -40,9 +42,16 @@ export const WatchRequest = Type.Object({
     Type.Object(
       {
         user_public_key: SolanaAddress('The holder’s wallet, for whom an exit swap would be built'),
-        slippage_bps: Type.Integer({ minimum: 1, maximum: 5_000 }),
+        slippage_bps: Type.Integer({
+          minimum: SLIPPAGE_BPS.min,
+          maximum: SLIPPAGE_BPS.max,
+          description: 'Slippage the exit accepts, basis points (the trade quote’s bounds)',
+        }),
       },
-      { description: 'Kept for exits ready to sign (not attached yet)' },
+      {
+        description:
+          'The holder to build an exit for: each high or critical alert carries their whole holding sold to USDC, unsigned, executable by POST /trade/execute (or why none was built)',
+      },
     ),
   ),
 })
@@ -81,6 +90,7 @@ const StoredEvent = Type.Object({
       kind: Type.String(),
       severity: Type.Union(SEVERITIES.map((severity) => Type.Literal(severity))),
       sentence: Type.String(),
+      exit: Type.Optional(AlertExitSchema),
     },
     { additionalProperties: true },
   ),

@@ -10,6 +10,10 @@ import { refusalOf } from '../../src/facts/account-refusal.ts'
 import { ApiError } from '../../src/kernel/errors.ts'
 import { webSocketOf } from '../../src/launchpad-index/index.ts'
 import type { StoredWatchEvent, WatchRecord } from '../../src/store/watches.ts'
+import { QUICK_SCAN_DEADLINE_MS, QUICK_SCAN_POLICY } from '../../src/pipeline/policies.ts'
+import { scanToken } from '../../src/pipeline/scan-token.ts'
+import { quickScanAnswer } from '../quick-scan/service.ts'
+import { exitFor, sellRouteOf } from '../trade/service.ts'
 import { WatchEngine, type WatchEngineOptions } from './engine.ts'
 import { MAX_WATCH_HOURS, type WatchRequest } from './schemas.ts'
 import { resolveThresholds } from './thresholds.ts'
@@ -41,7 +45,12 @@ export function watchEngineOf(ctx: ServiceContext): WatchEngine | undefined {
  */
 export async function startWatchEngine(
   ctx: ServiceContext,
-  overrides: Partial<Pick<WatchEngineOptions, 'now' | 'tickMs' | 'delivery'>> = {},
+  overrides: Partial<
+    Pick<
+      WatchEngineOptions,
+      'now' | 'tickMs' | 'delivery' | 'exitTimeoutMs' | 'sellRouteEveryMs' | 'gradeEveryMs' | 'gradeDelayMs'
+    >
+  > = {},
 ): Promise<WatchEngine | undefined> {
   const solana = ctx.sources.solana
   if (!solana || !ctx.config.SOLANA_RPC_URL) return undefined
@@ -51,6 +60,24 @@ export async function startWatchEngine(
     wsUrl: webSocketOf(ctx.config.SOLANA_RPC_URL, ctx.config.SOLANA_WS_URL),
     attestor: ctx.attestor,
     logger: ctx.logger,
+    // The exit ready to sign on high and critical alerts: the trade's quote path, the risk gate aside.
+    exits: (request) => exitFor(ctx, request),
+    // Whether anything buys the token (sell_route_failing): the aggregator's price of a small sale.
+    sellRoute: (mint, amount) => sellRouteOf(ctx, mint, amount),
+    // The grade (grade_fell): the quick scan as POST /scan/quick runs it, and the findings that cap it.
+    grade: async (mint) => {
+      const answer = quickScanAnswer(
+        mint,
+        await scanToken(ctx, mint, QUICK_SCAN_POLICY, Date.now() + QUICK_SCAN_DEADLINE_MS),
+      )
+      return {
+        grade: answer.structural_risk_grade,
+        complete: answer.missing_fields.length === 0,
+        capping: answer.factors
+          .filter((finding) => finding.hard_fail || finding.grade_ceiling !== null)
+          .map((finding) => ({ code: finding.code, title: finding.title })),
+      }
+    },
     ...overrides,
   })
   engines.set(ctx, engine)

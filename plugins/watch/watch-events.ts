@@ -4,6 +4,7 @@
  * route's schema, the docs and the tests read it.
  */
 import { createHash } from 'node:crypto'
+import type { AlertExit } from '../trade/service.ts'
 
 export const EVENT_KINDS = [
   'liquidity_removed',
@@ -26,13 +27,8 @@ export const EVENT_KINDS = [
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 
-/**
- * The kinds this engine detects today; `sell_route_failing` (an exit quote refused) and `grade_fell` (a
- * re-scan after a material event) need the trade quote path and the scanners, which the route will bring.
- */
-export const DETECTED_KINDS: readonly EventKind[] = EVENT_KINDS.filter(
-  (kind) => kind !== 'sell_route_failing' && kind !== 'grade_fell',
-)
+/** The kinds this engine detects: all of them (`sell_route_failing` and `grade_fell` need its probes). */
+export const DETECTED_KINDS: readonly EventKind[] = EVENT_KINDS
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const
 export type EventSeverity = (typeof SEVERITIES)[number]
@@ -73,8 +69,11 @@ export interface WatchEvent {
   sentence: string
   detected_at: string
   impersonates?: { mint: string; symbol: string; name: string }
-  /** With `exit` on the watch, high and critical events will carry an unsigned exit swap (not built yet). */
-  exit?: Record<string, unknown>
+  /**
+   * With `exit` on the watch, high and critical events carry the holder's exit ready to sign (or why none
+   * was built), built once at detection: plugins/watch/alert-exit.ts.
+   */
+  exit?: AlertExit
 }
 
 /**

@@ -29,19 +29,23 @@ export interface LiveService {
 
 /**
  * The whole service on a fresh sandbox, over HTTP on loopback, as `npm start` runs it (its payment gate
- * and its watch engine started: `watchClock` is the engine's, for a test that moves past a paid period);
+ * and its watch engine started: `watchClock` is the engine's, for a test that moves past a paid period;
+ * `watch` the engine's other settings, e.g. how long an alert waits for its exit on a loaded machine);
  * stopped after the file's tests.
  */
 export async function liveService(
   settings: Record<string, string> = {},
-  options: { watchClock?: () => number } = {},
+  options: { watchClock?: () => number; watch?: Parameters<typeof startWatchEngine>[1] } = {},
 ): Promise<LiveService> {
   const sandbox = await startSandbox(ephemeralSandboxOptions())
   const ctx = sandboxContext(sandbox, settings)
   await ctx.payments.start()
   const service = createApp(ctx)
   const running = startServer(service, ctx)
-  await startWatchEngine(ctx, options.watchClock ? { now: options.watchClock } : {})
+  await startWatchEngine(ctx, {
+    ...(options.watchClock ? { now: options.watchClock } : {}),
+    ...options.watch,
+  })
   afterAll(async () => {
     await running.shutdown('test over')
     await sandbox.stop()

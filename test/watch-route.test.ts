@@ -180,12 +180,14 @@ describe('a paid watch on rug-ready, told by webhook and by its event stream', (
     watchId = json.watch_id
   })
 
-  test('mint-more, freeze, pull-liquidity and rename: each told by a signed webhook', async () => {
-    await sandbox.rugs['mint-more'](rugReady)
+  test('mint-more, freeze, pull-liquidity, rename and a seizure by the permanent delegate: each told by a signed webhook', async () => {
+    const minted = await sandbox.rugs['mint-more'](rugReady)
+    // Before the freeze: the largest holder, whose account the freeze takes, is the one seized from.
+    const seized = await sandbox.rugs['permanent-delegate-transfer'](rugReady)
     await sandbox.rugs.freeze(rugReady)
     await sandbox.rugs['pull-liquidity'](rugReady, { percent: 80 })
     await sandbox.rugs.rename(rugReady)
-    const kinds = ['mint_used', 'freeze_used', 'liquidity_removed', 'metadata_renamed']
+    const kinds = ['mint_used', 'freeze_used', 'liquidity_removed', 'metadata_renamed', 'permanent_delegate_used']
     const mine = () => received.filter((delivery) => delivery.watchId === watchId)
     await eventually(
       'the four alerts delivered',
@@ -193,6 +195,19 @@ describe('a paid watch on rug-ready, told by webhook and by its event stream', (
       (seen: string[]) => kinds.every((kind) => seen.includes(kind)),
       { timeoutMs: 30_000 },
     )
+    const events = [
+      ...new Map(mine().map((delivery) => [delivery.body, JSON.parse(delivery.body) as WatchEvent])).values(),
+    ]
+    // The developer (also the permanent delegate) withdrawing its pool is liquidity removed, not a seizure:
+    // the one seizure told is the delegate's own transfer out of a holder's account.
+    expect(events.filter((event) => event.kind === 'permanent_delegate_used').map((event) => event.signature)).toEqual([
+      seized.signature,
+    ])
+    // The evidence names the transaction and its slot.
+    expect(events.find((event) => event.kind === 'mint_used')).toMatchObject({
+      signature: minted.signature,
+      slot: Number(minted.slot),
+    })
     for (const delivery of mine()) {
       expect(
         await verifyWebhook({

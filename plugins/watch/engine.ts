@@ -580,7 +580,7 @@ export class WatchEngine {
 
   /** The transaction's instructions (top-level and inner), signers and balance changes of the mint. */
   async #transactionFacts(notification: LogNotification): Promise<TransactionFacts> {
-    const facts: TransactionFacts = { instructions: [], signers: [], changes: [] }
+    const facts: TransactionFacts = { instructions: [], tokenAccounts: new Map(), decimals: null }
     const transaction = await this.#options.sources.solana
       .rpc(new CallMeter())
       .getTransaction(notification.signature as Signature, {
@@ -607,16 +607,14 @@ export class WatchEngine {
       ...message.instructions.map(read),
       ...(transaction.meta.innerInstructions ?? []).flatMap((inner) => inner.instructions.map(read)),
     ]
-    facts.signers = keys.slice(0, message.header.numRequiredSignatures)
     const mint = notification.account
-    const balances = new Map<string, bigint>()
-    for (const entry of transaction.meta.preTokenBalances ?? [])
-      if (entry.mint === mint && entry.owner)
-        balances.set(entry.owner, (balances.get(entry.owner) ?? 0n) - BigInt(entry.uiTokenAmount.amount))
-    for (const entry of transaction.meta.postTokenBalances ?? [])
-      if (entry.mint === mint && entry.owner)
-        balances.set(entry.owner, (balances.get(entry.owner) ?? 0n) + BigInt(entry.uiTokenAmount.amount))
-    facts.changes = [...balances].map(([owner, delta]) => ({ owner, delta }))
+    const accounts = new Map<string, string>()
+    for (const entry of [...(transaction.meta.preTokenBalances ?? []), ...(transaction.meta.postTokenBalances ?? [])])
+      if (entry.mint === mint && entry.owner) {
+        accounts.set(keys[entry.accountIndex] ?? '', entry.owner)
+        facts.decimals = entry.uiTokenAmount.decimals
+      }
+    facts.tokenAccounts = accounts
     return facts
   }
 
@@ -702,7 +700,8 @@ export class WatchEngine {
           kind: found.kind,
           severity: found.severity,
           subject: record.subject,
-          slot: after.slot,
+          // The transaction's slot when one is named (the evidence), else the slot the change was read at.
+          slot: evidence.signature ? evidence.slot : after.slot,
           signature: evidence.signature,
           before: found.before,
           after: found.after,

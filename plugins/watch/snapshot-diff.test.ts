@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { diffSnapshots } from './snapshot-diff.ts'
 import { type SubjectSnapshot, snapshotFromJson, snapshotToJson } from './subject-snapshot.ts'
 import { DEFAULT_THRESHOLDS, resolveThresholds } from './thresholds.ts'
-import { TOKEN_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
 import { transactionEvents } from './transaction-evidence.ts'
 import { DETECTED_KINDS, eventIdOf, type EventKind } from './watch-events.ts'
 
@@ -340,7 +340,7 @@ describe('events read from the transaction', () => {
       freeze('HolderB111111111111111111111111111111111111'),
     ]
     expect(
-      transactionEvents({ instructions, signers: [], changes: [] }, MINT, null).map((event) => [
+      transactionEvents({ instructions, tokenAccounts: new Map(), decimals: null }, MINT, null).map((event) => [
         event.kind,
         event.after.accounts_frozen,
       ]),
@@ -353,23 +353,75 @@ describe('events read from the transaction', () => {
       'Prog1111111111111111111111111111111111111111',
     )
     expect(
-      transactionEvents({ instructions: [transfer, elsewhere, notToken], signers: [], changes: [] }, MINT, null),
+      transactionEvents(
+        { instructions: [transfer, elsewhere, notToken], tokenAccounts: new Map(), decimals: null },
+        MINT,
+        null,
+      ),
     ).toEqual([])
   })
-  test('the permanent delegate signing while a holder’s balance falls; the holder’s own sale is not it', () => {
-    const changes = [
-      { owner: 'Victim11111111111111111111111111111111111111', delta: -500n },
-      { owner: DELEGATE, delta: 500n },
-    ]
-    expect(
-      transactionEvents({ instructions: [], signers: [DELEGATE], changes }, MINT, DELEGATE).map((event) => [
-        event.kind,
-        event.after.taken,
-      ]),
-    ).toEqual([['permanent_delegate_used', '500']])
+  test('the permanent delegate as the authority of a transfer or burn out of a holder’s account; its own pool withdrawal, or a holder’s own sale, is not it', () => {
+    const VICTIM = 'Victim11111111111111111111111111111111111111'
+    const VICTIM_ACCOUNT = 'VictimAcc111111111111111111111111111111111'
+    const POOL_VAULT = 'PoolVault11111111111111111111111111111111111'
+    const POOL_AUTHORITY = 'PoolAuth1111111111111111111111111111111111111'
+    const tokenAccounts = new Map([
+      [VICTIM_ACCOUNT, VICTIM],
+      [POOL_VAULT, POOL_AUTHORITY],
+      ['DelegateAcc11111111111111111111111111111111', DELEGATE],
+    ])
+    const amount = (value: bigint) => {
+      const bytes = new Uint8Array(8)
+      new DataView(bytes.buffer).setBigUint64(0, value, true)
+      return bytes
+    }
+    // TransferChecked: source, mint, destination, authority; amount then decimals.
+    const transferChecked = (source: string, authority: string, value: bigint) => ({
+      program: TOKEN_2022_PROGRAM_ADDRESS,
+      accounts: [source, MINT, 'DelegateAcc11111111111111111111111111111111', authority],
+      data: new Uint8Array([12, ...amount(value), 6]),
+    })
+    // BurnChecked: account, mint, authority.
+    const burnChecked = (account: string, authority: string, value: bigint) => ({
+      program: TOKEN_2022_PROGRAM_ADDRESS,
+      accounts: [account, MINT, authority],
+      data: new Uint8Array([15, ...amount(value), 6]),
+    })
+    const seized = transactionEvents(
+      {
+        instructions: [
+          transferChecked(VICTIM_ACCOUNT, DELEGATE, 1_500_000n),
+          burnChecked(VICTIM_ACCOUNT, DELEGATE, 500_000n),
+        ],
+        tokenAccounts,
+        decimals: 6,
+      },
+      MINT,
+      DELEGATE,
+    )
+    expect(seized.map((event) => [event.kind, event.after.owner, event.after.taken])).toEqual([
+      ['permanent_delegate_used', VICTIM, '2000000'],
+    ])
+    expect(seized[0]!.sentence).toContain('moved and burned 2 tokens out of a holder’s account')
+    // The developer (also the delegate) withdrawing its pool: the vault pays out under the pool's authority.
     expect(
       transactionEvents(
-        { instructions: [], signers: ['Victim11111111111111111111111111111111111111'], changes },
+        { instructions: [transferChecked(POOL_VAULT, POOL_AUTHORITY, 9_000_000n)], tokenAccounts, decimals: 6 },
+        MINT,
+        DELEGATE,
+      ),
+    ).toEqual([])
+    // The holder's own sale, and the delegate moving its own tokens.
+    expect(
+      transactionEvents(
+        {
+          instructions: [
+            transferChecked(VICTIM_ACCOUNT, VICTIM, 1n),
+            transferChecked('DelegateAcc11111111111111111111111111111111', DELEGATE, 1n),
+          ],
+          tokenAccounts,
+          decimals: 6,
+        },
         MINT,
         DELEGATE,
       ),

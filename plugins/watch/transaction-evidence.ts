@@ -7,6 +7,7 @@
  * the sandbox chain) no longer writes "Instruction: FreezeAccount" to the logs.
  */
 import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '../../src/onchain/programs.ts'
+import { tokenAmount } from '../../src/rendering/format.ts'
 import type { DetectedEvent } from './watch-events.ts'
 
 /** One instruction of the transaction, top-level or inner, its accounts resolved to addresses. */
@@ -18,14 +19,25 @@ export interface ReadInstruction {
 
 export interface TransactionFacts {
   instructions: readonly ReadInstruction[]
-  /** The accounts that signed it. */
-  signers: readonly string[]
-  /** Balance changes of the watched mint, by owner (post − pre, atomic units). */
-  changes: readonly { owner: string; delta: bigint }[]
+  /** The watched mint's token accounts the transaction touched, with their owners (its token balances). */
+  tokenAccounts: ReadonlyMap<string, string>
+  /** The mint's decimals as the transaction's token balances state them (null when it touched none). */
+  decimals: number | null
 }
 
 /** The token programs' FreezeAccount discriminator (one byte, the same in Token and Token-2022). */
 const FREEZE_ACCOUNT = 10
+/**
+ * The instructions that take tokens out of an account, by discriminator: where their source account and
+ * their authority sit among the accounts (Transfer, TransferChecked, Burn, BurnChecked; the same layout
+ * in Token and Token-2022), the amount a u64 after the discriminator.
+ */
+const TAKING: ReadonlyMap<number, { verb: 'moved' | 'burned'; source: number; authority: number }> = new Map([
+  [3, { verb: 'moved', source: 0, authority: 2 }],
+  [12, { verb: 'moved', source: 0, authority: 3 }],
+  [8, { verb: 'burned', source: 0, authority: 2 }],
+  [15, { verb: 'burned', source: 0, authority: 2 }],
+])
 const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS])
 
 /** Events of a transaction that mentioned `mint`; `permanentDelegate` is the mint's (null when it has none). */
@@ -53,16 +65,33 @@ export function transactionEvents(
       after: { accounts_frozen: frozen.length, accounts: frozen.join(',') },
       sentence: `The freeze authority froze ${frozen.length === 1 ? 'a holder’s account' : `${frozen.length} holders’ accounts`}: a frozen account can neither sell nor transfer.`,
     })
-  if (permanentDelegate && facts.signers.includes(permanentDelegate)) {
-    const taken = facts.changes.filter((change) => change.owner !== permanentDelegate && change.delta < 0n)
-    for (const change of taken)
+  // The delegate's own signature on a transfer or burn out of someone else's account of this mint. A
+  // transaction it merely signed (its own pool's withdrawal, paid out by the pool's authority) is not one.
+  if (permanentDelegate) {
+    const taken = new Map<string, { amount: bigint; verbs: Set<string> }>()
+    for (const instruction of facts.instructions) {
+      const layout = TOKEN_PROGRAMS.has(instruction.program) ? TAKING.get(instruction.data[0] ?? -1) : undefined
+      if (!layout || instruction.accounts[layout.authority] !== permanentDelegate) continue
+      const owner = facts.tokenAccounts.get(instruction.accounts[layout.source] ?? '')
+      if (!owner || owner === permanentDelegate || instruction.data.length < 9) continue
+      const amount = new DataView(instruction.data.buffer, instruction.data.byteOffset + 1, 8).getBigUint64(0, true)
+      const entry = taken.get(owner) ?? { amount: 0n, verbs: new Set<string>() }
+      entry.amount += amount
+      entry.verbs.add(layout.verb)
+      taken.set(owner, entry)
+    }
+    for (const [owner, { amount, verbs }] of taken)
       events.push({
         kind: 'permanent_delegate_used',
         severity: 'critical',
-        key: change.owner,
-        before: { owner: change.owner },
-        after: { owner: change.owner, taken: (-change.delta).toString(), delegate: permanentDelegate },
-        sentence: `The permanent delegate moved ${(-change.delta).toString()} atomic units out of a holder’s account without the holder signing.`,
+        key: owner,
+        before: { owner },
+        after: { owner, taken: amount.toString(), delegate: permanentDelegate },
+        sentence: `The permanent delegate ${[...verbs].join(' and ')} ${
+          facts.decimals === null
+            ? `${amount} atomic units of the token`
+            : `${tokenAmount(amount, facts.decimals)} tokens`
+        } out of a holder’s account without the holder signing.`,
       })
   }
   return events

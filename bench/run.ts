@@ -15,6 +15,7 @@ import * as scanners from './scanners.ts'
 import * as payments from './payments.ts'
 import * as pending from './pending.ts'
 import * as trade from './trade.ts'
+import * as watch from './watch.ts'
 
 const BENCHES: Record<string, { run(args: string[]): Promise<unknown> }> = {
   http,
@@ -33,6 +34,7 @@ const BENCHES: Record<string, { run(args: string[]): Promise<unknown> }> = {
   launchpad,
   cost,
   guard,
+  watch,
 }
 
 const [name, ...args] = process.argv.slice(2)

@@ -64,6 +64,8 @@ export class FaultPlan {
   /** Added to every answer of every server, to stand in for mainnet round-trip times (benches). */
   latencyMs = 0
   readonly #recordings = new Set<UpstreamCall[]>()
+  /** How the RPC's WebSocket server closes its open connections (registered by sandbox/rpc/server.ts). */
+  readonly #socketClosers = new Set<(code: number, reason: string) => number>()
 
   static fromEnv(value: string | undefined): FaultPlan {
     const plan = new FaultPlan()
@@ -134,6 +136,23 @@ export class FaultPlan {
         return calls
       },
     }
+  }
+
+  /**
+   * Closes every open WebSocket connection of the RPC with `code` — by default 1000, a clean close, as a
+   * provider rotating its nodes does (which @solana/kit's subscriptions do not notice by themselves:
+   * src/sources/live-subscriptions.ts). New connections are served as before. Answers how many were closed.
+   */
+  closeWebSockets(code = 1000, reason = 'sandbox: connection closed'): number {
+    let closed = 0
+    for (const close of this.#socketClosers) closed += close(code, reason)
+    return closed
+  }
+
+  /** The RPC server registers how to close its connections; the answer unregisters it. */
+  closesWebSockets(close: (code: number, reason: string) => number): () => void {
+    this.#socketClosers.add(close)
+    return () => this.#socketClosers.delete(close)
   }
 
   /** A request a server answered (kept by every open recording). */

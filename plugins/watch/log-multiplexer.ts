@@ -9,11 +9,14 @@
  * `getSignaturesForAddress(A, {until: the last signature seen})` — or, before any was seen, every
  * transaction since the slot of the first subscription — each handed over oldest first with its logs
  * (`getTransaction`). A transaction given twice (live and by the catch-up) is harmless: events are keyed
- * by signature and kept once.
+ * by signature and kept once. A connection the provider closed cleanly (code 1000), which kit's
+ * subscriptions do not notice, is found by a liveness check every `livenessMs`
+ * (src/sources/live-subscriptions.ts) and handled as any drop.
  */
-import { type Address, createSolanaRpcSubscriptions, type Signature } from '@solana/kit'
+import type { Address, Signature } from '@solana/kit'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from '../../src/kernel/logger.ts'
+import { createLiveSolanaRpcSubscriptions } from '../../src/sources/live-subscriptions.ts'
 import type { SolanaSource } from '../../src/sources/solana-rpc.ts'
 import { CallMeter } from '../../src/sources/upstream.ts'
 
@@ -45,6 +48,11 @@ export interface LogMultiplexerOptions {
   initialPauseMs?: number
   /** @default 30000 */
   maxPauseMs?: number
+  /**
+   * How often each connection is checked for a clean close (src/sources/live-subscriptions.ts).
+   * @default 5000
+   */
+  livenessMs?: number
 }
 
 export interface SubscriptionCounts {
@@ -73,17 +81,17 @@ export class LogMultiplexer {
   readonly #options: Required<Omit<LogMultiplexerOptions, 'onLogs' | 'logger' | 'solana' | 'wsUrl'>> &
     LogMultiplexerOptions
   /** The subscriptions client (its connections shared by every account), made anew after a failure. */
-  #subscriptions: ReturnType<typeof createSolanaRpcSubscriptions>
+  #subscriptions: ReturnType<typeof createLiveSolanaRpcSubscriptions>
   readonly #feeds = new Map<string, AccountFeed>()
   readonly #meter = new CallMeter()
   #reconnects = 0
   #caughtUp = 0
 
   constructor(options: LogMultiplexerOptions) {
-    const { backfill = 50, initialPauseMs = 1_000, maxPauseMs = 30_000 } = options
+    const { backfill = 50, initialPauseMs = 1_000, maxPauseMs = 30_000, livenessMs = 5_000 } = options
     if (!Number.isInteger(backfill) || backfill < 1) throw new Error('backfill must be a positive integer')
-    this.#options = { ...options, backfill, initialPauseMs, maxPauseMs }
-    this.#subscriptions = createSolanaRpcSubscriptions(options.wsUrl)
+    this.#options = { ...options, backfill, initialPauseMs, maxPauseMs, livenessMs }
+    this.#subscriptions = this.#client()
   }
 
   /**
@@ -138,6 +146,10 @@ export class LogMultiplexer {
     await Promise.all(feeds.map((feed) => feed.running.catch(() => {})))
   }
 
+  #client() {
+    return createLiveSolanaRpcSubscriptions(this.#options.wsUrl, { checkMs: this.#options.livenessMs })
+  }
+
   async #follow(account: string, feed: AccountFeed, live: () => void): Promise<void> {
     const { signal } = feed.abort
     let pause = this.#options.initialPauseMs
@@ -153,8 +165,10 @@ export class LogMultiplexer {
           first = false
         } else await this.#catchUp(account, feed)
         live()
+        // Subscribed again and caught up: the next drop starts from the first pause. (Reset only on a
+        // notification, a quiet account's pause kept doubling over drops: measured by the watch bench.)
+        pause = this.#options.initialPauseMs
         for await (const notification of stream) {
-          pause = this.#options.initialPauseMs
           if (notification.value.err !== null) continue
           await this.#hand(account, feed, {
             signature: notification.value.signature,
@@ -169,7 +183,7 @@ export class LogMultiplexer {
         // kit's client keeps a connection that failed to open in its pool, and every later subscription
         // on it fails the same way (measured: test/watch-engine.test.ts): the first account to see a
         // failure replaces the client; the others then subscribe on the new one.
-        if (this.#subscriptions === client) this.#subscriptions = createSolanaRpcSubscriptions(this.#options.wsUrl)
+        if (this.#subscriptions === client) this.#subscriptions = this.#client()
       }
       if (signal.aborted) break
       this.#reconnects++

@@ -192,10 +192,12 @@ export function startRpcServer(ctx: RpcContext, options: RpcServerOptions, fault
       },
     },
   })
+  const unregister = faults?.closesWebSockets((code, reason) => subscriptions.closeSockets(code, reason))
   return {
     url: `http://${options.hostname}:${http.port}`,
     wsUrl: `ws://${options.hostname}:${ws.port}`,
     async stop() {
+      unregister?.()
       subscriptions.close()
       await Promise.all([http.stop(true), ws.stop(true)])
     },
@@ -286,6 +288,16 @@ class Subscriptions {
 
   close(): void {
     for (const socket of this.#sockets) this.drop(socket)
+  }
+
+  /** Closes every open connection with `code` (a fault: sandbox/faults.ts `closeWebSockets`). */
+  closeSockets(code: number, reason: string): number {
+    const open = [...this.#sockets]
+    for (const socket of open) {
+      this.drop(socket)
+      socket.close(code, reason)
+    }
+    return open.length
   }
 
   /** Notifies once, when the signature is processed (at once if it already is), then ends. */

@@ -63,6 +63,10 @@ describe('rug controls on rug-ready, the developer holding every lever', () => {
     expect(after).toBe(before - (before * 80n) / 100n)
     expect(BigInt(outcome.after.lp_held as string)).toBeLessThan(BigInt(outcome.before.lp_held as string))
     expect(await liquidityUsd(mint)).toBeLessThan(liquidityBefore * 0.25)
+    // A withdrawal names its pool, as a venue's does: the pool's history (and a logsSubscribe
+    // {mentions: [pool]}, which reads the same account keys) sees it.
+    const history = await rpc.getSignaturesForAddress(address(outcome.before.pool as string), { limit: 5 }).send()
+    expect(history.map((entry) => entry.signature)).toContain(outcome.signature as never)
   })
 
   test("developer-dump sells half the developer's holding through the pool: a trade the pool book reads", async () => {

@@ -456,6 +456,8 @@ export class World {
   /**
    * Withdraws `fraction` of both reserves to `provider` (the operator moves the vaults, as the venue
    * program would on a withdrawal), burning the same fraction of the provider's LP tokens when it holds any.
+   * Each payout names the pool (read-only), as a venue's withdrawal instruction does: a `logsSubscribe
+   * {mentions: [pool]}` or the pool's signature history sees the withdrawal, as on mainnet.
    */
   async removeLiquidity(pool: Pool, provider: KeyPairSigner, fraction: number): Promise<string> {
     const reserves = this.pools.realReserves(pool)
@@ -469,11 +471,14 @@ export class World {
       const destination = await this.ata(mint, provider.address)
       instructions.push(
         this.#createAta(provider, destination, provider.address, token),
-        await payoutTransfer(
-          { vault, mint, program: token.program, decimals: token.decimals },
-          destination,
-          amount,
-          this.operator,
+        withReadonlyAccounts(
+          await payoutTransfer(
+            { vault, mint, program: token.program, decimals: token.decimals },
+            destination,
+            amount,
+            this.operator,
+          ),
+          [pool.address],
         ),
       )
     }

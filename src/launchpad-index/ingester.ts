@@ -5,13 +5,16 @@ import { setTimeout as sleep } from 'node:timers/promises'
  * and applies them to the launchpad index (src/store/launches.ts). It subscribes first, then catches up
  * on what it missed since its cursor (`getSignaturesForAddress(program, {until: cursor})` and each
  * transaction's logs, up to `backfill` transactions); events are idempotent, so the overlap counts once.
- * When the subscription drops it reconnects with a growing pause and catches up again.
+ * When the subscription drops it reconnects with a growing pause and catches up again; a connection the
+ * provider closed cleanly (code 1000), which kit's subscriptions do not notice, is found by a liveness
+ * check every `livenessMs` (src/sources/live-subscriptions.ts) and handled as a drop.
  */
 import type { IngesterStatus } from '../store/launches.ts'
-import { createSolanaRpcSubscriptions, type Signature } from '@solana/kit'
+import type { Signature } from '@solana/kit'
 import type { Logger } from '../kernel/logger.ts'
 import { PUMP_PROGRAM_ADDRESS } from '../onchain/programs.ts'
 import { pumpEventsInLogs } from '../onchain/pump-events.ts'
+import { createLiveSolanaRpcSubscriptions } from '../sources/live-subscriptions.ts'
 import type { SolanaSource } from '../sources/solana-rpc.ts'
 import { CallMeter } from '../sources/upstream.ts'
 import type { IndexedEvent, LaunchIndex } from '../store/launches.ts'
@@ -23,6 +26,11 @@ export interface IngesterOptions {
   logger: Logger
   /** Transactions read back at most when catching up (the provider's limits bound it). */
   backfill: number
+  /**
+   * How often the connection is checked for a clean close (src/sources/live-subscriptions.ts).
+   * @default 5000
+   */
+  livenessMs?: number
 }
 
 const MAX_PAUSE_MS = 30_000
@@ -63,7 +71,9 @@ export class LaunchIngester {
     let pause = 1_000
     while (!this.#abort.signal.aborted) {
       try {
-        const stream = await createSolanaRpcSubscriptions(this.#options.wsUrl)
+        const stream = await createLiveSolanaRpcSubscriptions(this.#options.wsUrl, {
+          checkMs: this.#options.livenessMs,
+        })
           .logsNotifications({ mentions: [PUMP_PROGRAM_ADDRESS] }, { commitment: 'confirmed' })
           .subscribe({ abortSignal: this.#abort.signal })
         this.#status.state = 'catching_up'

@@ -2,12 +2,12 @@ import { describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit'
-import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x'
 import { watchEngineOf } from '../plugins/watch/index.ts'
 import { demoBuyer, demoPayer } from '../sandbox/demo-client.ts'
 import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
 import { paymentHeader } from './support/x402.ts'
+import { signInHeader } from './support/watch.ts'
 
 // A watch's alerts over MCP (docs/watch.md, "MCP"), with the official MCP client: the resource
 // solsentry://watch/<id> read with the paying wallet's sign-in in the read's _meta, its events polled with
@@ -19,23 +19,8 @@ const buyer = await demoBuyer(sandbox.file)
 const rugReady = mintOf('rug-ready')
 
 /** A SIGN-IN-WITH-X header value signed by `signer` for GET `path` on this service. */
-async function signIn(path: string, signer: KeyPairSigner) {
-  const target = url(path)
-  const payload = await createSIWxPayload(
-    {
-      domain: new URL(target).host,
-      uri: target,
-      version: '1',
-      chainId: sandbox.file.x402.solana.network,
-      type: 'ed25519',
-      nonce: crypto.randomUUID().replaceAll('-', ''),
-      issuedAt: new Date().toISOString(),
-    } as never,
-    signer as never,
-    target,
-  )
-  return encodeSIWxHeader(payload)
-}
+const signIn = (path: string, signer: KeyPairSigner) =>
+  signInHeader(url(path), signer, sandbox.file.x402.solana.network)
 
 async function paidWatch(): Promise<string> {
   const body = JSON.stringify({ token_address: rugReady, hours: 1 })

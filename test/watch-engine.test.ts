@@ -20,6 +20,7 @@ import { openSqliteStore } from '../src/store/sqlite.ts'
 import type { WatchRecord } from '../src/store/watches.ts'
 import { eventually } from './support/eventually.ts'
 import { describeWithRedis, startRedis } from './support/redis.ts'
+import { webhookReceiver } from './support/watch.ts'
 import { redisClient } from '../src/store/redis.ts'
 import { redisWatches } from '../src/store/watches-redis.ts'
 
@@ -38,22 +39,10 @@ const sources = () => ({
 const mintOf = (name: string) => sandbox.file.scenarios.find((scenario) => scenario.name === name)!.mint
 const attestor = new Attestor(crypto.getRandomValues(new Uint8Array(32)))
 
-const received: { body: string; signature: string | null; watchId: string | null }[] = []
-const receiver = Bun.serve({
-  port: 0,
-  async fetch(request) {
-    received.push({
-      body: await request.text(),
-      signature: request.headers.get('x-solsentry-signature'),
-      watchId: request.headers.get('x-solsentry-watch-id'),
-    })
-    return new Response(null, { status: 204 })
-  },
-})
+const { received, port: receiverPort } = webhookReceiver()
 const closers: (() => unknown)[] = []
 afterAll(async () => {
   for (const close of closers.reverse()) await close()
-  receiver.stop(true)
   await sandbox.stop()
 })
 
@@ -111,7 +100,7 @@ describe('the engine on live transactions', () => {
     subject: { kind: 'token', address: mint },
     events: [],
     thresholds: {},
-    webhookUrl: webhook ? `http://127.0.0.1:${receiver.port}/hook` : null,
+    webhookUrl: webhook ? `http://127.0.0.1:${receiverPort}/hook` : null,
     exit: null,
     payer: 'payer',
     paidFrom: Date.now() - 1_000,
@@ -579,7 +568,7 @@ describeWithRedis('the engine on the Redis store', () => {
       subject: { kind: 'token', address: mint },
       events: ['mint_used'],
       thresholds: {},
-      webhookUrl: `http://127.0.0.1:${receiver.port}/hook`,
+      webhookUrl: `http://127.0.0.1:${receiverPort}/hook`,
       exit: null,
       payer: 'payer',
       paidFrom: Date.now() - 1_000,

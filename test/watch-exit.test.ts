@@ -1,6 +1,5 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit'
-import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import { demoBuyer, demoPayer } from '../sandbox/demo-client.ts'
 import { mainPool } from '../sandbox/rugs/chain-view.ts'
@@ -12,6 +11,7 @@ import { liveService } from './support/live.ts'
 import { SWAP_API_SETTINGS } from './support/swap-api.ts'
 import { chainBalances, signLocally } from './support/wallet.ts'
 import { paymentHeader } from './support/x402.ts'
+import { signInHeader, webhookReceiver } from './support/watch.ts'
 
 // Exits ready to sign on alerts (issue 34 §4; docs/watch.md, "Exits ready to sign"): a watch naming a
 // holder, a sandbox rug, the alert (webhook, event stream, GET /watch/:id) carrying the holder's exit
@@ -31,17 +31,7 @@ const USDC = sandbox.file.x402.solana.asset
 const { tokensOf } = chainBalances(sandbox.file.urls.rpc)
 const rugReady = mintOf('rug-ready')
 
-const received: { body: string; watchId: string | null }[] = []
-const receiver = Bun.serve({
-  hostname: '127.0.0.1',
-  port: 0,
-  async fetch(request) {
-    received.push({ body: await request.text(), watchId: request.headers.get('x-solsentry-watch-id') })
-    return new Response(null, { status: 204 })
-  },
-})
-afterAll(() => receiver.stop(true))
-const hook = `http://127.0.0.1:${receiver.port}/alerts`
+const { received, hook } = webhookReceiver()
 
 /** A fresh holder of `mint`: a wallet with SOL that bought 1 SOL of the token on its main pool, on chain. */
 async function holderOf(mint: string): Promise<KeyPairSigner> {
@@ -74,21 +64,7 @@ async function watchFor(holder: string | null, extra: Record<string, unknown> = 
 
 /** The buyer's SIGN-IN-WITH-X for `path`. */
 async function signedIn(path: string) {
-  const target = url(path)
-  const payload = await createSIWxPayload(
-    {
-      domain: new URL(target).host,
-      uri: target,
-      version: '1',
-      chainId: sandbox.file.x402.solana.network,
-      type: 'ed25519',
-      nonce: crypto.randomUUID().replaceAll('-', ''),
-      issuedAt: new Date().toISOString(),
-    } as never,
-    buyerSigner as never,
-    target,
-  )
-  return { 'sign-in-with-x': encodeSIWxHeader(payload) }
+  return { 'sign-in-with-x': await signInHeader(url(path), buyerSigner, sandbox.file.x402.solana.network) }
 }
 
 /** The first `kind` alert of watch `id` its event stream replays (from the store, Last-Event-ID 0). */

@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit'
-import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x'
 import { privateKeyToAccount } from 'viem/accounts'
 import { demoBuyer, demoPayer } from '../sandbox/demo-client.ts'
 import { watchEngineOf } from '../plugins/watch/index.ts'
@@ -13,6 +12,7 @@ import { eventually } from './support/eventually.ts'
 import { liveService } from './support/live.ts'
 import { runToEnd } from './support/run.ts'
 import { paymentHeader, usdcOf } from './support/x402.ts'
+import { signInHeader, webhookReceiver } from './support/watch.ts'
 
 // The position guard's paid route over the whole service on the sandbox (issue 34 §1, §3): a watch paid
 // per hour on both rails (balances on chain), the sandbox's rug controls told by signed webhook and by
@@ -30,21 +30,7 @@ const base = await demoPayer(sandbox.file, 'base')
 const HOUR = 10_000n
 const url = (path: string) => `${running.url}${path}`
 
-const received: { body: string; signature: string | null; watchId: string | null }[] = []
-const receiver = Bun.serve({
-  hostname: '127.0.0.1',
-  port: 0,
-  async fetch(request) {
-    received.push({
-      body: await request.text(),
-      signature: request.headers.get('x-solsentry-signature'),
-      watchId: request.headers.get('x-solsentry-watch-id'),
-    })
-    return new Response(null, { status: 204 })
-  },
-})
-afterAll(() => receiver.stop(true))
-const hook = `http://127.0.0.1:${receiver.port}/alerts`
+const { received, hook } = webhookReceiver()
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(url('/watch'), {
@@ -65,21 +51,7 @@ async function paidWatch(body: Record<string, unknown>, payer = solana) {
 
 /** A SIGN-IN-WITH-X header signed by `signer` for `path` on this service. */
 async function signIn(path: string, signer: KeyPairSigner | ReturnType<typeof privateKeyToAccount>, chainId: string) {
-  const target = url(path)
-  const payload = await createSIWxPayload(
-    {
-      domain: new URL(target).host,
-      uri: target,
-      version: '1',
-      chainId,
-      type: chainId.startsWith('solana:') ? 'ed25519' : 'eip191',
-      nonce: crypto.randomUUID().replaceAll('-', ''),
-      issuedAt: new Date().toISOString(),
-    } as never,
-    signer as never,
-    target,
-  )
-  return { 'sign-in-with-x': encodeSIWxHeader(payload) }
+  return { 'sign-in-with-x': await signInHeader(url(path), signer, chainId) }
 }
 const buyerSigner = await demoBuyer(sandbox.file)
 const asBuyer = (path: string) => signIn(path, buyerSigner, sandbox.file.x402.solana.network)

@@ -182,13 +182,7 @@ function poolEvents(
     // Within the window, the event fires once: on the step that carries the total past the threshold.
     const total = start && start !== was ? removal(start) : 0
     const beforeTotal = start && start !== was ? dropFrom(start, was) : 0
-    const limit = thresholds.liquidity_removed_pct
-    const fired =
-      step >= limit
-        ? { from: was, pct: step }
-        : total >= limit && beforeTotal < limit
-          ? { from: start!, pct: total }
-          : null
+    const fired = crossing(was, start, { step, total, beforeTotal }, thresholds.liquidity_removed_pct)
     if (!fired) continue
     events.push({
       kind: 'liquidity_removed',
@@ -289,12 +283,7 @@ function insiderEvents(
     const start = find(context.windowStart)
     const total = start && context.windowStart !== before ? dropPct(start.amount, insider.amount) : 0
     const beforeTotal = start && context.windowStart !== before ? dropPct(start.amount, was.amount) : 0
-    const fired =
-      step >= limit
-        ? { from: was, pct: step }
-        : total >= limit && beforeTotal < limit
-          ? { from: start!, pct: total }
-          : null
+    const fired = crossing(was, start, { step, total, beforeTotal }, limit)
     if (!fired) continue
     const who = insider.role === 'developer' ? 'The developer wallet' : 'A top holder'
     events.push({
@@ -308,4 +297,21 @@ function insiderEvents(
     })
   }
   return events
+}
+
+/**
+ * A fall that fires once within its window: on the step that alone reaches `limit` (from the state just
+ * before), or else on the step that carries the window's total past it (from the window's start) — not
+ * again on later steps once the total is past. Percentages of the fall: this step's, the window's total,
+ * and the total before this step.
+ */
+function crossing<T>(
+  was: T,
+  start: T | undefined,
+  fall: { step: number; total: number; beforeTotal: number },
+  limit: number,
+): { from: T; pct: number } | null {
+  if (fall.step >= limit) return { from: was, pct: fall.step }
+  if (start !== undefined && fall.total >= limit && fall.beforeTotal < limit) return { from: start, pct: fall.total }
+  return null
 }

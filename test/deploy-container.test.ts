@@ -16,6 +16,7 @@ import { wrapFetchWithPayment } from '@x402/fetch'
 import { demoPayer } from '../sandbox/demo-client.ts'
 import { startSandbox } from '../sandbox/index.ts'
 import { ephemeralSandboxOptions } from '../sandbox/options.ts'
+import { eventually } from './support/eventually.ts'
 import { launch } from './support/launch.ts'
 import { usdcOf } from './support/x402.ts'
 
@@ -158,7 +159,21 @@ const TITLE = 'the service in a container (a scratch image of the binary, podman
         const before = await treasury()
         // The service listens before the facilitator has named its rails (503 FACILITATOR_UNAVAILABLE with
         // Retry-After meanwhile, a container's first seconds on a loaded machine): paid calls once it offers them.
-        await offersPayment(`${container.url}/scan/quick`, { token_address: mint })
+        const unpaid = await eventually(
+          'the service offers payment',
+          async () => {
+            const response = await fetch(`${container.url}/scan/quick`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ token_address: mint }),
+            })
+            await response.body?.cancel()
+            return response.status
+          },
+          (status) => status !== 503,
+          { timeoutMs: 30_000, intervalMs: 200 },
+        )
+        expect(unpaid).toBe(402)
         const answer = await paying(`${container.url}/scan/quick`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -182,19 +197,3 @@ const TITLE = 'the service in a container (a scratch image of the binary, podman
     }
   }, 30_000)
 })
-
-/** Waits until an unpaid call to `url` is challenged (402): the facilitator has answered and payment rails are offered. */
-async function offersPayment(url: string, body: unknown): Promise<void> {
-  const until = Date.now() + 30_000
-  for (;;) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    await response.body?.cancel()
-    if (response.status === 402) return
-    if (response.status !== 503 || Date.now() > until) throw new Error(`${url}: ${response.status}, not a challenge`)
-    await Bun.sleep(200)
-  }
-}
